@@ -1,0 +1,64 @@
+# perp: every target installs what it needs first (Debian packages via apt-get, as root).
+# `make demo` and `make test` work on a fresh Debian 12 machine.
+
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+BENCH_BUILD ?= build-bench
+
+PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock-dev \
+            libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build test unit-test asan-test install-test demo install bench clean
+
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	else echo "deps: all packages present"; fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPERP_WERROR=ON
+	cmake --build $(BUILD) -j $(JOBS)
+
+unit-test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+asan-test: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERP_WERROR=ON -DPERP_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+
+# Install into a scratch prefix and build examples/ against it with find_package(perp).
+install-test: build
+	rm -rf $(BUILD)/install-test $(BUILD)/examples-build
+	cmake --install $(BUILD) --prefix $(CURDIR)/$(BUILD)/install-test
+	cmake -S examples -B $(BUILD)/examples-build -DCMAKE_PREFIX_PATH=$(CURDIR)/$(BUILD)/install-test
+	cmake --build $(BUILD)/examples-build -j $(JOBS)
+	$(BUILD)/examples-build/basic_lcp
+
+test: unit-test asan-test install-test
+
+demo: build
+	$(BUILD)/bin/perp demo
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+bench: deps
+	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPERP_BUILD_TESTS=OFF -DPERP_BUILD_APPS=OFF \
+	  -DPERP_BUILD_BENCH=ON -DPERP_BUILD_SICONOS_COMPARISON=ON
+	cmake --build $(BENCH_BUILD) -j $(JOBS)
+	$(BENCH_BUILD)/bench/perp_bench
+	$(BENCH_BUILD)/bench/compare_siconos
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD)

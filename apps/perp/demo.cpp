@@ -1,0 +1,115 @@
+// perp demo: the reference chapter's worked examples, then a few problems of Siconos' corpus.
+#include "demo.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "perp/perp.hpp"
+
+namespace perp::cli {
+namespace {
+
+std::string vector_text(const Eigen::VectorXd& v) {
+  std::string text = "(";
+  char buffer[32];
+  for (Eigen::Index i = 0; i < v.size() && i < 8; ++i) {
+    std::snprintf(buffer, sizeof buffer, "%s%.6g", i == 0 ? "" : ", ", v[i]);
+    text += buffer;
+  }
+  if (v.size() > 8) text += ", ...";
+  return text + ")";
+}
+
+struct Example {
+  std::string title;
+  std::string expected;  // what the chapter (or the file's origin) says
+  Lcp problem;
+  Method method;
+  SolveOptions options;
+  std::function<bool(const Result&)> as_expected;
+};
+
+bool near(const Eigen::VectorXd& a, const Eigen::VectorXd& b, double tol = 1e-9) {
+  return a.size() == b.size() && (a - b).cwiseAbs().maxCoeff() <= tol;
+}
+
+bool show(const Example& example) {
+  const Result r = solve(example.problem, example.method, example.options);
+  const bool ok = example.as_expected(r);
+  std::printf("\n== %s\n", example.title.c_str());
+  std::printf("   expected: %s\n", example.expected.c_str());
+  std::printf("   %s\n", r.brief_report().c_str());
+  std::printf("   z = %s   w = %s\n", vector_text(r.z).c_str(), vector_text(r.w).c_str());
+  for (const auto& s : r.solutions) std::printf("   solution %s\n", vector_text(s).c_str());
+  if (!r.message.empty()) std::printf("   %s\n", r.message.c_str());
+  std::printf("   %s\n", ok ? "[as expected]" : "[UNEXPECTED]");
+  return ok;
+}
+
+Lcp make(std::initializer_list<std::initializer_list<double>> rows, std::initializer_list<double> q) {
+  Lcp p;
+  const auto n = static_cast<Eigen::Index>(q.size());
+  p.M.resize(n, n);
+  Eigen::Index i = 0;
+  for (const auto& row : rows) {
+    Eigen::Index j = 0;
+    for (const double value : row) p.M(i, j++) = value;
+    ++i;
+  }
+  p.q = Eigen::Map<const Eigen::VectorXd>(q.begin(), n);
+  return p;
+}
+
+}  // namespace
+
+int run_demo(const std::string& data_dir) {
+  std::printf("perp demo: worked examples of the reference chapter, then Siconos test problems\n");
+  int unexpected = 0;
+  const auto run = [&](const Example& e) { unexpected += show(e) ? 0 : 1; };
+
+  run({"Two-contact block on the ground (chapter 1.2): m = 1, I = 1/12, L = 1, g = 10",
+       "A = [[7/4, 1/4], [1/4, 7/4]] is SPD, unique solution lambda = (5, 5)",
+       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}), Method::Lemke, {},
+       [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5)); }});
+  run({"The same block by projected Gauss-Seidel", "lambda = (5, 5) to the tolerance",
+       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}), Method::Pgs, {},
+       [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5), 1e-7); }});
+  run({"Lemke's method, chapter 1.4: M = [[1, 0], [2, 1]], q = (-1, -3)", "z = (1, 1), w = (0, 0)",
+       make({{1, 0}, {2, 1}}, {-1, -3}), Method::Lemke, {},
+       [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(1, 1)); }});
+  run({"No solution (chapter 1.2 misconception): M = (-1), q = (-1)",
+       "infeasible: z > 0 gives w < 0, z = 0 gives w = -1", make({{-1}}, {-1}), Method::Enum, {},
+       [](const Result& r) { return r.status == Status::Infeasible; }});
+  run({"The same problem by Lemke", "Lemke's path ends on a secondary ray", make({{-1}}, {-1}), Method::Lemke, {},
+       [](const Result& r) { return r.status == Status::RayTermination && r.ray.has_value(); }});
+  run({"Infinitely many solutions: M = 0 (2x2), q = 0", "every z >= 0 solves; the methods return z = 0",
+       make({{0, 0}, {0, 0}}, {0, 0}), Method::Auto, {},
+       [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(0, 0)); }});
+  SolveOptions all;
+  all.all_solutions = true;
+  run({"Three isolated solutions: M = [[1, 2], [2, 1]], q = (-1, -1), enumeration with --all",
+       "(1, 0), (0, 1) and (1/3, 1/3)", make({{1, 2}, {2, 1}}, {-1, -1}), Method::Enum, all,
+       [](const Result& r) { return r.solved() && r.solutions.size() == 3; }});
+
+  const std::filesystem::path lcp_dir = std::filesystem::path(data_dir) / "lcp";
+  if (!std::filesystem::is_directory(lcp_dir)) {
+    std::printf("\n(Siconos corpus not found at %s; pass --data DIR to include it)\n", lcp_dir.c_str());
+  } else {
+    const auto corpus = [&](const char* file, Method method, const char* expected, bool should_solve) {
+      const Lcp p = read_siconos_lcp(lcp_dir / file);
+      run({std::string("Siconos ") + file + " (n = " + std::to_string(p.size()) + ") by " + to_string(method),
+           expected, p, method, {},
+           [should_solve](const Result& r) { return r.solved() == should_solve; }});
+    };
+    corpus("lcp_deudeu.dat", Method::Lemke, "Murty's 2x2: z = (4/3, 7/3)", true);
+    corpus("lcp_mmc.dat", Method::Lemke, "solved (Siconos' LEMKE passes)", true);
+    corpus("lcp_CPS_3.dat", Method::Auto, "solved by auto (Siconos' own Lemke fails here)", true);
+    corpus("lcp_Pang_isolated_sol_perturbed.dat", Method::Auto, "no solution: must come back not solved", false);
+  }
+  std::printf("\n%d example%s did not behave as expected\n", unexpected, unexpected == 1 ? "" : "s");
+  return unexpected == 0 ? 0 : 1;
+}
+
+}  // namespace perp::cli

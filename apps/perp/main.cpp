@@ -1,0 +1,105 @@
+// perp: the command-line tool. Thin: parse arguments, call the library, print.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "demo.hpp"
+#include "perp/perp.hpp"
+
+namespace {
+
+constexpr int kExitSolved = 0;
+constexpr int kExitNotSolved = 1;
+constexpr int kExitInvalid = 2;
+
+std::string format_vector(const Eigen::VectorXd& v) {
+  constexpr Eigen::Index kShown = 12;
+  std::string text = "[";
+  char buffer[32];
+  for (Eigen::Index i = 0; i < v.size() && i < kShown; ++i) {
+    std::snprintf(buffer, sizeof buffer, "%s%.10g", i == 0 ? "" : ", ", v[i]);
+    text += buffer;
+  }
+  if (v.size() > kShown) text += ", ... (" + std::to_string(v.size()) + " entries)";
+  return text + "]";
+}
+
+struct SolveArguments {
+  std::string file;
+  std::string method = "auto";
+  double tolerance = perp::SolveOptions{}.tolerance;
+  int max_iterations = 0;
+  double relaxation = 0;
+  bool all = false;
+  bool json = false;
+};
+
+int run_solve(const SolveArguments& args) {
+  const perp::Lcp problem = perp::read_lcp_file(args.file);
+  perp::SolveOptions options;
+  options.tolerance = args.tolerance;
+  options.max_iterations = args.max_iterations;
+  options.all_solutions = args.all;
+  if (args.relaxation != 0) options.relaxation = args.relaxation;
+  const perp::Method method = perp::from_string<perp::Method>(args.method);
+  const perp::Result result = perp::solve(problem, method, options);
+  if (args.json) {
+    std::cout << perp::result_to_json(result) << "\n";
+  } else {
+    std::cout << args.file << " (n = " << problem.size() << ")\n"
+              << result.brief_report() << "\n"
+              << result.message << "\n"
+              << "z = " << format_vector(result.z) << "\n"
+              << "w = " << format_vector(result.w) << "\n";
+    if (result.ray) std::cout << "ray (z part) = " << format_vector(*result.ray) << "\n";
+    for (std::size_t i = 0; i < result.solutions.size(); ++i) {
+      std::cout << "solution " << i + 1 << ": " << format_vector(result.solutions[i]) << "\n";
+    }
+  }
+  return result.solved() ? kExitSolved : kExitNotSolved;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"perp: complementarity problems (LCP) and their solvers"};
+  app.require_subcommand(1);
+
+  SolveArguments solve_args;
+  CLI::App* solve = app.add_subcommand("solve", "Solve an LCP from a Siconos .dat or a JSON file");
+  solve->add_option("FILE", solve_args.file, "problem file: .dat (Siconos) or .json {\"M\": rows, \"q\": [...]}")
+      ->required();
+  solve->add_option("--method,-m", solve_args.method, "enum, lemke, murty, pgs, psor or auto")
+      ->capture_default_str();
+  solve->add_option("--tol", solve_args.tolerance, "tolerance on the natural residual ||min(z, w)||_inf")
+      ->capture_default_str();
+  solve->add_option("--max-iter", solve_args.max_iterations, "pivot/sweep limit (0 = the method's default)")
+      ->capture_default_str();
+  solve->add_option("--relaxation", solve_args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)");
+  solve->add_flag("--all", solve_args.all, "enum: list every distinct solution");
+  solve->add_flag("--json", solve_args.json, "print one JSON object instead of a summary");
+
+  std::string data_dir = PERP_DATA_DIR;
+  CLI::App* demo = app.add_subcommand("demo", "Run the chapter's worked examples and a few Siconos problems");
+  demo->add_option("--data", data_dir, "folder holding the Siconos corpus (lcp/*.dat)")->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kExitInvalid;
+  }
+  try {
+    if (*solve) return run_solve(solve_args);
+    if (*demo) return perp::cli::run_demo(data_dir);
+  } catch (const perp::InvalidProblem& e) {
+    std::cerr << "perp: invalid input: " << e.what() << "\n";
+    return kExitInvalid;
+  } catch (const std::exception& e) {
+    std::cerr << "perp: error: " << e.what() << "\n";
+    return kExitInvalid;
+  }
+  return kExitInvalid;
+}

@@ -1,0 +1,243 @@
+// Side-by-side timing of perp and Siconos numerics (Debian libsiconos-numerics-dev) on the
+// dense SPD problems of problems.hpp:
+//   - perp Lemke vs Siconos' lexicographic Lemke (lcp_lexicolemke, SICONOS_LCP_LEMKE);
+//   - perp PGS vs Siconos' projected Gauss–Seidel (lcp_pgs, SICONOS_LCP_PGS).
+//
+// Each solver is timed with std::chrono::steady_clock around the solve call alone (problem
+// conversion and option setup are done once, outside the timed region); the figure is the
+// median of k runs after one untimed warm-up run, k larger for small n. Residuals are computed
+// here, the same way for both libraries, from the returned z: ‖min(z, M z + q)‖∞.
+//
+// Usage: compare_siconos [max_n]   (sizes n = 10, 100, 200, 500, 1000 up to max_n)
+//
+// Siconos is a comparison target only: nothing in perp links to it.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "perp/perp.hpp"
+#include "problems.hpp"
+
+// Siconos numerics' C API (its headers add the extern "C" themselves).
+#include <LCP_Solvers.h>
+#include <LinearComplementarityProblem.h>
+#include <NumericsMatrix.h>
+#include <NumericsVerbose.h>
+#include <SolverOptions.h>
+#include <lcp_cst.h>
+
+namespace {
+
+constexpr double kPgsTolerance = 1e-8;
+constexpr int kPgsSweepLimit = 10000;
+
+/// Natural residual ‖min(z, M z + q)‖∞, computed independently of either library.
+double independent_residual(const perp::Lcp& problem, const Eigen::VectorXd& z) {
+  const Eigen::VectorXd w = problem.M * z + problem.q;
+  return z.cwiseMin(w).lpNorm<Eigen::Infinity>();
+}
+
+/// Odd repetition counts, so the median is one measured run.
+int repetitions_for(Eigen::Index n) {
+  if (n <= 10) return 201;
+  if (n <= 100) return 51;
+  if (n <= 200) return 21;
+  if (n <= 500) return 7;
+  return 3;
+}
+
+/// Runs `solve_once` once untimed, then `repetitions` times timed; returns the median in ms.
+double median_ms(int repetitions, const std::function<void()>& solve_once) {
+  solve_once();
+  std::vector<double> times;
+  times.reserve(static_cast<std::size_t>(repetitions));
+  for (int k = 0; k < repetitions; ++k) {
+    const auto start = std::chrono::steady_clock::now();
+    solve_once();
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  const auto middle = times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2);
+  std::nth_element(times.begin(), middle, times.end());
+  return *middle;
+}
+
+/// An LCP in Siconos' form: a dense (column-major) NumericsMatrix and a q array, both owned by
+/// the LinearComplementarityProblem and released with freeLinearComplementarityProblem (which
+/// in Siconos 4.4 clears and frees M, frees q and the struct itself).
+class SiconosLcp {
+ public:
+  explicit SiconosLcp(const perp::Lcp& problem) : lcp_(newLCP()) {
+    const int n = static_cast<int>(problem.size());
+    lcp_->size = n;
+    lcp_->M = NM_create(NM_DENSE, n, n);
+    // Eigen's default storage is column-major, as NumericsMatrix::matrix0 expects.
+    std::memcpy(lcp_->M->matrix0, problem.M.data(), sizeof(double) * static_cast<std::size_t>(n) * n);
+    lcp_->q = static_cast<double*>(std::malloc(sizeof(double) * static_cast<std::size_t>(n)));
+    std::memcpy(lcp_->q, problem.q.data(), sizeof(double) * static_cast<std::size_t>(n));
+  }
+  ~SiconosLcp() { freeLinearComplementarityProblem(lcp_); }
+  SiconosLcp(const SiconosLcp&) = delete;
+  SiconosLcp& operator=(const SiconosLcp&) = delete;
+
+  [[nodiscard]] LinearComplementarityProblem* get() const { return lcp_; }
+
+ private:
+  LinearComplementarityProblem* lcp_;
+};
+
+/// Siconos 4.4's solver_options_delete frees what the struct points to but not the struct
+/// itself (valgrind shows the 120-byte SolverOptions lost otherwise), so it is freed here.
+struct SolverOptionsDeleter {
+  void operator()(SolverOptions* options) const {
+    solver_options_delete(options);
+    std::free(options);
+  }
+};
+using SiconosOptions = std::unique_ptr<SolverOptions, SolverOptionsDeleter>;
+
+/// One row of a table: what each library returned for one n.
+struct Row {
+  Eigen::Index n = 0;
+  double perp_ms = 0;
+  int perp_iterations = 0;
+  double perp_residual = 0;
+  std::string perp_status;
+  double siconos_ms = 0;
+  int siconos_iterations = 0;
+  double siconos_residual = 0;
+  int siconos_info = 0;
+};
+
+Row compare_lemke(const perp::Lcp& problem) {
+  const Eigen::Index n = problem.size();
+  const int pivot_limit = static_cast<int>(10 * n + 1000);
+  const int repetitions = repetitions_for(n);
+  Row row;
+  row.n = n;
+
+  perp::SolveOptions options;
+  options.max_iterations = pivot_limit;
+  options.record_history = false;  // Siconos keeps no per-pivot history either
+  perp::Result result;
+  row.perp_ms = median_ms(repetitions, [&] { result = perp::solve(problem, perp::Method::Lemke, options); });
+  row.perp_iterations = result.iterations;
+  row.perp_residual = independent_residual(problem, result.z);
+  row.perp_status = perp::to_string(result.status);
+
+  const SiconosLcp lcp(problem);
+  const SiconosOptions lemke(solver_options_create(SICONOS_LCP_LEMKE));
+  lemke->iparam[SICONOS_IPARAM_MAX_ITER] = pivot_limit;
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
+  int info = 0;
+  row.siconos_ms = median_ms(repetitions, [&] { lcp_lexicolemke(lcp.get(), z.data(), w.data(), &info, lemke.get()); });
+  row.siconos_iterations = lemke->iparam[SICONOS_IPARAM_ITER_DONE];
+  row.siconos_residual = independent_residual(problem, z);
+  row.siconos_info = info;
+  return row;
+}
+
+/// `siconos_tolerance` goes to dparam[SICONOS_DPARAM_TOL]; perp always uses kPgsTolerance.
+Row compare_pgs(const perp::Lcp& problem, double siconos_tolerance) {
+  const Eigen::Index n = problem.size();
+  const int repetitions = repetitions_for(n);
+  Row row;
+  row.n = n;
+
+  perp::SolveOptions options;
+  options.tolerance = kPgsTolerance;
+  options.max_iterations = kPgsSweepLimit;
+  options.record_history = false;
+  perp::Result result;
+  row.perp_ms = median_ms(repetitions, [&] { result = perp::solve(problem, perp::Method::Pgs, options); });
+  row.perp_iterations = result.iterations;
+  row.perp_residual = independent_residual(problem, result.z);
+  row.perp_status = perp::to_string(result.status);
+
+  const SiconosLcp lcp(problem);
+  const SiconosOptions pgs(solver_options_create(SICONOS_LCP_PGS));
+  pgs->iparam[SICONOS_IPARAM_MAX_ITER] = kPgsSweepLimit;
+  pgs->dparam[SICONOS_DPARAM_TOL] = siconos_tolerance;
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
+  int info = 0;
+  // lcp_pgs starts from the z it is given: reset it to 0, as perp starts, before every run.
+  row.siconos_ms = median_ms(repetitions, [&] {
+    z.setZero();
+    lcp_pgs(lcp.get(), z.data(), w.data(), &info, pgs.get());
+  });
+  row.siconos_iterations = pgs->iparam[SICONOS_IPARAM_ITER_DONE];
+  row.siconos_residual = independent_residual(problem, z);
+  row.siconos_info = info;
+  return row;
+}
+
+void print_header(const char* iterations_name) {
+  std::printf("%6s | %10s %8s %10s %-15s | %10s %8s %10s %4s | %8s\n", "n", "perp ms", iterations_name,
+              "residual", "status", "siconos ms", iterations_name, "residual", "info", "sic/perp");
+  std::printf("%s\n", std::string(112, '-').c_str());
+}
+
+void print_row(const Row& row) {
+  std::printf("%6td | %10.3f %8d %10.2e %-15s | %10.3f %8d %10.2e %4d | %8.2f\n", static_cast<std::ptrdiff_t>(row.n),
+              row.perp_ms, row.perp_iterations, row.perp_residual, row.perp_status.c_str(), row.siconos_ms,
+              row.siconos_iterations, row.siconos_residual, row.siconos_info, row.siconos_ms / row.perp_ms);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  numerics_set_verbose(0);  // Siconos reports through a global verbosity flag and printf
+
+  // Optional argument: the largest n to run (e.g. `compare_siconos 100` for a quick check, or
+  // under valgrind). Default: all sizes.
+  long max_n = 1000;
+  if (argc > 1) {
+    char* end = nullptr;
+    max_n = std::strtol(argv[1], &end, 10);
+    if (end == argv[1] || *end != '\0' || max_n < 1) {
+      std::fprintf(stderr, "usage: %s [max_n]   (max_n: a positive integer, default 1000)\n", argv[0]);
+      return EXIT_FAILURE;
+    }
+  }
+  std::vector<perp::Lcp> problems;
+  for (const Eigen::Index n : {10, 100, 200, 500, 1000}) {
+    if (n <= max_n) problems.push_back(perp::bench::spd_problem(n));
+  }
+
+  std::printf("perp vs Siconos numerics on M = A^T A + 0.1 I, A and q uniform in [-1, 1]\n");
+  std::printf("(bench/problems.hpp, seed %llu + n). Times: median of k runs after a warm-up, k = 201, 51, 21,\n"
+              "7, 3 for n = 10, 100, 200, 500, 1000. residual = ||min(z, Mz + q)||_inf of the returned z,\n"
+              "computed here for both. info = Siconos' return code (0 = success).\n\n",
+              static_cast<unsigned long long>(perp::bench::kProblemSeed));
+
+  std::printf("Lemke: perp lemke (lexicographic ratio test) vs Siconos lcp_lexicolemke;\n"
+              "pivot limit 10 n + 1000 for both.\n");
+  print_header("pivots");
+  for (const perp::Lcp& problem : problems) print_row(compare_lemke(problem));
+
+  std::printf("\nPGS, same nominal tolerance %.0e and sweep limit %d for both. The two stop on different\n"
+              "measures: perp when ||min(z, w)||_inf <= tol (absolute); Siconos (lcp_compute_error) when\n"
+              "||min(z, w)||_2 / ||q||_2 <= tol (relative to q, 2-norm), checked after every sweep.\n",
+              kPgsTolerance, kPgsSweepLimit);
+  print_header("sweeps");
+  for (const perp::Lcp& problem : problems) print_row(compare_pgs(problem, kPgsTolerance));
+
+  std::printf("\nPGS, same guarantee: Siconos' tolerance set to %.0e / ||q||_2, so that its stopping test\n"
+              "implies ||min(z, w)||_inf <= ||min(z, w)||_2 <= %.0e, perp's criterion.\n",
+              kPgsTolerance, kPgsTolerance);
+  print_header("sweeps");
+  for (const perp::Lcp& problem : problems) print_row(compare_pgs(problem, kPgsTolerance / problem.q.norm()));
+
+  return EXIT_SUCCESS;
+}

@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// One status for every solver. Whatever the status, `Result::z` and `Result::w` are sized
+/// and finite; the status says what they mean.
+
+#include <string>
+#include <string_view>
+
+namespace perp {
+
+enum class Status {
+  /// z, w satisfy 0 <= z ⊥ w >= 0 to the requested tolerance on the natural residual.
+  Solved,
+  /// The problem is proven to have no solution (e.g. enumeration checked every active set,
+  /// each with a nonsingular principal pivot). z, w hold the best point the method saw.
+  Infeasible,
+  /// Lemke's path left along a secondary ray (`Result::ray` holds its direction). For a
+  /// copositive-plus M this proves infeasibility; otherwise it only says this path failed.
+  RayTermination,
+  /// The iteration or pivot limit was reached first. z, w hold the last iterate.
+  MaxIterations,
+  /// A breakdown: a zero or negative pivot/diagonal, a singular system, non-finite
+  /// iterates, or an end point whose residual misses the tolerance. `message` says which.
+  NumericalFailure,
+  /// The method's assumptions do not hold for this problem and it cannot proceed
+  /// (e.g. Murty's method met a singular principal submatrix or revisited an active set).
+  NotApplicable,
+  /// The method ended without a solution and without a proof that none exists.
+  NoSolutionFound,
+};
+
+/// Stable lower-case names: "solved", "infeasible", "ray-termination", "max-iterations",
+/// "numerical-failure", "not-applicable", "no-solution-found".
+std::string to_string(Status status);
+
+/// The inverse of `to_string`, for any enum perp names (specialised for `Status` here and for
+/// `Method` in solvers/method.hpp). Throws `InvalidProblem` listing the valid names.
+template <class Enum>
+Enum from_string(std::string_view name);
+
+template <>
+Status from_string<Status>(std::string_view name);
+
+}  // namespace perp

@@ -1,0 +1,22 @@
+#pragma once
+/// \file
+/// Lemke's complementary pivoting method (Lemke 1965; Cottle–Pang–Stone §4.4) on the augmented
+/// problem w = M z + q + d z0, with the lexicographic minimum-ratio rule so that degenerate
+/// problems cannot cycle.
+///
+/// Implementation: revised form with an explicit basis inverse B⁻¹. A column of B⁻¹ whose w_i is
+/// basic is a unit vector and is never touched, so a pivot costs O(n·k) where k − 1 is the
+/// number of basic z's (at most O(n²)); all work arrays are allocated before the first pivot.
+
+#include "perp/core/lcp.hpp"
+#include "perp/core/result.hpp"
+#include "perp/solvers/options.hpp"
+
+namespace perp {
+
+/// The problem and options are assumed validated (use `solve`). Ends `Solved` when z0 leaves
+/// the basis, `RayTermination` (with `Result::ray`) when the entering column has no positive
+/// entry, `MaxIterations` at the pivot limit.
+[[nodiscard]] Result solve_lemke(const Lcp& problem, const SolveOptions& options);
+
+}  // namespace perp

@@ -1,0 +1,31 @@
+#pragma once
+/// \file
+/// The LCP methods, with stable lower-case names shared by C++, the CLI and JSON.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perp/core/status.hpp"
+
+namespace perp {
+
+enum class Method {
+  Enum,   ///< "enum": every active set α ⊆ {1..n}, n <= 25 (solvers/enumeration.hpp)
+  Lemke,  ///< "lemke": complementary pivoting with lexicographic ratio test (solvers/lemke.hpp)
+  Murty,  ///< "murty": least-index principal pivoting, finite on P-matrices (solvers/murty.hpp)
+  Pgs,    ///< "pgs": projected Gauss–Seidel (solvers/pgs.hpp)
+  Psor,   ///< "psor": projected SOR with relaxation ω ∈ (0, 2) (solvers/pgs.hpp)
+  Auto,   ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
+};
+
+/// "enum", "lemke", "murty", "pgs", "psor", "auto".
+std::string to_string(Method method);
+
+template <>
+Method from_string<Method>(std::string_view name);
+
+/// Every method, in declaration order.
+std::vector<Method> all_methods();
+
+}  // namespace perp

@@ -1,0 +1,26 @@
+#pragma once
+/// \file
+/// The one entry point: `solve(problem, method, options)`.
+
+#include "perp/core/lcp.hpp"
+#include "perp/core/result.hpp"
+#include "perp/solvers/method.hpp"
+#include "perp/solvers/options.hpp"
+
+namespace perp {
+
+/// Validates the problem and the options (throwing `InvalidProblem` with a message that names
+/// the field), handles n = 0 and q >= 0 (z = 0) without pivoting, then runs `method`.
+/// Failure to solve is a status in the result, never an exception.
+///
+/// `Method::Auto` picks an order from the structure of M and runs the methods in turn until one
+/// solves:
+///   - symmetric positive definite (a Cholesky test) and n > 200: pgs, then lemke;
+///   - otherwise lemke first; then murty when the diagonal of M is positive, pgs when M is
+///     symmetric PSD, and enum when n <= 16.
+/// When none solves it returns the attempt with the smallest residual, and `message` lists what
+/// each method reported. `Result::method` names the method whose z is returned.
+[[nodiscard]] Result solve(const Lcp& problem, Method method = Method::Auto,
+                           const SolveOptions& options = {});
+
+}  // namespace perp

@@ -1,0 +1,15 @@
+#include "perp/core/result.hpp"
+
+#include <cstdio>
+
+namespace perp {
+
+std::string Result::brief_report() const {
+  char buffer[160];
+  std::snprintf(buffer, sizeof buffer, "%s: %s in %d iteration%s, residual %.3g (%.3g ms)",
+                method.empty() ? "?" : method.c_str(), to_string(status).c_str(), iterations,
+                iterations == 1 ? "" : "s", residual, time_ms);
+  return buffer;
+}
+
+}  // namespace perp

@@ -1,0 +1,405 @@
+#include "perp/io/siconos.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <fstream>
+#include <istream>
+#include <new>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "perp/core/error.hpp"
+
+namespace perp {
+namespace {
+
+// Siconos reads every count with fscanf("%d"), so nothing larger is a size it could have
+// written; the bound also keeps rows * cols inside a 64-bit Eigen::Index.
+constexpr long long kMaxCount = INT_MAX;
+
+// Bound on what a reader reserves up front: a header may claim any size, but the values are
+// only stored as the stream actually delivers them, so a short file never allocates much.
+constexpr std::size_t kMaxReserve = std::size_t{1} << 16;
+
+std::string index_text(Eigen::Index i, Eigen::Index j) {
+  return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
+}
+
+/// The token stream of FORMATS.md §0: whitespace-separated words, line breaks meaning nothing.
+/// Every error it raises names the source, the 1-based token position and the token text.
+class TokenReader {
+ public:
+  TokenReader(std::istream& in, const std::string& source) : in_(in), source_(source) {}
+
+  /// Next token, or nothing at end of input. Advances the position either way, so that an
+  /// "end of input" error points one past the last token.
+  std::optional<std::string> next() {
+    ++position_;
+    std::string token;
+    if (in_ >> token) {
+      current_ = token;
+      return token;
+    }
+    if (in_.bad()) fail_here("read error", std::nullopt);
+    current_.reset();
+    return std::nullopt;
+  }
+
+  /// Throw for the token last returned by `next()`: "SOURCE: token K ('TEXT'): PROBLEM".
+  [[noreturn]] void fail(const std::string& problem) const { fail_here(problem, current_); }
+
+  /// A nonnegative integer no larger than `kMaxCount` (sizes, counts, indices).
+  Eigen::Index read_count(const std::string& what) {
+    const auto token = next();
+    if (!token) fail("expected a nonnegative integer for " + what);
+    long long value = 0;
+    const std::errc error = parse_integer(*token, value);
+    if (error != std::errc() && error != std::errc::result_out_of_range) {
+      fail("expected a nonnegative integer for " + what);
+    }
+    if (error == std::errc() && value < 0) {
+      fail("expected a nonnegative integer for " + what + ", got " + std::to_string(value));
+    }
+    if (error == std::errc::result_out_of_range || value > kMaxCount) {
+      fail(what + " = " + *token + " is too large (at most " + std::to_string(kMaxCount) + ")");
+    }
+    return static_cast<Eigen::Index>(value);
+  }
+
+  /// Any integer (the storage type, which is validated by the caller).
+  long long read_integer(const std::string& what) {
+    const auto token = next();
+    if (!token) fail("expected an integer for " + what);
+    long long value = 0;
+    const std::errc error = parse_integer(*token, value);
+    if (error == std::errc::result_out_of_range) fail(what + " = " + *token + " is out of range");
+    if (error != std::errc()) fail("expected an integer for " + what);
+    return value;
+  }
+
+  /// A finite double in C's decimal notation (what fscanf "%lf" reads in Siconos). `what`
+  /// names the entry, e.g. "M(0, 1)".
+  double read_value(const std::string& what) {
+    const auto token = next();
+    if (!token) fail("expected a number for " + what);
+    // std::from_chars rather than strtod: it ignores the C locale, whose decimal separator
+    // could otherwise turn "1.5" into 1.
+    const char* first = skip_plus_sign(*token);
+    const char* last = token->data() + token->size();
+    double value = 0;
+    const auto [stop, error] = std::from_chars(first, last, value);
+    if (error == std::errc::result_out_of_range) {
+      fail(what + " is out of the range of a double (overflow or underflow)");
+    }
+    if (error != std::errc() || stop != last) fail("expected a number for " + what);
+    // from_chars, like strtod, accepts "nan" and "inf"; an LCP with them has no meaning.
+    if (std::isnan(value)) fail(what + " is NaN; every entry must be finite");
+    if (std::isinf(value)) fail(what + " is infinite; every entry must be finite");
+    return value;
+  }
+
+  const std::string& source() const { return source_; }
+
+ private:
+  /// fscanf accepts a leading '+' and std::from_chars does not, so step over one; a sign
+  /// after it ("+-1") stays and is rejected.
+  static const char* skip_plus_sign(const std::string& token) {
+    const char* first = token.data();
+    if (token.size() > 1 && token[0] == '+' && token[1] != '-') ++first;
+    return first;
+  }
+
+  /// The whole token as a decimal integer; anything left over is std::errc::invalid_argument.
+  static std::errc parse_integer(const std::string& token, long long& value) {
+    const char* first = skip_plus_sign(token);
+    const char* last = token.data() + token.size();
+    const auto [stop, error] = std::from_chars(first, last, value);
+    if (error == std::errc() && stop != last) return std::errc::invalid_argument;
+    return error;
+  }
+
+  [[noreturn]] void fail_here(const std::string& problem, const std::optional<std::string>& token) const {
+    std::string shown = "end of input";
+    if (token) {
+      // A binary or garbled file can hold one enormous "token"; its first characters suffice.
+      constexpr std::size_t kShownLength = 40;
+      shown = "'" + (token->size() > kShownLength ? token->substr(0, kShownLength) + "..." : *token) + "'";
+    }
+    throw InvalidProblem(source_ + ": token " + std::to_string(position_) + " (" + shown + "): " + problem);
+  }
+
+  std::istream& in_;
+  const std::string& source_;
+  long long position_ = 0;
+  std::optional<std::string> current_;
+};
+
+/// size0 × size1 values in column-major order (FORMATS.md §1.1), after the repeated size pair.
+Eigen::MatrixXd read_dense_matrix(TokenReader& tokens, Eigen::Index header_rows, Eigen::Index header_cols) {
+  // Siconos uses this second pair; a file where it disagrees with the header is corrupt.
+  const Eigen::Index rows = tokens.read_count("the repeated row count of M");
+  if (rows != header_rows) {
+    tokens.fail("the repeated row count " + std::to_string(rows) + " differs from the header's " +
+                std::to_string(header_rows));
+  }
+  const Eigen::Index cols = tokens.read_count("the repeated column count of M");
+  if (cols != header_cols) {
+    tokens.fail("the repeated column count " + std::to_string(cols) + " differs from the header's " +
+                std::to_string(header_cols));
+  }
+
+  const Eigen::Index count = rows * cols;
+  std::vector<double> values;
+  values.reserve(std::min(static_cast<std::size_t>(count), kMaxReserve));
+  for (Eigen::Index k = 0; k < count; ++k) {
+    values.push_back(tokens.read_value("M" + index_text(k % rows, k / rows)));
+  }
+  // Eigen's default storage is column-major too, so the values map over unchanged.
+  return Eigen::Map<const Eigen::MatrixXd>(values.data(), rows, cols);
+}
+
+/// Cumulative block sizes (FORMATS.md §1.2): strictly increasing, the last equal to `total`.
+std::vector<Eigen::Index> read_cumulative_sizes(TokenReader& tokens, Eigen::Index block_count, Eigen::Index total,
+                                                const std::string& name, const std::string& total_name) {
+  std::vector<Eigen::Index> cumulative;
+  cumulative.reserve(std::min(static_cast<std::size_t>(block_count), kMaxReserve));
+  Eigen::Index previous = 0;
+  for (Eigen::Index b = 0; b < block_count; ++b) {
+    const std::string what = name + "[" + std::to_string(b) + "]";
+    const Eigen::Index value = tokens.read_count(what);
+    if (value <= previous) {
+      tokens.fail(what + " = " + std::to_string(value) + " must exceed the previous cumulative size " +
+                  std::to_string(previous) + " (sizes are cumulative and blocks nonempty)");
+    }
+    if (value > total || (b + 1 == block_count && value != total)) {
+      tokens.fail(what + " = " + std::to_string(value) + ": the cumulative sizes must end at the " + total_name + " " +
+                  std::to_string(total));
+    }
+    cumulative.push_back(value);
+    previous = value;
+  }
+  return cumulative;
+}
+
+/// One stored block: where it goes and its values, column-major within the block.
+struct StoredBlock {
+  Eigen::Index first_row = 0;
+  Eigen::Index first_col = 0;
+  Eigen::Index rows = 0;
+  Eigen::Index cols = 0;
+  std::vector<double> values;
+};
+
+/// The block-CSR layout of Siconos' SparseBlockStorage (FORMATS.md §1.2, `SBM_new_from_file`).
+Eigen::MatrixXd read_sparse_block_matrix(TokenReader& tokens, Eigen::Index rows, Eigen::Index cols) {
+  const Eigen::Index block_total = tokens.read_count("nbblocks (the number of stored blocks)");
+  // Siconos' reader returns no matrix at all for 0 blocks, so no such file is meaningful.
+  if (block_total == 0) tokens.fail("a sparse-block matrix needs at least one block (nbblocks = 0)");
+  const Eigen::Index block_rows = tokens.read_count("blocknumber0 (the number of block rows)");
+  if (block_rows == 0) tokens.fail("blocknumber0 must be positive");
+  const Eigen::Index block_cols = tokens.read_count("blocknumber1 (the number of block columns)");
+  if (block_cols == 0) tokens.fail("blocknumber1 must be positive");
+
+  const auto row_ends = read_cumulative_sizes(tokens, block_rows, rows, "blocksize0", "row count");
+  const auto col_ends = read_cumulative_sizes(tokens, block_cols, cols, "blocksize1", "column count");
+
+  // filled1 is the length of the row-pointer array: one more than the last nonempty block row.
+  const Eigen::Index pointer_count = tokens.read_count("filled1 (the length of index1_data)");
+  if (pointer_count < 1 || pointer_count > block_rows + 1) {
+    tokens.fail("filled1 = " + std::to_string(pointer_count) +
+                " must lie in [1, blocknumber0 + 1 = " + std::to_string(block_rows + 1) + "]");
+  }
+  const Eigen::Index stored_count = tokens.read_count("filled2 (the length of index2_data)");
+  if (stored_count != block_total) {
+    tokens.fail("filled2 = " + std::to_string(stored_count) + " must equal nbblocks = " + std::to_string(block_total));
+  }
+
+  std::vector<Eigen::Index> row_pointer;
+  row_pointer.reserve(std::min(static_cast<std::size_t>(pointer_count), kMaxReserve));
+  for (Eigen::Index r = 0; r < pointer_count; ++r) {
+    const std::string what = "index1_data[" + std::to_string(r) + "]";
+    const Eigen::Index value = tokens.read_count(what);
+    const Eigen::Index expected_min = r == 0 ? 0 : row_pointer.back();
+    if (r == 0 && value != 0) tokens.fail(what + " must be 0 (the row pointer starts at block 0)");
+    if (value < expected_min || value > stored_count) {
+      tokens.fail(what + " = " + std::to_string(value) + " must lie in [" + std::to_string(expected_min) + ", " +
+                  std::to_string(stored_count) + "] (the row pointer never decreases)");
+    }
+    if (r + 1 == pointer_count && value != stored_count) {
+      tokens.fail(what + " = " + std::to_string(value) +
+                  ": the row pointer must end at filled2 = " + std::to_string(stored_count));
+    }
+    row_pointer.push_back(value);
+  }
+
+  // Block k belongs to the block row r with row_pointer[r] <= k < row_pointer[r + 1].
+  std::vector<Eigen::Index> block_row_of(static_cast<std::size_t>(stored_count));
+  for (std::size_t r = 0; r + 1 < row_pointer.size(); ++r) {
+    for (Eigen::Index k = row_pointer[r]; k < row_pointer[r + 1]; ++k) {
+      block_row_of[static_cast<std::size_t>(k)] = static_cast<Eigen::Index>(r);
+    }
+  }
+
+  // Two blocks at one place would make the matrix ambiguous; remember, per block column, the
+  // last block row that stored a block there.
+  std::vector<Eigen::Index> last_row_in_col(static_cast<std::size_t>(block_cols), -1);
+  std::vector<Eigen::Index> block_col_of;
+  block_col_of.reserve(static_cast<std::size_t>(stored_count));
+  for (Eigen::Index k = 0; k < stored_count; ++k) {
+    const std::string what = "index2_data[" + std::to_string(k) + "]";
+    const Eigen::Index c = tokens.read_count(what);
+    if (c >= block_cols) {
+      tokens.fail(what + " = " + std::to_string(c) +
+                  " is not a block column (blocknumber1 = " + std::to_string(block_cols) + ")");
+    }
+    const Eigen::Index r = block_row_of[static_cast<std::size_t>(k)];
+    if (last_row_in_col[static_cast<std::size_t>(c)] == r) {
+      tokens.fail(what + ": block row " + std::to_string(r) + " stores block column " + std::to_string(c) + " twice");
+    }
+    last_row_in_col[static_cast<std::size_t>(c)] = r;
+    block_col_of.push_back(c);
+  }
+
+  std::vector<StoredBlock> blocks;
+  blocks.reserve(static_cast<std::size_t>(stored_count));
+  for (Eigen::Index k = 0; k < stored_count; ++k) {
+    const Eigen::Index number = tokens.read_count("the number of block " + std::to_string(k));
+    // Siconos only warns here; a mismatch means the payload is out of step with the index.
+    if (number != k) tokens.fail("expected block number " + std::to_string(k) + ", got " + std::to_string(number));
+
+    const auto r = static_cast<std::size_t>(block_row_of[static_cast<std::size_t>(k)]);
+    const auto c = static_cast<std::size_t>(block_col_of[static_cast<std::size_t>(k)]);
+    StoredBlock block;
+    block.first_row = r == 0 ? 0 : row_ends[r - 1];
+    block.first_col = c == 0 ? 0 : col_ends[c - 1];
+    block.rows = row_ends[r] - block.first_row;
+    block.cols = col_ends[c] - block.first_col;
+    const Eigen::Index count = block.rows * block.cols;
+    block.values.reserve(std::min(static_cast<std::size_t>(count), kMaxReserve));
+    for (Eigen::Index e = 0; e < count; ++e) {
+      const Eigen::Index i = e % block.rows;
+      const Eigen::Index j = e / block.rows;
+      block.values.push_back(tokens.read_value("M" + index_text(block.first_row + i, block.first_col + j) + " (block " +
+                                               std::to_string(k) + ", entry " + index_text(i, j) + ")"));
+    }
+    blocks.push_back(std::move(block));
+  }
+
+  // The dense M is allocated only now: a header can claim a huge n with a few small blocks.
+  Eigen::MatrixXd matrix;
+  try {
+    matrix.setZero(rows, cols);
+  } catch (const std::bad_alloc&) {
+    throw InvalidProblem(tokens.source() + ": M is " + std::to_string(rows) + "x" + std::to_string(cols) +
+                         ", too large to hold as a dense matrix");
+  }
+  for (const StoredBlock& block : blocks) {
+    matrix.block(block.first_row, block.first_col, block.rows, block.cols) =
+        Eigen::Map<const Eigen::MatrixXd>(block.values.data(), block.rows, block.cols);
+  }
+  return matrix;
+}
+
+void write_number(std::ostream& out, double value) {
+  // The shortest text that reads back as the same double (never more than 17 significant
+  // digits), independent of the stream's flags and locale.
+  char buffer[64];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  if (error != std::errc()) throw InvalidProblem("cannot format the value " + std::to_string(value));
+  out.write(buffer, end - buffer);
+}
+
+}  // namespace
+
+Lcp parse_siconos_lcp(std::istream& in, const std::string& source) {
+  TokenReader tokens(in, source);
+
+  const Eigen::Index n = tokens.read_count("n (the problem size)");
+
+  // NM_types.h: 0 dense, 1 sparse block, 2 sparse (CSparse).
+  const long long storage = tokens.read_integer("the storage type of M (0 dense, 1 sparse block)");
+  if (storage == 2) {
+    tokens.fail("unsupported storage type 2 (Siconos' CSparse dump; perp reads 0 = dense and 1 = sparse block)");
+  }
+  if (storage != 0 && storage != 1) {
+    tokens.fail("unsupported storage type " + std::to_string(storage) + " (expected 0 = dense or 1 = sparse block)");
+  }
+
+  // Siconos does not compare these with n; perp does, since an LCP needs an n×n M.
+  const Eigen::Index rows = tokens.read_count("the row count of M");
+  if (rows != n) {
+    tokens.fail("M has " + std::to_string(rows) + " rows but n is " + std::to_string(n) + "; M must be n×n");
+  }
+  const Eigen::Index cols = tokens.read_count("the column count of M");
+  if (cols != n) {
+    tokens.fail("M has " + std::to_string(cols) + " columns but n is " + std::to_string(n) + "; M must be n×n");
+  }
+
+  Lcp problem;
+  problem.M = storage == 0 ? read_dense_matrix(tokens, rows, cols) : read_sparse_block_matrix(tokens, rows, cols);
+
+  problem.q.resize(cols);
+  for (Eigen::Index i = 0; i < cols; ++i) problem.q[i] = tokens.read_value("q[" + std::to_string(i) + "]");
+  // Whatever follows q (free-text remarks in several corpus files) is ignored, as Siconos does.
+
+  try {
+    problem.validate();
+  } catch (const InvalidProblem& error) {
+    throw InvalidProblem(source + ": " + error.what());
+  }
+  return problem;
+}
+
+Lcp read_siconos_lcp(const std::filesystem::path& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    throw InvalidProblem("cannot open '" + path.string() + "': it is a directory");
+  }
+  std::ifstream in(path);
+  if (!in) {
+    const bool missing = !std::filesystem::exists(path, ignored);
+    throw InvalidProblem("cannot open '" + path.string() + "'" + (missing ? ": no such file" : ""));
+  }
+  return parse_siconos_lcp(in, path.string());
+}
+
+void write_siconos_lcp(std::ostream& out, const Lcp& problem) {
+  // Writing NaN or a non-square M would produce a file no reader accepts.
+  problem.validate();
+  const Eigen::Index rows = problem.M.rows();
+  const Eigen::Index cols = problem.M.cols();
+
+  // The layout of linearComplementarity_printInFile / NM_write_in_file: n, storage 0, the sizes
+  // twice, one column of M per line, then q on one line.
+  out << problem.size() << '\n' << 0 << '\n' << rows << '\n' << cols << '\n' << rows << '\t' << cols << '\n';
+  for (Eigen::Index j = 0; j < cols; ++j) {
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      if (i > 0) out << ' ';
+      write_number(out, problem.M(i, j));
+    }
+    out << '\n';
+  }
+  for (Eigen::Index i = 0; i < problem.q.size(); ++i) {
+    if (i > 0) out << ' ';
+    write_number(out, problem.q[i]);
+  }
+  out << '\n';
+}
+
+void write_siconos_lcp(const std::filesystem::path& path, const Lcp& problem) {
+  // Validate before opening, so that an invalid problem does not truncate an existing file.
+  problem.validate();
+  std::ofstream out(path);
+  if (!out) throw InvalidProblem("cannot open '" + path.string() + "' for writing");
+  write_siconos_lcp(out, problem);
+  out.flush();
+  if (!out) throw InvalidProblem("error while writing '" + path.string() + "'");
+}
+
+}  // namespace perp

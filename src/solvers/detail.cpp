@@ -1,0 +1,47 @@
+#include "detail.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "perp/core/residual.hpp"
+
+namespace perp::detail {
+
+Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method) {
+  for (Eigen::Index i = 0; i < z.size(); ++i) {
+    if (!std::isfinite(z[i])) z[i] = 0.0;
+  }
+  Result result;
+  result.w = problem.slack(z);
+  result.z = std::move(z);
+  result.residual = natural_residual(result.z, result.w);
+  if (!std::isfinite(result.residual)) {
+    // Only possible when M z overflowed; fall back to z = 0, which is always finite.
+    result.z.setZero();
+    result.w = problem.q;
+    result.residual = natural_residual(result.z, result.w);
+  }
+  result.method = method;
+  return result;
+}
+
+std::optional<Result> trivial_result(const Lcp& problem, const char* method) {
+  if (problem.size() != 0 && problem.q.minCoeff() < 0.0) return std::nullopt;
+  Result result = make_result(problem, Eigen::VectorXd::Zero(problem.size()), method);
+  result.status = Status::Solved;
+  result.message = problem.size() == 0 ? "empty problem (n = 0)" : "q >= 0: z = 0 solves";
+  return result;
+}
+
+void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not) {
+  if (result.residual <= tolerance) {
+    result.status = Status::Solved;
+    return;
+  }
+  result.status = otherwise;
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, " (residual %.3g > tolerance %.3g)", result.residual, tolerance);
+  result.message = why_not + buffer;
+}
+
+}  // namespace perp::detail

@@ -1,0 +1,22 @@
+#pragma once
+// Private helpers shared by the solver kernels (not installed).
+
+#include <optional>
+
+#include "perp/core/lcp.hpp"
+#include "perp/core/result.hpp"
+
+namespace perp::detail {
+
+/// A result for z: non-finite entries replaced by 0 (the contract says z, w are finite),
+/// w = M z + q and the natural residual recomputed from z. Status and message are left to the
+/// caller.
+[[nodiscard]] Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method);
+
+/// n = 0 or q >= 0: z = 0 solves (w = q >= 0, z·w = 0). Handled before any pivoting.
+[[nodiscard]] std::optional<Result> trivial_result(const Lcp& problem, const char* method);
+
+/// Solved when the residual meets the tolerance; otherwise `otherwise` with the message.
+void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not);
+
+}  // namespace perp::detail

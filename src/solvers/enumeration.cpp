@@ -1,0 +1,116 @@
+#include "perp/solvers/enumeration.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "detail.hpp"
+#include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
+
+namespace perp {
+
+Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
+  const Eigen::Index n = problem.size();
+  if (n > kMaxEnumerationSize) {
+    throw InvalidProblem("enum: enumeration checks 2^n active sets and is limited to n <= " +
+                         std::to_string(kMaxEnumerationSize) + ", got n = " + std::to_string(n) +
+                         "; use lemke, murty or pgs");
+  }
+  if (!options.all_solutions) {
+    if (auto trivial = detail::trivial_result(problem, "enum")) return *trivial;
+  }
+  const std::uint32_t count = std::uint32_t{1} << n;
+  // Visit α in order of increasing |α| (then by bit pattern): the first solution found has the
+  // smallest support, and z = 0 is tried first.
+  std::vector<std::uint32_t> order(count);
+  for (std::uint32_t mask = 0; mask < count; ++mask) order[mask] = mask;
+  std::stable_sort(order.begin(), order.end(),
+                   [](std::uint32_t a, std::uint32_t b) { return std::popcount(a) < std::popcount(b); });
+
+  Eigen::VectorXd z(n);
+  Eigen::VectorXd best_z = Eigen::VectorXd::Zero(n);
+  double best_residual = natural_residual(problem, best_z);
+  std::vector<Eigen::VectorXd> solutions;
+  int singular = 0;
+  int examined = 0;
+  std::vector<Eigen::Index> alpha;
+  alpha.reserve(static_cast<std::size_t>(n));
+
+  for (const std::uint32_t mask : order) {
+    ++examined;
+    alpha.clear();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (mask & (std::uint32_t{1} << i)) alpha.push_back(i);
+    }
+    const auto k = static_cast<Eigen::Index>(alpha.size());
+    z.setZero();
+    if (k > 0) {
+      Eigen::MatrixXd sub(k, k);
+      Eigen::VectorXd rhs(k);
+      for (Eigen::Index a = 0; a < k; ++a) {
+        rhs[a] = -problem.q[alpha[static_cast<std::size_t>(a)]];
+        for (Eigen::Index b = 0; b < k; ++b) {
+          sub(a, b) = problem.M(alpha[static_cast<std::size_t>(a)], alpha[static_cast<std::size_t>(b)]);
+        }
+      }
+      const Eigen::FullPivLU<Eigen::MatrixXd> lu(sub);
+      Eigen::VectorXd solution = lu.solve(rhs);
+      if (!lu.isInvertible()) {
+        ++singular;
+        // A singular M_αα may still have solutions (e.g. M = 0, q = 0); keep the LU's
+        // particular one only when it really solves the system.
+        if (!solution.allFinite() || (sub * solution - rhs).cwiseAbs().maxCoeff() >
+                                          options.tolerance * std::max(1.0, rhs.cwiseAbs().maxCoeff())) {
+          continue;
+        }
+      }
+      for (Eigen::Index a = 0; a < k; ++a) z[alpha[static_cast<std::size_t>(a)]] = solution[a];
+    }
+    const double residual = natural_residual(problem, z);
+    if (residual < best_residual) {
+      best_residual = residual;
+      best_z = z;
+    }
+    if (residual > options.tolerance) continue;
+    if (!options.all_solutions) {
+      Result result = detail::make_result(problem, z, "enum");
+      result.iterations = examined;
+      result.status = Status::Solved;
+      result.message = "active set of size " + std::to_string(k) + " after " + std::to_string(examined) + " of " +
+                       std::to_string(count);
+      return result;
+    }
+    const double distinct = 1e3 * options.tolerance;
+    const bool seen = std::any_of(solutions.begin(), solutions.end(), [&](const Eigen::VectorXd& s) {
+      return (s - z).cwiseAbs().maxCoeff() <= distinct * std::max(1.0, s.cwiseAbs().maxCoeff());
+    });
+    if (!seen) solutions.push_back(z);
+  }
+
+  if (!solutions.empty()) {
+    Result result = detail::make_result(problem, solutions.front(), "enum");
+    result.iterations = examined;
+    result.status = Status::Solved;
+    result.message = std::to_string(solutions.size()) + " distinct solution" + (solutions.size() == 1 ? "" : "s") +
+                     " among " + std::to_string(count) + " active sets";
+    result.solutions = std::move(solutions);
+    return result;
+  }
+  Result result = detail::make_result(problem, best_z, "enum");
+  result.iterations = examined;
+  if (singular == 0) {
+    result.status = Status::Infeasible;
+    result.message = "no solution: none of the " + std::to_string(count) +
+                     " active sets gives z >= 0, w >= 0 and every M_aa is nonsingular";
+  } else {
+    result.status = Status::NoSolutionFound;
+    result.message = "no active set gives a solution, but " + std::to_string(singular) +
+                     " principal submatrices are singular, so this is not a proof of infeasibility";
+  }
+  return result;
+}
+
+}  // namespace perp

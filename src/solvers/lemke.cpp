@@ -1,0 +1,316 @@
+#include "perp/solvers/lemke.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "detail.hpp"
+
+namespace perp {
+namespace {
+
+// Variables of the augmented system  w − M z − d z0 = q:  index v < n is w_v, n <= v < 2n is
+// z_{v−n}, and 2n is the artificial z0.
+class LemkeTableau {
+ public:
+  LemkeTableau(const Lcp& problem, const Eigen::VectorXd& covering, double pivot_tolerance)
+      : M_(problem.M),
+        d_(covering),
+        n_(problem.size()),
+        z0_(2 * n_),
+        binv_(Eigen::MatrixXd::Identity(n_, n_)),
+        x_(problem.q),
+        col_(n_),
+        basis_(static_cast<std::size_t>(n_)),
+        position_(static_cast<std::size_t>(2 * n_ + 1), -1),
+        dense_slot_(static_cast<std::size_t>(n_), -1),
+        pivot_tolerance_(pivot_tolerance) {
+    for (Eigen::Index i = 0; i < n_; ++i) {
+      basis_[static_cast<std::size_t>(i)] = i;
+      position_[static_cast<std::size_t>(i)] = i;
+    }
+    dense_.reserve(static_cast<std::size_t>(n_));
+    candidates_.reserve(static_cast<std::size_t>(n_));
+    next_.reserve(static_cast<std::size_t>(n_));
+  }
+
+  Eigen::Index n() const { return n_; }
+  Eigen::Index z0() const { return z0_; }
+  static Eigen::Index complement(Eigen::Index v, Eigen::Index n) { return v < n ? v + n : v - n; }
+
+  // col = B⁻¹ a_v, where a_v is the column of variable v in [I, −M, −d].
+  void compute_column(Eigen::Index v) {
+    if (v < n_) {
+      col_ = binv_.col(v);
+      return;
+    }
+    const auto coefficient = [&](Eigen::Index row) { return v == z0_ ? -d_[row] : -M_(row, v - n_); };
+    col_.setZero();
+    // Columns of B⁻¹ for rows whose w is basic are unit vectors e_position(w_row).
+    for (Eigen::Index row = 0; row < n_; ++row) {
+      const Eigen::Index p = position_[static_cast<std::size_t>(row)];
+      if (p >= 0) col_[p] += coefficient(row);
+    }
+    for (const Eigen::Index row : dense_) col_.noalias() += coefficient(row) * binv_.col(row);
+  }
+
+  // The first pivot: z0 enters and the row r = lexmin_i (q_i, e_iᵀ)/d_i leaves, which makes every
+  // basic value q_i + d_i z0 >= 0 and keeps the rows of [x, B⁻¹] lexicographically positive.
+  Eigen::Index initial_leaving_position() {
+    candidates_.clear();
+    for (Eigen::Index p = 0; p < n_; ++p) candidates_.push_back(p);
+    col_ = d_;  // rank by x_p / d_p, the pivot row's ratio (sign aside)
+    return lexicographic_minimum();
+  }
+
+  // Ratio test on col_: −1 when no entry is positive (a ray).
+  Eigen::Index leaving_position() {
+    const double scale = std::max(1.0, col_.cwiseAbs().maxCoeff());
+    const double threshold = pivot_tolerance_ * scale;
+    candidates_.clear();
+    for (Eigen::Index p = 0; p < n_; ++p) {
+      if (col_[p] > threshold) candidates_.push_back(p);
+    }
+    if (candidates_.empty()) return -1;
+    // Terminate as soon as z0 can leave: it attains the minimum ratio among the candidates.
+    const Eigen::Index z0_position = position_[static_cast<std::size_t>(z0_)];
+    const Eigen::Index chosen = lexicographic_minimum();
+    if (z0_position >= 0 && chosen != z0_position &&
+        std::find(candidates_.begin(), candidates_.end(), z0_position) != candidates_.end()) {
+      const double best = x_[chosen] / col_[chosen];
+      const double ratio = x_[z0_position] / col_[z0_position];
+      if (ratio <= best + 1e-12 * std::max(1.0, std::abs(best))) return z0_position;
+    }
+    return chosen;
+  }
+
+  // Gauss–Jordan pivot: variable `entering` replaces basis_[r]; col_ holds B⁻¹ a_entering.
+  void pivot(Eigen::Index r, Eigen::Index entering) {
+    const Eigen::Index leaving = basis_[static_cast<std::size_t>(r)];
+    const double pivot_value = col_[r];
+    for (const Eigen::Index c : dense_) {
+      const double v = binv_(r, c) / pivot_value;
+      binv_.col(c).noalias() -= v * col_;
+      binv_(r, c) = v;
+    }
+    if (leaving < n_) {
+      // w_leaving's column of B⁻¹ was e_r; after the pivot it is dense.
+      binv_.col(leaving) = col_ * (-1.0 / pivot_value);
+      binv_(r, leaving) = 1.0 / pivot_value;
+      add_dense(leaving);
+    }
+    if (entering < n_) {
+      // w_entering becomes basic at r: its column is exactly e_r.
+      binv_.col(entering).setZero();
+      binv_(r, entering) = 1.0;
+      remove_dense(entering);
+    }
+    const double theta = x_[r] / pivot_value;
+    x_.noalias() -= theta * col_;
+    x_[r] = theta;
+    for (Eigen::Index p = 0; p < n_; ++p) x_[p] = std::max(x_[p], 0.0);  // round-off below zero
+    basis_[static_cast<std::size_t>(r)] = entering;
+    position_[static_cast<std::size_t>(entering)] = r;
+    position_[static_cast<std::size_t>(leaving)] = -1;
+  }
+
+  Eigen::Index basic(Eigen::Index r) const { return basis_[static_cast<std::size_t>(r)]; }
+  Eigen::Index position(Eigen::Index v) const { return position_[static_cast<std::size_t>(v)]; }
+
+  // Current z (without z0).
+  void current_z(Eigen::VectorXd& z) const {
+    z.setZero();
+    for (Eigen::Index p = 0; p < n_; ++p) {
+      const Eigen::Index v = basis_[static_cast<std::size_t>(p)];
+      if (v >= n_ && v < z0_) z[v - n_] = x_[p];
+    }
+  }
+
+  double z0_value() const {
+    const Eigen::Index p = position(z0_);
+    return p >= 0 ? x_[p] : 0.0;
+  }
+
+  // Natural residual of the current z in O(n): w = w_basic − d z0 (exact up to round-off).
+  double residual() const {
+    const double t = z0_value();
+    double worst = 0.0;
+    for (Eigen::Index i = 0; i < n_; ++i) {
+      const Eigen::Index pz = position(i + n_);
+      const Eigen::Index pw = position(i);
+      const double zi = pz >= 0 ? x_[pz] : 0.0;
+      const double wi = (pw >= 0 ? x_[pw] : 0.0) - d_[i] * t;
+      worst = std::max(worst, std::abs(std::min(zi, wi)));
+    }
+    return worst;
+  }
+
+  // The unbounded direction when `entering` has no positive pivot entry: the entering variable
+  // grows by 1 and the basic ones by −col_. Returns its z-part; z0's part in `z0_rate`.
+  Eigen::VectorXd ray(Eigen::Index entering, double& z0_rate) const {
+    Eigen::VectorXd direction = Eigen::VectorXd::Zero(n_);
+    z0_rate = entering == z0_ ? 1.0 : 0.0;
+    if (entering >= n_ && entering < z0_) direction[entering - n_] = 1.0;
+    for (Eigen::Index p = 0; p < n_; ++p) {
+      const Eigen::Index v = basis_[static_cast<std::size_t>(p)];
+      if (v >= n_ && v < z0_) direction[v - n_] = -col_[p];
+      if (v == z0_) z0_rate = -col_[p];
+    }
+    return direction;
+  }
+
+ private:
+  // Among candidates_, the position p minimising the row (x_p, B⁻¹_p·) / col_p
+  // lexicographically (Cottle–Pang–Stone §4.4); unique because B⁻¹ is nonsingular.
+  Eigen::Index lexicographic_minimum() {
+    const auto keep_minimum = [&](auto&& key) {
+      double best = key(candidates_.front());
+      for (const Eigen::Index p : candidates_) best = std::min(best, key(p));
+      const double slack = 1e-12 * std::max(1.0, std::abs(best));
+      next_.clear();
+      for (const Eigen::Index p : candidates_) {
+        if (key(p) <= best + slack) next_.push_back(p);
+      }
+      candidates_.swap(next_);
+    };
+    keep_minimum([&](Eigen::Index p) { return x_[p] / col_[p]; });
+    for (Eigen::Index k = 0; k < n_ && candidates_.size() > 1; ++k) {
+      keep_minimum([&](Eigen::Index p) { return binv_(p, k) / col_[p]; });
+    }
+    return candidates_.front();
+  }
+
+  void add_dense(Eigen::Index c) {
+    dense_slot_[static_cast<std::size_t>(c)] = static_cast<Eigen::Index>(dense_.size());
+    dense_.push_back(c);
+  }
+  void remove_dense(Eigen::Index c) {
+    const Eigen::Index slot = dense_slot_[static_cast<std::size_t>(c)];
+    const Eigen::Index last = dense_.back();
+    dense_[static_cast<std::size_t>(slot)] = last;
+    dense_slot_[static_cast<std::size_t>(last)] = slot;
+    dense_.pop_back();
+    dense_slot_[static_cast<std::size_t>(c)] = -1;
+  }
+
+  const Eigen::MatrixXd& M_;
+  const Eigen::VectorXd& d_;
+  Eigen::Index n_;
+  Eigen::Index z0_;
+  Eigen::MatrixXd binv_;  // B⁻¹, column-major; columns of rows with basic w are unit vectors
+  Eigen::VectorXd x_;     // values of the basic variables, x = B⁻¹ q
+  Eigen::VectorXd col_;   // work column B⁻¹ a_entering
+  std::vector<Eigen::Index> basis_;       // variable at each position
+  std::vector<Eigen::Index> position_;    // position of each variable, −1 when nonbasic
+  std::vector<Eigen::Index> dense_;       // rows whose w is nonbasic: dense columns of B⁻¹
+  std::vector<Eigen::Index> dense_slot_;  // index of each row in dense_, −1 when absent
+  std::vector<Eigen::Index> candidates_;
+  std::vector<Eigen::Index> next_;
+  double pivot_tolerance_;
+};
+
+std::string variable_name(Eigen::Index v, Eigen::Index n) {
+  if (v == 2 * n) return "z0";
+  return (v < n ? "w" : "z") + std::to_string(v < n ? v : v - n);
+}
+
+// Re-solve M_αα z_α = −q_α on the final complementary basis; keep it when no worse.
+void refine(const Lcp& problem, Result& result) {
+  std::vector<Eigen::Index> active;
+  for (Eigen::Index i = 0; i < result.z.size(); ++i) {
+    if (result.z[i] > 0.0) active.push_back(i);
+  }
+  if (active.empty()) return;
+  const auto k = static_cast<Eigen::Index>(active.size());
+  Eigen::MatrixXd sub(k, k);
+  Eigen::VectorXd rhs(k);
+  for (Eigen::Index a = 0; a < k; ++a) {
+    rhs[a] = -problem.q[active[static_cast<std::size_t>(a)]];
+    for (Eigen::Index b = 0; b < k; ++b) {
+      sub(a, b) = problem.M(active[static_cast<std::size_t>(a)], active[static_cast<std::size_t>(b)]);
+    }
+  }
+  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(sub);
+  const Eigen::VectorXd solution = lu.solve(rhs);
+  if (!solution.allFinite()) return;
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(result.z.size());
+  for (Eigen::Index a = 0; a < k; ++a) z[active[static_cast<std::size_t>(a)]] = solution[a];
+  Result candidate = detail::make_result(problem, std::move(z), "lemke");
+  if (candidate.residual <= result.residual) {
+    result.z = std::move(candidate.z);
+    result.w = std::move(candidate.w);
+    result.residual = candidate.residual;
+  }
+}
+
+}  // namespace
+
+Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
+  if (auto trivial = detail::trivial_result(problem, "lemke")) return *trivial;
+  const Eigen::Index n = problem.size();
+  const Eigen::VectorXd covering =
+      options.lemke.covering_vector ? *options.lemke.covering_vector : Eigen::VectorXd::Ones(n);
+  const int limit = options.iteration_limit(std::max(1000, 50 * static_cast<int>(n)));
+
+  LemkeTableau tableau(problem, covering, options.lemke.pivot_tolerance);
+  std::vector<double> history;
+  if (options.record_history) history.reserve(static_cast<std::size_t>(std::min(limit, 4096)));
+
+  Eigen::VectorXd z(n);
+  const auto finish = [&](Status status, std::string message, int pivots) {
+    tableau.current_z(z);
+    Result result = detail::make_result(problem, z, "lemke");
+    result.iterations = pivots;
+    result.history = std::move(history);
+    result.status = status;
+    result.message = std::move(message);
+    return result;
+  };
+
+  // First pivot: z0 enters at the value max_i(−q_i/d_i).
+  Eigen::Index r = tableau.initial_leaving_position();
+  tableau.compute_column(tableau.z0());
+  Eigen::Index leaving = tableau.basic(r);
+  tableau.pivot(r, tableau.z0());
+  int pivots = 1;
+  if (options.record_history) history.push_back(tableau.residual());
+
+  while (true) {
+    const Eigen::Index entering = LemkeTableau::complement(leaving, n);
+    if (pivots >= limit) {
+      return finish(Status::MaxIterations,
+                    "pivot limit " + std::to_string(limit) + " reached (z0 = " + std::to_string(tableau.z0_value()) +
+                        ")",
+                    pivots);
+    }
+    tableau.compute_column(entering);
+    r = tableau.leaving_position();
+    if (r < 0) {
+      double z0_rate = 0.0;
+      Eigen::VectorXd direction = tableau.ray(entering, z0_rate);
+      Result result = finish(Status::RayTermination,
+                             "secondary ray after " + std::to_string(pivots) + (pivots == 1 ? " pivot" : " pivots") + ": entering " +
+                                 variable_name(entering, n) + " has no positive pivot entry (z0 = " +
+                                 std::to_string(tableau.z0_value()) + ", rate " + std::to_string(z0_rate) +
+                                 "); for copositive-plus M this proves the LCP infeasible",
+                             pivots);
+      result.ray = std::move(direction);
+      return result;
+    }
+    leaving = tableau.basic(r);
+    tableau.pivot(r, entering);
+    ++pivots;
+    if (options.record_history) history.push_back(tableau.residual());
+    if (leaving == tableau.z0()) break;
+  }
+
+  Result result = finish(Status::Solved, "", pivots);
+  if (options.lemke.refine) refine(problem, result);
+  detail::judge(result, options.tolerance, Status::NumericalFailure,
+                "z0 left the basis but the complementary point misses the tolerance: M is ill-conditioned");
+  if (result.solved()) result.message = "z0 left the basis after " + std::to_string(pivots) + " pivots";
+  return result;
+}
+
+}  // namespace perp

@@ -1,0 +1,46 @@
+#include "perp/solvers/method.hpp"
+
+#include <array>
+#include <utility>
+
+#include "perp/core/error.hpp"
+
+namespace perp {
+namespace {
+
+constexpr std::array<std::pair<Method, std::string_view>, 6> kMethodNames{{
+    {Method::Enum, "enum"},
+    {Method::Lemke, "lemke"},
+    {Method::Murty, "murty"},
+    {Method::Pgs, "pgs"},
+    {Method::Psor, "psor"},
+    {Method::Auto, "auto"},
+}};
+
+}  // namespace
+
+std::string to_string(Method method) {
+  for (const auto& [value, name] : kMethodNames) {
+    if (value == method) return std::string(name);
+  }
+  return "unknown-method";
+}
+
+template <>
+Method from_string<Method>(std::string_view name) {
+  std::string valid;
+  for (const auto& [value, known] : kMethodNames) {
+    if (known == name) return value;
+    valid += valid.empty() ? "" : ", ";
+    valid += known;
+  }
+  throw InvalidProblem("unknown method '" + std::string(name) + "'; expected one of: " + valid);
+}
+
+std::vector<Method> all_methods() {
+  std::vector<Method> methods;
+  for (const auto& entry : kMethodNames) methods.push_back(entry.first);
+  return methods;
+}
+
+}  // namespace perp

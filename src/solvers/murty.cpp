@@ -1,0 +1,102 @@
+#include "perp/solvers/murty.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "detail.hpp"
+#include "perp/core/residual.hpp"
+
+namespace perp {
+namespace {
+
+// z with z_ᾱ = 0 and M_αα z_α = −q_α; false when M_αα is (numerically) singular.
+bool principal_solve(const Lcp& problem, const std::vector<bool>& in_alpha, Eigen::VectorXd& z) {
+  std::vector<Eigen::Index> alpha;
+  for (std::size_t i = 0; i < in_alpha.size(); ++i) {
+    if (in_alpha[i]) alpha.push_back(static_cast<Eigen::Index>(i));
+  }
+  z.setZero();
+  if (alpha.empty()) return true;
+  const auto k = static_cast<Eigen::Index>(alpha.size());
+  Eigen::MatrixXd sub(k, k);
+  Eigen::VectorXd rhs(k);
+  for (Eigen::Index a = 0; a < k; ++a) {
+    rhs[a] = -problem.q[alpha[static_cast<std::size_t>(a)]];
+    for (Eigen::Index b = 0; b < k; ++b) {
+      sub(a, b) = problem.M(alpha[static_cast<std::size_t>(a)], alpha[static_cast<std::size_t>(b)]);
+    }
+  }
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(sub);
+  if (!lu.isInvertible()) return false;
+  const Eigen::VectorXd solution = lu.solve(rhs);
+  if (!solution.allFinite()) return false;
+  for (Eigen::Index a = 0; a < k; ++a) z[alpha[static_cast<std::size_t>(a)]] = solution[a];
+  return true;
+}
+
+}  // namespace
+
+Result solve_murty(const Lcp& problem, const SolveOptions& options) {
+  if (auto trivial = detail::trivial_result(problem, "murty")) return *trivial;
+  const Eigen::Index n = problem.size();
+  const int limit = options.iteration_limit(std::max(1000, 50 * static_cast<int>(n)));
+  // Pivoting exactly on sign; the tolerance only decides "solved" at the end.
+  const double sign_tolerance = 1e-12 * std::max(1.0, problem.q.cwiseAbs().maxCoeff());
+
+  std::vector<bool> in_alpha(static_cast<std::size_t>(n), false);
+  std::set<std::vector<bool>> visited;
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+  Eigen::VectorXd w = problem.q;
+  std::vector<double> history;
+  int pivots = 0;
+
+  const auto finish = [&](Status status, std::string message) {
+    Result result = detail::make_result(problem, z, "murty");
+    result.iterations = pivots;
+    result.history = std::move(history);
+    result.status = status;
+    result.message = std::move(message);
+    return result;
+  };
+
+  while (true) {
+    // Least index with z_i < 0 (i in α) or w_i < 0 (i not in α).
+    Eigen::Index flip = -1;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const bool in = in_alpha[static_cast<std::size_t>(i)];
+      if ((in && z[i] < -sign_tolerance) || (!in && w[i] < -sign_tolerance)) {
+        flip = i;
+        break;
+      }
+    }
+    if (flip < 0) {
+      Result result = finish(Status::Solved, "");
+      detail::judge(result, options.tolerance, Status::NumericalFailure,
+                    "complementary basis found but its point misses the tolerance");
+      if (result.solved()) result.message = "complementary basis after " + std::to_string(pivots) + " pivots";
+      return result;
+    }
+    if (pivots >= limit) {
+      return finish(Status::MaxIterations, "pivot limit " + std::to_string(limit) + " reached");
+    }
+    if (!visited.insert(in_alpha).second) {
+      return finish(Status::NotApplicable, "active set repeated after " + std::to_string(pivots) +
+                                               " pivots: Murty's method cycles, so M is not a P-matrix");
+    }
+    in_alpha[static_cast<std::size_t>(flip)] = !in_alpha[static_cast<std::size_t>(flip)];
+    ++pivots;
+    Eigen::VectorXd trial(n);
+    if (!principal_solve(problem, in_alpha, trial)) {
+      return finish(Status::NotApplicable,
+                    "principal submatrix M_aa singular after flipping index " + std::to_string(flip) + " (pivot " +
+                        std::to_string(pivots) + "): M is not a P-matrix, Murty's method cannot proceed");
+    }
+    z = trial;
+    w = problem.slack(z);
+    if (options.record_history) history.push_back(natural_residual(z, w));
+  }
+}
+
+}  // namespace perp

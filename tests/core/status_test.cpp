@@ -1,0 +1,32 @@
+#include "perp/core/status.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "perp/core/error.hpp"
+
+namespace perp {
+namespace {
+
+TEST(Status, NamesRoundTrip) {
+  for (const Status s : {Status::Solved, Status::Infeasible, Status::RayTermination, Status::MaxIterations,
+                         Status::NumericalFailure, Status::NotApplicable, Status::NoSolutionFound}) {
+    EXPECT_EQ(from_string<Status>(to_string(s)), s);
+  }
+  EXPECT_EQ(to_string(Status::RayTermination), "ray-termination");
+  EXPECT_EQ(to_string(Status::MaxIterations), "max-iterations");
+  EXPECT_EQ(to_string(Status::NumericalFailure), "numerical-failure");
+}
+
+TEST(Status, UnknownNameListsTheValidOnes) {
+  try {
+    (void)from_string<Status>("done");
+    FAIL() << "expected InvalidProblem";
+  } catch (const InvalidProblem& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("'done'"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("solved, infeasible, ray-termination"));
+  }
+}
+
+}  // namespace
+}  // namespace perp

@@ -1,0 +1,33 @@
+#include "perp/solvers/method.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "perp/core/error.hpp"
+
+namespace perp {
+namespace {
+
+TEST(Method, StableNamesRoundTrip) {
+  EXPECT_EQ(all_methods().size(), 6u);
+  for (const Method m : all_methods()) EXPECT_EQ(from_string<Method>(to_string(m)), m);
+  EXPECT_EQ(to_string(Method::Enum), "enum");
+  EXPECT_EQ(to_string(Method::Lemke), "lemke");
+  EXPECT_EQ(to_string(Method::Murty), "murty");
+  EXPECT_EQ(to_string(Method::Pgs), "pgs");
+  EXPECT_EQ(to_string(Method::Psor), "psor");
+  EXPECT_EQ(to_string(Method::Auto), "auto");
+}
+
+TEST(Method, UnknownNameIsAnError) {
+  try {
+    (void)from_string<Method>("Lemke");
+    FAIL();
+  } catch (const InvalidProblem& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("unknown method 'Lemke'"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, pgs, psor, auto"));
+  }
+}
+
+}  // namespace
+}  // namespace perp

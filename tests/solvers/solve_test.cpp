@@ -1,0 +1,93 @@
+#include "perp/solvers/solve.hpp"
+
+#include <limits>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
+#include "perp/solvers/enumeration.hpp"
+#include "test_problems.hpp"
+
+namespace perp {
+namespace {
+
+using namespace testing_problems;
+
+TEST(Solve, EveryMethodSolvesTheChaptersBlock) {
+  for (const Method m : all_methods()) {
+    const Result r = solve(two_contact_block(), m, {.tolerance = 1e-10});
+    ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
+    EXPECT_NEAR(r.z[0], 5, 1e-9) << to_string(m);
+    EXPECT_NEAR(r.z[1], 5, 1e-9) << to_string(m);
+    EXPECT_DOUBLE_EQ(r.residual, natural_residual(two_contact_block(), r.z));
+    EXPECT_TRUE(r.w.isApprox(two_contact_block().slack(r.z)));
+    EXPECT_GE(r.time_ms, 0.0);
+    EXPECT_FALSE(r.method.empty());
+    EXPECT_THAT(r.brief_report(), testing::HasSubstr("solved"));
+  }
+}
+
+TEST(Solve, InvalidProblemsThrowBeforeAnyMethodRuns) {
+  Lcp bad{Eigen::MatrixXd::Identity(2, 2), Eigen::Vector2d(1, std::numeric_limits<double>::quiet_NaN())};
+  for (const Method m : all_methods()) EXPECT_THROW((void)solve(bad, m), InvalidProblem) << to_string(m);
+  Lcp wrong_size{Eigen::MatrixXd::Identity(2, 2), Eigen::Vector3d(1, 1, 1)};
+  EXPECT_THROW((void)solve(wrong_size), InvalidProblem);
+}
+
+TEST(Solve, QNonnegativeIsSolvedByZeroForEveryMethod) {
+  const Lcp p{Eigen::Matrix2d{{-3, 1}, {1, -3}}, Eigen::Vector2d(0, 2)};  // no method's assumptions hold
+  for (const Method m : all_methods()) {
+    const Result r = solve(p, m);
+    EXPECT_TRUE(r.solved()) << to_string(m);
+    EXPECT_TRUE(r.z.isZero()) << to_string(m);
+  }
+}
+
+TEST(Solve, AutoFallsBackUntilAMethodSolves) {
+  // Lemke's path fails on this non-copositive matrix (a ray) although a solution exists;
+  // auto must go on to another method. M = [[-1, 2], [2, -1]], q = (1, -1):
+  // z = (0, 1) gives w = (3, 0): a solution.
+  const Lcp p{Eigen::Matrix2d{{-1, 2}, {2, -1}}, Eigen::Vector2d(1, -1)};
+  const Result lemke = solve(p, Method::Lemke);
+  const Result automatic = solve(p, Method::Auto);
+  ASSERT_TRUE(automatic.solved()) << automatic.message;
+  EXPECT_LE(natural_residual(p, automatic.z), 1e-12);
+  ASSERT_FALSE(lemke.solved()) << "this test needs a problem on which lemke fails";
+  EXPECT_NE(automatic.method, "lemke");
+  EXPECT_THAT(automatic.message, testing::HasSubstr("auto ("));
+}
+
+TEST(Solve, AutoReportsEveryAttemptWhenNothingSolves) {
+  const Result r = solve(no_solution(), Method::Auto);
+  EXPECT_FALSE(r.solved());
+  EXPECT_THAT(r.message, testing::HasSubstr("lemke: ray-termination"));
+  EXPECT_THAT(r.message, testing::HasSubstr("enum: infeasible"));
+  EXPECT_TRUE(r.z.allFinite());
+}
+
+TEST(Solve, AutoIsNeverWorseThanTheBestSingleMethod) {
+  const std::vector<Lcp> problems{two_contact_block(), chapter_lemke_example(), three_solutions(), no_solution(),
+                                  infinitely_many(), random_spd(40, 1),
+                                  Lcp{Eigen::Matrix2d{{-1, 2}, {2, -1}}, Eigen::Vector2d(1, -1)}};
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    const Result automatic = solve(problems[k], Method::Auto);
+    bool any_solved = false;
+    double best = std::numeric_limits<double>::infinity();
+    for (const Method m : {Method::Enum, Method::Lemke, Method::Murty, Method::Pgs, Method::Psor}) {
+      if (m == Method::Enum && problems[k].size() > kMaxEnumerationSize) continue;
+      const Result r = solve(problems[k], m);
+      any_solved = any_solved || r.solved();
+      best = std::min(best, r.residual);
+    }
+    if (any_solved) {
+      EXPECT_TRUE(automatic.solved()) << "problem " << k << ": " << automatic.message;
+    } else {
+      EXPECT_LE(automatic.residual, best * (1 + 1e-12) + 1e-300) << "problem " << k;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace perp
