@@ -73,16 +73,15 @@ class LemkeTableau {
       if (col_[p] > threshold) candidates_.push_back(p);
     }
     if (candidates_.empty()) return -1;
-    // Terminate as soon as z0 can leave: it attains the minimum ratio among the candidates.
+    // Terminate as soon as z0 can leave: when it attains the minimum ratio, it leaves whatever
+    // the lexicographic order among the tied rows says.
     const Eigen::Index z0_position = position_[static_cast<std::size_t>(z0_)];
-    const Eigen::Index chosen = lexicographic_minimum();
-    if (z0_position >= 0 && chosen != z0_position &&
-        std::find(candidates_.begin(), candidates_.end(), z0_position) != candidates_.end()) {
-      const double best = x_[chosen] / col_[chosen];
-      const double ratio = x_[z0_position] / col_[z0_position];
-      if (ratio <= best + 1e-12 * std::max(1.0, std::abs(best))) return z0_position;
+    if (z0_position >= 0 && col_[z0_position] > threshold) {
+      double best = x_[z0_position] / col_[z0_position];
+      for (const Eigen::Index p : candidates_) best = std::min(best, x_[p] / col_[p]);
+      if (x_[z0_position] / col_[z0_position] <= best + 1e-12 * std::max(1.0, std::abs(best))) return z0_position;
     }
-    return chosen;
+    return lexicographic_minimum();
   }
 
   // Gauss–Jordan pivot: variable `entering` replaces basis_[r]; col_ holds B⁻¹ a_entering.

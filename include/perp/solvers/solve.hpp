@@ -15,9 +15,10 @@ namespace perp {
 ///
 /// `Method::Auto` picks an order from the structure of M and runs the methods in turn until one
 /// solves:
-///   - symmetric positive definite (a Cholesky test) and n > 200: pgs, then lemke;
-///   - otherwise lemke first; then murty when the diagonal of M is positive, pgs when M is
-///     symmetric PSD, and enum when n <= 16.
+///   - symmetric positive definite (a Cholesky test of the symmetric part) and n > 1000: pgs,
+///     then lemke;
+///   - otherwise lemke first; then murty when the diagonal of M is positive and n <= 200, pgs
+///     when the diagonal is positive, and enum when n <= 16.
 /// When none solves it returns the attempt with the smallest residual, and `message` lists what
 /// each method reported. `Result::method` names the method whose z is returned.
 [[nodiscard]] Result solve(const Lcp& problem, Method method = Method::Auto,
