@@ -12,6 +12,7 @@
 //
 // Siconos is a comparison target only: nothing in perp links to it.
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,8 +23,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "perp/perp.hpp"
 #include "problems.hpp"
@@ -183,8 +182,8 @@ Row compare_pgs(const perp::Lcp& problem, double siconos_tolerance) {
 }
 
 void print_header(const char* iterations_name) {
-  std::printf("%6s | %10s %8s %10s %-15s | %10s %8s %10s %4s | %8s\n", "n", "perp ms", iterations_name,
-              "residual", "status", "siconos ms", iterations_name, "residual", "info", "sic/perp");
+  std::printf("%6s | %10s %8s %10s %-15s | %10s %8s %10s %4s | %8s\n", "n", "perp ms", iterations_name, "residual",
+              "status", "siconos ms", iterations_name, "residual", "info", "sic/perp");
   std::printf("%s\n", std::string(112, '-').c_str());
 }
 
@@ -216,26 +215,30 @@ int main(int argc, char** argv) {
   }
 
   std::printf("perp vs Siconos numerics on M = A^T A + 0.1 I, A and q uniform in [-1, 1]\n");
-  std::printf("(bench/problems.hpp, seed %llu + n). Times: median of k runs after a warm-up, k = 201, 51, 21,\n"
-              "7, 3 for n = 10, 100, 200, 500, 1000. residual = ||min(z, Mz + q)||_inf of the returned z,\n"
-              "computed here for both. info = Siconos' return code (0 = success).\n\n",
-              static_cast<unsigned long long>(perp::bench::kProblemSeed));
+  std::printf(
+      "(bench/problems.hpp, seed %llu + n). Times: median of k runs after a warm-up, k = 201, 51, 21,\n"
+      "7, 3 for n = 10, 100, 200, 500, 1000. residual = ||min(z, Mz + q)||_inf of the returned z,\n"
+      "computed here for both. info = Siconos' return code (0 = success).\n\n",
+      static_cast<unsigned long long>(perp::bench::kProblemSeed));
 
-  std::printf("Lemke: perp lemke (lexicographic ratio test) vs Siconos lcp_lexicolemke;\n"
-              "pivot limit 10 n + 1000 for both.\n");
+  std::printf(
+      "Lemke: perp lemke (lexicographic ratio test) vs Siconos lcp_lexicolemke;\n"
+      "pivot limit 10 n + 1000 for both.\n");
   print_header("pivots");
   for (const perp::Lcp& problem : problems) print_row(compare_lemke(problem));
 
-  std::printf("\nPGS, same nominal tolerance %.0e and sweep limit %d for both. The two stop on different\n"
-              "measures: perp when ||min(z, w)||_inf <= tol (absolute); Siconos (lcp_compute_error) when\n"
-              "||min(z, w)||_2 / ||q||_2 <= tol (relative to q, 2-norm), checked after every sweep.\n",
-              kPgsTolerance, kPgsSweepLimit);
+  std::printf(
+      "\nPGS, same nominal tolerance %.0e and sweep limit %d for both. The two stop on different\n"
+      "measures: perp when ||min(z, w)||_inf <= tol (absolute); Siconos (lcp_compute_error) when\n"
+      "||min(z, w)||_2 / ||q||_2 <= tol (relative to q, 2-norm), checked after every sweep.\n",
+      kPgsTolerance, kPgsSweepLimit);
   print_header("sweeps");
   for (const perp::Lcp& problem : problems) print_row(compare_pgs(problem, kPgsTolerance));
 
-  std::printf("\nPGS, same guarantee: Siconos' tolerance set to %.0e / ||q||_2, so that its stopping test\n"
-              "implies ||min(z, w)||_inf <= ||min(z, w)||_2 <= %.0e, perp's criterion.\n",
-              kPgsTolerance, kPgsTolerance);
+  std::printf(
+      "\nPGS, same guarantee: Siconos' tolerance set to %.0e / ||q||_2, so that its stopping test\n"
+      "implies ||min(z, w)||_inf <= ||min(z, w)||_2 <= %.0e, perp's criterion.\n",
+      kPgsTolerance, kPgsTolerance);
   print_header("sweeps");
   for (const perp::Lcp& problem : problems) print_row(compare_pgs(problem, kPgsTolerance / problem.q.norm()));
 

@@ -13,11 +13,11 @@
 // The last group sets the cost of one PGS sweep against one dense matrix–vector product
 // y = M x of the same size (see the comment above BM_pgs_sweep_cost).
 
+#include <benchmark/benchmark.h>
+
 #include <chrono>
 #include <map>
 #include <string>
-
-#include <benchmark/benchmark.h>
 
 #include "perp/perp.hpp"
 #include "problems.hpp"

@@ -9,11 +9,10 @@
 /// one solution and every method in perp applies; about half of q is negative, so the solution
 /// has a nontrivial active set and Lemke needs O(n) pivots.
 
+#include <Eigen/Dense>
 #include <cstdint>
 #include <random>
 #include <utility>
-
-#include <Eigen/Dense>
 
 #include "perp/core/lcp.hpp"
 

@@ -1,8 +1,7 @@
 // The first program to read: build an LCP, solve it, check the answer.
 // The two-contact block of the reference chapter (§1.2): λ = (5, 5).
-#include <perp/perp.hpp>
-
 #include <cstdio>
+#include <perp/perp.hpp>
 
 int main() {
   perp::Lcp block;

@@ -71,21 +71,39 @@ int run_demo(const std::string& data_dir) {
 
   run({"Two-contact block on the ground (chapter 1.2): m = 1, I = 1/12, L = 1, g = 10",
        "A = [[7/4, 1/4], [1/4, 7/4]] is SPD, unique solution lambda = (5, 5)",
-       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}), Method::Lemke, {},
+       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}),
+       Method::Lemke,
+       {},
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5)); }});
-  run({"The same block by projected Gauss-Seidel", "lambda = (5, 5) to the tolerance",
-       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}), Method::Pgs, {},
+  run({"The same block by projected Gauss-Seidel",
+       "lambda = (5, 5) to the tolerance",
+       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}),
+       Method::Pgs,
+       {},
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5), 1e-7); }});
-  run({"Lemke's method, chapter 1.4: M = [[1, 0], [2, 1]], q = (-1, -3)", "z = (1, 1), w = (0, 0)",
-       make({{1, 0}, {2, 1}}, {-1, -3}), Method::Lemke, {},
+  run({"Lemke's method, chapter 1.4: M = [[1, 0], [2, 1]], q = (-1, -3)",
+       "z = (1, 1), w = (0, 0)",
+       make({{1, 0}, {2, 1}}, {-1, -3}),
+       Method::Lemke,
+       {},
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(1, 1)); }});
   run({"No solution (chapter 1.2 misconception): M = (-1), q = (-1)",
-       "infeasible: z > 0 gives w < 0, z = 0 gives w = -1", make({{-1}}, {-1}), Method::Enum, {},
+       "infeasible: z > 0 gives w < 0, z = 0 gives w = -1",
+       make({{-1}}, {-1}),
+       Method::Enum,
+       {},
        [](const Result& r) { return r.status == Status::Infeasible; }});
-  run({"The same problem by Lemke", "Lemke's path ends on a secondary ray", make({{-1}}, {-1}), Method::Lemke, {},
+  run({"The same problem by Lemke",
+       "Lemke's path ends on a secondary ray",
+       make({{-1}}, {-1}),
+       Method::Lemke,
+       {},
        [](const Result& r) { return r.status == Status::RayTermination && r.ray.has_value(); }});
-  run({"Infinitely many solutions: M = 0 (2x2), q = 0", "every z >= 0 solves; the methods return z = 0",
-       make({{0, 0}, {0, 0}}, {0, 0}), Method::Auto, {},
+  run({"Infinitely many solutions: M = 0 (2x2), q = 0",
+       "every z >= 0 solves; the methods return z = 0",
+       make({{0, 0}, {0, 0}}, {0, 0}),
+       Method::Auto,
+       {},
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(0, 0)); }});
   SolveOptions all;
   all.all_solutions = true;
@@ -100,7 +118,10 @@ int run_demo(const std::string& data_dir) {
     const auto corpus = [&](const char* file, Method method, const char* expected, bool should_solve) {
       const Lcp p = read_siconos_lcp(lcp_dir / file);
       run({std::string("Siconos ") + file + " (n = " + std::to_string(p.size()) + ") by " + to_string(method),
-           expected, p, method, {},
+           expected,
+           p,
+           method,
+           {},
            [should_solve](const Result& r) { return r.solved() == should_solve; }});
     };
     corpus("lcp_deudeu.dat", Method::Lemke, "Murty's 2x2: z = (4/3, 7/3)", true);

@@ -12,9 +12,8 @@ void require_finite(const Eigen::MatrixXd& values, const char* field) {
   for (Eigen::Index i = 0; i < values.rows(); ++i) {
     for (Eigen::Index j = 0; j < values.cols(); ++j) {
       if (!std::isfinite(values(i, j))) {
-        throw InvalidProblem(std::string(field) + "(" + std::to_string(i) + ", " + std::to_string(j) +
-                             ") is " + (std::isnan(values(i, j)) ? "NaN" : "infinite") +
-                             "; every entry must be finite");
+        throw InvalidProblem(std::string(field) + "(" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
+                             (std::isnan(values(i, j)) ? "NaN" : "infinite") + "; every entry must be finite");
       }
     }
   }
@@ -42,8 +41,8 @@ void Lcp::validate() const {
     throw InvalidProblem("M must be square: got " + std::to_string(M.rows()) + "x" + std::to_string(M.cols()));
   }
   if (q.size() != M.rows()) {
-    throw InvalidProblem("q: expected size " + std::to_string(M.rows()) + " (M is " + std::to_string(M.rows()) +
-                         "x" + std::to_string(M.cols()) + "), got " + std::to_string(q.size()));
+    throw InvalidProblem("q: expected size " + std::to_string(M.rows()) + " (M is " + std::to_string(M.rows()) + "x" +
+                         std::to_string(M.cols()) + "), got " + std::to_string(q.size()));
   }
   require_finite(M, "M");
   require_finite(q, "q");

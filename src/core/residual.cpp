@@ -25,9 +25,7 @@ double natural_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
   return z.cwiseMin(w).cwiseAbs().maxCoeff();
 }
 
-double natural_residual(const Lcp& problem, const Eigen::VectorXd& z) {
-  return natural_residual(z, problem.slack(z));
-}
+double natural_residual(const Lcp& problem, const Eigen::VectorXd& z) { return natural_residual(z, problem.slack(z)); }
 
 double fischer_burmeister_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
   require_same_size(z, w);

@@ -4,13 +4,12 @@
 #include <array>
 #include <cctype>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "perp/core/error.hpp"
 #include "perp/core/status.hpp"

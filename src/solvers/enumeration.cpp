@@ -15,9 +15,9 @@ namespace perp {
 Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   const Eigen::Index n = problem.size();
   if (n > kMaxEnumerationSize) {
-    throw InvalidProblem("enum: enumeration checks 2^n active sets and is limited to n <= " +
-                         std::to_string(kMaxEnumerationSize) + ", got n = " + std::to_string(n) +
-                         "; use lemke, murty or pgs");
+    throw InvalidProblem(
+        "enum: enumeration checks 2^n active sets and is limited to n <= " + std::to_string(kMaxEnumerationSize) +
+        ", got n = " + std::to_string(n) + "; use lemke, murty or pgs");
   }
   if (!options.all_solutions) {
     if (auto trivial = detail::trivial_result(problem, "enum")) return *trivial;
@@ -63,7 +63,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
         // A singular M_αα may still have solutions (e.g. M = 0, q = 0); keep the LU's
         // particular one only when it really solves the system.
         if (!solution.allFinite() || (sub * solution - rhs).cwiseAbs().maxCoeff() >
-                                          options.tolerance * std::max(1.0, rhs.cwiseAbs().maxCoeff())) {
+                                         options.tolerance * std::max(1.0, rhs.cwiseAbs().maxCoeff())) {
           continue;
         }
       }

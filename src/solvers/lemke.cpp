@@ -197,9 +197,9 @@ class LemkeTableau {
   const Eigen::VectorXd& d_;
   Eigen::Index n_;
   Eigen::Index z0_;
-  Eigen::MatrixXd binv_;  // B⁻¹, column-major; columns of rows with basic w are unit vectors
-  Eigen::VectorXd x_;     // values of the basic variables, x = B⁻¹ q
-  Eigen::VectorXd col_;   // work column B⁻¹ a_entering
+  Eigen::MatrixXd binv_;                  // B⁻¹, column-major; columns of rows with basic w are unit vectors
+  Eigen::VectorXd x_;                     // values of the basic variables, x = B⁻¹ q
+  Eigen::VectorXd col_;                   // work column B⁻¹ a_entering
   std::vector<Eigen::Index> basis_;       // variable at each position
   std::vector<Eigen::Index> position_;    // position of each variable, −1 when nonbasic
   std::vector<Eigen::Index> dense_;       // rows whose w is nonbasic: dense columns of B⁻¹
@@ -278,22 +278,22 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
   while (true) {
     const Eigen::Index entering = LemkeTableau::complement(leaving, n);
     if (pivots >= limit) {
-      return finish(Status::MaxIterations,
-                    "pivot limit " + std::to_string(limit) + " reached (z0 = " + std::to_string(tableau.z0_value()) +
-                        ")",
-                    pivots);
+      return finish(
+          Status::MaxIterations,
+          "pivot limit " + std::to_string(limit) + " reached (z0 = " + std::to_string(tableau.z0_value()) + ")",
+          pivots);
     }
     tableau.compute_column(entering);
     r = tableau.leaving_position();
     if (r < 0) {
       double z0_rate = 0.0;
       Eigen::VectorXd direction = tableau.ray(entering, z0_rate);
-      Result result = finish(Status::RayTermination,
-                             "secondary ray after " + std::to_string(pivots) + (pivots == 1 ? " pivot" : " pivots") + ": entering " +
-                                 variable_name(entering, n) + " has no positive pivot entry (z0 = " +
-                                 std::to_string(tableau.z0_value()) + ", rate " + std::to_string(z0_rate) +
-                                 "); for copositive-plus M this proves the LCP infeasible",
-                             pivots);
+      Result result = finish(
+          Status::RayTermination,
+          "secondary ray after " + std::to_string(pivots) + (pivots == 1 ? " pivot" : " pivots") + ": entering " +
+              variable_name(entering, n) + " has no positive pivot entry (z0 = " + std::to_string(tableau.z0_value()) +
+              ", rate " + std::to_string(z0_rate) + "); for copositive-plus M this proves the LCP infeasible",
+          pivots);
       result.ray = std::move(direction);
       return result;
     }

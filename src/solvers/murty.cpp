@@ -89,9 +89,9 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
     ++pivots;
     Eigen::VectorXd trial(n);
     if (!principal_solve(problem, in_alpha, trial)) {
-      return finish(Status::NotApplicable,
-                    "principal submatrix M_aa singular after flipping index " + std::to_string(flip) + " (pivot " +
-                        std::to_string(pivots) + "): M is not a P-matrix, Murty's method cannot proceed");
+      return finish(Status::NotApplicable, "principal submatrix M_aa singular after flipping index " +
+                                               std::to_string(flip) + " (pivot " + std::to_string(pivots) +
+                                               "): M is not a P-matrix, Murty's method cannot proceed");
     }
     z = trial;
     w = problem.slack(z);

@@ -48,7 +48,8 @@ void add_columns(double* __restrict w, Eigen::Index n, const double* const* colu
 // w is corrected by the earlier changes of its group through the group's diagonal block
 // (contiguous entries of M), and the group's nonzero changes then reach all of w at once.
 // Rows whose z does not change cost nothing beyond the projection.
-void gauss_seidel_sweep(const Eigen::MatrixXd& M, const Eigen::VectorXd& inverse_diagonal, Eigen::VectorXd& z, Eigen::VectorXd& w) {
+void gauss_seidel_sweep(const Eigen::MatrixXd& M, const Eigen::VectorXd& inverse_diagonal, Eigen::VectorXd& z,
+                        Eigen::VectorXd& w) {
   constexpr Eigen::Index kGroup = 4;
   const Eigen::Index n = z.size();
   double* const wp = w.data();
@@ -92,9 +93,8 @@ Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxa
       Result result = detail::make_result(problem, z, name);
       result.status = Status::NumericalFailure;
       char buffer[160];
-      std::snprintf(buffer, sizeof buffer,
-                    "M(%td, %td) = %.6g: projected Gauss-Seidel needs a positive diagonal", static_cast<std::ptrdiff_t>(i),
-                    static_cast<std::ptrdiff_t>(i), M(i, i));
+      std::snprintf(buffer, sizeof buffer, "M(%td, %td) = %.6g: projected Gauss-Seidel needs a positive diagonal",
+                    static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(i), M(i, i));
       result.message = buffer;
       return result;
     }
@@ -137,8 +137,7 @@ Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxa
     last_finite = z;
   }
   Result result = finish(z, Status::MaxIterations, "", limit);
-  detail::judge(result, options.tolerance, Status::MaxIterations,
-                "sweep limit " + std::to_string(limit) + " reached");
+  detail::judge(result, options.tolerance, Status::MaxIterations, "sweep limit " + std::to_string(limit) + " reached");
   return result;
 }
 

@@ -1,9 +1,9 @@
 #include "perp/core/lcp.hpp"
 
-#include <limits>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <limits>
 
 #include "perp/core/error.hpp"
 

@@ -1,8 +1,8 @@
 #include "perp/core/ncp_function.hpp"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "perp/core/error.hpp"
 
@@ -20,8 +20,8 @@ TEST(FischerBurmeister, ZeroExactlyOnTheComplementarityCorner) {
   EXPECT_EQ(fischer_burmeister(0, 0), 0);
   EXPECT_EQ(fischer_burmeister(0, 7), 0);
   EXPECT_EQ(fischer_burmeister(3, 0), 0);
-  EXPECT_DOUBLE_EQ(fischer_burmeister(3, 4), 5 - 7);         // √(9+16) − 7
-  EXPECT_DOUBLE_EQ(fischer_burmeister(-1, 0), 2);            // 1 + 1
+  EXPECT_DOUBLE_EQ(fischer_burmeister(3, 4), 5 - 7);  // √(9+16) − 7
+  EXPECT_DOUBLE_EQ(fischer_burmeister(-1, 0), 2);     // 1 + 1
   EXPECT_DOUBLE_EQ(fischer_burmeister(-3, -4), 5 + 7);
 }
 

@@ -1,9 +1,9 @@
 #include "perp/core/residual.hpp"
 
-#include <cmath>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "perp/core/error.hpp"
 

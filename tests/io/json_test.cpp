@@ -1,19 +1,19 @@
 #include "perp/io/json.hpp"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "perp/core/error.hpp"
 #include "perp/io/siconos.hpp"

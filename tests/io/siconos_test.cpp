@@ -1,5 +1,8 @@
 #include "perp/io/siconos.hpp"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -10,9 +13,6 @@
 #include <random>
 #include <sstream>
 #include <string>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "perp/core/error.hpp"
 

@@ -1,12 +1,12 @@
 // Every Siconos LCP file × every method: the methods that should solve a file must, with the
 // residual recomputed here from the returned z; every outcome must be finite and consistent.
+#include <gtest/gtest.h>
+
 #include <cctype>
 #include <filesystem>
 #include <ostream>
 #include <set>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"

@@ -1,9 +1,9 @@
 #include "perp/solvers/options.hpp"
 
-#include <limits>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <limits>
 
 #include "perp/core/error.hpp"
 #include "perp/solvers/solve.hpp"
@@ -34,7 +34,8 @@ TEST(SolveOptions, EachBadFieldIsNamed) {
   EXPECT_THAT(message_for({.tolerance = 0}), HasSubstr("tolerance must be finite and > 0"));
   EXPECT_THAT(message_for({.tolerance = std::numeric_limits<double>::quiet_NaN()}), HasSubstr("tolerance"));
   EXPECT_THAT(message_for({.max_iterations = -1}), HasSubstr("max_iterations must be >= 0"));
-  EXPECT_THAT(message_for({.initial_guess = Eigen::VectorXd::Zero(3)}), HasSubstr("initial_guess: expected size 2, got 3"));
+  EXPECT_THAT(message_for({.initial_guess = Eigen::VectorXd::Zero(3)}),
+              HasSubstr("initial_guess: expected size 2, got 3"));
   EXPECT_THAT(message_for({.initial_guess = Eigen::Vector2d(0, std::numeric_limits<double>::infinity())}),
               HasSubstr("initial_guess[1] is infinite"));
   EXPECT_THAT(message_for({.relaxation = 2.0}), HasSubstr("relaxation must be in (0, 2)"));

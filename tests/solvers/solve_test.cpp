@@ -1,9 +1,9 @@
 #include "perp/solvers/solve.hpp"
 
-#include <limits>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <limits>
 
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
@@ -68,8 +68,12 @@ TEST(Solve, AutoReportsEveryAttemptWhenNothingSolves) {
 }
 
 TEST(Solve, AutoIsNeverWorseThanTheBestSingleMethod) {
-  const std::vector<Lcp> problems{two_contact_block(), chapter_lemke_example(), three_solutions(), no_solution(),
-                                  infinitely_many(), random_spd(40, 1),
+  const std::vector<Lcp> problems{two_contact_block(),
+                                  chapter_lemke_example(),
+                                  three_solutions(),
+                                  no_solution(),
+                                  infinitely_many(),
+                                  random_spd(40, 1),
                                   Lcp{Eigen::Matrix2d{{-1, 2}, {2, -1}}, Eigen::Vector2d(1, -1)}};
   for (std::size_t k = 0; k < problems.size(); ++k) {
     const Result automatic = solve(problems[k], Method::Auto);

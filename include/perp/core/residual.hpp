@@ -4,9 +4,8 @@
 /// The natural residual ‖min(z, w)‖∞ is the headline figure: it is zero exactly at a
 /// solution, and it measures violations of z >= 0, w >= 0 and z·w = 0 in the units of z, w.
 
-#include <vector>
-
 #include <Eigen/Dense>
+#include <vector>
 
 #include "perp/core/lcp.hpp"
 
@@ -25,20 +24,20 @@ namespace perp {
 
 /// All residual measures at once, for reports.
 struct Residuals {
-  double natural = 0;          ///< ‖min(z, w)‖∞
+  double natural = 0;             ///< ‖min(z, w)‖∞
   double fischer_burmeister = 0;  ///< ‖φ_FB(z, w)‖₂
-  double gap = 0;              ///< zᵀw
-  double z_violation = 0;      ///< worst violation of z >= 0
-  double w_violation = 0;      ///< worst violation of w >= 0
+  double gap = 0;                 ///< zᵀw
+  double z_violation = 0;         ///< worst violation of z >= 0
+  double w_violation = 0;         ///< worst violation of w >= 0
 };
 [[nodiscard]] Residuals residuals(const Eigen::VectorXd& z, const Eigen::VectorXd& w);
 [[nodiscard]] Residuals residuals(const Lcp& problem, const Eigen::VectorXd& z);
 
 /// Which of the three conditions fail for one pair (z_i, w_i).
 struct PairCheck {
-  bool z_nonnegative = true;   ///< z_i >= −tol
-  bool w_nonnegative = true;   ///< w_i >= −tol
-  bool complementary = true;   ///< |min(z_i, w_i)| <= tol, i.e. one of them is (near) zero
+  bool z_nonnegative = true;  ///< z_i >= −tol
+  bool w_nonnegative = true;  ///< w_i >= −tol
+  bool complementary = true;  ///< |min(z_i, w_i)| <= tol, i.e. one of them is (near) zero
   [[nodiscard]] bool ok() const { return z_nonnegative && w_nonnegative && complementary; }
 };
 
@@ -55,7 +54,7 @@ struct ComplementarityCheck {
   [[nodiscard]] std::string describe() const;
 };
 /// Check every pair; throws `InvalidProblem` if the sizes differ or tol < 0.
-[[nodiscard]] ComplementarityCheck check_complementarity(const Eigen::VectorXd& z,
-                                                         const Eigen::VectorXd& w, double tol);
+[[nodiscard]] ComplementarityCheck check_complementarity(const Eigen::VectorXd& z, const Eigen::VectorXd& w,
+                                                         double tol);
 
 }  // namespace perp

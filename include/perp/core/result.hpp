@@ -2,11 +2,10 @@
 /// \file
 /// What every solve returns.
 
+#include <Eigen/Dense>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "perp/core/status.hpp"
 

@@ -3,9 +3,8 @@
 /// Options for `solve`. Every field has a documented default; `validate` checks them all
 /// and names the field that is wrong.
 
-#include <optional>
-
 #include <Eigen/Dense>
+#include <optional>
 
 namespace perp {
 
@@ -47,9 +46,7 @@ struct SolveOptions {
   void validate(Eigen::Index n) const;
 
   /// `max_iterations`, or `fallback` when it is 0.
-  [[nodiscard]] int iteration_limit(int fallback) const {
-    return max_iterations > 0 ? max_iterations : fallback;
-  }
+  [[nodiscard]] int iteration_limit(int fallback) const { return max_iterations > 0 ? max_iterations : fallback; }
 };
 
 }  // namespace perp

@@ -21,7 +21,6 @@ namespace perp {
 ///     when the diagonal is positive, and enum when n <= 16.
 /// When none solves it returns the attempt with the smallest residual, and `message` lists what
 /// each method reported. `Result::method` names the method whose z is returned.
-[[nodiscard]] Result solve(const Lcp& problem, Method method = Method::Auto,
-                           const SolveOptions& options = {});
+[[nodiscard]] Result solve(const Lcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
 
 }  // namespace perp
