@@ -102,7 +102,8 @@ Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxa
   const Eigen::VectorXd inverse_diagonal = M.diagonal().cwiseInverse() * relaxation;
   const int limit = options.iteration_limit(10000);
 
-  Eigen::VectorXd w = problem.slack(z);
+  // From z = 0, w = q needs no product.
+  Eigen::VectorXd w = options.initial_guess ? problem.slack(z) : problem.q;
   Eigen::VectorXd last_finite = z;
   std::vector<double> history;
   if (options.record_history) history.reserve(static_cast<std::size_t>(std::min(limit, 10000)));
