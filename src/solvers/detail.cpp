@@ -33,6 +33,12 @@ std::optional<Result> trivial_result(const Lcp& problem, const char* method) {
   return result;
 }
 
+void principal_system(const Lcp& problem, const std::vector<Eigen::Index>& alpha, Eigen::MatrixXd& matrix,
+                      Eigen::VectorXd& rhs) {
+  matrix = problem.M(alpha, alpha);
+  rhs = -problem.q(alpha);
+}
+
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not) {
   if (result.residual <= tolerance) {
     result.status = Status::Solved;

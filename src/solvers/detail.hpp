@@ -2,6 +2,7 @@
 // Private helpers shared by the solver kernels (not installed).
 
 #include <optional>
+#include <vector>
 
 #include "perp/core/lcp.hpp"
 #include "perp/core/result.hpp"
@@ -15,6 +16,10 @@ namespace perp::detail {
 
 /// n = 0 or q >= 0: z = 0 solves (w = q >= 0, z·w = 0). Handled before any pivoting.
 [[nodiscard]] std::optional<Result> trivial_result(const Lcp& problem, const char* method);
+
+/// The principal system of the active set α: M_αα into `matrix`, −q_α into `rhs`.
+void principal_system(const Lcp& problem, const std::vector<Eigen::Index>& alpha, Eigen::MatrixXd& matrix,
+                      Eigen::VectorXd& rhs);
 
 /// Solved when the residual meets the tolerance; otherwise `otherwise` with the message.
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not);

@@ -38,6 +38,8 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   int examined = 0;
   std::vector<Eigen::Index> alpha;
   alpha.reserve(static_cast<std::size_t>(n));
+  Eigen::MatrixXd sub;
+  Eigen::VectorXd rhs;
 
   for (const std::uint32_t mask : order) {
     ++examined;
@@ -48,14 +50,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
     const auto k = static_cast<Eigen::Index>(alpha.size());
     z.setZero();
     if (k > 0) {
-      Eigen::MatrixXd sub(k, k);
-      Eigen::VectorXd rhs(k);
-      for (Eigen::Index a = 0; a < k; ++a) {
-        rhs[a] = -problem.q[alpha[static_cast<std::size_t>(a)]];
-        for (Eigen::Index b = 0; b < k; ++b) {
-          sub(a, b) = problem.M(alpha[static_cast<std::size_t>(a)], alpha[static_cast<std::size_t>(b)]);
-        }
-      }
+      detail::principal_system(problem, alpha, sub, rhs);
       const Eigen::FullPivLU<Eigen::MatrixXd> lu(sub);
       Eigen::VectorXd solution = lu.solve(rhs);
       if (!lu.isInvertible()) {
@@ -67,7 +62,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
           continue;
         }
       }
-      for (Eigen::Index a = 0; a < k; ++a) z[alpha[static_cast<std::size_t>(a)]] = solution[a];
+      z(alpha) = solution;
     }
     const double residual = natural_residual(problem, z);
     if (residual < best_residual) {

@@ -221,20 +221,14 @@ void refine(const Lcp& problem, Result& result) {
     if (result.z[i] > 0.0) active.push_back(i);
   }
   if (active.empty()) return;
-  const auto k = static_cast<Eigen::Index>(active.size());
-  Eigen::MatrixXd sub(k, k);
-  Eigen::VectorXd rhs(k);
-  for (Eigen::Index a = 0; a < k; ++a) {
-    rhs[a] = -problem.q[active[static_cast<std::size_t>(a)]];
-    for (Eigen::Index b = 0; b < k; ++b) {
-      sub(a, b) = problem.M(active[static_cast<std::size_t>(a)], active[static_cast<std::size_t>(b)]);
-    }
-  }
+  Eigen::MatrixXd sub;
+  Eigen::VectorXd rhs;
+  detail::principal_system(problem, active, sub, rhs);
   const Eigen::PartialPivLU<Eigen::MatrixXd> lu(sub);
   const Eigen::VectorXd solution = lu.solve(rhs);
   if (!solution.allFinite()) return;
   Eigen::VectorXd z = Eigen::VectorXd::Zero(result.z.size());
-  for (Eigen::Index a = 0; a < k; ++a) z[active[static_cast<std::size_t>(a)]] = solution[a];
+  z(active) = solution;
   Result candidate = detail::make_result(problem, std::move(z), "lemke");
   if (candidate.residual <= result.residual) {
     result.z = std::move(candidate.z);

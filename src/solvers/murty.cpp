@@ -19,20 +19,14 @@ bool principal_solve(const Lcp& problem, const std::vector<bool>& in_alpha, Eige
   }
   z.setZero();
   if (alpha.empty()) return true;
-  const auto k = static_cast<Eigen::Index>(alpha.size());
-  Eigen::MatrixXd sub(k, k);
-  Eigen::VectorXd rhs(k);
-  for (Eigen::Index a = 0; a < k; ++a) {
-    rhs[a] = -problem.q[alpha[static_cast<std::size_t>(a)]];
-    for (Eigen::Index b = 0; b < k; ++b) {
-      sub(a, b) = problem.M(alpha[static_cast<std::size_t>(a)], alpha[static_cast<std::size_t>(b)]);
-    }
-  }
+  Eigen::MatrixXd sub;
+  Eigen::VectorXd rhs;
+  detail::principal_system(problem, alpha, sub, rhs);
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(sub);
   if (!lu.isInvertible()) return false;
   const Eigen::VectorXd solution = lu.solve(rhs);
   if (!solution.allFinite()) return false;
-  for (Eigen::Index a = 0; a < k; ++a) z[alpha[static_cast<std::size_t>(a)]] = solution[a];
+  z(alpha) = solution;
   return true;
 }
 
