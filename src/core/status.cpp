@@ -1,6 +1,7 @@
 #include "perp/core/status.hpp"
 
 #include <array>
+#include <ostream>
 #include <utility>
 
 #include "perp/core/error.hpp"
@@ -26,6 +27,8 @@ std::string to_string(Status status) {
   }
   return "unknown-status";
 }
+
+std::ostream& operator<<(std::ostream& out, Status status) { return out << to_string(status); }
 
 template <>
 Status from_string<Status>(std::string_view name) {

@@ -1,6 +1,7 @@
 #include "perp/solvers/method.hpp"
 
 #include <array>
+#include <ostream>
 #include <utility>
 
 #include "perp/core/error.hpp"
@@ -36,6 +37,8 @@ Method from_string<Method>(std::string_view name) {
   }
   throw InvalidProblem("unknown method '" + std::string(name) + "'; expected one of: " + valid);
 }
+
+std::ostream& operator<<(std::ostream& out, Method method) { return out << to_string(method); }
 
 std::vector<Method> all_methods() {
   std::vector<Method> methods;

@@ -1,5 +1,7 @@
 #include "perp/core/status.hpp"
 
+#include <sstream>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -16,6 +18,12 @@ TEST(Status, NamesRoundTrip) {
   EXPECT_EQ(to_string(Status::RayTermination), "ray-termination");
   EXPECT_EQ(to_string(Status::MaxIterations), "max-iterations");
   EXPECT_EQ(to_string(Status::NumericalFailure), "numerical-failure");
+}
+
+TEST(Status, StreamsItsName) {
+  std::ostringstream out;
+  out << Status::NoSolutionFound;
+  EXPECT_EQ(out.str(), "no-solution-found");
 }
 
 TEST(Status, UnknownNameListsTheValidOnes) {

@@ -3,6 +3,7 @@
 /// One status for every solver. Whatever the status, `Result::z` and `Result::w` are sized
 /// and finite; the status says what they mean.
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,9 @@ enum class Status {
 /// Stable lower-case names: "solved", "infeasible", "ray-termination", "max-iterations",
 /// "numerical-failure", "not-applicable", "no-solution-found".
 std::string to_string(Status status);
+
+/// Writes `to_string(status)`.
+std::ostream& operator<<(std::ostream& out, Status status);
 
 /// The inverse of `to_string`, for any enum perp names (specialised for `Status` here and for
 /// `Method` in solvers/method.hpp). Throws `InvalidProblem` listing the valid names.

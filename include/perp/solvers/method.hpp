@@ -2,6 +2,7 @@
 /// \file
 /// The LCP methods, with stable lower-case names shared by C++, the CLI and JSON.
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,9 @@ std::string to_string(Method method);
 
 template <>
 Method from_string<Method>(std::string_view name);
+
+/// Writes `to_string(method)` (for logs and test names).
+std::ostream& operator<<(std::ostream& out, Method method);
 
 /// Every method, in declaration order.
 std::vector<Method> all_methods();
