@@ -39,14 +39,29 @@ void principal_system(const Lcp& problem, const std::vector<Eigen::Index>& alpha
   rhs = -problem.q(alpha);
 }
 
+double z_sign_tolerance(const Eigen::VectorXd& z, double relative) {
+  return z.size() == 0 ? 0.0 : relative * z.cwiseAbs().maxCoeff();
+}
+
+double w_sign_tolerance(const Lcp& problem, const Eigen::VectorXd& z, double relative) {
+  if (z.size() == 0) return 0.0;
+  return relative * (problem.q.cwiseAbs().maxCoeff() + problem.M.cwiseAbs().maxCoeff() * z.cwiseAbs().sum());
+}
+
+bool sign_feasible(const Lcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double relative) {
+  if (z.size() == 0) return true;
+  return z.minCoeff() >= -z_sign_tolerance(z, relative) && w.minCoeff() >= -w_sign_tolerance(problem, z, relative);
+}
+
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not) {
   if (result.residual <= tolerance) {
     result.status = Status::Solved;
     return;
   }
   result.status = otherwise;
-  char buffer[96];
-  std::snprintf(buffer, sizeof buffer, " (residual %.3g > tolerance %.3g)", result.residual, tolerance);
+  char buffer[160];
+  std::snprintf(buffer, sizeof buffer, " (residual %.3g > tolerance %.3g; the tolerance is absolute, in the units of z and w)",
+                result.residual, tolerance);
   result.message = why_not + buffer;
 }
 

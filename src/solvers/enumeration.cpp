@@ -12,6 +12,14 @@
 
 namespace perp {
 
+namespace {
+// Round-off allowance, relative to the problem's scale, for z >= 0, w >= 0 and for accepting a
+// singular system's particular solution.
+constexpr double kRelativeSign = 1e-10;
+// Two solutions closer than this (relative to their size) are the same solution.
+constexpr double kDistinct = 1e-7;
+}  // namespace
+
 Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   const Eigen::Index n = problem.size();
   if (n > kMaxEnumerationSize) {
@@ -57,30 +65,35 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
         ++singular;
         // A singular M_αα may still have solutions (e.g. M = 0, q = 0); keep the LU's
         // particular one only when it really solves the system.
-        if (!solution.allFinite() || (sub * solution - rhs).cwiseAbs().maxCoeff() >
-                                         options.tolerance * std::max(1.0, rhs.cwiseAbs().maxCoeff())) {
+        const double scale = rhs.cwiseAbs().maxCoeff() + sub.cwiseAbs().maxCoeff() * solution.cwiseAbs().sum();
+        if (!solution.allFinite() || (sub * solution - rhs).cwiseAbs().maxCoeff() > kRelativeSign * scale) {
           continue;
         }
       }
       z(alpha) = solution;
     }
-    const double residual = natural_residual(problem, z);
+    const Eigen::VectorXd w = problem.slack(z);
+    const double residual = natural_residual(z, w);
     if (residual < best_residual) {
       best_residual = residual;
       best_z = z;
     }
-    if (residual > options.tolerance) continue;
+    // Accept by sign at the problem's own scale; whether the point meets the (absolute)
+    // tolerance is judged once, at the end.
+    if (!detail::sign_feasible(problem, z, w, kRelativeSign)) continue;
     if (!options.all_solutions) {
       Result result = detail::make_result(problem, z, "enum");
       result.iterations = examined;
-      result.status = Status::Solved;
-      result.message = "active set of size " + std::to_string(k) + " after " + std::to_string(examined) + " of " +
-                       std::to_string(count);
+      detail::judge(result, options.tolerance, Status::NumericalFailure,
+                    "the active set's point is a solution up to round-off but");
+      if (result.solved()) {
+        result.message = "active set of size " + std::to_string(k) + " after " + std::to_string(examined) + " of " +
+                         std::to_string(count);
+      }
       return result;
     }
-    const double distinct = 1e3 * options.tolerance;
     const bool seen = std::any_of(solutions.begin(), solutions.end(), [&](const Eigen::VectorXd& s) {
-      return (s - z).cwiseAbs().maxCoeff() <= distinct * std::max(1.0, s.cwiseAbs().maxCoeff());
+      return (s - z).cwiseAbs().maxCoeff() <= kDistinct * std::max(s.cwiseAbs().maxCoeff(), z.cwiseAbs().maxCoeff());
     });
     if (!seen) solutions.push_back(z);
   }
@@ -88,9 +101,10 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   if (!solutions.empty()) {
     Result result = detail::make_result(problem, solutions.front(), "enum");
     result.iterations = examined;
-    result.status = Status::Solved;
-    result.message = std::to_string(solutions.size()) + " distinct solution" + (solutions.size() == 1 ? "" : "s") +
-                     " among " + std::to_string(count) + " active sets";
+    const std::string found = std::to_string(solutions.size()) + " distinct solution" +
+                              (solutions.size() == 1 ? "" : "s") + " among " + std::to_string(count) + " active sets";
+    detail::judge(result, options.tolerance, Status::NumericalFailure, found + ", but the first");
+    if (result.solved()) result.message = found;
     result.solutions = std::move(solutions);
     return result;
   }

@@ -20,7 +20,8 @@ class LemkeTableau {
         n_(problem.size()),
         z0_(2 * n_),
         binv_(Eigen::MatrixXd::Identity(n_, n_)),
-        x_(problem.q),
+        data_scale_(data_scale(problem)),
+        x_(data_scale_ * problem.q),
         col_(n_),
         basis_(static_cast<std::size_t>(n_)),
         position_(static_cast<std::size_t>(2 * n_ + 1), -1),
@@ -45,7 +46,9 @@ class LemkeTableau {
       col_ = binv_.col(v);
       return;
     }
-    const auto coefficient = [&](Eigen::Index row) { return v == z0_ ? -d_[row] : -M_(row, v - n_); };
+    const auto coefficient = [&](Eigen::Index row) {
+      return v == z0_ ? -d_[row] : -data_scale_ * M_(row, v - n_);
+    };
     col_.setZero();
     // Columns of B⁻¹ for rows whose w is basic are unit vectors e_position(w_row).
     for (Eigen::Index row = 0; row < n_; ++row) {
@@ -126,20 +129,18 @@ class LemkeTableau {
     }
   }
 
-  double z0_value() const {
-    const Eigen::Index p = position(z0_);
-    return p >= 0 ? x_[p] : 0.0;
-  }
+  // z0 of the original problem (the scaled problem's z0 is s times it).
+  double z0_value() const { return x_z0() / data_scale_; }
 
-  // Natural residual of the current z in O(n): w = w_basic − d z0 (exact up to round-off).
+  // Natural residual of the current z in O(n): w = (w_basic − d z0) / s, exact up to round-off.
   double residual() const {
-    const double t = z0_value();
+    const double t = x_z0();
     double worst = 0.0;
     for (Eigen::Index i = 0; i < n_; ++i) {
       const Eigen::Index pz = position(i + n_);
       const Eigen::Index pw = position(i);
       const double zi = pz >= 0 ? x_[pz] : 0.0;
-      const double wi = (pw >= 0 ? x_[pw] : 0.0) - d_[i] * t;
+      const double wi = ((pw >= 0 ? x_[pw] : 0.0) - d_[i] * t) / data_scale_;
       worst = std::max(worst, std::abs(std::min(zi, wi)));
     }
     return worst;
@@ -160,6 +161,19 @@ class LemkeTableau {
   }
 
  private:
+  // Lemke's path is the same for (s M, s q) as for (M, q) with z unchanged and z0, w scaled by s;
+  // s = 1 / max(|M|, |q|) puts the data at unit scale, so that the pivot and tie tolerances mean
+  // the same for a problem in newtons and one in micronewtons.
+  static double data_scale(const Lcp& problem) {
+    const double largest = std::max(problem.M.cwiseAbs().maxCoeff(), problem.q.cwiseAbs().maxCoeff());
+    return largest > 0.0 ? 1.0 / largest : 1.0;
+  }
+
+  double x_z0() const {
+    const Eigen::Index p = position(z0_);
+    return p >= 0 ? x_[p] : 0.0;
+  }
+
   // Among candidates_, the position p minimising the row (x_p, B⁻¹_p·) / col_p
   // lexicographically (Cottle–Pang–Stone §4.4); unique because B⁻¹ is nonsingular.
   Eigen::Index lexicographic_minimum() {
@@ -198,7 +212,8 @@ class LemkeTableau {
   Eigen::Index n_;
   Eigen::Index z0_;
   Eigen::MatrixXd binv_;                  // B⁻¹, column-major; columns of rows with basic w are unit vectors
-  Eigen::VectorXd x_;                     // values of the basic variables, x = B⁻¹ q
+  double data_scale_;                     // s: the tableau holds the problem (s M, s q)
+  Eigen::VectorXd x_;                     // values of the basic variables, x = B⁻¹ (s q)
   Eigen::VectorXd col_;                   // work column B⁻¹ a_entering
   std::vector<Eigen::Index> basis_;       // variable at each position
   std::vector<Eigen::Index> position_;    // position of each variable, −1 when nonbasic

@@ -36,9 +36,9 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
   if (auto trivial = detail::trivial_result(problem, "murty")) return *trivial;
   const Eigen::Index n = problem.size();
   const int limit = options.iteration_limit(std::max(1000, 50 * static_cast<int>(n)));
-  // Pivoting exactly on sign; the tolerance only decides "solved" at the end.
-  const double sign_tolerance = 1e-12 * std::max(1.0, problem.q.cwiseAbs().maxCoeff());
-
+  // Pivot on signs at the problem's own scale (scale-invariant); the tolerance only decides
+  // "solved" at the end.
+  constexpr double kRelativeSign = 1e-12;
   std::vector<bool> in_alpha(static_cast<std::size_t>(n), false);
   std::set<std::vector<bool>> visited;
   Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
@@ -58,9 +58,11 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
   while (true) {
     // Least index with z_i < 0 (i in α) or w_i < 0 (i not in α).
     Eigen::Index flip = -1;
+    const double z_tolerance = detail::z_sign_tolerance(z, kRelativeSign);
+    const double w_tolerance = detail::w_sign_tolerance(problem, z, kRelativeSign);
     for (Eigen::Index i = 0; i < n; ++i) {
       const bool in = in_alpha[static_cast<std::size_t>(i)];
-      if ((in && z[i] < -sign_tolerance) || (!in && w[i] < -sign_tolerance)) {
+      if ((in && z[i] < -z_tolerance) || (!in && w[i] < -w_tolerance)) {
         flip = i;
         break;
       }

@@ -95,3 +95,32 @@ TEST(Solve, AutoIsNeverWorseThanTheBestSingleMethod) {
 
 }  // namespace
 }  // namespace perp
+
+namespace perp {
+namespace {
+
+// Regression: with an absolute pivot tolerance Lemke ended on a "ray" for 1e-100·(M, q), and
+// enum/murty accepted z = 0 because |w| = 1e-100 met the absolute tolerance. The pivoting
+// decisions are now taken at the problem's own scale.
+TEST(Solve, PivotingMethodsAreScaleInvariant) {
+  const Lcp base = testing_problems::random_spd(8, 21);
+  for (const Method m : {Method::Enum, Method::Lemke, Method::Murty}) {
+    const Result reference = solve(base, m);
+    ASSERT_TRUE(reference.solved()) << to_string(m);
+    ASSERT_GT(reference.z.maxCoeff(), 0.1);  // a nontrivial solution, so z = 0 would be wrong
+    for (const double s : {1e-150, 1e-50, 1e50, 1e150}) {
+      const Lcp scaled{s * base.M, s * base.q};
+      const Result r = solve(scaled, m);
+      EXPECT_LE((r.z - reference.z).cwiseAbs().maxCoeff(), 1e-9 * reference.z.cwiseAbs().maxCoeff())
+          << to_string(m) << " at scale " << s << ": " << r.message;
+      // The residual is in the units of w, so it scales with s; relative to s it is round-off.
+      EXPECT_LE(r.residual / s, 1e-12) << to_string(m) << " at scale " << s;
+      if (s < 1) {
+        EXPECT_TRUE(r.solved()) << to_string(m) << " at scale " << s << ": " << r.message;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace perp
