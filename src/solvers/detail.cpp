@@ -60,7 +60,8 @@ void judge(Result& result, double tolerance, Status otherwise, const std::string
   }
   result.status = otherwise;
   char buffer[160];
-  std::snprintf(buffer, sizeof buffer, " (residual %.3g > tolerance %.3g; the tolerance is absolute, in the units of z and w)",
+  std::snprintf(buffer, sizeof buffer,
+                " (residual %.3g > tolerance %.3g; the tolerance is absolute, in the units of z and w)",
                 result.residual, tolerance);
   result.message = why_not + buffer;
 }

@@ -46,9 +46,7 @@ class LemkeTableau {
       col_ = binv_.col(v);
       return;
     }
-    const auto coefficient = [&](Eigen::Index row) {
-      return v == z0_ ? -d_[row] : -data_scale_ * M_(row, v - n_);
-    };
+    const auto coefficient = [&](Eigen::Index row) { return v == z0_ ? -d_[row] : -data_scale_ * M_(row, v - n_); };
     col_.setZero();
     // Columns of B⁻¹ for rows whose w is basic are unit vectors e_position(w_row).
     for (Eigen::Index row = 0; row < n_; ++row) {

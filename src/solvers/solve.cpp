@@ -28,19 +28,20 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options);
 struct Structure {
   bool symmetric = false;
   bool positive_diagonal = false;
-  bool positive_definite = false;  // of the symmetric part, by Cholesky
+  bool positive_definite = false;  // of the symmetric part, by Cholesky; only tested where it matters
 };
 
+// Cheap tests of M: O(n²), plus one Cholesky (O(n³)/3) only for the large symmetric problems whose
+// method order depends on it.
 Structure inspect(const Eigen::MatrixXd& M) {
   Structure s;
   const Eigen::Index n = M.rows();
   if (n == 0) return s;
-  const double scale = std::max(1.0, M.cwiseAbs().maxCoeff());
-  s.symmetric = (M - M.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * scale;
+  // Relative to the largest entry, so that the answer does not depend on the units of M.
+  s.symmetric = (M - M.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * M.cwiseAbs().maxCoeff();
   s.positive_diagonal = M.diagonal().minCoeff() > 0.0;
-  if (s.positive_diagonal) {
-    const Eigen::MatrixXd symmetric_part = 0.5 * (M + M.transpose());
-    const Eigen::LLT<Eigen::MatrixXd> cholesky(symmetric_part);
+  if (s.symmetric && s.positive_diagonal && n > kAutoPgsFirstSize) {
+    const Eigen::LLT<Eigen::MatrixXd> cholesky(M);
     s.positive_definite = cholesky.info() == Eigen::Success;
   }
   return s;

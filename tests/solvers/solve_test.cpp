@@ -59,6 +59,17 @@ TEST(Solve, AutoFallsBackUntilAMethodSolves) {
   EXPECT_THAT(automatic.message, testing::HasSubstr("auto ("));
 }
 
+TEST(Solve, AutoSendsLargeSymmetricPositiveDefiniteProblemsToPgsFirst) {
+  const Lcp large = random_spd(1100, 4);
+  const Result r = solve(large, Method::Auto);
+  ASSERT_TRUE(r.solved()) << r.message;
+  EXPECT_EQ(r.method, "pgs");
+  EXPECT_THAT(r.message, testing::HasSubstr("auto (pgs: solved)"));
+  EXPECT_LE(natural_residual(large, r.z), 1e-8);
+  // Below the size threshold the same kind of problem starts with Lemke.
+  EXPECT_EQ(solve(random_spd(60, 4), Method::Auto).method, "lemke");
+}
+
 TEST(Solve, AutoReportsEveryAttemptWhenNothingSolves) {
   const Result r = solve(no_solution(), Method::Auto);
   EXPECT_FALSE(r.solved());
