@@ -31,6 +31,7 @@ struct SolveArguments {
   double tolerance = perp::SolveOptions{}.tolerance;
   int max_iterations = 0;
   double relaxation = 0;
+  const CLI::Option* relaxation_option = nullptr;  // set only when given, so 0 is refused, not ignored
   bool all = false;
   bool json = false;
 };
@@ -41,7 +42,7 @@ int run_solve(const SolveArguments& args) {
   options.tolerance = args.tolerance;
   options.max_iterations = args.max_iterations;
   options.all_solutions = args.all;
-  if (args.relaxation != 0) options.relaxation = args.relaxation;
+  if (args.relaxation_option != nullptr && args.relaxation_option->count() > 0) options.relaxation = args.relaxation;
   const perp::Method method = perp::from_string<perp::Method>(args.method);
   const perp::Result result = perp::solve(problem, method, options);
   if (args.json) {
@@ -75,7 +76,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   solve->add_option("--max-iter", solve_args.max_iterations, "pivot/sweep limit (0 = the method's default)")
       ->capture_default_str();
-  solve->add_option("--relaxation", solve_args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)");
+  solve_args.relaxation_option =
+      solve->add_option("--relaxation", solve_args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)");
   solve->add_flag("--all", solve_args.all, "enum: list every distinct solution");
   solve->add_flag("--json", solve_args.json, "print one JSON object instead of a summary");
 

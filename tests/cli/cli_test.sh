@@ -59,6 +59,7 @@ check "malformed dat" 2 "token 10 \('abc'\): expected a number for M\(1, 1\)" --
 check "unknown method" 2 "unknown method 'newton'" -- "$perp" solve "$data/lcp_deudeu.dat" --method newton
 check "bad tolerance" 2 "tolerance must be finite and > 0" -- "$perp" solve "$data/lcp_deudeu.dat" --tol -1
 check "bad relaxation" 2 "relaxation must be in \(0, 2\)" -- "$perp" solve "$data/lcp_deudeu.dat" --method psor --relaxation 2.5
+check "relaxation 0 refused" 2 "relaxation must be in \(0, 2\), got 0" -- "$perp" solve "$data/lcp_deudeu.dat" --method psor --relaxation 0
 check "enum too large" 2 "limited to n <= 25" -- "$perp" solve "$data/lcp_tobenna.dat" --method enum
 check "no subcommand" 2 "" -- "$perp"
 
