@@ -6,21 +6,13 @@
 #include <functional>
 #include <string>
 
+#include "format.hpp"
 #include "perp/perp.hpp"
 
 namespace perp::cli {
 namespace {
 
-std::string vector_text(const Eigen::VectorXd& v) {
-  std::string text = "(";
-  char buffer[32];
-  for (Eigen::Index i = 0; i < v.size() && i < 8; ++i) {
-    std::snprintf(buffer, sizeof buffer, "%s%.6g", i == 0 ? "" : ", ", v[i]);
-    text += buffer;
-  }
-  if (v.size() > 8) text += ", ...";
-  return text + ")";
-}
+std::string vector_text(const Eigen::VectorXd& v) { return format_vector(v, 8, 6); }
 
 struct Example {
   std::string title;

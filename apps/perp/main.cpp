@@ -5,25 +5,16 @@
 #include <string>
 
 #include "demo.hpp"
+#include "format.hpp"
 #include "perp/perp.hpp"
 
 namespace {
 
+using perp::cli::format_vector;
+
 constexpr int kExitSolved = 0;
 constexpr int kExitNotSolved = 1;
 constexpr int kExitInvalid = 2;
-
-std::string format_vector(const Eigen::VectorXd& v) {
-  constexpr Eigen::Index kShown = 12;
-  std::string text = "[";
-  char buffer[32];
-  for (Eigen::Index i = 0; i < v.size() && i < kShown; ++i) {
-    std::snprintf(buffer, sizeof buffer, "%s%.10g", i == 0 ? "" : ", ", v[i]);
-    text += buffer;
-  }
-  if (v.size() > kShown) text += ", ... (" + std::to_string(v.size()) + " entries)";
-  return text + "]";
-}
 
 struct SolveArguments {
   std::string file;
