@@ -261,7 +261,9 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
 
   LemkeTableau tableau(problem, covering, options.lemke.pivot_tolerance);
   std::vector<double> history;
-  if (options.record_history) history.reserve(static_cast<std::size_t>(std::min(limit, 4096)));
+  // Room for every pivot up to the limit (capped at 2^20 entries, 8 MiB), so the loop itself
+  // never allocates.
+  if (options.record_history) history.reserve(static_cast<std::size_t>(std::min(limit, 1 << 20)));
 
   Eigen::VectorXd z(n);
   const auto finish = [&](Status status, std::string message, int pivots) {
