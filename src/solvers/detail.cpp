@@ -39,18 +39,22 @@ void principal_system(const Lcp& problem, const std::vector<Eigen::Index>& alpha
   rhs = -problem.q(alpha);
 }
 
+DataScale data_scale(const Lcp& problem) {
+  if (problem.size() == 0) return {};
+  return {problem.q.cwiseAbs().maxCoeff(), problem.M.cwiseAbs().maxCoeff()};
+}
+
 double z_sign_tolerance(const Eigen::VectorXd& z, double relative) {
   return z.size() == 0 ? 0.0 : relative * z.cwiseAbs().maxCoeff();
 }
 
-double w_sign_tolerance(const Lcp& problem, const Eigen::VectorXd& z, double relative) {
-  if (z.size() == 0) return 0.0;
-  return relative * (problem.q.cwiseAbs().maxCoeff() + problem.M.cwiseAbs().maxCoeff() * z.cwiseAbs().sum());
+double w_sign_tolerance(const DataScale& scale, const Eigen::VectorXd& z, double relative) {
+  return relative * (scale.q_max + scale.m_max * z.cwiseAbs().sum());
 }
 
-bool sign_feasible(const Lcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double relative) {
+bool sign_feasible(const DataScale& scale, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double relative) {
   if (z.size() == 0) return true;
-  return z.minCoeff() >= -z_sign_tolerance(z, relative) && w.minCoeff() >= -w_sign_tolerance(problem, z, relative);
+  return z.minCoeff() >= -z_sign_tolerance(z, relative) && w.minCoeff() >= -w_sign_tolerance(scale, z, relative);
 }
 
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not) {

@@ -21,14 +21,21 @@ namespace perp::detail {
 void principal_system(const Lcp& problem, const std::vector<Eigen::Index>& alpha, Eigen::MatrixXd& matrix,
                       Eigen::VectorXd& rhs);
 
+/// The magnitudes of the data, computed once per solve: max|q_i| and max|M_ij|.
+struct DataScale {
+  double q_max = 0;
+  double m_max = 0;
+};
+[[nodiscard]] DataScale data_scale(const Lcp& problem);
+
 /// z >= 0 and w >= 0 up to round-off at the problem's own scale: z_i >= −ε‖z‖∞ and
 /// w_i >= −ε(‖q‖∞ + max|M|·‖z‖₁), the size of the terms summed into w. Scale-invariant, unlike an
 /// absolute tolerance, so the pivoting methods take the same decisions for M, q and 1e-200·(M, q).
-[[nodiscard]] bool sign_feasible(const Lcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w,
+[[nodiscard]] bool sign_feasible(const DataScale& scale, const Eigen::VectorXd& z, const Eigen::VectorXd& w,
                                  double relative);
 /// The round-off scales of that test: ε‖z‖∞ for z, ε(‖q‖∞ + max|M|·‖z‖₁) for w.
 [[nodiscard]] double z_sign_tolerance(const Eigen::VectorXd& z, double relative);
-[[nodiscard]] double w_sign_tolerance(const Lcp& problem, const Eigen::VectorXd& z, double relative);
+[[nodiscard]] double w_sign_tolerance(const DataScale& scale, const Eigen::VectorXd& z, double relative);
 
 /// Solved when the residual meets the tolerance; otherwise `otherwise` with the message.
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not);

@@ -48,6 +48,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   alpha.reserve(static_cast<std::size_t>(n));
   Eigen::MatrixXd sub;
   Eigen::VectorXd rhs;
+  const detail::DataScale scale = detail::data_scale(problem);
 
   for (const std::uint32_t mask : order) {
     ++examined;
@@ -65,8 +66,8 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
         ++singular;
         // A singular M_αα may still have solutions (e.g. M = 0, q = 0); keep the LU's
         // particular one only when it really solves the system.
-        const double scale = rhs.cwiseAbs().maxCoeff() + sub.cwiseAbs().maxCoeff() * solution.cwiseAbs().sum();
-        if (!solution.allFinite() || (sub * solution - rhs).cwiseAbs().maxCoeff() > kRelativeSign * scale) {
+        const double size = rhs.cwiseAbs().maxCoeff() + sub.cwiseAbs().maxCoeff() * solution.cwiseAbs().sum();
+        if (!solution.allFinite() || (sub * solution - rhs).cwiseAbs().maxCoeff() > kRelativeSign * size) {
           continue;
         }
       }
@@ -80,7 +81,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
     }
     // Accept by sign at the problem's own scale; whether the point meets the (absolute)
     // tolerance is judged once, at the end.
-    if (!detail::sign_feasible(problem, z, w, kRelativeSign)) continue;
+    if (!detail::sign_feasible(scale, z, w, kRelativeSign)) continue;
     if (!options.all_solutions) {
       Result result = detail::make_result(problem, z, "enum");
       result.iterations = examined;

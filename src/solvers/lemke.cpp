@@ -20,7 +20,7 @@ class LemkeTableau {
         n_(problem.size()),
         z0_(2 * n_),
         binv_(Eigen::MatrixXd::Identity(n_, n_)),
-        data_scale_(data_scale(problem)),
+        data_scale_(unit_scale(problem)),
         x_(data_scale_ * problem.q),
         col_(n_),
         basis_(static_cast<std::size_t>(n_)),
@@ -162,8 +162,9 @@ class LemkeTableau {
   // Lemke's path is the same for (s M, s q) as for (M, q) with z unchanged and z0, w scaled by s;
   // s = 1 / max(|M|, |q|) puts the data at unit scale, so that the pivot and tie tolerances mean
   // the same for a problem in newtons and one in micronewtons.
-  static double data_scale(const Lcp& problem) {
-    const double largest = std::max(problem.M.cwiseAbs().maxCoeff(), problem.q.cwiseAbs().maxCoeff());
+  static double unit_scale(const Lcp& problem) {
+    const detail::DataScale scale = detail::data_scale(problem);
+    const double largest = std::max(scale.m_max, scale.q_max);
     return largest > 0.0 ? 1.0 / largest : 1.0;
   }
 

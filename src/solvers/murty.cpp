@@ -39,6 +39,7 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
   // Pivot on signs at the problem's own scale (scale-invariant); the tolerance only decides
   // "solved" at the end.
   constexpr double kRelativeSign = 1e-12;
+  const detail::DataScale scale = detail::data_scale(problem);
   std::vector<bool> in_alpha(static_cast<std::size_t>(n), false);
   std::set<std::vector<bool>> visited;
   Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
@@ -59,7 +60,7 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
     // Least index with z_i < 0 (i in α) or w_i < 0 (i not in α).
     Eigen::Index flip = -1;
     const double z_tolerance = detail::z_sign_tolerance(z, kRelativeSign);
-    const double w_tolerance = detail::w_sign_tolerance(problem, z, kRelativeSign);
+    const double w_tolerance = detail::w_sign_tolerance(scale, z, kRelativeSign);
     for (Eigen::Index i = 0; i < n; ++i) {
       const bool in = in_alpha[static_cast<std::size_t>(i)];
       if ((in && z[i] < -z_tolerance) || (!in && w[i] < -w_tolerance)) {
