@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   CLI::App* solve = app.add_subcommand("solve", "Solve an LCP from a Siconos .dat or a JSON file");
   solve->add_option("FILE", solve_args.file, "problem file: .dat (Siconos) or .json {\"M\": rows, \"q\": [...]}")
       ->required();
-  solve->add_option("--method,-m", solve_args.method, "enum, lemke, murty, pgs, psor or auto")->capture_default_str();
+  solve->add_option("--method,-m", solve_args.method, "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, interior-point or auto")->capture_default_str();
   solve->add_option("--tol", solve_args.tolerance, "tolerance on the natural residual ||min(z, w)||_inf")
       ->capture_default_str();
   solve->add_option("--max-iter", solve_args.max_iterations, "pivot/sweep limit (0 = the method's default)")

@@ -39,6 +39,30 @@ void principal_system(const Lcp& problem, const std::vector<Eigen::Index>& alpha
   rhs = -problem.q(alpha);
 }
 
+std::optional<Eigen::VectorXd> active_set_point(const Lcp& problem, const std::vector<Eigen::Index>& alpha) {
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(problem.size());
+  if (alpha.empty()) return z;
+  Eigen::MatrixXd sub;
+  Eigen::VectorXd rhs;
+  principal_system(problem, alpha, sub, rhs);
+  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(sub);
+  const Eigen::VectorXd solution = lu.solve(rhs);
+  if (!solution.allFinite()) return std::nullopt;
+  z(alpha) = solution;
+  return z;
+}
+
+bool polish_on_active_set(const Lcp& problem, Result& result, const std::vector<Eigen::Index>& alpha) {
+  std::optional<Eigen::VectorXd> z = active_set_point(problem, alpha);
+  if (!z) return false;
+  Result candidate = make_result(problem, std::move(*z), "");
+  if (candidate.residual > result.residual) return false;
+  result.z = std::move(candidate.z);
+  result.w = std::move(candidate.w);
+  result.residual = candidate.residual;
+  return true;
+}
+
 DataScale data_scale(const Lcp& problem) {
   if (problem.size() == 0) return {};
   return {problem.q.cwiseAbs().maxCoeff(), problem.M.cwiseAbs().maxCoeff()};

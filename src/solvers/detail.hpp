@@ -21,6 +21,16 @@ namespace perp::detail {
 void principal_system(const Lcp& problem, const std::vector<Eigen::Index>& alpha, Eigen::MatrixXd& matrix,
                       Eigen::VectorXd& rhs);
 
+/// The point of the active set α: z_α solves M_αα z_α = −q_α (LU), z = 0 elsewhere. Empty when
+/// that solution is not finite (M_αα singular).
+[[nodiscard]] std::optional<Eigen::VectorXd> active_set_point(const Lcp& problem,
+                                                              const std::vector<Eigen::Index>& alpha);
+
+/// Replaces `result`'s z (and w, residual) by `active_set_point(alpha)` when its natural residual
+/// is no worse: turns a point that is accurate to the iteration's round-off or tolerance into the
+/// vertex it approximates. Returns whether it did.
+bool polish_on_active_set(const Lcp& problem, Result& result, const std::vector<Eigen::Index>& alpha);
+
 /// The magnitudes of the data, computed once per solve: max|q_i| and max|M_ij|.
 struct DataScale {
   double q_max = 0;

@@ -234,21 +234,7 @@ void refine(const Lcp& problem, Result& result) {
   for (Eigen::Index i = 0; i < result.z.size(); ++i) {
     if (result.z[i] > 0.0) active.push_back(i);
   }
-  if (active.empty()) return;
-  Eigen::MatrixXd sub;
-  Eigen::VectorXd rhs;
-  detail::principal_system(problem, active, sub, rhs);
-  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(sub);
-  const Eigen::VectorXd solution = lu.solve(rhs);
-  if (!solution.allFinite()) return;
-  Eigen::VectorXd z = Eigen::VectorXd::Zero(result.z.size());
-  z(active) = solution;
-  Result candidate = detail::make_result(problem, std::move(z), "lemke");
-  if (candidate.residual <= result.residual) {
-    result.z = std::move(candidate.z);
-    result.w = std::move(candidate.w);
-    result.residual = candidate.residual;
-  }
+  if (!active.empty()) (void)detail::polish_on_active_set(problem, result, active);
 }
 
 }  // namespace

@@ -9,12 +9,17 @@
 namespace perp {
 namespace {
 
-constexpr std::array<std::pair<Method, std::string_view>, 6> kMethodNames{{
+constexpr std::array<std::pair<Method, std::string_view>, 11> kMethodNames{{
     {Method::Enum, "enum"},
     {Method::Lemke, "lemke"},
     {Method::Murty, "murty"},
     {Method::Pgs, "pgs"},
     {Method::Psor, "psor"},
+    {Method::NewtonFb, "newton-fb"},
+    {Method::NewtonMin, "newton-min"},
+    {Method::PenalizedFb, "penalized-fb"},
+    {Method::Smoothing, "smoothing"},
+    {Method::InteriorPoint, "interior-point"},
     {Method::Auto, "auto"},
 }};
 
@@ -44,6 +49,19 @@ std::vector<Method> all_methods() {
   std::vector<Method> methods;
   for (const auto& entry : kMethodNames) methods.push_back(entry.first);
   return methods;
+}
+
+bool accepts_nonlinear(Method method) {
+  switch (method) {
+    case Method::NewtonFb:
+    case Method::NewtonMin:
+    case Method::PenalizedFb:
+    case Method::Smoothing:
+    case Method::Auto:
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace perp

@@ -36,6 +36,36 @@ void SolveOptions::validate(Eigen::Index n) const {
   if (!(std::isfinite(lemke.pivot_tolerance) && lemke.pivot_tolerance > 0.0)) {
     throw InvalidProblem("lemke.pivot_tolerance must be finite and > 0, got " + std::to_string(lemke.pivot_tolerance));
   }
+  const auto in_open = [](double value, double low, double high) { return value > low && value < high; };
+  if (!in_open(newton.armijo, 0.0, 0.5)) {
+    throw InvalidProblem("newton.armijo must be in (0, 0.5), got " + std::to_string(newton.armijo));
+  }
+  if (!in_open(newton.backtrack, 0.0, 1.0)) {
+    throw InvalidProblem("newton.backtrack must be in (0, 1), got " + std::to_string(newton.backtrack));
+  }
+  if (newton.max_backtracks < 0) {
+    throw InvalidProblem("newton.max_backtracks must be >= 0, got " + std::to_string(newton.max_backtracks));
+  }
+  if (newton.nonmonotone_memory < 0) {
+    throw InvalidProblem("newton.nonmonotone_memory must be >= 0, got " + std::to_string(newton.nonmonotone_memory));
+  }
+  if (!(std::isfinite(newton.descent_rho) && newton.descent_rho >= 0.0)) {
+    throw InvalidProblem("newton.descent_rho must be finite and >= 0, got " + std::to_string(newton.descent_rho));
+  }
+  if (!(newton.penalty > 0.0 && newton.penalty <= 1.0)) {
+    throw InvalidProblem("newton.penalty must be in (0, 1], got " + std::to_string(newton.penalty));
+  }
+  if (!(std::isfinite(newton.smoothing_mu) && newton.smoothing_mu >= 0.0)) {
+    throw InvalidProblem("newton.smoothing_mu must be finite and >= 0 (0 = automatic), got " +
+                         std::to_string(newton.smoothing_mu));
+  }
+  if (!in_open(newton.smoothing_factor, 0.0, 1.0)) {
+    throw InvalidProblem("newton.smoothing_factor must be in (0, 1), got " + std::to_string(newton.smoothing_factor));
+  }
+  if (!in_open(interior_point.step_fraction, 0.0, 1.0)) {
+    throw InvalidProblem("interior_point.step_fraction must be in (0, 1), got " +
+                         std::to_string(interior_point.step_fraction));
+  }
 }
 
 }  // namespace perp

@@ -7,8 +7,10 @@
 #include "detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/enumeration.hpp"
+#include "perp/solvers/interior_point.hpp"
 #include "perp/solvers/lemke.hpp"
 #include "perp/solvers/murty.hpp"
+#include "perp/solvers/newton.hpp"
 #include "perp/solvers/pgs.hpp"
 
 namespace perp {
@@ -24,6 +26,9 @@ constexpr Eigen::Index kAutoPgsFirstSize = 1000;
 constexpr double kDefaultRelaxation = 1.2;
 
 Result run(const Lcp& problem, Method method, const SolveOptions& options);
+Result run(const Mcp& problem, Method method, const SolveOptions& options);
+template <class Problem>
+Result first_that_solves(const Problem& problem, const std::vector<Method>& order, const SolveOptions& options);
 
 struct Structure {
   bool symmetric = false;
@@ -57,16 +62,22 @@ Result solve_auto(const Lcp& problem, const SolveOptions& options) {
     order = {Method::Lemke};
     if (s.positive_diagonal && n <= kAutoMurtyLimit) order.push_back(Method::Murty);
     if (s.positive_diagonal) order.push_back(Method::Pgs);
+    order.push_back(Method::NewtonFb);
     if (n <= kAutoEnumerationLimit) order.push_back(Method::Enum);
   }
   SolveOptions attempt_options = options;
   attempt_options.relaxation.reset();  // pgs runs with ω = 1 inside auto
+  return first_that_solves(problem, order, attempt_options);
+}
 
+// Runs the methods in turn; returns the first that solves, or the attempt with the smallest residual.
+template <class Problem>
+Result first_that_solves(const Problem& problem, const std::vector<Method>& order, const SolveOptions& options) {
   std::string log;
   Result best;
   bool have_best = false;
   for (const Method method : order) {
-    Result attempt = run(problem, method, attempt_options);
+    Result attempt = run(problem, method, options);
     log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(attempt.status);
     if (attempt.solved()) {
       attempt.message = "auto (" + log + "): " + attempt.message;
@@ -93,10 +104,47 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options) {
       return solve_psor(problem, options, 1.0);
     case Method::Psor:
       return solve_psor(problem, options, options.relaxation.value_or(kDefaultRelaxation));
+    case Method::NewtonFb:
+      return solve_newton(problem, Reformulation::FischerBurmeister, options);
+    case Method::NewtonMin:
+      return solve_newton(problem, Reformulation::MinMap, options);
+    case Method::PenalizedFb:
+      return solve_newton(problem, Reformulation::PenalizedFb, options);
+    case Method::Smoothing:
+      return solve_newton(problem, Reformulation::Smoothing, options);
+    case Method::InteriorPoint:
+      return solve_interior_point(problem, options);
     case Method::Auto:
       return solve_auto(problem, options);
   }
   throw InvalidProblem("unknown method value " + std::to_string(static_cast<int>(method)));
+}
+
+Result run(const Mcp& problem, Method method, const SolveOptions& options) {
+  switch (method) {
+    case Method::NewtonFb:
+      return solve_newton(problem, Reformulation::FischerBurmeister, options);
+    case Method::NewtonMin:
+      return solve_newton(problem, Reformulation::MinMap, options);
+    case Method::PenalizedFb:
+      return solve_newton(problem, Reformulation::PenalizedFb, options);
+    case Method::Smoothing:
+      return solve_newton(problem, Reformulation::Smoothing, options);
+    case Method::Auto:
+      return first_that_solves(problem, {Method::NewtonFb, Method::NewtonMin, Method::Smoothing}, options);
+    default:
+      break;
+  }
+  throw InvalidProblem("method '" + to_string(method) + "' does not accept an Mcp");
+}
+
+Result timed(const auto& problem, Method method, const SolveOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  Result result = run(problem, method, options);
+  const auto stop = std::chrono::steady_clock::now();
+  result.time_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+  if (method != Method::Auto) result.method = to_string(method);
+  return result;
 }
 
 }  // namespace
@@ -108,12 +156,22 @@ Result solve(const Lcp& problem, Method method, const SolveOptions& options) {
     throw InvalidProblem("relaxation " + std::to_string(*options.relaxation) +
                          " given for pgs, which is psor with relaxation 1; use method psor");
   }
-  const auto start = std::chrono::steady_clock::now();
-  Result result = run(problem, method, options);
-  const auto stop = std::chrono::steady_clock::now();
-  result.time_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-  if (method != Method::Auto) result.method = to_string(method);
-  return result;
+  return timed(problem, method, options);
+}
+
+Result solve(const Ncp& problem, Method method, const SolveOptions& options) {
+  return solve(to_mcp(problem), method, options);
+}
+
+Result solve(const Mcp& problem, Method method, const SolveOptions& options) {
+  problem.validate();
+  options.validate(problem.size());
+  if (!accepts_nonlinear(method)) {
+    throw InvalidProblem("method '" + to_string(method) +
+                         "' needs an Lcp (the matrix M); for an Ncp or Mcp use newton-fb, newton-min, penalized-fb, "
+                         "smoothing or auto");
+  }
+  return timed(problem, method, options);
 }
 
 }  // namespace perp

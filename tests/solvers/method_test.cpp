@@ -9,7 +9,7 @@ namespace perp {
 namespace {
 
 TEST(Method, StableNamesRoundTrip) {
-  EXPECT_EQ(all_methods().size(), 6u);
+  EXPECT_EQ(all_methods().size(), 11u);
   for (const Method m : all_methods()) EXPECT_EQ(from_string<Method>(to_string(m)), m);
   EXPECT_EQ(to_string(Method::Enum), "enum");
   EXPECT_EQ(to_string(Method::Lemke), "lemke");
@@ -25,7 +25,7 @@ TEST(Method, UnknownNameIsAnError) {
     FAIL();
   } catch (const InvalidProblem& e) {
     EXPECT_THAT(e.what(), testing::HasSubstr("unknown method 'Lemke'"));
-    EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, pgs, psor, auto"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, interior-point, auto"));
   }
 }
 

@@ -12,15 +12,21 @@
 namespace perp {
 
 enum class Method {
-  Enum,   ///< "enum": every active set α ⊆ {1..n}, n <= 25 (solvers/enumeration.hpp)
-  Lemke,  ///< "lemke": complementary pivoting with lexicographic ratio test (solvers/lemke.hpp)
-  Murty,  ///< "murty": least-index principal pivoting, finite on P-matrices (solvers/murty.hpp)
-  Pgs,    ///< "pgs": projected Gauss–Seidel (solvers/pgs.hpp)
-  Psor,   ///< "psor": projected SOR with relaxation ω ∈ (0, 2) (solvers/pgs.hpp)
-  Auto,   ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
+  Enum,         ///< "enum": every active set α ⊆ {1..n}, n <= 25 (solvers/enumeration.hpp)
+  Lemke,        ///< "lemke": complementary pivoting with lexicographic ratio test (solvers/lemke.hpp)
+  Murty,        ///< "murty": least-index principal pivoting, finite on P-matrices (solvers/murty.hpp)
+  Pgs,          ///< "pgs": projected Gauss–Seidel (solvers/pgs.hpp)
+  Psor,         ///< "psor": projected SOR with relaxation ω ∈ (0, 2) (solvers/pgs.hpp)
+  NewtonFb,     ///< "newton-fb": semismooth Newton on Fischer–Burmeister, Armijo on ½‖Φ‖² (solvers/newton.hpp)
+  NewtonMin,    ///< "newton-min": semismooth Newton on min(z, F(z)), line search on the FB merit
+  PenalizedFb,  ///< "penalized-fb": semismooth Newton on the penalized FB of Chen–Chen–Kanzow
+  Smoothing,    ///< "smoothing": Newton on the smoothed FB with μ → 0, warm-started (solvers/newton.hpp)
+  InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
+  Auto,           ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
 };
 
-/// "enum", "lemke", "murty", "pgs", "psor", "auto".
+/// "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
+/// "interior-point", "auto".
 std::string to_string(Method method);
 
 template <>
@@ -31,5 +37,9 @@ std::ostream& operator<<(std::ostream& out, Method method);
 
 /// Every method, in declaration order.
 std::vector<Method> all_methods();
+
+/// The methods that accept an `Ncp` or `Mcp` (the Newton family and auto); the others need an
+/// `Lcp` (its matrix M).
+[[nodiscard]] bool accepts_nonlinear(Method method);
 
 }  // namespace perp

@@ -21,15 +21,55 @@ struct LemkeOptions {
   bool refine = true;
 };
 
+/// Options of the Newton family (newton-fb, newton-min, penalized-fb, smoothing).
+struct NewtonOptions {
+  /// Armijo's sufficient-decrease constant σ ∈ (0, 1/2): a step t is taken when
+  /// Ψ(z + t d) <= Ψ_ref + σ t ∇Ψᵀd. Default 1e-4.
+  double armijo = 1e-4;
+  /// Backtracking factor β ∈ (0, 1): t = 1, β, β², … Default 0.5.
+  double backtrack = 0.5;
+  /// Backtracking steps tried before the line search gives up (default 40, >= 0).
+  int max_backtracks = 40;
+  /// Non-monotone line search: Ψ_ref is the largest merit of the last `nonmonotone_memory` + 1
+  /// iterates (Grippo–Lampariello–Lucidi), which lets Newton cross a narrow valley that a
+  /// monotone search would crawl along. 0 (default): monotone Armijo, Ψ_ref = Ψ(z_k).
+  int nonmonotone_memory = 0;
+  /// false: take the full Newton step t = 1 every iteration, without any test (pure local
+  /// Newton, for experiments; it can diverge far from a solution). Default true.
+  bool line_search = true;
+  /// The Newton direction d is used when ∇Ψᵀd <= −descent_rho ‖d‖^2.1 (De Luca–Facchinei–Kanzow);
+  /// otherwise, or when the Newton system is singular, the step is along −∇Ψ. Default 1e-8.
+  double descent_rho = 1e-8;
+  /// λ ∈ (0, 1] of the penalized FB φ_λ = λ φ_FB − (1 − λ) a₊ b₊ (penalized-fb). Default 0.95.
+  double penalty = 0.95;
+  /// smoothing: the first μ (0 = automatic: from the start point's FB residual), and the factor
+  /// in (0, 1) that shrinks μ each time the smoothed system is solved to within √μ. Defaults 0, 0.1.
+  double smoothing_mu = 0;
+  double smoothing_factor = 0.1;
+};
+
+/// Options of the interior-point method.
+struct InteriorPointOptions {
+  /// Fraction of the step to the boundary of z > 0, w > 0 that is taken, in (0, 1). Default 0.995.
+  double step_fraction = 0.995;
+  /// Once the iterates have separated the pairs, guess the active set {i : z_i > w_i}, solve
+  /// M_αα z_α = −q_α and keep the result when it solves to the tolerance (an exact vertex instead
+  /// of an interior point near it). Default on.
+  bool crossover = true;
+};
+
 struct SolveOptions {
   /// The problem counts as solved when the natural residual ‖min(z, w)‖∞ <= tolerance
   /// (absolute, in the units of z and w). Default 1e-8; must be finite and > 0.
   double tolerance = 1e-8;
-  /// Iteration limit: pivots (lemke, murty) or sweeps (pgs, psor). 0 = the method's default:
-  /// lemke and murty max(1000, 50·n) pivots, pgs/psor 10000 sweeps. Must be >= 0.
+  /// Iteration limit: pivots (lemke, murty), sweeps (pgs, psor) or Newton steps. 0 = the method's
+  /// default: lemke and murty max(1000, 50·n) pivots, pgs/psor 10000 sweeps, newton-fb, newton-min,
+  /// penalized-fb and interior-point 200 steps, smoothing 1000 steps (all μ stages together).
+  /// Must be >= 0.
   int max_iterations = 0;
-  /// Warm start z for the iterative methods (pgs, psor). Sized n, finite. Pivoting methods
-  /// (enum, lemke, murty) start from their own basis and ignore it.
+  /// Warm start z for the iterative methods (pgs, psor, the Newton family; the interior-point
+  /// method moves it inside z > 0). Sized n, finite. Pivoting methods (enum, lemke, murty) start
+  /// from their own basis and ignore it. Default: z = 0 (projected onto the bounds of an MCP).
   std::optional<Eigen::VectorXd> initial_guess;
   /// Relaxation ω ∈ (0, 2) for psor (default 1.2 when unset). pgs is psor with ω = 1 and
   /// accepts only an unset value or exactly 1.
@@ -40,6 +80,10 @@ struct SolveOptions {
   bool record_history = true;
   /// Options that only Lemke reads.
   LemkeOptions lemke;
+  /// Options of the Newton family.
+  NewtonOptions newton;
+  /// Options of the interior-point method.
+  InteriorPointOptions interior_point;
 
   /// Throws `InvalidProblem` naming the first bad field; n is the problem size, used to check
   /// `initial_guess` and `lemke.covering_vector`.

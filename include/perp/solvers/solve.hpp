@@ -3,6 +3,7 @@
 /// The one entry point: `solve(problem, method, options)`.
 
 #include "perp/core/lcp.hpp"
+#include "perp/core/ncp.hpp"
 #include "perp/core/result.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/options.hpp"
@@ -18,9 +19,19 @@ namespace perp {
 ///   - symmetric positive definite (a Cholesky test of the symmetric part) and n > 1000: pgs,
 ///     then lemke;
 ///   - otherwise lemke first; then murty when the diagonal of M is positive and n <= 200, pgs
-///     when the diagonal is positive, and enum when n <= 16.
+///     when the diagonal is positive, newton-fb, and enum when n <= 16.
 /// When none solves it returns the attempt with the smallest residual, and `message` lists what
 /// each method reported. `Result::method` names the method whose z is returned.
 [[nodiscard]] Result solve(const Lcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
+
+/// The NCP z >= 0 ⊥ F(z) >= 0, through its MCP form. Methods: newton-fb, newton-min, penalized-fb,
+/// smoothing and auto (newton-fb, then newton-min, then smoothing; the first that solves, or the
+/// attempt with the smallest residual). Other methods need an `Lcp` and throw `InvalidProblem`.
+/// `Result::w` is F(z) and `residual` the natural residual ‖min(z, F(z))‖∞.
+[[nodiscard]] Result solve(const Ncp& problem, Method method = Method::Auto, const SolveOptions& options = {});
+
+/// The MCP (box bounds, possibly infinite): as for the NCP; `residual` is
+/// ‖z − mid(lower, upper, z − F(z))‖∞.
+[[nodiscard]] Result solve(const Mcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
 
 }  // namespace perp

@@ -1,0 +1,104 @@
+#include "perp/core/ncp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "perp/core/error.hpp"
+#include "perp/core/lcp.hpp"
+
+namespace perp {
+namespace {
+
+std::string number(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "+inf" : "-inf";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+}  // namespace
+
+void Ncp::validate() const {
+  if (n < 0) throw InvalidProblem("Ncp: n must be >= 0, got " + std::to_string(n));
+  if (!F) throw InvalidProblem("Ncp: F is empty; set the function F(z)");
+  if (!J) throw InvalidProblem("Ncp: J is empty; set the Jacobian J(z) of F");
+}
+
+void Mcp::validate() const {
+  if (!F) throw InvalidProblem("Mcp: F is empty; set the function F(z)");
+  if (!J) throw InvalidProblem("Mcp: J is empty; set the Jacobian J(z) of F");
+  if (upper.size() != lower.size()) {
+    throw InvalidProblem("Mcp: upper has size " + std::to_string(upper.size()) + " but lower has size " +
+                         std::to_string(lower.size()) + "; both must have n entries");
+  }
+  for (Eigen::Index i = 0; i < lower.size(); ++i) {
+    const std::string at = "[" + std::to_string(i) + "]";
+    if (std::isnan(lower[i])) throw InvalidProblem("Mcp: lower" + at + " is NaN");
+    if (std::isnan(upper[i])) throw InvalidProblem("Mcp: upper" + at + " is NaN");
+    if (lower[i] == std::numeric_limits<double>::infinity()) {
+      throw InvalidProblem("Mcp: lower" + at + " is +inf; a lower bound must be finite or -inf");
+    }
+    if (upper[i] == -std::numeric_limits<double>::infinity()) {
+      throw InvalidProblem("Mcp: upper" + at + " is -inf; an upper bound must be finite or +inf");
+    }
+    if (lower[i] > upper[i]) {
+      throw InvalidProblem("Mcp: lower" + at + " = " + number(lower[i]) + " > upper" + at + " = " + number(upper[i]));
+    }
+  }
+}
+
+Mcp to_mcp(const Ncp& problem) {
+  problem.validate();
+  return Mcp{problem.F, problem.J, Eigen::VectorXd::Zero(problem.n),
+             Eigen::VectorXd::Constant(problem.n, std::numeric_limits<double>::infinity())};
+}
+
+Eigen::VectorXd evaluate_function(const VectorFunction& F, const Eigen::VectorXd& z, const char* what) {
+  Eigen::VectorXd value = F(z);
+  if (value.size() != z.size()) {
+    throw InvalidProblem(std::string(what) + ": F returned " + std::to_string(value.size()) + " values, expected " +
+                         std::to_string(z.size()));
+  }
+  if (!value.allFinite()) {
+    for (Eigen::Index i = 0; i < value.size(); ++i) {
+      if (!std::isfinite(value[i])) {
+        throw InvalidProblem(std::string(what) + ": F[" + std::to_string(i) + "] is " + number(value[i]) +
+                             "; F must return finite values");
+      }
+    }
+  }
+  return value;
+}
+
+Eigen::MatrixXd evaluate_jacobian(const JacobianFunction& J, const Eigen::VectorXd& z, const char* what) {
+  Eigen::MatrixXd value = J(z);
+  if (value.rows() != z.size() || value.cols() != z.size()) {
+    throw InvalidProblem(std::string(what) + ": J returned a " + std::to_string(value.rows()) + "x" +
+                         std::to_string(value.cols()) + " matrix, expected " + std::to_string(z.size()) + "x" +
+                         std::to_string(z.size()));
+  }
+  require_finite(value, (std::string(what) + ": J").c_str());
+  return value;
+}
+
+double natural_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& F, const Eigen::VectorXd& lower,
+                        const Eigen::VectorXd& upper) {
+  if (F.size() != z.size() || lower.size() != z.size() || upper.size() != z.size()) {
+    throw InvalidProblem("natural_residual: z, F, lower and upper must have the same size (got " +
+                         std::to_string(z.size()) + ", " + std::to_string(F.size()) + ", " +
+                         std::to_string(lower.size()) + ", " + std::to_string(upper.size()) + ")");
+  }
+  double worst = 0.0;
+  for (Eigen::Index i = 0; i < z.size(); ++i) {
+    // |z − mid(l, u, z − F)| by cases, so that |F| is not lost to cancellation when |z| >> |F|.
+    const double v = z[i] - F[i];
+    const double gap = v <= lower[i] ? z[i] - lower[i] : (v >= upper[i] ? z[i] - upper[i] : F[i]);
+    worst = std::max(worst, std::abs(gap));
+  }
+  return worst;
+}
+
+}  // namespace perp

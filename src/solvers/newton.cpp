@@ -1,0 +1,607 @@
+#include "perp/solvers/newton.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "detail.hpp"
+#include "perp/core/error.hpp"
+#include "perp/core/ncp_function.hpp"
+
+namespace perp {
+namespace {
+
+constexpr int kDefaultNewtonSteps = 200;
+constexpr int kDefaultSmoothingSteps = 1000;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// Rows with |D_b| <= kIdentityRow·|D_a| are treated as D_a e_i (eliminated from the symmetric system).
+constexpr double kIdentityRow = 1e-12;
+// The Newton system counts as solved when ‖H d + Φ‖∞ <= kSystemResidual·(‖Φ‖∞ + ‖H‖·‖d‖∞).
+constexpr double kSystemResidual = 1e-8;
+// Exponent p of the descent test ∇Ψᵀd <= −ρ‖d‖^p (De Luca–Facchinei–Kanzow use p > 2).
+constexpr double kDescentPower = 2.1;
+// The iteration has stalled after kStallSteps steps in a row that decrease Ψ by less than kStallDecrease·Ψ.
+constexpr int kStallSteps = 8;
+constexpr double kStallDecrease = 1e-10;
+
+// ---------------------------------------------------------------------------------------------
+// The problem as the iteration sees it: bounds, F and J.
+
+// F = M z + q, J = M (constant).
+class LcpModel {
+ public:
+  explicit LcpModel(const Lcp& problem)
+      : problem_(problem),
+        lower_(Eigen::VectorXd::Zero(problem.size())),
+        upper_(Eigen::VectorXd::Constant(problem.size(), kInfinity)) {
+    const double scale = problem.size() == 0 ? 0.0 : problem.M.cwiseAbs().maxCoeff();
+    symmetric_ = problem.size() == 0 || (problem.M - problem.M.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
+  }
+  [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
+  [[nodiscard]] const Eigen::VectorXd& lower() const { return lower_; }
+  [[nodiscard]] const Eigen::VectorXd& upper() const { return upper_; }
+  // F at a trial point; false when not finite (only possible on overflow).
+  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
+    F.noalias() = problem_.M * z;
+    F += problem_.q;
+    return F.allFinite();
+  }
+  void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const { (void)function(z, F); }
+  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) { return problem_.M; }
+  [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
+
+ private:
+  const Lcp& problem_;
+  Eigen::VectorXd lower_, upper_;
+  bool symmetric_ = false;
+};
+
+// F and J given as functions, checked at every call.
+class McpModel {
+ public:
+  explicit McpModel(const Mcp& problem) : problem_(problem) {}
+  [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
+  [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
+  [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
+  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
+    F = problem_.F(z);
+    if (F.size() != z.size()) {
+      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
+    }
+    return F.allFinite();
+  }
+  void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
+    F = evaluate_function(problem_.F, z, "F at the start point");
+  }
+  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) {
+    J_ = evaluate_jacobian(problem_.J, z, "J at an iterate");
+    const double scale = J_.size() == 0 ? 0.0 : J_.cwiseAbs().maxCoeff();
+    symmetric_ = J_.size() == 0 || (J_ - J_.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
+    return J_;
+  }
+  [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
+
+ private:
+  const Mcp& problem_;
+  Eigen::MatrixXd J_;
+  bool symmetric_ = false;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The reformulation Φ, componentwise, with D_a and D_b.
+
+enum class Kind { Fb, Penalized, Smoothed, Min };
+
+struct Scalar {
+  double value = 0;
+  double da = 0;
+  double db = 0;
+  bool kink = false;  // at (0, 0) of an FB-type function: the gradient needs a direction
+};
+
+struct Parameters {
+  Kind kind = Kind::Fb;
+  double mu = 0;        // Smoothed
+  double lambda = 1.0;  // Penalized
+};
+
+Scalar phi(const Parameters& p, double a, double b) {
+  Scalar s;
+  switch (p.kind) {
+    case Kind::Fb:
+    case Kind::Min: {  // Min is handled separately; never reaches here
+      s.value = fischer_burmeister(a, b);
+      s.kink = a == 0.0 && b == 0.0;
+      if (!s.kink) {
+        const NcpGradient g = fischer_burmeister_gradient(a, b);
+        s.da = g.da;
+        s.db = g.db;
+      }
+      break;
+    }
+    case Kind::Penalized: {
+      s.value = penalized_fischer_burmeister(a, b, p.lambda);
+      s.kink = a == 0.0 && b == 0.0;
+      if (!s.kink) {
+        const NcpGradient g = penalized_fischer_burmeister_gradient(a, b, p.lambda);
+        s.da = g.da;
+        s.db = g.db;
+      }
+      break;
+    }
+    case Kind::Smoothed: {
+      s.value = smoothed_fischer_burmeister(a, b, p.mu);
+      s.kink = p.mu == 0.0 && a == 0.0 && b == 0.0;
+      if (!s.kink) {
+        const NcpGradient g = smoothed_fischer_burmeister_gradient(a, b, p.mu);
+        s.da = g.da;
+        s.db = g.db;
+      }
+      break;
+    }
+  }
+  return s;
+}
+
+// The element at the kink (0, 0) along the direction (da, db) of the arguments.
+NcpGradient kink_gradient(const Parameters& p, double da, double db) {
+  NcpGradient g = fischer_burmeister_clarke_at_origin(da, db);
+  if (p.kind == Kind::Penalized) {  // the penalty term a₊b₊ has gradient 0 at the origin
+    g.da *= p.lambda;
+    g.db *= p.lambda;
+  }
+  return g;
+}
+
+enum class BoundType { Free, Lower, Upper, Both, Fixed };
+
+BoundType bound_type(double lower, double upper) {
+  const bool has_lower = lower > -kInfinity;
+  const bool has_upper = upper < kInfinity;
+  if (has_lower && has_upper) return lower == upper ? BoundType::Fixed : BoundType::Both;
+  if (has_lower) return BoundType::Lower;
+  if (has_upper) return BoundType::Upper;
+  return BoundType::Free;
+}
+
+// Φ(z) and, when `derivative` is set, D_a and D_b (J is needed only where a pair sits at a kink).
+class Reformulator {
+ public:
+  Reformulator(const Eigen::VectorXd& lower, const Eigen::VectorXd& upper) : lower_(lower), upper_(upper) {
+    types_.reserve(static_cast<std::size_t>(lower.size()));
+    for (Eigen::Index i = 0; i < lower.size(); ++i) types_.push_back(bound_type(lower[i], upper[i]));
+  }
+
+  void value(const Parameters& p, const Eigen::VectorXd& z, const Eigen::VectorXd& F, Eigen::VectorXd& out) {
+    out.resize(z.size());
+    for (Eigen::Index i = 0; i < z.size(); ++i) out[i] = component(p, i, z[i], F[i], nullptr);
+  }
+
+  void derivative(const Parameters& p, const Eigen::VectorXd& z, const Eigen::VectorXd& F, const Eigen::MatrixXd& J,
+                  Eigen::VectorXd& out, Eigen::VectorXd& Da, Eigen::VectorXd& Db) {
+    const Eigen::Index n = z.size();
+    out.resize(n);
+    Da.resize(n);
+    Db.resize(n);
+    kinks_.clear();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      Row row;
+      out[i] = component(p, i, z[i], F[i], &row);
+      Da[i] = row.da;
+      Db[i] = row.db;
+      if (row.kink) kinks_.push_back(i);
+    }
+    if (kinks_.empty()) return;
+    // Direction: every kinked z_i moves by +1; its effect on F is J·dir.
+    Jdir_.setZero(n);
+    for (const Eigen::Index j : kinks_) Jdir_ += J.col(j);
+    for (const Eigen::Index i : kinks_) kink_row(p, i, z[i], F[i], Jdir_[i], Da[i], Db[i]);
+  }
+
+  [[nodiscard]] std::size_t kink_count() const { return kinks_.size(); }
+
+ private:
+  struct Row {
+    double da = 0;
+    double db = 0;
+    bool kink = false;
+  };
+
+  double component(const Parameters& p, Eigen::Index i, double z, double F, Row* row) const {
+    const double l = lower_[i];
+    const double u = upper_[i];
+    const BoundType type = types_[static_cast<std::size_t>(i)];
+    if (type == BoundType::Fixed) return set(row, 1.0, 0.0, false), z - l;
+    if (type == BoundType::Free) return set(row, 0.0, 1.0, false), F;
+    if (p.kind == Kind::Min) {
+      const double v = z - F;
+      if (v <= l) return set(row, 1.0, 0.0, false), z - l;
+      if (v >= u) return set(row, 1.0, 0.0, false), z - u;
+      return set(row, 0.0, 1.0, false), F;
+    }
+    if (type == BoundType::Lower) {
+      const Scalar s = phi(p, z - l, F);
+      set(row, s.da, s.db, s.kink);
+      return s.value;
+    }
+    if (type == BoundType::Upper) {
+      const Scalar s = phi(p, u - z, -F);
+      set(row, -s.da, -s.db, s.kink);
+      return s.value;
+    }
+    const Scalar inner = phi(p, u - z, -F);
+    const Scalar outer = phi(p, z - l, inner.value);
+    set(row, outer.da - outer.db * inner.da, -outer.db * inner.db, inner.kink || outer.kink);
+    return outer.value;
+  }
+
+  // Row i at a kink, with the directional derivative (dz = 1, dF = JdirI) picking the element.
+  void kink_row(const Parameters& p, Eigen::Index i, double z, double F, double JdirI, double& Da, double& Db) const {
+    const double l = lower_[i];
+    const double u = upper_[i];
+    switch (types_[static_cast<std::size_t>(i)]) {
+      case BoundType::Lower: {
+        const NcpGradient g = kink_gradient(p, 1.0, JdirI);
+        Da = g.da;
+        Db = g.db;
+        return;
+      }
+      case BoundType::Upper: {
+        const NcpGradient g = kink_gradient(p, -1.0, -JdirI);
+        Da = -g.da;
+        Db = -g.db;
+        return;
+      }
+      case BoundType::Both: {
+        const Scalar inner = phi(p, u - z, -F);
+        if (inner.kink) {  // z = u, F = 0; the outer pair (u − l, 0) is smooth
+          const NcpGradient gi = kink_gradient(p, -1.0, -JdirI);
+          const Scalar outer = phi(p, z - l, inner.value);
+          Da = outer.da - outer.db * gi.da;
+          Db = -outer.db * gi.db;
+        } else {  // z = l and the inner value is 0; the inner pair (u − l, −F) is smooth
+          const double dinner = -inner.da - inner.db * JdirI;
+          const NcpGradient go = kink_gradient(p, 1.0, dinner);
+          Da = go.da - go.db * inner.da;
+          Db = -go.db * inner.db;
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  static void set(Row* row, double da, double db, bool kink) {
+    if (row == nullptr) return;
+    row->da = da;
+    row->db = db;
+    row->kink = kink;
+  }
+
+  const Eigen::VectorXd& lower_;
+  const Eigen::VectorXd& upper_;
+  std::vector<BoundType> types_;
+  std::vector<Eigen::Index> kinks_;
+  Eigen::VectorXd Jdir_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The Newton system H d = −Φ with H = diag(Da) + diag(Db) J.
+
+class NewtonSystem {
+ public:
+  // Returns false when the system is singular (no finite d that satisfies it).
+  bool solve(const Eigen::MatrixXd& J, bool symmetric, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
+             const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
+    const Eigen::Index n = phi.size();
+    d.resize(n);
+    bool done = symmetric && solve_symmetric(J, Da, Db, phi, d);
+    if (!done) {
+      H_ = Db.asDiagonal() * J;
+      H_.diagonal() += Da;
+      lu_.compute(H_);
+      d = lu_.solve(-phi);
+    }
+    if (!d.allFinite()) return false;
+    // Check H d = −Φ without forming H: Da∘d + Db∘(J d) + Φ.
+    check_.noalias() = J * d;
+    const double residual = (Da.cwiseProduct(d) + Db.cwiseProduct(check_) + phi).cwiseAbs().maxCoeff();
+    const double h_norm = Da.cwiseAbs().maxCoeff() + Db.cwiseAbs().maxCoeff() * J.cwiseAbs().rowwise().sum().maxCoeff();
+    return residual <= kSystemResidual * (phi.cwiseAbs().maxCoeff() + h_norm * d.cwiseAbs().maxCoeff());
+  }
+
+ private:
+  // Eliminate the rows where Db ≈ 0 (d_i = −Φ_i / Da_i); the rest, divided by Db, is
+  // (J_RR + diag(Da_R / Db_R)) d_R = −Φ_R / Db_R − J_RN d_N: symmetric, solved by Cholesky.
+  bool solve_symmetric(const Eigen::MatrixXd& J, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
+                       const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
+    const Eigen::Index n = phi.size();
+    rest_.clear();
+    eliminated_.clear();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (std::abs(Db[i]) <= kIdentityRow * std::abs(Da[i])) {
+        eliminated_.push_back(i);
+      } else {
+        rest_.push_back(i);
+      }
+    }
+    for (const Eigen::Index i : eliminated_) {
+      if (Da[i] == 0.0) return false;
+      d[i] = -phi[i] / Da[i];
+    }
+    if (rest_.empty()) return true;
+    const auto m = static_cast<Eigen::Index>(rest_.size());
+    reduced_.resize(m, m);
+    rhs_.resize(m);
+    for (Eigen::Index b = 0; b < m; ++b) {
+      const Eigen::Index i = rest_[static_cast<std::size_t>(b)];
+      double r = -phi[i];
+      for (const Eigen::Index j : eliminated_) r -= Db[i] * J(i, j) * d[j];
+      rhs_[b] = r / Db[i];
+    }
+    for (Eigen::Index c = 0; c < m; ++c) {
+      const Eigen::Index j = rest_[static_cast<std::size_t>(c)];
+      for (Eigen::Index b = c; b < m; ++b) reduced_(b, c) = J(rest_[static_cast<std::size_t>(b)], j);
+      reduced_(c, c) += Da[j] / Db[j];
+    }
+    llt_.compute(reduced_);
+    if (llt_.info() != Eigen::Success) return false;
+    solution_ = llt_.solve(rhs_);
+    for (Eigen::Index b = 0; b < m; ++b) d[rest_[static_cast<std::size_t>(b)]] = solution_[b];
+    return true;
+  }
+
+  Eigen::MatrixXd H_, reduced_;
+  Eigen::VectorXd rhs_, solution_, check_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt_;
+  std::vector<Eigen::Index> rest_, eliminated_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The iteration.
+
+const char* method_name(Reformulation r) {
+  switch (r) {
+    case Reformulation::FischerBurmeister:
+      return "newton-fb";
+    case Reformulation::MinMap:
+      return "newton-min";
+    case Reformulation::PenalizedFb:
+      return "penalized-fb";
+    case Reformulation::Smoothing:
+      return "smoothing";
+  }
+  return "newton";
+}
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
+  return buffer;
+}
+
+struct Outcome {
+  Eigen::VectorXd z;
+  int iterations = 0;
+  std::vector<double> history;
+  Status status = Status::MaxIterations;
+  std::string why;  // for a non-solved status
+  int gradient_steps = 0;
+};
+
+template <class Model>
+class Newton {
+ public:
+  Newton(Model& model, Reformulation reformulation, const SolveOptions& options)
+      : model_(model), reformulation_(reformulation), options_(options), reformulator_(model.lower(), model.upper()) {}
+
+  Outcome run(Eigen::VectorXd z) {
+    Outcome out;
+    const NewtonOptions& o = options_.newton;
+    const int limit = options_.iteration_limit(reformulation_ == Reformulation::Smoothing ? kDefaultSmoothingSteps
+                                                                                          : kDefaultNewtonSteps);
+    Parameters direction = parameters();
+    Parameters merit = merit_parameters(direction);
+    model_.start_function(z, F_);
+    if (reformulation_ == Reformulation::Smoothing) {
+      reformulator_.value(Parameters{Kind::Fb}, z, F_, phi_merit_);
+      const double start = phi_merit_.size() == 0 ? 0.0 : phi_merit_.cwiseAbs().maxCoeff();
+      direction.mu = merit.mu = o.smoothing_mu > 0.0 ? o.smoothing_mu : std::max(0.5 * start * start, 1e-30);
+    }
+    std::deque<double> recent;  // merit values for the non-monotone reference
+    int stalled = 0;            // consecutive steps that decreased Ψ by less than kStallDecrease·Ψ
+    double residual = natural_residual(z, F_, model_.lower(), model_.upper());
+    for (int k = 0;; ++k) {
+      if (residual <= options_.tolerance) {
+        out.status = Status::Solved;
+        break;
+      }
+      if (stalled >= kStallSteps) {
+        out.status = Status::NoSolutionFound;
+        out.why = format(
+            "stalled: %.0f consecutive steps decreased the merit Psi by less than 1e-10 relative "
+            "(Psi = %.3g): a local minimum of the merit that is not a solution; the problem may have none",
+            kStallSteps, 0.5 * phi_merit_.squaredNorm());
+        break;
+      }
+      if (k >= limit) {
+        out.status = Status::MaxIterations;
+        out.why = "iteration limit " + std::to_string(limit) + " reached";
+        break;
+      }
+      const Eigen::MatrixXd& J = model_.jacobian(z);
+      reformulator_.derivative(direction, z, F_, J, phi_, Da_, Db_);
+      // The merit Ψ = ½‖Φ_merit‖² and its gradient Hᵀ Φ_merit = Da∘Φ + Jᵀ(Db∘Φ).
+      if (merit.kind == direction.kind) {
+        phi_merit_ = phi_;
+        mDa_ = Da_;
+        mDb_ = Db_;
+      } else {
+        reformulator_.derivative(merit, z, F_, J, phi_merit_, mDa_, mDb_);
+      }
+      const double psi = 0.5 * phi_merit_.squaredNorm();
+      gradient_ = mDa_.cwiseProduct(phi_merit_);
+      gradient_.noalias() += J.transpose() * mDb_.cwiseProduct(phi_merit_);
+
+      const bool newton_ok = system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
+      double slope = newton_ok ? gradient_.dot(d_) : 0.0;
+      if (!newton_ok || (o.line_search && slope > -o.descent_rho * std::pow(d_.norm(), kDescentPower))) {
+        d_ = -gradient_;
+        slope = -gradient_.squaredNorm();
+        ++out.gradient_steps;
+        if (!o.line_search && !newton_ok) {
+          out.status = Status::NumericalFailure;
+          out.why = "the Newton system is singular at iteration " + std::to_string(k) +
+                    " and the line search is off (newton.line_search = false)";
+          break;
+        }
+      }
+      if (slope == 0.0 && psi > 0.0) {
+        out.status = Status::NoSolutionFound;
+        out.why = format(
+            "stopped at a stationary point of the merit function (Psi = %.3g, gradient 0): "
+            "not a solution, and no descent direction exists here",
+            psi);
+        break;
+      }
+      // Line search.
+      recent.push_back(psi);
+      while (static_cast<int>(recent.size()) > o.nonmonotone_memory + 1) recent.pop_front();
+      const double reference = *std::max_element(recent.begin(), recent.end());
+      double t = 1.0;
+      bool accepted = false;
+      for (int trial = 0; trial <= (o.line_search ? o.max_backtracks : 0); ++trial, t *= o.backtrack) {
+        trial_z_ = z + t * d_;
+        if (!model_.function(trial_z_, trial_F_)) continue;  // F not finite there: shorten the step
+        if (!o.line_search) {
+          accepted = true;
+          break;
+        }
+        reformulator_.value(merit, trial_z_, trial_F_, trial_phi_);
+        const double trial_psi = 0.5 * trial_phi_.squaredNorm();
+        if (trial_psi <= reference + o.armijo * t * slope) {
+          accepted = true;
+          break;
+        }
+      }
+      if (!accepted) {
+        out.status = Status::NoSolutionFound;
+        out.why = format(
+            "the line search found no step with sufficient decrease at iteration %.0f "
+            "(Psi = %.3g, |grad Psi| = %.3g): stalled near a stationary point of the merit function",
+            k, psi, gradient_.cwiseAbs().maxCoeff());
+        break;
+      }
+      const double new_psi = 0.5 * trial_phi_.squaredNorm();
+      stalled = (o.line_search && new_psi >= psi * (1.0 - kStallDecrease)) ? stalled + 1 : 0;
+      z.swap(trial_z_);
+      F_.swap(trial_F_);
+      ++out.iterations;
+      residual = natural_residual(z, F_, model_.lower(), model_.upper());
+      if (options_.record_history) out.history.push_back(residual);
+      if (reformulation_ == Reformulation::Smoothing && direction.mu > 0.0) {
+        // Shrink μ once the smoothed system is solved to within √μ; below (tol/100)² finish with μ = 0.
+        reformulator_.value(direction, z, F_, phi_);
+        if (phi_.cwiseAbs().maxCoeff() <= std::sqrt(direction.mu)) {
+          direction.mu *= o.smoothing_factor;
+          if (direction.mu < 1e-4 * options_.tolerance * options_.tolerance) direction.mu = 0.0;
+          merit.mu = direction.mu;
+          recent.clear();  // merit values of another μ are not comparable
+        }
+      }
+    }
+    out.z = std::move(z);
+    return out;
+  }
+
+ private:
+  [[nodiscard]] Parameters parameters() const {
+    switch (reformulation_) {
+      case Reformulation::FischerBurmeister:
+        return {Kind::Fb};
+      case Reformulation::MinMap:
+        return {Kind::Min};
+      case Reformulation::PenalizedFb:
+        return {Kind::Penalized, 0.0, options_.newton.penalty};
+      case Reformulation::Smoothing:
+        return {Kind::Smoothed};
+    }
+    return {Kind::Fb};
+  }
+  static Parameters merit_parameters(const Parameters& direction) {
+    return direction.kind == Kind::Min ? Parameters{Kind::Fb} : direction;
+  }
+
+  Model& model_;
+  Reformulation reformulation_;
+  const SolveOptions& options_;
+  Reformulator reformulator_;
+  NewtonSystem system_;
+  Eigen::VectorXd F_, phi_, Da_, Db_, phi_merit_, mDa_, mDb_, gradient_, d_, trial_z_, trial_F_, trial_phi_;
+};
+
+std::string describe(const Outcome& out) {
+  std::string text;
+  if (out.status == Status::Solved) {
+    text = "natural residual met the tolerance after " + std::to_string(out.iterations) + " Newton steps";
+  } else {
+    text = out.why;
+  }
+  if (out.gradient_steps > 0) {
+    text +=
+        " (" + std::to_string(out.gradient_steps) + " of them along -grad Psi: singular or non-descent Newton system)";
+  }
+  return text;
+}
+
+}  // namespace
+
+Result solve_newton(const Lcp& problem, Reformulation reformulation, const SolveOptions& options) {
+  const char* name = method_name(reformulation);
+  if (auto trivial = detail::trivial_result(problem, name)) return *trivial;
+  LcpModel model(problem);
+  Newton<LcpModel> newton(model, reformulation, options);
+  Outcome out = newton.run(options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size())));
+  Result result = detail::make_result(problem, std::move(out.z), name);
+  // The vertex the iterate approximates: exact where the active set {z_i > w_i} is right.
+  std::vector<Eigen::Index> active;
+  for (Eigen::Index i = 0; i < result.z.size(); ++i) {
+    if (result.z[i] > result.w[i]) active.push_back(i);
+  }
+  (void)detail::polish_on_active_set(problem, result, active);
+  result.iterations = out.iterations;
+  result.history = std::move(out.history);
+  result.message = describe(out);
+  detail::judge(result, options.tolerance, out.status == Status::Solved ? Status::NumericalFailure : out.status,
+                result.message);
+  return result;
+}
+
+Result solve_newton(const Mcp& problem, Reformulation reformulation, const SolveOptions& options) {
+  const char* name = method_name(reformulation);
+  const Eigen::Index n = problem.size();
+  Eigen::VectorXd start = options.initial_guess.value_or(Eigen::VectorXd::Zero(n));
+  start = start.cwiseMax(problem.lower).cwiseMin(problem.upper);
+  McpModel model(problem);
+  Newton<McpModel> newton(model, reformulation, options);
+  Outcome out = newton.run(std::move(start));
+  Result result;
+  result.w = evaluate_function(problem.F, out.z, "F at the returned point");
+  result.z = std::move(out.z);
+  result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
+  result.method = name;
+  result.iterations = out.iterations;
+  result.history = std::move(out.history);
+  result.message = describe(out);
+  detail::judge(result, options.tolerance, out.status == Status::Solved ? Status::NumericalFailure : out.status,
+                result.message);
+  return result;
+}
+
+}  // namespace perp

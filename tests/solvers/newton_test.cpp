@@ -1,0 +1,357 @@
+#include "perp/solvers/newton.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
+#include "perp/solvers/solve.hpp"
+#include "test_problems.hpp"
+
+namespace perp {
+namespace {
+
+using namespace testing_problems;
+using testing::HasSubstr;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const Method kNewtonFamily[] = {Method::NewtonFb, Method::NewtonMin, Method::PenalizedFb, Method::Smoothing};
+
+// The example: F(z) = (2 z0 + z1² − 1, z1 − z0 + 1).
+Ncp small_ncp() {
+  Ncp p;
+  p.n = 2;
+  p.F = [](const Eigen::VectorXd& z) { return Eigen::Vector2d(2 * z[0] + z[1] * z[1] - 1, z[1] - z[0] + 1); };
+  p.J = [](const Eigen::VectorXd& z) { return Eigen::Matrix2d{{2, 2 * z[1]}, {-1, 1}}; };
+  return p;
+}
+
+// Kojima–Shindo (MCPLIB "kojshin"): two solutions, (1, 0, 3, 0) (nondegenerate) and
+// (√6/2, 0, 0, 1/2), where z_3 = F_3 = 0 (degenerate).
+Ncp kojima_shindo() {
+  Ncp p;
+  p.n = 4;
+  p.F = [](const Eigen::VectorXd& x) {
+    Eigen::Vector4d f;
+    f << 3 * x[0] * x[0] + 2 * x[0] * x[1] + 2 * x[1] * x[1] + x[2] + 3 * x[3] - 6,
+        2 * x[0] * x[0] + x[0] + x[1] * x[1] + 10 * x[2] + 2 * x[3] - 2,
+        3 * x[0] * x[0] + x[0] * x[1] + 2 * x[1] * x[1] + 2 * x[2] + 9 * x[3] - 9,
+        x[0] * x[0] + 3 * x[1] * x[1] + 2 * x[2] + 3 * x[3] - 3;
+    return Eigen::VectorXd(f);
+  };
+  p.J = [](const Eigen::VectorXd& x) {
+    Eigen::Matrix4d j;
+    j << 6 * x[0] + 2 * x[1], 2 * x[0] + 4 * x[1], 1, 3,  //
+        4 * x[0] + 1, 2 * x[1], 10, 2,                    //
+        6 * x[0] + x[1], x[0] + 4 * x[1], 2, 9,           //
+        2 * x[0], 6 * x[1], 2, 3;
+    return Eigen::MatrixXd(j);
+  };
+  return p;
+}
+const Eigen::Vector4d kKojimaShindoRegular(1, 0, 3, 0);
+const Eigen::Vector4d kKojimaShindoDegenerate(std::sqrt(6.0) / 2, 0, 0, 0.5);
+
+// Independent check of an NCP solution: z >= 0, F >= 0, min(z, F) = 0, from F itself.
+void expect_ncp_solution(const Ncp& p, const Result& r, double tol) {
+  const Eigen::VectorXd f = p.F(r.z);
+  EXPECT_LE(natural_residual(r.z, f), tol);
+  EXPECT_GE(r.z.minCoeff(), -tol);
+  EXPECT_GE(f.minCoeff(), -tol);
+  EXPECT_TRUE(r.w.isApprox(f, 1e-12) || (r.w - f).norm() < 1e-12);
+}
+
+TEST(Newton, SmallNcpSolvedByEveryMethodOfTheFamily) {
+  // By hand: z1 = 0 ⇒ F0 = 2 z0 − 1 = 0 ⇒ z0 = 1/2, and F1 = 1 − z0 = 1/2 >= 0.
+  const Ncp p = small_ncp();
+  for (const Method m : kNewtonFamily) {
+    const Result r = solve(p, m, SolveOptions{.tolerance = 1e-12});
+    ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
+    EXPECT_NEAR(r.z[0], 0.5, 1e-12) << to_string(m);
+    EXPECT_NEAR(r.z[1], 0.0, 1e-12) << to_string(m);
+    expect_ncp_solution(p, r, 1e-12);
+    EXPECT_EQ(r.method, to_string(m));
+    EXPECT_EQ(r.history.size(), static_cast<std::size_t>(r.iterations));
+    EXPECT_FALSE(r.history.empty());
+    EXPECT_EQ(r.history.back(), r.residual);
+  }
+}
+
+TEST(Newton, McpWithOneSidedBoundsMatchesTheHandSolution) {
+  // Same F, z >= −1/2 componentwise. Interior F = 0 would need z0 = 0, z1 = −1 < −1/2; so
+  // z1 = −1/2 at its bound: F0 = 2 z0 + 1/4 − 1 = 0 ⇒ z0 = 3/8, and F1 = −1/2 − 3/8 + 1 = 1/8 >= 0.
+  const Ncp ncp = small_ncp();
+  Mcp p{ncp.F, ncp.J, Eigen::Vector2d::Constant(-0.5), Eigen::Vector2d::Constant(kInf)};
+  for (const Method m : kNewtonFamily) {
+    const Result r = solve(p, m, SolveOptions{.tolerance = 1e-12});
+    ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
+    EXPECT_NEAR(r.z[0], 0.375, 1e-12) << to_string(m);
+    EXPECT_NEAR(r.z[1], -0.5, 1e-12) << to_string(m);
+    EXPECT_NEAR(r.w[0], 0.0, 1e-12);
+    EXPECT_NEAR(r.w[1], 0.125, 1e-12);
+  }
+}
+
+TEST(Newton, BoxWithFreeUpperAndLowerBoundedComponents) {
+  // F = A z + b, A = [[1, 1, 0], [−1, 1, 0], [1, 0, 1]] (a P-matrix: one solution),
+  // z0 free, z1 <= 1, −1 <= z2 <= 2, z3 fixed at 4 with F3 = z3 + z0 (any sign).
+  // By hand: z1 = 1 (F1 = z1 − z0 − 1 = −2 <= 0), z2 = −1 (F2 = z2 + z0 + 1/2 = 3/2 >= 0),
+  // F0 = z0 + z1 − 3 = 0 ⇒ z0 = 2.
+  Mcp p;
+  p.F = [](const Eigen::VectorXd& z) {
+    return Eigen::Vector4d(z[0] + z[1] - 3, z[1] - z[0] - 1, z[2] + z[0] + 0.5, z[3] + z[0]).eval();
+  };
+  p.J = [](const Eigen::VectorXd&) {
+    return Eigen::Matrix4d{{1, 1, 0, 0}, {-1, 1, 0, 0}, {1, 0, 1, 0}, {1, 0, 0, 1}}.eval();
+  };
+  p.lower = Eigen::Vector4d(-kInf, -kInf, -1, 4);
+  p.upper = Eigen::Vector4d(kInf, 1, 2, 4);
+  for (const Method m : kNewtonFamily) {
+    const Result r = solve(p, m, SolveOptions{.tolerance = 1e-12});
+    ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
+    EXPECT_TRUE(r.z.isApprox(Eigen::Vector4d(2, 1, -1, 4), 1e-12)) << to_string(m) << ": " << r.z.transpose();
+    EXPECT_TRUE(r.w.isApprox(Eigen::Vector4d(0, -2, 1.5, 6), 1e-12)) << r.w.transpose();
+    EXPECT_LE(natural_residual(r.z, p.F(r.z), p.lower, p.upper), 1e-12);
+  }
+}
+
+TEST(Newton, KojimaShindoReachesBothSolutionsFromDifferentStarts) {
+  const Ncp p = kojima_shindo();
+  SolveOptions o{.tolerance = 1e-12};
+  o.initial_guess = Eigen::Vector4d(1, 1, 1, 1);
+  const Result regular = solve(p, Method::NewtonFb, o);
+  ASSERT_TRUE(regular.solved()) << regular.message;
+  EXPECT_LE((regular.z - kKojimaShindoRegular).cwiseAbs().maxCoeff(), 1e-10);
+  expect_ncp_solution(p, regular, 1e-12);
+
+  o.initial_guess = Eigen::Vector4d(1, 0, 0, 0);
+  const Result degenerate = solve(p, Method::NewtonFb, o);
+  ASSERT_TRUE(degenerate.solved()) << degenerate.message;
+  EXPECT_LE((degenerate.z - kKojimaShindoDegenerate).cwiseAbs().maxCoeff(), 1e-10);
+  expect_ncp_solution(p, degenerate, 1e-12);
+  // Degenerate: z_3 = 0 and F_3 = 0 at once.
+  EXPECT_NEAR(degenerate.z[2], 0.0, 1e-10);
+  EXPECT_NEAR(degenerate.w[2], 0.0, 1e-10);
+
+  // The other methods of the family from the origin reach one of the two.
+  for (const Method m : kNewtonFamily) {
+    const Result r = solve(p, m, SolveOptions{.tolerance = 1e-10});
+    ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
+    const double distance = std::min((r.z - kKojimaShindoRegular).norm(), (r.z - kKojimaShindoDegenerate).norm());
+    EXPECT_LE(distance, 1e-8) << to_string(m) << ": " << r.z.transpose();
+  }
+}
+
+TEST(Newton, LocalQuadraticRateOnANondegenerateSolution) {
+  // At (1, 0, 3, 0) strict complementarity holds and the FB Jacobian is nonsingular, so the tail
+  // of the residual history must satisfy r_{k+1} <= C r_k².
+  const Ncp p = kojima_shindo();
+  SolveOptions o{.tolerance = 1e-14};
+  o.initial_guess = Eigen::Vector4d(1, 1, 0, 0);
+  const Result r = solve(p, Method::NewtonFb, o);
+  ASSERT_TRUE(r.solved()) << r.message;
+  EXPECT_LE((r.z - kKojimaShindoRegular).cwiseAbs().maxCoeff(), 1e-12);
+  int checked = 0;
+  for (std::size_t k = 0; k + 1 < r.history.size(); ++k) {
+    const double now = r.history[k];
+    const double next = r.history[k + 1];
+    if (now > 0.2 || next < 1e-14) continue;  // only the tail, above round-off
+    EXPECT_LE(next, 10.0 * now * now) << "step " << k << ": " << now << " -> " << next;
+    ++checked;
+  }
+  EXPECT_GE(checked, 3) << "the history has too few tail steps to show the rate";
+}
+
+TEST(Newton, LineSearchRescuesAStartWherePureNewtonDiverges) {
+  // Free variable, F(z) = atan(z): pure Newton diverges from |z0| > 1.39; Armijo on ½ atan² does not.
+  Mcp p;
+  p.F = [](const Eigen::VectorXd& z) { return Eigen::VectorXd::Constant(1, std::atan(z[0])); };
+  p.J = [](const Eigen::VectorXd& z) { return Eigen::MatrixXd::Constant(1, 1, 1.0 / (1.0 + z[0] * z[0])); };
+  p.lower = Eigen::VectorXd::Constant(1, -kInf);
+  p.upper = Eigen::VectorXd::Constant(1, kInf);
+  SolveOptions o{.tolerance = 1e-12, .max_iterations = 100};
+  o.initial_guess = Eigen::VectorXd::Constant(1, 3.0);
+  o.newton.line_search = false;
+  const Result pure = solve(p, Method::NewtonFb, o);
+  EXPECT_FALSE(pure.solved()) << pure.message;
+  EXPECT_TRUE(pure.z.allFinite());
+  o.newton.line_search = true;
+  const Result damped = solve(p, Method::NewtonFb, o);
+  ASSERT_TRUE(damped.solved()) << damped.message;
+  EXPECT_NEAR(damped.z[0], 0.0, 1e-12);
+}
+
+TEST(Newton, NonmonotoneLineSearchAlsoSolves) {
+  const Ncp p = kojima_shindo();
+  SolveOptions o{.tolerance = 1e-12};
+  o.newton.nonmonotone_memory = 5;
+  for (const Method m : {Method::NewtonFb, Method::NewtonMin}) {
+    const Result r = solve(p, m, o);
+    ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
+    expect_ncp_solution(p, r, 1e-12);
+  }
+}
+
+TEST(Newton, SingularJacobianAtTheStartFallsBackToTheGradient) {
+  // Free MCP F = (z0² − z1, z0 + z1 − 2): J = [[2 z0, −1], [1, 1]] is singular at z0 = −1/2.
+  // Solutions: z1 = z0², z0² + z0 − 2 = 0 ⇒ (1, 1) or (−2, 4).
+  Mcp p;
+  p.F = [](const Eigen::VectorXd& z) { return Eigen::Vector2d(z[0] * z[0] - z[1], z[0] + z[1] - 2).eval(); };
+  p.J = [](const Eigen::VectorXd& z) { return Eigen::Matrix2d{{2 * z[0], -1}, {1, 1}}.eval(); };
+  p.lower = Eigen::Vector2d::Constant(-kInf);
+  p.upper = Eigen::Vector2d::Constant(kInf);
+  SolveOptions o{.tolerance = 1e-12};
+  o.initial_guess = Eigen::Vector2d(-0.5, 0.0);
+  const Result r = solve(p, Method::NewtonFb, o);
+  ASSERT_TRUE(r.solved()) << r.message;
+  const bool first = r.z.isApprox(Eigen::Vector2d(1, 1), 1e-10);
+  const bool second = r.z.isApprox(Eigen::Vector2d(-2, 4), 1e-10);
+  EXPECT_TRUE(first || second) << r.z.transpose();
+  EXPECT_THAT(r.message, HasSubstr("along -grad Psi"));
+}
+
+TEST(Newton, LcpSingularMatrixAndKinkAtTheStart) {
+  // M = [[1, 1], [1, 1]] (singular, PSD), q = (0, −2): at z = 0 the pair (z0, w0) = (0, 0) sits at
+  // the FB kink. Solutions: z0 + z1 = 2 with w = 0 — the whole segment; any returned z must be on it.
+  const Lcp p{Eigen::Matrix2d{{1, 1}, {1, 1}}, Eigen::Vector2d(0, -2)};
+  for (const Method m : {Method::NewtonFb, Method::NewtonMin, Method::PenalizedFb, Method::Smoothing}) {
+    const Result r = solve(p, m, SolveOptions{.tolerance = 1e-12});
+    ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
+    EXPECT_NEAR(r.z.sum(), 2.0, 1e-12) << to_string(m);
+    EXPECT_GE(r.z.minCoeff(), -1e-12);
+    EXPECT_LE(natural_residual(p, r.z), 1e-12);
+  }
+}
+
+TEST(Newton, LcpResultsAgreeWithLemkeOnPositiveDefiniteProblems) {
+  // PD ⇒ unique solution: every method must return the same z.
+  for (const unsigned seed : {1u, 2u, 3u}) {
+    const Lcp p = random_spd(40, seed);
+    const Result reference = solve(p, Method::Lemke);
+    ASSERT_TRUE(reference.solved());
+    for (const Method m :
+         {Method::NewtonFb, Method::NewtonMin, Method::PenalizedFb, Method::Smoothing, Method::InteriorPoint}) {
+      const Result r = solve(p, m);
+      ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
+      EXPECT_LE((r.z - reference.z).cwiseAbs().maxCoeff(), 1e-7) << to_string(m) << " seed " << seed;
+      EXPECT_LE(natural_residual(p, r.z), 1e-8);
+    }
+  }
+}
+
+TEST(Newton, PenalizedDiffersFromPlainFbWherePairsAreBothPositive) {
+  // From z = (1, 1) both z and w are positive, so the penalty term a₊b₊ changes the iteration.
+  const Lcp p{Eigen::Matrix2d{{2, 1}, {1, 2}}, Eigen::Vector2d(-1, 1)};  // z = (1/2, 0), w = (0, 3/2)
+  SolveOptions o{.tolerance = 1e-12};
+  o.initial_guess = Eigen::Vector2d(1, 1);
+  o.newton.penalty = 0.5;
+  const Result plain = solve(p, Method::NewtonFb, o);
+  const Result penalized = solve(p, Method::PenalizedFb, o);
+  ASSERT_TRUE(plain.solved());
+  ASSERT_TRUE(penalized.solved());
+  EXPECT_TRUE(penalized.z.isApprox(Eigen::Vector2d(0.5, 0), 1e-12));
+  ASSERT_FALSE(plain.history.empty());
+  ASSERT_FALSE(penalized.history.empty());
+  EXPECT_GT(std::abs(plain.history.front() - penalized.history.front()), 1e-6);
+}
+
+TEST(Newton, WarmStartAtTheSolutionTakesNoStep) {
+  const Ncp p = kojima_shindo();
+  SolveOptions o{.tolerance = 1e-12};
+  o.initial_guess = kKojimaShindoRegular;
+  const Result r = solve(p, Method::NewtonFb, o);
+  EXPECT_TRUE(r.solved());
+  EXPECT_EQ(r.iterations, 0);
+}
+
+TEST(Newton, NoSolutionEndsWithAStatusNotNaN) {
+  // F(z) = −1 − z < 0 for every z >= 0: no solution.
+  Ncp p;
+  p.n = 1;
+  p.F = [](const Eigen::VectorXd& z) { return Eigen::VectorXd::Constant(1, -1.0 - z[0]); };
+  p.J = [](const Eigen::VectorXd&) { return Eigen::MatrixXd::Constant(1, 1, -1.0); };
+  for (const Method m : {Method::NewtonFb, Method::NewtonMin, Method::PenalizedFb, Method::Smoothing, Method::Auto}) {
+    const Result r = solve(p, m);
+    EXPECT_FALSE(r.solved()) << to_string(m);
+    EXPECT_TRUE(r.z.allFinite()) << to_string(m);
+    EXPECT_TRUE(r.w.allFinite()) << to_string(m);
+    EXPECT_TRUE(std::isfinite(r.residual));
+    EXPECT_FALSE(r.message.empty());
+  }
+  // The chapter's LCP without a solution: M = (−1), q = (−1).
+  const Result lcp = solve(no_solution(), Method::NewtonFb);
+  EXPECT_FALSE(lcp.solved());
+  EXPECT_TRUE(lcp.z.allFinite());
+}
+
+TEST(Newton, BadFunctionsAreRefusedByName) {
+  Ncp p = small_ncp();
+  Ncp wrong_size = p;
+  wrong_size.F = [](const Eigen::VectorXd&) { return Eigen::VectorXd::Zero(3); };
+  EXPECT_THAT([&] { (void)solve(wrong_size, Method::NewtonFb); },
+              testing::ThrowsMessage<InvalidProblem>(HasSubstr("F returned 3 values, expected 2")));
+  Ncp nan_f = p;
+  nan_f.F = [](const Eigen::VectorXd&) { return Eigen::Vector2d(0, std::nan("")).eval(); };
+  EXPECT_THAT([&] { (void)solve(nan_f, Method::NewtonFb); },
+              testing::ThrowsMessage<InvalidProblem>(HasSubstr("F[1] is NaN")));
+  Ncp bad_j = p;
+  bad_j.J = [](const Eigen::VectorXd&) { return Eigen::MatrixXd::Zero(2, 3); };
+  EXPECT_THAT([&] { (void)solve(bad_j, Method::NewtonFb); },
+              testing::ThrowsMessage<InvalidProblem>(HasSubstr("J returned a 2x3 matrix, expected 2x2")));
+  Ncp inf_j = p;
+  inf_j.J = [](const Eigen::VectorXd&) { return Eigen::Matrix2d{{1, kInf}, {0, 1}}.eval(); };
+  EXPECT_THAT([&] { (void)solve(inf_j, Method::NewtonFb); },
+              testing::ThrowsMessage<InvalidProblem>(HasSubstr("J(0, 1) is infinite")));
+  Ncp empty = p;
+  empty.J = nullptr;
+  EXPECT_THAT([&] { (void)solve(empty, Method::NewtonFb); },
+              testing::ThrowsMessage<InvalidProblem>(HasSubstr("J is empty")));
+  EXPECT_THAT([&] { (void)solve(p, Method::Lemke); },
+              testing::ThrowsMessage<InvalidProblem>(HasSubstr("needs an Lcp")));
+  EXPECT_THAT([&] { (void)solve(p, Method::InteriorPoint); },
+              testing::ThrowsMessage<InvalidProblem>(HasSubstr("needs an Lcp")));
+}
+
+TEST(Newton, BadBoundsAreRefusedByName) {
+  const Ncp ncp = small_ncp();
+  Mcp p{ncp.F, ncp.J, Eigen::Vector2d(0, 2), Eigen::Vector2d(1, 1)};
+  EXPECT_THAT([&] { (void)solve(p); },
+              testing::ThrowsMessage<InvalidProblem>(HasSubstr("lower[1] = 2 > upper[1] = 1")));
+  p.lower = Eigen::Vector2d(std::nan(""), 0);
+  EXPECT_THAT([&] { (void)solve(p); }, testing::ThrowsMessage<InvalidProblem>(HasSubstr("lower[0] is NaN")));
+  p.lower = Eigen::Vector2d(kInf, 0);
+  p.upper = Eigen::Vector2d::Constant(kInf);
+  EXPECT_THAT([&] { (void)solve(p); }, testing::ThrowsMessage<InvalidProblem>(HasSubstr("lower[0] is +inf")));
+  p.lower = Eigen::Vector3d(0, 0, 0);
+  EXPECT_THAT([&] { (void)solve(p); }, testing::ThrowsMessage<InvalidProblem>(HasSubstr("upper has size 2")));
+  p.lower = Eigen::Vector2d(0, 0);
+  SolveOptions o;
+  o.initial_guess = Eigen::Vector3d(0, 0, 0);
+  EXPECT_THAT([&] { (void)solve(p, Method::NewtonFb, o); },
+              testing::ThrowsMessage<InvalidProblem>(HasSubstr("initial_guess: expected size 2, got 3")));
+}
+
+TEST(Newton, AutoOnAnNcpReportsWhatItTried) {
+  const Result r = solve(kojima_shindo());
+  ASSERT_TRUE(r.solved()) << r.message;
+  EXPECT_EQ(r.method, "newton-fb");
+  EXPECT_THAT(r.message, HasSubstr("auto (newton-fb: solved)"));
+}
+
+TEST(Newton, ScaleOfTheDataDoesNotChangeTheAnswer) {
+  // z solves (M, q) iff it solves (sM, sq); with the absolute tolerance scaled along.
+  const Lcp base = two_contact_block();
+  for (const double s : {1e-6, 1.0, 1e6}) {
+    const Lcp p{s * base.M, s * base.q};
+    const Result r = solve(p, Method::NewtonFb, SolveOptions{.tolerance = 1e-10 * s});
+    ASSERT_TRUE(r.solved()) << "scale " << s << ": " << r.message;
+    EXPECT_NEAR(r.z[0], 5, 1e-9);
+    EXPECT_NEAR(r.z[1], 5, 1e-9);
+  }
+}
+
+}  // namespace
+}  // namespace perp
