@@ -44,6 +44,7 @@ install-test: build
 	cmake -S examples -B $(BUILD)/examples-build -DCMAKE_PREFIX_PATH=$(CURDIR)/$(BUILD)/install-test
 	cmake --build $(BUILD)/examples-build -j $(JOBS)
 	$(BUILD)/examples-build/basic_lcp
+	$(BUILD)/examples-build/ncp_mcp
 
 test: unit-test asan-test install-test
 

@@ -35,6 +35,14 @@ check "json z value" 0 '1\.333333333' -- echo "$out"
 check "json method name" 0 '"method": "lemke"' -- echo "$out"
 check "summary output" 0 'lemke: solved' -- "$perp" solve "$data/lcp_deudeu.dat" --method lemke
 
+# The Newton family and the interior-point method on LCP files: same JSON, history filled.
+for m in newton-fb newton-min penalized-fb smoothing interior-point; do
+  check "$m solves deudeu" 0 "\"method\": \"$m\"" -- "$perp" solve "$data/lcp_deudeu.dat" --method $m --json
+  check "$m history" 0 '"history": \[\s*[0-9]' -- "$perp" solve "$data/lcp_deudeu.dat" --method $m --json --tol 1e-12
+done
+check "interior-point not monotone" 1 'not-applicable.*not positive semidefinite' -- \
+  "$perp" solve "$data/lcp_CPS_2.dat" --method interior-point --json
+
 # A JSON problem file, the chapter's Lemke example, and --all.
 echo '{"M": [[1, 0], [2, 1]], "q": [-1, -3]}' > "$tmp/chapter.json"
 check "json file" 0 '"z": \[\s*1(\.0)?,\s*1(\.0)?\s*\]' -- "$perp" solve "$tmp/chapter.json" --json --method lemke

@@ -61,5 +61,25 @@ TEST(SolveOptions, SolveValidatesBeforeWorking) {
   }
 }
 
+TEST(SolveOptions, NewtonAndInteriorPointFieldsAreNamed) {
+  const auto newton = [](auto set) {
+    SolveOptions o;
+    set(o.newton);
+    return message_for(o);
+  };
+  EXPECT_THAT(newton([](NewtonOptions& n) { n.armijo = 0.5; }), HasSubstr("newton.armijo must be in (0, 0.5)"));
+  EXPECT_THAT(newton([](NewtonOptions& n) { n.backtrack = 1; }), HasSubstr("newton.backtrack must be in (0, 1)"));
+  EXPECT_THAT(newton([](NewtonOptions& n) { n.max_backtracks = -1; }), HasSubstr("newton.max_backtracks"));
+  EXPECT_THAT(newton([](NewtonOptions& n) { n.nonmonotone_memory = -2; }), HasSubstr("newton.nonmonotone_memory"));
+  EXPECT_THAT(newton([](NewtonOptions& n) { n.descent_rho = -1; }), HasSubstr("newton.descent_rho"));
+  EXPECT_THAT(newton([](NewtonOptions& n) { n.penalty = 0; }), HasSubstr("newton.penalty must be in (0, 1]"));
+  EXPECT_THAT(newton([](NewtonOptions& n) { n.smoothing_mu = -1; }), HasSubstr("newton.smoothing_mu"));
+  EXPECT_THAT(newton([](NewtonOptions& n) { n.smoothing_factor = 1; }), HasSubstr("newton.smoothing_factor"));
+  SolveOptions o;
+  o.interior_point.step_fraction = 1.0;
+  EXPECT_THAT(message_for(o), HasSubstr("interior_point.step_fraction must be in (0, 1)"));
+  EXPECT_EQ(newton([](NewtonOptions& n) { n.penalty = 1.0; }), "");  // λ = 1 is plain FB, allowed
+}
+
 }  // namespace
 }  // namespace perp
