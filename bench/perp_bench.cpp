@@ -7,6 +7,9 @@
 //   iterations   pivots (lemke, murty) or sweeps (pgs, psor), Result::iterations
 //   residual     natural residual ‖min(z, w)‖∞ of the returned z, Result::residual
 //   ms_per_pivot (lemke) solve time / pivots, averaged over the benchmark's iterations
+//   ms_per_iteration (newton-fb, newton-min, interior-point) solve time / Newton steps, likewise
+// BM_corpus/<file>/<method> runs the Siconos LCP corpus (data/siconos/lcp) the same way; a
+// method that does not solve a file shows as an error row naming its status.
 // A solve that does not end `Solved` marks the benchmark as an error, so a regression in
 // correctness cannot hide behind a good time.
 //
@@ -15,9 +18,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "perp/perp.hpp"
 #include "problems.hpp"
@@ -83,10 +89,13 @@ void run_solver(benchmark::State& state, perp::Method method) {
   }
   state.counters["iterations"] = result.iterations;
   state.counters["residual"] = result.residual;
+  // Result::time_ms is measured by `solve` itself; kAvgIterations divides the sum by the
+  // number of benchmark iterations, giving the mean over all timed solves.
   if (method == perp::Method::Lemke) {
-    // Result::time_ms is measured by `solve` itself; kAvgIterations divides the sum by the
-    // number of benchmark iterations, giving the mean over all timed solves.
     state.counters["ms_per_pivot"] = benchmark::Counter(ms_per_pivot_sum, benchmark::Counter::kAvgIterations);
+  } else if (method == perp::Method::NewtonFb || method == perp::Method::NewtonMin ||
+             method == perp::Method::InteriorPoint) {
+    state.counters["ms_per_iteration"] = benchmark::Counter(ms_per_pivot_sum, benchmark::Counter::kAvgIterations);
   }
 }
 
@@ -94,6 +103,9 @@ void BM_lemke(benchmark::State& state) { run_solver(state, perp::Method::Lemke);
 void BM_murty(benchmark::State& state) { run_solver(state, perp::Method::Murty); }
 void BM_pgs(benchmark::State& state) { run_solver(state, perp::Method::Pgs); }
 void BM_psor(benchmark::State& state) { run_solver(state, perp::Method::Psor); }
+void BM_newton_fb(benchmark::State& state) { run_solver(state, perp::Method::NewtonFb); }
+void BM_newton_min(benchmark::State& state) { run_solver(state, perp::Method::NewtonMin); }
+void BM_interior_point(benchmark::State& state) { run_solver(state, perp::Method::InteriorPoint); }
 
 // Fixed iteration counts for the slow cases keep `make bench` within a few minutes on a
 // 2-core machine; the fast ones let Google Benchmark pick (its default 0.5 s per case).
@@ -105,6 +117,58 @@ BENCHMARK(BM_murty)->Unit(benchmark::kMillisecond)->Args({10})->Args({100});
 BENCHMARK(BM_murty)->Unit(benchmark::kMillisecond)->Args({500})->Iterations(2);
 BENCHMARK(BM_pgs)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args({500})->Args({1000});
 BENCHMARK(BM_psor)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args({500})->Args({1000});
+// One Newton step factors an n×n matrix (Cholesky of the reduced symmetric system here), so
+// n = 1000 costs tens of milliseconds per step; a few repetitions suffice.
+BENCHMARK(BM_newton_fb)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args({500});
+BENCHMARK(BM_newton_fb)->Unit(benchmark::kMillisecond)->Args({1000})->Iterations(5);
+BENCHMARK(BM_newton_min)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args({500});
+BENCHMARK(BM_newton_min)->Unit(benchmark::kMillisecond)->Args({1000})->Iterations(5);
+BENCHMARK(BM_interior_point)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args({500});
+BENCHMARK(BM_interior_point)->Unit(benchmark::kMillisecond)->Args({1000})->Iterations(5);
+
+// ---------------------------------------------------------------------------------------------
+// The Siconos corpus: every file × a few methods, registered at start-up from the data folder.
+
+void run_corpus(benchmark::State& state, const perp::Lcp& problem, perp::Method method) {
+  const perp::SolveOptions options = timed_options();
+  perp::Result result;
+  for (auto _ : state) {
+    result = perp::solve(problem, method, options);
+    benchmark::DoNotOptimize(result.z.data());
+  }
+  if (!result.solved()) {
+    state.SkipWithError(("not solved: " + perp::to_string(result.status)).c_str());
+    return;
+  }
+  state.counters["n"] = static_cast<double>(problem.size());
+  state.counters["iterations"] = result.iterations;
+  state.counters["residual"] = result.residual;
+}
+
+[[maybe_unused]] const bool corpus_registered = [] {
+  const std::filesystem::path folder(PERP_BENCH_DATA_DIR);
+  std::vector<std::filesystem::path> files;
+  if (std::filesystem::is_directory(folder)) {
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+      if (entry.path().extension() == ".dat") files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  static std::vector<perp::Lcp> problems;  // stable storage for the lambdas' references
+  problems.reserve(files.size());
+  for (const auto& file : files) {
+    problems.push_back(perp::read_siconos_lcp(file));
+    const perp::Lcp& problem = problems.back();
+    for (const perp::Method method : {perp::Method::Lemke, perp::Method::Pgs, perp::Method::NewtonFb,
+                                      perp::Method::NewtonMin, perp::Method::InteriorPoint}) {
+      const std::string name = "BM_corpus/" + file.stem().string() + "/" + perp::to_string(method);
+      benchmark::RegisterBenchmark(name.c_str(), [&problem, method](benchmark::State& state) {
+        run_corpus(state, problem, method);
+      })->Unit(benchmark::kMicrosecond);
+    }
+  }
+  return true;
+}();
 
 // ---------------------------------------------------------------------------------------------
 // PGS sweep vs dense matrix–vector product.

@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp_function.hpp"
+#include "perp/core/residual.hpp"
 
 namespace perp {
 namespace {
@@ -24,9 +26,10 @@ constexpr double kIdentityRow = 1e-12;
 constexpr double kSystemResidual = 1e-8;
 // Exponent p of the descent test ∇Ψᵀd <= −ρ‖d‖^p (De Luca–Facchinei–Kanzow use p > 2).
 constexpr double kDescentPower = 2.1;
-// The iteration has stalled after kStallSteps steps in a row that decrease Ψ by less than kStallDecrease·Ψ.
-constexpr int kStallSteps = 8;
-constexpr double kStallDecrease = 1e-10;
+// The iteration has stalled when the best Ψ so far has not decreased by kStallDecrease (relative)
+// in kStallSteps + nonmonotone_memory steps.
+constexpr int kStallSteps = 10;
+constexpr double kStallDecrease = 1e-6;
 
 // ---------------------------------------------------------------------------------------------
 // The problem as the iteration sees it: bounds, F and J.
@@ -54,10 +57,32 @@ class LcpModel {
   const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) { return problem_.M; }
   [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
 
+  // Active-set identification: once two iterates in a row agree on α = {i : z_i > F_i}, solve
+  // M_αα z_α = −q_α (one LU of size |α|); the vertex replaces the iterate when it solves to the
+  // tolerance. Each distinct α is tried once.
+  bool finish(Eigen::VectorXd& z, Eigen::VectorXd& F, double tolerance) {
+    alpha_.clear();
+    for (Eigen::Index i = 0; i < z.size(); ++i) {
+      if (z[i] > F[i]) alpha_.push_back(i);
+    }
+    const bool stable = alpha_ == previous_;
+    previous_.swap(alpha_);
+    if (!stable || previous_ == tried_) return false;
+    tried_ = previous_;
+    std::optional<Eigen::VectorXd> vertex = detail::active_set_point(problem_, tried_);
+    if (!vertex) return false;
+    Eigen::VectorXd w = problem_.slack(*vertex);
+    if (natural_residual(*vertex, w) > tolerance) return false;
+    z = std::move(*vertex);
+    F = std::move(w);
+    return true;
+  }
+
  private:
   const Lcp& problem_;
   Eigen::VectorXd lower_, upper_;
   bool symmetric_ = false;
+  std::vector<Eigen::Index> alpha_, previous_, tried_;
 };
 
 // F and J given as functions, checked at every call.
@@ -84,6 +109,8 @@ class McpModel {
     return J_;
   }
   [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
+  // No active-set step for a nonlinear F.
+  static bool finish(Eigen::VectorXd& /*z*/, Eigen::VectorXd& /*F*/, double /*tolerance*/) { return false; }
 
  private:
   const Mcp& problem_;
@@ -393,6 +420,7 @@ struct Outcome {
   Status status = Status::MaxIterations;
   std::string why;  // for a non-solved status
   int gradient_steps = 0;
+  int active_set_steps = 0;  // LCP: the last step was the active-set solve
 };
 
 template <class Model>
@@ -415,14 +443,16 @@ class Newton {
       direction.mu = merit.mu = o.smoothing_mu > 0.0 ? o.smoothing_mu : std::max(0.5 * start * start, 1e-30);
     }
     std::deque<double> recent;  // merit values for the non-monotone reference
-    int stalled = 0;            // consecutive steps that decreased Ψ by less than kStallDecrease·Ψ
+    int stalled = 0;            // steps since the best merit so far last improved by kStallDecrease (relative)
+    double best_psi = std::numeric_limits<double>::infinity();
+    const int stall_limit = kStallSteps + o.nonmonotone_memory;
     double residual = natural_residual(z, F_, model_.lower(), model_.upper());
     for (int k = 0;; ++k) {
       if (residual <= options_.tolerance) {
         out.status = Status::Solved;
         break;
       }
-      if (stalled >= kStallSteps) {
+      if (stalled >= stall_limit) {
         out.status = Status::NoSolutionFound;
         out.why = format(
             "stalled: %.0f consecutive steps decreased the merit Psi by less than 1e-10 relative "
@@ -499,11 +529,20 @@ class Newton {
         break;
       }
       const double new_psi = 0.5 * trial_phi_.squaredNorm();
-      stalled = (o.line_search && new_psi >= psi * (1.0 - kStallDecrease)) ? stalled + 1 : 0;
+      if (new_psi < best_psi * (1.0 - kStallDecrease)) {
+        best_psi = new_psi;
+        stalled = 0;
+      } else if (o.line_search) {
+        ++stalled;
+      }
       z.swap(trial_z_);
       F_.swap(trial_F_);
       ++out.iterations;
       residual = natural_residual(z, F_, model_.lower(), model_.upper());
+      if (residual > options_.tolerance && model_.finish(z, F_, options_.tolerance)) {
+        residual = natural_residual(z, F_, model_.lower(), model_.upper());
+        ++out.active_set_steps;
+      }
       if (options_.record_history) out.history.push_back(residual);
       if (reformulation_ == Reformulation::Smoothing && direction.mu > 0.0) {
         // Shrink μ once the smoothed system is solved to within √μ; below (tol/100)² finish with μ = 0.
@@ -550,6 +589,8 @@ std::string describe(const Outcome& out) {
   std::string text;
   if (out.status == Status::Solved) {
     text = "natural residual met the tolerance after " + std::to_string(out.iterations) + " Newton steps";
+    if (out.active_set_steps > 0)
+      text += ", the last completed by solving M_aa z_a = -q_a on the identified active set";
   } else {
     text = out.why;
   }

@@ -79,7 +79,7 @@ Result first_that_solves(const Problem& problem, const std::vector<Method>& orde
   for (const Method method : order) {
     Result attempt = run(problem, method, options);
     log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(attempt.status);
-    if (attempt.solved()) {
+    if (attempt.solved() || attempt.status == Status::Infeasible) {  // a solution, or a proof there is none
       attempt.message = "auto (" + log + "): " + attempt.message;
       return attempt;
     }
