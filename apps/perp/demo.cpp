@@ -21,10 +21,17 @@ struct Example {
   Method method;
   SolveOptions options;
   std::function<bool(const Result&)> as_expected;
+  bool show_history = false;
 };
 
 bool near(const Eigen::VectorXd& a, const Eigen::VectorXd& b, double tol = 1e-9) {
   return a.size() == b.size() && (a - b).cwiseAbs().maxCoeff() <= tol;
+}
+
+void print_history(const Result& r) {
+  std::printf("   natural residual per step:");
+  for (const double h : r.history) std::printf(" %.2g", h);
+  std::printf("\n");
 }
 
 bool show(const Example& example) {
@@ -36,6 +43,7 @@ bool show(const Example& example) {
   std::printf("   z = %s   w = %s\n", vector_text(r.z).c_str(), vector_text(r.w).c_str());
   for (const auto& s : r.solutions) std::printf("   solution %s\n", vector_text(s).c_str());
   if (!r.message.empty()) std::printf("   %s\n", r.message.c_str());
+  if (example.show_history) print_history(r);
   std::printf("   %s\n", ok ? "[as expected]" : "[UNEXPECTED]");
   return ok;
 }
@@ -97,6 +105,38 @@ int run_demo(const std::string& data_dir) {
        Method::Auto,
        {},
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(0, 0)); }});
+  run({"The same block by semismooth Newton on Fischer-Burmeister (chapter 1.6)",
+       "lambda = (5, 5) in a few steps (the last one an exact solve on the identified active set)",
+       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}),
+       Method::NewtonFb,
+       {.tolerance = 1e-14},
+       [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5), 1e-12); },
+       true});
+  run({"The same block by the interior-point method (monotone LCP)",
+       "lambda = (5, 5)",
+       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}),
+       Method::InteriorPoint,
+       {.tolerance = 1e-12},
+       [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5), 1e-10); },
+       true});
+  {
+    // An NCP (chapter 1.6): F(z) = (2 z0 + z1^2 - 1, z1 - z0 + 1); by hand z = (1/2, 0), F = (0, 1/2).
+    Ncp ncp;
+    ncp.n = 2;
+    ncp.F = [](const Eigen::VectorXd& z) {
+      return Eigen::Vector2d(2 * z[0] + z[1] * z[1] - 1, z[1] - z[0] + 1).eval();
+    };
+    ncp.J = [](const Eigen::VectorXd& z) { return Eigen::Matrix2d{{2, 2 * z[1]}, {-1, 1}}.eval(); };
+    const Result r = solve(ncp, Method::NewtonFb, {.tolerance = 1e-12});
+    const bool ok = r.solved() && near(r.z, Eigen::Vector2d(0.5, 0), 1e-12);
+    std::printf("\n== Nonlinear complementarity: F(z) = (2 z0 + z1^2 - 1, z1 - z0 + 1), newton-fb\n");
+    std::printf("   expected: z = (1/2, 0), F(z) = (0, 1/2); the residual falls quadratically at the end\n   %s\n",
+                r.brief_report().c_str());
+    std::printf("   z = %s   F(z) = %s\n", vector_text(r.z).c_str(), vector_text(r.w).c_str());
+    print_history(r);
+    std::printf("   %s\n", ok ? "[as expected]" : "[UNEXPECTED]");
+    unexpected += ok ? 0 : 1;
+  }
   SolveOptions all;
   all.all_solutions = true;
   run({"Three isolated solutions: M = [[1, 2], [2, 1]], q = (-1, -1), enumeration with --all",
@@ -119,6 +159,7 @@ int run_demo(const std::string& data_dir) {
     corpus("lcp_deudeu.dat", Method::Lemke, "Murty's 2x2: z = (4/3, 7/3)", true);
     corpus("lcp_mmc.dat", Method::Lemke, "solved (Siconos' LEMKE passes)", true);
     corpus("lcp_CPS_3.dat", Method::Auto, "solved by auto (Siconos' own Lemke fails here)", true);
+    corpus("lcp_CPS_3.dat", Method::NewtonFb, "solved by semismooth Newton, where Lemke's path ends on a ray", true);
     corpus("lcp_Pang_isolated_sol_perturbed.dat", Method::Auto, "no solution: must come back not solved", false);
   }
   std::printf("\n%d example%s did not behave as expected\n", unexpected, unexpected == 1 ? "" : "s");

@@ -455,9 +455,9 @@ class Newton {
       if (stalled >= stall_limit) {
         out.status = Status::NoSolutionFound;
         out.why = format(
-            "stalled: %.0f consecutive steps decreased the merit Psi by less than 1e-10 relative "
-            "(Psi = %.3g): a local minimum of the merit that is not a solution; the problem may have none",
-            kStallSteps, 0.5 * phi_merit_.squaredNorm());
+            "stalled: the best merit Psi = %.3g has not decreased by 1e-6 (relative) in the last %.0f steps: a "
+            "local minimum of the merit that is not a solution; the problem may have none",
+            best_psi, stall_limit);
         break;
       }
       if (k >= limit) {
