@@ -1,7 +1,8 @@
 // Side-by-side timing of perp and Siconos numerics (Debian libsiconos-numerics-dev) on the
 // dense SPD problems of problems.hpp:
 //   - perp Lemke vs Siconos' lexicographic Lemke (lcp_lexicolemke, SICONOS_LCP_LEMKE);
-//   - perp PGS vs Siconos' projected Gauss–Seidel (lcp_pgs, SICONOS_LCP_PGS).
+//   - perp PGS vs Siconos' projected Gauss–Seidel (lcp_pgs, SICONOS_LCP_PGS);
+//   - perp newton-fb / newton-min vs Siconos' lcp_newton_FB / lcp_newton_minFB (FB line search).
 //
 // Each solver is timed with std::chrono::steady_clock around the solve call alone (problem
 // conversion and option setup are done once, outside the timed region); the figure is the
@@ -39,6 +40,8 @@ namespace {
 
 constexpr double kPgsTolerance = 1e-8;
 constexpr int kPgsSweepLimit = 10000;
+constexpr double kNewtonTolerance = 1e-8;
+constexpr int kNewtonStepLimit = 200;
 
 /// Natural residual ‖min(z, M z + q)‖∞, computed independently of either library.
 double independent_residual(const perp::Lcp& problem, const Eigen::VectorXd& z) {
@@ -181,6 +184,43 @@ Row compare_pgs(const perp::Lcp& problem, double siconos_tolerance) {
   return row;
 }
 
+/// perp's `method` against a Siconos Newton solver (`solver_id`, run by `run`), both from z = 0,
+/// Siconos with the tolerance `siconos_tolerance` (its relative 2-norm test) and the same step limit.
+using SiconosSolve = void (*)(LinearComplementarityProblem*, double*, double*, int*, SolverOptions*);
+Row compare_newton(const perp::Lcp& problem, perp::Method method, int solver_id, SiconosSolve run,
+                   double siconos_tolerance) {
+  const Eigen::Index n = problem.size();
+  const int repetitions = repetitions_for(n);
+  Row row;
+  row.n = n;
+
+  perp::SolveOptions options;
+  options.tolerance = kNewtonTolerance;
+  options.max_iterations = kNewtonStepLimit;
+  options.record_history = false;
+  perp::Result result;
+  row.perp_ms = median_ms(repetitions, [&] { result = perp::solve(problem, method, options); });
+  row.perp_iterations = result.iterations;
+  row.perp_residual = independent_residual(problem, result.z);
+  row.perp_status = perp::to_string(result.status);
+
+  const SiconosLcp lcp(problem);
+  const SiconosOptions newton(solver_options_create(solver_id));
+  newton->iparam[SICONOS_IPARAM_MAX_ITER] = kNewtonStepLimit;
+  newton->dparam[SICONOS_DPARAM_TOL] = siconos_tolerance;
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
+  int info = 0;
+  row.siconos_ms = median_ms(repetitions, [&] {
+    z.setZero();
+    run(lcp.get(), z.data(), w.data(), &info, newton.get());
+  });
+  row.siconos_iterations = newton->iparam[SICONOS_IPARAM_ITER_DONE];
+  row.siconos_residual = independent_residual(problem, z);
+  row.siconos_info = info;
+  return row;
+}
+
 void print_header(const char* iterations_name) {
   std::printf("%6s | %10s %8s %10s %-15s | %10s %8s %10s %4s | %8s\n", "n", "perp ms", iterations_name, "residual",
               "status", "siconos ms", iterations_name, "residual", "info", "sic/perp");
@@ -241,6 +281,23 @@ int main(int argc, char** argv) {
       kPgsTolerance, kPgsTolerance);
   print_header("sweeps");
   for (const perp::Lcp& problem : problems) print_row(compare_pgs(problem, kPgsTolerance / problem.q.norm()));
+
+  std::printf(
+      "\nSemismooth Newton, step limit %d, the same guarantee as above: perp ||min(z, w)||_inf <= %.0e,\n"
+      "Siconos' relative test with tolerance %.0e / ||q||_2. perp newton-fb vs Siconos lcp_newton_FB\n"
+      "(FB reformulation, line search on the FB merit):\n",
+      kNewtonStepLimit, kNewtonTolerance, kNewtonTolerance);
+  print_header("steps");
+  for (const perp::Lcp& problem : problems) {
+    print_row(compare_newton(problem, perp::Method::NewtonFb, SICONOS_LCP_NEWTON_FB_FBLSA, lcp_newton_FB,
+                             kNewtonTolerance / problem.q.norm()));
+  }
+  std::printf("\nperp newton-min vs Siconos lcp_newton_minFB (min-map Newton direction, FB merit line search):\n");
+  print_header("steps");
+  for (const perp::Lcp& problem : problems) {
+    print_row(compare_newton(problem, perp::Method::NewtonMin, SICONOS_LCP_NEWTON_MIN_FBLSA, lcp_newton_minFB,
+                             kNewtonTolerance / problem.q.norm()));
+  }
 
   return EXIT_SUCCESS;
 }
