@@ -627,6 +627,13 @@ Result solve_newton(const Lcp& problem, Reformulation reformulation, const Solve
 Result solve_newton(const Mcp& problem, Reformulation reformulation, const SolveOptions& options) {
   const char* name = method_name(reformulation);
   const Eigen::Index n = problem.size();
+  if (n == 0) {  // nothing to solve; F is not called on an empty vector
+    Result empty;
+    empty.status = Status::Solved;
+    empty.method = name;
+    empty.message = "empty problem (n = 0)";
+    return empty;
+  }
   Eigen::VectorXd start = options.initial_guess.value_or(Eigen::VectorXd::Zero(n));
   start = start.cwiseMax(problem.lower).cwiseMin(problem.upper);
   McpModel model(problem);

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
@@ -332,6 +334,19 @@ TEST(Newton, BadBoundsAreRefusedByName) {
   o.initial_guess = Eigen::Vector3d(0, 0, 0);
   EXPECT_THAT([&] { (void)solve(p, Method::NewtonFb, o); },
               testing::ThrowsMessage<InvalidProblem>(HasSubstr("initial_guess: expected size 2, got 3")));
+}
+
+TEST(Newton, EmptyProblemIsSolvedWithoutCallingF) {
+  Ncp p;
+  p.F = [](const Eigen::VectorXd& z) -> Eigen::VectorXd {
+    throw std::logic_error("F called, z size " + std::to_string(z.size()));
+  };
+  p.J = [](const Eigen::VectorXd&) -> Eigen::MatrixXd { throw std::logic_error("J called"); };
+  for (const Method m : kNewtonFamily) {
+    const Result r = solve(p, m);
+    EXPECT_TRUE(r.solved()) << to_string(m);
+    EXPECT_EQ(r.z.size(), 0);
+  }
 }
 
 TEST(Newton, AutoOnAnNcpReportsWhatItTried) {

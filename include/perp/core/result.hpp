@@ -14,12 +14,14 @@ namespace perp {
 struct Result {
   /// The returned point, always sized n and finite whatever the status.
   Eigen::VectorXd z;
-  /// w = M z + q recomputed from z (never a method's internal copy).
+  /// w = M z + q recomputed from z (never a method's internal copy); F(z) for an NCP or MCP.
   Eigen::VectorXd w;
   Status status = Status::NoSolutionFound;
-  /// Pivots (lemke, murty), sweeps (pgs, psor) or active sets examined (enum).
+  /// Pivots (lemke, murty), sweeps (pgs, psor), Newton steps (the Newton family,
+  /// interior-point) or active sets examined (enum).
   int iterations = 0;
-  /// Natural residual ‖min(z, w)‖∞ of the returned z: the figure `status` is judged by.
+  /// Natural residual ‖min(z, w)‖∞ of the returned z: the figure `status` is judged by. For an
+  /// MCP with bounds [l, u]: ‖z − mid(l, u, z − F(z))‖∞.
   double residual = 0;
   /// Natural residual after each iteration (pivot or sweep); empty for enumeration.
   std::vector<double> history;
