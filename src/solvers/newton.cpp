@@ -601,6 +601,16 @@ std::string describe(const Outcome& out) {
   return text;
 }
 
+// Iterations, history, message and status of a result whose z, w and residual are set.
+void report(Result& result, Outcome& out, double tolerance) {
+  result.iterations = out.iterations;
+  result.history = std::move(out.history);
+  result.message = describe(out);
+  // The iteration's own test may have passed on its copy of F; the status is judged on the result's.
+  detail::judge(result, tolerance, out.status == Status::Solved ? Status::NumericalFailure : out.status,
+                result.message);
+}
+
 }  // namespace
 
 Result solve_newton(const Lcp& problem, Reformulation reformulation, const SolveOptions& options) {
@@ -616,11 +626,7 @@ Result solve_newton(const Lcp& problem, Reformulation reformulation, const Solve
     if (result.z[i] > result.w[i]) active.push_back(i);
   }
   (void)detail::polish_on_active_set(problem, result, active);
-  result.iterations = out.iterations;
-  result.history = std::move(out.history);
-  result.message = describe(out);
-  detail::judge(result, options.tolerance, out.status == Status::Solved ? Status::NumericalFailure : out.status,
-                result.message);
+  report(result, out, options.tolerance);
   return result;
 }
 
@@ -644,11 +650,7 @@ Result solve_newton(const Mcp& problem, Reformulation reformulation, const Solve
   result.z = std::move(out.z);
   result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
   result.method = name;
-  result.iterations = out.iterations;
-  result.history = std::move(out.history);
-  result.message = describe(out);
-  detail::judge(result, options.tolerance, out.status == Status::Solved ? Status::NumericalFailure : out.status,
-                result.message);
+  report(result, out, options.tolerance);
   return result;
 }
 

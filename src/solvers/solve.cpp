@@ -1,6 +1,7 @@
 #include "perp/solvers/solve.hpp"
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,22 @@ constexpr Eigen::Index kAutoMurtyLimit = 200;
 constexpr Eigen::Index kAutoPgsFirstSize = 1000;
 
 constexpr double kDefaultRelaxation = 1.2;
+
+// The reformulation a method of the Newton family solves; empty for the other methods.
+std::optional<Reformulation> reformulation_of(Method method) {
+  switch (method) {
+    case Method::NewtonFb:
+      return Reformulation::FischerBurmeister;
+    case Method::NewtonMin:
+      return Reformulation::MinMap;
+    case Method::PenalizedFb:
+      return Reformulation::PenalizedFb;
+    case Method::Smoothing:
+      return Reformulation::Smoothing;
+    default:
+      return std::nullopt;
+  }
+}
 
 Result run(const Lcp& problem, Method method, const SolveOptions& options);
 Result run(const Mcp& problem, Method method, const SolveOptions& options);
@@ -105,13 +122,10 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options) {
     case Method::Psor:
       return solve_psor(problem, options, options.relaxation.value_or(kDefaultRelaxation));
     case Method::NewtonFb:
-      return solve_newton(problem, Reformulation::FischerBurmeister, options);
     case Method::NewtonMin:
-      return solve_newton(problem, Reformulation::MinMap, options);
     case Method::PenalizedFb:
-      return solve_newton(problem, Reformulation::PenalizedFb, options);
     case Method::Smoothing:
-      return solve_newton(problem, Reformulation::Smoothing, options);
+      return solve_newton(problem, *reformulation_of(method), options);
     case Method::InteriorPoint:
       return solve_interior_point(problem, options);
     case Method::Auto:
@@ -121,19 +135,11 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options) {
 }
 
 Result run(const Mcp& problem, Method method, const SolveOptions& options) {
-  switch (method) {
-    case Method::NewtonFb:
-      return solve_newton(problem, Reformulation::FischerBurmeister, options);
-    case Method::NewtonMin:
-      return solve_newton(problem, Reformulation::MinMap, options);
-    case Method::PenalizedFb:
-      return solve_newton(problem, Reformulation::PenalizedFb, options);
-    case Method::Smoothing:
-      return solve_newton(problem, Reformulation::Smoothing, options);
-    case Method::Auto:
-      return first_that_solves(problem, {Method::NewtonFb, Method::NewtonMin, Method::Smoothing}, options);
-    default:
-      break;
+  if (const std::optional<Reformulation> reformulation = reformulation_of(method)) {
+    return solve_newton(problem, *reformulation, options);
+  }
+  if (method == Method::Auto) {
+    return first_that_solves(problem, {Method::NewtonFb, Method::NewtonMin, Method::Smoothing}, options);
   }
   throw InvalidProblem("method '" + to_string(method) + "' does not accept an Mcp");
 }
