@@ -2,6 +2,11 @@
 /// \file
 /// Umbrella header: everything a user of perp needs.
 
+#include "perp/contact/body.hpp"
+#include "perp/contact/detection.hpp"
+#include "perp/contact/jacobian.hpp"
+#include "perp/contact/moreau_jean.hpp"
+#include "perp/contact/signorini.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/core/ncp_function.hpp"
