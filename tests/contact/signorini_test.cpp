@@ -120,8 +120,8 @@ TEST_P(StewartTrinkle, SlidingOrSticking) {
 INSTANTIATE_TEST_SUITE_P(Cases, StewartTrinkle,
                          ::testing::Values(SlidingCase{1.0, 0.3}, SlidingCase{0.01, 0.3}, SlidingCase{-1.0, 0.5},
                                            SlidingCase{0.0, 0.5}, SlidingCase{1.0, 0.0}),
-                         [](const ::testing::TestParamInfo<SlidingCase>& info) {
-                           return "case" + std::to_string(info.index);
+                         [](const ::testing::TestParamInfo<SlidingCase>& param) {
+                           return "case" + std::to_string(param.index);
                          });
 
 TEST(AnitescuPotra, SlidingContactSeparates) {
