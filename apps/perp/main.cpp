@@ -7,6 +7,7 @@
 #include "demo.hpp"
 #include "format.hpp"
 #include "perp/perp.hpp"
+#include "simulate.hpp"
 
 namespace {
 
@@ -76,6 +77,15 @@ int main(int argc, char** argv) {
   CLI::App* demo = app.add_subcommand("demo", "Run the chapter's worked examples and a few Siconos problems");
   demo->add_option("--data", data_dir, "folder holding the Siconos corpus (lcp/*.dat)")->capture_default_str();
 
+  perp::cli::SimulateArguments simulate_args;
+  CLI::App* simulate =
+      app.add_subcommand("simulate", "Run a contact-dynamics scene (JSON) with Moreau-Jean time stepping");
+  simulate->add_option("SCENE", simulate_args.scene, "scene file (JSON), see docs/contact.md")->required();
+  simulate->add_option("--out", simulate_args.out, "folder for trajectory.csv, contacts.csv, energy.csv, plot.png")
+      ->required();
+  simulate->add_option("--solver", simulate_args.solver,
+                       "LCP method of each step: enum, lemke, murty, pgs, psor, auto");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -85,6 +95,7 @@ int main(int argc, char** argv) {
   try {
     if (*solve) return run_solve(solve_args);
     if (*demo) return perp::cli::run_demo(data_dir);
+    if (*simulate) return perp::cli::run_simulate(simulate_args);
   } catch (const perp::InvalidProblem& e) {
     std::cerr << "perp: invalid input: " << e.what() << "\n";
     return kExitInvalid;
