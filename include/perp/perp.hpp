@@ -6,6 +6,7 @@
 #include "perp/contact/detection.hpp"
 #include "perp/contact/jacobian.hpp"
 #include "perp/contact/moreau_jean.hpp"
+#include "perp/contact/painleve.hpp"
 #include "perp/contact/scene.hpp"
 #include "perp/contact/signorini.hpp"
 #include "perp/core/error.hpp"
