@@ -41,6 +41,16 @@ class Progress {
     const auto now = std::chrono::steady_clock::now();
     if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
+    draw(done);
+  }
+  void finish() {
+    if (!shown_) return;
+    draw(total_);
+    std::fprintf(stderr, "\n");
+  }
+
+ private:
+  void draw(long done) {
     shown_ = true;
     constexpr int kWidth = 40;
     const double fraction = static_cast<double>(done) / static_cast<double>(total_);
@@ -50,11 +60,7 @@ class Progress {
                  done, total_);
     std::fflush(stderr);
   }
-  void finish() {
-    if (shown_) std::fprintf(stderr, "\n");
-  }
 
- private:
   long total_;
   bool enabled_;
   bool shown_ = false;
