@@ -135,6 +135,29 @@ TEST(MoreauJean, StackOfBoxesStaysPut) {
   }
 }
 
+TEST(MoreauJean, DiskRestsOnABox) {
+  // A disk on a box that lies on the ground: the disk–box contact carries the disk's weight,
+  // the box's two ground corners carry both weights, half each (symmetric), with friction.
+  World world;
+  world.bodies = {box("base", 1.0, 0.2, 2.0, {0, 0.1}), disk("ball", 0.1, 0.5, {0, 0.3})};
+  world.ground = Ground{0};
+  MoreauJeanOptions options;
+  options.friction = 0.5;
+  const double h = options.timestep;
+  for (int k = 0; k < 200; ++k) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved);
+    ASSERT_EQ(report.contacts.size(), 3u);
+    for (std::size_t c = 0; c < 3; ++c) {
+      const bool ball = report.contacts[c].body_a == 1;
+      const double expected = ball ? 0.5 * kG * h : 2.5 * kG * h / 2;
+      EXPECT_NEAR(report.normal_impulse[static_cast<Eigen::Index>(c)], expected, 1e-10) << "step " << k;
+    }
+  }
+  EXPECT_NEAR(world.bodies[1].position.y(), 0.3, 1e-9);
+  EXPECT_NEAR(world.bodies[1].position.x(), 0, 1e-9);
+}
+
 TEST(MoreauJean, EnergyDoesNotGrow) {
   // A spinning, tilted box thrown onto the ground with friction, and a pile of bouncing disks.
   for (double e : {0.0, 0.5, 1.0}) {
