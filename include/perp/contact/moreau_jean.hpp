@@ -80,10 +80,9 @@ struct StepReport {
   Eigen::Index lcp_size = 0;
 };
 
-/// Advances `world` by one step. Throws `InvalidProblem` for invalid options or world (checked
-/// every call: a step is cheap next to its checks only for tiny worlds, and a NaN must not
-/// propagate). A step whose LCP is not solved still advances with the returned z (finite) and
-/// says so in `StepReport::status`.
+/// Advances `world` by one step. Throws `InvalidProblem` for invalid options or world, checked at
+/// every call (O(bodies), so that a NaN cannot propagate silently). A step whose LCP is not
+/// solved still advances with the returned z (finite) and says so in `StepReport::status`.
 StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options);
 
 /// Kinetic and potential energy of a world (potential −m g·x, zero at the origin).
