@@ -50,6 +50,7 @@ test: unit-test asan-test install-test
 
 demo: build
 	$(BUILD)/bin/perp demo
+	$(BUILD)/bin/perp simulate examples/scenes/two_contact_block.json --out $(BUILD)/demo-scene
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -6,7 +6,9 @@
 
 #include "demo.hpp"
 #include "format.hpp"
+#include "painleve.hpp"
 #include "perp/perp.hpp"
+#include "simulate.hpp"
 
 namespace {
 
@@ -76,8 +78,34 @@ int main(int argc, char** argv) {
   CLI::App* demo = app.add_subcommand("demo", "Run the chapter's worked examples and a few Siconos problems");
   demo->add_option("--data", data_dir, "folder holding the Siconos corpus (lcp/*.dat)")->capture_default_str();
 
+  perp::cli::SimulateArguments simulate_args;
+  CLI::App* simulate =
+      app.add_subcommand("simulate", "Run a contact-dynamics scene (JSON) with Moreau-Jean time stepping");
+  simulate->add_option("SCENE", simulate_args.scene, "scene file (JSON), see docs/contact.md")->required();
+  simulate->add_option("--out", simulate_args.out, "folder for trajectory.csv, contacts.csv, energy.csv, plot.png")
+      ->required();
+  simulate->add_option("--solver", simulate_args.solver,
+                       "LCP method of each step: enum, lemke, murty, pgs, psor, auto");
+
+  perp::cli::PainleveArguments painleve_args;
+  CLI::App* painleve =
+      app.add_subcommand("painleve", "Painleve's sliding rod: alpha, beta, regime, lambda_N solutions");
+  const CLI::Option* theta_option =
+      painleve->add_option("--theta", painleve_args.theta, "angle between rod and ground, radians in (0, pi/2)");
+  const CLI::Option* mu_option = painleve->add_option("--mu", painleve_args.mu, "Coulomb friction coefficient");
+  painleve->add_option("--theta-dot", painleve_args.theta_dot, "d(theta)/dt, rad/s")->capture_default_str();
+  painleve->add_option("--mass", painleve_args.mass, "rod mass m")->capture_default_str();
+  painleve->add_option("--half-length", painleve_args.half_length, "half the rod length, l")->capture_default_str();
+  painleve->add_option("--gravity", painleve_args.gravity, "g (along -y)")->capture_default_str();
+  painleve->add_flag("--json", painleve_args.json, "print one JSON object");
+  painleve->add_flag("--critical-mu", painleve_args.critical_mu,
+                     "the smallest mu with alpha < 0 somewhere, and its theta");
+  painleve->add_option("--diagram", painleve_args.diagram, "write the (theta, mu) regime map as a PNG");
+
   try {
     app.parse(argc, argv);
+    painleve_args.theta_given = theta_option->count() > 0;
+    painleve_args.mu_given = mu_option->count() > 0;
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : kExitInvalid;
@@ -85,6 +113,8 @@ int main(int argc, char** argv) {
   try {
     if (*solve) return run_solve(solve_args);
     if (*demo) return perp::cli::run_demo(data_dir);
+    if (*simulate) return perp::cli::run_simulate(simulate_args);
+    if (*painleve) return perp::cli::run_painleve(painleve_args);
   } catch (const perp::InvalidProblem& e) {
     std::cerr << "perp: invalid input: " << e.what() << "\n";
     return kExitInvalid;

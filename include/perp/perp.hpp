@@ -2,6 +2,13 @@
 /// \file
 /// Umbrella header: everything a user of perp needs.
 
+#include "perp/contact/body.hpp"
+#include "perp/contact/detection.hpp"
+#include "perp/contact/jacobian.hpp"
+#include "perp/contact/moreau_jean.hpp"
+#include "perp/contact/painleve.hpp"
+#include "perp/contact/scene.hpp"
+#include "perp/contact/signorini.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/core/ncp.hpp"
@@ -10,6 +17,7 @@
 #include "perp/core/result.hpp"
 #include "perp/core/status.hpp"
 #include "perp/io/json.hpp"
+#include "perp/io/scene.hpp"
 #include "perp/io/siconos.hpp"
 #include "perp/solvers/enumeration.hpp"
 #include "perp/solvers/interior_point.hpp"

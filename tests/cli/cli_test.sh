@@ -74,5 +74,70 @@ check "no subcommand" 2 "" -- "$perp"
 # The demo runs every worked example as the chapter says.
 check "demo" 0 "0 examples did not behave as expected" -- "$perp" demo --data "$data/.."
 
+# perp simulate: the example scenes, the files and their columns, a PNG that decodes.
+scenes=$(cd "$(dirname "$0")/../../examples/scenes" && pwd)
+png_ok() {  # png_ok FILE: signature, chunk CRCs, IDAT inflates to height × (1 + 3 width) bytes
+  if command -v python3 >/dev/null; then
+    python3 - "$1" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "signature"
+pos, idat, size = 8, b"", None
+while pos < len(data):
+    (length,) = struct.unpack(">I", data[pos:pos + 4])
+    kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+    (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+    assert zlib.crc32(kind + body) & 0xFFFFFFFF == crc, kind
+    if kind == b"IHDR": size = struct.unpack(">II", body[:8])
+    if kind == b"IDAT": idat += body
+    pos += 12 + length
+w, h = size
+assert len(zlib.decompress(idat)) == h * (1 + 3 * w), "pixel data size"
+print("png ok", w, h)
+PY
+  else
+    head -c 8 "$1" | od -An -c | grep -q 'P   N   G' && echo "png ok"
+  fi
+}
+for scene in bouncing_ball two_contact_block sliding_box box_stack disk_pile painleve_rod; do
+  check "simulate $scene" 0 "wrote" -- "$perp" simulate "$scenes/$scene.json" --out "$tmp/$scene"
+  check "$scene plot.png decodes" 0 "png ok" -- png_ok "$tmp/$scene/plot.png"
+done
+check "trajectory header" 0 '^t,ball\.x,ball\.y,ball\.angle,ball\.vx,ball\.vy,ball\.omega $' -- head -1 "$tmp/bouncing_ball/trajectory.csv"
+check "trajectory rows: initial + 3000 steps" 0 '^3002 ' -- wc -l "$tmp/bouncing_ball/trajectory.csv"
+check "contacts header" 0 '^t,body_a,body_b,x,y,gap,normal_impulse,tangent_impulse $' -- head -1 "$tmp/two_contact_block/contacts.csv"
+# The resting block: two contacts per step, each carrying m g h / 2 = 0.005 N s.
+check "block impulses m g h / 2" 0 '^0,block,ground,-0\.5,0,0,0\.005,0 0,block,ground,0\.5,0,0,0\.005,0 $' -- \
+  sed -n 2,3p "$tmp/two_contact_block/contacts.csv"
+check "energy header" 0 '^t,kinetic,potential,total,dissipated $' -- head -1 "$tmp/bouncing_ball/energy.csv"
+check "stack contacts between boxes" 0 'box1,box0' -- cat "$tmp/box_stack/contacts.csv"
+check "simulate --solver pgs" 0 "wrote" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/pgs" --solver pgs
+check "simulate unknown solver" 2 "unknown method 'newton'" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --solver newton
+# The progress bar: only on a terminal, only for runs over a second (this one takes ~1.5 s).
+sed 's/"duration": 1.5/"duration": 4.0/' "$scenes/disk_pile.json" > "$tmp/long.json"
+check "no progress bar when not a terminal" 0 '^ *$' -- bash -c "'$perp' simulate '$tmp/long.json' --out '$tmp/long' 2>&1 >/dev/null"
+if command -v script >/dev/null; then
+  check "progress bar on a terminal" 0 '100% step 4000/4000' -- \
+    script -qec "'$perp' simulate '$tmp/long.json' --out '$tmp/long' >/dev/null" /dev/null
+fi
+sed 's/"mass": 1.0/"mass": -1/' "$scenes/bouncing_ball.json" > "$tmp/badmass.json"
+check "scene bad mass" 2 'bodies\[0\]\.mass must be > 0' -- "$perp" simulate "$tmp/badmass.json" --out "$tmp/x"
+sed 's/"radius"/"radus"/' "$scenes/bouncing_ball.json" > "$tmp/badkey.json"
+check "scene unknown key" 2 'unknown key "bodies\[0\]\.shape\.radus"' -- "$perp" simulate "$tmp/badkey.json" --out "$tmp/x"
+check "scene missing" 2 "cannot open" -- "$perp" simulate "$tmp/none.scene.json" --out "$tmp/x"
+check "simulate needs --out" 2 "out" -- "$perp" simulate "$scenes/bouncing_ball.json"
+
+# perp painleve.
+check "painleve inconsistent" 0 '"regime": "inconsistent", "solutions": \[\]' -- "$perp" painleve --theta 1.1071487177940904 --mu 1.5 --json
+check "painleve alpha" 0 '"alpha": -0\.19999999' -- "$perp" painleve --theta 1.1071487177940904 --mu 1.5 --json
+check "painleve contact" 0 'contact' -- "$perp" painleve --theta 1 --mu 0.5
+check "painleve indeterminate" 0 '"regime": "indeterminate", "solutions": \[0, ' -- "$perp" painleve --theta 1.1 --mu 2 --theta-dot 4 --json
+check "painleve critical mu" 0 '^\{"mu": 1\.3333333333333333, "theta": 1\.1071487177940904\} $' -- "$perp" painleve --critical-mu --json
+check "painleve diagram" 0 "wrote" -- "$perp" painleve --diagram "$tmp/diagram.png"
+check "painleve diagram decodes" 0 "png ok" -- png_ok "$tmp/diagram.png"
+check "painleve needs theta and mu" 2 "--theta and --mu are required" -- "$perp" painleve --theta 1
+check "painleve bad theta" 2 "theta must be in \(0, pi/2\)" -- "$perp" painleve --theta 2 --mu 1
+check "painleve bad mass" 2 "mass must be finite and > 0" -- "$perp" painleve --theta 1 --mu 1 --mass 0
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

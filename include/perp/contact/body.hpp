@@ -1,0 +1,90 @@
+#pragma once
+/// \file
+/// Planar rigid bodies (disks, boxes, rods) and the ground half-plane.
+///
+/// A body has three generalised coordinates q = (x, y, angle) — the centre of mass and the
+/// counter-clockwise rotation in radians — and velocities v = (vx, vy, omega). Its mass matrix is
+/// diag(m, m, I), so M⁻¹ is block-diagonal and never needs a dense inverse.
+
+#include <Eigen/Dense>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace perp::contact {
+
+/// A disk of radius r > 0 centred on the body's position. Default inertia m r² / 2.
+struct Disk {
+  double radius = 0;
+};
+
+/// A rectangle of width w > 0 (along the body's x axis at angle 0) and height h > 0, centred on
+/// the body's position. Default inertia m (w² + h²) / 12.
+struct Box {
+  double width = 0;
+  double height = 0;
+};
+
+/// A segment (thin rod) of length L > 0 centred on the body's position, along the body's x axis
+/// at angle 0. Default inertia m L² / 12 (= m l²/3 for half-length l). Rods touch the ground
+/// only: rod–body contacts are not detected.
+struct Rod {
+  double length = 0;
+};
+
+using Shape = std::variant<Disk, Box, Rod>;
+
+/// "disk", "box" or "rod".
+[[nodiscard]] const char* shape_name(const Shape& shape);
+
+struct Body {
+  /// Free text, used in CSV column names ("ball.x"); must be non-empty and unique in a world.
+  std::string name;
+  Shape shape = Disk{};
+  /// Mass m > 0, finite.
+  double mass = 0;
+  /// Moment of inertia about the centre; unset = the shape's uniform-density value. If set,
+  /// finite and > 0.
+  std::optional<double> inertia;
+  Eigen::Vector2d position = Eigen::Vector2d::Zero();
+  /// Counter-clockwise rotation in radians.
+  double angle = 0;
+  Eigen::Vector2d velocity = Eigen::Vector2d::Zero();
+  double angular_velocity = 0;
+
+  /// `inertia` when set, otherwise the shape's default.
+  [[nodiscard]] double moment_of_inertia() const;
+  /// Radius of the smallest disk about the centre that holds the shape (for bounding boxes).
+  [[nodiscard]] double bounding_radius() const;
+  /// The unit vector of the body's x axis, (cos angle, sin angle).
+  [[nodiscard]] Eigen::Vector2d axis() const;
+  /// World coordinates of a point given in the body's frame.
+  [[nodiscard]] Eigen::Vector2d to_world(const Eigen::Vector2d& local) const;
+  /// Throws `InvalidProblem` naming the body and the field: empty name, non-positive or
+  /// non-finite mass, size or inertia, non-finite position/angle/velocity.
+  void validate() const;
+};
+
+/// The half-plane y <= height; its surface normal is +y.
+struct Ground {
+  double height = 0;
+};
+
+/// Bodies and an optional ground: the state that time stepping advances.
+struct World {
+  std::vector<Body> bodies;
+  std::optional<Ground> ground;
+
+  /// Validates every body, requires unique names, a finite ground height.
+  void validate() const;
+  /// Number of generalised coordinates, 3 per body.
+  [[nodiscard]] Eigen::Index dofs() const { return 3 * static_cast<Eigen::Index>(bodies.size()); }
+};
+
+/// The stacked generalised velocities (vx, vy, omega) of every body, 3 per body.
+[[nodiscard]] Eigen::VectorXd generalized_velocity(const std::vector<Body>& bodies);
+/// The diagonal of M⁻¹: (1/m, 1/m, 1/I) per body.
+[[nodiscard]] Eigen::VectorXd inverse_mass_diagonal(const std::vector<Body>& bodies);
+
+}  // namespace perp::contact

@@ -1,0 +1,97 @@
+#pragma once
+/// \file
+/// Moreau–Jean time stepping (θ-method) for planar rigid bodies in unilateral, frictional
+/// contact (chapter §1.7, "一个时间步的完整流程"; Jean 1999, Acary–Brogliato 2008 §10).
+///
+/// One step of size h from (q_k, v_k):
+///   1. detect contacts; a contact is active when its predicted gap g + h/2 · ġ <= 0
+///      (up to `activation_tolerance`)
+///      (ġ = J_N v_k), the activation rule of Siconos' MoreauJeanOSI;
+///   2. v_free = v_k + h M⁻¹ f (gravity; planar bodies have no gyroscopic term);
+///   3. solve the velocity-level problem of the active contacts (frictionless LCP,
+///      Stewart–Trinkle or Anitescu–Potra) with `solve(lcp, method)`, which gives impulses Λ;
+///   4. v_{k+1} = v_free + M⁻¹ (J_Nᵀ Λ_N + J_Tᵀ Λ_T);
+///   5. q_{k+1} = q_k + h ((1 − θ) v_k + θ v_{k+1}).
+/// Newton's restitution enters the velocity-level law as u_N⁺ + e u_N⁻ with u_N⁻ = J_N v_k.
+
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "perp/contact/body.hpp"
+#include "perp/contact/detection.hpp"
+#include "perp/core/status.hpp"
+#include "perp/solvers/method.hpp"
+#include "perp/solvers/options.hpp"
+
+namespace perp::contact {
+
+enum class FrictionModel {
+  /// Exact planar Coulomb friction, Stewart–Trinkle LCP (signorini.hpp). Default.
+  StewartTrinkle,
+  /// The Anitescu–Potra convex relaxation: always solvable, but sliding contacts separate at
+  /// normal speed μ |u_T| (see `anitescu_potra_lcp`).
+  AnitescuPotra,
+};
+
+struct MoreauJeanOptions {
+  /// Time step h > 0 in seconds. Default 1e-3.
+  double timestep = 1e-3;
+  /// θ ∈ [½, 1] of the position update. ½ (default) conserves energy in free flight; θ > ½
+  /// dissipates O(h) per step.
+  double theta = 0.5;
+  /// Newton restitution e ∈ [0, 1] of every contact. Default 0 (plastic impacts).
+  double restitution = 0;
+  /// Coulomb coefficient μ >= 0 of every contact. 0 (default) = frictionless: only Λ_N.
+  double friction = 0;
+  FrictionModel friction_model = FrictionModel::StewartTrinkle;
+  /// A contact is active when its predicted gap g + h/2 · ġ is <= this (metres, >= 0). The
+  /// default 1e-9 keeps resting contacts active through round-off (a resting gap of 1e-20 must
+  /// not switch a contact off); an active contact can only push, never pull.
+  double activation_tolerance = 1e-9;
+  /// Gravity acceleration (m/s²). Default (0, −9.81).
+  Eigen::Vector2d gravity{0.0, -9.81};
+  /// The LCP method of each step. Auto (default) starts with Lemke. Frictionless and
+  /// Anitescu–Potra problems also suit pgs (positive semidefinite W).
+  Method method = Method::Auto;
+  /// Options passed to `solve` for each step's LCP.
+  SolveOptions solve;
+
+  /// Throws `InvalidProblem` naming the first bad field.
+  void validate() const;
+};
+
+/// What one step did.
+struct StepReport {
+  /// The active contacts of the step (geometry at the start of the step).
+  std::vector<Contact> contacts;
+  /// Normal and tangent impulses (N·s), one per active contact.
+  Eigen::VectorXd normal_impulse;
+  Eigen::VectorXd tangent_impulse;
+  /// Outcome of the step's LCP (Solved when there was no active contact).
+  Status status = Status::Solved;
+  std::string method;
+  int iterations = 0;
+  double residual = 0;
+  /// Wall-clock time of the LCP solve and of the whole step, milliseconds.
+  double solve_ms = 0;
+  double step_ms = 0;
+  /// The step's LCP size (0 without active contacts).
+  Eigen::Index lcp_size = 0;
+};
+
+/// Advances `world` by one step. Throws `InvalidProblem` for invalid options or world, checked at
+/// every call (O(bodies), so that a NaN cannot propagate silently). A step whose LCP is not
+/// solved still advances with the returned z (finite) and says so in `StepReport::status`.
+StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options);
+
+/// Kinetic and potential energy of a world (potential −m g·x, zero at the origin).
+struct Energy {
+  double kinetic = 0;
+  double potential = 0;
+  [[nodiscard]] double total() const { return kinetic + potential; }
+};
+
+[[nodiscard]] Energy energy(const World& world, const Eigen::Vector2d& gravity);
+
+}  // namespace perp::contact

@@ -1,0 +1,33 @@
+#pragma once
+/// \file
+/// Scene files (JSON) for `perp simulate`. Every key, with the optional ones marked:
+///
+///   {"gravity": [0, -9.81], "timestep": 0.001, "duration": 2.0,
+///    "theta": 0.5,                        optional, default 0.5, in [0.5, 1]
+///    "restitution": 0.5, "friction": 0.3,
+///    "friction_model": "stewart-trinkle", optional: or "anitescu-potra"
+///    "ground": {"height": 0.0},           optional; without it there is no ground
+///    "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0,
+///                "inertia": 0.005,        optional, default from the shape
+///                "position": [0.0, 1.0],
+///                "angle": 0.0,            optional, default 0
+///                "velocity": [0.0, 0.0],  optional, default [0, 0]
+///                "angular_velocity": 0.0  optional, default 0
+///               }]}
+///
+/// Shapes: {"type": "disk", "radius": r}, {"type": "box", "width": w, "height": h},
+/// {"type": "rod", "length": L}. Unknown keys, missing required keys, values of the wrong type
+/// and values out of range are refused with `InvalidProblem` naming the key path
+/// ("bodies[1].shape.radius").
+
+#include <filesystem>
+#include <string>
+
+#include "perp/contact/scene.hpp"
+
+namespace perp {
+
+[[nodiscard]] contact::Scene parse_scene_json(const std::string& text, const std::string& source = "<input>");
+[[nodiscard]] contact::Scene read_scene_file(const std::filesystem::path& path);
+
+}  // namespace perp

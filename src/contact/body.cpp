@@ -1,0 +1,109 @@
+#include "perp/contact/body.hpp"
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "perp/core/error.hpp"
+
+namespace perp::contact {
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+
+void require_positive(double value, const std::string& body, const char* field) {
+  if (!std::isfinite(value) || value <= 0) {
+    throw InvalidProblem("body \"" + body + "\": " + field + " must be finite and > 0, got " + std::to_string(value));
+  }
+}
+
+void require_finite_value(double value, const std::string& body, const char* field) {
+  if (!std::isfinite(value)) throw InvalidProblem("body \"" + body + "\": " + field + " is not finite");
+}
+
+}  // namespace
+
+const char* shape_name(const Shape& shape) {
+  return std::visit(Overloaded{[](const Disk&) { return "disk"; }, [](const Box&) { return "box"; },
+                               [](const Rod&) { return "rod"; }},
+                    shape);
+}
+
+double Body::moment_of_inertia() const {
+  if (inertia) return *inertia;
+  return std::visit(Overloaded{[&](const Disk& d) { return mass * d.radius * d.radius / 2; },
+                               [&](const Box& b) { return mass * (b.width * b.width + b.height * b.height) / 12; },
+                               [&](const Rod& r) { return mass * r.length * r.length / 12; }},
+                    shape);
+}
+
+double Body::bounding_radius() const {
+  return std::visit(
+      Overloaded{[](const Disk& d) { return d.radius; }, [](const Box& b) { return std::hypot(b.width, b.height) / 2; },
+                 [](const Rod& r) { return r.length / 2; }},
+      shape);
+}
+
+Eigen::Vector2d Body::axis() const { return {std::cos(angle), std::sin(angle)}; }
+
+Eigen::Vector2d Body::to_world(const Eigen::Vector2d& local) const {
+  const double c = std::cos(angle);
+  const double s = std::sin(angle);
+  return position + Eigen::Vector2d(c * local.x() - s * local.y(), s * local.x() + c * local.y());
+}
+
+void Body::validate() const {
+  if (name.empty()) throw InvalidProblem("body: name must not be empty");
+  require_positive(mass, name, "mass");
+  if (inertia) require_positive(*inertia, name, "inertia");
+  std::visit(Overloaded{[&](const Disk& d) { require_positive(d.radius, name, "radius"); },
+                        [&](const Box& b) {
+                          require_positive(b.width, name, "width");
+                          require_positive(b.height, name, "height");
+                        },
+                        [&](const Rod& r) { require_positive(r.length, name, "length"); }},
+             shape);
+  require_finite_value(position.x(), name, "position[0]");
+  require_finite_value(position.y(), name, "position[1]");
+  require_finite_value(angle, name, "angle");
+  require_finite_value(velocity.x(), name, "velocity[0]");
+  require_finite_value(velocity.y(), name, "velocity[1]");
+  require_finite_value(angular_velocity, name, "angular_velocity");
+}
+
+void World::validate() const {
+  std::set<std::string> names;
+  for (const Body& body : bodies) {
+    body.validate();
+    if (!names.insert(body.name).second) throw InvalidProblem("body name \"" + body.name + "\" is used twice");
+    if (body.name == "ground") throw InvalidProblem("body name \"ground\" is reserved for the ground");
+  }
+  if (ground && !std::isfinite(ground->height)) throw InvalidProblem("ground: height is not finite");
+}
+
+Eigen::VectorXd generalized_velocity(const std::vector<Body>& bodies) {
+  Eigen::VectorXd v(3 * static_cast<Eigen::Index>(bodies.size()));
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const auto k = 3 * static_cast<Eigen::Index>(i);
+    v[k] = bodies[i].velocity.x();
+    v[k + 1] = bodies[i].velocity.y();
+    v[k + 2] = bodies[i].angular_velocity;
+  }
+  return v;
+}
+
+Eigen::VectorXd inverse_mass_diagonal(const std::vector<Body>& bodies) {
+  Eigen::VectorXd inverse(3 * static_cast<Eigen::Index>(bodies.size()));
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const auto k = 3 * static_cast<Eigen::Index>(i);
+    inverse[k] = 1 / bodies[i].mass;
+    inverse[k + 1] = 1 / bodies[i].mass;
+    inverse[k + 2] = 1 / bodies[i].moment_of_inertia();
+  }
+  return inverse;
+}
+
+}  // namespace perp::contact

@@ -1,0 +1,139 @@
+#include "perp/contact/moreau_jean.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "perp/contact/jacobian.hpp"
+#include "perp/contact/signorini.hpp"
+#include "perp/core/error.hpp"
+#include "perp/solvers/solve.hpp"
+
+namespace perp::contact {
+namespace {
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Detection margin that catches every contact whose predicted gap g + h/2 ġ can be <= 0:
+/// |ġ| is at most the relative speed of the two bodies' farthest points.
+double detection_margin(const World& world, double timestep, double tolerance) {
+  double fastest = 0;
+  for (const Body& body : world.bodies) {
+    fastest = std::max(fastest, body.velocity.norm() + std::abs(body.angular_velocity) * body.bounding_radius());
+  }
+  return timestep * fastest + tolerance;
+}
+
+}  // namespace
+
+void MoreauJeanOptions::validate() const {
+  auto fail = [](const std::string& what) { throw InvalidProblem("moreau-jean options: " + what); };
+  if (!std::isfinite(timestep) || timestep <= 0)
+    fail("timestep must be finite and > 0, got " + std::to_string(timestep));
+  if (!std::isfinite(theta) || theta < 0.5 || theta > 1)
+    fail("theta must be in [0.5, 1], got " + std::to_string(theta));
+  if (!std::isfinite(restitution) || restitution < 0 || restitution > 1) {
+    fail("restitution must be in [0, 1], got " + std::to_string(restitution));
+  }
+  if (!std::isfinite(friction) || friction < 0)
+    fail("friction must be finite and >= 0, got " + std::to_string(friction));
+  if (!gravity.allFinite()) fail("gravity is not finite");
+  if (!std::isfinite(activation_tolerance) || activation_tolerance < 0) {
+    fail("activation_tolerance must be finite and >= 0, got " + std::to_string(activation_tolerance));
+  }
+}
+
+StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  options.validate();
+  world.validate();
+  const double h = options.timestep;
+  const Eigen::VectorXd v = generalized_velocity(world.bodies);
+  const Eigen::VectorXd inverse_mass = inverse_mass_diagonal(world.bodies);
+  const auto body_count = static_cast<Eigen::Index>(world.bodies.size());
+
+  // 1. Activation by the predicted gap.
+  const std::vector<Contact> candidates =
+      detect_contacts(world, detection_margin(world, h, options.activation_tolerance));
+  StepReport report;
+  if (!candidates.empty()) {
+    const Eigen::VectorXd gap_rate = normal_jacobian(candidates, body_count) * v;
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+      if (candidates[k].gap + 0.5 * h * gap_rate[static_cast<Eigen::Index>(k)] <= options.activation_tolerance) {
+        report.contacts.push_back(candidates[k]);
+      }
+    }
+  }
+
+  // 2. Free velocity.
+  Eigen::VectorXd v_free = v;
+  for (Eigen::Index i = 0; i < body_count; ++i) v_free.segment<2>(3 * i) += h * options.gravity;
+
+  // 3–4. Impulses and the velocity update.
+  const auto m = static_cast<Eigen::Index>(report.contacts.size());
+  report.normal_impulse = Eigen::VectorXd::Zero(m);
+  report.tangent_impulse = Eigen::VectorXd::Zero(m);
+  Eigen::VectorXd v_next = v_free;
+  if (m > 0) {
+    const ContactSpace space{normal_jacobian(report.contacts, body_count),
+                             tangent_jacobian(report.contacts, body_count), inverse_mass};
+    const Eigen::VectorXd normal_bias = space.normal * v_free + options.restitution * (space.normal * v);
+    const Eigen::VectorXd tangent_bias = space.tangent * v_free;
+    Lcp lcp;
+    const bool frictionless = options.friction == 0;
+    if (frictionless) {
+      lcp = {delassus_dense(space.normal, inverse_mass), normal_bias};
+    } else if (options.friction_model == FrictionModel::StewartTrinkle) {
+      lcp = stewart_trinkle_lcp(space, normal_bias, tangent_bias, options.friction);
+    } else {
+      lcp = anitescu_potra_lcp(space, normal_bias, tangent_bias, options.friction);
+    }
+    const auto solve_start = std::chrono::steady_clock::now();
+    const Result result = solve(lcp, options.method, options.solve);
+    report.solve_ms = milliseconds_since(solve_start);
+    report.status = result.status;
+    report.method = result.method;
+    report.iterations = result.iterations;
+    report.residual = result.residual;
+    report.lcp_size = lcp.size();
+    if (frictionless) {
+      report.normal_impulse = result.z;
+    } else if (options.friction_model == FrictionModel::StewartTrinkle) {
+      report.normal_impulse = result.z.segment(0, m);
+      report.tangent_impulse = result.z.segment(m, m) - result.z.segment(2 * m, m);
+    } else {
+      report.normal_impulse = result.z.segment(0, m) + result.z.segment(m, m);
+      report.tangent_impulse = options.friction * (result.z.segment(0, m) - result.z.segment(m, m));
+    }
+    const Eigen::VectorXd impulse =
+        space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
+    v_next += inverse_mass.cwiseProduct(impulse);
+  }
+
+  // 5. θ-method position update.
+  const double theta = options.theta;
+  for (Eigen::Index i = 0; i < body_count; ++i) {
+    Body& body = world.bodies[static_cast<std::size_t>(i)];
+    const Eigen::Vector3d mean = (1 - theta) * v.segment<3>(3 * i) + theta * v_next.segment<3>(3 * i);
+    body.position += h * mean.head<2>();
+    body.angle += h * mean[2];
+    body.velocity = v_next.segment<2>(3 * i);
+    body.angular_velocity = v_next[3 * i + 2];
+  }
+  report.step_ms = milliseconds_since(start);
+  return report;
+}
+
+Energy energy(const World& world, const Eigen::Vector2d& gravity) {
+  Energy e;
+  for (const Body& body : world.bodies) {
+    e.kinetic += 0.5 * body.mass * body.velocity.squaredNorm() +
+                 0.5 * body.moment_of_inertia() * body.angular_velocity * body.angular_velocity;
+    e.potential -= body.mass * gravity.dot(body.position);
+  }
+  return e;
+}
+
+}  // namespace perp::contact

@@ -1,0 +1,88 @@
+#include "perp/contact/painleve.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "perp/core/error.hpp"
+
+namespace perp::contact {
+
+void PainleveRod::validate() const {
+  auto fail = [](const std::string& what) { throw InvalidProblem("painleve: " + what); };
+  if (!std::isfinite(theta) || theta <= 0 || theta >= std::numbers::pi / 2) {
+    fail("theta must be in (0, pi/2) radians, got " + std::to_string(theta));
+  }
+  if (!std::isfinite(theta_dot)) fail("theta_dot is not finite");
+  if (!std::isfinite(friction) || friction < 0) fail("mu must be finite and >= 0, got " + std::to_string(friction));
+  if (!std::isfinite(mass) || mass <= 0) fail("mass must be finite and > 0, got " + std::to_string(mass));
+  if (!std::isfinite(half_length) || half_length <= 0) {
+    fail("half_length must be finite and > 0, got " + std::to_string(half_length));
+  }
+  if (!std::isfinite(gravity) || gravity <= 0) fail("gravity must be finite and > 0, got " + std::to_string(gravity));
+}
+
+std::string to_string(PainleveRegime regime) {
+  switch (regime) {
+    case PainleveRegime::Separating:
+      return "separating";
+    case PainleveRegime::Contact:
+      return "contact";
+    case PainleveRegime::Indeterminate:
+      return "indeterminate";
+    case PainleveRegime::Inconsistent:
+      return "inconsistent";
+  }
+  return "unknown";
+}
+
+PainleveAnalysis analyze_painleve(const PainleveRod& rod) {
+  rod.validate();
+  const double c = std::cos(rod.theta);
+  const double s = std::sin(rod.theta);
+  PainleveAnalysis result;
+  result.alpha = (1 + 3 * c * (c - rod.friction * s)) / rod.mass;
+  result.beta = -rod.gravity + rod.half_length * rod.theta_dot * rod.theta_dot * s;
+  const double alpha = result.alpha;
+  const double beta = result.beta;
+  if (alpha > 0) {
+    result.regime = beta >= 0 ? PainleveRegime::Separating : PainleveRegime::Contact;
+    result.solutions = {beta >= 0 ? 0.0 : -beta / alpha};
+  } else if (beta > 0) {
+    result.regime = alpha < 0 ? PainleveRegime::Indeterminate : PainleveRegime::Separating;
+    result.solutions = alpha < 0 ? std::vector<double>{0.0, -beta / alpha} : std::vector<double>{0.0};
+  } else if (beta < 0) {
+    result.regime = PainleveRegime::Inconsistent;
+  } else {
+    result.regime = alpha < 0 ? PainleveRegime::Separating : PainleveRegime::Indeterminate;
+    result.solutions = {0.0};
+  }
+  return result;
+}
+
+CriticalFriction painleve_critical_friction() { return {4.0 / 3.0, std::atan(2.0)}; }
+
+World painleve_world(const PainleveRod& rod, double sliding_speed) {
+  rod.validate();
+  if (!std::isfinite(sliding_speed) || sliding_speed <= 0) {
+    throw InvalidProblem("painleve: sliding_speed must be finite and > 0, got " + std::to_string(sliding_speed));
+  }
+  const double l = rod.half_length;
+  const double c = std::cos(rod.theta);
+  const double s = std::sin(rod.theta);
+  Body body;
+  body.name = "rod";
+  body.shape = Rod{2 * l};
+  body.mass = rod.mass;
+  body.position = {0.0, l * s};
+  body.angle = -rod.theta;
+  body.angular_velocity = -rod.theta_dot;
+  // ẋ_A = ẋ_c − l sin θ θ̇, ẏ_A = ẏ_c − l cos θ θ̇ = 0.
+  body.velocity = {sliding_speed + l * s * rod.theta_dot, l * c * rod.theta_dot};
+  World world;
+  world.bodies.push_back(body);
+  world.ground = Ground{0.0};
+  return world;
+}
+
+}  // namespace perp::contact

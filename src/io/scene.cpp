@@ -1,0 +1,200 @@
+#include "perp/io/scene.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include "perp/core/error.hpp"
+
+namespace perp {
+namespace {
+
+using nlohmann::json;
+
+/// Where in the document a value sits, for messages: "bodies[1].shape.radius".
+std::string child(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+class SceneReader {
+ public:
+  explicit SceneReader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& what) const { throw InvalidProblem(source_ + ": " + what); }
+
+  void require_object(const json& value, const std::string& path) const {
+    if (!value.is_object()) fail((path.empty() ? "the scene" : path) + " must be an object, got " + value.type_name());
+  }
+
+  void require_known_keys(const json& object, const std::string& path,
+                          std::initializer_list<std::string_view> known) const {
+    for (const auto& [key, value] : object.items()) {
+      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+      std::string list;
+      for (std::string_view name : known) list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+      fail("unknown key \"" + child(path, key) + "\"; the keys here are " + list);
+    }
+  }
+
+  const json* find(const json& object, std::string_view key) const {
+    const auto found = object.find(std::string(key));
+    return found == object.end() ? nullptr : &*found;
+  }
+
+  const json& require(const json& object, const std::string& path, std::string_view key) const {
+    const json* value = find(object, key);
+    if (value == nullptr) fail("missing key \"" + child(path, key) + "\"");
+    return *value;
+  }
+
+  double number(const json& value, const std::string& path) const {
+    if (!value.is_number()) fail(path + " must be a number, got " + value.type_name() + " " + value.dump());
+    const double x = value.get<double>();
+    if (!std::isfinite(x)) fail(path + " is not finite");
+    return x;
+  }
+
+  double positive(const json& value, const std::string& path) const {
+    const double x = number(value, path);
+    if (x <= 0) fail(path + " must be > 0, got " + value.dump());
+    return x;
+  }
+
+  Eigen::Vector2d vector2(const json& value, const std::string& path) const {
+    if (!value.is_array() || value.size() != 2) {
+      fail(path + " must be an array of 2 numbers [x, y], got " + value.dump());
+    }
+    return {number(value[0], path + "[0]"), number(value[1], path + "[1]")};
+  }
+
+  contact::Shape shape(const json& value, const std::string& path) const {
+    require_object(value, path);
+    const json& type = require(value, path, "type");
+    if (!type.is_string()) fail(child(path, "type") + " must be a string, got " + type.dump());
+    const std::string name = type.get<std::string>();
+    if (name == "disk") {
+      require_known_keys(value, path, {"type", "radius"});
+      return contact::Disk{positive(require(value, path, "radius"), child(path, "radius"))};
+    }
+    if (name == "box") {
+      require_known_keys(value, path, {"type", "width", "height"});
+      return contact::Box{positive(require(value, path, "width"), child(path, "width")),
+                          positive(require(value, path, "height"), child(path, "height"))};
+    }
+    if (name == "rod") {
+      require_known_keys(value, path, {"type", "length"});
+      return contact::Rod{positive(require(value, path, "length"), child(path, "length"))};
+    }
+    fail(child(path, "type") + " must be \"disk\", \"box\" or \"rod\", got \"" + name + "\"");
+  }
+
+  contact::Body body(const json& value, const std::string& path) const {
+    require_object(value, path);
+    require_known_keys(value, path,
+                       {"name", "shape", "mass", "inertia", "position", "angle", "velocity", "angular_velocity"});
+    contact::Body body;
+    const json& name = require(value, path, "name");
+    if (!name.is_string() || name.get<std::string>().empty()) {
+      fail(child(path, "name") + " must be a non-empty string, got " + name.dump());
+    }
+    body.name = name.get<std::string>();
+    body.shape = shape(require(value, path, "shape"), child(path, "shape"));
+    body.mass = positive(require(value, path, "mass"), child(path, "mass"));
+    if (const json* inertia = find(value, "inertia")) body.inertia = positive(*inertia, child(path, "inertia"));
+    body.position = vector2(require(value, path, "position"), child(path, "position"));
+    if (const json* angle = find(value, "angle")) body.angle = number(*angle, child(path, "angle"));
+    if (const json* velocity = find(value, "velocity")) body.velocity = vector2(*velocity, child(path, "velocity"));
+    if (const json* omega = find(value, "angular_velocity")) {
+      body.angular_velocity = number(*omega, child(path, "angular_velocity"));
+    }
+    return body;
+  }
+
+  contact::Scene scene(const json& document) const {
+    require_object(document, "");
+    require_known_keys(
+        document, "",
+        {"gravity", "timestep", "duration", "theta", "restitution", "friction", "friction_model", "ground", "bodies"});
+    contact::Scene scene;
+    contact::MoreauJeanOptions& options = scene.options;
+    options.gravity = vector2(require(document, "", "gravity"), "gravity");
+    options.timestep = positive(require(document, "", "timestep"), "timestep");
+    scene.duration = positive(require(document, "", "duration"), "duration");
+    if (const json* theta = find(document, "theta")) {
+      options.theta = number(*theta, "theta");
+      if (options.theta < 0.5 || options.theta > 1) fail("theta must be in [0.5, 1], got " + theta->dump());
+    }
+    options.restitution = number(require(document, "", "restitution"), "restitution");
+    if (options.restitution < 0 || options.restitution > 1) {
+      fail("restitution must be in [0, 1], got " + document["restitution"].dump());
+    }
+    options.friction = number(require(document, "", "friction"), "friction");
+    if (options.friction < 0) fail("friction must be >= 0, got " + document["friction"].dump());
+    if (const json* model = find(document, "friction_model")) {
+      const std::string name = model->is_string() ? model->get<std::string>() : model->dump();
+      if (name == "stewart-trinkle") {
+        options.friction_model = contact::FrictionModel::StewartTrinkle;
+      } else if (name == "anitescu-potra") {
+        options.friction_model = contact::FrictionModel::AnitescuPotra;
+      } else {
+        fail("friction_model must be \"stewart-trinkle\" or \"anitescu-potra\", got " + model->dump());
+      }
+    }
+    if (const json* ground = find(document, "ground")) {
+      require_object(*ground, "ground");
+      require_known_keys(*ground, "ground", {"height"});
+      scene.world.ground = contact::Ground{number(require(*ground, "ground", "height"), "ground.height")};
+    }
+    const json& bodies = require(document, "", "bodies");
+    if (!bodies.is_array()) fail(std::string("bodies must be an array, got ") + bodies.type_name());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      scene.world.bodies.push_back(body(bodies[i], "bodies[" + std::to_string(i) + "]"));
+    }
+    try {
+      scene.validate();
+    } catch (const InvalidProblem& error) {
+      fail(error.what());
+    }
+    return scene;
+  }
+
+ private:
+  std::string source_;
+};
+
+}  // namespace
+
+contact::Scene parse_scene_json(const std::string& text, const std::string& source) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error& error) {
+    throw InvalidProblem(source + ": malformed JSON at byte " + std::to_string(error.byte) + ": " + error.what());
+  } catch (const json::exception& error) {
+    throw InvalidProblem(source + ": malformed JSON: " + error.what());
+  }
+  return SceneReader(source).scene(document);
+}
+
+contact::Scene read_scene_file(const std::filesystem::path& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    throw InvalidProblem("cannot open '" + path.string() + "': it is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const bool missing = !std::filesystem::exists(path, ignored);
+    throw InvalidProblem("cannot open '" + path.string() + "'" + (missing ? ": no such file" : ""));
+  }
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return parse_scene_json(contents.str(), path.string());
+}
+
+}  // namespace perp

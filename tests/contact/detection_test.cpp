@@ -1,0 +1,157 @@
+#include "perp/contact/detection.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "perp/core/error.hpp"
+#include "test_worlds.hpp"
+
+namespace perp::contact {
+namespace {
+
+using test::box;
+using test::disk;
+using test::rod;
+
+World with_ground(std::vector<Body> bodies, double height = 0) {
+  World world;
+  world.bodies = std::move(bodies);
+  world.ground = Ground{height};
+  return world;
+}
+
+TEST(Detection, DiskAboveGround) {
+  const World world = with_ground({disk("ball", 0.1, 1, {0.3, 0.35})}, 0.05);
+  EXPECT_TRUE(detect_contacts(world, 0.1).empty());
+  const auto contacts = detect_contacts(world, 0.2);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].gap, 0.35 - 0.1 - 0.05, 1e-15);
+  EXPECT_EQ(contacts[0].body_b, kGround);
+  EXPECT_DOUBLE_EQ(contacts[0].normal.y(), 1);
+  EXPECT_NEAR(contacts[0].point.y(), 0.25, 1e-15);
+  EXPECT_NEAR(contacts[0].arm_a.y(), -0.1, 1e-15);
+}
+
+TEST(Detection, TiltedBoxCornersOnGround) {
+  // A unit square rotated by 30°: its lowest corner is at y − (cos 30° + sin 30°)/2.
+  const double angle = M_PI / 6;
+  const World world = with_ground({box("b", 1, 1, 1, {0, 1}, angle)});
+  const auto contacts = detect_contacts(world, 0);
+  EXPECT_TRUE(contacts.empty());
+  const auto near = detect_contacts(world, 1.0);
+  ASSERT_EQ(near.size(), 2u);  // the two lower corners; the upper two are above y = 1
+  const double lowest = 1 - (std::cos(angle) + std::sin(angle)) / 2;
+  const double min_gap = std::min(near[0].gap, near[1].gap);
+  EXPECT_NEAR(min_gap, lowest, 1e-14);
+}
+
+TEST(Detection, RodEnds) {
+  const World world = with_ground({rod("r", 2, 1, {0, std::sin(0.5)}, -0.5)});
+  const auto contacts = detect_contacts(world, 1e-9);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].gap, 0, 1e-15);
+  EXPECT_NEAR(contacts[0].point.x(), std::cos(0.5), 1e-15);
+}
+
+TEST(Detection, DiskDisk) {
+  World world;
+  world.bodies = {disk("a", 0.5, 1, {0, 0}), disk("b", 0.25, 1, {0.6, 0.8})};
+  const auto contacts = detect_contacts(world, 0.5);
+  ASSERT_EQ(contacts.size(), 1u);
+  const Contact& c = contacts[0];
+  EXPECT_EQ(c.body_a, 0);
+  EXPECT_EQ(c.body_b, 1);
+  EXPECT_NEAR(c.gap, 1.0 - 0.75, 1e-15);
+  // The normal points from b to a.
+  EXPECT_NEAR(c.normal.x(), -0.6, 1e-15);
+  EXPECT_NEAR(c.normal.y(), -0.8, 1e-15);
+  EXPECT_TRUE(detect_contacts(world, 0.2).empty());
+}
+
+TEST(Detection, DiskOnRotatedBoxFace) {
+  World world;
+  const double angle = 0.3;
+  world.bodies = {box("b", 2, 1, 1, {0, 0}, angle)};
+  const Eigen::Vector2d up(-std::sin(angle), std::cos(angle));  // the box's top-face normal
+  world.bodies.push_back(disk("d", 0.2, 1, 0.7 * up));
+  const auto contacts = detect_contacts(world, 0.1);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_EQ(contacts[0].body_a, 1);  // the disk
+  EXPECT_NEAR(contacts[0].gap, 0.7 - 0.5 - 0.2, 1e-14);
+  EXPECT_NEAR((contacts[0].normal - up).norm(), 0, 1e-14);
+}
+
+TEST(Detection, DiskPenetratingBoxLeavesThroughNearestFace) {
+  World world;
+  world.bodies = {disk("d", 0.1, 1, {0.9, 0.0}), box("b", 2, 1, 1, {0, 0})};
+  const auto contacts = detect_contacts(world, 0);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].normal.x(), 1, 1e-15);
+  EXPECT_NEAR(contacts[0].gap, -0.1 - 0.1, 1e-15);
+}
+
+TEST(Detection, StackedBoxesTouchAtTheUpperCorners) {
+  // Equal boxes, one on the other: two contacts at the interface, normal +y from lower to upper.
+  World world;
+  world.bodies = {box("low", 1, 0.5, 1, {0, 0.25}), box("up", 1, 0.5, 1, {0, 0.75})};
+  const auto contacts = detect_contacts(world, 1e-9);
+  ASSERT_EQ(contacts.size(), 2u);
+  for (const Contact& c : contacts) {
+    EXPECT_NEAR(c.gap, 0, 1e-15);
+    EXPECT_EQ(c.body_a, 1);
+    EXPECT_EQ(c.body_b, 0);
+    EXPECT_NEAR(c.normal.y(), 1, 1e-15);
+    EXPECT_NEAR(std::abs(c.point.x()), 0.5, 1e-15);
+  }
+}
+
+TEST(Detection, SmallBoxUnderWideBoxClipsToTheSmallFace) {
+  // The wide box's corners hang over; the contact points are the small box's top corners.
+  World world;
+  world.bodies = {box("small", 0.4, 0.5, 1, {0, 0.25}), box("wide", 2, 0.5, 1, {0.1, 0.75})};
+  const auto contacts = detect_contacts(world, 1e-9);
+  ASSERT_EQ(contacts.size(), 2u);
+  std::vector<double> xs{contacts[0].point.x(), contacts[1].point.x()};
+  std::sort(xs.begin(), xs.end());
+  EXPECT_NEAR(xs[0], -0.2, 1e-14);
+  EXPECT_NEAR(xs[1], 0.2, 1e-14);
+}
+
+TEST(Detection, TiltedBoxCornerOnFace) {
+  // A box resting on one corner on a wide box: one contact, the corner, gap as computed.
+  World world;
+  const double angle = M_PI / 4;
+  const double corner_drop = std::sqrt(0.5);  // half-diagonal of the unit square
+  world.bodies = {box("base", 4, 1, 1, {0, 0}), box("top", 1, 1, 1, {0.3, 0.5 + corner_drop + 0.01}, angle)};
+  const auto contacts = detect_contacts(world, 0.05);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].gap, 0.01, 1e-12);
+  EXPECT_NEAR(contacts[0].point.x(), 0.3, 1e-12);
+  EXPECT_EQ(contacts[0].body_a, 1);
+}
+
+TEST(Detection, SeparatedBoxesAndFarDisks) {
+  World world;
+  world.bodies = {box("a", 1, 1, 1, {0, 0}), box("b", 1, 1, 1, {1.5, 0}), disk("c", 0.1, 1, {5, 0})};
+  EXPECT_TRUE(detect_contacts(world, 0.4).empty());
+  EXPECT_EQ(detect_contacts(world, 0.6).size(), 2u);
+}
+
+TEST(Detection, PileFindsEveryTouchingPair) {
+  // A row of 50 touching disks: 49 disk–disk contacts (the sweep must not miss any) + 50 ground.
+  World world;
+  for (int i = 0; i < 50; ++i) world.bodies.push_back(disk("d" + std::to_string(i), 0.5, 1, {49.0 - i, 0.5}));
+  world.ground = Ground{0};
+  EXPECT_EQ(detect_contacts(world, 1e-9).size(), 99u);
+}
+
+TEST(Detection, RejectsBadMargin) {
+  const World world = with_ground({disk("ball", 0.1, 1, {0, 1})});
+  EXPECT_THROW((void)detect_contacts(world, -1), InvalidProblem);
+  EXPECT_THROW((void)detect_contacts(world, std::nan("")), InvalidProblem);
+}
+
+}  // namespace
+}  // namespace perp::contact

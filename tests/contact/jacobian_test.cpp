@@ -1,0 +1,90 @@
+#include "perp/contact/jacobian.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "perp/contact/signorini.hpp"
+#include "test_worlds.hpp"
+
+namespace perp::contact {
+namespace {
+
+using test::box;
+using test::disk;
+
+/// Velocity of a world point p attached to a body: v + ω × (p − c).
+Eigen::Vector2d point_velocity(const Body& body, const Eigen::Vector2d& p) {
+  const Eigen::Vector2d r = p - body.position;
+  return body.velocity + body.angular_velocity * Eigen::Vector2d(-r.y(), r.x());
+}
+
+TEST(Jacobian, RowsGiveTheRelativePointVelocity) {
+  World world;
+  world.bodies = {box("a", 1, 0.5, 2, {0.1, 0.74}, 0.05), box("b", 2, 0.5, 3, {0, 0.25}),
+                  disk("c", 0.2, 1, {1.35, 0.2})};
+  world.bodies[0].velocity = {0.3, -0.7};
+  world.bodies[0].angular_velocity = 1.3;
+  world.bodies[1].velocity = {-0.2, 0.1};
+  world.bodies[1].angular_velocity = -0.4;
+  world.bodies[2].velocity = {0.5, 0.25};
+  world.bodies[2].angular_velocity = 2.0;
+  world.ground = Ground{0};
+  const auto contacts = detect_contacts(world, 0.1);
+  ASSERT_GE(contacts.size(), 4u);
+  const Eigen::VectorXd v = generalized_velocity(world.bodies);
+  const Eigen::VectorXd un = normal_jacobian(contacts, 3) * v;
+  const Eigen::VectorXd ut = tangent_jacobian(contacts, 3) * v;
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const Contact& c = contacts[k];
+    Eigen::Vector2d relative = point_velocity(world.bodies[c.body_a], c.point);
+    if (c.body_b != kGround) relative -= point_velocity(world.bodies[c.body_b], c.point);
+    EXPECT_NEAR(un[static_cast<Eigen::Index>(k)], c.normal.dot(relative), 1e-14) << "contact " << k;
+    EXPECT_NEAR(ut[static_cast<Eigen::Index>(k)], c.tangent().dot(relative), 1e-14) << "contact " << k;
+  }
+}
+
+TEST(Delassus, ChapterTwoContactBlock) {
+  // §1.2: A = [[1/m + L²/4I, 1/m − L²/4I], [.., ..]]. With m = 1, I = 1/12, L = 1 the term
+  // L²/4I is 3, so A = [[4, −2], [−2, 4]]; the chapter prints 3/4 and [[7/4, 1/4], [1/4, 7/4]],
+  // an arithmetic slip that leaves its answer λ = (5, 5) unchanged: both matrices have row sums
+  // 2/m, so A·(5, 5) = (10, 10) either way (signorini_test checks λ).
+  const World world = test::chapter_block();
+  const auto contacts = detect_contacts(world, 1e-9);
+  ASSERT_EQ(contacts.size(), 2u);
+  const ContactSpace space = contact_space(world, contacts);
+  const Eigen::MatrixXd W = delassus_dense(space.normal, space.inverse_mass);
+  EXPECT_NEAR(W(0, 0), 4, 1e-14);
+  EXPECT_NEAR(W(1, 1), 4, 1e-14);
+  EXPECT_NEAR(W(0, 1), -2, 1e-14);
+  EXPECT_NEAR(W(1, 0), -2, 1e-14);
+}
+
+TEST(Delassus, SparseEqualsDenseEqualsExplicitInverse) {
+  World world;
+  for (int i = 0; i < 6; ++i) {
+    world.bodies.push_back(disk("d" + std::to_string(i), 0.5, 1.0 + i, {1.0 * i, 0.5 + 0.01 * (i % 2)}));
+  }
+  world.ground = Ground{0};
+  const auto contacts = detect_contacts(world, 0.05);
+  ASSERT_EQ(contacts.size(), 11u);
+  const ContactSpace space = contact_space(world, contacts);
+  const Eigen::MatrixXd dense = delassus_dense(space.normal, space.inverse_mass);
+  const Eigen::MatrixXd sparse = Eigen::MatrixXd(delassus_sparse(space.normal, space.inverse_mass));
+  Eigen::MatrixXd mass = Eigen::MatrixXd::Zero(18, 18);
+  for (int i = 0; i < 6; ++i) {
+    mass(3 * i, 3 * i) = world.bodies[i].mass;
+    mass(3 * i + 1, 3 * i + 1) = world.bodies[i].mass;
+    mass(3 * i + 2, 3 * i + 2) = world.bodies[i].moment_of_inertia();
+  }
+  const Eigen::MatrixXd J(space.normal);
+  const Eigen::MatrixXd reference = J * mass.inverse() * J.transpose();
+  EXPECT_LT((dense - reference).cwiseAbs().maxCoeff(), 1e-13);
+  EXPECT_LT((sparse - reference).cwiseAbs().maxCoeff(), 1e-13);
+  // Positive semidefinite, as the chapter says (§1.2).
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(dense);
+  EXPECT_GT(eigen.eigenvalues().minCoeff(), -1e-12);
+}
+
+}  // namespace
+}  // namespace perp::contact

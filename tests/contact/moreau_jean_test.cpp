@@ -1,0 +1,232 @@
+#include "perp/contact/moreau_jean.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "perp/core/error.hpp"
+#include "test_worlds.hpp"
+
+namespace perp::contact {
+namespace {
+
+using test::box;
+using test::disk;
+
+constexpr double kG = 9.81;
+
+TEST(MoreauJean, FreeFallIsExactWithThetaHalf) {
+  // Constant acceleration: the trapezoidal position update is exact.
+  World world;
+  world.bodies = {disk("ball", 0.1, 1, {0.5, 10})};
+  world.bodies[0].velocity = {1.0, 2.0};
+  MoreauJeanOptions options;
+  options.timestep = 1e-3;
+  for (int k = 0; k < 1000; ++k) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_TRUE(report.contacts.empty());
+  }
+  const double t = 1.0;
+  EXPECT_NEAR(world.bodies[0].position.y(), 10 + 2 * t - kG * t * t / 2, 1e-10);
+  EXPECT_NEAR(world.bodies[0].position.x(), 0.5 + t, 1e-10);
+  EXPECT_NEAR(world.bodies[0].velocity.y(), 2 - kG * t, 1e-10);
+}
+
+/// Drops a ball from gap `drop` and returns the highest gap after the first bounce.
+double apex_after_bounce(double drop, double restitution, double timestep) {
+  const double radius = 0.1;
+  World world;
+  world.bodies = {disk("ball", radius, 1, {0, radius + drop})};
+  world.ground = Ground{0};
+  MoreauJeanOptions options;
+  options.timestep = timestep;
+  options.restitution = restitution;
+  bool bounced = false;
+  double apex = 0;
+  for (int k = 0; k < 200000; ++k) {
+    (void)moreau_jean_step(world, options);
+    const Body& ball = world.bodies[0];
+    if (!bounced && ball.velocity.y() > 0) bounced = true;
+    if (bounced) {
+      apex = std::max(apex, ball.position.y() - radius);
+      if (ball.velocity.y() < 0) break;
+    }
+  }
+  return apex;
+}
+
+TEST(MoreauJean, BounceApexIsRestitutionSquaredTimesDrop) {
+  for (double e : {0.5, 0.8, 1.0}) {
+    const double apex = apex_after_bounce(1.0, e, 1e-4);
+    // O(h |v|) from where in the step the impact falls: h·√(2 g) ≈ 4.4e-4.
+    EXPECT_NEAR(apex, e * e * 1.0, 1e-3) << "e = " << e;
+  }
+  EXPECT_NEAR(apex_after_bounce(1.0, 0.0, 1e-4), 0.0, 1e-3);
+}
+
+TEST(MoreauJean, RestingBlockCornersCarryHalfTheWeightEach) {
+  for (double friction : {0.0, 0.3}) {
+    World world = test::chapter_block();
+    MoreauJeanOptions options;
+    options.gravity = {0, -10};
+    options.friction = friction;
+    const double h = options.timestep;
+    for (int k = 0; k < 100; ++k) {
+      const StepReport report = moreau_jean_step(world, options);
+      ASSERT_EQ(report.contacts.size(), 2u);
+      ASSERT_EQ(report.status, Status::Solved);
+      EXPECT_NEAR(report.normal_impulse[0], 1.0 * 10 * h / 2, 1e-10);
+      EXPECT_NEAR(report.normal_impulse[1], 1.0 * 10 * h / 2, 1e-10);
+      EXPECT_NEAR(report.tangent_impulse.cwiseAbs().maxCoeff(), 0, 1e-10);
+    }
+    EXPECT_NEAR(world.bodies[0].position.y(), 0.25, 1e-10);
+    EXPECT_NEAR(world.bodies[0].angle, 0, 1e-10);
+  }
+}
+
+TEST(MoreauJean, SlidingBoxStopsAfterVSquaredOverTwoMuG) {
+  const double v0 = 2.0;
+  const double mu = 0.5;
+  World world;
+  world.bodies = {box("crate", 0.2, 0.1, 1.0, {0, 0.05})};
+  world.bodies[0].velocity = {v0, 0};
+  world.ground = Ground{0};
+  MoreauJeanOptions options;
+  options.friction = mu;
+  options.timestep = 1e-3;
+  int steps = 0;
+  while (world.bodies[0].velocity.x() > 1e-12 && steps < 2000) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved);
+    ++steps;
+  }
+  EXPECT_NEAR(world.bodies[0].velocity.x(), 0, 1e-9);
+  const double distance = v0 * v0 / (2 * mu * kG);
+  // One step's travel at the end: v ≤ μ g h, so ≤ μ g h² ≈ 5e-6.
+  EXPECT_NEAR(world.bodies[0].position.x(), distance, 1e-5);
+  EXPECT_NEAR(steps * options.timestep, v0 / (mu * kG), options.timestep);
+  // It stayed on its base.
+  EXPECT_NEAR(world.bodies[0].angle, 0, 1e-9);
+  EXPECT_NEAR(world.bodies[0].position.y(), 0.05, 1e-9);
+  // And stays put.
+  for (int k = 0; k < 50; ++k) (void)moreau_jean_step(world, options);
+  EXPECT_NEAR(world.bodies[0].position.x(), distance, 1e-5);
+}
+
+TEST(MoreauJean, StackOfBoxesStaysPut) {
+  World world;
+  for (int i = 0; i < 4; ++i) {
+    world.bodies.push_back(box("box" + std::to_string(i), 1.0 - 0.1 * i, 0.5, 1.0 + i, {0.02 * i, 0.25 + 0.5 * i}));
+  }
+  world.ground = Ground{0};
+  const World start = world;
+  MoreauJeanOptions options;
+  options.friction = 0.5;
+  for (int k = 0; k < 500; ++k) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved) << "step " << k;
+    ASSERT_EQ(report.contacts.size(), 8u) << "step " << k;
+  }
+  for (std::size_t i = 0; i < world.bodies.size(); ++i) {
+    EXPECT_NEAR((world.bodies[i].position - start.bodies[i].position).norm(), 0, 1e-9) << i;
+    EXPECT_NEAR(world.bodies[i].angle, 0, 1e-9) << i;
+    EXPECT_NEAR(world.bodies[i].velocity.norm(), 0, 1e-9) << i;
+  }
+}
+
+TEST(MoreauJean, DiskRestsOnABox) {
+  // A disk on a box that lies on the ground: the disk–box contact carries the disk's weight,
+  // the box's two ground corners carry both weights, half each (symmetric), with friction.
+  World world;
+  world.bodies = {box("base", 1.0, 0.2, 2.0, {0, 0.1}), disk("ball", 0.1, 0.5, {0, 0.3})};
+  world.ground = Ground{0};
+  MoreauJeanOptions options;
+  options.friction = 0.5;
+  const double h = options.timestep;
+  for (int k = 0; k < 200; ++k) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved);
+    ASSERT_EQ(report.contacts.size(), 3u);
+    for (std::size_t c = 0; c < 3; ++c) {
+      const bool ball = report.contacts[c].body_a == 1;
+      const double expected = ball ? 0.5 * kG * h : 2.5 * kG * h / 2;
+      EXPECT_NEAR(report.normal_impulse[static_cast<Eigen::Index>(c)], expected, 1e-10) << "step " << k;
+    }
+  }
+  EXPECT_NEAR(world.bodies[1].position.y(), 0.3, 1e-9);
+  EXPECT_NEAR(world.bodies[1].position.x(), 0, 1e-9);
+}
+
+TEST(MoreauJean, EnergyDoesNotGrow) {
+  // A spinning, tilted box thrown onto the ground with friction, and a pile of bouncing disks.
+  for (double e : {0.0, 0.5, 1.0}) {
+    World world;
+    world.bodies = {box("b", 0.4, 0.2, 1.0, {0, 0.6}, 0.4)};
+    world.bodies[0].velocity = {1.5, -1.0};
+    world.bodies[0].angular_velocity = 3.0;
+    for (int i = 0; i < 3; ++i)
+      world.bodies.push_back(disk("d" + std::to_string(i), 0.1, 0.5, {1.0 + 0.15 * i, 0.3 + 0.25 * i}));
+    world.ground = Ground{0};
+    MoreauJeanOptions options;
+    options.restitution = e;
+    options.friction = 0.4;
+    const double initial = energy(world, options.gravity).total();
+    double highest = initial;
+    for (int k = 0; k < 1500; ++k) {
+      const StepReport report = moreau_jean_step(world, options);
+      ASSERT_EQ(report.status, Status::Solved) << "e = " << e << ", step " << k;
+      highest = std::max(highest, energy(world, options.gravity).total());
+    }
+    EXPECT_LE(highest, initial + 1e-9 * std::abs(initial)) << "e = " << e;
+    if (e < 1) {
+      EXPECT_LT(energy(world, options.gravity).total(), initial - 0.1) << "e = " << e;
+    }
+  }
+}
+
+TEST(MoreauJean, ThetaAboveHalfDissipatesInFreeFlight) {
+  World world;
+  world.bodies = {disk("ball", 0.1, 1, {0, 10})};
+  MoreauJeanOptions options;
+  options.theta = 1.0;
+  const double before = energy(world, options.gravity).total();
+  (void)moreau_jean_step(world, options);
+  // ΔE = −m g² h² (θ − ½).
+  EXPECT_NEAR(energy(world, options.gravity).total() - before, -kG * kG * 1e-6 * 0.5, 1e-12);
+}
+
+TEST(MoreauJean, AnitescuPotraSlidingBoxHovers) {
+  World world;
+  world.bodies = {box("crate", 0.2, 0.1, 1.0, {0, 0.05})};
+  world.bodies[0].velocity = {2.0, 0};
+  world.ground = Ground{0};
+  MoreauJeanOptions options;
+  options.friction = 0.5;
+  options.friction_model = FrictionModel::AnitescuPotra;
+  const StepReport report = moreau_jean_step(world, options);
+  ASSERT_EQ(report.status, Status::Solved);
+  const double h = options.timestep;
+  const double vx = (2.0 - 0.5 * kG * h) / (1 + 0.25);
+  EXPECT_NEAR(world.bodies[0].velocity.x(), vx, 1e-9);
+  EXPECT_NEAR(world.bodies[0].velocity.y(), 0.5 * vx, 1e-9);  // u_N = μ u_T > 0: it lifts off
+}
+
+TEST(MoreauJean, OptionsValidateNameTheField) {
+  World world = test::chapter_block();
+  MoreauJeanOptions options;
+  options.theta = 0.3;
+  EXPECT_THROW((void)moreau_jean_step(world, options), InvalidProblem);
+  options = {};
+  options.timestep = 0;
+  EXPECT_THROW((void)moreau_jean_step(world, options), InvalidProblem);
+  options = {};
+  options.restitution = 1.1;
+  EXPECT_THROW((void)moreau_jean_step(world, options), InvalidProblem);
+  options = {};
+  options.friction = -0.1;
+  EXPECT_THROW((void)moreau_jean_step(world, options), InvalidProblem);
+}
+
+}  // namespace
+}  // namespace perp::contact

@@ -1,0 +1,134 @@
+#include "perp/io/scene.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "perp/core/error.hpp"
+
+namespace perp {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The issue's schema example, every field shown.
+const std::string kFullScene = R"({"gravity": [0, -9.81], "timestep": 0.001, "duration": 2.0, "theta": 0.5,
+ "restitution": 0.5, "friction": 0.3, "ground": {"height": 0.0},
+ "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0,
+             "inertia": 0.005, "position": [0.0, 1.0], "angle": 0.0,
+             "velocity": [0.0, 0.0], "angular_velocity": 0.0}]})";
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)parse_scene_json(text, "scene.json");
+  } catch (const InvalidProblem& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+/// kFullScene with `from` replaced by `to` (once).
+std::string edited(const std::string& from, const std::string& to) {
+  std::string text = kFullScene;
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(Scene, ParsesEveryField) {
+  const contact::Scene scene = parse_scene_json(kFullScene);
+  EXPECT_DOUBLE_EQ(scene.options.gravity.y(), -9.81);
+  EXPECT_DOUBLE_EQ(scene.options.timestep, 0.001);
+  EXPECT_DOUBLE_EQ(scene.duration, 2.0);
+  EXPECT_EQ(scene.step_count(), 2000);
+  EXPECT_DOUBLE_EQ(scene.options.restitution, 0.5);
+  EXPECT_DOUBLE_EQ(scene.options.friction, 0.3);
+  ASSERT_TRUE(scene.world.ground.has_value());
+  ASSERT_EQ(scene.world.bodies.size(), 1u);
+  const contact::Body& ball = scene.world.bodies[0];
+  EXPECT_EQ(ball.name, "ball");
+  EXPECT_DOUBLE_EQ(std::get<contact::Disk>(ball.shape).radius, 0.1);
+  EXPECT_DOUBLE_EQ(ball.moment_of_inertia(), 0.005);
+  EXPECT_DOUBLE_EQ(ball.position.y(), 1.0);
+}
+
+TEST(Scene, OptionalFieldsTakeTheirDefaults) {
+  const contact::Scene scene = parse_scene_json(R"({"gravity": [0, -10], "timestep": 0.01, "duration": 1,
+    "restitution": 0, "friction": 0, "bodies": [
+      {"name": "b", "shape": {"type": "box", "width": 2, "height": 1}, "mass": 3, "position": [0, 5]},
+      {"name": "r", "shape": {"type": "rod", "length": 2}, "mass": 3, "position": [4, 5]}]})");
+  EXPECT_DOUBLE_EQ(scene.options.theta, 0.5);
+  EXPECT_FALSE(scene.world.ground.has_value());
+  EXPECT_DOUBLE_EQ(scene.world.bodies[0].moment_of_inertia(), 3.0 * 5 / 12);
+  EXPECT_DOUBLE_EQ(scene.world.bodies[1].moment_of_inertia(), 1.0);
+  EXPECT_DOUBLE_EQ(scene.world.bodies[0].angle, 0);
+  EXPECT_EQ(scene.options.friction_model, contact::FrictionModel::StewartTrinkle);
+  EXPECT_EQ(scene.step_count(), 100);
+}
+
+TEST(Scene, UnknownKeysAreRefusedByName) {
+  EXPECT_THAT(error_of(edited("\"theta\"", "\"thetta\"")), HasSubstr("unknown key \"thetta\""));
+  EXPECT_THAT(error_of(edited("\"inertia\"", "\"inertai\"")), HasSubstr("unknown key \"bodies[0].inertai\""));
+  EXPECT_THAT(error_of(edited("\"radius\"", "\"radus\"")), HasSubstr("unknown key \"bodies[0].shape.radus\""));
+  EXPECT_THAT(error_of(edited("\"height\": 0.0", "\"level\": 0.0")), HasSubstr("unknown key \"ground.level\""));
+  // A key of another shape is unknown to this one.
+  EXPECT_THAT(error_of(edited("\"radius\"", "\"width\"")), HasSubstr("unknown key \"bodies[0].shape.width\""));
+}
+
+TEST(Scene, BadValuesAreRefusedByName) {
+  EXPECT_THAT(error_of(edited("\"mass\": 1.0", "\"mass\": -1")), HasSubstr("bodies[0].mass must be > 0"));
+  EXPECT_THAT(error_of(edited("\"radius\": 0.1", "\"radius\": 0")), HasSubstr("bodies[0].shape.radius must be > 0"));
+  EXPECT_THAT(error_of(edited("\"timestep\": 0.001", "\"timestep\": \"fast\"")),
+              HasSubstr("timestep must be a number, got string"));
+  EXPECT_THAT(error_of(edited("\"theta\": 0.5", "\"theta\": 0.2")), HasSubstr("theta must be in [0.5, 1]"));
+  EXPECT_THAT(error_of(edited("\"restitution\": 0.5", "\"restitution\": 1.5")), HasSubstr("restitution must be in"));
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": -0.3")), HasSubstr("friction must be >= 0"));
+  EXPECT_THAT(error_of(edited("\"position\": [0.0, 1.0]", "\"position\": [0.0]")),
+              HasSubstr("bodies[0].position must be an array of 2 numbers"));
+  EXPECT_THAT(error_of(edited("\"velocity\": [0.0, 0.0]", "\"velocity\": [0.0, true]")),
+              HasSubstr("bodies[0].velocity[1] must be a number"));
+  EXPECT_THAT(error_of(edited("\"type\": \"disk\"", "\"type\": \"sphere\"")),
+              HasSubstr("bodies[0].shape.type must be \"disk\", \"box\" or \"rod\""));
+  EXPECT_THAT(error_of(edited("\"duration\": 2.0", "\"duration\": 0")), HasSubstr("duration must be > 0"));
+  EXPECT_THAT(error_of(edited("\"name\": \"ball\"", "\"name\": \"\"")), HasSubstr("bodies[0].name must be"));
+  EXPECT_THAT(error_of(edited("\"duration\": 2.0", "\"duration\": 1e300")), HasSubstr("over 1e9 steps"));
+  EXPECT_THAT(error_of(edited("\"inertia\": 0.005", "\"inertia\": 1e999")), HasSubstr("malformed JSON"));
+}
+
+TEST(Scene, MissingKeysAndBadDocuments) {
+  EXPECT_THAT(error_of(R"({"gravity": [0, -9.81]})"), HasSubstr("missing key \"timestep\""));
+  EXPECT_THAT(error_of(edited("\"mass\": 1.0,", "")), HasSubstr("missing key \"bodies[0].mass\""));
+  EXPECT_THAT(error_of("[1, 2]"), HasSubstr("the scene must be an object"));
+  EXPECT_THAT(error_of("{"), HasSubstr("malformed JSON at byte"));
+  const std::string twice = edited("\"angular_velocity\": 0.0}]", R"("angular_velocity": 0.0},
+    {"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0, "position": [1.0, 1.0]}])");
+  EXPECT_THAT(error_of(twice), HasSubstr("body name \"ball\" is used twice"));
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"friction_model\": \"coulomb\"")),
+              HasSubstr("friction_model must be"));
+  EXPECT_THROW((void)read_scene_file("/nonexistent/scene.json"), InvalidProblem);
+}
+
+TEST(Scene, FrictionModelOption) {
+  const contact::Scene scene =
+      parse_scene_json(edited("\"friction\": 0.3", "\"friction\": 0.3, \"friction_model\": \"anitescu-potra\""));
+  EXPECT_EQ(scene.options.friction_model, contact::FrictionModel::AnitescuPotra);
+}
+
+TEST(Scene, SimulateCallsBackEveryStep) {
+  const contact::Scene scene = parse_scene_json(edited("\"duration\": 2.0", "\"duration\": 0.01"));
+  long calls = 0;
+  double last_time = 0;
+  const long unsolved =
+      contact::simulate(scene, [&](long, double t, const contact::World&, const contact::StepReport&) {
+        ++calls;
+        last_time = t;
+      });
+  EXPECT_EQ(unsolved, 0);
+  EXPECT_EQ(calls, 10);
+  EXPECT_NEAR(last_time, 0.01, 1e-15);
+}
+
+}  // namespace
+}  // namespace perp
