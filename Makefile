@@ -45,6 +45,7 @@ install-test: build
 	cmake --build $(BUILD)/examples-build -j $(JOBS)
 	$(BUILD)/examples-build/basic_lcp
 	$(BUILD)/examples-build/ncp_mcp
+	$(BUILD)/examples-build/bouncing_ball
 
 test: unit-test asan-test install-test
 

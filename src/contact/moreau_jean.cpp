@@ -122,6 +122,23 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
     body.velocity = v_next.segment<2>(3 * i);
     body.angular_velocity = v_next[3 * i + 2];
   }
+
+  // 6. Position-level projection of the overlaps left (optional).
+  if (options.projection) {
+    std::vector<Contact> overlaps = detect_contacts(world, options.activation_tolerance);
+    report.projected_contacts = overlaps.size();
+    if (!overlaps.empty()) {
+      const Result result = solve(position_level_lcp(world, overlaps), options.method, options.solve);
+      report.projection_status = result.status;
+      const Eigen::VectorXd shift =
+          inverse_mass.cwiseProduct(Eigen::VectorXd(normal_jacobian(overlaps, body_count).transpose() * result.z));
+      for (Eigen::Index i = 0; i < body_count; ++i) {
+        Body& body = world.bodies[static_cast<std::size_t>(i)];
+        body.position += shift.segment<2>(3 * i);
+        body.angle += shift[3 * i + 2];
+      }
+    }
+  }
   report.step_ms = milliseconds_since(start);
   return report;
 }

@@ -118,9 +118,9 @@ class SceneReader {
 
   contact::Scene scene(const json& document) const {
     require_object(document, "");
-    require_known_keys(
-        document, "",
-        {"gravity", "timestep", "duration", "theta", "restitution", "friction", "friction_model", "ground", "bodies"});
+    require_known_keys(document, "",
+                       {"gravity", "timestep", "duration", "theta", "restitution", "friction", "friction_model",
+                        "projection", "ground", "bodies"});
     contact::Scene scene;
     contact::MoreauJeanOptions& options = scene.options;
     options.gravity = vector2(require(document, "", "gravity"), "gravity");
@@ -145,6 +145,10 @@ class SceneReader {
       } else {
         fail("friction_model must be \"stewart-trinkle\" or \"anitescu-potra\", got " + model->dump());
       }
+    }
+    if (const json* projection = find(document, "projection")) {
+      if (!projection->is_boolean()) fail("projection must be true or false, got " + projection->dump());
+      options.projection = projection->get<bool>();
     }
     if (const json* ground = find(document, "ground")) {
       require_object(*ground, "ground");

@@ -212,6 +212,54 @@ TEST(MoreauJean, AnitescuPotraSlidingBoxHovers) {
   EXPECT_NEAR(world.bodies[0].velocity.y(), 0.5 * vx, 1e-9);  // u_N = μ u_T > 0: it lifts off
 }
 
+TEST(MoreauJean, ProjectionRemovesTheImpactOverlap) {
+  // A plastic impact at 4.4 m/s with h = 1e-2 leaves an overlap of O(h v); the position-level
+  // projection closes it (exactly: the ground gap is linear in y), without touching velocities.
+  for (bool projection : {false, true}) {
+    World world;
+    world.bodies = {disk("ball", 0.1, 1, {0, 1.1})};
+    world.ground = Ground{0};
+    MoreauJeanOptions options;
+    options.timestep = 1e-2;
+    options.projection = projection;
+    for (int k = 0; k < 100; ++k) {
+      const StepReport report = moreau_jean_step(world, options);
+      ASSERT_EQ(report.projection_status, Status::Solved);
+    }
+    const double gap = world.bodies[0].position.y() - 0.1;
+    if (projection) {
+      EXPECT_NEAR(gap, 0, 1e-12);
+    } else {
+      EXPECT_LT(gap, -1e-3);  // what the projection removes
+    }
+    EXPECT_NEAR(world.bodies[0].velocity.y(), 0, 1e-12);
+  }
+}
+
+TEST(MoreauJean, ProjectionLevelsABoxThatLandedOnACorner) {
+  // A tilted box falls on its corner, then on the other: without projection the first corner's
+  // deeper overlap leaves it resting tilted; with it, both corners end at gap ≈ 0.
+  for (bool projection : {false, true}) {
+    World world;
+    world.bodies = {box("b", 0.4, 0.2, 1.0, {0, 0.4}, 0.3)};
+    world.ground = Ground{0};
+    MoreauJeanOptions options;
+    options.timestep = 5e-3;
+    options.friction = 0.5;
+    options.projection = projection;
+    for (int k = 0; k < 400; ++k) (void)moreau_jean_step(world, options);
+    const auto contacts = detect_contacts(world, 1e-3);
+    ASSERT_EQ(contacts.size(), 2u);
+    const double deepest = std::min(contacts[0].gap, contacts[1].gap);
+    if (projection) {
+      EXPECT_GT(deepest, -1e-6);
+    } else {
+      EXPECT_LT(deepest, -1e-4);
+    }
+    EXPECT_NEAR(world.bodies[0].velocity.norm(), 0, 1e-9);
+  }
+}
+
 TEST(MoreauJean, OptionsValidateNameTheField) {
   World world = test::chapter_block();
   MoreauJeanOptions options;

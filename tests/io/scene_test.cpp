@@ -114,6 +114,11 @@ TEST(Scene, FrictionModelOption) {
   const contact::Scene scene =
       parse_scene_json(edited("\"friction\": 0.3", "\"friction\": 0.3, \"friction_model\": \"anitescu-potra\""));
   EXPECT_EQ(scene.options.friction_model, contact::FrictionModel::AnitescuPotra);
+  EXPECT_FALSE(scene.options.projection);
+  EXPECT_TRUE(
+      parse_scene_json(edited("\"friction\": 0.3", "\"friction\": 0.3, \"projection\": true")).options.projection);
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"projection\": 1")),
+              HasSubstr("projection must be true or false"));
 }
 
 TEST(Scene, SimulateCallsBackEveryStep) {

@@ -11,7 +11,8 @@
 ///   3. solve the velocity-level problem of the active contacts (frictionless LCP,
 ///      Stewart–Trinkle or Anitescu–Potra) with `solve(lcp, method)`, which gives impulses Λ;
 ///   4. v_{k+1} = v_free + M⁻¹ (J_Nᵀ Λ_N + J_Tᵀ Λ_T);
-///   5. q_{k+1} = q_k + h ((1 − θ) v_k + θ v_{k+1}).
+///   5. q_{k+1} = q_k + h ((1 − θ) v_k + θ v_{k+1});
+///   6. optionally (`projection`), remove the remaining overlaps at position level.
 /// Newton's restitution enters the velocity-level law as u_N⁺ + e u_N⁻ with u_N⁻ = J_N v_k.
 
 #include <Eigen/Dense>
@@ -49,6 +50,12 @@ struct MoreauJeanOptions {
   /// default 1e-9 keeps resting contacts active through round-off (a resting gap of 1e-20 must
   /// not switch a contact off); an active contact can only push, never pull.
   double activation_tolerance = 1e-9;
+  /// After the position update, remove overlaps by the position-level Signorini projection
+  /// (`position_level_lcp`): q += M⁻¹ J_Nᵀ λ with 0 <= λ ⊥ g + W λ >= 0 over the contacts whose
+  /// gap is <= activation_tolerance. Velocities are not changed. Off by default: the plain
+  /// Moreau–Jean scheme keeps an overlap of O(h |v|) per impact (it does not grow at rest), and
+  /// the projection adds potential energy when it lifts bodies out of an overlap.
+  bool projection = false;
   /// Gravity acceleration (m/s²). Default (0, −9.81).
   Eigen::Vector2d gravity{0.0, -9.81};
   /// The LCP method of each step. Auto (default) starts with Lemke. Frictionless and
@@ -78,6 +85,10 @@ struct StepReport {
   double step_ms = 0;
   /// The step's LCP size (0 without active contacts).
   Eigen::Index lcp_size = 0;
+  /// With `MoreauJeanOptions::projection`: the overlapping contacts after the update, and the
+  /// status of their projection LCP (Solved when there was none).
+  std::size_t projected_contacts = 0;
+  Status projection_status = Status::Solved;
 };
 
 /// Advances `world` by one step. Throws `InvalidProblem` for invalid options or world, checked at
