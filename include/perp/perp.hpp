@@ -2,6 +2,7 @@
 /// \file
 /// Umbrella header: everything a user of perp needs.
 
+#include "perp/analysis/classify.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/core/ncp_function.hpp"
@@ -9,6 +10,7 @@
 #include "perp/core/result.hpp"
 #include "perp/core/status.hpp"
 #include "perp/io/json.hpp"
+#include "perp/io/report.hpp"
 #include "perp/io/siconos.hpp"
 #include "perp/solvers/enumeration.hpp"
 #include "perp/solvers/lemke.hpp"
@@ -16,4 +18,5 @@
 #include "perp/solvers/murty.hpp"
 #include "perp/solvers/options.hpp"
 #include "perp/solvers/pgs.hpp"
+#include "perp/solvers/recommend.hpp"
 #include "perp/solvers/solve.hpp"

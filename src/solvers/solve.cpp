@@ -10,63 +10,31 @@
 #include "perp/solvers/lemke.hpp"
 #include "perp/solvers/murty.hpp"
 #include "perp/solvers/pgs.hpp"
+#include "perp/solvers/recommend.hpp"
+#include "perp/analysis/classify.hpp"
 
 namespace perp {
 namespace {
-
-// Auto's limits: enumeration costs 2ⁿ small LU solves, Murty one LU per pivot.
-constexpr Eigen::Index kAutoEnumerationLimit = 16;
-constexpr Eigen::Index kAutoMurtyLimit = 200;
-// Above this size a symmetric positive definite problem goes to PGS first: a sweep costs one
-// matrix-vector product while a Lemke pivot grows toward O(n²) with the number of basic z's.
-constexpr Eigen::Index kAutoPgsFirstSize = 1000;
 
 constexpr double kDefaultRelaxation = 1.2;
 
 Result run(const Lcp& problem, Method method, const SolveOptions& options);
 
-struct Structure {
-  bool symmetric = false;
-  bool positive_diagonal = false;
-  bool positive_definite = false;  // of the symmetric part, by Cholesky; only tested where it matters
-};
-
-// Cheap tests of M: O(n²), plus one Cholesky (O(n³)/3) only for the large symmetric problems whose
-// method order depends on it.
-Structure inspect(const Eigen::MatrixXd& M) {
-  Structure s;
-  const Eigen::Index n = M.rows();
-  if (n == 0) return s;
-  // Relative to the largest entry, so that the answer does not depend on the units of M.
-  s.symmetric = (M - M.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * M.cwiseAbs().maxCoeff();
-  s.positive_diagonal = M.diagonal().minCoeff() > 0.0;
-  if (s.symmetric && s.positive_diagonal && n > kAutoPgsFirstSize) {
-    const Eigen::LLT<Eigen::MatrixXd> cholesky(M);
-    s.positive_definite = cholesky.info() == Eigen::Success;
-  }
-  return s;
-}
-
+// The order comes from the cheap matrix report (O(n²) tests, at most two Cholesky factorizations
+// where the order depends on them, exact enumerations only for small n) and its recommendation.
 Result solve_auto(const Lcp& problem, const SolveOptions& options) {
+  if (auto trivial = detail::trivial_result(problem, "auto")) return *std::move(trivial);
   const Eigen::Index n = problem.size();
-  const Structure s = inspect(problem.M);
-  std::vector<Method> order;
-  if (s.symmetric && s.positive_definite && n > kAutoPgsFirstSize) {
-    order = {Method::Pgs, Method::Lemke};
-  } else {
-    order = {Method::Lemke};
-    if (s.positive_diagonal && n <= kAutoMurtyLimit) order.push_back(Method::Murty);
-    if (s.positive_diagonal) order.push_back(Method::Pgs);
-    if (n <= kAutoEnumerationLimit) order.push_back(Method::Enum);
-  }
+  const Recommendation recommendation = recommend(classify(problem.M, ClassifyOptions::cheap()), n);
   SolveOptions attempt_options = options;
   attempt_options.relaxation.reset();  // pgs runs with ω = 1 inside auto
 
   std::string log;
   Result best;
   bool have_best = false;
-  for (const Method method : order) {
+  for (const Method method : recommendation.order) {
     Result attempt = run(problem, method, attempt_options);
+    attempt.method = to_string(method);
     log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(attempt.status);
     if (attempt.solved()) {
       attempt.message = "auto (" + log + "): " + attempt.message;
@@ -77,7 +45,8 @@ Result solve_auto(const Lcp& problem, const SolveOptions& options) {
       have_best = true;
     }
   }
-  best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message;
+  best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message +
+                 " [order chosen because " + recommendation.reason + "]";
   return best;
 }
 
