@@ -906,7 +906,7 @@ void ClassifyOptions::validate() const {
 MatrixReport classify(const Eigen::MatrixXd& M, const ClassifyOptions& options) {
   options.validate();
   if (M.rows() != M.cols()) {
-    throw InvalidProblem("M must be square, got " + std::to_string(M.rows()) + "×" + std::to_string(M.cols()));
+    throw InvalidProblem("M must be square: got " + std::to_string(M.rows()) + "x" + std::to_string(M.cols()));
   }
   if (M.rows() == 0) throw InvalidProblem("M is empty (0×0): there is nothing to classify");
   require_finite(M, "M");

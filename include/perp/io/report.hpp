@@ -7,7 +7,7 @@
 /// "witness": null|{...}, "reason"}}, "implications": [...], "recommendation": {"method",
 /// "reason", "order": [...]}}. Witnesses: {"x", "value"} (+ "symmetric_product"),
 /// {"indices", "minor"}, {"row", "col", "value"} (+ "transposed"), {"row", "diagonal",
-/// "off_diagonal_sum"}, {"x", "products"}; see docs/analysis.md.
+/// "off_diagonal_sum"}, {"x", "products", "transposed"}; see docs/analysis.md.
 
 #include <string>
 
