@@ -630,33 +630,41 @@ void decide_copositivity(const Context& c, MatrixReport& r) {
            quadratic_witness(c.M, unit_vector(n, k)));
   }
   double worst = 0;
-  VectorXd worst_x;
+  Index wi = 0;
+  Index wj = 0;
+  double wxi = 0;
+  double wxj = 0;
   for (Index j = 0; j < n; ++j) {
     for (Index i = 0; i < j; ++i) {
       const double sii = std::max(0.0, c.S(i, i));
       const double sjj = std::max(0.0, c.S(j, j));
       const double sij = c.S(i, j);
       if (sij >= -std::sqrt(sii * sjj) - c.tol) continue;
-      VectorXd x = VectorXd::Zero(n);
+      // x = x_i e_i + x_j e_j: the minimizer of xᵀSx on the segment, its value in O(1).
+      double xi = 1;
+      double xj = 1;
       if (sjj > c.tol) {
-        x[i] = 1;
-        x[j] = -sij / sjj;
+        xj = -sij / sjj;
       } else if (sii > c.tol) {
-        x[i] = -sij / sii;
-        x[j] = 1;
-      } else {
-        x[i] = 1;
-        x[j] = 1;
+        xi = -sij / sii;
       }
-      x /= x.maxCoeff();
-      const double value = x.dot(c.S * x);
-      if (value < -c.tol * x.squaredNorm() && value < worst) {
+      const double top = std::max(xi, xj);
+      xi /= top;
+      xj /= top;
+      const double value = xi * xi * c.S(i, i) + 2 * xi * xj * sij + xj * xj * c.S(j, j);
+      if (value < -c.tol * (xi * xi + xj * xj) && value < worst) {
         worst = value;
-        worst_x = x;
+        wi = i;
+        wj = j;
+        wxi = xi;
+        wxj = xj;
       }
     }
   }
   if (worst < 0) {
+    VectorXd worst_x = VectorXd::Zero(n);
+    worst_x[wi] = wxi;
+    worst_x[wj] = wxj;
     refute_copositive(a, Decision::NecessaryCondition,
                       "a 2×2 principal submatrix is not copositive: M_ij < -sqrt(M_ii M_jj) in the symmetric part",
                       quadratic_witness(c.M, worst_x));
