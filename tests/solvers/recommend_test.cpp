@@ -40,8 +40,11 @@ TEST(Recommend, PositiveDefiniteSmallGoesToLemke) {
 }
 
 TEST(Recommend, LargeSymmetricPositiveDefiniteGoesToPgs) {
-  const Lcp p = testing_problems::random_spd(1100, 2);
-  const Recommendation r = recommend(classify(p.M, ClassifyOptions::cheap()), 1100);
+  // Symmetric with entries in [-1, 1] and 1100 on the diagonal: SPD (Gershgorin), built in O(n²).
+  const MatrixXd R = MatrixXd::Random(1100, 1100);
+  MatrixXd M = R + R.transpose();
+  M.diagonal().array() = 2200;
+  const Recommendation r = recommend(classify(M, ClassifyOptions::cheap()), 1100);
   expect_well_formed(r, 1100);
   EXPECT_EQ(r.order, (std::vector<Method>{Method::Pgs, Method::Lemke}));
   EXPECT_THAT(r.reason, HasSubstr("large"));
