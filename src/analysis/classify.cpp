@@ -766,7 +766,8 @@ void decide_sufficiency(const Context& c, MatrixReport& r) {
       if (const auto* minor = std::get_if<MinorWitness>(&p0.witness)) {
         w = sign_reversal(X, minor->indices, r.tolerance);
       }
-      if (!w && r.proves(MatrixClass::Symmetric) && !c.options.always_factorize) {
+      // The eigenvector below costs a full symmetric eigensolve: only in the full report, n <= 500.
+      if (!w && r.proves(MatrixClass::Symmetric) && (!c.options.always_factorize || c.n > 500)) {
         decide(answer, false, Decision::NecessaryCondition, why, p0.witness);
         continue;
       }

@@ -63,6 +63,8 @@ Recommendation recommend(const MatrixReport& report, Eigen::Index n) {
   // Small and medium sizes: Lemke is exact and its pivots are few (Appendix A, n < 100; for
   // 100..1000 the chapter names PGS or semismooth Newton, and Lemke stays the safer first try
   // while PGS convergence is not proven).
+  // MERGE POINT (newton family): for 100 < n <= 1000 with PD or P, Appendix A's "semismooth
+  // Newton" (newton-fb) belongs here, before or after Lemke.
   if (report.proves(MatrixClass::PositiveDefinite)) {
     return make({Method::Lemke}, report, n,
                 "positive definite: exactly one solution for every q, which Lemke finds; any method applies "

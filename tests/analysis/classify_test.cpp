@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <random>
 
 #include "perp/core/error.hpp"
+#include "perp/io/siconos.hpp"
 #include "witness_check.hpp"
 
 namespace perp {
@@ -357,6 +359,26 @@ TEST(Classify, CheapReportLeavesExpensiveClassesOpen) {
   EXPECT_THAT(cheap[MatrixClass::PositiveSemidefinite].reason, testing::HasSubstr("cheap"));
   const MatrixReport full = checked(M);
   EXPECT_TRUE(full[MatrixClass::PositiveSemidefinite].holds.has_value());
+}
+
+TEST(Classify, EveryCorpusMatrixIsWitnessed) {
+  // Siconos' LCP files, n = 2..40: every false answer is rechecked; P/P0 decided up to n = 20.
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(PERP_SICONOS_DATA_DIR)) {
+    if (entry.path().extension() != ".dat") continue;
+    const MatrixXd M = read_siconos_lcp(entry.path()).M;
+    const MatrixReport r = classify(M);
+    expect_false_answers_witnessed(M, r, entry.path().filename().string());
+    if (M.rows() <= 20) {
+      EXPECT_TRUE(r[MatrixClass::P].holds.has_value()) << entry.path();
+      EXPECT_TRUE(r[MatrixClass::P0].holds.has_value()) << entry.path();
+    }
+    if (M.rows() <= 12) {
+      EXPECT_TRUE(r[MatrixClass::CopositivePlus].holds.has_value()) << entry.path();
+    }
+    ++files;
+  }
+  EXPECT_EQ(files, 20);
 }
 
 // ---------------------------------------------------------------------------------------------
