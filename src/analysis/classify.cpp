@@ -26,8 +26,8 @@ constexpr std::array<std::string_view, kMatrixClassCount> kClassNames{
     "z-matrix",   "m-matrix",            "diagonally-dominant",   "copositive",        "strictly-copositive",
     "copositive-plus", "column-sufficient", "row-sufficient"};
 
-// Sizes above which the cheap report does not factorize a non-symmetric M (see ClassifyOptions).
-constexpr Index kCheapFactorizeSize = 200;
+// Sizes up to which the cheap report does O(n³) work anyway: microseconds (see ClassifyOptions).
+constexpr Index kCheapFactorizeSize = 16;
 
 Mask bit(Index i) { return Mask{1} << static_cast<unsigned>(i); }
 
@@ -68,6 +68,7 @@ struct Context {
   Index n = 0;
   double tol = 0;  // relative tolerance, in the units of A (max|A_ij| = 1)
   ClassifyOptions options;
+  bool factorize = true;  // O(n³) work allowed (ClassifyOptions::always_factorize)
 };
 
 QuadraticFormWitness quadratic_witness(const MatrixXd& M, VectorXd x) {
@@ -207,7 +208,9 @@ void decide_definiteness(const Context& c, MatrixReport& r, bool factorize) {
            quadratic_witness(c.M, unit_vector(c.n, k)));
   }
   if (!factorize) {
-    const std::string why = "not factorized in the cheap report (n = " + std::to_string(c.n) + ", M not symmetric)";
+    const std::string why = "not factorized in the cheap report (n = " + std::to_string(c.n) +
+                            "; only symmetric M with a positive diagonal above n = " +
+                            std::to_string(c.options.symmetric_factorization_above) + ")";
     if (undecided(pd)) pd.reason = why;
     psd.reason = why;
     return;
@@ -461,7 +464,7 @@ void decide_p(const Context& c, MatrixReport& r) {
     }
   }
 
-  if (undecided(p) && r.proves(MatrixClass::Z)) {
+  if (undecided(p) && r.proves(MatrixClass::Z) && c.factorize) {
     // Fiedler–Pták: a Z-matrix is P iff its leading principal minors are positive; elimination
     // without pivoting gives them as products of pivots.
     MatrixXd U = c.A;
@@ -767,7 +770,7 @@ void decide_sufficiency(const Context& c, MatrixReport& r) {
         w = sign_reversal(X, minor->indices, r.tolerance);
       }
       // The eigenvector below costs a full symmetric eigensolve: only in the full report, n <= 500.
-      if (!w && r.proves(MatrixClass::Symmetric) && (!c.options.always_factorize || c.n > 500)) {
+      if (!w && r.proves(MatrixClass::Symmetric) && (!c.factorize || c.n > 500)) {
         decide(answer, false, Decision::NecessaryCondition, why, p0.witness);
         continue;
       }
@@ -893,8 +896,8 @@ std::ostream& operator<<(std::ostream& out, Decision decision) { return out << t
 
 ClassifyOptions ClassifyOptions::cheap() {
   ClassifyOptions options;
-  options.max_minor_size = 10;
-  options.max_copositive_size = 6;
+  options.max_minor_size = 6;
+  options.max_copositive_size = 4;
   options.always_factorize = false;
   return options;
 }
@@ -905,6 +908,10 @@ void ClassifyOptions::validate() const {
   }
   if (max_minor_size < 0 || max_minor_size > 40) {
     throw InvalidProblem("ClassifyOptions::max_minor_size must be in [0, 40], got " + std::to_string(max_minor_size));
+  }
+  if (symmetric_factorization_above < 0) {
+    throw InvalidProblem("ClassifyOptions::symmetric_factorization_above must be >= 0, got " +
+                         std::to_string(symmetric_factorization_above));
   }
   if (max_copositive_size < 0 || max_copositive_size > 30) {
     throw InvalidProblem("ClassifyOptions::max_copositive_size must be in [0, 30], got " +
@@ -935,7 +942,9 @@ MatrixReport classify(const Eigen::MatrixXd& M, const ClassifyOptions& options) 
   decide_z(c, report);
   decide_diagonal_dominance(c, report);
   const bool factorize = options.always_factorize || c.n <= kCheapFactorizeSize ||
-                         (report.proves(MatrixClass::Symmetric) && report.min_diagonal > 0);
+                         (report.proves(MatrixClass::Symmetric) && report.min_diagonal > 0 &&
+                          c.n > options.symmetric_factorization_above);
+  c.factorize = factorize;
   decide_definiteness(c, report, factorize);
   decide_p(c, report);
   decide_m_matrix(report);

@@ -20,12 +20,14 @@ constexpr double kDefaultRelaxation = 1.2;
 
 Result run(const Lcp& problem, Method method, const SolveOptions& options);
 
-// The order comes from the cheap matrix report (O(n²) tests, at most two Cholesky factorizations
-// where the order depends on them, exact enumerations only for small n) and its recommendation.
+// The order comes from the cheap matrix report (O(n²) tests, Cholesky factorizations only where
+// the order depends on them, exact enumerations only for n <= 6) and its recommendation.
 Result solve_auto(const Lcp& problem, const SolveOptions& options) {
   if (auto trivial = detail::trivial_result(problem, "auto")) return *std::move(trivial);
   const Eigen::Index n = problem.size();
-  const Recommendation recommendation = recommend(classify(problem.M, ClassifyOptions::cheap()), n);
+  ClassifyOptions cheap = ClassifyOptions::cheap();
+  cheap.symmetric_factorization_above = kRecommendPgsFirstSize;  // where the order depends on PD/PSD
+  const Recommendation recommendation = recommend(classify(problem.M, cheap), n);
   SolveOptions attempt_options = options;
   attempt_options.relaxation.reset();  // pgs runs with ω = 1 inside auto
 

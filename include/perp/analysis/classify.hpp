@@ -115,14 +115,19 @@ struct ClassifyOptions {
   /// Largest n for which the copositive classes are decided exactly (Kaplan's eigenvector test
   /// over all 2ⁿ − 1 principal submatrices of the symmetric part). Default 12; 0..30.
   Eigen::Index max_copositive_size = 12;
-  /// Factorize the symmetric part (O(n³)) to decide positive (semi)definiteness. When false,
-  /// the factorization is done only when n <= 200 or M is symmetric with a positive diagonal
-  /// (the cases where `recommend` depends on it); otherwise those classes are left undecided
-  /// unless a diagonal entry settles them.
+  /// Allow O(n³) work for every M: the Cholesky/LDLT factorizations that decide positive
+  /// (semi)definiteness, the Z-matrix elimination (Fiedler–Pták) for P, eigenvectors for
+  /// witnesses. When false (the cheap report) they run only for n <= 16, or for M symmetric with a
+  /// positive diagonal and n > `symmetric_factorization_above`; otherwise those classes are left
+  /// undecided unless an O(n²) test settles them.
   bool always_factorize = true;
+  /// See `always_factorize`. Default 1000: the size above which `recommend` sends symmetric
+  /// positive (semi)definite problems to PGS, the one place where its order depends on them.
+  Eigen::Index symmetric_factorization_above = 1000;
 
-  /// The report `Method::Auto` uses: O(n²) tests, at most two Cholesky factorizations, and the
-  /// exact enumerations only for n <= 10 (P) and n <= 6 (copositivity).
+  /// The report `Method::Auto` uses, costing less than the solve it steers: the O(n²) tests, the
+  /// factorizations only where `recommend`'s order depends on them (see `always_factorize`), and
+  /// the exact enumerations only for n <= 6 (P) and n <= 4 (copositivity).
   [[nodiscard]] static ClassifyOptions cheap();
 
   /// Throws `InvalidProblem` naming the bad field.

@@ -15,7 +15,8 @@ namespace perp {
 ///
 /// `Method::Auto` returns z = 0 at once when q >= 0 (n = 0 included; `Result::method` is then
 /// "auto"). Otherwise it classifies M with `ClassifyOptions::cheap()` (O(n²) tests, a Cholesky
-/// factorization only where the order depends on it, exact enumerations only for n <= 10) and runs
+/// factorization only where the order depends on it: symmetric M with a positive diagonal and
+/// n > 1000, or n <= 16; exact enumerations only for n <= 6) and runs
 /// the methods of `recommend(report, n).order` in turn until one solves (solvers/recommend.hpp):
 ///   - symmetric positive definite, symmetric PSD with a positive diagonal, or strictly diagonally
 ///     dominant with a positive diagonal, and n > 1000: pgs, then lemke;
