@@ -11,6 +11,8 @@
 //                          the exact P/P0 enumeration visits all 2ⁿ − 1 nodes for n <= 20; beyond
 //                          the limit P stays undecided and only the O(n²)/O(n³) tests run
 //   BM_classify_cheap      ClassifyOptions::cheap() (what Method::Auto runs) on the same P-matrix
+//   BM_classify_cheap_spd  the cheap report on the SPD problems; it factorizes only above n = 1000
+//                          (n = 2000 here), where recommend's order depends on PD
 // and BM_exact_p_test: the P-matrix at n = 12..22, with `nodes` = 2ⁿ − 1 principal minors
 // checked; BM_copositive_exact: Kaplan's test on the Horn-like cyclic matrix for n = 5..12.
 #include <benchmark/benchmark.h>
@@ -73,6 +75,10 @@ void BM_classify_cheap(benchmark::State& state) {
   run(state, p_matrix(state.range(0)), perp::ClassifyOptions::cheap());
 }
 
+void BM_classify_cheap_spd(benchmark::State& state) {
+  run(state, perp::bench::spd_problem(state.range(0)).M, perp::ClassifyOptions::cheap());
+}
+
 void BM_exact_p_test(benchmark::State& state) {
   perp::ClassifyOptions options;
   options.max_minor_size = 40;
@@ -94,6 +100,7 @@ void BM_copositive_exact(benchmark::State& state) {
 BENCHMARK(BM_classify_spd)->Unit(benchmark::kMillisecond)->Arg(10)->Arg(20)->Arg(100)->Arg(1000);
 BENCHMARK(BM_classify_p_matrix)->Unit(benchmark::kMillisecond)->Arg(10)->Arg(20)->Arg(100)->Arg(1000);
 BENCHMARK(BM_classify_cheap)->Unit(benchmark::kMillisecond)->Arg(10)->Arg(20)->Arg(100)->Arg(1000);
+BENCHMARK(BM_classify_cheap_spd)->Unit(benchmark::kMillisecond)->Arg(10)->Arg(20)->Arg(100)->Arg(1000)->Arg(2000);
 BENCHMARK(BM_exact_p_test)->Unit(benchmark::kMillisecond)->DenseRange(12, 22, 2);
 BENCHMARK(BM_copositive_exact)->Unit(benchmark::kMillisecond)->DenseRange(5, 13, 2);
 

@@ -105,9 +105,11 @@ void decide_symmetric(const Context& c, MatrixReport& r) {
   double worst = 0;
   Index wi = 0;
   Index wj = 0;
+  // A(i, j) − A(j, i) = 2 (A(i, j) − S(i, j)): read down columns only (A(j, i) would stride
+  // across rows, a cache miss per entry for large n) and without a temporary matrix.
   for (Index j = 0; j < c.n; ++j) {
     for (Index i = 0; i < j; ++i) {
-      const double gap = std::abs(c.A(i, j) - c.A(j, i));
+      const double gap = 2 * std::abs(c.A(i, j) - c.S(i, j));
       if (gap > worst) {
         worst = gap;
         wi = i;
@@ -149,11 +151,13 @@ void decide_z(const Context& c, MatrixReport& r) {
   }
 }
 
-/// Strict dominance of the rows of X (A for rows, Aᵀ for columns): the first row that fails, or -1.
-Index first_non_dominant_row(const MatrixXd& X, double tol, double& diagonal, double& off_sum) {
+/// Strict dominance of the rows of X, or of its columns: the first that fails, or -1.
+Index first_non_dominant_row(const MatrixXd& X, double tol, double& diagonal, double& off_sum, bool columns = false) {
+  const VectorXd sums = columns ? VectorXd(X.cwiseAbs().colwise().sum().transpose())
+                                : VectorXd(X.cwiseAbs().rowwise().sum());
   for (Index i = 0; i < X.rows(); ++i) {
     diagonal = std::abs(X(i, i));
-    off_sum = X.row(i).cwiseAbs().sum() - diagonal;
+    off_sum = sums[i] - diagonal;
     if (diagonal - off_sum <= tol) return i;
   }
   return -1;
@@ -400,9 +404,11 @@ void decide_p(const Context& c, MatrixReport& r) {
   double worst = std::numeric_limits<double>::infinity();
   Index wi = 0;
   Index wj = 0;
+  const VectorXd diagonal = c.A.diagonal();
   for (Index j = 0; j < c.n; ++j) {
     for (Index i = 0; i < j; ++i) {
-      const double minor = c.A(i, i) * c.A(j, j) - c.A(i, j) * c.A(j, i);
+      // A(j, i) = 2 S(i, j) − A(i, j), read down column j (see decide_symmetric).
+      const double minor = diagonal[i] * diagonal[j] - c.A(i, j) * (2 * c.S(i, j) - c.A(i, j));
       if (minor < worst) {
         worst = minor;
         wi = i;
@@ -432,10 +438,10 @@ void decide_p(const Context& c, MatrixReport& r) {
     decide(p0, true, Decision::SufficientCondition, "positive semidefinite ⇒ P0");
   }
   if (undecided(p)) {
-    double diagonal = 0;
+    double dominant_diagonal = 0;
     double off_sum = 0;
-    if (first_non_dominant_row(c.A, c.tol, diagonal, off_sum) < 0 ||
-        first_non_dominant_row(c.A.transpose(), c.tol, diagonal, off_sum) < 0) {
+    if (first_non_dominant_row(c.A, c.tol, dominant_diagonal, off_sum) < 0 ||
+        first_non_dominant_row(c.A, c.tol, dominant_diagonal, off_sum, true) < 0) {
       // Gershgorin on every principal submatrix: no real eigenvalue <= 0, so every minor > 0.
       decide(p, true, Decision::SufficientCondition, "strictly diagonally dominant (rows or columns), positive diagonal ⇒ P");
     }
@@ -637,12 +643,14 @@ void decide_copositivity(const Context& c, MatrixReport& r) {
   Index wj = 0;
   double wxi = 0;
   double wxj = 0;
+  const VectorXd diagonal = c.S.diagonal();
+  const VectorXd root = diagonal.cwiseMax(0.0).cwiseSqrt();
   for (Index j = 0; j < n; ++j) {
     for (Index i = 0; i < j; ++i) {
-      const double sii = std::max(0.0, c.S(i, i));
-      const double sjj = std::max(0.0, c.S(j, j));
+      const double sii = std::max(0.0, diagonal[i]);
+      const double sjj = std::max(0.0, diagonal[j]);
       const double sij = c.S(i, j);
-      if (sij >= -std::sqrt(sii * sjj) - c.tol) continue;
+      if (sij >= -root[i] * root[j] - c.tol) continue;
       // x = x_i e_i + x_j e_j: the minimizer of xᵀSx on the segment, its value in O(1).
       double xi = 1;
       double xj = 1;
@@ -654,7 +662,7 @@ void decide_copositivity(const Context& c, MatrixReport& r) {
       const double top = std::max(xi, xj);
       xi /= top;
       xj /= top;
-      const double value = xi * xi * c.S(i, i) + 2 * xi * xj * sij + xj * xj * c.S(j, j);
+      const double value = xi * xi * diagonal[i] + 2 * xi * xj * sij + xj * xj * diagonal[j];
       if (value < -c.tol * (xi * xi + xj * xj) && value < worst) {
         worst = value;
         wi = i;
@@ -688,8 +696,13 @@ void decide_copositivity(const Context& c, MatrixReport& r) {
   if (r.proves(MatrixClass::PositiveDefinite) && undecided(a.strict)) {
     decide(a.strict, true, Decision::SufficientCondition, "positive definite ⇒ strictly copositive");
   }
-  const MatrixXd off = c.S - Eigen::MatrixXd(c.S.diagonal().asDiagonal());
-  if (off.minCoeff() >= -c.tol) {
+  double smallest_off_diagonal = std::numeric_limits<double>::infinity();
+  for (Index j = 0; j < n; ++j) {
+    for (Index i = 0; i < n; ++i) {
+      if (i != j) smallest_off_diagonal = std::min(smallest_off_diagonal, c.S(i, j));
+    }
+  }
+  if (smallest_off_diagonal >= -c.tol) {
     if (undecided(a.copositive)) decide(a.copositive, true, Decision::SufficientCondition, "nonnegative ⇒ copositive");
     if (smallest > c.tol && undecided(a.strict)) {
       decide(a.strict, true, Decision::SufficientCondition, "nonnegative with a positive diagonal ⇒ strictly copositive");
