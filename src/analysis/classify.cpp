@@ -22,8 +22,8 @@ using Eigen::VectorXd;
 using Mask = std::uint64_t;
 
 constexpr std::array<std::string_view, kMatrixClassCount> kClassNames{
-    "symmetric",  "positive-definite",   "positive-semidefinite", "p-matrix",          "p0-matrix",
-    "z-matrix",   "m-matrix",            "diagonally-dominant",   "copositive",        "strictly-copositive",
+    "symmetric",       "positive-definite", "positive-semidefinite", "p-matrix",   "p0-matrix",
+    "z-matrix",        "m-matrix",          "diagonally-dominant",   "copositive", "strictly-copositive",
     "copositive-plus", "column-sufficient", "row-sufficient"};
 
 // Sizes up to which the cheap report does O(n³) work anyway: microseconds (see ClassifyOptions).
@@ -84,7 +84,8 @@ MinorWitness minor_witness(const MatrixXd& M, const std::vector<Index>& indices)
   const auto k = static_cast<Index>(indices.size());
   MatrixXd sub(k, k);
   for (Index r = 0; r < k; ++r) {
-    for (Index c = 0; c < k; ++c) sub(r, c) = M(indices[static_cast<std::size_t>(r)], indices[static_cast<std::size_t>(c)]);
+    for (Index c = 0; c < k; ++c)
+      sub(r, c) = M(indices[static_cast<std::size_t>(r)], indices[static_cast<std::size_t>(c)]);
   }
   return MinorWitness{indices, k == 0 ? 1.0 : sub.partialPivLu().determinant()};
 }
@@ -93,7 +94,8 @@ MatrixXd principal(const MatrixXd& A, const std::vector<Index>& indices) {
   const auto k = static_cast<Index>(indices.size());
   MatrixXd sub(k, k);
   for (Index r = 0; r < k; ++r) {
-    for (Index c = 0; c < k; ++c) sub(r, c) = A(indices[static_cast<std::size_t>(r)], indices[static_cast<std::size_t>(c)]);
+    for (Index c = 0; c < k; ++c)
+      sub(r, c) = A(indices[static_cast<std::size_t>(r)], indices[static_cast<std::size_t>(c)]);
   }
   return sub;
 }
@@ -153,8 +155,8 @@ void decide_z(const Context& c, MatrixReport& r) {
 
 /// Strict dominance of the rows of X, or of its columns: the first that fails, or -1.
 Index first_non_dominant_row(const MatrixXd& X, double tol, double& diagonal, double& off_sum, bool columns = false) {
-  const VectorXd sums = columns ? VectorXd(X.cwiseAbs().colwise().sum().transpose())
-                                : VectorXd(X.cwiseAbs().rowwise().sum());
+  const VectorXd sums =
+      columns ? VectorXd(X.cwiseAbs().colwise().sum().transpose()) : VectorXd(X.cwiseAbs().rowwise().sum());
   for (Index i = 0; i < X.rows(); ++i) {
     diagonal = std::abs(X(i, i));
     off_sum = sums[i] - diagonal;
@@ -223,7 +225,8 @@ void decide_definiteness(const Context& c, MatrixReport& r, bool factorize) {
   if (undecided(pd)) {
     const Eigen::LLT<MatrixXd> shifted(c.S - c.tol * identity);
     if (shifted.info() == Eigen::Success) {
-      decide(pd, true, Decision::Exact, "Cholesky of the symmetric part (M + M^T)/2 succeeds, pivots above the tolerance");
+      decide(pd, true, Decision::Exact,
+             "Cholesky of the symmetric part (M + M^T)/2 succeeds, pivots above the tolerance");
       decide(psd, true, Decision::SufficientCondition, "positive definite");
       return;
     }
@@ -443,7 +446,8 @@ void decide_p(const Context& c, MatrixReport& r) {
     if (first_non_dominant_row(c.A, c.tol, dominant_diagonal, off_sum) < 0 ||
         first_non_dominant_row(c.A, c.tol, dominant_diagonal, off_sum, true) < 0) {
       // Gershgorin on every principal submatrix: no real eigenvalue <= 0, so every minor > 0.
-      decide(p, true, Decision::SufficientCondition, "strictly diagonally dominant (rows or columns), positive diagonal ⇒ P");
+      decide(p, true, Decision::SufficientCondition,
+             "strictly diagonally dominant (rows or columns), positive diagonal ⇒ P");
     }
   }
   if (r.proves(MatrixClass::P) && undecided(p0)) decide(p0, true, Decision::SufficientCondition, "P ⇒ P0");
@@ -463,7 +467,8 @@ void decide_p(const Context& c, MatrixReport& r) {
     if (undecided(p)) {
       if (search.p_failure) {
         const Mask failure = search.p0_failure ? *search.p0_failure : *search.p_failure;
-        decide(p, false, Decision::Exact, "a principal minor <= 0 (" + count + ")", minor_witness(c.M, indices_of(failure)));
+        decide(p, false, Decision::Exact, "a principal minor <= 0 (" + count + ")",
+               minor_witness(c.M, indices_of(failure)));
       } else {
         decide(p, true, Decision::Exact, "every principal minor > 0 (" + count + ")");
       }
@@ -685,13 +690,16 @@ void decide_copositivity(const Context& c, MatrixReport& r) {
   for (Index i = 0; i < n && undecided(a.plus); ++i) {
     if (std::abs(c.S(i, i)) <= c.tol && c.S.col(i).cwiseAbs().maxCoeff() > 4 * c.tol) {
       decide(a.plus, false, Decision::NecessaryCondition,
-             "e_i^T M e_i = 0 but (M + M^T) e_i != 0 for i = " + std::to_string(i), plus_witness(c.M, unit_vector(n, i)));
+             "e_i^T M e_i = 0 but (M + M^T) e_i != 0 for i = " + std::to_string(i),
+             plus_witness(c.M, unit_vector(n, i)));
     }
   }
   // Sufficient conditions.
   if (r.proves(MatrixClass::PositiveSemidefinite)) {
-    if (undecided(a.copositive)) decide(a.copositive, true, Decision::SufficientCondition, "positive semidefinite ⇒ copositive");
-    if (undecided(a.plus)) decide(a.plus, true, Decision::SufficientCondition, "positive semidefinite ⇒ copositive-plus");
+    if (undecided(a.copositive))
+      decide(a.copositive, true, Decision::SufficientCondition, "positive semidefinite ⇒ copositive");
+    if (undecided(a.plus))
+      decide(a.plus, true, Decision::SufficientCondition, "positive semidefinite ⇒ copositive-plus");
   }
   if (r.proves(MatrixClass::PositiveDefinite) && undecided(a.strict)) {
     decide(a.strict, true, Decision::SufficientCondition, "positive definite ⇒ strictly copositive");
@@ -705,7 +713,8 @@ void decide_copositivity(const Context& c, MatrixReport& r) {
   if (smallest_off_diagonal >= -c.tol) {
     if (undecided(a.copositive)) decide(a.copositive, true, Decision::SufficientCondition, "nonnegative ⇒ copositive");
     if (smallest > c.tol && undecided(a.strict)) {
-      decide(a.strict, true, Decision::SufficientCondition, "nonnegative with a positive diagonal ⇒ strictly copositive");
+      decide(a.strict, true, Decision::SufficientCondition,
+             "nonnegative with a positive diagonal ⇒ strictly copositive");
     }
   }
   if (!a.all_decided() && n <= c.options.max_copositive_size) {
@@ -713,10 +722,12 @@ void decide_copositivity(const Context& c, MatrixReport& r) {
     const std::string count = std::to_string(examined) + " principal submatrices examined (Kaplan's eigenvector test)";
     if (undecided(a.copositive)) decide(a.copositive, true, Decision::Exact, "no violating eigenvector; " + count);
     if (undecided(a.strict)) decide(a.strict, true, Decision::Exact, "no violating eigenvector; " + count);
-    if (undecided(a.plus)) decide(a.plus, true, Decision::Exact, "copositive, and every zero x has (M + M^T) x = 0; " + count);
+    if (undecided(a.plus))
+      decide(a.plus, true, Decision::Exact, "copositive, and every zero x has (M + M^T) x = 0; " + count);
   }
   if (a.strict.holds == true) {
-    if (undecided(a.copositive)) decide(a.copositive, true, Decision::SufficientCondition, "strictly copositive ⇒ copositive");
+    if (undecided(a.copositive))
+      decide(a.copositive, true, Decision::SufficientCondition, "strictly copositive ⇒ copositive");
     if (undecided(a.plus)) decide(a.plus, true, Decision::SufficientCondition, "strictly copositive ⇒ copositive-plus");
   }
   if (a.copositive.holds == false && undecided(a.plus)) {
@@ -797,8 +808,8 @@ void decide_sufficiency(const Context& c, MatrixReport& r) {
       }
       if (w) {
         w->transposed = row;
-        decide(answer, false, Decision::NecessaryCondition, why + ": x_i (M" + std::string(row ? "^T" : "") +
-                                                                 " x)_i <= 0 for every i, and < 0 for some",
+        decide(answer, false, Decision::NecessaryCondition,
+               why + ": x_i (M" + std::string(row ? "^T" : "") + " x)_i <= 0 for every i, and < 0 for some",
                std::move(*w));
       } else {
         decide(answer, false, Decision::NecessaryCondition, why, p0.witness);
@@ -817,51 +828,62 @@ void decide_sufficiency(const Context& c, MatrixReport& r) {
 void add_implications(MatrixReport& r) {
   auto& out = r.implications;
   if (r.proves(MatrixClass::P)) {
-    out.emplace_back("P-matrix: LCP(q, M) has exactly one solution for every q (Samelson–Thrall–Wesler 1958; "
-                     "Cottle–Pang–Stone §3.3); Lemke's and Murty's methods are finite");
+    out.emplace_back(
+        "P-matrix: LCP(q, M) has exactly one solution for every q (Samelson–Thrall–Wesler 1958; "
+        "Cottle–Pang–Stone §3.3); Lemke's and Murty's methods are finite");
   } else if (r.refutes(MatrixClass::P)) {
-    out.emplace_back("not a P-matrix: for some q, LCP(q, M) has no solution or more than one "
-                     "(Cottle–Pang–Stone §3.3)");
+    out.emplace_back(
+        "not a P-matrix: for some q, LCP(q, M) has no solution or more than one "
+        "(Cottle–Pang–Stone §3.3)");
   }
   if (r.proves(MatrixClass::PositiveDefinite) && r.proves(MatrixClass::Symmetric)) {
-    out.emplace_back("symmetric positive definite: LCP(q, M) is the strictly convex QP min ½zᵀMz + qᵀz, z >= 0; "
-                     "projected Gauss–Seidel converges");
+    out.emplace_back(
+        "symmetric positive definite: LCP(q, M) is the strictly convex QP min ½zᵀMz + qᵀz, z >= 0; "
+        "projected Gauss–Seidel converges");
   }
   if (r.proves(MatrixClass::PositiveSemidefinite)) {
-    out.emplace_back("positive semidefinite: LCP(q, M) has a solution whenever it is feasible, and its solution set "
-                     "is a convex polyhedron (Cottle–Pang–Stone §3.1)");
+    out.emplace_back(
+        "positive semidefinite: LCP(q, M) has a solution whenever it is feasible, and its solution set "
+        "is a convex polyhedron (Cottle–Pang–Stone §3.1)");
   }
   if (r.proves(MatrixClass::StrictlyCopositive)) {
     out.emplace_back("strictly copositive: LCP(q, M) has a solution for every q (Cottle–Dantzig 1968)");
   }
   if (r.proves(MatrixClass::CopositivePlus)) {
-    out.emplace_back("copositive-plus: Lemke's method ends with a solution, or with a secondary ray that proves "
-                     "LCP(q, M) infeasible (Lemke 1965; Cottle–Pang–Stone §4.4)");
+    out.emplace_back(
+        "copositive-plus: Lemke's method ends with a solution, or with a secondary ray that proves "
+        "LCP(q, M) infeasible (Lemke 1965; Cottle–Pang–Stone §4.4)");
   } else if (r.refutes(MatrixClass::CopositivePlus)) {
     out.emplace_back("not copositive-plus: a Lemke ray termination proves nothing about solvability");
   }
   if (r.proves(MatrixClass::ColumnSufficient)) {
-    out.emplace_back("column sufficient: for every q the solution set of LCP(q, M) is convex "
-                     "(Cottle–Pang–Venkateswaran 1989)");
+    out.emplace_back(
+        "column sufficient: for every q the solution set of LCP(q, M) is convex "
+        "(Cottle–Pang–Venkateswaran 1989)");
   }
   if (r.proves(MatrixClass::RowSufficient)) {
-    out.emplace_back("row sufficient: for every q, LCP(q, M) has a solution whenever it is feasible (its solutions "
-                     "are the KKT points of min zᵀ(Mz + q), z >= 0, Mz + q >= 0)");
+    out.emplace_back(
+        "row sufficient: for every q, LCP(q, M) has a solution whenever it is feasible (its solutions "
+        "are the KKT points of min zᵀ(Mz + q), z >= 0, Mz + q >= 0)");
   }
   if (r.proves(MatrixClass::P0) && !r.proves(MatrixClass::P)) {
-    out.emplace_back("P0: M + εI is a P-matrix for every ε > 0, so each regularized LCP(q, M + εI) has exactly one "
-                     "solution");
+    out.emplace_back(
+        "P0: M + εI is a P-matrix for every ε > 0, so each regularized LCP(q, M + εI) has exactly one "
+        "solution");
   }
   if (r.proves(MatrixClass::MMatrix)) {
-    out.emplace_back("M-matrix: the unique solution is the least element of the feasible set "
-                     "{z >= 0 : Mz + q >= 0} (Cottle–Pang–Stone §3.11)");
+    out.emplace_back(
+        "M-matrix: the unique solution is the least element of the feasible set "
+        "{z >= 0 : Mz + q >= 0} (Cottle–Pang–Stone §3.11)");
   } else if (r.proves(MatrixClass::Z)) {
-    out.emplace_back("Z-matrix: when LCP(q, M) is feasible, its feasible set has a least element, and that element "
-                     "solves it (Cottle–Pang–Stone §3.11)");
+    out.emplace_back(
+        "Z-matrix: when LCP(q, M) is feasible, its feasible set has a least element, and that element "
+        "solves it (Cottle–Pang–Stone §3.11)");
   }
   if (r.proves(MatrixClass::DiagonallyDominant) && r.min_diagonal > 0) {
-    out.emplace_back("strictly diagonally dominant with a positive diagonal: a P-matrix, and projected Gauss–Seidel "
-                     "is a contraction in the max-norm, so it converges for every q");
+    out.emplace_back(
+        "strictly diagonally dominant with a positive diagonal: a P-matrix, and projected Gauss–Seidel "
+        "is a contraction in the max-norm, so it converges for every q");
   }
 }
 
@@ -954,9 +976,9 @@ MatrixReport classify(const Eigen::MatrixXd& M, const ClassifyOptions& options) 
   decide_symmetric(c, report);
   decide_z(c, report);
   decide_diagonal_dominance(c, report);
-  const bool factorize = options.always_factorize || c.n <= kCheapFactorizeSize ||
-                         (report.proves(MatrixClass::Symmetric) && report.min_diagonal > 0 &&
-                          c.n > options.symmetric_factorization_above);
+  const bool factorize =
+      options.always_factorize || c.n <= kCheapFactorizeSize ||
+      (report.proves(MatrixClass::Symmetric) && report.min_diagonal > 0 && c.n > options.symmetric_factorization_above);
   c.factorize = factorize;
   decide_definiteness(c, report, factorize);
   decide_p(c, report);

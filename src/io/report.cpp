@@ -82,7 +82,8 @@ std::string witness_to_text(const Witness& witness) {
           return text;
         } else if constexpr (std::is_same_v<T, MinorWitness>) {
           std::string text = "minor {";
-          for (std::size_t k = 0; k < w.indices.size(); ++k) text += (k == 0 ? "" : ", ") + std::to_string(w.indices[k]);
+          for (std::size_t k = 0; k < w.indices.size(); ++k)
+            text += (k == 0 ? "" : ", ") + std::to_string(w.indices[k]);
           return text + "} = " + number(w.minor);
         } else if constexpr (std::is_same_v<T, EntryWitness>) {
           std::string text = "M(" + std::to_string(w.row) + ", " + std::to_string(w.col) + ") = " + number(w.value);
@@ -91,8 +92,8 @@ std::string witness_to_text(const Witness& witness) {
           }
           return text;
         } else if constexpr (std::is_same_v<T, RowWitness>) {
-          return "row " + std::to_string(w.row) + ": |diagonal| = " + number(w.diagonal) +
-                 " <= off-diagonal sum " + number(w.off_diagonal_sum);
+          return "row " + std::to_string(w.row) + ": |diagonal| = " + number(w.diagonal) + " <= off-diagonal sum " +
+                 number(w.off_diagonal_sum);
         } else {
           return "x = " + vector_text(w.x) + (w.transposed ? ", x_i (M^T x)_i = " : ", x_i (M x)_i = ") +
                  vector_text(w.products);
@@ -129,8 +130,8 @@ std::string report_to_json(const MatrixReport& report, const Recommendation& rec
 }
 
 std::string report_to_text(const MatrixReport& report, const Recommendation& recommendation) {
-  std::string text = "n = " + std::to_string(report.n) + ", max|M_ij| = " + number(report.scale) +
-                     ", zero tolerance " + number(report.tolerance) + "\n\n";
+  std::string text = "n = " + std::to_string(report.n) + ", max|M_ij| = " + number(report.scale) + ", zero tolerance " +
+                     number(report.tolerance) + "\n\n";
   char line[160];
   std::snprintf(line, sizeof line, "%-22s %-5s %-21s %s\n", "class", "holds", "method", "reason / witness");
   text += line;

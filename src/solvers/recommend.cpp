@@ -36,8 +36,8 @@ Recommendation make(std::vector<Method> order, const MatrixReport& report, Eigen
 
 Recommendation recommend(const MatrixReport& report, Eigen::Index n) {
   if (n != report.n) {
-    throw InvalidProblem("recommend: the report is for n = " + std::to_string(report.n) + ", got n = " +
-                         std::to_string(n));
+    throw InvalidProblem("recommend: the report is for n = " + std::to_string(report.n) +
+                         ", got n = " + std::to_string(n));
   }
   const bool symmetric = report.proves(MatrixClass::Symmetric);
   const bool large = n > kRecommendPgsFirstSize;

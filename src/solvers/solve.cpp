@@ -5,13 +5,13 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "perp/analysis/classify.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/enumeration.hpp"
 #include "perp/solvers/lemke.hpp"
 #include "perp/solvers/murty.hpp"
 #include "perp/solvers/pgs.hpp"
 #include "perp/solvers/recommend.hpp"
-#include "perp/analysis/classify.hpp"
 
 namespace perp {
 namespace {

@@ -25,7 +25,8 @@ inline double principal_minor(const Eigen::MatrixXd& M, const std::vector<Eigen:
   const auto k = static_cast<Eigen::Index>(indices.size());
   Eigen::MatrixXd sub(k, k);
   for (Eigen::Index r = 0; r < k; ++r) {
-    for (Eigen::Index c = 0; c < k; ++c) sub(r, c) = M(indices[static_cast<std::size_t>(r)], indices[static_cast<std::size_t>(c)]);
+    for (Eigen::Index c = 0; c < k; ++c)
+      sub(r, c) = M(indices[static_cast<std::size_t>(r)], indices[static_cast<std::size_t>(c)]);
   }
   return sub.fullPivLu().determinant();
 }
@@ -97,7 +98,8 @@ inline ::testing::AssertionResult witness_refutes(const Eigen::MatrixXd& M, Matr
     // the reported value is compared where it is representable.
     const double scaled_minor = principal_minor(M / (scale > 0 ? scale : 1.0), w->indices);
     const double minor = principal_minor(M, w->indices);
-    if (std::isnormal(minor) && std::isnormal(w->minor) && std::abs(minor - w->minor) > 1e-8 * std::abs(minor) + 1e-12) {
+    if (std::isnormal(minor) && std::isnormal(w->minor) &&
+        std::abs(minor - w->minor) > 1e-8 * std::abs(minor) + 1e-12) {
       return AssertionFailure() << "reported minor " << w->minor << ", recomputed " << minor;
     }
     if (std::isfinite(w->minor) && w->minor != 0 && std::signbit(w->minor) != std::signbit(scaled_minor) &&
