@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 
+#include "classify.hpp"
 #include "demo.hpp"
 #include "format.hpp"
 #include "painleve.hpp"
@@ -74,6 +75,9 @@ int main(int argc, char** argv) {
   solve->add_flag("--all", solve_args.all, "enum: list every distinct solution");
   solve->add_flag("--json", solve_args.json, "print one JSON object instead of a summary");
 
+  perp::cli::ClassifyArguments classify_args;
+  CLI::App* classify = perp::cli::add_classify_command(app, classify_args);
+
   std::string data_dir = PERP_DATA_DIR;
   CLI::App* demo = app.add_subcommand("demo", "Run the chapter's worked examples and a few Siconos problems");
   demo->add_option("--data", data_dir, "folder holding the Siconos corpus (lcp/*.dat)")->capture_default_str();
@@ -113,6 +117,7 @@ int main(int argc, char** argv) {
   try {
     if (*solve) return run_solve(solve_args);
     if (*demo) return perp::cli::run_demo(data_dir);
+    if (*classify) return perp::cli::run_classify(classify_args);
     if (*simulate) return perp::cli::run_simulate(simulate_args);
     if (*painleve) return perp::cli::run_painleve(painleve_args);
   } catch (const perp::InvalidProblem& e) {

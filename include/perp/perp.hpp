@@ -2,6 +2,7 @@
 /// \file
 /// Umbrella header: everything a user of perp needs.
 
+#include "perp/analysis/classify.hpp"
 #include "perp/contact/body.hpp"
 #include "perp/contact/detection.hpp"
 #include "perp/contact/jacobian.hpp"
@@ -17,6 +18,7 @@
 #include "perp/core/result.hpp"
 #include "perp/core/status.hpp"
 #include "perp/io/json.hpp"
+#include "perp/io/report.hpp"
 #include "perp/io/scene.hpp"
 #include "perp/io/siconos.hpp"
 #include "perp/solvers/enumeration.hpp"
@@ -27,4 +29,5 @@
 #include "perp/solvers/newton.hpp"
 #include "perp/solvers/options.hpp"
 #include "perp/solvers/pgs.hpp"
+#include "perp/solvers/recommend.hpp"
 #include "perp/solvers/solve.hpp"

@@ -226,4 +226,26 @@ Lcp read_lcp_file(const std::filesystem::path& path) {
   throw InvalidProblem("cannot read '" + path.string() + "': " + problem + "; expected '.dat' (Siconos) or '.json'");
 }
 
+Eigen::MatrixXd parse_json_matrix(const std::string& text, const std::string& source) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::exception& error) {
+    // Malformed text: parse_json_lcp words the message (byte position) the same way.
+    return parse_json_lcp(text, source).M;
+  }
+  if (!document.is_object() || document.contains("q")) return parse_json_lcp(text, source).M;
+  // Only M: check it as an LCP with q = 0 would be, so that every message reads the same.
+  document["q"] = json::array();
+  if (const auto rows = document.find("M"); rows != document.end() && rows->is_array()) {
+    document["q"] = json(std::vector<double>(rows->size(), 0.0));
+  }
+  return parse_json_lcp(document.dump(), source).M;
+}
+
+Eigen::MatrixXd read_matrix_file(const std::filesystem::path& path) {
+  if (lower_case(path.extension().string()) == ".json") return parse_json_matrix(read_whole_file(path), path.string());
+  return read_lcp_file(path).M;
+}
+
 }  // namespace perp

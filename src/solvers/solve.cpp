@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "perp/analysis/classify.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/enumeration.hpp"
 #include "perp/solvers/interior_point.hpp"
@@ -13,16 +14,10 @@
 #include "perp/solvers/murty.hpp"
 #include "perp/solvers/newton.hpp"
 #include "perp/solvers/pgs.hpp"
+#include "perp/solvers/recommend.hpp"
 
 namespace perp {
 namespace {
-
-// Auto's limits: enumeration costs 2ⁿ small LU solves, Murty one LU per pivot.
-constexpr Eigen::Index kAutoEnumerationLimit = 16;
-constexpr Eigen::Index kAutoMurtyLimit = 200;
-// Above this size a symmetric positive definite problem goes to PGS first: a sweep costs one
-// matrix-vector product while a Lemke pivot grows toward O(n²) with the number of basic z's.
-constexpr Eigen::Index kAutoPgsFirstSize = 1000;
 
 constexpr double kDefaultRelaxation = 1.2;
 
@@ -45,59 +40,37 @@ std::optional<Reformulation> reformulation_of(Method method) {
 Result run(const Lcp& problem, Method method, const SolveOptions& options);
 Result run(const Mcp& problem, Method method, const SolveOptions& options);
 template <class Problem>
-Result first_that_solves(const Problem& problem, const std::vector<Method>& order, const SolveOptions& options);
+Result first_that_solves(const Problem& problem, const std::vector<Method>& order, const SolveOptions& options,
+                         const std::string& reason);
 
-struct Structure {
-  bool symmetric = false;
-  bool positive_diagonal = false;
-  bool positive_definite = false;  // of the symmetric part, by Cholesky; only tested where it matters
-};
-
-// Cheap tests of M: O(n²), plus one Cholesky (O(n³)/3) only for the large symmetric problems whose
-// method order depends on it.
-Structure inspect(const Eigen::MatrixXd& M) {
-  Structure s;
-  const Eigen::Index n = M.rows();
-  if (n == 0) return s;
-  // Relative to the largest entry, so that the answer does not depend on the units of M.
-  s.symmetric = (M - M.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * M.cwiseAbs().maxCoeff();
-  s.positive_diagonal = M.diagonal().minCoeff() > 0.0;
-  if (s.symmetric && s.positive_diagonal && n > kAutoPgsFirstSize) {
-    const Eigen::LLT<Eigen::MatrixXd> cholesky(M);
-    s.positive_definite = cholesky.info() == Eigen::Success;
-  }
-  return s;
-}
-
+// The order comes from the cheap matrix report (O(n²) tests, Cholesky factorizations only where
+// the order depends on them, exact enumerations only for n <= 6) and its recommendation.
 Result solve_auto(const Lcp& problem, const SolveOptions& options) {
+  if (auto trivial = detail::trivial_result(problem, "auto")) return *std::move(trivial);
   const Eigen::Index n = problem.size();
-  const Structure s = inspect(problem.M);
-  std::vector<Method> order;
-  if (s.symmetric && s.positive_definite && n > kAutoPgsFirstSize) {
-    order = {Method::Pgs, Method::Lemke};
-  } else {
-    order = {Method::Lemke};
-    if (s.positive_diagonal && n <= kAutoMurtyLimit) order.push_back(Method::Murty);
-    if (s.positive_diagonal) order.push_back(Method::Pgs);
-    order.push_back(Method::NewtonFb);
-    if (n <= kAutoEnumerationLimit) order.push_back(Method::Enum);
-  }
+  ClassifyOptions cheap = ClassifyOptions::cheap();
+  cheap.symmetric_factorization_above = kRecommendPgsFirstSize;  // where the order depends on PD/PSD
+  const Recommendation recommendation = recommend(classify(problem.M, cheap), n);
   SolveOptions attempt_options = options;
   attempt_options.relaxation.reset();  // pgs runs with ω = 1 inside auto
-  return first_that_solves(problem, order, attempt_options);
+  return first_that_solves(problem, recommendation.order, attempt_options, recommendation.reason);
 }
 
-// Runs the methods in turn; returns the first that solves, or the attempt with the smallest residual.
+// Runs the methods in turn; returns the first that solves (or proves there is no solution), or the
+// attempt with the smallest residual. `reason` says why the order was chosen.
 template <class Problem>
-Result first_that_solves(const Problem& problem, const std::vector<Method>& order, const SolveOptions& options) {
+Result first_that_solves(const Problem& problem, const std::vector<Method>& order, const SolveOptions& options,
+                         const std::string& reason) {
   std::string log;
   Result best;
   bool have_best = false;
   for (const Method method : order) {
     Result attempt = run(problem, method, options);
+    attempt.method = to_string(method);
     log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(attempt.status);
     if (attempt.solved() || attempt.status == Status::Infeasible) {  // a solution, or a proof there is none
       attempt.message = "auto (" + log + "): " + attempt.message;
+      if (!attempt.solved()) attempt.message += " [order chosen because " + reason + "]";
       return attempt;
     }
     if (!have_best || attempt.residual < best.residual) {
@@ -105,7 +78,8 @@ Result first_that_solves(const Problem& problem, const std::vector<Method>& orde
       have_best = true;
     }
   }
-  best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message;
+  best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message +
+                 " [order chosen because " + reason + "]";
   return best;
 }
 
@@ -139,7 +113,8 @@ Result run(const Mcp& problem, Method method, const SolveOptions& options) {
     return solve_newton(problem, *reformulation, options);
   }
   if (method == Method::Auto) {
-    return first_that_solves(problem, {Method::NewtonFb, Method::NewtonMin, Method::Smoothing}, options);
+    return first_that_solves(problem, {Method::NewtonFb, Method::NewtonMin, Method::Smoothing}, options,
+                             "F is nonlinear: the Newton family, the FB reformulation first");
   }
   throw InvalidProblem("method '" + to_string(method) + "' does not accept an Mcp");
 }

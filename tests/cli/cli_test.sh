@@ -139,5 +139,27 @@ check "painleve needs theta and mu" 2 "--theta and --mu are required" -- "$perp"
 check "painleve bad theta" 2 "theta must be in \(0, pi/2\)" -- "$perp" painleve --theta 2 --mu 1
 check "painleve bad mass" 2 "mass must be finite and > 0" -- "$perp" painleve --theta 1 --mu 1 --mass 0
 
+# classify: the matrix report, as a table or JSON, from an LCP file, a .dat, or a JSON with only M.
+echo '{"M": [[1, -3], [0, 1]]}' > "$tmp/only_m.json"
+check "classify table" 0 'p-matrix +yes +exact' -- "$perp" classify "$tmp/only_m.json"
+check "classify table witness" 0 'positive-semidefinite +no .*witness: x = ' -- "$perp" classify "$tmp/only_m.json"
+check "classify recommendation" 0 'recommendation: lemke' -- "$perp" classify "$tmp/only_m.json"
+out=$("$perp" classify "$tmp/only_m.json" --json)
+for key in n classes implications recommendation holds method witness reason; do
+  check "classify json key $key" 0 "\"$key\":" -- echo "$out"
+done
+check "classify json P holds" 0 '"p-matrix": \{ *"holds": true' -- echo "$out"
+check "classify dat" 0 '"n": 2' -- "$perp" classify "$data/lcp_deudeu.dat" --json
+check "classify lcp json" 0 '"copositive-plus"' -- "$perp" classify "$tmp/chapter.json" --json
+echo '{"M": [[1, -1, 1, 1, -1], [-1, 1, -1, 1, 1], [1, -1, 1, -1, 1], [1, 1, -1, 1, -1], [-1, 1, 1, -1, 1]]}' > "$tmp/horn.json"
+check "classify undecided is null" 0 '"copositive": \{ *"holds": null' -- "$perp" classify "$tmp/horn.json" --json --max-copositive-size 4
+check "classify exact copositive" 0 '"copositive": \{ *"holds": true, *"method": "exact"' -- "$perp" classify "$tmp/horn.json" --json
+echo '{"M": [[1, 2]]}' > "$tmp/not_square.json"
+check "classify not square" 2 "must be square" -- "$perp" classify "$tmp/not_square.json"
+echo '{"M": []}' > "$tmp/empty.json"
+check "classify empty" 2 "nothing to classify" -- "$perp" classify "$tmp/empty.json"
+check "classify missing file" 2 "cannot open" -- "$perp" classify "$tmp/nope.json"
+check "classify bad tolerance" 2 "tolerance must be in" -- "$perp" classify "$tmp/only_m.json" --tol 2
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -35,4 +35,13 @@ namespace perp {
 /// that cannot be opened.
 [[nodiscard]] Lcp read_lcp_file(const std::filesystem::path& path);
 
+/// The matrix of a problem file, for `perp classify`: a JSON LCP, a JSON object with only "M"
+/// (and optionally "type": "lcp", "name", "comment"), or a Siconos `.dat`. With "q" present the
+/// file is read and checked as an LCP; without it M must be square and finite. Throws
+/// `InvalidProblem` as `parse_json_lcp` does.
+[[nodiscard]] Eigen::MatrixXd parse_json_matrix(const std::string& text, const std::string& source = "<input>");
+/// `parse_json_matrix` of a `.json` file, `read_siconos_lcp(path).M` of a `.dat`; other
+/// extensions are refused as by `read_lcp_file`.
+[[nodiscard]] Eigen::MatrixXd read_matrix_file(const std::filesystem::path& path);
+
 }  // namespace perp

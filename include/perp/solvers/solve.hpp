@@ -14,14 +14,18 @@ namespace perp {
 /// the field), handles n = 0 and q >= 0 (z = 0) without pivoting, then runs `method`.
 /// Failure to solve is a status in the result, never an exception.
 ///
-/// `Method::Auto` picks an order from the structure of M and runs the methods in turn until one
-/// solves:
-///   - symmetric positive definite (a Cholesky test of the symmetric part) and n > 1000: pgs,
-///     then lemke;
+/// `Method::Auto` returns z = 0 at once when q >= 0 (n = 0 included; `Result::method` is then
+/// "auto"). Otherwise it classifies M with `ClassifyOptions::cheap()` (O(n²) tests, a Cholesky
+/// factorization only where the order depends on it: symmetric M with a positive diagonal and
+/// n > 1000, or n <= 16; exact enumerations only for n <= 6) and runs
+/// the methods of `recommend(report, n).order` in turn until one solves (solvers/recommend.hpp):
+///   - symmetric positive definite, symmetric PSD with a positive diagonal, or strictly diagonally
+///     dominant with a positive diagonal, and n > 1000: pgs, then lemke;
 ///   - otherwise lemke first; then murty when the diagonal of M is positive and n <= 200, pgs
 ///     when the diagonal is positive, newton-fb, and enum when n <= 16.
 /// When none solves it returns the attempt with the smallest residual, and `message` lists what
-/// each method reported. `Result::method` names the method whose z is returned.
+/// each method reported and why that order was chosen. `Result::method` names the method whose z
+/// is returned.
 [[nodiscard]] Result solve(const Lcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
 
 /// The NCP z >= 0 ⊥ F(z) >= 0, through its MCP form. Methods: newton-fb, newton-min, penalized-fb,
