@@ -70,14 +70,15 @@ int run_demo(const std::string& data_dir) {
   const auto run = [&](const Example& e) { unexpected += show(e) ? 0 : 1; };
 
   run({"Two-contact block on the ground (chapter 1.2): m = 1, I = 1/12, L = 1, g = 10",
-       "A = [[7/4, 1/4], [1/4, 7/4]] is SPD, unique solution lambda = (5, 5)",
-       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}),
+       "W = J M^-1 J^T = [[4, -2], [-2, 4]] (the chapter prints [[7/4, 1/4], [1/4, 7/4]], but "
+       "L^2/(4I) = 3): SPD, unique solution lambda = (5, 5)",
+       make({{4, -2}, {-2, 4}}, {-10, -10}),
        Method::Lemke,
        {},
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5)); }});
   run({"The same block by projected Gauss-Seidel",
        "lambda = (5, 5) to the tolerance",
-       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}),
+       make({{4, -2}, {-2, 4}}, {-10, -10}),
        Method::Pgs,
        {},
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5), 1e-7); }});
@@ -107,14 +108,14 @@ int run_demo(const std::string& data_dir) {
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(0, 0)); }});
   run({"The same block by semismooth Newton on Fischer-Burmeister (chapter 1.6)",
        "lambda = (5, 5) in a few steps (the last one an exact solve on the identified active set)",
-       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}),
+       make({{4, -2}, {-2, 4}}, {-10, -10}),
        Method::NewtonFb,
        {.tolerance = 1e-14},
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5), 1e-12); },
        true});
   run({"The same block by the interior-point method (monotone LCP)",
        "lambda = (5, 5)",
-       make({{1.75, 0.25}, {0.25, 1.75}}, {-10, -10}),
+       make({{4, -2}, {-2, 4}}, {-10, -10}),
        Method::InteriorPoint,
        {.tolerance = 1e-12},
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5), 1e-10); },

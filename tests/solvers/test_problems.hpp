@@ -7,7 +7,8 @@
 
 namespace perp::testing_problems {
 
-/// Chapter §1.2: two-contact block, m = 1, I = 1/12, L = 1, g = 10 → λ = (5, 5).
+/// Chapter §1.2: two-contact block, m = 1, I = 1/12, L = 1, g = 10 → λ = (5, 5), with the matrix as
+/// the chapter prints it (the true Delassus operator is [[4, −2], [−2, 4]], docs/contact.md; same λ).
 inline Lcp two_contact_block() { return {Eigen::Matrix2d{{1.75, 0.25}, {0.25, 1.75}}, Eigen::Vector2d{-10, -10}}; }
 /// Chapter §1.4: M = [[1, 0], [2, 1]], q = (−1, −3) → z = (1, 1), w = 0.
 inline Lcp chapter_lemke_example() { return {Eigen::Matrix2d{{1, 0}, {2, 1}}, Eigen::Vector2d{-1, -3}}; }
