@@ -14,6 +14,7 @@
 #include "perp/core/error.hpp"
 #include "perp/core/status.hpp"
 #include "perp/io/siconos.hpp"
+#include "read_file.hpp"
 
 namespace perp {
 namespace {
@@ -109,6 +110,10 @@ ordered_json vector_to_json(const Vector& values) {
   return array;
 }
 
+}  // namespace
+
+namespace detail {
+
 std::string read_whole_file(const std::filesystem::path& path) {
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) {
@@ -125,7 +130,7 @@ std::string read_whole_file(const std::filesystem::path& path) {
   return contents.str();
 }
 
-}  // namespace
+}  // namespace detail
 
 Lcp parse_json_lcp(const std::string& text, const std::string& source) {
   json document;
@@ -176,7 +181,9 @@ Lcp parse_json_lcp(const std::string& text, const std::string& source) {
   return problem;
 }
 
-Lcp read_json_lcp(const std::filesystem::path& path) { return parse_json_lcp(read_whole_file(path), path.string()); }
+Lcp read_json_lcp(const std::filesystem::path& path) {
+  return parse_json_lcp(detail::read_whole_file(path), path.string());
+}
 
 std::string lcp_to_json(const Lcp& problem) {
   // NaN would print as null and the file would not read back.
@@ -244,7 +251,8 @@ Eigen::MatrixXd parse_json_matrix(const std::string& text, const std::string& so
 }
 
 Eigen::MatrixXd read_matrix_file(const std::filesystem::path& path) {
-  if (lower_case(path.extension().string()) == ".json") return parse_json_matrix(read_whole_file(path), path.string());
+  if (lower_case(path.extension().string()) == ".json")
+    return parse_json_matrix(detail::read_whole_file(path), path.string());
   return read_lcp_file(path).M;
 }
 

@@ -2,15 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <string_view>
-#include <system_error>
 
 #include "perp/core/error.hpp"
+#include "read_file.hpp"
 
 namespace perp {
 namespace {
@@ -187,18 +185,7 @@ contact::Scene parse_scene_json(const std::string& text, const std::string& sour
 }
 
 contact::Scene read_scene_file(const std::filesystem::path& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) {
-    throw InvalidProblem("cannot open '" + path.string() + "': it is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const bool missing = !std::filesystem::exists(path, ignored);
-    throw InvalidProblem("cannot open '" + path.string() + "'" + (missing ? ": no such file" : ""));
-  }
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return parse_scene_json(contents.str(), path.string());
+  return parse_scene_json(detail::read_whole_file(path), path.string());
 }
 
 }  // namespace perp
