@@ -11,10 +11,10 @@
 #include <system_error>
 #include <utility>
 
+#include "detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/status.hpp"
 #include "perp/io/siconos.hpp"
-#include "read_file.hpp"
 
 namespace perp {
 namespace {
@@ -130,18 +130,21 @@ std::string read_whole_file(const std::filesystem::path& path) {
   return contents.str();
 }
 
-}  // namespace detail
-
-Lcp parse_json_lcp(const std::string& text, const std::string& source) {
-  json document;
+json parse_json(const std::string& text, const std::string& source) {
   try {
-    document = json::parse(text);
+    return json::parse(text);
   } catch (const json::parse_error& error) {
     throw InvalidProblem(source + ": malformed JSON at byte " + std::to_string(error.byte) + ": " + error.what());
   } catch (const json::exception& error) {
     // e.g. a number literal too large for a double (out_of_range.406).
     throw InvalidProblem(source + ": malformed JSON: " + error.what());
   }
+}
+
+}  // namespace detail
+
+Lcp parse_json_lcp(const std::string& text, const std::string& source) {
+  const json document = detail::parse_json(text, source);
 
   if (!document.is_object()) {
     throw InvalidProblem(source + ": expected a JSON object {\"M\": [[...], ...], \"q\": [...]}, got " +
@@ -234,13 +237,7 @@ Lcp read_lcp_file(const std::filesystem::path& path) {
 }
 
 Eigen::MatrixXd parse_json_matrix(const std::string& text, const std::string& source) {
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::exception& error) {
-    // Malformed text: parse_json_lcp words the message (byte position) the same way.
-    return parse_json_lcp(text, source).M;
-  }
+  json document = detail::parse_json(text, source);
   if (!document.is_object() || document.contains("q")) return parse_json_lcp(text, source).M;
   // Only M: check it as an LCP with q = 0 would be, so that every message reads the same.
   document["q"] = json::array();

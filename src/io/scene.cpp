@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "detail.hpp"
 #include "perp/core/error.hpp"
-#include "read_file.hpp"
 
 namespace perp {
 namespace {
@@ -173,15 +173,7 @@ class SceneReader {
 }  // namespace
 
 contact::Scene parse_scene_json(const std::string& text, const std::string& source) {
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::parse_error& error) {
-    throw InvalidProblem(source + ": malformed JSON at byte " + std::to_string(error.byte) + ": " + error.what());
-  } catch (const json::exception& error) {
-    throw InvalidProblem(source + ": malformed JSON: " + error.what());
-  }
-  return SceneReader(source).scene(document);
+  return SceneReader(source).scene(detail::parse_json(text, source));
 }
 
 contact::Scene read_scene_file(const std::filesystem::path& path) {
