@@ -149,54 +149,21 @@ Row compare_lemke(const perp::Lcp& problem) {
   return row;
 }
 
-/// `siconos_tolerance` goes to dparam[SICONOS_DPARAM_TOL]; perp always uses kPgsTolerance.
-Row compare_pgs(const perp::Lcp& problem, double siconos_tolerance) {
-  const Eigen::Index n = problem.size();
-  const int repetitions = repetitions_for(n);
-  Row row;
-  row.n = n;
-
-  perp::SolveOptions options;
-  options.tolerance = kPgsTolerance;
-  options.max_iterations = kPgsSweepLimit;
-  options.record_history = false;
-  perp::Result result;
-  row.perp_ms = median_ms(repetitions, [&] { result = perp::solve(problem, perp::Method::Pgs, options); });
-  row.perp_iterations = result.iterations;
-  row.perp_residual = independent_residual(problem, result.z);
-  row.perp_status = perp::to_string(result.status);
-
-  const SiconosLcp lcp(problem);
-  const SiconosOptions pgs(solver_options_create(SICONOS_LCP_PGS));
-  pgs->iparam[SICONOS_IPARAM_MAX_ITER] = kPgsSweepLimit;
-  pgs->dparam[SICONOS_DPARAM_TOL] = siconos_tolerance;
-  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
-  Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
-  int info = 0;
-  // lcp_pgs starts from the z it is given: reset it to 0, as perp starts, before every run.
-  row.siconos_ms = median_ms(repetitions, [&] {
-    z.setZero();
-    lcp_pgs(lcp.get(), z.data(), w.data(), &info, pgs.get());
-  });
-  row.siconos_iterations = pgs->iparam[SICONOS_IPARAM_ITER_DONE];
-  row.siconos_residual = independent_residual(problem, z);
-  row.siconos_info = info;
-  return row;
-}
-
-/// perp's `method` against a Siconos Newton solver (`solver_id`, run by `run`), both from z = 0,
-/// Siconos with the tolerance `siconos_tolerance` (its relative 2-norm test) and the same step limit.
+/// perp's `method` against a Siconos iterative solver (`solver_id`, run by `run`), both from z = 0
+/// (Siconos' z is reset before every run) with the same iteration limit; perp stops at
+/// `tolerance` on ‖min(z, w)‖∞, Siconos at `siconos_tolerance` (dparam[SICONOS_DPARAM_TOL]) on
+/// its own relative test.
 using SiconosSolve = void (*)(LinearComplementarityProblem*, double*, double*, int*, SolverOptions*);
-Row compare_newton(const perp::Lcp& problem, perp::Method method, int solver_id, SiconosSolve run,
-                   double siconos_tolerance) {
+Row compare_from_zero(const perp::Lcp& problem, perp::Method method, int solver_id, SiconosSolve run, double tolerance,
+                      int iteration_limit, double siconos_tolerance) {
   const Eigen::Index n = problem.size();
   const int repetitions = repetitions_for(n);
   Row row;
   row.n = n;
 
   perp::SolveOptions options;
-  options.tolerance = kNewtonTolerance;
-  options.max_iterations = kNewtonStepLimit;
+  options.tolerance = tolerance;
+  options.max_iterations = iteration_limit;
   options.record_history = false;
   perp::Result result;
   row.perp_ms = median_ms(repetitions, [&] { result = perp::solve(problem, method, options); });
@@ -205,20 +172,32 @@ Row compare_newton(const perp::Lcp& problem, perp::Method method, int solver_id,
   row.perp_status = perp::to_string(result.status);
 
   const SiconosLcp lcp(problem);
-  const SiconosOptions newton(solver_options_create(solver_id));
-  newton->iparam[SICONOS_IPARAM_MAX_ITER] = kNewtonStepLimit;
-  newton->dparam[SICONOS_DPARAM_TOL] = siconos_tolerance;
+  const SiconosOptions siconos(solver_options_create(solver_id));
+  siconos->iparam[SICONOS_IPARAM_MAX_ITER] = iteration_limit;
+  siconos->dparam[SICONOS_DPARAM_TOL] = siconos_tolerance;
   Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
   Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
   int info = 0;
   row.siconos_ms = median_ms(repetitions, [&] {
     z.setZero();
-    run(lcp.get(), z.data(), w.data(), &info, newton.get());
+    run(lcp.get(), z.data(), w.data(), &info, siconos.get());
   });
-  row.siconos_iterations = newton->iparam[SICONOS_IPARAM_ITER_DONE];
+  row.siconos_iterations = siconos->iparam[SICONOS_IPARAM_ITER_DONE];
   row.siconos_residual = independent_residual(problem, z);
   row.siconos_info = info;
   return row;
+}
+
+/// perp pgs against Siconos lcp_pgs, perp at kPgsTolerance.
+Row compare_pgs(const perp::Lcp& problem, double siconos_tolerance) {
+  return compare_from_zero(problem, perp::Method::Pgs, SICONOS_LCP_PGS, lcp_pgs, kPgsTolerance, kPgsSweepLimit,
+                           siconos_tolerance);
+}
+
+/// perp's Newton `method` against a Siconos Newton solver, perp at kNewtonTolerance.
+Row compare_newton(const perp::Lcp& problem, perp::Method method, int solver_id, SiconosSolve run,
+                   double siconos_tolerance) {
+  return compare_from_zero(problem, method, solver_id, run, kNewtonTolerance, kNewtonStepLimit, siconos_tolerance);
 }
 
 void print_header(const char* iterations_name) {
