@@ -9,18 +9,6 @@
 #include "perp/core/lcp.hpp"
 
 namespace perp {
-namespace {
-
-std::string number(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "+inf" : "-inf";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
-
-}  // namespace
-
 void Ncp::validate() const {
   if (n < 0) throw InvalidProblem("Ncp: n must be >= 0, got " + std::to_string(n));
   if (!F) throw InvalidProblem("Ncp: F is empty; set the function F(z)");
@@ -45,7 +33,8 @@ void Mcp::validate() const {
       throw InvalidProblem("Mcp: upper" + at + " is -inf; an upper bound must be finite or +inf");
     }
     if (lower[i] > upper[i]) {
-      throw InvalidProblem("Mcp: lower" + at + " = " + number(lower[i]) + " > upper" + at + " = " + number(upper[i]));
+      throw InvalidProblem("Mcp: lower" + at + " = " + number_text(lower[i]) + " > upper" + at + " = " +
+                           number_text(upper[i]));
     }
   }
 }
@@ -65,7 +54,7 @@ Eigen::VectorXd evaluate_function(const VectorFunction& F, const Eigen::VectorXd
   if (!value.allFinite()) {
     for (Eigen::Index i = 0; i < value.size(); ++i) {
       if (!std::isfinite(value[i])) {
-        throw InvalidProblem(std::string(what) + ": F[" + std::to_string(i) + "] is " + number(value[i]) +
+        throw InvalidProblem(std::string(what) + ": F[" + std::to_string(i) + "] is " + number_text(value[i]) +
                              "; F must return finite values");
       }
     }

@@ -9,7 +9,7 @@
 namespace perp {
 namespace {
 
-constexpr std::array<std::pair<Method, std::string_view>, 11> kMethodNames{{
+constexpr std::array<std::pair<Method, std::string_view>, 13> kMethodNames{{
     {Method::Enum, "enum"},
     {Method::Lemke, "lemke"},
     {Method::Murty, "murty"},
@@ -20,6 +20,8 @@ constexpr std::array<std::pair<Method, std::string_view>, 11> kMethodNames{{
     {Method::PenalizedFb, "penalized-fb"},
     {Method::Smoothing, "smoothing"},
     {Method::InteriorPoint, "interior-point"},
+    {Method::Dantzig, "dantzig"},
+    {Method::Schur, "schur"},
     {Method::Auto, "auto"},
 }};
 
@@ -48,6 +50,15 @@ std::ostream& operator<<(std::ostream& out, Method method) { return out << to_st
 std::vector<Method> all_methods() {
   std::vector<Method> methods;
   for (const auto& entry : kMethodNames) methods.push_back(entry.first);
+  return methods;
+}
+
+std::vector<Method> lcp_methods() {
+  std::vector<Method> methods;
+  for (const auto& entry : kMethodNames) {
+    // dantzig joins this list once its LCP path (the box [0, +inf)) is wired into solve().
+    if (entry.first != Method::Schur && entry.first != Method::Dantzig) methods.push_back(entry.first);
+  }
   return methods;
 }
 

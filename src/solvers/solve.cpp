@@ -104,8 +104,11 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options) {
       return solve_interior_point(problem, options);
     case Method::Auto:
       return solve_auto(problem, options);
+    case Method::Dantzig:
+    case Method::Schur:
+      break;
   }
-  throw InvalidProblem("unknown method value " + std::to_string(static_cast<int>(method)));
+  throw InvalidProblem("method '" + to_string(method) + "' does not accept an Lcp");
 }
 
 Result run(const Mcp& problem, Method method, const SolveOptions& options) {

@@ -120,7 +120,7 @@ std::string case_name(const ::testing::TestParamInfo<Corpus::ParamType>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Siconos, Corpus,
-                         ::testing::Combine(::testing::ValuesIn(corpus()), ::testing::ValuesIn(all_methods())),
+                         ::testing::Combine(::testing::ValuesIn(corpus()), ::testing::ValuesIn(lcp_methods())),
                          case_name);
 
 }  // namespace

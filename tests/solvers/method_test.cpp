@@ -9,13 +9,15 @@ namespace perp {
 namespace {
 
 TEST(Method, StableNamesRoundTrip) {
-  EXPECT_EQ(all_methods().size(), 11u);
+  EXPECT_EQ(all_methods().size(), 13u);
   for (const Method m : all_methods()) EXPECT_EQ(from_string<Method>(to_string(m)), m);
   EXPECT_EQ(to_string(Method::Enum), "enum");
   EXPECT_EQ(to_string(Method::Lemke), "lemke");
   EXPECT_EQ(to_string(Method::Murty), "murty");
   EXPECT_EQ(to_string(Method::Pgs), "pgs");
   EXPECT_EQ(to_string(Method::Psor), "psor");
+  EXPECT_EQ(to_string(Method::Dantzig), "dantzig");
+  EXPECT_EQ(to_string(Method::Schur), "schur");
   EXPECT_EQ(to_string(Method::Auto), "auto");
 }
 
@@ -25,7 +27,8 @@ TEST(Method, UnknownNameIsAnError) {
     FAIL();
   } catch (const InvalidProblem& e) {
     EXPECT_THAT(e.what(), testing::HasSubstr("unknown method 'Lemke'"));
-    EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, interior-point, auto"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, "
+                                             "smoothing, interior-point, dantzig, schur, auto"));
   }
 }
 

@@ -22,11 +22,13 @@ enum class Method {
   PenalizedFb,  ///< "penalized-fb": semismooth Newton on the penalized FB of Chen–Chen–Kanzow
   Smoothing,    ///< "smoothing": Newton on the smoothed FB with μ → 0, warm-started (solvers/newton.hpp)
   InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
-  Auto,           ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
+  Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP (solvers/dantzig.hpp)
+  Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement (solvers/mlcp.hpp)
+  Auto,   ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
 };
 
 /// "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
-/// "interior-point", "auto".
+/// "interior-point", "dantzig", "schur", "auto".
 std::string to_string(Method method);
 
 template <>
@@ -37,6 +39,10 @@ std::ostream& operator<<(std::ostream& out, Method method);
 
 /// Every method, in declaration order.
 std::vector<Method> all_methods();
+
+/// The methods that accept an `Lcp`, in declaration order (every method but "schur", which
+/// needs the equality block of an `Mlcp`).
+std::vector<Method> lcp_methods();
 
 /// The methods that accept an `Ncp` or `Mcp` (the Newton family and auto); the others need an
 /// `Lcp` (its matrix M).
