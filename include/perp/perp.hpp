@@ -16,6 +16,7 @@
 #include "perp/core/mlcp.hpp"
 #include "perp/core/ncp.hpp"
 #include "perp/core/ncp_function.hpp"
+#include "perp/core/problem.hpp"
 #include "perp/core/qp.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/core/result.hpp"
