@@ -210,7 +210,7 @@ void check_document(const json& document, const std::array<std::string_view, N>&
   if (!document.is_object()) {
     throw InvalidProblem(source + ": expected a JSON object " + shape + ", got " + std::string(document.type_name()));
   }
-  require_known_keys(document, keys, source, what);
+  // The type first: a QP file given to the MLCP reader is better told so than told that "Q" is unknown.
   if (const auto found = document.find("type"); found != document.end()) {
     if (!found->is_string()) throw InvalidProblem(source + ": \"type\" must be a string, got " + found->dump());
     if (found->get<std::string>() != type) {
@@ -218,6 +218,7 @@ void check_document(const json& document, const std::array<std::string_view, N>&
                            "\" is supported here (parse_json_problem reads every type)");
     }
   }
+  require_known_keys(document, keys, source, what);
   for (const char* free_text : {"name", "comment"}) {
     if (const auto found = document.find(free_text); found != document.end() && !found->is_string()) {
       throw InvalidProblem(source + ": \"" + free_text + "\" must be a string, got " + found->type_name());
