@@ -68,7 +68,7 @@ void require_positive_semidefinite(const Eigen::MatrixXd& Q) {
 // What Lemke's secondary ray on the KKT LCP proves. M = [[Q, −Aᵀ], [A, 0]] is PSD, hence
 // copositive-plus, and then a secondary ray z̄ = (d, λ) satisfies z̄ >= 0, z̄ᵀMz̄ = 0, so
 // (M + Mᵀ)z̄ = 0 (Q d = 0), Mᵀz̄ <= 0 (Aᵀλ <= 0, A d >= 0) and qᵀz̄ = cᵀd − bᵀλ < 0
-// (Cottle–Pang–Stone Thm 4.4.9). Then
+// (Cottle–Pang–Stone §4.4). Then
 //   bᵀλ > 0: λ is a Farkas certificate: λᵀA x >= λᵀb > 0 for a feasible x, but λᵀA x <= 0;
 //   cᵀd < 0: d is a direction of recession (d >= 0, A d >= 0) along which the objective falls
 //            linearly (Q d = 0): the QP is unbounded below if it is feasible at all.
