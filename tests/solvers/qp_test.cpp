@@ -271,6 +271,9 @@ TEST(QpSolve, BadInputNamesTheField) {
   Qp p = interior();
   p.Q = Eigen::Matrix2d{{1, 2}, {2, 1}};  // eigenvalues 3 and −1, eigenvector (1, −1) for −1
   EXPECT_THAT(solve_error(p), HasSubstr("Q is not positive semidefinite: x = [1, -1] gives xᵀQx = -2 < 0"));
+  const Qp three{Eigen::Matrix3d{{1, 2, 0}, {2, 1, 0}, {0, 0, 3}}, Eigen::Vector3d::Zero(), no_rows(3),
+                 Eigen::VectorXd(0)};
+  EXPECT_THAT(solve_error(three), HasSubstr("x = [1, -1, 0] gives xᵀQx = -2 < 0 (smallest eigenvalue about -1)"));
   p.Q = Eigen::Vector2d(1, -1e-3).asDiagonal();
   EXPECT_THAT(solve_error(p), HasSubstr("x = [0, 1] gives xᵀQx = -0.001 < 0"));
   // Round-off-sized negative curvature is accepted: a PSD matrix computed in floating point.
