@@ -372,6 +372,25 @@ TEST(SolveBoxLcp, LcpAsABoxAgreesWithTheLcpSolvers) {
   EXPECT_LE((as_lcp.z - lemke.z).cwiseAbs().maxCoeff(), 1e-9);
 }
 
+// The outer loop's limit: one pass solves with the tangential component fixed at 0 (its bounds at
+// z = 0), which does not meet the bounds ±μ z_0 of the result, so one pass ends max-iterations.
+// (Each pass solves 2 z_0 + z_1/2 = 2 with z_1 = z_0/2 from the previous pass: z_0 ← 1 − z_0/8, a
+// contraction by 1/8, so the default limit needs about 10 passes for 1e-8.)
+// The pivot limit likewise: a random 20-unknown problem needs more than one pivot.
+TEST(SolveBoxLcp, DantzigLimitsEndMaxIterations) {
+  const Result one_pass = solve(sliding_contact(), Method::Dantzig, {.max_friction_passes = 1});
+  EXPECT_EQ(one_pass.status, Status::MaxIterations);
+  EXPECT_THAT(one_pass.message, HasSubstr("max_friction_passes"));
+  EXPECT_THAT(one_pass.message, HasSubstr("component 1"));
+  EXPECT_DOUBLE_EQ(one_pass.residual, natural_residual(sliding_contact(), one_pass.z));
+  const Result newton = solve(sliding_contact(), Method::NewtonFb, {.max_friction_passes = 1});
+  EXPECT_EQ(newton.status, Status::MaxIterations);
+  const Result one_pivot = solve(random_box(20, 2, false), Method::Dantzig, {.max_iterations = 1});
+  EXPECT_EQ(one_pivot.status, Status::MaxIterations);
+  EXPECT_THAT(one_pivot.message, HasSubstr("pivot limit 1"));
+  EXPECT_TRUE(one_pivot.z.allFinite());
+}
+
 TEST(SolveBoxLcp, MethodList) {
   EXPECT_EQ(box_lcp_methods(),
             (std::vector<Method>{Method::Pgs, Method::Psor, Method::NewtonFb, Method::NewtonMin, Method::PenalizedFb,
