@@ -247,6 +247,21 @@ TEST(SolveBoxLcp, DantzigLuPathOnANonsymmetricPMatrix) {
   EXPECT_LE((dantzig.z - newton.z).cwiseAbs().maxCoeff(), 1e-8);
 }
 
+// The Cholesky path (symmetric M) and the LU path (the same M with an asymmetry of 1e-9, far above
+// the 1e-14 symmetry test) pivot through the same sets, with clamped indices leaving and rejoining,
+// to the same z up to the perturbation.
+TEST(SolveBoxLcp, DantzigCholeskyAndLuPathsAgree) {
+  const BoxLcp symmetric = random_box(80, 17, false);
+  BoxLcp perturbed = symmetric;
+  perturbed.M(0, 1) += 1e-9;
+  const Result a = solve(symmetric, Method::Dantzig, {.tolerance = 1e-10});
+  const Result b = solve(perturbed, Method::Dantzig, {.tolerance = 1e-10});
+  ASSERT_TRUE(a.solved()) << a.message;
+  ASSERT_TRUE(b.solved()) << b.message;
+  EXPECT_GT(a.iterations, 80);  // more pivots than indices: sets changed along the way
+  EXPECT_LE((a.z - b.z).cwiseAbs().maxCoeff(), 1e-6);
+}
+
 // M = [[1, 2], [2, 1]] is symmetric indefinite; q = (−1, −3), z >= 0. Dantzig clamps z_0 = 1
 // (w_0 = 0), then w_1 = 2 − 3 = −1 < 0 asks to raise z_1, but the pivot 1 − 2·2/1 = −3 is negative.
 TEST(SolveBoxLcp, DantzigReportsANonPMatrixCleanly) {
