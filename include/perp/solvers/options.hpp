@@ -6,6 +6,8 @@
 #include <Eigen/Dense>
 #include <optional>
 
+#include "perp/solvers/method.hpp"
+
 namespace perp {
 
 /// Options that only Lemke's method reads.
@@ -59,6 +61,21 @@ struct InteriorPointOptions {
   bool crossover = true;
 };
 
+/// Options of the MLCP methods (solvers/mlcp.hpp).
+struct MlcpOptions {
+  /// schur: A is eliminated only when the estimate of its reciprocal 1-norm condition number,
+  /// 1 / (‖A‖₁ ‖A⁻¹‖₁) from the LU factorization, is >= this; below it the method returns
+  /// not-applicable (the Schur complement B − D A⁻¹ C would carry an error of about
+  /// ε / rcond relative to its size). In (0, 1]; default 1e-10.
+  double schur_min_rcond = 1e-10;
+  /// schur: the method that solves the LCP of the Schur complement; any method that accepts an
+  /// `Lcp` (`lcp_methods()`). Default auto.
+  Method schur_lcp_method = Method::Auto;
+  /// enum: the largest number m of complementarity pairs it accepts (it may examine 2^m active
+  /// sets); above it, not-applicable. In [0, 30]; default 25.
+  int enum_max_complementarities = 25;
+};
+
 struct SolveOptions {
   /// The problem counts as solved when the natural residual ‖min(z, w)‖∞ <= tolerance
   /// (absolute, in the units of z and w). Default 1e-8; must be finite and > 0.
@@ -85,6 +102,8 @@ struct SolveOptions {
   NewtonOptions newton;
   /// Options of the interior-point method.
   InteriorPointOptions interior_point;
+  /// Options of the MLCP methods.
+  MlcpOptions mlcp;
 
   /// Throws `InvalidProblem` naming the first bad field; n is the problem size, used to check
   /// `initial_guess` and `lemke.covering_vector`.
