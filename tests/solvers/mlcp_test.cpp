@@ -112,14 +112,23 @@ TEST(MlcpSolve, SingularAIsSolvedByEnumAndNewtonAndRefusedBySchur) {
   expect_consistent(problem, pgs);
   EXPECT_EQ(pgs.status, Status::NotApplicable);
   EXPECT_NE(pgs.message.find("B(0, 0)"), std::string::npos) << pgs.message;
-  // lemke runs on the split LCP here: whatever it ends with must be consistent, and when it
-  // claims a solution it must be the unique one.
+  // lemke pivots u in together with v_0: the block [[A, C], [D, B]] is nonsingular.
   const Result lemke = solve(problem, Method::Lemke);
-  expect_consistent(problem, lemke);
-  if (lemke.solved()) {
-    EXPECT_LE((lemke.z - kSingularSolution).cwiseAbs().maxCoeff(), 1e-7);
-  }
-  EXPECT_NE(lemke.message.find("split LCP"), std::string::npos) << lemke.message;
+  expect_solution(problem, lemke, kSingularSolution);
+  EXPECT_NE(lemke.message.find("J = {0}"), std::string::npos) << lemke.message;
+}
+
+TEST(MlcpSolve, LemkeFallsBackToTheSplitLcp) {
+  // m = 0 and A = [[1, 1], [1, 1]] singular: no complementarity row can complete a pivot block,
+  // so lemke runs on the split LCP. The system u₁ + u₂ = 1 has infinitely many solutions.
+  const Mlcp problem = make(Eigen::Matrix2d{{1, 1}, {1, 1}}, Eigen::MatrixXd(0, 0), Eigen::MatrixXd(2, 0),
+                            Eigen::MatrixXd(0, 2), Eigen::Vector2d{-1, -1}, Eigen::VectorXd(0));
+  const Result r = solve(problem, Method::Lemke);
+  expect_consistent(problem, r);
+  EXPECT_TRUE(r.solved()) << r.message;
+  EXPECT_NEAR(r.z[0] + r.z[1], 1.0, 1e-12);
+  EXPECT_NE(r.message.find("split LCP of size 2n + m = 4"), std::string::npos) << r.message;
+  EXPECT_EQ(solve(problem, Method::Schur).status, Status::NotApplicable);
 }
 
 TEST(MlcpSolve, AutoListsEveryAttempt) {
@@ -180,19 +189,32 @@ TEST(MlcpSolve, SchurSolvesTheReducedLcpWithTheChosenMethod) {
 }
 
 TEST(MlcpSolve, SchurThresholdIsAnOption) {
-  // A = diag(1, 1e-6) has condition number 1e6: eliminated by default, refused above 1e-5.
+  // A = [[1, 1], [1, 1 + 1e-6]] has condition number about 4e6 (1-norm), which no scaling of rows
+  // or columns removes: eliminated by default, refused above 1e-5. u = (1, 1) solves A u = (2, 2 + 1e-6).
   const Mlcp problem =
-      make(Eigen::Matrix2d{{1, 0}, {0, 1e-6}}, Eigen::MatrixXd::Constant(1, 1, 1.0), Eigen::MatrixXd::Zero(2, 1),
-           Eigen::MatrixXd::Zero(1, 2), Eigen::Vector2d{-1, -1e-6}, Eigen::VectorXd::Constant(1, -1.0));
+      make(Eigen::Matrix2d{{1, 1}, {1, 1 + 1e-6}}, Eigen::MatrixXd::Constant(1, 1, 1.0), Eigen::MatrixXd::Zero(2, 1),
+           Eigen::MatrixXd::Zero(1, 2), Eigen::Vector2d{-2, -(2 + 1e-6)}, Eigen::VectorXd::Constant(1, -1.0));
   const Eigen::Vector3d expected{1.0, 1.0, 1.0};
   expect_solution(problem, solve(problem, Method::Schur), expected);
   SolveOptions strict;
   strict.mlcp.schur_min_rcond = 1e-5;
   const Result refused = solve(problem, Method::Schur, strict);
   EXPECT_EQ(refused.status, Status::NotApplicable);
-  EXPECT_NE(refused.message.find("condition number 1e+06"), std::string::npos) << refused.message;
+  EXPECT_NE(refused.message.find("condition number 4"), std::string::npos) << refused.message;
   // auto then goes on to the next method.
   expect_solution(problem, solve(problem, Method::Auto, strict), expected);
+}
+
+TEST(MlcpSolve, SchurJudgesTheConditionOfTheEquilibratedA) {
+  // A = diag(1, 1e-9) is ill-conditioned only through its units: equilibrated it is I.
+  const Mlcp problem =
+      make(Eigen::Matrix2d{{1, 0}, {0, 1e-9}}, Eigen::MatrixXd::Constant(1, 1, 1.0), Eigen::MatrixXd::Zero(2, 1),
+           Eigen::MatrixXd::Zero(1, 2), Eigen::Vector2d{-1, -1e-9}, Eigen::VectorXd::Constant(1, -1.0));
+  SolveOptions strict;
+  strict.mlcp.schur_min_rcond = 0.5;
+  const Result r = solve(problem, Method::Schur, strict);
+  expect_solution(problem, r, Eigen::Vector3d{1.0, 1.0, 1.0});
+  EXPECT_NE(r.message.find("condition about 1 after equilibration"), std::string::npos) << r.message;
 }
 
 TEST(MlcpSolve, EnumLimitsAreOptions) {
