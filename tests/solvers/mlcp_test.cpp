@@ -206,10 +206,11 @@ TEST(MlcpSolve, SchurThresholdIsAnOption) {
 }
 
 TEST(MlcpSolve, SchurJudgesTheConditionOfTheEquilibratedA) {
-  // A = diag(1, 1e-9) is ill-conditioned only through its units: equilibrated it is I.
+  // A = diag(1, 2⁻³⁰) is ill-conditioned only through its units: equilibrated it is I.
+  const double tiny = std::ldexp(1.0, -30);
   const Mlcp problem =
-      make(Eigen::Matrix2d{{1, 0}, {0, 1e-9}}, Eigen::MatrixXd::Constant(1, 1, 1.0), Eigen::MatrixXd::Zero(2, 1),
-           Eigen::MatrixXd::Zero(1, 2), Eigen::Vector2d{-1, -1e-9}, Eigen::VectorXd::Constant(1, -1.0));
+      make(Eigen::Matrix2d{{1, 0}, {0, tiny}}, Eigen::MatrixXd::Constant(1, 1, 1.0), Eigen::MatrixXd::Zero(2, 1),
+           Eigen::MatrixXd::Zero(1, 2), Eigen::Vector2d{-1, -tiny}, Eigen::VectorXd::Constant(1, -1.0));
   SolveOptions strict;
   strict.mlcp.schur_min_rcond = 0.5;
   const Result r = solve(problem, Method::Schur, strict);
