@@ -14,9 +14,6 @@
 #include "detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
-#include "perp/core/residual.hpp"
-#include "perp/solvers/lemke.hpp"
-#include "perp/solvers/newton.hpp"
 #include "perp/solvers/solve.hpp"
 
 namespace perp {
@@ -25,7 +22,7 @@ namespace {
 // Round-off allowance, relative to the problem's scale, for v >= 0 and w >= 0 in enum and for
 // accepting a singular system's particular solution (the value enumeration.cpp uses for LCPs).
 constexpr double kRelativeSign = 1e-10;
-// pgs: default sweep limit (as for LCPs) and how often w is recomputed from z.
+// pgs: the default sweep limit, as for LCPs.
 constexpr int kPgsSweeps = 10000;
 
 std::string text(double value) {
@@ -129,9 +126,8 @@ std::string condition_text(double rcond) { return rcond > 0.0 ? text(1.0 / rcond
 // which is exactly equivalent when A is nonsingular (chapter §1.2): every solution v of the LCP
 // gives the MLCP solution (u(v), v) and conversely, so a proof of infeasibility carries over.
 
-// `lcp_method` solves the reduced LCP; `name` is the method reported (schur, or lemke when it
-// eliminates u this way).
-Result solve_schur(const Mlcp& problem, const SolveOptions& options, Method lcp_method, const char* name) {
+Result solve_schur(const Mlcp& problem, const SolveOptions& options) {
+  const char* const name = "schur";
   const Eigen::Index n = problem.equalities();
   const Eigen::Index m = problem.complementarities();
   const EquilibratedLu lu(problem.A);
@@ -158,7 +154,7 @@ Result solve_schur(const Mlcp& problem, const SolveOptions& options, Method lcp_
   SolveOptions inner = derived_options(options);
   if (options.initial_guess) inner.initial_guess = options.initial_guess->tail(m);
   if (options.lemke.covering_vector) inner.lemke.covering_vector = options.lemke.covering_vector->tail(m);
-  const Result lcp = solve(reduced, lcp_method, inner);
+  const Result lcp = solve(reduced, options.mlcp.schur_lcp_method, inner);
 
   Eigen::VectorXd z(n + m);
   z.tail(m) = lcp.z;
@@ -721,7 +717,7 @@ Result solve_auto(const Mlcp& problem, const SolveOptions& options) {
 Result run(const Mlcp& problem, Method method, const SolveOptions& options) {
   switch (method) {
     case Method::Schur:
-      return solve_schur(problem, options, options.mlcp.schur_lcp_method, "schur");
+      return solve_schur(problem, options);
     case Method::Enum:
       return solve_enum(problem, options);
     case Method::Lemke:
@@ -748,6 +744,10 @@ Result run(const Mlcp& problem, Method method, const SolveOptions& options) {
 Result solve(const Mlcp& problem, Method method, const SolveOptions& options) {
   problem.validate();
   options.validate(problem.size());
+  if (options.all_solutions) {
+    throw InvalidProblem(
+        "all_solutions is supported only by enum on an Lcp; the MLCP methods stop at the first solution");
+  }
   if (method == Method::Pgs && options.relaxation && *options.relaxation != 1.0) {
     throw InvalidProblem("relaxation " + std::to_string(*options.relaxation) +
                          " given for pgs; the MLCP pgs runs with relaxation 1 only");

@@ -327,6 +327,7 @@ TEST(MlcpSolveBadInput, OptionsAreValidated) {
   options.initial_guess = Eigen::VectorXd::Zero(1);  // z = (u, v) has 2 entries
   refuses(options, "initial_guess");
   EXPECT_THROW((void)solve(nonsingular_a(), Method::Pgs, {.relaxation = 1.5}), InvalidProblem);
+  EXPECT_THROW((void)solve(nonsingular_a(), Method::Enum, {.all_solutions = true}), InvalidProblem);
 }
 
 }  // namespace

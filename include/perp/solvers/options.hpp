@@ -63,10 +63,11 @@ struct InteriorPointOptions {
 
 /// Options of the MLCP methods (solvers/mlcp.hpp).
 struct MlcpOptions {
-  /// schur: A is eliminated only when the estimate of its reciprocal 1-norm condition number,
-  /// 1 / (‖A‖₁ ‖A⁻¹‖₁) from the LU factorization, is >= this; below it the method returns
-  /// not-applicable (the Schur complement B − D A⁻¹ C would carry an error of about
-  /// ε / rcond relative to its size). In (0, 1]; default 1e-10.
+  /// schur and lemke: A (for lemke, the pivot block of u and v_J) is eliminated only when the
+  /// estimate of its reciprocal 1-norm condition number, from the LU factorization of the
+  /// row/column-equilibrated matrix (power-of-two scaling, so units alone do not count), is >= this;
+  /// below it schur returns not-applicable (the Schur complement B − D A⁻¹ C would carry an error
+  /// of about ε / rcond relative to its size). In (0, 1]; default 1e-10.
   double schur_min_rcond = 1e-10;
   /// schur: the method that solves the LCP of the Schur complement; any method that accepts an
   /// `Lcp` (`lcp_methods()`). Default auto.
