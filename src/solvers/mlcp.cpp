@@ -410,6 +410,10 @@ std::vector<Eigen::Index> block_indices(Eigen::Index n, const std::vector<Eigen:
   return indices;
 }
 
+// The greedy search factors up to m blocks of size up to n + m per added row; above this n + m it
+// is not attempted (lemke then uses the split LCP when A itself is not well conditioned).
+constexpr Eigen::Index kMaxPivotSearchSize = 300;
+
 // The greedy choice of J above; empty when no J makes P well conditioned.
 std::optional<std::vector<Eigen::Index>> choose_pivot_rows(const Mlcp& problem, const Eigen::MatrixXd& M,
                                                            double min_rcond) {
@@ -418,6 +422,7 @@ std::optional<std::vector<Eigen::Index>> choose_pivot_rows(const Mlcp& problem, 
   std::vector<Eigen::Index> rows;
   std::vector<bool> used(static_cast<std::size_t>(m), false);
   auto [rank, rcond] = rank_and_rcond(problem.A);
+  if (rcond < min_rcond && n + m > kMaxPivotSearchSize) return std::nullopt;
   while (rcond < min_rcond) {
     Eigen::Index best = -1;
     std::pair<Eigen::Index, double> best_score{-1, 0.0};

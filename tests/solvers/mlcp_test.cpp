@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 
 #include "perp/core/error.hpp"
@@ -74,8 +75,8 @@ void expect_consistent(const Mlcp& problem, const Result& r, double tolerance = 
   EXPECT_EQ(r.solved(), recomputed <= tolerance) << r.message;
 }
 
-void expect_solution(const Mlcp& problem, const Result& r, const Eigen::VectorXd& expected) {
-  expect_consistent(problem, r);
+void expect_solution(const Mlcp& problem, const Result& r, const Eigen::VectorXd& expected, double tolerance = 1e-8) {
+  expect_consistent(problem, r, tolerance);
   ASSERT_TRUE(r.solved()) << r.method << ": " << to_string(r.status) << ": " << r.message;
   EXPECT_LE((r.z - expected).cwiseAbs().maxCoeff(), 1e-7) << r.method << ": z = " << r.z.transpose();
 }
@@ -129,6 +130,31 @@ TEST(MlcpSolve, LemkeFallsBackToTheSplitLcp) {
   EXPECT_NEAR(r.z[0] + r.z[1], 1.0, 1e-12);
   EXPECT_NE(r.message.find("split LCP of size 2n + m = 4"), std::string::npos) << r.message;
   EXPECT_EQ(solve(problem, Method::Schur).status, Status::NotApplicable);
+}
+
+TEST(MlcpSolve, EveryMethodFindsTheUniqueSolutionOfRandomPositiveDefiniteProblems) {
+  // M = GᵀG + ½I is symmetric positive definite, so A and the Schur complement are too and the
+  // MLCP has exactly one solution: every method must return it, and pgs converges.
+  std::mt19937 rng(20261202);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (int trial = 0; trial < 5; ++trial) {
+    const Eigen::Index n = 4;
+    const Eigen::Index m = 5;
+    Eigen::MatrixXd G(n + m, n + m);
+    for (Eigen::Index j = 0; j < n + m; ++j) {
+      for (Eigen::Index i = 0; i < n + m; ++i) G(i, j) = uniform(rng);
+    }
+    Eigen::VectorXd q(n + m);
+    for (Eigen::Index i = 0; i < n + m; ++i) q[i] = uniform(rng);
+    const Eigen::MatrixXd M = G.transpose() * G + 0.5 * Eigen::MatrixXd::Identity(n + m, n + m);
+    const Mlcp problem = mlcp_from_blocks(M, q, n);
+    const Result reference = solve(problem, Method::Enum);
+    ASSERT_TRUE(reference.solved()) << reference.message;
+    for (const Method method : mlcp_methods()) {
+      SCOPED_TRACE(to_string(method) + ", trial " + std::to_string(trial));
+      expect_solution(problem, solve(problem, method, {.tolerance = 1e-10}), reference.z, 1e-10);
+    }
+  }
 }
 
 TEST(MlcpSolve, AutoListsEveryAttempt) {

@@ -1,12 +1,12 @@
 #pragma once
 /// \file
 /// Siconos numerics' LCP and MLCP text formats (`linearComplementarity_newFromFile`,
-/// `mixedLinearComplementarity_newFromFile`), read and written. The LCP format:
-/// A file is a stream of whitespace-separated tokens: n, then the matrix block
-/// `storage rows cols`, then for storage 0 (dense) `rows cols` again and rows·cols values in
-/// column-major order, for storage 1 (sparse block) the block-CSR layout of dense column-major
-/// blocks; then q. Everything after q is ignored (several corpus files end with free text).
-/// See docs/file-formats.md.
+/// `mixedLinearComplementarity_newFromFile`), read and written. An LCP file is a stream of
+/// whitespace-separated tokens: n, then the matrix block `storage rows cols`, then for storage 0
+/// (dense) `rows cols` again and rows·cols values in column-major order, for storage 1 (sparse
+/// block) the block-CSR layout of dense column-major blocks; then q. Everything after q is ignored
+/// (several corpus files end with free text). The MLCP layout is described at
+/// `parse_siconos_mlcp`. See docs/file-formats.md.
 
 #include <filesystem>
 #include <iosfwd>
