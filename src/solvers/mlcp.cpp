@@ -439,13 +439,14 @@ std::optional<std::vector<Eigen::Index>> choose_pivot_rows(const Mlcp& problem, 
         best_score = score;
       }
     }
-    // Stop when no row helps: the deficiency n + |J| − rank must shrink, or rcond must grow.
+    // Stop when no row helps. A row and column added to P raise its rank by 0, 1 or 2, so its
+    // deficiency size − rank grows, stays or shrinks: a row is taken when the deficiency does not
+    // grow and either P is still singular (a later row may complete it) or its rcond improves.
     if (best < 0) return std::nullopt;
     const Eigen::Index size = n + static_cast<Eigen::Index>(rows.size());
-    if (best_score.first - (size + 1) < rank - size ||
-        (best_score.first - (size + 1) == rank - size && best_score.second <= rcond)) {
-      return std::nullopt;
-    }
+    const bool deficiency_grows = best_score.first < rank + 1;
+    const bool still_singular = best_score.first < size + 1;
+    if (deficiency_grows || (!still_singular && rank == size && best_score.second <= rcond)) return std::nullopt;
     rows.push_back(best);
     used[static_cast<std::size_t>(best)] = true;
     rank = best_score.first;
