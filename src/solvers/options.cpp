@@ -1,7 +1,9 @@
 #include "perp/solvers/options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "perp/core/error.hpp"
 #include "perp/core/lcp.hpp"
@@ -71,6 +73,18 @@ void SolveOptions::validate(Eigen::Index n) const {
   }
   if (max_friction_passes < 1) {
     throw InvalidProblem("max_friction_passes must be >= 1, got " + std::to_string(max_friction_passes));
+  }
+  if (!(mlcp.schur_min_rcond > 0.0 && mlcp.schur_min_rcond <= 1.0)) {
+    throw InvalidProblem("mlcp.schur_min_rcond must be in (0, 1], got " + std::to_string(mlcp.schur_min_rcond));
+  }
+  const std::vector<Method> lcp = lcp_methods();
+  if (std::find(lcp.begin(), lcp.end(), mlcp.schur_lcp_method) == lcp.end()) {
+    throw InvalidProblem("mlcp.schur_lcp_method must be a method that accepts an Lcp, got '" +
+                         to_string(mlcp.schur_lcp_method) + "'");
+  }
+  if (mlcp.enum_max_complementarities < 0 || mlcp.enum_max_complementarities > 30) {
+    throw InvalidProblem("mlcp.enum_max_complementarities must be in [0, 30], got " +
+                         std::to_string(mlcp.enum_max_complementarities));
   }
 }
 

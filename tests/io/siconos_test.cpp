@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "perp/core/error.hpp"
 
@@ -22,6 +23,7 @@ namespace {
 using ::testing::HasSubstr;
 
 const std::filesystem::path kCorpus = PERP_SICONOS_DATA_DIR;
+const std::filesystem::path kMlcpCorpus = PERP_SICONOS_MLCP_DIR;
 
 Lcp parse_text(const std::string& text) {
   std::istringstream in(text);
@@ -331,6 +333,207 @@ TEST(SiconosLcp, WritingAnInvalidProblemThrows) {
   Lcp problem{Eigen::MatrixXd::Identity(2, 2), Eigen::Vector2d(1, std::nan(""))};
   std::ostringstream out;
   EXPECT_THROW(write_siconos_lcp(out, problem), InvalidProblem);
+}
+
+// --- MLCP ---------------------------------------------------------------------------------
+
+Mlcp parse_mlcp_text(const std::string& text) {
+  std::istringstream in(text);
+  return parse_siconos_mlcp(in, "mlcp.dat");
+}
+
+std::string parse_mlcp_error(const std::string& text) {
+  try {
+    (void)parse_mlcp_text(text);
+  } catch (const InvalidProblem& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no InvalidProblem for:\n" << text;
+  return "";
+}
+
+void expect_identical(const Eigen::MatrixXd& actual, const Eigen::MatrixXd& expected, const char* name) {
+  ASSERT_EQ(actual.rows(), expected.rows()) << name;
+  ASSERT_EQ(actual.cols(), expected.cols()) << name;
+  for (Eigen::Index i = 0; i < expected.rows(); ++i) {
+    for (Eigen::Index j = 0; j < expected.cols(); ++j) {
+      EXPECT_TRUE(same_bits(actual(i, j), expected(i, j)))
+          << name << "(" << i << ", " << j << "): " << actual(i, j) << " vs " << expected(i, j);
+    }
+  }
+}
+
+void expect_identical(const Mlcp& actual, const Mlcp& expected) {
+  expect_identical(actual.A, expected.A, "A");
+  expect_identical(actual.B, expected.B, "B");
+  expect_identical(actual.C, expected.C, "C");
+  expect_identical(actual.D, expected.D, "D");
+  expect_identical(actual.a, expected.a, "a");
+  expect_identical(actual.b, expected.b, "b");
+}
+
+std::vector<std::string> tokens_of(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> tokens;
+  std::string token;
+  while (in >> token) tokens.push_back(token);
+  return tokens;
+}
+
+std::string join_tokens(const std::vector<std::string>& tokens, std::size_t first, std::size_t last) {
+  std::string text;
+  for (std::size_t k = first; k < last && k < tokens.size(); ++k) text += tokens[k] + " ";
+  return text;
+}
+
+// The 15 MLCP files and their sizes (data/siconos/README.md).
+const std::map<std::string, std::pair<Eigen::Index, Eigen::Index>> kMlcpSizes{
+    {"Buck2_mlcp.dat", {20, 12}},
+    {"BuckConverter_mlcp.dat", {20, 12}},
+    {"BuckFirstStep_mlcp.dat", {20, 12}},
+    {"PDSym_mlcp.dat", {3, 4}},
+    {"PD_mlcp.dat", {3, 4}},
+    {"RCD_mlcp.dat", {2, 1}},
+    {"RLCD_mlcp.dat", {6, 2}},
+    {"deudeu_mlcp.dat", {1, 1}},
+    {"diodeBridge20_mlcp.dat", {11, 20}},
+    {"diodeBridge40_mlcp.dat", {21, 40}},
+    {"diodeBridge_mlcp.dat", {3, 4}},
+    {"m2n1_mlcp.dat", {1, 2}},
+    {"m3n2_mlcp.dat", {2, 3}},
+    {"relay2_mlcp.dat", {4, 2}},
+    {"relay3_mlcp.dat", {4, 2}},
+};
+
+TEST(SiconosMlcp, RcdIsTheWorkedExample) {
+  // FORMATS.md §3.2: M (rows) = [[0.1, −0.1, −1], [−1.505, 0.5, 0], [0, −1, 0]], q = (0, 0.495, 0).
+  const Mlcp problem = read_siconos_mlcp(kMlcpCorpus / "RCD_mlcp.dat");
+  ASSERT_EQ(problem.equalities(), 2);
+  ASSERT_EQ(problem.complementarities(), 1);
+  const Eigen::Matrix3d expected{{0.1, -0.1, -1}, {-1.505, 0.5, 0}, {0, -1, 0}};
+  EXPECT_TRUE(problem.matrix().isApprox(expected, 1e-15)) << problem.matrix();
+  EXPECT_TRUE(problem.offset().isApprox(Eigen::Vector3d(0, 0.495, 0), 1e-15)) << problem.offset().transpose();
+}
+
+TEST(SiconosMlcp, EveryCorpusFileReadsWithItsInventorySizes) {
+  for (const auto& [file, sizes] : kMlcpSizes) {
+    SCOPED_TRACE(file);
+    const Mlcp problem = read_siconos_mlcp(kMlcpCorpus / file);
+    EXPECT_EQ(problem.equalities(), sizes.first);
+    EXPECT_EQ(problem.complementarities(), sizes.second);
+    EXPECT_NO_THROW(problem.validate());
+  }
+}
+
+TEST(SiconosMlcp, EachSectionAloneGivesTheSameProblem) {
+  // The (M, q) section is column-major, the ABCD section row-major: reading each on its own (the
+  // other flag set to 0) must give the same blocks, bit for bit. With isStorageType2 = 0 the ABCD
+  // section becomes trailing data, which is ignored.
+  for (const auto& [file, sizes] : kMlcpSizes) {
+    SCOPED_TRACE(file);
+    const std::vector<std::string> tokens = tokens_of(kMlcpCorpus / file);
+    const Mlcp both = read_siconos_mlcp(kMlcpCorpus / file);
+    const auto [n, m] = sizes;
+    const auto size = static_cast<std::size_t>(n + m);
+    // Header (4), blocksRows "0 n n+m" (3), blocksIsComp "0 1" (2), "0 size size size size" (5),
+    // M (size²), q (size).
+    const std::size_t section_end = 4 + 3 + 2 + 5 + size * size + size;
+    const std::string header = std::to_string(n) + " " + std::to_string(m) + " ";
+    const Mlcp only_m = parse_mlcp_text("1 0 " + header + join_tokens(tokens, 4, tokens.size()));
+    const Mlcp only_blocks = parse_mlcp_text("0 1 " + header + join_tokens(tokens, section_end, tokens.size()));
+    expect_identical(only_m, both);
+    expect_identical(only_blocks, both);
+  }
+}
+
+TEST(SiconosMlcp, RectangularIsRefusedNamingTheSizes) {
+  try {
+    (void)read_siconos_mlcp(kMlcpCorpus / "Rectangular_mlcp.dat");
+    ADD_FAILURE() << "no InvalidProblem";
+  } catch (const InvalidProblem& e) {
+    EXPECT_THAT(e.what(), HasSubstr("token 11 ('3'): M has 3 rows but n + m = 2 (n = 1, m = 1)"));
+  }
+}
+
+// A small valid file: n = 1, m = 1, A = 2, C = 1, D = 1, B = 1, a = −4, b = −3.
+const std::string kSmall = "1 1 1 1  0 1 2  0 1  0 2 2 2 2  2 1 1 1  -4 -3  2 1 1 1 -4 -3";
+
+TEST(SiconosMlcp, SmallFileAndTrailingNumbersAreIgnored) {
+  const Mlcp problem = parse_mlcp_text(kSmall + " 0.5 0.25 7 text");
+  EXPECT_EQ(problem.matrix(), Eigen::Matrix2d({{2, 1}, {1, 1}}));
+  EXPECT_EQ(problem.offset(), Eigen::Vector2d(-4, -3));
+}
+
+TEST(SiconosMlcp, MalformedInputNamesTheTokenAndWhatWasExpected) {
+  EXPECT_THAT(parse_mlcp_error("2 1 1 1"), HasSubstr("token 1 ('2'): expected 0 or 1 for isStorageType1"));
+  EXPECT_THAT(parse_mlcp_error("0 0 1 1"), HasSubstr("both isStorageType1 and isStorageType2 are 0"));
+  EXPECT_THAT(parse_mlcp_error("1 1 x 1"), HasSubstr("token 3 ('x'): expected a nonnegative integer for n"));
+  EXPECT_THAT(parse_mlcp_error("1 1 1 1  1 2"), HasSubstr("token 5 ('1'): blocksRows[0] = 1: the first block starts"));
+  EXPECT_THAT(parse_mlcp_error("1 1 1 1  0 1 3"), HasSubstr("blocksRows[2] = 3 passes n + m = 2"));
+  EXPECT_THAT(parse_mlcp_error("1 1 1 1  0 1 2  1 0"),
+              HasSubstr("blocksIsComp[0] = 1 marks rows 0..0 as complementarity rows"));
+  EXPECT_THAT(parse_mlcp_error("1 1 1 1  0 1 2  0 1  2 2 2"), HasSubstr("unsupported storage type 2"));
+  EXPECT_THAT(parse_mlcp_error("1 1 1 1  0 1 2  0 1  0 2 2 2 2  2 1 abc 1"),
+              HasSubstr("token 17 ('abc'): expected a number for M(0, 1)"));
+  EXPECT_THAT(parse_mlcp_error("0 1 1 1  2 nan"), HasSubstr("B(0, 0) is NaN"));
+  EXPECT_THAT(parse_mlcp_error("0 1 1 1  2 1 1 1 -4"),
+              HasSubstr("token 10 (end of input): expected a number for b[0]"));
+}
+
+TEST(SiconosMlcp, TruncatedCorpusFileSaysEndOfInput) {
+  const std::vector<std::string> tokens = tokens_of(kMlcpCorpus / "diodeBridge_mlcp.dat");
+  for (const std::size_t cut : {std::size_t{3}, std::size_t{20}, std::size_t{80}, std::size_t{120}}) {
+    SCOPED_TRACE(cut);
+    EXPECT_THAT(parse_mlcp_error(join_tokens(tokens, 0, cut)),
+                HasSubstr("token " + std::to_string(cut + 1) + " (end of input)"));
+  }
+}
+
+TEST(SiconosMlcp, SectionsThatDisagreeAreRefused) {
+  // The ABCD section says C = 5 where M says 1.
+  const std::string text = "1 1 1 1  0 1 2  0 1  0 2 2 2 2  2 1 1 1  -4 -3  2 1 5 1 -4 -3";
+  EXPECT_THAT(parse_mlcp_error(text), HasSubstr("sections disagree: M(0, 1) = 1 but C(0, 0) = 5"));
+  const std::string b_differs = "1 1 1 1  0 1 2  0 1  0 2 2 2 2  2 1 1 1  -4 -3  2 1 1 1 -4 -2";
+  EXPECT_THAT(parse_mlcp_error(b_differs), HasSubstr("q[1] = -3 but b[0] = -2"));
+}
+
+TEST(SiconosMlcp, SparseBlockMIsRead) {
+  // The same problem as kSmall with M in one 2×2 stored block (column-major inside the block).
+  const std::string text = "1 0 1 1  0 1 2  0 1  1 2 2  1 1 1 2 2 2 1 0 1 0 0  2 1 1 1  -4 -3";
+  EXPECT_EQ(parse_mlcp_text(text).matrix(), Eigen::Matrix2d({{2, 1}, {1, 1}}));
+}
+
+TEST(SiconosMlcp, WriteReadRoundTripIsBitwiseExact) {
+  for (const auto& [file, sizes] : kMlcpSizes) {
+    SCOPED_TRACE(file);
+    const Mlcp original = read_siconos_mlcp(kMlcpCorpus / file);
+    std::stringstream text;
+    write_siconos_mlcp(text, original);
+    expect_identical(parse_siconos_mlcp(text), original);
+  }
+  // Awkward doubles, and the empty blocks of n = 0 and m = 0.
+  const Lcp random = random_problem(5, 99);
+  for (const Eigen::Index n : {Eigen::Index{0}, Eigen::Index{2}, Eigen::Index{5}}) {
+    SCOPED_TRACE(n);
+    const Mlcp original = mlcp_from_blocks(random.M, random.q, n);
+    const auto path = temp_file("mlcp_round_trip.dat");
+    write_siconos_mlcp(path, original);
+    expect_identical(read_siconos_mlcp(path), original);
+    std::filesystem::remove(path);
+  }
+}
+
+TEST(SiconosMlcp, WritingAnInvalidProblemThrows) {
+  Mlcp problem = parse_mlcp_text(kSmall);
+  problem.C = Eigen::MatrixXd::Zero(2, 2);
+  std::ostringstream out;
+  EXPECT_THROW(write_siconos_mlcp(out, problem), InvalidProblem);
+  EXPECT_TRUE(out.str().empty());
+}
+
+TEST(SiconosMlcp, MissingFileIsReported) {
+  EXPECT_THAT([] { (void)read_siconos_mlcp(kMlcpCorpus / "no_such_mlcp.dat"); },
+              ::testing::ThrowsMessage<InvalidProblem>(HasSubstr("no such file")));
 }
 
 }  // namespace

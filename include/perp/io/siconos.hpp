@@ -1,17 +1,19 @@
 #pragma once
 /// \file
-/// Siconos numerics' LCP text format (`linearComplementarity_newFromFile`), read and written.
-/// A file is a stream of whitespace-separated tokens: n, then the matrix block
-/// `storage rows cols`, then for storage 0 (dense) `rows cols` again and rows·cols values in
-/// column-major order, for storage 1 (sparse block) the block-CSR layout of dense column-major
-/// blocks; then q. Everything after q is ignored (several corpus files end with free text).
-/// See docs/file-formats.md.
+/// Siconos numerics' LCP and MLCP text formats (`linearComplementarity_newFromFile`,
+/// `mixedLinearComplementarity_newFromFile`), read and written. An LCP file is a stream of
+/// whitespace-separated tokens: n, then the matrix block `storage rows cols`, then for storage 0
+/// (dense) `rows cols` again and rows·cols values in column-major order, for storage 1 (sparse
+/// block) the block-CSR layout of dense column-major blocks; then q. Everything after q is ignored
+/// (several corpus files end with free text). The MLCP layout is described at
+/// `parse_siconos_mlcp`. See docs/file-formats.md.
 
 #include <filesystem>
 #include <iosfwd>
 #include <string>
 
 #include "perp/core/lcp.hpp"
+#include "perp/core/mlcp.hpp"
 
 namespace perp {
 
@@ -32,5 +34,26 @@ namespace perp {
 void write_siconos_lcp(std::ostream& out, const Lcp& problem);
 /// Write to a file; throws `InvalidProblem` naming the path when it cannot be written.
 void write_siconos_lcp(const std::filesystem::path& path, const Lcp& problem);
+
+/// Parse an MLCP from Siconos text (`mixedLinearComplementarity_newFromFile`; FORMATS.md §3):
+/// the header `isStorageType1 isStorageType2 n m`; when isStorageType1 is 1, the row blocks
+/// (boundaries `0 … n+m`, then one flag per block, 0 for equality rows), the matrix M
+/// = [[A, C], [D, B]] (storage 0 dense column-major, or 1 sparse block) and q = (a, b); when
+/// isStorageType2 is 1, A (n×n), B (m×m), C (n×m), D (m×n), each ROW-major, then a and b.
+/// Everything after the last section is ignored (many corpus files end with extra numbers).
+/// Throws `InvalidProblem` naming the token position and what was expected, as the LCP reader
+/// does; also when M is not (n+m)×(n+m) ("M is 3x2 but n + m = 2 (n = 1, m = 1)"), when the
+/// row blocks do not put the n equality rows first, when both flags are 0, and when both sections
+/// are present but differ (naming the first entry that differs).
+[[nodiscard]] Mlcp parse_siconos_mlcp(std::istream& in, const std::string& source = "<input>");
+/// Read an MLCP `.dat` file; throws `InvalidProblem` when it cannot be opened or parsed.
+[[nodiscard]] Mlcp read_siconos_mlcp(const std::filesystem::path& path);
+
+/// Write both sections (flags `1 1`), M dense column-major one column per line and A–D row-major
+/// one row per line, each value as the shortest text that reads back as the same double. Throws
+/// `InvalidProblem` (from `Mlcp::validate`) before writing anything when the problem is invalid.
+void write_siconos_mlcp(std::ostream& out, const Mlcp& problem);
+/// Write to a file; throws `InvalidProblem` naming the path when it cannot be written.
+void write_siconos_mlcp(const std::filesystem::path& path, const Mlcp& problem);
 
 }  // namespace perp

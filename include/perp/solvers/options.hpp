@@ -6,6 +6,8 @@
 #include <Eigen/Dense>
 #include <optional>
 
+#include "perp/solvers/method.hpp"
+
 namespace perp {
 
 /// Options that only Lemke's method reads.
@@ -68,6 +70,22 @@ struct DantzigOptions {
   double pivot_tolerance = 1e-12;
 };
 
+/// Options of the MLCP methods (solvers/mlcp.hpp).
+struct MlcpOptions {
+  /// schur and lemke: A (for lemke, the pivot block of u and v_J) is eliminated only when the
+  /// estimate of its reciprocal 1-norm condition number, from the LU factorization of the
+  /// row/column-equilibrated matrix (power-of-two scaling, so units alone do not count), is >= this;
+  /// below it schur returns not-applicable (the Schur complement B − D A⁻¹ C would carry an error
+  /// of about ε / rcond relative to its size). In (0, 1]; default 1e-10.
+  double schur_min_rcond = 1e-10;
+  /// schur: the method that solves the LCP of the Schur complement; any method that accepts an
+  /// `Lcp` (`lcp_methods()`). Default auto.
+  Method schur_lcp_method = Method::Auto;
+  /// enum: the largest number m of complementarity pairs it accepts (it may examine 2^m active
+  /// sets); above it, not-applicable. In [0, 30]; default 25.
+  int enum_max_complementarities = 25;
+};
+
 struct SolveOptions {
   /// The problem counts as solved when the natural residual ‖min(z, w)‖∞ <= tolerance
   /// (absolute, in the units of z and w). Default 1e-8; must be finite and > 0.
@@ -101,6 +119,8 @@ struct SolveOptions {
   InteriorPointOptions interior_point;
   /// Options of the Dantzig method (box LCPs, and LCPs as the box [0, +∞)).
   DantzigOptions dantzig;
+  /// Options of the MLCP methods.
+  MlcpOptions mlcp;
 
   /// Throws `InvalidProblem` naming the first bad field; n is the problem size, used to check
   /// `initial_guess` and `lemke.covering_vector`.

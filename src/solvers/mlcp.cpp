@@ -1,0 +1,774 @@
+#include "perp/solvers/mlcp.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "detail.hpp"
+#include "perp/core/error.hpp"
+#include "perp/core/ncp.hpp"
+#include "perp/solvers/solve.hpp"
+
+namespace perp {
+namespace {
+
+// Round-off allowance, relative to the problem's scale, for v >= 0 and w >= 0 in enum and for
+// accepting a singular system's particular solution (the value enumeration.cpp uses for LCPs).
+constexpr double kRelativeSign = 1e-10;
+// pgs: the default sweep limit, as for LCPs.
+constexpr int kPgsSweeps = 10000;
+
+std::string text(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", value);
+  return buffer;
+}
+
+// The result for z = (u, v): non-finite entries replaced by 0 (the contract says z, w are finite),
+// w = (A u + C v + a, D u + B v + b) and the natural residual recomputed from z by the MLCP's own
+// measure, whatever the method computed internally.
+Result make_result(const Mlcp& problem, Eigen::VectorXd z, const char* method) {
+  for (Eigen::Index i = 0; i < z.size(); ++i) {
+    if (!std::isfinite(z[i])) z[i] = 0.0;
+  }
+  Result result;
+  result.w = problem.slack(z);
+  if (!result.w.allFinite()) {  // only when the products overflowed; z = 0 is always finite
+    z.setZero();
+    result.w = problem.slack(z);
+  }
+  result.z = std::move(z);
+  result.residual = natural_residual(problem, result.z);
+  result.method = method;
+  return result;
+}
+
+// The magnitudes of the data, in the form `detail::sign_feasible` takes: max |(a, b)| and the
+// largest entry of the four blocks.
+detail::DataScale data_scale(const Mlcp& problem) {
+  detail::DataScale scale;
+  const auto largest = [](const auto& x) { return x.size() == 0 ? 0.0 : x.cwiseAbs().maxCoeff(); };
+  scale.q_max = std::max(largest(problem.a), largest(problem.b));
+  scale.m_max = std::max({largest(problem.A), largest(problem.B), largest(problem.C), largest(problem.D)});
+  return scale;
+}
+
+// Options for a method run on a problem derived from the MLCP (the Schur LCP, the split LCP):
+// the warm start and the covering vector are sized n + m and are mapped by the caller.
+SolveOptions derived_options(const SolveOptions& options) {
+  SolveOptions derived = options;
+  derived.initial_guess.reset();
+  derived.lemke.covering_vector.reset();
+  derived.all_solutions = false;
+  return derived;
+}
+
+// An LU factorization of a square matrix after row and column equilibration, Â = R A S with R, S
+// diagonal powers of two (exact in floating point), rows then columns scaled to max-norm 1, three
+// passes (Ruiz's scaling with the max norm). The condition estimate is that of Â: a matrix whose
+// ill-conditioning comes only from its units (the Buck* files mix 1e4 and 3e-12 in A: rcond 4e-13
+// as stored, 3e-7 once equilibrated) is solved as accurately as Â allows, since
+// A⁻¹ y = S Â⁻¹ (R y).
+class EquilibratedLu {
+ public:
+  explicit EquilibratedLu(const Eigen::MatrixXd& matrix)
+      : row_scale_(Eigen::VectorXd::Ones(matrix.rows())), col_scale_(Eigen::VectorXd::Ones(matrix.cols())) {
+    if (matrix.rows() == 0) return;
+    Eigen::MatrixXd scaled = matrix;
+    const auto power_of_two = [](double largest) {
+      return largest > 0.0 && std::isfinite(largest) ? std::exp2(-std::round(std::log2(largest))) : 1.0;
+    };
+    for (int pass = 0; pass < 3; ++pass) {
+      for (Eigen::Index i = 0; i < scaled.rows(); ++i) {
+        const double factor = power_of_two(scaled.row(i).cwiseAbs().maxCoeff());
+        scaled.row(i) *= factor;
+        row_scale_[i] *= factor;
+      }
+      for (Eigen::Index j = 0; j < scaled.cols(); ++j) {
+        const double factor = power_of_two(scaled.col(j).cwiseAbs().maxCoeff());
+        scaled.col(j) *= factor;
+        col_scale_[j] *= factor;
+      }
+    }
+    lu_.compute(scaled);
+    rcond_ = lu_.rcond();                      // 1-norm estimate (Hager–Higham) from the factors
+    if (!std::isfinite(rcond_)) rcond_ = 0.0;  // an exactly singular matrix gives NaN
+  }
+
+  /// Reciprocal 1-norm condition estimate of the equilibrated matrix; 1 for a 0×0 matrix.
+  [[nodiscard]] double rcond() const { return rcond_; }
+
+  /// A⁻¹ Y.
+  [[nodiscard]] Eigen::MatrixXd solve(const Eigen::MatrixXd& Y) const {
+    if (Y.rows() == 0) return Eigen::MatrixXd(0, Y.cols());
+    return col_scale_.asDiagonal() * lu_.solve(row_scale_.asDiagonal() * Y);
+  }
+
+ private:
+  Eigen::VectorXd row_scale_;
+  Eigen::VectorXd col_scale_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  double rcond_ = 1.0;
+};
+
+std::string condition_text(double rcond) { return rcond > 0.0 ? text(1.0 / rcond) : std::string("inf"); }
+
+// ---------------------------------------------------------------------------------------------
+// schur: u = −A⁻¹(C v + a) turns the MLCP into the LCP
+//   w_v = D u + B v + b = (B − D A⁻¹ C) v + (b − D A⁻¹ a),  0 <= v ⊥ w_v >= 0,
+// which is exactly equivalent when A is nonsingular (chapter §1.2): every solution v of the LCP
+// gives the MLCP solution (u(v), v) and conversely, so a proof of infeasibility carries over.
+
+Result solve_schur(const Mlcp& problem, const SolveOptions& options) {
+  const char* const name = "schur";
+  const Eigen::Index n = problem.equalities();
+  const Eigen::Index m = problem.complementarities();
+  const EquilibratedLu lu(problem.A);
+  const double rcond = lu.rcond();
+  if (rcond < options.mlcp.schur_min_rcond) {
+    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), name);
+    result.status = Status::NotApplicable;
+    result.message = "A is singular or ill-conditioned: estimated condition number " + condition_text(rcond) +
+                     " after equilibration (reciprocal " + text(rcond) + " < mlcp.schur_min_rcond " +
+                     text(options.mlcp.schur_min_rcond) + "); use lemke, newton-fb or enum, which do not invert A";
+    return result;
+  }
+
+  const Eigen::MatrixXd inv_a_c = lu.solve(problem.C);
+  const Eigen::VectorXd inv_a_a = lu.solve(problem.a);
+  Lcp reduced{problem.B - problem.D * inv_a_c, problem.b - problem.D * inv_a_a};
+  if (!reduced.M.allFinite() || !reduced.q.allFinite()) {
+    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), name);
+    result.status = Status::NumericalFailure;
+    result.message = "the Schur complement B − D A⁻¹ C overflowed";
+    return result;
+  }
+
+  SolveOptions inner = derived_options(options);
+  if (options.initial_guess) inner.initial_guess = options.initial_guess->tail(m);
+  if (options.lemke.covering_vector) inner.lemke.covering_vector = options.lemke.covering_vector->tail(m);
+  const Result lcp = solve(reduced, options.mlcp.schur_lcp_method, inner);
+
+  Eigen::VectorXd z(n + m);
+  z.tail(m) = lcp.z;
+  z.head(n) = -(inv_a_c * lcp.z + inv_a_a);
+  Result result = make_result(problem, std::move(z), name);
+  result.iterations = lcp.iterations;
+  result.history = lcp.history;
+  if (lcp.ray) {
+    Eigen::VectorXd ray(n + m);
+    ray.tail(m) = *lcp.ray;
+    ray.head(n) = -(inv_a_c * *lcp.ray);
+    result.ray = std::move(ray);
+  }
+  const std::string inner_text = "the Schur-complement LCP (m = " + std::to_string(m) + ", A's condition about " +
+                                 condition_text(rcond) + " after equilibration) by " + lcp.method + ": " + lcp.message;
+  if (lcp.solved()) {
+    detail::judge(result, options.tolerance, Status::NumericalFailure,
+                  "the Schur-complement LCP was solved but recovering u = −A⁻¹(C v + a) lost accuracy");
+    if (result.solved()) result.message = "solved " + inner_text;
+    return result;
+  }
+  result.status = lcp.status;
+  result.message = "failed on " + inner_text;
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// enum: for an active set α of the complementarity rows (v_α basic with w_α = 0, v_ᾱ = 0), the
+// square system
+//   [ A      C_·α ] [u  ]     [ a  ]
+//   [ D_α·   B_αα ] [v_α] = − [ b_α ]
+// gives the candidate, accepted when v_α >= 0 and w_ᾱ = (D u + B v + b)_ᾱ >= 0. A itself may be
+// singular: only the bordered system must be nonsingular.
+
+// Solves the bordered system of α; empty when it is singular and the particular solution of the
+// LU does not satisfy it. `singular` is set when the matrix is singular.
+std::optional<Eigen::VectorXd> active_set_point(const Mlcp& problem, const std::vector<Eigen::Index>& alpha,
+                                                bool& singular) {
+  const Eigen::Index n = problem.equalities();
+  const Eigen::Index m = problem.complementarities();
+  const auto k = static_cast<Eigen::Index>(alpha.size());
+  Eigen::MatrixXd system(n + k, n + k);
+  Eigen::VectorXd rhs(n + k);
+  system.topLeftCorner(n, n) = problem.A;
+  system.topRightCorner(n, k) = problem.C(Eigen::all, alpha);
+  system.bottomLeftCorner(k, n) = problem.D(alpha, Eigen::all);
+  system.bottomRightCorner(k, k) = problem.B(alpha, alpha);
+  rhs.head(n) = -problem.a;
+  rhs.tail(k) = -problem.b(alpha);
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n + m);
+  singular = false;
+  if (n + k == 0) return z;
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(system);
+  const Eigen::VectorXd solution = lu.solve(rhs);
+  if (!lu.isInvertible()) {
+    singular = true;
+    // A singular system may still be consistent; keep the particular solution only when it
+    // really solves it, at the scale of the terms summed.
+    const double size = rhs.cwiseAbs().maxCoeff() + system.cwiseAbs().maxCoeff() * solution.cwiseAbs().sum();
+    if (!solution.allFinite() || (system * solution - rhs).cwiseAbs().maxCoeff() > kRelativeSign * size) {
+      return std::nullopt;
+    }
+  }
+  if (!solution.allFinite()) return std::nullopt;
+  // Iterative refinement (Wilkinson): when A is ill-conditioned (the Buck* files: about 1e12) the
+  // LU's solution misses the equations by more than the tolerance; two steps of x += S⁻¹(r − S x)
+  // recover most of it. Kept only while the system residual decreases.
+  Eigen::VectorXd refined = solution;
+  double misfit = (rhs - system * refined).cwiseAbs().maxCoeff();
+  for (int step = 0; step < 2 && misfit > 0.0; ++step) {
+    const Eigen::VectorXd candidate = refined + lu.solve(Eigen::VectorXd(rhs - system * refined));
+    const double candidate_misfit = (rhs - system * candidate).cwiseAbs().maxCoeff();
+    if (!(candidate_misfit < misfit)) break;
+    refined = candidate;
+    misfit = candidate_misfit;
+  }
+  z.head(n) = refined.head(n);
+  for (Eigen::Index i = 0; i < k; ++i) z[n + alpha[static_cast<std::size_t>(i)]] = refined[n + i];
+  return z;
+}
+
+// The starting active set: the rows whose w is negative at the point of α = ∅ (v = 0 and A u = −a,
+// u of least norm when A is singular). The search then visits the sets in order of their Hamming
+// distance from it, so that when the guess is close the solution is found among the first sets.
+std::vector<bool> starting_pattern(const Mlcp& problem) {
+  const Eigen::Index n = problem.equalities();
+  const Eigen::Index m = problem.complementarities();
+  std::vector<bool> pattern(static_cast<std::size_t>(m), false);
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n + m);
+  if (n > 0) z.head(n) = problem.A.completeOrthogonalDecomposition().solve(Eigen::VectorXd(-problem.a));
+  if (!z.allFinite()) return pattern;
+  const Eigen::VectorXd w = problem.slack(z);
+  for (Eigen::Index j = 0; j < m; ++j) pattern[static_cast<std::size_t>(j)] = w[n + j] < 0.0;
+  return pattern;
+}
+
+Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
+  const Eigen::Index n = problem.equalities();
+  const Eigen::Index m = problem.complementarities();
+  if (m > options.mlcp.enum_max_complementarities) {
+    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), "enum");
+    result.status = Status::NotApplicable;
+    result.message = "enum examines up to 2^m active sets and is limited to m <= " +
+                     std::to_string(options.mlcp.enum_max_complementarities) +
+                     " (mlcp.enum_max_complementarities), got m = " + std::to_string(m);
+    return result;
+  }
+  const std::vector<bool> start = starting_pattern(problem);
+  const detail::DataScale scale = data_scale(problem);
+  const long long total = 1LL << m;
+  const long long limit = options.max_iterations > 0 ? options.max_iterations : total;
+
+  Eigen::VectorXd best_z = Eigen::VectorXd::Zero(n + m);
+  double best_residual = natural_residual(problem, best_z);
+  long long examined = 0;
+  long long singular_count = 0;
+  long long inaccurate = 0;  // sign-feasible points that missed the tolerance
+  Eigen::VectorXd inaccurate_z;
+  double inaccurate_residual = 0;
+  std::vector<Eigen::Index> alpha;
+  alpha.reserve(static_cast<std::size_t>(m));
+  // flips: the d rows (increasing) whose membership differs from `start`; d = 0, 1, …, m.
+  std::vector<Eigen::Index> flips;
+  for (Eigen::Index d = 0; d <= m; ++d) {
+    flips.resize(static_cast<std::size_t>(d));
+    for (Eigen::Index i = 0; i < d; ++i) flips[static_cast<std::size_t>(i)] = i;
+    while (true) {
+      if (examined >= limit) {
+        Result result = make_result(problem, best_z, "enum");
+        result.iterations = static_cast<int>(std::min<long long>(examined, std::numeric_limits<int>::max()));
+        result.status = Status::MaxIterations;
+        result.message = "limit of " + std::to_string(limit) + " active sets reached (of " + std::to_string(total) +
+                         "); returning the point with the smallest residual";
+        return result;
+      }
+      ++examined;
+      std::vector<bool> member = start;
+      for (const Eigen::Index f : flips) member[static_cast<std::size_t>(f)] = !member[static_cast<std::size_t>(f)];
+      alpha.clear();
+      for (Eigen::Index j = 0; j < m; ++j) {
+        if (member[static_cast<std::size_t>(j)]) alpha.push_back(j);
+      }
+      bool singular = false;
+      const std::optional<Eigen::VectorXd> z = active_set_point(problem, alpha, singular);
+      if (singular) ++singular_count;
+      if (z) {
+        const Eigen::VectorXd w = problem.slack(*z);
+        const double residual = natural_residual(problem, *z);
+        if (residual < best_residual) {
+          best_residual = residual;
+          best_z = *z;
+        }
+        // Signs at the problem's own scale (all of z: the u terms are summed into w too). A
+        // point that passes them but misses the absolute tolerance (an ill-conditioned bordered
+        // system: the Buck* files) is kept aside and the search goes on; another active set of a
+        // degenerate solution may give an accurate point.
+        if (m == 0 || (z->tail(m).minCoeff() >= -detail::z_sign_tolerance(*z, kRelativeSign) &&
+                       w.tail(m).minCoeff() >= -detail::w_sign_tolerance(scale, *z, kRelativeSign))) {
+          if (residual <= options.tolerance) {
+            Result result = make_result(problem, *z, "enum");
+            result.iterations = static_cast<int>(examined);
+            result.status = Status::Solved;
+            result.message = "active set of size " + std::to_string(alpha.size()) + " after " +
+                             std::to_string(examined) + " of " + std::to_string(total) +
+                             " (searched outward from a guessed active set)" +
+                             (inaccurate ? "; " + std::to_string(inaccurate) +
+                                               " earlier sign-feasible sets gave points that missed the tolerance"
+                                         : std::string());
+            return result;
+          }
+          if (inaccurate == 0 || residual < inaccurate_residual) {
+            inaccurate_z = *z;
+            inaccurate_residual = residual;
+          }
+          ++inaccurate;
+        }
+      }
+      // Next combination of d rows out of m, in lexicographic order.
+      Eigen::Index i = d - 1;
+      while (i >= 0 && flips[static_cast<std::size_t>(i)] == m - d + i) --i;
+      if (i < 0) break;
+      ++flips[static_cast<std::size_t>(i)];
+      for (Eigen::Index k = i + 1; k < d; ++k)
+        flips[static_cast<std::size_t>(k)] = flips[static_cast<std::size_t>(k - 1)] + 1;
+    }
+  }
+  if (inaccurate > 0) {
+    Result result = make_result(problem, inaccurate_z, "enum");
+    result.iterations = static_cast<int>(examined);
+    detail::judge(result, options.tolerance, Status::NumericalFailure,
+                  std::to_string(inaccurate) +
+                      " active sets give v >= 0, w >= 0 up to round-off, but their bordered systems are too "
+                      "ill-conditioned for the tolerance; the best");
+    return result;
+  }
+  Result result = make_result(problem, best_z, "enum");
+  result.iterations = static_cast<int>(examined);
+  if (singular_count == 0) {
+    result.status = Status::Infeasible;
+    result.message = "no solution: none of the " + std::to_string(total) +
+                     " active sets gives v >= 0, w >= 0, and every bordered system [[A, C_a], [D_a, B_aa]] is "
+                     "nonsingular";
+  } else {
+    result.status = Status::NoSolutionFound;
+    result.message = "no active set gives a solution, but " + std::to_string(singular_count) +
+                     " bordered systems are singular, so this is not a proof of infeasibility";
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lemke: Lemke's method after the free u have been pivoted into the basis, where they stay.
+//
+// Pivoting u in against the equality rows is the elimination u = −A⁻¹(C v + a) when A is
+// nonsingular. When A is singular (the diode bridges, PD) or ill-conditioned, n − rank(A) of the u
+// cannot be pivoted in against equalities alone; they are pivoted in together
+// with a set J of complementarity rows, v_J entering and w_J leaving, chosen so that the block
+//   P = M[(e, J), (u, J)] = [[A, C_·J], [D_J·, B_JJ]]   (e: the equality rows)
+// is well conditioned. With x = (u, v_J), K the other complementarity rows, and w_e = 0,
+//   x = P⁻¹([0; w_J] − M_PK v_K − q_P),
+// so the MLCP is exactly the LCP in ζ = (w_J, v_K) ≥ 0 with complements (v_J, w_K) ≥ 0:
+//   [v_J; w_K] = N ζ + r,  N = [[ (P⁻¹)_JJ,        −(P⁻¹ M_PK)_J        ],
+//                                [ M_KP (P⁻¹)_·J,   M_KK − M_KP P⁻¹ M_PK ]],
+//                          r = [ −(P⁻¹ q_P)_J ;  q_K − M_KP P⁻¹ q_P ],
+// a principal pivot transform of the MLCP's M (Cottle–Pang–Stone §2.3). Its solutions map to
+// MLCP solutions and back one to one, so Lemke's kernel runs on it unchanged; for J = ∅ it is the
+// Schur-complement LCP. J is built greedily, adding the row that most raises first the rank, then
+// the reciprocal condition number of P (equilibrated), until rcond(P) >= mlcp.schur_min_rcond.
+//
+// When no such J exists (e.g. m = 0 with A singular), Lemke runs on the LCP of the split problem
+// instead. With u = u⁺ − u⁻ (u⁺, u⁻ >= 0) and each equation written as two inequalities,
+//        [  A  −A   C ]        [  a ]
+//   M'' = [ −A   A  −C ],  q'' = [ −a ],  z'' = (u⁺, u⁻, v),
+//        [  D  −D   B ]        [  b ]
+// a solution of LCP(M'', q'') has A u + C v + a >= 0 and <= 0, hence = 0, and 0 <= v ⊥ D u + B v
+// + b >= 0; conversely u⁺ = max(u, 0), u⁻ = max(−u, 0) maps an MLCP solution to one. That
+// correspondence is exact too, but M'' is never a P-matrix (its u⁺ and u⁻ columns are opposite)
+// and on every singular-A file of the corpus its path ends on a ray, which proves nothing.
+
+// rank (FullPivLU) and reciprocal condition estimate (equilibrated, as schur judges A) of a
+// square matrix.
+std::pair<Eigen::Index, double> rank_and_rcond(const Eigen::MatrixXd& matrix) {
+  if (matrix.rows() == 0) return {0, 1.0};
+  const Eigen::Index rank = Eigen::FullPivLU<Eigen::MatrixXd>(matrix).rank();
+  return {rank, rank == matrix.rows() ? EquilibratedLu(matrix).rcond() : 0.0};
+}
+
+// Row/column indices into M of the pivot block: 0..n−1, then n + j for j in J.
+std::vector<Eigen::Index> block_indices(Eigen::Index n, const std::vector<Eigen::Index>& rows) {
+  std::vector<Eigen::Index> indices;
+  for (Eigen::Index i = 0; i < n; ++i) indices.push_back(i);
+  for (const Eigen::Index j : rows) indices.push_back(n + j);
+  return indices;
+}
+
+// The greedy search factors up to m blocks of size up to n + m per added row; above this n + m it
+// is not attempted (lemke then uses the split LCP when A itself is not well conditioned).
+constexpr Eigen::Index kMaxPivotSearchSize = 300;
+
+// The greedy choice of J above; empty when no J makes P well conditioned.
+std::optional<std::vector<Eigen::Index>> choose_pivot_rows(const Mlcp& problem, const Eigen::MatrixXd& M,
+                                                           double min_rcond) {
+  const Eigen::Index n = problem.equalities();
+  const Eigen::Index m = problem.complementarities();
+  std::vector<Eigen::Index> rows;
+  std::vector<bool> used(static_cast<std::size_t>(m), false);
+  auto [rank, rcond] = rank_and_rcond(problem.A);
+  if (rcond < min_rcond && n + m > kMaxPivotSearchSize) return std::nullopt;
+  while (rcond < min_rcond) {
+    Eigen::Index best = -1;
+    std::pair<Eigen::Index, double> best_score{-1, 0.0};
+    for (Eigen::Index j = 0; j < m; ++j) {
+      if (used[static_cast<std::size_t>(j)]) continue;
+      rows.push_back(j);
+      const std::vector<Eigen::Index> indices = block_indices(n, rows);
+      const auto score = rank_and_rcond(M(indices, indices));
+      rows.pop_back();
+      // Each added row adds one to P's size: its rank deficiency is size − rank.
+      if (best < 0 || score.first > best_score.first ||
+          (score.first == best_score.first && score.second > best_score.second)) {
+        best = j;
+        best_score = score;
+      }
+    }
+    // Stop when no row helps. A row and column added to P raise its rank by 0, 1 or 2, so its
+    // deficiency size − rank grows, stays or shrinks: a row is taken when the deficiency does not
+    // grow and either P is still singular (a later row may complete it) or its rcond improves.
+    if (best < 0) return std::nullopt;
+    const Eigen::Index size = n + static_cast<Eigen::Index>(rows.size());
+    const bool deficiency_grows = best_score.first < rank + 1;
+    const bool still_singular = best_score.first < size + 1;
+    if (deficiency_grows || (!still_singular && rank == size && best_score.second <= rcond)) return std::nullopt;
+    rows.push_back(best);
+    used[static_cast<std::size_t>(best)] = true;
+    rank = best_score.first;
+    rcond = best_score.second;
+  }
+  return rows;
+}
+
+std::string index_list(const std::vector<Eigen::Index>& indices) {
+  std::string text;
+  for (const Eigen::Index i : indices) text += (text.empty() ? "" : ", ") + std::to_string(i);
+  return "{" + text + "}";
+}
+
+Result solve_lemke_pivoted(const Mlcp& problem, const SolveOptions& options, const Eigen::MatrixXd& M,
+                           const std::vector<Eigen::Index>& J) {
+  const Eigen::Index n = problem.equalities();
+  const Eigen::Index m = problem.complementarities();
+  const auto j_count = static_cast<Eigen::Index>(J.size());
+  std::vector<bool> in_j(static_cast<std::size_t>(m), false);
+  for (const Eigen::Index j : J) in_j[static_cast<std::size_t>(j)] = true;
+  std::vector<Eigen::Index> K;  // the complementarity rows outside J
+  for (Eigen::Index j = 0; j < m; ++j) {
+    if (!in_j[static_cast<std::size_t>(j)]) K.push_back(j);
+  }
+  const std::vector<Eigen::Index> p_index = block_indices(n, J);
+  std::vector<Eigen::Index> k_index;
+  for (const Eigen::Index k : K) k_index.push_back(n + k);
+  const Eigen::VectorXd q = problem.offset();
+
+  const EquilibratedLu lu(M(p_index, p_index));
+  // X = P⁻¹ E_J (the columns of P⁻¹ for the J rows), Y = P⁻¹ M_PK, y0 = P⁻¹ q_P.
+  Eigen::MatrixXd unit = Eigen::MatrixXd::Zero(n + j_count, j_count);
+  unit.bottomRows(j_count).setIdentity();
+  const Eigen::MatrixXd X = lu.solve(unit);
+  const Eigen::MatrixXd M_pk = M(p_index, k_index);
+  const Eigen::MatrixXd Y = lu.solve(M_pk);
+  const Eigen::VectorXd q_p = q(p_index);
+  const Eigen::VectorXd y0 = lu.solve(q_p);
+  const Eigen::MatrixXd M_kp = M(k_index, p_index);
+
+  Lcp transformed;
+  transformed.M.resize(m, m);
+  transformed.M.topLeftCorner(j_count, j_count) = X.bottomRows(j_count);
+  transformed.M.topRightCorner(j_count, m - j_count) = -Y.bottomRows(j_count);
+  transformed.M.bottomLeftCorner(m - j_count, j_count) = M_kp * X;
+  transformed.M.bottomRightCorner(m - j_count, m - j_count) = M(k_index, k_index) - M_kp * Y;
+  transformed.q.resize(m);
+  transformed.q.head(j_count) = -y0.tail(j_count);
+  transformed.q.tail(m - j_count) = q(k_index) - M_kp * y0;
+  if (!transformed.M.allFinite() || !transformed.q.allFinite()) {
+    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), "lemke");
+    result.status = Status::NumericalFailure;
+    result.message = "the pivoted LCP overflowed";
+    return result;
+  }
+
+  SolveOptions inner = derived_options(options);
+  if (options.lemke.covering_vector) {
+    const Eigen::VectorXd d = options.lemke.covering_vector->tail(m);
+    Eigen::VectorXd covering(m);
+    covering << d(J), d(K);
+    inner.lemke.covering_vector = std::move(covering);
+  }
+  const Result lcp = solve(transformed, Method::Lemke, inner);
+
+  // x = (u, v_J) = X w_J − Y v_K − y0.
+  const auto to_mlcp = [&](const Eigen::VectorXd& zeta, bool direction) {
+    const Eigen::VectorXd x = X * zeta.head(j_count) - Y * zeta.tail(m - j_count) - (direction ? 0.0 : 1.0) * y0;
+    Eigen::VectorXd z(n + m);
+    z.head(n) = x.head(n);
+    for (Eigen::Index i = 0; i < j_count; ++i) z[n + J[static_cast<std::size_t>(i)]] = x[n + i];
+    for (std::size_t i = 0; i < K.size(); ++i) z[n + K[i]] = zeta[j_count + static_cast<Eigen::Index>(i)];
+    return z;
+  };
+  Result result = make_result(problem, to_mlcp(lcp.z, false), "lemke");
+  result.iterations = lcp.iterations;
+  result.history = lcp.history;
+  if (lcp.ray) result.ray = to_mlcp(*lcp.ray, true);
+  const std::string how = J.empty() ? "u pivoted in first (A well conditioned): "
+                                    : "u pivoted in first with v_J, J = " + index_list(J) + " (A has rank " +
+                                          std::to_string(Eigen::FullPivLU<Eigen::MatrixXd>(problem.A).rank()) + " of " +
+                                          std::to_string(n) + " or is ill-conditioned): ";
+  if (lcp.solved()) {
+    detail::judge(result, options.tolerance, Status::NumericalFailure,
+                  how + "Lemke solved the pivoted LCP but the recovered (u, v_J) miss the tolerance");
+    if (result.solved()) result.message = how + lcp.message;
+    return result;
+  }
+  result.status = lcp.status;
+  result.message = how + lcp.message;
+  return result;
+}
+
+Result solve_lemke_mlcp(const Mlcp& problem, const SolveOptions& options) {
+  const Eigen::MatrixXd M = problem.matrix();
+  if (const auto J = choose_pivot_rows(problem, M, options.mlcp.schur_min_rcond)) {
+    return solve_lemke_pivoted(problem, options, M, *J);
+  }
+  const Eigen::Index n = problem.equalities();
+  const Eigen::Index m = problem.complementarities();
+  Lcp split;
+  split.M.resize(2 * n + m, 2 * n + m);
+  split.M << problem.A, -problem.A, problem.C,  //
+      -problem.A, problem.A, -problem.C,        //
+      problem.D, -problem.D, problem.B;
+  split.q.resize(2 * n + m);
+  split.q << problem.a, -problem.a, problem.b;
+
+  SolveOptions inner = derived_options(options);
+  if (options.lemke.covering_vector) {
+    const Eigen::VectorXd& d = *options.lemke.covering_vector;
+    Eigen::VectorXd covering(2 * n + m);
+    covering << d.head(n), d.head(n), d.tail(m);
+    inner.lemke.covering_vector = std::move(covering);
+  }
+  const Result lcp = solve(split, Method::Lemke, inner);
+
+  Eigen::VectorXd z(n + m);
+  z.head(n) = lcp.z.head(n) - lcp.z.segment(n, n);
+  z.tail(m) = lcp.z.tail(m);
+  Result result = make_result(problem, std::move(z), "lemke");
+  result.iterations = lcp.iterations;
+  result.history = lcp.history;
+  if (lcp.ray) {
+    Eigen::VectorXd ray(n + m);
+    ray.head(n) = lcp.ray->head(n) - lcp.ray->segment(n, n);
+    ray.tail(m) = lcp.ray->tail(m);
+    result.ray = std::move(ray);
+  }
+  const std::string on_split =
+      " (no well-conditioned pivot block for u, so on the split LCP of size 2n + m = " + std::to_string(2 * n + m) +
+      ")";
+  if (lcp.solved()) {
+    detail::judge(result, options.tolerance, Status::NumericalFailure,
+                  "Lemke solved the split LCP but u = u⁺ − u⁻ misses the tolerance");
+    if (result.solved()) result.message = lcp.message + on_split;
+    return result;
+  }
+  result.status = lcp.status;
+  result.message = lcp.message + on_split;
+  if (lcp.status == Status::RayTermination) {
+    result.message += "; M'' is not copositive-plus, so the ray does not prove the MLCP infeasible";
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Newton family through the MCP form: z = (u, v) with bounds (−∞, +∞) for u and [0, +∞) for
+// v, F(z) = M z + q. The MCP's natural residual is then |F_i| on the u rows and |min(v_j, w_j)|
+// on the v rows: the MLCP's own measure.
+
+Result solve_newton_mcp(const Mlcp& problem, Method method, const SolveOptions& options) {
+  const Eigen::Index n = problem.equalities();
+  const Eigen::Index m = problem.complementarities();
+  // Shared, so that copies of the std::function do not copy M.
+  const auto M = std::make_shared<const Eigen::MatrixXd>(problem.matrix());
+  const auto q = std::make_shared<const Eigen::VectorXd>(problem.offset());
+  Mcp mcp;
+  mcp.F = [M, q](const Eigen::VectorXd& z) -> Eigen::VectorXd { return *M * z + *q; };
+  mcp.J = [M](const Eigen::VectorXd&) -> Eigen::MatrixXd { return *M; };
+  mcp.lower.resize(n + m);
+  mcp.lower << Eigen::VectorXd::Constant(n, -std::numeric_limits<double>::infinity()), Eigen::VectorXd::Zero(m);
+  mcp.upper = Eigen::VectorXd::Constant(n + m, std::numeric_limits<double>::infinity());
+
+  SolveOptions inner = options;
+  inner.lemke.covering_vector.reset();
+  const Result mcp_result = solve(mcp, method, inner);
+  Result result = make_result(problem, mcp_result.z, "");
+  result.method = to_string(method);
+  result.iterations = mcp_result.iterations;
+  result.history = mcp_result.history;
+  result.message = mcp_result.message;
+  result.status = mcp_result.status;
+  if (result.status == Status::Solved) {
+    detail::judge(result, options.tolerance, Status::NumericalFailure, "the MCP solve ended but the MLCP residual");
+    if (result.solved()) result.message = mcp_result.message;
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// pgs: block Gauss–Seidel on z = (u, v). Row i of the equalities is solved for u_i with the
+// others fixed (u_i ← u_i − r_i / A_ii, r = A u + C v + a, free); row j of the complementarity
+// part is solved for v_j and projected (v_j ← max(0, v_j − w_j / B_jj)). This is PGS on the MLCP
+// (Cottle–Pang–Stone §5.2 with the projection dropped on the free rows); it converges e.g. when
+// M is symmetric positive definite, and needs every diagonal entry of M to be nonzero.
+
+Result solve_pgs(const Mlcp& problem, const SolveOptions& options) {
+  const Eigen::Index n = problem.equalities();
+  const Eigen::Index m = problem.complementarities();
+  const Eigen::MatrixXd M = problem.matrix();
+  const Eigen::VectorXd q = problem.offset();
+  Eigen::VectorXd z =
+      options.initial_guess ? Eigen::VectorXd(*options.initial_guess) : Eigen::VectorXd(Eigen::VectorXd::Zero(n + m));
+  for (Eigen::Index j = n; j < n + m; ++j) z[j] = std::max(z[j], 0.0);
+  for (Eigen::Index i = 0; i < n + m; ++i) {
+    if (!(M(i, i) != 0.0)) {
+      Result result = make_result(problem, z, "pgs");
+      result.status = Status::NotApplicable;
+      result.message = (i < n ? "A(" + std::to_string(i) + ", " + std::to_string(i) + ")"
+                              : "B(" + std::to_string(i - n) + ", " + std::to_string(i - n) + ")") +
+                       " is zero: Gauss–Seidel divides by the diagonal (row " + std::to_string(i) + " of M)";
+      return result;
+    }
+    if (i >= n && M(i, i) < 0.0) {
+      Result result = make_result(problem, z, "pgs");
+      result.status = Status::NotApplicable;
+      result.message = "B(" + std::to_string(i - n) + ", " + std::to_string(i - n) + ") = " + text(M(i, i)) +
+                       " is negative: the projected step moves away from the complementarity point";
+      return result;
+    }
+  }
+  const int limit = options.iteration_limit(kPgsSweeps);
+  std::vector<double> history;
+  double residual = natural_residual(problem, z);
+  int sweeps = 0;
+  while (residual > options.tolerance && sweeps < limit) {
+    for (Eigen::Index i = 0; i < n + m; ++i) {
+      const double r = M.row(i).dot(z) + q[i];
+      const double updated = z[i] - r / M(i, i);
+      z[i] = i < n ? updated : std::max(0.0, updated);
+    }
+    ++sweeps;
+    if (!z.allFinite()) break;
+    residual = natural_residual(problem, z);
+    if (options.record_history) history.push_back(residual);
+  }
+  const bool finite = z.allFinite();
+  Result result = make_result(problem, std::move(z), "pgs");
+  result.iterations = sweeps;
+  result.history = std::move(history);
+  if (!finite) {
+    result.status = Status::NumericalFailure;
+    result.message = "the iterates diverged (non-finite after " + std::to_string(sweeps) + " sweeps)";
+    return result;
+  }
+  detail::judge(result, options.tolerance, Status::MaxIterations, "sweep limit " + std::to_string(limit) + " reached");
+  if (result.solved()) result.message = "converged after " + std::to_string(sweeps) + " sweeps";
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Result run(const Mlcp& problem, Method method, const SolveOptions& options);
+
+// schur first when A is well conditioned (it reduces to the smaller LCP and inherits the LCP
+// auto's choices); then lemke on the split problem, newton-fb, enum when m is small, pgs.
+Result solve_auto(const Mlcp& problem, const SolveOptions& options) {
+  const Eigen::Index m = problem.complementarities();
+  std::vector<Method> order{Method::Schur, Method::Lemke, Method::NewtonFb};
+  if (m <= options.mlcp.enum_max_complementarities) order.push_back(Method::Enum);
+  order.push_back(Method::Pgs);
+  std::string log;
+  Result best;
+  bool have_best = false;
+  for (const Method method : order) {
+    Result attempt = run(problem, method, options);
+    attempt.method = to_string(method);
+    log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(attempt.status);
+    if (attempt.solved() || attempt.status == Status::Infeasible) {  // a solution, or a proof there is none
+      attempt.message = "auto (" + log + "): " + attempt.message;
+      return attempt;
+    }
+    if (!have_best || attempt.residual < best.residual) {
+      best = std::move(attempt);
+      have_best = true;
+    }
+  }
+  best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message;
+  return best;
+}
+
+Result run(const Mlcp& problem, Method method, const SolveOptions& options) {
+  switch (method) {
+    case Method::Schur:
+      return solve_schur(problem, options);
+    case Method::Enum:
+      return solve_enum(problem, options);
+    case Method::Lemke:
+      return solve_lemke_mlcp(problem, options);
+    case Method::NewtonFb:
+    case Method::NewtonMin:
+    case Method::PenalizedFb:
+    case Method::Smoothing:
+      return solve_newton_mcp(problem, method, options);
+    case Method::Pgs:
+      return solve_pgs(problem, options);
+    case Method::Auto:
+      return solve_auto(problem, options);
+    default:
+      break;
+  }
+  throw InvalidProblem("method '" + to_string(method) +
+                       "' does not accept an Mlcp; use schur, enum, lemke, pgs, newton-fb, newton-min, penalized-fb, "
+                       "smoothing or auto");
+}
+
+}  // namespace
+
+Result solve(const Mlcp& problem, Method method, const SolveOptions& options) {
+  problem.validate();
+  options.validate(problem.size());
+  if (options.all_solutions) {
+    throw InvalidProblem(
+        "all_solutions is supported only by enum on an Lcp; the MLCP methods stop at the first solution");
+  }
+  if (method == Method::Pgs && options.relaxation && *options.relaxation != 1.0) {
+    throw InvalidProblem("relaxation " + std::to_string(*options.relaxation) +
+                         " given for pgs; the MLCP pgs runs with relaxation 1 only");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Result result = run(problem, method, options);
+  const auto stop = std::chrono::steady_clock::now();
+  result.time_ms = std::chrono::duration<double, std::milli>(stop - start).count();
+  if (method != Method::Auto) result.method = to_string(method);
+  return result;
+}
+
+std::vector<Method> mlcp_methods() {
+  return {Method::Enum,        Method::Lemke,     Method::Pgs,   Method::NewtonFb, Method::NewtonMin,
+          Method::PenalizedFb, Method::Smoothing, Method::Schur, Method::Auto};
+}
+
+}  // namespace perp
