@@ -663,15 +663,11 @@ Lcp read_lcp_file(const std::filesystem::path& path) {
   throw InvalidProblem("cannot read '" + path.string() + "': " + problem + "; expected '.dat' (Siconos) or '.json'");
 }
 
-Problem read_problem_file(const std::filesystem::path& path, const DatProblemReader& dat_reader) {
+Problem read_problem_file(const std::filesystem::path& path) {
   const std::string extension = lower_case(path.extension().string());
   if (extension == ".json") return parse_json_problem(detail::read_whole_file(path), path.string());
   if (extension == ".dat") {
-    // INTEGRATION (issue 4): the Siconos MLCP reader (read_siconos_mlcp, on another branch) comes
-    // in through `dat_reader`, or by replacing this line with a reader that tells the two formats
-    // apart; until then a `.dat` is a Siconos LCP.
-    if (dat_reader) return dat_reader(path);
-    return read_siconos_lcp(path);
+    return read_siconos_problem(path);
   }
   return read_lcp_file(path);  // refuses the extension with the same message
 }

@@ -9,12 +9,14 @@
 #include <istream>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <ostream>
 #include <string>
 #include <system_error>
 #include <utility>
 #include <vector>
 
+#include "detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/mlcp.hpp"
 
@@ -579,6 +581,34 @@ Mlcp parse_siconos_mlcp(std::istream& in, const std::string& source) {
     throw InvalidProblem(source + ": " + error.what());
   }
   return problem;
+}
+
+Problem parse_siconos_problem(const std::string& text, const std::string& source) {
+  std::istringstream as_lcp(text);
+  try {
+    return parse_siconos_lcp(as_lcp, source);
+  } catch (const InvalidProblem& lcp_error) {
+    std::istringstream as_mlcp(text);
+    try {
+      return parse_siconos_mlcp(as_mlcp, source);
+    } catch (const InvalidProblem& mlcp_error) {
+      // An MLCP header starts with two 0/1 flags; an LCP header with n and a storage type.
+      std::istringstream header(text);
+      std::string first;
+      std::string second;
+      header >> first >> second;
+      const auto flag = [](const std::string& token) { return token == "0" || token == "1"; };
+      const std::string lcp_text = std::string("read as an LCP: ") + lcp_error.what();
+      const std::string mlcp_text = std::string("read as an MLCP: ") + mlcp_error.what();
+      const bool mlcp_first = flag(first) && flag(second);
+      throw InvalidProblem(source + ": not a Siconos LCP or MLCP file; " + (mlcp_first ? mlcp_text : lcp_text) +
+                           "; " + (mlcp_first ? lcp_text : mlcp_text));
+    }
+  }
+}
+
+Problem read_siconos_problem(const std::filesystem::path& path) {
+  return parse_siconos_problem(detail::read_whole_file(path), path.string());
 }
 
 Mlcp read_siconos_mlcp(const std::filesystem::path& path) {

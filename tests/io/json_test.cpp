@@ -641,12 +641,30 @@ TEST(ReadProblemFile, ExamplesAndSiconosFiles) {
   const Problem dat = read_problem_file(kCorpus / "lcp_deudeu.dat");
   ASSERT_TRUE(std::holds_alternative<Lcp>(dat));
   EXPECT_EQ(std::get<Lcp>(dat).size(), 2);
-  // A `.dat` reader given by the caller replaces the Siconos LCP reader.
-  const Problem hooked = read_problem_file(kCorpus / "lcp_deudeu.dat", [](const std::filesystem::path&) -> Problem {
-    return Mlcp{Eigen::MatrixXd::Ones(1, 1), {}, Eigen::MatrixXd(1, 0), Eigen::MatrixXd(0, 1),
-                Eigen::VectorXd::Ones(1),    {}};
-  });
-  EXPECT_TRUE(std::holds_alternative<Mlcp>(hooked));
+  // Every `.dat` of the corpus is told apart by its content: the LCP files as Lcp, the MLCP files
+  // (whose headers start with two 0/1 flags) as Mlcp, with the sizes of their inventory.
+  for (const auto& entry : std::filesystem::directory_iterator(kCorpus)) {
+    EXPECT_TRUE(std::holds_alternative<Lcp>(read_problem_file(entry.path()))) << entry.path();
+  }
+  const std::filesystem::path mlcp_dir = PERP_SICONOS_MLCP_DIR;
+  int mlcp_files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(mlcp_dir)) {
+    if (entry.path().filename() == "Rectangular_mlcp.dat") continue;  // refused by both readers
+    EXPECT_TRUE(std::holds_alternative<Mlcp>(read_problem_file(entry.path()))) << entry.path();
+    ++mlcp_files;
+  }
+  EXPECT_EQ(mlcp_files, 15);
+  const Problem deudeu = read_problem_file(mlcp_dir / "deudeu_mlcp.dat");  // header "1 1 1 1" fits both
+  EXPECT_EQ(std::get<Mlcp>(deudeu).equalities(), 1);
+  EXPECT_EQ(std::get<Mlcp>(deudeu).complementarities(), 1);
+  try {
+    (void)read_problem_file(mlcp_dir / "Rectangular_mlcp.dat");
+    ADD_FAILURE() << "no InvalidProblem";
+  } catch (const InvalidProblem& e) {
+    EXPECT_THAT(e.what(), HasSubstr("not a Siconos LCP or MLCP file; read as an MLCP: "));
+    EXPECT_THAT(e.what(), HasSubstr("M has 3 rows but n + m = 2"));
+    EXPECT_THAT(e.what(), HasSubstr("; read as an LCP: "));
+  }
   try {
     (void)read_problem_file("problem.txt");
     ADD_FAILURE() << "no InvalidProblem";

@@ -14,7 +14,6 @@
 /// and the sizes. Results: the objects printed by `perp solve --json`.
 
 #include <filesystem>
-#include <functional>
 #include <string>
 
 #include "perp/core/box_lcp.hpp"
@@ -99,14 +98,10 @@ namespace perp {
 /// that cannot be opened.
 [[nodiscard]] Lcp read_lcp_file(const std::filesystem::path& path);
 
-/// Reads a Siconos `.dat` file as any problem (for the MLCP reader of io/siconos, which
-/// `read_problem_file` does not know by itself).
-using DatProblemReader = std::function<Problem(const std::filesystem::path&)>;
-
-/// Read any problem file by extension, in any letter case: `.json` by `parse_json_problem`;
-/// `.dat` by `dat_reader` when one is given, by `read_siconos_lcp` otherwise. Other extensions
-/// and unreadable files are refused as by `read_lcp_file`.
-[[nodiscard]] Problem read_problem_file(const std::filesystem::path& path, const DatProblemReader& dat_reader = {});
+/// Read any problem file by extension, in any letter case: `.json` by `parse_json_problem`,
+/// `.dat` by `read_siconos_problem` (a Siconos LCP or MLCP). Other extensions and unreadable
+/// files are refused as by `read_lcp_file`.
+[[nodiscard]] Problem read_problem_file(const std::filesystem::path& path);
 
 /// The matrix of a problem file, for `perp classify`: a JSON LCP, a JSON object with only "M"
 /// (and optionally "type": "lcp", "name", "comment"), or a Siconos `.dat`. With "q" present the

@@ -14,6 +14,7 @@
 
 #include "perp/core/lcp.hpp"
 #include "perp/core/mlcp.hpp"
+#include "perp/core/problem.hpp"
 
 namespace perp {
 
@@ -48,6 +49,14 @@ void write_siconos_lcp(const std::filesystem::path& path, const Lcp& problem);
 [[nodiscard]] Mlcp parse_siconos_mlcp(std::istream& in, const std::string& source = "<input>");
 /// Read an MLCP `.dat` file; throws `InvalidProblem` when it cannot be opened or parsed.
 [[nodiscard]] Mlcp read_siconos_mlcp(const std::filesystem::path& path);
+
+/// A Siconos `.dat` of either kind: read as an LCP (whose header `n storage n n` the reader checks
+/// strictly), and when that fails as an MLCP (`isStorageType1 isStorageType2 n m`). When neither
+/// reads, the `InvalidProblem` carries both readers' messages, the more likely one first (the MLCP's
+/// when the first two tokens are 0/1 flags).
+[[nodiscard]] Problem parse_siconos_problem(const std::string& text, const std::string& source = "<input>");
+/// Read a `.dat` file of either kind; throws `InvalidProblem` when it cannot be opened or parsed.
+[[nodiscard]] Problem read_siconos_problem(const std::filesystem::path& path);
 
 /// Write both sections (flags `1 1`), M dense column-major one column per line and A–D row-major
 /// one row per line, each value as the shortest text that reads back as the same double. Throws
