@@ -146,10 +146,10 @@ class Pivoting {
       if (!drive(d, z, out)) return out;
     }
     refine(z);
-    out.message = std::to_string(out.pivots) + " pivots, " + std::to_string(clamped_.size()) + " of " +
-                  std::to_string(n_) + " components clamped";
     return out;
   }
+
+  [[nodiscard]] std::size_t clamped_count() const { return clamped_.size(); }
 
  private:
   enum class Event { None, DrivenJoins, DrivenAtBound, ClampedLeaves, BoundedJoins };
@@ -523,11 +523,13 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   for (int pass = 1;; ++pass) {
     const PassOutcome out = pivoting.run(lo, hi, z, order, pass > 1);
     result.iterations += out.pivots;
-    message = out.message;
     if (out.status != Status::Solved) {
       status = out.status;
+      message = out.message;
       break;
     }
+    message = std::to_string(result.iterations) + " pivots, " + std::to_string(pivoting.clamped_count()) + " of " +
+              std::to_string(n) + " components clamped";
     const double fixed_box = natural_residual(z, problem.slack(z), lo, hi);
     if (options.record_history) result.history.push_back(natural_residual(problem, z));
     if (fixed_box > options.tolerance) {
