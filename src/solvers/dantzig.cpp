@@ -151,6 +151,9 @@ class Pivoting {
 
   [[nodiscard]] std::size_t clamped_count() const { return clamped_.size(); }
 
+  // One more step of iterative refinement of z_C on the final sets (see `refine`).
+  void refine_again(Eigen::VectorXd& z) { (void)refine(z); }
+
  private:
   enum class Event { None, DrivenJoins, DrivenAtBound, ClampedLeaves, BoundedJoins };
 
@@ -530,7 +533,11 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     }
     message = std::to_string(result.iterations) + " pivots, " + std::to_string(pivoting.clamped_count()) + " of " +
               std::to_string(n) + " components clamped";
-    const double fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    double fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    for (int step = 0; step < 2 && fixed_box > options.tolerance; ++step) {  // an ill-conditioned M_CC
+      pivoting.refine_again(z);
+      fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    }
     if (options.record_history) result.history.push_back(natural_residual(problem, z));
     if (fixed_box > options.tolerance) {
       status = Status::NumericalFailure;
