@@ -244,13 +244,16 @@ class Pivoting {
   bool drive(Eigen::Index d, Eigen::VectorXd& z, PassOutcome& out) {
     const Eigen::VectorXd& lo = *lo_;
     const Eigen::VectorXd& hi = *hi_;
+    // w_d within round-off of 0 (the size of the terms summed into it) counts as 0 at a bound:
+    // driving on its sign alone would pivot on noise, or fail on a zero pivot of a singular M.
+    const double w_noise = kNegligible * (std::abs(q_[d]) + m_scale_ * z.lpNorm<1>());
     for (;;) {
-      if (z[d] <= lo[d] && w_[d] >= 0.0) {
+      if (z[d] <= lo[d] && w_[d] >= -w_noise) {
         z[d] = lo[d];
         add_bounded(d, State::AtLower);
         return true;
       }
-      if (z[d] >= hi[d] && w_[d] <= 0.0) {
+      if (z[d] >= hi[d] && w_[d] <= w_noise) {
         z[d] = hi[d];
         add_bounded(d, State::AtUpper);
         return true;
@@ -585,6 +588,9 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   if (status == Status::Solved && !(result.residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
     result.message += "; but the residual " + number_text(result.residual) + " misses the tolerance";
+  } else if (status != Status::Solved && result.residual <= options.tolerance) {
+    result.status = Status::Solved;  // the point where it stopped solves anyway (as detail::judge)
+    result.message += "; the point reached solves to the tolerance nevertheless";
   }
   return result;
 }
