@@ -146,10 +146,13 @@ class Pivoting {
       if (!drive(d, z, out)) return out;
     }
     refine(z);
-    out.message = std::to_string(out.pivots) + " pivots, " + std::to_string(clamped_.size()) + " of " +
-                  std::to_string(n_) + " components clamped";
     return out;
   }
+
+  [[nodiscard]] std::size_t clamped_count() const { return clamped_.size(); }
+
+  // One more step of iterative refinement of z_C on the final sets (see `refine`).
+  void refine_again(Eigen::VectorXd& z) { (void)refine(z); }
 
  private:
   enum class Event { None, DrivenJoins, DrivenAtBound, ClampedLeaves, BoundedJoins };
@@ -241,13 +244,16 @@ class Pivoting {
   bool drive(Eigen::Index d, Eigen::VectorXd& z, PassOutcome& out) {
     const Eigen::VectorXd& lo = *lo_;
     const Eigen::VectorXd& hi = *hi_;
+    // w_d within round-off of 0 (the size of the terms summed into it) counts as 0 at a bound:
+    // driving on its sign alone would pivot on noise, or fail on a zero pivot of a singular M.
+    const double w_noise = kNegligible * (std::abs(q_[d]) + m_scale_ * z.lpNorm<1>());
     for (;;) {
-      if (z[d] <= lo[d] && w_[d] >= 0.0) {
+      if (z[d] <= lo[d] && w_[d] >= -w_noise) {
         z[d] = lo[d];
         add_bounded(d, State::AtLower);
         return true;
       }
-      if (z[d] >= hi[d] && w_[d] <= 0.0) {
+      if (z[d] >= hi[d] && w_[d] <= w_noise) {
         z[d] = hi[d];
         add_bounded(d, State::AtUpper);
         return true;
@@ -523,17 +529,25 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   for (int pass = 1;; ++pass) {
     const PassOutcome out = pivoting.run(lo, hi, z, order, pass > 1);
     result.iterations += out.pivots;
-    message = out.message;
     if (out.status != Status::Solved) {
       status = out.status;
+      message = out.message;
       break;
     }
-    const double fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    message = std::to_string(result.iterations) + " pivots, " + std::to_string(pivoting.clamped_count()) + " of " +
+              std::to_string(n) + " components clamped";
+    double fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    for (int step = 0; step < 2 && fixed_box > options.tolerance; ++step) {  // an ill-conditioned M_CC
+      pivoting.refine_again(z);
+      fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    }
     if (options.record_history) result.history.push_back(natural_residual(problem, z));
     if (fixed_box > options.tolerance) {
       status = Status::NumericalFailure;
       message = "the pivoting ended (" + message + ") at a point with residual " + number_text(fixed_box) +
-                " > tolerance " + number_text(options.tolerance) + ": round-off on an ill-conditioned M_CC";
+                " > tolerance " + number_text(options.tolerance) +
+                " and |z|_inf = " + number_text(z.cwiseAbs().maxCoeff()) +
+                ": round-off on an ill-conditioned M_CC, or a friction loop whose impulses grow without bound";
       break;
     }
     if (problem.friction.empty()) break;
@@ -576,6 +590,9 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   if (status == Status::Solved && !(result.residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
     result.message += "; but the residual " + number_text(result.residual) + " misses the tolerance";
+  } else if (status != Status::Solved && result.residual <= options.tolerance) {
+    result.status = Status::Solved;  // the point where it stopped solves anyway (as detail::judge)
+    result.message += "; the point reached solves to the tolerance nevertheless";
   }
   return result;
 }
