@@ -94,4 +94,43 @@ void judge(Result& result, double tolerance, Status otherwise, const std::string
   result.message = why_not + buffer;
 }
 
+std::optional<Reformulation> reformulation_of(Method method) {
+  switch (method) {
+    case Method::NewtonFb:
+      return Reformulation::FischerBurmeister;
+    case Method::NewtonMin:
+      return Reformulation::MinMap;
+    case Method::PenalizedFb:
+      return Reformulation::PenalizedFb;
+    case Method::Smoothing:
+      return Reformulation::Smoothing;
+    default:
+      return std::nullopt;
+  }
+}
+
+Result first_that_solves(const std::vector<Method>& order, const std::function<Result(Method)>& attempt,
+                         const std::string& reason) {
+  std::string log;
+  Result best;
+  bool have_best = false;
+  for (const Method method : order) {
+    Result result = attempt(method);
+    result.method = to_string(method);
+    log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(result.status);
+    if (result.solved() || result.status == Status::Infeasible) {  // a solution, or a proof there is none
+      result.message = "auto (" + log + "): " + result.message;
+      if (!result.solved()) result.message += " [order chosen because " + reason + "]";
+      return result;
+    }
+    if (!have_best || result.residual < best.residual) {
+      best = std::move(result);
+      have_best = true;
+    }
+  }
+  best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message +
+                 " [order chosen because " + reason + "]";
+  return best;
+}
+
 }  // namespace perp::detail

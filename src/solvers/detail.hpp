@@ -1,11 +1,15 @@
 #pragma once
 // Private helpers shared by the solver kernels (not installed).
 
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "perp/core/lcp.hpp"
 #include "perp/core/result.hpp"
+#include "perp/solvers/method.hpp"
+#include "perp/solvers/newton.hpp"
 
 namespace perp::detail {
 
@@ -46,6 +50,15 @@ struct DataScale {
 /// The round-off scales of that test: ε‖z‖∞ for z, ε(‖q‖∞ + max|M|·‖z‖₁) for w.
 [[nodiscard]] double z_sign_tolerance(const Eigen::VectorXd& z, double relative);
 [[nodiscard]] double w_sign_tolerance(const DataScale& scale, const Eigen::VectorXd& z, double relative);
+
+/// The reformulation a method of the Newton family solves; empty for the other methods.
+[[nodiscard]] std::optional<Reformulation> reformulation_of(Method method);
+
+/// `auto`: runs `attempt(method)` for each method of `order` in turn and returns the first result
+/// that solves (or proves there is no solution), or else the attempt with the smallest residual.
+/// The message lists every attempt with its status; `reason` says why the order was chosen.
+[[nodiscard]] Result first_that_solves(const std::vector<Method>& order, const std::function<Result(Method)>& attempt,
+                                       const std::string& reason);
 
 /// Solved when the residual meets the tolerance; otherwise `otherwise` with the message.
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not);

@@ -56,8 +56,7 @@ std::vector<Method> all_methods() {
 std::vector<Method> lcp_methods() {
   std::vector<Method> methods;
   for (const auto& entry : kMethodNames) {
-    // dantzig joins this list once its LCP path (the box [0, +inf)) is wired into solve().
-    if (entry.first != Method::Schur && entry.first != Method::Dantzig) methods.push_back(entry.first);
+    if (entry.first != Method::Schur) methods.push_back(entry.first);
   }
   return methods;
 }

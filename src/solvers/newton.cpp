@@ -85,6 +85,67 @@ class LcpModel {
   std::vector<Eigen::Index> alpha_, previous_, tried_;
 };
 
+// A box LCP with fixed bounds: F = M z + q, J = M (by reference, never copied).
+class BoxModel {
+ public:
+  explicit BoxModel(const BoxLcp& problem) : problem_(problem) {
+    const double scale = problem.size() == 0 ? 0.0 : problem.M.cwiseAbs().maxCoeff();
+    symmetric_ = problem.size() == 0 || (problem.M - problem.M.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
+  }
+  [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
+  [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
+  [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
+  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
+    F.noalias() = problem_.M * z;
+    F += problem_.q;
+    return F.allFinite();
+  }
+  void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const { (void)function(z, F); }
+  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) { return problem_.M; }
+  [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
+
+  // The box analogue of LcpModel::finish: once two iterates in a row agree on the sets (z_i − F_i
+  // at or below l_i: z_i = l_i; at or above u_i: z_i = u_i; otherwise clamped, F_i = 0), solve
+  // M_CC z_C = −q_C − M_CN z_N (one LU of size |C|) and keep the point when it solves to the
+  // tolerance. Each distinct labelling is tried once.
+  bool finish(Eigen::VectorXd& z, Eigen::VectorXd& F, double tolerance) {
+    const Eigen::Index n = z.size();
+    labels_.resize(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double trial = z[i] - F[i];
+      labels_[static_cast<std::size_t>(i)] = trial <= problem_.lower[i] ? 0 : trial >= problem_.upper[i] ? 2 : 1;
+    }
+    const bool stable = labels_ == previous_;
+    previous_.swap(labels_);
+    if (!stable || previous_ == tried_) return false;
+    tried_ = previous_;
+    Eigen::VectorXd vertex(n);
+    std::vector<Eigen::Index> clamped;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const int label = previous_[static_cast<std::size_t>(i)];
+      vertex[i] = label == 0 ? problem_.lower[i] : label == 2 ? problem_.upper[i] : 0.0;
+      if (label == 1) clamped.push_back(i);
+    }
+    if (!clamped.empty()) {
+      const Eigen::VectorXd rhs = -problem_.slack(vertex)(clamped);  // z_C = 0 in vertex here
+      const Eigen::PartialPivLU<Eigen::MatrixXd> lu(problem_.M(clamped, clamped));
+      const Eigen::VectorXd solution = lu.solve(rhs);
+      if (!solution.allFinite()) return false;
+      vertex(clamped) = solution;
+    }
+    Eigen::VectorXd w = problem_.slack(vertex);
+    if (natural_residual(vertex, w, problem_.lower, problem_.upper) > tolerance) return false;
+    z = std::move(vertex);
+    F = std::move(w);
+    return true;
+  }
+
+ private:
+  const BoxLcp& problem_;
+  bool symmetric_ = false;
+  std::vector<int> labels_, previous_, tried_;
+};
+
 // F and J given as functions, checked at every call.
 class McpModel {
  public:
@@ -626,6 +687,31 @@ Result solve_newton(const Lcp& problem, Reformulation reformulation, const Solve
     if (result.z[i] > result.w[i]) active.push_back(i);
   }
   (void)detail::polish_on_active_set(problem, result, active);
+  report(result, out, options.tolerance);
+  return result;
+}
+
+Result solve_newton(const BoxLcp& problem, Reformulation reformulation, const SolveOptions& options) {
+  const char* name = method_name(reformulation);
+  const Eigen::Index n = problem.size();
+  Result result;
+  result.method = name;
+  if (n == 0) {
+    result.status = Status::Solved;
+    result.message = "empty problem (n = 0)";
+    return result;
+  }
+  Eigen::VectorXd start = options.initial_guess.value_or(Eigen::VectorXd::Zero(n));
+  start = start.cwiseMax(problem.lower).cwiseMin(problem.upper);
+  BoxModel model(problem);
+  Newton<BoxModel> newton(model, reformulation, options);
+  Outcome out = newton.run(std::move(start));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (!std::isfinite(out.z[i])) out.z[i] = 0.0;
+  }
+  result.w = problem.slack(out.z);
+  result.z = std::move(out.z);
+  result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
   report(result, out, options.tolerance);
   return result;
 }

@@ -66,6 +66,12 @@ void SolveOptions::validate(Eigen::Index n) const {
     throw InvalidProblem("interior_point.step_fraction must be in (0, 1), got " +
                          std::to_string(interior_point.step_fraction));
   }
+  if (!in_open(dantzig.pivot_tolerance, 0.0, 1.0)) {
+    throw InvalidProblem("dantzig.pivot_tolerance must be in (0, 1), got " + std::to_string(dantzig.pivot_tolerance));
+  }
+  if (max_friction_passes < 1) {
+    throw InvalidProblem("max_friction_passes must be >= 1, got " + std::to_string(max_friction_passes));
+  }
 }
 
 }  // namespace perp

@@ -7,7 +7,9 @@
 
 #include "detail.hpp"
 #include "perp/analysis/classify.hpp"
+#include "perp/core/box_lcp.hpp"
 #include "perp/core/error.hpp"
+#include "perp/solvers/dantzig.hpp"
 #include "perp/solvers/enumeration.hpp"
 #include "perp/solvers/interior_point.hpp"
 #include "perp/solvers/lemke.hpp"
@@ -20,22 +22,6 @@ namespace perp {
 namespace {
 
 constexpr double kDefaultRelaxation = 1.2;
-
-// The reformulation a method of the Newton family solves; empty for the other methods.
-std::optional<Reformulation> reformulation_of(Method method) {
-  switch (method) {
-    case Method::NewtonFb:
-      return Reformulation::FischerBurmeister;
-    case Method::NewtonMin:
-      return Reformulation::MinMap;
-    case Method::PenalizedFb:
-      return Reformulation::PenalizedFb;
-    case Method::Smoothing:
-      return Reformulation::Smoothing;
-    default:
-      return std::nullopt;
-  }
-}
 
 Result run(const Lcp& problem, Method method, const SolveOptions& options);
 Result run(const Mcp& problem, Method method, const SolveOptions& options);
@@ -56,31 +42,18 @@ Result solve_auto(const Lcp& problem, const SolveOptions& options) {
   return first_that_solves(problem, recommendation.order, attempt_options, recommendation.reason);
 }
 
-// Runs the methods in turn; returns the first that solves (or proves there is no solution), or the
-// attempt with the smallest residual. `reason` says why the order was chosen.
+// Runs the methods in turn (detail::first_that_solves).
 template <class Problem>
 Result first_that_solves(const Problem& problem, const std::vector<Method>& order, const SolveOptions& options,
                          const std::string& reason) {
-  std::string log;
-  Result best;
-  bool have_best = false;
-  for (const Method method : order) {
-    Result attempt = run(problem, method, options);
-    attempt.method = to_string(method);
-    log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(attempt.status);
-    if (attempt.solved() || attempt.status == Status::Infeasible) {  // a solution, or a proof there is none
-      attempt.message = "auto (" + log + "): " + attempt.message;
-      if (!attempt.solved()) attempt.message += " [order chosen because " + reason + "]";
-      return attempt;
-    }
-    if (!have_best || attempt.residual < best.residual) {
-      best = std::move(attempt);
-      have_best = true;
-    }
-  }
-  best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message +
-                 " [order chosen because " + reason + "]";
-  return best;
+  return detail::first_that_solves(
+      order, [&](Method method) { return run(problem, method, options); }, reason);
+}
+
+// dantzig on the LCP: the box [0, +∞).
+Result solve_dantzig_lcp(const Lcp& problem, const SolveOptions& options) {
+  if (auto trivial = detail::trivial_result(problem, "dantzig")) return *std::move(trivial);
+  return solve_dantzig(to_box_lcp(problem), options);
 }
 
 Result run(const Lcp& problem, Method method, const SolveOptions& options) {
@@ -99,12 +72,13 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options) {
     case Method::NewtonMin:
     case Method::PenalizedFb:
     case Method::Smoothing:
-      return solve_newton(problem, *reformulation_of(method), options);
+      return solve_newton(problem, *detail::reformulation_of(method), options);
     case Method::InteriorPoint:
       return solve_interior_point(problem, options);
     case Method::Auto:
       return solve_auto(problem, options);
     case Method::Dantzig:
+      return solve_dantzig_lcp(problem, options);
     case Method::Schur:
       break;
   }
@@ -112,7 +86,7 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options) {
 }
 
 Result run(const Mcp& problem, Method method, const SolveOptions& options) {
-  if (const std::optional<Reformulation> reformulation = reformulation_of(method)) {
+  if (const std::optional<Reformulation> reformulation = detail::reformulation_of(method)) {
     return solve_newton(problem, *reformulation, options);
   }
   if (method == Method::Auto) {

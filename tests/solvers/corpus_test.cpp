@@ -1,5 +1,6 @@
 // Every Siconos LCP file × every method: the methods that should solve a file must, with the
 // residual recomputed here from the returned z; every outcome must be finite and consistent.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -25,7 +26,8 @@ struct CorpusCase {
   /// (a bimatrix game on which the path ends on a ray, as Siconos' own Lemke does); murty, pgs
   /// and psor only where the matrix suits them (positive diagonal; P / SPD-like); the Newton
   /// family on every solvable file but tobenna (newton-min also stalls on CPS_4 and CPS_4bis);
-  /// interior-point on the files whose M is positive semidefinite.
+  /// interior-point on the files whose M is positive semidefinite; dantzig where every pivot it meets
+  /// is positive (P-matrices, and CPS_4/CPS_4bis), ending not-applicable elsewhere.
   std::set<std::string> must_solve;
 };
 
@@ -47,22 +49,25 @@ std::set<std::string> join(std::initializer_list<std::set<std::string>> parts) {
 // Files whose M is positive semidefinite (the symmetric part): the interior-point method must solve
 // them; on every other file it must say not-applicable.
 const std::set<std::string> kMonotone{"interior-point"};
+// dantzig (Cottle–Dantzig principal pivoting on the box [0, +inf)) needs positive pivots; on the other
+// files it must stop not-applicable, naming the index and the pivot.
+const std::set<std::string> kDantzig{"dantzig"};
 
 std::vector<CorpusCase> corpus() {
-  const auto all = join({kPivoting, kSplitting, kNewton, kMonotone});
-  const auto no_enum = join({{"lemke", "auto"}, kSplitting, kNewton, kMonotone});
+  const auto all = join({kPivoting, kSplitting, kNewton, kMonotone, kDantzig});
+  const auto no_enum = join({{"lemke", "auto"}, kSplitting, kNewton, kMonotone, kDantzig});
   return {
       {"lcp_CPS_1.dat", 2, all},
       {"lcp_CPS_2.dat", 3, join({kPivoting, kNewton})},
       {"lcp_CPS_3.dat", 4, join({{"enum", "auto"}, kNewton})},
-      {"lcp_CPS_4.dat", 4, join({kPivoting, kFbType, kMonotone})},
-      {"lcp_CPS_4bis.dat", 4, join({kPivoting, kFbType, kMonotone})},
+      {"lcp_CPS_4.dat", 4, join({kPivoting, kFbType, kMonotone, kDantzig})},
+      {"lcp_CPS_4bis.dat", 4, join({kPivoting, kFbType, kMonotone, kDantzig})},
       {"lcp_CPS_5.dat", 2, all},
       {"lcp_Pang_isolated_sol.dat", 3, join({kPivoting, kNewton})},
       {"lcp_Pang_isolated_sol_perturbed.dat", 3, {}},  // no solution
       {"lcp_deudeu.dat", 2, all},
       {"lcp_deudeu_block.dat", 2, all},
-      {"lcp_enum_fails.dat", 9, join({{"enum", "lemke", "murty", "auto"}, kNewton})},
+      {"lcp_enum_fails.dat", 9, join({{"enum", "lemke", "murty", "auto"}, kNewton, kDantzig})},
       {"lcp_exp_murty.dat", 6, all},
       {"lcp_exp_murty2.dat", 6, all},
       {"lcp_inf_sol_perturbed.dat", 3, join({kPivoting, kNewton, kMonotone})},
@@ -104,6 +109,10 @@ TEST_P(Corpus, MethodOnFile) {
   if (method == Method::InteriorPoint && !c.must_solve.count("interior-point")) {
     // Not monotone: the method must say so rather than iterate.
     EXPECT_EQ(r.status, Status::NotApplicable) << c.file << ": " << r.message;
+  }
+  if (method == Method::Dantzig && !c.must_solve.count("dantzig")) {
+    EXPECT_EQ(r.status, Status::NotApplicable) << c.file << ": " << r.message;
+    EXPECT_THAT(r.message, ::testing::HasSubstr("index ")) << c.file;
   }
   if (c.file == "lcp_Pang_isolated_sol_perturbed.dat") {
     EXPECT_FALSE(r.solved()) << r.message;

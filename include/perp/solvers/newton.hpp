@@ -20,6 +20,7 @@
 /// The stopping test is the problem's natural residual ‖z − mid(l, u, z − F)‖∞ <= tolerance
 /// (for the LCP/NCP, ‖min(z, F)‖∞), recorded in `Result::history` after each step.
 
+#include "perp/core/box_lcp.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/core/ncp.hpp"
 #include "perp/core/result.hpp"
@@ -40,6 +41,14 @@ enum class Reformulation {
 /// search stalls at a point that is not a solution (a stationary point of the merit function,
 /// which is all that is possible when the problem has no solution).
 [[nodiscard]] Result solve_newton(const Lcp& problem, Reformulation reformulation, const SolveOptions& options);
+
+/// The same on a box LCP with fixed bounds (F = M z + q, J = M, bounds `lower`/`upper`), from
+/// `initial_guess` (default 0) projected onto the box. Friction coupling is the caller's outer loop
+/// (`solve(BoxLcp)`): `problem.friction` must be empty here. Once two iterates agree on the sets
+/// (at lower: z_i − w_i <= l_i, at upper: z_i − w_i >= u_i, the rest clamped), the clamped block is
+/// solved exactly and the point kept when it meets the tolerance. `Result::residual` is the box
+/// natural residual.
+[[nodiscard]] Result solve_newton(const BoxLcp& problem, Reformulation reformulation, const SolveOptions& options);
 
 /// The same on an MCP (an NCP goes through `to_mcp`). `Result::w` is F(z). Throws
 /// `InvalidProblem` when F or J returns the wrong size, when F or J is not finite at the start

@@ -59,24 +59,38 @@ struct InteriorPointOptions {
   bool crossover = true;
 };
 
+/// Options of the Dantzig principal pivoting method for box LCPs (solvers/dantzig.hpp).
+struct DantzigOptions {
+  /// A pivot (the Schur complement s = M_dd − M_dC M_CC⁻¹ M_Cd of the driving index d on the
+  /// clamped set C) with s < −pivot_tolerance·max_i |M_ii| proves M is not a P-matrix there and ends
+  /// the solve `NotApplicable`; |s| <= pivot_tolerance·max_i |M_ii| counts as zero curvature (z_d may
+  /// only move to a bound, never join C). Default 1e-12; must be finite and in (0, 1).
+  double pivot_tolerance = 1e-12;
+};
+
 struct SolveOptions {
   /// The problem counts as solved when the natural residual ‖min(z, w)‖∞ <= tolerance
   /// (absolute, in the units of z and w). Default 1e-8; must be finite and > 0.
   double tolerance = 1e-8;
-  /// Iteration limit: pivots (lemke, murty), sweeps (pgs, psor) or Newton steps. 0 = the method's
-  /// default: lemke and murty max(1000, 50·n) pivots, pgs/psor 10000 sweeps, newton-fb, newton-min,
+  /// Iteration limit: pivots (lemke, murty; dantzig: per fixed-box solve), sweeps (pgs, psor) or Newton steps. 0 = the
+  /// method's default: lemke, murty and dantzig max(1000, 50·n) pivots, pgs/psor 10000 sweeps, newton-fb, newton-min,
   /// penalized-fb and interior-point 200 steps, smoothing 1000 steps (all μ stages together).
   /// Must be >= 0.
   int max_iterations = 0;
   /// Warm start z for the iterative methods (pgs, psor, the Newton family; the interior-point
-  /// method moves it inside z > 0). Sized n, finite. Pivoting methods (enum, lemke, murty) start
-  /// from their own basis and ignore it. Default: z = 0 (projected onto the bounds of an MCP).
+  /// method moves it inside z > 0). Sized n, finite. Pivoting methods (enum, lemke, murty,
+  /// dantzig) start from their own basis and ignore it. Default: z = 0 (projected onto the bounds
+  /// of an MCP or box LCP).
   std::optional<Eigen::VectorXd> initial_guess;
   /// Relaxation ω ∈ (0, 2) for psor (default 1.2 when unset). pgs is psor with ω = 1 and
   /// accepts only an unset value or exactly 1.
   std::optional<double> relaxation;
   /// enum: list every distinct solution in `Result::solutions` instead of stopping at the first.
   bool all_solutions = false;
+  /// Box LCP with friction coupling, dantzig and the Newton family: the most fixed-box solves (passes
+  /// of the outer loop that re-reads the bounds ±μ|z_normal| from the last solution) before
+  /// `MaxIterations`. pgs/psor re-read the bounds at every update instead. Default 50, must be >= 1.
+  int max_friction_passes = 50;
   /// Record the per-iteration natural residual in `Result::history` (default on).
   bool record_history = true;
   /// Options that only Lemke reads.
@@ -85,6 +99,8 @@ struct SolveOptions {
   NewtonOptions newton;
   /// Options of the interior-point method.
   InteriorPointOptions interior_point;
+  /// Options of the Dantzig method (box LCPs, and LCPs as the box [0, +∞)).
+  DantzigOptions dantzig;
 
   /// Throws `InvalidProblem` naming the first bad field; n is the problem size, used to check
   /// `initial_guess` and `lemke.covering_vector`.

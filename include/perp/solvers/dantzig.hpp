@@ -1,0 +1,41 @@
+#pragma once
+/// \file
+/// Cottle–Dantzig principal pivoting for the box LCP (Cottle–Pang–Stone §4.2; Baraff 1994,
+/// "Fast contact force computation for nonpenetrating rigid bodies"), the method of ODE's and
+/// Bullet's dSolveLCP.
+///
+/// The indices are driven into complementarity one at a time, free components (both bounds
+/// infinite) first. Each processed index is clamped (in C: w_i = 0, lower_i <= z_i <= upper_i) or
+/// at a bound (z_i = lower_i with w_i >= 0, or z_i = upper_i with w_i <= 0). Driving index d moves
+/// z_d in the direction that brings w_d towards 0 while z_C follows so that w_C stays 0:
+///   Δz_d = s,  Δz_C = −s M_CC⁻¹ M_Cd,  Δw_d = s (M_dd − M_dC M_CC⁻¹ M_Cd),
+/// and the step is the first event of the ratio test: w_d reaches 0 (d joins C), z_d reaches its
+/// bound, a clamped z_i reaches a bound (i leaves C) or a bounded w_i of the opposite sign reaches
+/// 0 (i joins C). On a P-matrix every pivot s·Δw_d is positive and the method ends in finitely many
+/// steps at the unique solution.
+///
+/// Cost: for symmetric M, M_CC is kept as a Cholesky factor that gains a row in O(|C|²) and loses
+/// one by Givens rotations in O(|C|²); one step costs O(n·|C|). For a non-symmetric M, M_CC is
+/// LU-factorized afresh whenever C changes, O(|C|³) per change: fine up to a few hundred
+/// unknowns, slow beyond.
+///
+/// Friction coupling (`BoxLcp::friction`) is an outer loop: the coupled bounds are fixed to
+/// ±μ|z_normal| at the last solution (0 at the start), the fixed-box problem is solved, and the loop
+/// ends when the solution meets the tolerance with its own bounds (`natural_residual(BoxLcp, z)`)
+/// or after `SolveOptions::max_friction_passes` solves.
+
+#include "perp/core/box_lcp.hpp"
+#include "perp/core/result.hpp"
+#include "perp/solvers/options.hpp"
+
+namespace perp {
+
+/// The problem and options are assumed valid (`solve` checks them). `Result::residual` is the box
+/// natural residual of the returned z. Statuses: solved; not-applicable when a pivot is not
+/// positive (M is not a P-matrix on the clamped set: the message names the driving index, the set
+/// and the pivot) or when z_d could move without bound; max-iterations when the pivot limit
+/// (`SolveOptions::max_iterations`, per fixed-box solve, default max(1000, 50·n)) or the friction
+/// pass limit is reached; numerical-failure when the end point misses the tolerance.
+[[nodiscard]] Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options);
+
+}  // namespace perp

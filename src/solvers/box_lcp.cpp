@@ -1,0 +1,279 @@
+#include "perp/solvers/box_lcp.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "detail.hpp"
+#include "perp/core/error.hpp"
+#include "perp/core/ncp.hpp"
+#include "perp/solvers/dantzig.hpp"
+#include "perp/solvers/newton.hpp"
+
+namespace perp {
+namespace {
+
+constexpr double kDefaultRelaxation = 1.2;  // as for the LCP's psor
+constexpr int kDefaultSweeps = 10000;
+// w is updated incrementally by each z_i change; recomputed from z this often against round-off.
+constexpr int kRefreshEvery = 64;
+// M counts as symmetric for `auto` when |M − Mᵀ| <= kSymmetry·max|M| entrywise.
+constexpr double kSymmetry = 1e-14;
+
+// z = mid(lo(0), hi(0), 0): the trivial candidate (the LCP's z = 0 when q >= 0).
+std::optional<Result> trivial_result(const BoxLcp& problem, const char* method) {
+  const Eigen::Index n = problem.size();
+  Result result;
+  result.method = method;
+  if (n == 0) {
+    result.status = Status::Solved;
+    result.message = "empty problem (n = 0)";
+    return result;
+  }
+  Eigen::VectorXd lo, hi;
+  problem.bounds_at(Eigen::VectorXd::Zero(n), lo, hi);
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n).cwiseMax(lo).cwiseMin(hi);
+  if (natural_residual(problem, z) != 0.0) return std::nullopt;
+  result.w = problem.slack(z);
+  result.z = std::move(z);
+  result.status = Status::Solved;
+  result.message = "z = 0 projected onto the bounds solves exactly";
+  return result;
+}
+
+// The start z of an iterative method: the warm start or 0, projected onto the fixed bounds first and
+// then onto the coupled bounds of the projected normals.
+Eigen::VectorXd start_point(const BoxLcp& problem, const SolveOptions& options) {
+  Eigen::VectorXd z = options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size()));
+  // (A coupled component's own lower/upper entries may be anything; it is overwritten below.)
+  z = z.cwiseMax(problem.lower).cwiseMin(problem.upper);
+  for (const FrictionCoupling& c : problem.friction) {
+    const double bound = c.mu * std::abs(z[c.normal]);
+    z[c.index] = std::clamp(options.initial_guess ? (*options.initial_guess)[c.index] : 0.0, -bound, bound);
+  }
+  return z;
+}
+
+// Projected Gauss–Seidel / SOR on the box (Cryer 1971; ODE's quickstep for the coupling):
+//   z_i ← mid(lo_i, hi_i, z_i − ω w_i / M_ii),
+// with a coupled component's bounds ∓μ|z_j| read from the current z_j at its own update.
+Result box_psor(const BoxLcp& problem, const SolveOptions& options, double relaxation) {
+  const char* name = relaxation == 1.0 ? "pgs" : "psor";
+  const Eigen::Index n = problem.size();
+  const Eigen::MatrixXd& M = problem.M;
+  Eigen::VectorXd z = start_point(problem, options);
+  Result result;
+  result.method = name;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (!(M(i, i) > 0.0)) {
+      result.status = Status::NumericalFailure;
+      result.message = "M(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + number_text(M(i, i)) +
+                       ": projected Gauss-Seidel needs a positive diagonal";
+      result.z = std::move(z);
+      return result;
+    }
+  }
+  // normal[i] >= 0: component i is coupled to z_normal[i] with coefficient mu[i].
+  std::vector<Eigen::Index> normal(static_cast<std::size_t>(n), -1);
+  Eigen::VectorXd mu = Eigen::VectorXd::Zero(n);
+  for (const FrictionCoupling& c : problem.friction) {
+    normal[static_cast<std::size_t>(c.index)] = c.normal;
+    mu[c.index] = c.mu;
+  }
+  const Eigen::VectorXd step = M.diagonal().cwiseInverse() * relaxation;
+  const int limit = options.iteration_limit(kDefaultSweeps);
+  Eigen::VectorXd w = problem.slack(z);
+  Eigen::VectorXd last_finite = z;
+  Eigen::VectorXd lo = problem.lower;
+  Eigen::VectorXd hi = problem.upper;
+  Status status = Status::MaxIterations;
+  std::string message = "sweep limit " + std::to_string(limit) + " reached";
+  int sweep = 1;
+  for (; sweep <= limit; ++sweep) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const Eigen::Index j = normal[static_cast<std::size_t>(i)];
+      if (j >= 0) {
+        hi[i] = mu[i] * std::abs(z[j]);
+        lo[i] = -hi[i];
+      }
+      const double updated = std::clamp(z[i] - step[i] * w[i], lo[i], hi[i]);
+      const double change = updated - z[i];
+      if (change == 0.0) continue;
+      z[i] = updated;
+      w.noalias() += change * M.col(i);
+    }
+    if (sweep % kRefreshEvery == 0) w = problem.slack(z);
+    problem.bounds_at(z, lo, hi);
+    double residual = natural_residual(z, w, lo, hi);
+    if (!std::isfinite(residual)) {
+      z = last_finite;
+      status = Status::NumericalFailure;
+      message = "iterates stopped being finite at sweep " + std::to_string(sweep) +
+                ": the iteration diverges (is M positive definite?)";
+      break;
+    }
+    if (residual <= options.tolerance) {  // confirm on an exact w
+      w = problem.slack(z);
+      residual = natural_residual(z, w, lo, hi);
+    }
+    if (options.record_history) result.history.push_back(residual);
+    if (residual <= options.tolerance) {
+      status = Status::Solved;
+      message = "converged after " + std::to_string(sweep) + " sweeps";
+      break;
+    }
+    last_finite = z;
+  }
+  result.iterations = std::min(sweep, limit);
+  result.z = std::move(z);
+  result.status = status;
+  result.message = std::move(message);
+  return result;
+}
+
+// The Newton family through the MCP form. With friction coupling, an outer loop fixes the coupled
+// bounds at the last iterate and solves the fixed box, warm-started, until z meets its own bounds.
+Result box_newton(const BoxLcp& problem, Reformulation reformulation, const SolveOptions& options) {
+  if (problem.friction.empty()) return solve_newton(problem, reformulation, options);
+  BoxLcp fixed{problem.M, problem.q, {}, {}, {}};
+  SolveOptions pass_options = options;
+  Eigen::VectorXd z = start_point(problem, options);
+  Result total;
+  for (int pass = 1;; ++pass) {
+    problem.bounds_at(z, fixed.lower, fixed.upper);
+    pass_options.initial_guess = z;
+    Result result = solve_newton(fixed, reformulation, pass_options);
+    total.iterations += result.iterations;
+    total.history.insert(total.history.end(), result.history.begin(), result.history.end());
+    z = result.z;
+    if (!result.solved()) {
+      total.status = result.status;
+      total.message = "friction pass " + std::to_string(pass) + ": " + result.message;
+      break;
+    }
+    if (natural_residual(problem, z) <= options.tolerance) {
+      total.status = Status::Solved;
+      total.message = result.message + "; friction bounds settled after " + std::to_string(pass) + " passes";
+      break;
+    }
+    if (pass >= options.max_friction_passes) {
+      total.status = Status::MaxIterations;
+      total.message = "friction pass limit " + std::to_string(options.max_friction_passes) +
+                      " (max_friction_passes) reached with the bounds +-mu|z_normal| still moving";
+      break;
+    }
+  }
+  total.z = std::move(z);
+  return total;
+}
+
+bool symmetric_with_positive_diagonal(const Eigen::MatrixXd& M) {
+  if (M.size() == 0) return true;
+  if (!(M.diagonal().minCoeff() > 0.0)) return false;
+  return (M - M.transpose()).cwiseAbs().maxCoeff() <= kSymmetry * M.cwiseAbs().maxCoeff();
+}
+
+Result run(const BoxLcp& problem, Method method, const SolveOptions& options);
+
+[[noreturn]] void reject(Method method) {
+  throw InvalidProblem("method '" + to_string(method) +
+                       "' does not accept a BoxLcp; use dantzig, pgs, psor, newton-fb, newton-min, penalized-fb, "
+                       "smoothing or auto");
+}
+
+Result box_auto(const BoxLcp& problem, const SolveOptions& options) {
+  SolveOptions attempt_options = options;
+  attempt_options.relaxation.reset();  // pgs runs with ω = 1 inside auto
+  const bool spd_like = symmetric_with_positive_diagonal(problem.M);
+  const std::vector<Method> order = spd_like
+                                        ? std::vector<Method>{Method::Dantzig, Method::NewtonFb, Method::Pgs}
+                                        : std::vector<Method>{Method::NewtonFb, Method::NewtonMin, Method::Dantzig};
+  const std::string reason = spd_like ? "M is symmetric with a positive diagonal: dantzig pivots exactly when M is "
+                                        "positive definite, newton-fb and pgs are the fallbacks"
+                                      : "M is not symmetric with a positive diagonal: the Newton family first, "
+                                        "dantzig (LU path) as the fallback";
+  return detail::first_that_solves(
+      order, [&](Method method) { return run(problem, method, attempt_options); }, reason);
+}
+
+Result run(const BoxLcp& problem, Method method, const SolveOptions& options) {
+  if (std::optional<Result> trivial = trivial_result(problem, to_string(method).c_str())) return *std::move(trivial);
+  switch (method) {
+    case Method::Dantzig:
+      return solve_dantzig(problem, options);
+    case Method::Pgs:
+      return box_psor(problem, options, 1.0);
+    case Method::Psor:
+      return box_psor(problem, options, options.relaxation.value_or(kDefaultRelaxation));
+    case Method::NewtonFb:
+    case Method::NewtonMin:
+    case Method::PenalizedFb:
+    case Method::Smoothing:
+      return box_newton(problem, *detail::reformulation_of(method), options);
+    case Method::Auto:
+      return box_auto(problem, options);
+    default:
+      break;
+  }
+  reject(method);
+}
+
+bool accepts_box(Method method) {
+  switch (method) {
+    case Method::Dantzig:
+    case Method::Pgs:
+    case Method::Psor:
+    case Method::NewtonFb:
+    case Method::NewtonMin:
+    case Method::PenalizedFb:
+    case Method::Smoothing:
+    case Method::Auto:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Result solve(const BoxLcp& problem, Method method, const SolveOptions& options) {
+  problem.validate();
+  options.validate(problem.size());
+  if (!accepts_box(method)) reject(method);
+  if (method == Method::Pgs && options.relaxation && *options.relaxation != 1.0) {
+    throw InvalidProblem("relaxation " + std::to_string(*options.relaxation) +
+                         " given for pgs, which is psor with relaxation 1; use method psor");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Result result = run(problem, method, options);
+  // The contract: z finite, w = M z + q and the box residual recomputed from z here, whatever the
+  // method kept internally; a claim of success must survive that.
+  const Eigen::Index n = problem.size();
+  if (result.z.size() != n) result.z = Eigen::VectorXd::Zero(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (!std::isfinite(result.z[i])) result.z[i] = 0.0;
+  }
+  result.w = problem.slack(result.z);
+  result.residual = natural_residual(problem, result.z);
+  if (result.solved() && !(result.residual <= options.tolerance)) {
+    result.status = Status::NumericalFailure;
+    result.message += "; but the recomputed residual " + number_text(result.residual) + " misses the tolerance";
+  }
+  if (method != Method::Auto) result.method = to_string(method);
+  result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+std::vector<Method> box_lcp_methods() {
+  std::vector<Method> methods;
+  for (const Method method : all_methods()) {
+    if (accepts_box(method)) methods.push_back(method);
+  }
+  return methods;
+}
+
+}  // namespace perp

@@ -1,0 +1,518 @@
+#include "perp/solvers/dantzig.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "perp/core/error.hpp"
+#include "perp/core/ncp.hpp"
+
+namespace perp {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// Entries of a direction below kNegligible times its scale are round-off of a zero: they take no
+// part in the ratio test (a clamped z_i that does not move cannot be the one that hits a bound).
+constexpr double kNegligible = 1e-13;
+// M counts as symmetric (Cholesky path) when |M − Mᵀ| <= kSymmetry·max|M| entrywise: products
+// such as A Aᵀ are symmetric only to round-off.
+constexpr double kSymmetry = 1e-14;
+// Indices listed in a message before "…".
+constexpr std::size_t kListed = 8;
+
+enum class State : unsigned char { Unprocessed, Clamped, AtLower, AtUpper, Fixed };
+
+std::string index_set_text(const std::vector<Eigen::Index>& set) {
+  std::string text = "{";
+  for (std::size_t k = 0; k < set.size() && k < kListed; ++k) text += (k ? ", " : "") + std::to_string(set[k]);
+  if (set.size() > kListed) text += ", ... (" + std::to_string(set.size()) + " indices)";
+  return text + "}";
+}
+
+// The Cholesky factor L (M_CC = L Lᵀ) of the clamped block, column-major in an n×n buffer so that
+// the triangular solves run down contiguous columns. Rows are in the order of the clamped list.
+class CholeskyFactor {
+ public:
+  explicit CholeskyFactor(Eigen::Index capacity) : L_(capacity, capacity) {}
+  void clear() { m_ = 0; }
+
+  // y ← L⁻¹ y and x ← L⁻ᵀ x on the first m entries (Eigen's blocked triangular solves).
+  void forward(Eigen::VectorXd& y) const {
+    if (m_ > 0) L_.topLeftCorner(m_, m_).triangularView<Eigen::Lower>().solveInPlace(y.head(m_));
+  }
+  void backward(Eigen::VectorXd& x) const {
+    if (m_ > 0) L_.topLeftCorner(m_, m_).transpose().triangularView<Eigen::Upper>().solveInPlace(x.head(m_));
+  }
+  // Appends index i's row (yᵀ, √pivot) with y = L⁻¹ M_C,i and pivot = M_ii − ‖y‖² > 0: the
+  // bordered factorization of M_{C∪i}.
+  void append(const Eigen::VectorXd& y, double pivot) {
+    for (Eigen::Index j = 0; j < m_; ++j) L_(m_, j) = y[j];
+    L_(m_, m_) = std::sqrt(pivot);
+    ++m_;
+  }
+  // Deletes row and column k of M_CC from the factor. Deleting row k of L leaves rows k+1.. with
+  // one entry right of the diagonal; Givens rotations of columns (j, j+1), j = k.., applied from
+  // the right (so L Lᵀ is unchanged) move it back left, then the last column is zero. O((m − k)²).
+  void remove(Eigen::Index k) {
+    double* const L = L_.data();
+    const Eigen::Index ld = L_.rows();
+    for (Eigen::Index j = k; j + 1 < m_; ++j) {
+      double* const left = L + j * ld;
+      double* const right = L + (j + 1) * ld;
+      const double a = left[j + 1];
+      const double b = right[j + 1];  // a diagonal entry not yet rotated: > 0
+      const double r = std::hypot(a, b);
+      const double c = a / r;
+      const double s = b / r;
+      for (Eigen::Index i = j + 1; i < m_; ++i) {
+        const double u = left[i];
+        const double v = right[i];
+        left[i] = c * u + s * v;
+        right[i] = c * v - s * u;
+      }
+    }
+    for (Eigen::Index j = 0; j + 1 < m_; ++j) {  // drop row k: rows below it move up by one
+      double* const column = L + j * ld;
+      const Eigen::Index from = std::max(k, j) + 1;
+      std::memmove(column + from - 1, column + from, static_cast<std::size_t>(m_ - from) * sizeof(double));
+    }
+    --m_;
+  }
+
+ private:
+  Eigen::MatrixXd L_;
+  Eigen::Index m_ = 0;
+};
+
+struct PassOutcome {
+  Status status = Status::Solved;
+  std::string message;
+  int pivots = 0;
+};
+
+// One fixed-box solve: lower <= z <= upper, every bound fixed.
+class Pivoting {
+ public:
+  Pivoting(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, bool symmetric, double pivot_tolerance, int limit)
+      : M_(M),
+        q_(q),
+        n_(q.size()),
+        symmetric_(symmetric),
+        limit_(limit),
+        cholesky_(symmetric ? q.size() : 0),
+        coupling_(q.size(), q.size()),
+        w_(q.size()),
+        x_(q.size()),
+        y_(q.size()),
+        rhs_(q.size()),
+        dw_(q.size()),
+        states_(static_cast<std::size_t>(q.size())) {
+    double diagonal = 0;
+    double largest = 0;
+    if (n_ > 0) {
+      diagonal = M.diagonal().cwiseAbs().maxCoeff();
+      largest = M.cwiseAbs().maxCoeff();
+    }
+    pivot_floor_ = pivot_tolerance * diagonal;
+    m_scale_ = largest;
+  }
+
+  // Drives the indices into complementarity in `order`, from z (inside the bounds; the start value
+  // of each index until it is driven). z is updated in place.
+  PassOutcome run(const Eigen::VectorXd& lower, const Eigen::VectorXd& upper, Eigen::VectorXd& z,
+                  const std::vector<Eigen::Index>& order) {
+    lo_ = &lower;
+    hi_ = &upper;
+    reset();
+    PassOutcome out;
+    for (const Eigen::Index d : order) {
+      if (lower[d] == upper[d]) {
+        z[d] = lower[d];
+        state(d) = State::Fixed;
+        continue;
+      }
+      // w_d afresh from z (its stale value was never updated); a column is contiguous.
+      w_[d] = (symmetric_ ? M_.col(d).dot(z) : M_.row(d).dot(z)) + q_[d];
+      if (!drive(d, z, out)) return out;
+    }
+    refine(z);
+    out.message = std::to_string(out.pivots) + " pivots, " + std::to_string(clamped_.size()) + " of " +
+                  std::to_string(n_) + " components clamped";
+    return out;
+  }
+
+ private:
+  enum class Event { None, DrivenJoins, DrivenAtBound, ClampedLeaves, BoundedJoins };
+
+  State& state(Eigen::Index i) { return states_[static_cast<std::size_t>(i)]; }
+
+  void reset() {
+    cholesky_.clear();
+    clamped_.clear();
+    bounded_.clear();
+    lu_current_ = false;
+    std::fill(states_.begin(), states_.end(), State::Unprocessed);
+  }
+
+  // x = M_CC⁻¹ M_C,i (and y = L⁻¹ M_C,i on the Cholesky path); returns the pivot
+  // M_ii − M_iC M_CC⁻¹ M_C,i, or NaN when M_CC is singular (LU path, M not P).
+  double solve_clamped(Eigen::Index i, bool need_x) {
+    const auto m = static_cast<Eigen::Index>(clamped_.size());
+    for (Eigen::Index k = 0; k < m; ++k) rhs_[k] = M_(clamped_[static_cast<std::size_t>(k)], i);
+    if (symmetric_) {
+      y_.head(m) = rhs_.head(m);
+      cholesky_.forward(y_);
+      if (need_x) {
+        x_.head(m) = y_.head(m);
+        cholesky_.backward(x_);
+      }
+      return M_(i, i) - y_.head(m).squaredNorm();
+    }
+    if (m == 0) return M_(i, i);
+    if (!lu_current_) {
+      lu_.compute(M_(clamped_, clamped_));
+      lu_current_ = true;
+    }
+    x_.head(m) = lu_.solve(rhs_.head(m));
+    if (!x_.head(m).allFinite()) return std::numeric_limits<double>::quiet_NaN();
+    double pivot = M_(i, i);
+    for (Eigen::Index k = 0; k < m; ++k) pivot -= M_(i, clamped_[static_cast<std::size_t>(k)]) * x_[k];
+    return pivot;
+  }
+
+  // Adds i to the clamped set; y_ must hold L⁻¹ M_C,i for the current C (Cholesky path).
+  void add_clamped(Eigen::Index i, double pivot) {
+    const auto m = static_cast<Eigen::Index>(clamped_.size());
+    if (symmetric_) cholesky_.append(y_, pivot);
+    for (std::size_t r = 0; r < bounded_.size(); ++r) coupling_(static_cast<Eigen::Index>(r), m) = M_(bounded_[r], i);
+    clamped_.push_back(i);
+    lu_current_ = false;
+    state(i) = State::Clamped;
+  }
+
+  void remove_clamped(std::size_t k) {
+    const auto m = static_cast<Eigen::Index>(clamped_.size());
+    const auto position = static_cast<Eigen::Index>(k);
+    if (symmetric_) cholesky_.remove(position);
+    const auto rows = static_cast<Eigen::Index>(bounded_.size());
+    for (Eigen::Index c = position; c + 1 < m; ++c) coupling_.col(c).head(rows) = coupling_.col(c + 1).head(rows);
+    clamped_.erase(clamped_.begin() + static_cast<std::ptrdiff_t>(k));
+    lu_current_ = false;
+  }
+
+  // i joins the processed indices at a bound: its row of M_NC is appended.
+  void add_bounded(Eigen::Index i, State at) {
+    const auto r = static_cast<Eigen::Index>(bounded_.size());
+    for (std::size_t k = 0; k < clamped_.size(); ++k) coupling_(r, static_cast<Eigen::Index>(k)) = M_(i, clamped_[k]);
+    bounded_.push_back(i);
+    state(i) = at;
+  }
+
+  // Removes the r-th bounded index (the last row takes its place).
+  void remove_bounded(std::size_t r) {
+    const auto last = static_cast<Eigen::Index>(bounded_.size()) - 1;
+    const auto m = static_cast<Eigen::Index>(clamped_.size());
+    if (static_cast<Eigen::Index>(r) != last) {
+      coupling_.row(static_cast<Eigen::Index>(r)).head(m) = coupling_.row(last).head(m);
+      bounded_[r] = bounded_.back();
+    }
+    bounded_.pop_back();
+  }
+
+  std::string not_p(Eigen::Index i, const char* role, double pivot) const {
+    return "pivot on " + std::string(role) + " index " + std::to_string(i) +
+           ": M_ii - M_iC inv(M_CC) M_Ci = " + number_text(pivot) +
+           " <= 0 with the clamped set C = " + index_set_text(clamped_) + ": M is not a P-matrix on C + {" +
+           std::to_string(i) + "} (dantzig needs a P-matrix, e.g. symmetric positive definite)";
+  }
+
+  // Brings index d into complementarity (Baraff 1994, §5): steps until w_d = 0 with d clamped, or
+  // z_d at the bound that matches the sign of w_d. False when the pass must end (out says why).
+  bool drive(Eigen::Index d, Eigen::VectorXd& z, PassOutcome& out) {
+    const Eigen::VectorXd& lo = *lo_;
+    const Eigen::VectorXd& hi = *hi_;
+    for (;;) {
+      if (z[d] <= lo[d] && w_[d] >= 0.0) {
+        z[d] = lo[d];
+        add_bounded(d, State::AtLower);
+        return true;
+      }
+      if (z[d] >= hi[d] && w_[d] <= 0.0) {
+        z[d] = hi[d];
+        add_bounded(d, State::AtUpper);
+        return true;
+      }
+      const double pivot = solve_clamped(d, true);
+      if (std::isnan(pivot) || pivot < -pivot_floor_) {
+        out.status = Status::NotApplicable;
+        out.message = not_p(d, "driving", pivot);
+        return false;
+      }
+      const bool curved = pivot > pivot_floor_;
+      if (w_[d] == 0.0) {  // complementary where it stands, strictly inside its bounds: clamp it
+        if (!curved) {
+          out.status = Status::NotApplicable;
+          out.message = not_p(d, "driving", pivot);
+          return false;
+        }
+        add_clamped(d, pivot);
+        return true;
+      }
+      // Move z_d against the sign of w_d: Δz_d = s, Δz_C = −s x, and on the bounded set N
+      // Δw_N = s (M_Nd − M_NC x): one product with the kept block M_NC (w_C stays 0, w_d moves by
+      // s·pivot, and the unprocessed w are not needed).
+      const double s = w_[d] < 0.0 ? 1.0 : -1.0;
+      const auto m = static_cast<Eigen::Index>(clamped_.size());
+      const auto rows = static_cast<Eigen::Index>(bounded_.size());
+      for (Eigen::Index r = 0; r < rows; ++r) dw_[r] = M_(bounded_[static_cast<std::size_t>(r)], d);
+      if (m > 0 && rows > 0) dw_.head(rows).noalias() -= coupling_.topLeftCorner(rows, m) * x_.head(m);
+
+      // Ratio test: the first event along the direction.
+      double step = kInfinity;
+      Event event = Event::None;
+      std::size_t who = 0;
+      const double target = s > 0.0 ? hi[d] : lo[d];
+      if (std::isfinite(target)) {
+        step = std::max(0.0, s * (target - z[d]));
+        event = Event::DrivenAtBound;
+      }
+      if (curved) {
+        const double t = std::abs(w_[d]) / pivot;
+        if (t < step) {
+          step = t;
+          event = Event::DrivenJoins;
+        }
+      }
+      const double dz_scale = m > 0 ? std::max(1.0, x_.head(m).cwiseAbs().maxCoeff()) : 1.0;
+      const double dz_floor = kNegligible * dz_scale;
+      for (std::size_t k = 0; k < clamped_.size(); ++k) {
+        const Eigen::Index i = clamped_[k];
+        const double dz = -s * x_[static_cast<Eigen::Index>(k)];
+        double t = kInfinity;
+        if (dz < -dz_floor && lo[i] > -kInfinity) t = std::max(0.0, z[i] - lo[i]) / -dz;
+        if (dz > dz_floor && hi[i] < kInfinity) t = std::max(0.0, hi[i] - z[i]) / dz;
+        if (t < step) {
+          step = t;
+          event = Event::ClampedLeaves;
+          who = k;
+        }
+      }
+      const double dw_floor = kNegligible * m_scale_ * dz_scale;
+      for (std::size_t k = 0; k < bounded_.size(); ++k) {
+        const Eigen::Index i = bounded_[k];
+        const double dw = s * dw_[static_cast<Eigen::Index>(k)];
+        double t = kInfinity;
+        if (state(i) == State::AtLower && dw < -dw_floor) t = std::max(0.0, w_[i]) / -dw;
+        if (state(i) == State::AtUpper && dw > dw_floor) t = std::max(0.0, -w_[i]) / dw;
+        if (t < step) {
+          step = t;
+          event = Event::BoundedJoins;
+          who = k;
+        }
+      }
+      if (event == Event::None) {
+        out.status = Status::NotApplicable;
+        out.message = "index " + std::to_string(d) + ": z_" + std::to_string(d) + " can move without bound while w_" +
+                      std::to_string(d) + " = " + number_text(w_[d]) + " stays (pivot " + number_text(pivot) +
+                      " with the clamped set C = " + index_set_text(clamped_) +
+                      "): M is not a P-matrix and this problem may have no solution";
+        return false;
+      }
+      if (++out.pivots > limit_) {
+        out.status = Status::MaxIterations;
+        out.message = "pivot limit " + std::to_string(limit_) + " reached while driving index " + std::to_string(d);
+        return false;
+      }
+
+      // The step.
+      z[d] += s * step;
+      for (std::size_t k = 0; k < clamped_.size(); ++k) {
+        z[clamped_[k]] -= s * step * x_[static_cast<Eigen::Index>(k)];
+      }
+      for (std::size_t k = 0; k < bounded_.size(); ++k) {
+        w_[bounded_[k]] += s * step * dw_[static_cast<Eigen::Index>(k)];
+      }
+      w_[d] += s * step * (curved ? pivot : 0.0);
+
+      switch (event) {
+        case Event::DrivenAtBound:
+          z[d] = target;
+          add_bounded(d, s > 0.0 ? State::AtUpper : State::AtLower);
+          return true;
+        case Event::DrivenJoins:
+          w_[d] = 0.0;
+          add_clamped(d, pivot);  // y_ still holds L⁻¹ M_Cd: C has not changed
+          return true;
+        case Event::ClampedLeaves: {
+          const Eigen::Index i = clamped_[who];
+          const bool to_lower = -s * x_[static_cast<Eigen::Index>(who)] < 0.0;
+          z[i] = to_lower ? lo[i] : hi[i];
+          w_[i] = 0.0;
+          remove_clamped(who);
+          add_bounded(i, to_lower ? State::AtLower : State::AtUpper);
+          break;
+        }
+        case Event::BoundedJoins: {
+          const Eigen::Index i = bounded_[who];
+          w_[i] = 0.0;
+          const double joining = solve_clamped(i, false);
+          if (std::isnan(joining) || joining <= pivot_floor_) {
+            out.status = Status::NotApplicable;
+            out.message = not_p(i, "joining", joining);
+            return false;
+          }
+          remove_bounded(who);
+          add_clamped(i, joining);
+          break;
+        }
+        case Event::None:
+          break;
+      }
+    }
+  }
+
+  // One step of iterative refinement of z_C on the final sets: z_C −= M_CC⁻¹ (M z + q)_C, which
+  // removes the round-off the incremental updates accumulated.
+  void refine(Eigen::VectorXd& z) {
+    const auto m = static_cast<Eigen::Index>(clamped_.size());
+    if (m == 0) return;
+    Eigen::VectorXd residual = q_;
+    residual.noalias() += M_ * z;
+    for (Eigen::Index k = 0; k < m; ++k) rhs_[k] = residual[clamped_[static_cast<std::size_t>(k)]];
+    if (symmetric_) {
+      x_.head(m) = rhs_.head(m);
+      cholesky_.forward(x_);
+      cholesky_.backward(x_);
+    } else {
+      if (!lu_current_) {
+        lu_.compute(M_(clamped_, clamped_));
+        lu_current_ = true;
+      }
+      x_.head(m) = lu_.solve(rhs_.head(m));
+    }
+    if (!x_.head(m).allFinite()) return;
+    for (Eigen::Index k = 0; k < m; ++k) z[clamped_[static_cast<std::size_t>(k)]] -= x_[k];
+  }
+
+  const Eigen::MatrixXd& M_;
+  const Eigen::VectorXd& q_;
+  Eigen::Index n_;
+  bool symmetric_;
+  int limit_;
+  double pivot_floor_ = 0;
+  double m_scale_ = 0;
+  const Eigen::VectorXd* lo_ = nullptr;
+  const Eigen::VectorXd* hi_ = nullptr;
+  CholeskyFactor cholesky_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  bool lu_current_ = false;
+  Eigen::MatrixXd coupling_;  // M_NC: row r for bounded_[r], column k for clamped_[k]
+  Eigen::VectorXd w_;         // w of the driving and bounded indices (0 on C; stale elsewhere)
+  Eigen::VectorXd x_, y_, rhs_, dw_;
+  std::vector<Eigen::Index> clamped_;  // C, in the order of the factor's rows
+  std::vector<Eigen::Index> bounded_;  // N: processed indices at a bound (not fixed), in coupling_'s row order
+  std::vector<State> states_;
+};
+
+bool is_symmetric(const Eigen::MatrixXd& M) {
+  if (M.size() == 0) return true;
+  const double scale = M.cwiseAbs().maxCoeff();
+  return (M - M.transpose()).cwiseAbs().maxCoeff() <= kSymmetry * scale;
+}
+
+}  // namespace
+
+Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
+  const Eigen::Index n = problem.size();
+  Result result;
+  result.method = "dantzig";
+  if (n == 0) {
+    result.status = Status::Solved;
+    result.message = "empty problem (n = 0)";
+    return result;
+  }
+  // Free components first (they are clamped for good), then the others in index order.
+  std::vector<Eigen::Index> order;
+  order.reserve(static_cast<std::size_t>(n));
+  for (int pass = 0; pass < 2; ++pass) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const bool free = problem.lower[i] == -kInfinity && problem.upper[i] == kInfinity;
+      if (free == (pass == 0)) order.push_back(i);
+    }
+  }
+  const int limit = options.iteration_limit(std::max(1000, static_cast<int>(std::min<Eigen::Index>(50 * n, 1 << 30))));
+  Pivoting pivoting(problem.M, problem.q, is_symmetric(problem.M), options.dantzig.pivot_tolerance, limit);
+
+  // The coupled bounds start from z = 0 (so the first pass solves with the tangential components
+  // at 0), then follow the last solution.
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+  Eigen::VectorXd lo, hi;
+  problem.bounds_at(z, lo, hi);
+  z = z.cwiseMax(lo).cwiseMin(hi);
+  const int passes = problem.friction.empty() ? 1 : options.max_friction_passes;
+  std::string message;
+  Status status = Status::Solved;
+  for (int pass = 1;; ++pass) {
+    const PassOutcome out = pivoting.run(lo, hi, z, order);
+    result.iterations += out.pivots;
+    message = out.message;
+    if (out.status != Status::Solved) {
+      status = out.status;
+      break;
+    }
+    const double fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    if (options.record_history) result.history.push_back(natural_residual(problem, z));
+    if (fixed_box > options.tolerance) {
+      status = Status::NumericalFailure;
+      message = "the pivoting ended (" + message + ") at a point with residual " + number_text(fixed_box) +
+                " > tolerance " + number_text(options.tolerance) + ": round-off on an ill-conditioned M_CC";
+      break;
+    }
+    if (problem.friction.empty()) break;
+    // Re-read the coupled bounds ±μ|z_normal| at the new z; done when z meets them too.
+    Eigen::VectorXd new_lo, new_hi;
+    problem.bounds_at(z, new_lo, new_hi);
+    double moved = 0;
+    Eigen::Index where = 0;
+    for (const FrictionCoupling& c : problem.friction) {
+      const double change = std::abs(new_hi[c.index] - hi[c.index]);
+      if (change > moved) {
+        moved = change;
+        where = c.index;
+      }
+    }
+    lo.swap(new_lo);
+    hi.swap(new_hi);
+    if (natural_residual(problem, z) <= options.tolerance) {
+      message += "; friction bounds settled after " + std::to_string(pass) + " passes";
+      break;
+    }
+    if (pass >= passes) {
+      status = Status::MaxIterations;
+      message = "friction pass limit " + std::to_string(passes) +
+                " (max_friction_passes) reached: the bound of component " + std::to_string(where) + " still moved by " +
+                number_text(moved) + " in the last pass";
+      break;
+    }
+    z = z.cwiseMax(lo).cwiseMin(hi);  // the next pass starts from this solution, inside the new bounds
+  }
+
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (!std::isfinite(z[i])) z[i] = 0.0;
+  }
+  result.w = problem.slack(z);
+  result.z = std::move(z);
+  result.residual = natural_residual(problem, result.z);
+  result.status = status;
+  result.message = std::move(message);
+  if (status == Status::Solved && !(result.residual <= options.tolerance)) {
+    result.status = Status::NumericalFailure;
+    result.message += "; but the residual " + number_text(result.residual) + " misses the tolerance";
+  }
+  return result;
+}
+
+}  // namespace perp
