@@ -5,8 +5,9 @@
 //
 // Each solver is timed with std::chrono::steady_clock around the solve call alone; Bullet's
 // inputs (which it overwrites and leaves permuted) are copied back from a pristine float copy
-// before each call, outside the timed region. The figure is the median of k runs after one
-// untimed warm-up run, k chosen from the warm-up's time (odd, 1 to 31, about 1.5 s a row).
+// before each call, outside the timed region. After one untimed warm-up run each, the solvers of
+// a problem run in turn for k rounds (k odd, 3 to 31, chosen from the warm-up times), so that the
+// load of a shared machine hits all of them alike; the figure is each solver's median.
 // Every residual is perp's natural_residual(BoxLcp, z) of the returned z, recomputed here in
 // double on the double problem: the same yardstick for every solver. With friction coupling,
 // Bullet's row also gives the residual of its z against the bounds it fixed during the solve
@@ -45,32 +46,44 @@ constexpr const char* kBulletPrecision = "double (BT_USE_DOUBLE_PRECISION define
 constexpr const char* kBulletPrecision = "float (BT_USE_DOUBLE_PRECISION not defined)";
 #endif
 
-/// About this much wall time per table row (warm-up excluded).
-constexpr double kRowBudgetMs = 1500;
-constexpr int kMaxRepetitions = 31;
+/// About this much wall time per problem (all its solvers together, warm-up excluded).
+constexpr double kProblemBudgetMs = 6000;
+constexpr int kMinRounds = 3;
+constexpr int kMaxRounds = 31;
 
-/// Runs `setup` then `solve` once untimed; then k times, timing `solve` alone, k odd and chosen
-/// so that the row takes about kRowBudgetMs. Returns the median in ms.
-double median_ms(const std::function<void()>& setup, const std::function<void()>& solve) {
-  setup();
-  const auto warm_start = std::chrono::steady_clock::now();
-  solve();
-  const double warm_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warm_start).count();
-  int repetitions = static_cast<int>(kRowBudgetMs / std::max(warm_ms, 1e-3));
-  repetitions = std::clamp(repetitions, 1, kMaxRepetitions);
-  if (repetitions % 2 == 0) --repetitions;
-  std::vector<double> times;
-  times.reserve(static_cast<std::size_t>(repetitions));
-  for (int k = 0; k < repetitions; ++k) {
-    setup();
-    const auto start = std::chrono::steady_clock::now();
-    solve();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+/// One solver under test: `setup` (untimed) and `solve` (timed) for one run.
+struct Contestant {
+  std::function<void()> setup;
+  std::function<void()> solve;
+};
+
+double run_ms(const Contestant& contestant) {
+  contestant.setup();
+  const auto start = std::chrono::steady_clock::now();
+  contestant.solve();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Runs every contestant once untimed, then k rounds in which each runs once in turn (so that a
+/// change in the machine's load hits all of them alike), k odd in [kMinRounds, kMaxRounds] and
+/// chosen from the warm-up times so that the rounds take about kProblemBudgetMs. Returns each
+/// contestant's median time in ms, and the number of rounds in `rounds`.
+std::vector<double> round_robin_median_ms(const std::vector<Contestant>& contestants, int& rounds) {
+  double warm_ms = 0;
+  for (const Contestant& contestant : contestants) warm_ms += run_ms(contestant);
+  rounds = std::clamp(static_cast<int>(kProblemBudgetMs / std::max(warm_ms, 1e-3)), kMinRounds, kMaxRounds);
+  if (rounds % 2 == 0) --rounds;
+  std::vector<std::vector<double>> times(contestants.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t c = 0; c < contestants.size(); ++c) times[c].push_back(run_ms(contestants[c]));
   }
-  const auto middle = times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2);
-  std::nth_element(times.begin(), middle, times.end());
-  return *middle;
+  std::vector<double> medians;
+  for (std::vector<double>& t : times) {
+    const auto middle = t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2);
+    std::nth_element(t.begin(), middle, t.end());
+    medians.push_back(*middle);
+  }
+  return medians;
 }
 
 /// A BoxLcp in the form btSolveDantzigLCP takes (btDantzigLCP.h): A x = b + w, so A = M and
@@ -209,48 +222,57 @@ perp::BoxLcp bullet_frozen_problem(const perp::BoxLcp& problem) {
   return frozen;
 }
 
-Row run_bullet(const perp::BoxLcp& problem) {
-  BulletSolver solver(problem);
+/// Times Bullet and perp's `methods` on `problem`, round-robin; Bullet's row first.
+std::vector<Row> compare(const perp::BoxLcp& problem, const std::vector<perp::Method>& methods, int& rounds) {
+  BulletSolver bullet(problem);
+  perp::SolveOptions options;
+  options.record_history = false;  // a diagnostic; Bullet keeps none
+  std::vector<perp::Result> results(methods.size());
+  std::vector<Contestant> contestants;
+  contestants.push_back({[&] { bullet.reset(); }, [&] { bullet.solve(); }});
+  for (std::size_t k = 0; k < methods.size(); ++k) {
+    contestants.push_back({[] {}, [&, k] { results[k] = perp::solve(problem, methods[k], options); }});
+  }
+  const std::vector<double> medians = round_robin_median_ms(contestants, rounds);
+
+  std::vector<Row> rows;
   Row row;
   row.solver = "bullet dantzig";
-  row.ms = median_ms([&] { solver.reset(); }, [&] { solver.solve(); });
-  const Eigen::VectorXd z = solver.z();
+  row.ms = medians[0];
+  const Eigen::VectorXd z = bullet.z();
   row.iterations = "-";
   row.residual = perp::natural_residual(problem, z);
-  row.status = solver.returned() ? "returned true" : "returned false";
+  row.status = bullet.returned() ? "returned true" : "returned false";
   if (!problem.friction.empty()) {
     char text[96];
     std::snprintf(text, sizeof text, "; %.2e at the bounds it froze",
                   perp::natural_residual(bullet_frozen_problem(problem), z));
     row.status += text;
   }
-  return row;
-}
-
-Row run_perp(const perp::BoxLcp& problem, perp::Method method) {
-  perp::SolveOptions options;
-  options.record_history = false;  // a diagnostic; Bullet keeps none
-  perp::Result result;
-  Row row;
-  row.solver = "perp " + perp::to_string(method);
-  row.ms = median_ms([] {}, [&] { result = perp::solve(problem, method, options); });
-  if (method == perp::Method::Auto) row.solver += " (" + result.method + ")";
-  row.iterations = std::to_string(result.iterations);
-  row.residual = perp::natural_residual(problem, result.z);
-  row.status = perp::to_string(result.status);
-  return row;
+  rows.push_back(row);
+  for (std::size_t k = 0; k < methods.size(); ++k) {
+    const perp::Result& result = results[k];
+    row.solver = "perp " + perp::to_string(methods[k]);
+    if (methods[k] == perp::Method::Auto) row.solver += " (" + result.method + ")";
+    row.ms = medians[k + 1];
+    row.iterations = std::to_string(result.iterations);
+    row.residual = perp::natural_residual(problem, result.z);
+    row.status = perp::to_string(result.status);
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 void print_header() {
-  std::printf("%6s  %-17s %-26s %10s %9s %8s %10s  %s\n", "n", "problem", "solver", "median ms", "/bullet", "iter",
-              "residual", "status");
+  std::printf("%6s  %-17s %-26s %6s %10s %9s %8s %10s  %s\n", "n", "problem", "solver", "runs", "median ms", "/bullet",
+              "iter", "residual", "status");
   std::printf("%s\n", std::string(112, '-').c_str());
 }
 
-void print_row(Eigen::Index n, BoxVariant variant, const Row& row, double bullet_ms) {
-  std::printf("%6td  %-17s %-26s %10.3f %9.2f %8s %10.2e  %s\n", static_cast<std::ptrdiff_t>(n),
-              std::string(perp::bench::to_string(variant)).c_str(), row.solver.c_str(), row.ms, row.ms / bullet_ms,
-              row.iterations.c_str(), row.residual, row.status.c_str());
+void print_row(Eigen::Index n, BoxVariant variant, int rounds, const Row& row, double bullet_ms) {
+  std::printf("%6td  %-17s %-26s %6d %10.3f %9.2f %8s %10.2e  %s\n", static_cast<std::ptrdiff_t>(n),
+              std::string(perp::bench::to_string(variant)).c_str(), row.solver.c_str(), rounds, row.ms,
+              row.ms / bullet_ms, row.iterations.c_str(), row.residual, row.status.c_str());
   std::fflush(stdout);
 }
 
@@ -273,13 +295,14 @@ int main(int argc, char** argv) {
       "Bullet gets M, q and the bounds rounded to btScalar, and its z is widened back to double.\n"
       "residual = perp::natural_residual(BoxLcp, z) of each returned z, in double on the double\n"
       "problem (for contact-friction with the coupled bounds -mu|z_n| <= z_t <= mu|z_n| at z).\n"
-      "Times: median of k runs after a warm-up (k odd, <= %d, about %.1f s a row); /bullet = time\n"
-      "over Bullet's on the same problem. perp: default options (tolerance 1e-8), no history.\n"
+      "Times: after one warm-up run each, the solvers of a problem run in turn, `runs` rounds (odd,\n"
+      "%d to %d, about %.0f s a problem), so load changes hit all alike; median ms of those runs;\n"
+      "/bullet = time over Bullet's. perp: default options (tolerance 1e-8), no history.\n"
       "Bullet reports no iteration count and no status beyond its bool return value. With friction\n"
       "coupling Bullet fixes the tangents' bounds once, to mu|x_n| with x_n from the rows without\n"
       "friction (ODE's findex rule); its status adds the residual against those fixed bounds.\n\n",
       static_cast<unsigned long long>(perp::bench::kProblemSeed), btGetVersion() / 100, btGetVersion() % 100,
-      kBulletPrecision, sizeof(btScalar), kMaxRepetitions, kRowBudgetMs / 1000);
+      kBulletPrecision, sizeof(btScalar), kMinRounds, kMaxRounds, kProblemBudgetMs / 1000);
 
   const std::vector<perp::Method> methods = {perp::Method::Dantzig, perp::Method::Pgs, perp::Method::NewtonFb,
                                              perp::Method::Auto};
@@ -289,10 +312,9 @@ int main(int argc, char** argv) {
     for (const BoxVariant variant : perp::bench::kBoxVariants) {
       const perp::BoxLcp problem = perp::bench::box_problem(variant, requested);
       problem.validate();
-      const Row bullet = run_bullet(problem);
-      print_row(problem.size(), variant, bullet, bullet.ms);
-      for (const perp::Method method : methods)
-        print_row(problem.size(), variant, run_perp(problem, method), bullet.ms);
+      int rounds = 0;
+      const std::vector<Row> rows = compare(problem, methods, rounds);
+      for (const Row& row : rows) print_row(problem.size(), variant, rounds, row, rows.front().ms);
     }
   }
   return EXIT_SUCCESS;
