@@ -61,6 +61,7 @@ bench: deps
 	  -DPERP_BUILD_BENCH=ON -DPERP_BUILD_SICONOS_COMPARISON=ON -DPERP_BUILD_BULLET_COMPARISON=ON
 	cmake --build $(BENCH_BUILD) -j $(JOBS)
 	$(BENCH_BUILD)/bench/perp_bench
+	$(BENCH_BUILD)/bench/box_bench
 	$(BENCH_BUILD)/bench/compare_siconos
 	$(BENCH_BUILD)/bench/compare_bullet
 

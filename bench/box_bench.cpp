@@ -45,10 +45,12 @@ void run_box(benchmark::State& state, BoxVariant variant, perp::Method method) {
   }
   state.counters["n"] = static_cast<double>(problem.size());
   state.counters["iterations"] = result.iterations;
-  state.counters["residual"] = perp::natural_residual(problem, result.z);
+  const double residual = perp::natural_residual(problem, result.z);
+  state.counters["residual"] = residual;
   if (!result.solved()) {
     state.SkipWithError(("not solved: " + perp::to_string(result.status) + " after " +
-                         std::to_string(result.iterations) + " iterations (" + result.message + ")")
+                         std::to_string(result.iterations) + " iterations, residual " + perp::number_text(residual) +
+                         " (" + result.message + ")")
                             .c_str());
   }
 }
