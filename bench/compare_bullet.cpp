@@ -11,7 +11,7 @@
 // Every residual is perp's natural_residual(BoxLcp, z) of the returned z, recomputed here in
 // double on the double problem: the same yardstick for every solver. With friction coupling,
 // Bullet's row also gives the residual of its z against the bounds it fixed during the solve
-// (see bullet_frozen_problem): small there and large on the coupled problem means the solver
+// (see frozen_problem): small there and large on the coupled problem means the solver
 // did what it promises, and that promise is an approximation of the coupled problem.
 //
 // Usage: compare_bullet [max_n]   (sizes 100, 500, 1000 up to max_n; default all)
@@ -193,12 +193,13 @@ class BulletSolver {
   bool returned_ = false;
 };
 
-/// The box LCP Bullet actually solves when rows are coupled: it reaches the coupled rows last
-/// and then fixes their bounds once, to ±μ|x_normal| with x the solution of the uncoupled rows'
-/// subproblem (coupled rows at 0), and never revisits them. This builds that subproblem, solves it
-/// with Bullet and returns `problem` with those fixed bounds and no coupling, so that Bullet's z
-/// can also be judged against the problem it solved.
-perp::BoxLcp bullet_frozen_problem(const perp::BoxLcp& problem) {
+/// The box LCP that ODE's findex rule solves when rows are coupled: Bullet reaches the coupled
+/// rows last and then fixes their bounds once, to ±μ|x_normal| with x the solution of the
+/// uncoupled rows' subproblem (coupled rows at 0), and never revisits them. This builds that
+/// subproblem, solves it with `solve_uncoupled` and returns `problem` with those fixed bounds and
+/// no coupling, so that a z can be judged against the problem the rule solves.
+perp::BoxLcp frozen_problem(const perp::BoxLcp& problem,
+                            const std::function<Eigen::VectorXd(const perp::BoxLcp&)>& solve_uncoupled) {
   std::vector<bool> coupled(static_cast<std::size_t>(problem.size()), false);
   for (const perp::FrictionCoupling& c : problem.friction) coupled[static_cast<std::size_t>(c.index)] = true;
   std::vector<Eigen::Index> rows;
@@ -209,9 +210,7 @@ perp::BoxLcp bullet_frozen_problem(const perp::BoxLcp& problem) {
     rows.push_back(i);
   }
   const perp::BoxLcp uncoupled{problem.M(rows, rows), problem.q(rows), problem.lower(rows), problem.upper(rows), {}};
-  BulletSolver solver(uncoupled);
-  solver.solve();
-  const Eigen::VectorXd x = solver.z();
+  const Eigen::VectorXd x = solve_uncoupled(uncoupled);
 
   perp::BoxLcp frozen{problem.M, problem.q, problem.lower, problem.upper, {}};
   for (const perp::FrictionCoupling& c : problem.friction) {
@@ -222,16 +221,29 @@ perp::BoxLcp bullet_frozen_problem(const perp::BoxLcp& problem) {
   return frozen;
 }
 
-/// Times Bullet and perp's `methods` on `problem`, round-robin; Bullet's row first.
-std::vector<Row> compare(const perp::BoxLcp& problem, const std::vector<perp::Method>& methods, int& rounds) {
-  BulletSolver bullet(problem);
+std::string frozen_residual_text(double residual) {
+  char text[64];
+  std::snprintf(text, sizeof text, "; %.2e at the frozen bounds", residual);
+  return text;
+}
+
+/// A perp solver under test: a method with its options.
+struct PerpEntry {
+  std::string label;
+  perp::Method method;
   perp::SolveOptions options;
-  options.record_history = false;  // a diagnostic; Bullet keeps none
-  std::vector<perp::Result> results(methods.size());
+  bool frozen = false;  // the ODE-rule row (two friction passes): also judge z at the frozen bounds
+};
+
+/// Times Bullet and perp's `entries` on `problem`, round-robin; Bullet's row first.
+std::vector<Row> compare(const perp::BoxLcp& problem, const std::vector<PerpEntry>& entries, int& rounds) {
+  BulletSolver bullet(problem);
+  std::vector<perp::Result> results(entries.size());
   std::vector<Contestant> contestants;
   contestants.push_back({[&] { bullet.reset(); }, [&] { bullet.solve(); }});
-  for (std::size_t k = 0; k < methods.size(); ++k) {
-    contestants.push_back({[] {}, [&, k] { results[k] = perp::solve(problem, methods[k], options); }});
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    contestants.push_back(
+        {[] {}, [&, k] { results[k] = perp::solve(problem, entries[k].method, entries[k].options); }});
   }
   const std::vector<double> medians = round_robin_median_ms(contestants, rounds);
 
@@ -244,20 +256,28 @@ std::vector<Row> compare(const perp::BoxLcp& problem, const std::vector<perp::Me
   row.residual = perp::natural_residual(problem, z);
   row.status = bullet.returned() ? "returned true" : "returned false";
   if (!problem.friction.empty()) {
-    char text[96];
-    std::snprintf(text, sizeof text, "; %.2e at the bounds it froze",
-                  perp::natural_residual(bullet_frozen_problem(problem), z));
-    row.status += text;
+    const perp::BoxLcp frozen = frozen_problem(problem, [](const perp::BoxLcp& uncoupled) {
+      BulletSolver solver(uncoupled);
+      solver.solve();
+      return solver.z();
+    });
+    row.status += frozen_residual_text(perp::natural_residual(frozen, z));
   }
   rows.push_back(row);
-  for (std::size_t k = 0; k < methods.size(); ++k) {
+  for (std::size_t k = 0; k < entries.size(); ++k) {
     const perp::Result& result = results[k];
-    row.solver = "perp " + perp::to_string(methods[k]);
-    if (methods[k] == perp::Method::Auto) row.solver += " (" + result.method + ")";
+    row.solver = entries[k].label;
+    if (entries[k].method == perp::Method::Auto) row.solver += " (" + result.method + ")";
     row.ms = medians[k + 1];
     row.iterations = std::to_string(result.iterations);
     row.residual = perp::natural_residual(problem, result.z);
     row.status = perp::to_string(result.status);
+    if (entries[k].frozen) {
+      const perp::BoxLcp frozen = frozen_problem(problem, [&](const perp::BoxLcp& uncoupled) {
+        return perp::solve(uncoupled, perp::Method::Dantzig, entries[k].options).z;
+      });
+      row.status += frozen_residual_text(perp::natural_residual(frozen, result.z));
+    }
     rows.push_back(row);
   }
   return rows;
@@ -300,12 +320,24 @@ int main(int argc, char** argv) {
       "/bullet = time over Bullet's. perp: default options (tolerance 1e-8), no history.\n"
       "Bullet reports no iteration count and no status beyond its bool return value. With friction\n"
       "coupling Bullet fixes the tangents' bounds once, to mu|x_n| with x_n from the rows without\n"
-      "friction (ODE's findex rule); its status adds the residual against those fixed bounds.\n\n",
+      "friction (ODE's findex rule): the status adds the residual at those frozen bounds, for Bullet\n"
+      "and for \"perp dantzig, 2 passes\", which solves that same frozen problem (max_friction_passes\n"
+      "= 2, hence max-iterations).\n\n",
       static_cast<unsigned long long>(perp::bench::kProblemSeed), btGetVersion() / 100, btGetVersion() % 100,
       kBulletPrecision, sizeof(btScalar), kMinRounds, kMaxRounds, kProblemBudgetMs / 1000);
 
-  const std::vector<perp::Method> methods = {perp::Method::Dantzig, perp::Method::Pgs, perp::Method::NewtonFb,
-                                             perp::Method::Auto};
+  perp::SolveOptions options;
+  options.record_history = false;  // a diagnostic; Bullet keeps none
+  std::vector<PerpEntry> entries;
+  for (const perp::Method method :
+       {perp::Method::Dantzig, perp::Method::Pgs, perp::Method::NewtonFb, perp::Method::Auto}) {
+    entries.push_back({"perp " + perp::to_string(method), method, options});
+  }
+  // ODE's rule in perp's terms: pass 1 solves with the coupled rows at 0 (their bounds ±μ|0|),
+  // pass 2 with the bounds fixed from pass 1's normals; it then stops (max-iterations) with the
+  // solution of the same frozen problem Bullet solves.
+  PerpEntry two_passes{"perp dantzig, 2 passes", perp::Method::Dantzig, options, true};
+  two_passes.options.max_friction_passes = 2;
   print_header();
   for (const Eigen::Index requested : {100, 500, 1000}) {
     if (requested > max_n) continue;
@@ -313,7 +345,9 @@ int main(int argc, char** argv) {
       const perp::BoxLcp problem = perp::bench::box_problem(variant, requested);
       problem.validate();
       int rounds = 0;
-      const std::vector<Row> rows = compare(problem, methods, rounds);
+      std::vector<PerpEntry> these = entries;
+      if (!problem.friction.empty()) these.push_back(two_passes);
+      const std::vector<Row> rows = compare(problem, these, rounds);
       for (const Row& row : rows) print_row(problem.size(), variant, rounds, row, rows.front().ms);
     }
   }
