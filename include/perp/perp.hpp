@@ -25,6 +25,7 @@
 #include "perp/io/scene.hpp"
 #include "perp/io/siconos.hpp"
 #include "perp/solvers/box_lcp.hpp"
+#include "perp/solvers/dantzig.hpp"
 #include "perp/solvers/enumeration.hpp"
 #include "perp/solvers/interior_point.hpp"
 #include "perp/solvers/lemke.hpp"

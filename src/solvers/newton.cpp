@@ -37,6 +37,7 @@ constexpr double kStallDecrease = 1e-6;
 // F = M z + q, J = M (constant).
 class LcpModel {
  public:
+  static constexpr bool kWatchdog = false;
   explicit LcpModel(const Lcp& problem)
       : problem_(problem),
         lower_(Eigen::VectorXd::Zero(problem.size())),
@@ -88,6 +89,11 @@ class LcpModel {
 // A box LCP with fixed bounds: F = M z + q, J = M (by reference, never copied).
 class BoxModel {
  public:
+  // The non-monotone line search's watchdog (see Newton::run): without it, Newton bounces between
+  // two points on random SPD box LCPs with n >= 80 and two-sided bounds, until the stall test stops
+  // it. Not (yet) on for the LCP and MCP models: there it turns quick stall reports on problems
+  // without a solution into long monotone crawls (tobenna: 24 → 4685 newton-fb steps).
+  static constexpr bool kWatchdog = true;
   explicit BoxModel(const BoxLcp& problem) : problem_(problem) {
     const double scale = problem.size() == 0 ? 0.0 : problem.M.cwiseAbs().maxCoeff();
     symmetric_ = problem.size() == 0 || (problem.M - problem.M.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
@@ -149,6 +155,7 @@ class BoxModel {
 // F and J given as functions, checked at every call.
 class McpModel {
  public:
+  static constexpr bool kWatchdog = false;
   explicit McpModel(const Mcp& problem) : problem_(problem) {}
   [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
   [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
@@ -562,6 +569,11 @@ class Newton {
         break;
       }
       // Line search.
+      // Watchdog (models that ask for it): full steps that the non-monotone reference accepts can
+      // bounce between two points without the best merit improving (seen on box LCPs with many
+      // two-sided bounds); after nonmonotone_memory + 1 such steps the reference falls back to
+      // Ψ(z_k) (monotone) until the best merit improves again.
+      if (Model::kWatchdog && stalled > o.nonmonotone_memory) recent.clear();
       recent.push_back(psi);
       while (static_cast<int>(recent.size()) > o.nonmonotone_memory + 1) recent.pop_front();
       const double reference = *std::max_element(recent.begin(), recent.end());

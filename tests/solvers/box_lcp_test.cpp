@@ -143,10 +143,6 @@ TEST(SolveBoxLcp, FrictionStickingContactStaysInsideTheCone) {
   }
 }
 
-bool detail_is_newton(Method m) {
-  return m == Method::NewtonFb || m == Method::NewtonMin || m == Method::PenalizedFb || m == Method::Smoothing;
-}
-
 // A random SPD box problem: M = AᵀA + 0.1 I, bounds of every kind (both finite, lower-only,
 // upper-only, free, fixed), and optionally friction pairs (2k, 2k + 1) with μ in [0.2, 1].
 BoxLcp random_box(Eigen::Index n, unsigned seed, bool with_friction) {
@@ -191,9 +187,8 @@ TEST(SolveBoxLcp, MethodsAgreeOnRandomSpdProblems) {
     const Result reference = solve(p, Method::Dantzig, {.tolerance = 1e-10});
     ASSERT_TRUE(reference.solved()) << n << ": " << reference.message;
     for (const Method m : box_lcp_methods()) {
-      // Known limitation, not asserted: at n = 150 the Newton family's line search on the nested
-      // Fischer–Burmeister function of two-sided bounds can crawl until its stall test stops it.
-      if (n > 40 && detail_is_newton(m)) continue;
+      // (At n = 150 the Newton family needs the box model's line-search watchdog: without it the
+      // non-monotone search bounced between two points until the stall test stopped it.)
       const bool splitting = m == Method::Pgs || m == Method::Psor;
       const Result r = solve(p, m, {.tolerance = 1e-10, .max_iterations = splitting ? 200000 : 0});
       ASSERT_TRUE(r.solved()) << n << " " << to_string(m) << ": " << r.message;
@@ -245,6 +240,21 @@ TEST(SolveBoxLcp, DantzigLuPathOnANonsymmetricPMatrix) {
   ASSERT_TRUE(dantzig.solved()) << dantzig.message;
   ASSERT_TRUE(newton.solved()) << newton.message;
   EXPECT_LE((dantzig.z - newton.z).cwiseAbs().maxCoeff(), 1e-8);
+}
+
+// The Cholesky path (symmetric M) and the LU path (the same M with an asymmetry of 1e-9, far above
+// the 1e-14 symmetry test) pivot through the same sets, with clamped indices leaving and rejoining,
+// to the same z up to the perturbation.
+TEST(SolveBoxLcp, DantzigCholeskyAndLuPathsAgree) {
+  const BoxLcp symmetric = random_box(80, 17, false);
+  BoxLcp perturbed = symmetric;
+  perturbed.M(0, 1) += 1e-9;
+  const Result a = solve(symmetric, Method::Dantzig, {.tolerance = 1e-10});
+  const Result b = solve(perturbed, Method::Dantzig, {.tolerance = 1e-10});
+  ASSERT_TRUE(a.solved()) << a.message;
+  ASSERT_TRUE(b.solved()) << b.message;
+  EXPECT_GT(a.iterations, 80);  // more pivots than indices: sets changed along the way
+  EXPECT_LE((a.z - b.z).cwiseAbs().maxCoeff(), 1e-6);
 }
 
 // M = [[1, 2], [2, 1]] is symmetric indefinite; q = (−1, −3), z >= 0. Dantzig clamps z_0 = 1
@@ -370,6 +380,25 @@ TEST(SolveBoxLcp, LcpAsABoxAgreesWithTheLcpSolvers) {
   ASSERT_TRUE(as_box.solved() && as_lcp.solved() && lemke.solved());
   EXPECT_LE((as_box.z - lemke.z).cwiseAbs().maxCoeff(), 1e-9);
   EXPECT_LE((as_lcp.z - lemke.z).cwiseAbs().maxCoeff(), 1e-9);
+}
+
+// The outer loop's limit: one pass solves with the tangential component fixed at 0 (its bounds at
+// z = 0), which does not meet the bounds ±μ z_0 of the result, so one pass ends max-iterations.
+// (Each pass solves 2 z_0 + z_1/2 = 2 with z_1 = z_0/2 from the previous pass: z_0 ← 1 − z_0/8, a
+// contraction by 1/8, so the default limit needs about 10 passes for 1e-8.)
+// The pivot limit likewise: a random 20-unknown problem needs more than one pivot.
+TEST(SolveBoxLcp, DantzigLimitsEndMaxIterations) {
+  const Result one_pass = solve(sliding_contact(), Method::Dantzig, {.max_friction_passes = 1});
+  EXPECT_EQ(one_pass.status, Status::MaxIterations);
+  EXPECT_THAT(one_pass.message, HasSubstr("max_friction_passes"));
+  EXPECT_THAT(one_pass.message, HasSubstr("component 1"));
+  EXPECT_DOUBLE_EQ(one_pass.residual, natural_residual(sliding_contact(), one_pass.z));
+  const Result newton = solve(sliding_contact(), Method::NewtonFb, {.max_friction_passes = 1});
+  EXPECT_EQ(newton.status, Status::MaxIterations);
+  const Result one_pivot = solve(random_box(20, 2, false), Method::Dantzig, {.max_iterations = 1});
+  EXPECT_EQ(one_pivot.status, Status::MaxIterations);
+  EXPECT_THAT(one_pivot.message, HasSubstr("pivot limit 1"));
+  EXPECT_TRUE(one_pivot.z.allFinite());
 }
 
 TEST(SolveBoxLcp, MethodList) {

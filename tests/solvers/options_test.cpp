@@ -81,5 +81,16 @@ TEST(SolveOptions, NewtonAndInteriorPointFieldsAreNamed) {
   EXPECT_EQ(newton([](NewtonOptions& n) { n.penalty = 1.0; }), "");  // λ = 1 is plain FB, allowed
 }
 
+TEST(SolveOptions, DantzigAndFrictionFieldsAreNamed) {
+  SolveOptions o;
+  o.dantzig.pivot_tolerance = 0;
+  EXPECT_THAT(message_for(o), HasSubstr("dantzig.pivot_tolerance must be in (0, 1)"));
+  o.dantzig.pivot_tolerance = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THAT(message_for(o), HasSubstr("dantzig.pivot_tolerance"));
+  o = SolveOptions{};
+  o.max_friction_passes = 0;
+  EXPECT_THAT(message_for(o), HasSubstr("max_friction_passes must be >= 1, got 0"));
+}
+
 }  // namespace
 }  // namespace perp

@@ -46,7 +46,9 @@ enum class Reformulation {
 /// `initial_guess` (default 0) projected onto the box. Friction coupling is the caller's outer loop
 /// (`solve(BoxLcp)`): `problem.friction` must be empty here. Once two iterates agree on the sets
 /// (at lower: z_i − w_i <= l_i, at upper: z_i − w_i >= u_i, the rest clamped), the clamped block is
-/// solved exactly and the point kept when it meets the tolerance. `Result::residual` is the box
+/// solved exactly and the point kept when it meets the tolerance. After nonmonotone_memory + 1
+/// steps without a new best merit, the line search's reference falls back to the current merit
+/// (a watchdog against full steps bouncing between two points). `Result::residual` is the box
 /// natural residual.
 [[nodiscard]] Result solve_newton(const BoxLcp& problem, Reformulation reformulation, const SolveOptions& options);
 
