@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// The problems every benchmark in bench/ runs on, generated the same way everywhere so that
-/// perp_bench and compare_siconos time the very same numbers.
+/// perp_bench and compare_siconos time the very same numbers (and box_bench and compare_bullet
+/// the same box LCPs, further down).
 ///
 ///   M = AᵀA + 0.1·I,  A ∈ ℝ^{n×n} with entries uniform in [−1, 1],  q uniform in [−1, 1]^n.
 ///
@@ -29,14 +30,14 @@ namespace perp::bench {
 /// problem does not depend on which other sizes were generated before it.
 inline constexpr std::uint64_t kProblemSeed = 20240601;
 
-/// The dense SPD problem of size n described above. Deterministic: std::mt19937_64 is fully
-/// specified by the standard, and the values are drawn in a fixed order (A column by column,
-/// then q) through our own affine map of the engine's output, because
-/// std::uniform_real_distribution's algorithm is implementation-defined.
 /// A double in [0, 1) from the top 53 bits of the engine's output (the same on every platform,
 /// unlike std::uniform_real_distribution).
 inline double uniform_unit(std::mt19937_64& engine) { return static_cast<double>(engine() >> 11) * 0x1.0p-53; }
 
+/// The dense SPD problem of size n described above. Deterministic: std::mt19937_64 is fully
+/// specified by the standard, and the values are drawn in a fixed order (A column by column,
+/// then q) through our own affine map of the engine's output, because
+/// std::uniform_real_distribution's algorithm is implementation-defined.
 inline Lcp spd_problem(Eigen::Index n) {
   std::mt19937_64 engine(kProblemSeed + static_cast<std::uint64_t>(n));
   // 53 random bits → a double in [0, 1), then mapped to [−1, 1).
@@ -78,9 +79,9 @@ inline Lcp spd_problem(Eigen::Index n) {
 // 99, 501 and 999 for the requested 100, 500 and 1000.
 //
 // Contacts are local, as in a pile: body a is uniform, and its partner is the ground (one contact
-// in four) or a body at most four indices away, so W is a sparse band-like pattern of 3×3 blocks
-// (stored dense, as the Dantzig solvers want it). Friction coefficients μ are uniform in [0.2, 0.8]
-// per contact.
+// in four) or a body one to four indices further on (cyclically), so W has a few nonzero 3×3
+// blocks per block row (stored dense, as the Dantzig solvers want it). Friction coefficients μ are
+// uniform in [0.2, 0.8] per contact. The engine is seeded with kProblemSeed + 7919 + n (requested).
 //
 // The variants differ only in the tangent rows' bounds:
 //   BoxVariant::Fixed     t ∈ [−μ·kFixedNormalImpulse, +μ·kFixedNormalImpulse] (a friction box
