@@ -262,6 +262,9 @@ Result solve(const BoxLcp& problem, Method method, const SolveOptions& options) 
   if (result.solved() && !(result.residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
     result.message += "; but the recomputed residual " + number_text(result.residual) + " misses the tolerance";
+  } else if (!result.solved() && result.residual <= options.tolerance) {  // as detail::judge for the LCP
+    result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
+    result.status = Status::Solved;
   }
   if (method != Method::Auto) result.method = to_string(method);
   result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -122,13 +122,20 @@ class Pivoting {
 
   // Drives the indices into complementarity in `order`, from z (inside the bounds; the start value
   // of each index until it is driven). z is updated in place.
+  // With `warm`, the sets of the previous run are kept where they still hold under the new bounds
+  // (`warm_start`) and only the other indices are driven.
   PassOutcome run(const Eigen::VectorXd& lower, const Eigen::VectorXd& upper, Eigen::VectorXd& z,
-                  const std::vector<Eigen::Index>& order) {
+                  const std::vector<Eigen::Index>& order, bool warm) {
     lo_ = &lower;
     hi_ = &upper;
-    reset();
+    if (warm) {
+      warm_start(z);
+    } else {
+      reset();
+    }
     PassOutcome out;
     for (const Eigen::Index d : order) {
+      if (state(d) != State::Unprocessed) continue;
       if (lower[d] == upper[d]) {
         z[d] = lower[d];
         state(d) = State::Fixed;
@@ -139,10 +146,13 @@ class Pivoting {
       if (!drive(d, z, out)) return out;
     }
     refine(z);
-    out.message = std::to_string(out.pivots) + " pivots, " + std::to_string(clamped_.size()) + " of " +
-                  std::to_string(n_) + " components clamped";
     return out;
   }
+
+  [[nodiscard]] std::size_t clamped_count() const { return clamped_.size(); }
+
+  // One more step of iterative refinement of z_C on the final sets (see `refine`).
+  void refine_again(Eigen::VectorXd& z) { (void)refine(z); }
 
  private:
   enum class Event { None, DrivenJoins, DrivenAtBound, ClampedLeaves, BoundedJoins };
@@ -234,13 +244,16 @@ class Pivoting {
   bool drive(Eigen::Index d, Eigen::VectorXd& z, PassOutcome& out) {
     const Eigen::VectorXd& lo = *lo_;
     const Eigen::VectorXd& hi = *hi_;
+    // w_d within round-off of 0 (the size of the terms summed into it) counts as 0 at a bound:
+    // driving on its sign alone would pivot on noise, or fail on a zero pivot of a singular M.
+    const double w_noise = kNegligible * (std::abs(q_[d]) + m_scale_ * z.lpNorm<1>());
     for (;;) {
-      if (z[d] <= lo[d] && w_[d] >= 0.0) {
+      if (z[d] <= lo[d] && w_[d] >= -w_noise) {
         z[d] = lo[d];
         add_bounded(d, State::AtLower);
         return true;
       }
-      if (z[d] >= hi[d] && w_[d] <= 0.0) {
+      if (z[d] >= hi[d] && w_[d] <= w_noise) {
         z[d] = hi[d];
         add_bounded(d, State::AtUpper);
         return true;
@@ -376,12 +389,12 @@ class Pivoting {
 
   // One step of iterative refinement of z_C on the final sets: z_C −= M_CC⁻¹ (M z + q)_C, which
   // removes the round-off the incremental updates accumulated.
-  void refine(Eigen::VectorXd& z) {
+  bool refine(Eigen::VectorXd& z) {
     const auto m = static_cast<Eigen::Index>(clamped_.size());
-    if (m == 0) return;
-    Eigen::VectorXd residual = q_;
-    residual.noalias() += M_ * z;
-    for (Eigen::Index k = 0; k < m; ++k) rhs_[k] = residual[clamped_[static_cast<std::size_t>(k)]];
+    if (m == 0) return true;
+    residual_ = q_;
+    residual_.noalias() += M_ * z;
+    for (Eigen::Index k = 0; k < m; ++k) rhs_[k] = residual_[clamped_[static_cast<std::size_t>(k)]];
     if (symmetric_) {
       x_.head(m) = rhs_.head(m);
       cholesky_.forward(x_);
@@ -393,8 +406,61 @@ class Pivoting {
       }
       x_.head(m) = lu_.solve(rhs_.head(m));
     }
-    if (!x_.head(m).allFinite()) return;
+    if (!x_.head(m).allFinite()) return false;
     for (Eigen::Index k = 0; k < m; ++k) z[clamped_[static_cast<std::size_t>(k)]] -= x_[k];
+    return true;
+  }
+
+  // Warm start of a friction pass: the clamped set, its factor and the bounded set of the last run
+  // are reused as far as they stay complementary under the new bounds. Bounded indices move to
+  // their new bound; z_C is re-solved (M_CC z_C = −q_C − M_CN z_N) and clamped indices that leave
+  // their bounds are dropped from C (Givens downdates), rounds until none does; bounded indices
+  // whose w now has the wrong sign are dropped. Dropped indices become unprocessed with z inside
+  // their bounds, which is all the pivoting needs of them, and are driven again.
+  void warm_start(Eigen::VectorXd& z) {
+    const Eigen::VectorXd& lo = *lo_;
+    const Eigen::VectorXd& hi = *hi_;
+    bounded_.clear();
+    for (Eigen::Index i = 0; i < n_; ++i) {
+      State& s = state(i);
+      if (s == State::AtLower && lo[i] > -kInfinity) {
+        z[i] = lo[i];
+      } else if (s == State::AtUpper && hi[i] < kInfinity) {
+        z[i] = hi[i];
+      } else if (s != State::Clamped) {
+        s = State::Unprocessed;
+        z[i] = std::min(std::max(z[i], lo[i]), hi[i]);
+      }
+    }
+    for (;;) {
+      if (!refine(z)) {  // M_CC singular (LU path): start this pass afresh
+        reset();
+        z = z.cwiseMax(lo).cwiseMin(hi);
+        return;
+      }
+      bool dropped = false;
+      for (std::size_t k = clamped_.size(); k-- > 0;) {
+        const Eigen::Index i = clamped_[k];
+        if (z[i] >= lo[i] && z[i] <= hi[i]) continue;
+        remove_clamped(k);
+        state(i) = State::Unprocessed;
+        z[i] = std::min(std::max(z[i], lo[i]), hi[i]);
+        dropped = true;
+      }
+      if (!dropped) break;
+    }
+    residual_ = q_;
+    residual_.noalias() += M_ * z;
+    for (Eigen::Index i = 0; i < n_; ++i) {
+      const State s = state(i);
+      if (s != State::AtLower && s != State::AtUpper) continue;
+      if ((s == State::AtLower) == (residual_[i] >= 0.0)) {
+        w_[i] = residual_[i];
+        add_bounded(i, s);
+      } else {
+        state(i) = State::Unprocessed;
+      }
+    }
   }
 
   const Eigen::MatrixXd& M_;
@@ -411,7 +477,7 @@ class Pivoting {
   bool lu_current_ = false;
   Eigen::MatrixXd coupling_;  // M_NC: row r for bounded_[r], column k for clamped_[k]
   Eigen::VectorXd w_;         // w of the driving and bounded indices (0 on C; stale elsewhere)
-  Eigen::VectorXd x_, y_, rhs_, dw_;
+  Eigen::VectorXd x_, y_, rhs_, dw_, residual_;
   std::vector<Eigen::Index> clamped_;  // C, in the order of the factor's rows
   std::vector<Eigen::Index> bounded_;  // N: processed indices at a bound (not fixed), in coupling_'s row order
   std::vector<State> states_;
@@ -419,8 +485,13 @@ class Pivoting {
 
 bool is_symmetric(const Eigen::MatrixXd& M) {
   if (M.size() == 0) return true;
-  const double scale = M.cwiseAbs().maxCoeff();
-  return (M - M.transpose()).cwiseAbs().maxCoeff() <= kSymmetry * scale;
+  const double tolerance = kSymmetry * M.cwiseAbs().maxCoeff();
+  for (Eigen::Index j = 0; j < M.cols(); ++j) {  // no n×n temporary: this runs on every solve
+    for (Eigen::Index i = j + 1; i < M.rows(); ++i) {
+      if (std::abs(M(i, j) - M(j, i)) > tolerance) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -456,14 +527,20 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   std::string message;
   Status status = Status::Solved;
   for (int pass = 1;; ++pass) {
-    const PassOutcome out = pivoting.run(lo, hi, z, order);
+    const PassOutcome out = pivoting.run(lo, hi, z, order, pass > 1);
     result.iterations += out.pivots;
-    message = out.message;
     if (out.status != Status::Solved) {
       status = out.status;
+      message = out.message;
       break;
     }
-    const double fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    message = std::to_string(result.iterations) + " pivots, " + std::to_string(pivoting.clamped_count()) + " of " +
+              std::to_string(n) + " components clamped";
+    double fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    for (int step = 0; step < 2 && fixed_box > options.tolerance; ++step) {  // an ill-conditioned M_CC
+      pivoting.refine_again(z);
+      fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    }
     if (options.record_history) result.history.push_back(natural_residual(problem, z));
     if (fixed_box > options.tolerance) {
       status = Status::NumericalFailure;
@@ -511,6 +588,9 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   if (status == Status::Solved && !(result.residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
     result.message += "; but the residual " + number_text(result.residual) + " misses the tolerance";
+  } else if (status != Status::Solved && result.residual <= options.tolerance) {
+    result.status = Status::Solved;  // the point where it stopped solves anyway (as detail::judge)
+    result.message += "; the point reached solves to the tolerance nevertheless";
   }
   return result;
 }
