@@ -545,7 +545,9 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     if (fixed_box > options.tolerance) {
       status = Status::NumericalFailure;
       message = "the pivoting ended (" + message + ") at a point with residual " + number_text(fixed_box) +
-                " > tolerance " + number_text(options.tolerance) + ": round-off on an ill-conditioned M_CC";
+                " > tolerance " + number_text(options.tolerance) +
+                " and |z|_inf = " + number_text(z.cwiseAbs().maxCoeff()) +
+                ": round-off on an ill-conditioned M_CC, or a friction loop whose impulses grow without bound";
       break;
     }
     if (problem.friction.empty()) break;
