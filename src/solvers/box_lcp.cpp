@@ -189,13 +189,23 @@ Result box_auto(const BoxLcp& problem, const SolveOptions& options) {
   SolveOptions attempt_options = options;
   attempt_options.relaxation.reset();  // pgs runs with ω = 1 inside auto
   const bool spd_like = symmetric_with_positive_diagonal(problem.M);
-  const std::vector<Method> order = spd_like
-                                        ? std::vector<Method>{Method::Dantzig, Method::NewtonFb, Method::Pgs}
-                                        : std::vector<Method>{Method::NewtonFb, Method::NewtonMin, Method::Dantzig};
-  const std::string reason = spd_like ? "M is symmetric with a positive diagonal: dantzig pivots exactly when M is "
-                                        "positive definite, newton-fb and pgs are the fallbacks"
-                                      : "M is not symmetric with a positive diagonal: the Newton family first, "
-                                        "dantzig (LU path) as the fallback";
+  std::vector<Method> order;
+  std::string reason;
+  if (spd_like && !problem.friction.empty()) {
+    // Measured on contact problems with coupled friction (bench/README.md, compare_bullet): pgs
+    // re-reads the coupled bounds at every update and solves them in tens to hundreds of sweeps,
+    // while the fixed-box passes of dantzig and newton-fb converge linearly and may not settle.
+    order = {Method::Pgs, Method::Dantzig, Method::NewtonFb};
+    reason = "M is symmetric with a positive diagonal and friction couples bounds to normals: pgs first (it updates "
+             "the coupled bounds within each sweep), dantzig and newton-fb (passes over fixed boxes) as fallbacks";
+  } else if (spd_like) {
+    order = {Method::Dantzig, Method::NewtonFb, Method::Pgs};
+    reason = "M is symmetric with a positive diagonal: dantzig pivots exactly when M is positive definite, newton-fb "
+             "and pgs are the fallbacks";
+  } else {
+    order = {Method::NewtonFb, Method::NewtonMin, Method::Dantzig};
+    reason = "M is not symmetric with a positive diagonal: the Newton family first, dantzig (LU path) as the fallback";
+  }
   return detail::first_that_solves(
       order, [&](Method method) { return run(problem, method, attempt_options); }, reason);
 }
