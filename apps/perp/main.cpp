@@ -6,74 +6,23 @@
 
 #include "classify.hpp"
 #include "demo.hpp"
-#include "format.hpp"
 #include "painleve.hpp"
 #include "perp/perp.hpp"
 #include "simulate.hpp"
+#include "solve.hpp"
 
 namespace {
 
-using perp::cli::format_vector;
-
-constexpr int kExitSolved = 0;
-constexpr int kExitNotSolved = 1;
 constexpr int kExitInvalid = 2;
-
-struct SolveArguments {
-  std::string file;
-  std::string method = "auto";
-  double tolerance = perp::SolveOptions{}.tolerance;
-  int max_iterations = 0;
-  double relaxation = 0;
-  const CLI::Option* relaxation_option = nullptr;  // set only when given, so 0 is refused, not ignored
-  bool all = false;
-  bool json = false;
-};
-
-int run_solve(const SolveArguments& args) {
-  const perp::Lcp problem = perp::read_lcp_file(args.file);
-  perp::SolveOptions options;
-  options.tolerance = args.tolerance;
-  options.max_iterations = args.max_iterations;
-  options.all_solutions = args.all;
-  if (args.relaxation_option != nullptr && args.relaxation_option->count() > 0) options.relaxation = args.relaxation;
-  const perp::Method method = perp::from_string<perp::Method>(args.method);
-  const perp::Result result = perp::solve(problem, method, options);
-  if (args.json) {
-    std::cout << perp::result_to_json(result) << "\n";
-  } else {
-    std::cout << args.file << " (n = " << problem.size() << ")\n"
-              << result.brief_report() << "\n"
-              << result.message << "\n"
-              << "z = " << format_vector(result.z) << "\n"
-              << "w = " << format_vector(result.w) << "\n";
-    if (result.ray) std::cout << "ray (z part) = " << format_vector(*result.ray) << "\n";
-    for (std::size_t i = 0; i < result.solutions.size(); ++i) {
-      std::cout << "solution " << i + 1 << ": " << format_vector(result.solutions[i]) << "\n";
-    }
-  }
-  return result.solved() ? kExitSolved : kExitNotSolved;
-}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"perp: complementarity problems (LCP) and their solvers"};
+  CLI::App app{"perp: complementarity problems (LCP, box LCP, MLCP, QP) and their solvers"};
   app.require_subcommand(1);
 
-  SolveArguments solve_args;
-  CLI::App* solve = app.add_subcommand("solve", "Solve an LCP from a Siconos .dat or a JSON file");
-  solve->add_option("FILE", solve_args.file, "problem file: .dat (Siconos) or .json {\"M\": rows, \"q\": [...]}")
-      ->required();
-  solve->add_option("--method,-m", solve_args.method, "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, interior-point or auto")->capture_default_str();
-  solve->add_option("--tol", solve_args.tolerance, "tolerance on the natural residual ||min(z, w)||_inf")
-      ->capture_default_str();
-  solve->add_option("--max-iter", solve_args.max_iterations, "pivot/sweep limit (0 = the method's default)")
-      ->capture_default_str();
-  solve_args.relaxation_option =
-      solve->add_option("--relaxation", solve_args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)");
-  solve->add_flag("--all", solve_args.all, "enum: list every distinct solution");
-  solve->add_flag("--json", solve_args.json, "print one JSON object instead of a summary");
+  perp::cli::SolveArguments solve_args;
+  CLI::App* solve = perp::cli::add_solve_command(app, solve_args);
 
   perp::cli::ClassifyArguments classify_args;
   CLI::App* classify = perp::cli::add_classify_command(app, classify_args);
@@ -115,7 +64,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kExitInvalid;
   }
   try {
-    if (*solve) return run_solve(solve_args);
+    if (*solve) return perp::cli::run_solve(solve_args);
     if (*demo) return perp::cli::run_demo(data_dir);
     if (*classify) return perp::cli::run_classify(classify_args);
     if (*simulate) return perp::cli::run_simulate(simulate_args);

@@ -1,0 +1,115 @@
+#include "solve.hpp"
+
+#include <iostream>
+#include <variant>
+
+#include "format.hpp"
+#include "perp/perp.hpp"
+
+namespace perp::cli {
+namespace {
+
+constexpr int kExitSolved = 0;
+constexpr int kExitNotSolved = 1;
+
+void print_common(const std::string& file, const std::string& what, const Result& result) {
+  std::cout << file << " (" << what << ")\n" << result.brief_report() << "\n" << result.message << "\n";
+}
+
+int report(const SolveArguments& args, const Lcp& problem, const Result& result) {
+  if (args.json) {
+    std::cout << result_to_json(result) << "\n";
+  } else {
+    print_common(args.file, "LCP, n = " + std::to_string(problem.size()), result);
+    std::cout << "z = " << format_vector(result.z) << "\n"
+              << "w = " << format_vector(result.w) << "\n";
+    if (result.ray) std::cout << "ray (z part) = " << format_vector(*result.ray) << "\n";
+    for (std::size_t i = 0; i < result.solutions.size(); ++i) {
+      std::cout << "solution " << i + 1 << ": " << format_vector(result.solutions[i]) << "\n";
+    }
+  }
+  return result.solved() ? kExitSolved : kExitNotSolved;
+}
+
+int report(const SolveArguments& args, const BoxLcp& problem, const Result& result) {
+  if (args.json) {
+    std::cout << box_lcp_result_to_json(result) << "\n";
+  } else {
+    print_common(args.file,
+                 "box LCP, n = " + std::to_string(problem.size()) + ", " + std::to_string(problem.friction.size()) +
+                     " friction couplings",
+                 result);
+    std::cout << "z = " << format_vector(result.z) << "\n"
+              << "w = " << format_vector(result.w) << "\n";
+  }
+  return result.solved() ? kExitSolved : kExitNotSolved;
+}
+
+int report(const SolveArguments& args, const Mlcp& problem, const Result& result) {
+  if (args.json) {
+    std::cout << mlcp_result_to_json(problem, result) << "\n";
+  } else {
+    const Eigen::Index n = problem.equalities();
+    const Eigen::Index m = problem.complementarities();
+    print_common(args.file, "MLCP, n = " + std::to_string(n) + " equalities, m = " + std::to_string(m) + " pairs",
+                 result);
+    const MlcpResiduals r = mlcp_residuals(problem, result.z);
+    std::cout << "u = " << format_vector(result.z.head(n)) << "\n"
+              << "v = " << format_vector(result.z.tail(m)) << "\n"
+              << "w = " << format_vector(result.w.tail(m)) << "\n"
+              << "equality residual " << r.equality << ", complementarity residual " << r.complementarity << "\n";
+  }
+  return result.solved() ? kExitSolved : kExitNotSolved;
+}
+
+int report(const SolveArguments& args, const Qp& problem, const QpResult& result) {
+  if (args.json) {
+    std::cout << qp_result_to_json(result) << "\n";
+  } else {
+    print_common(args.file,
+                 "QP, n = " + std::to_string(problem.variables()) +
+                     " variables, k = " + std::to_string(problem.constraints()) + " constraints",
+                 result.lcp);
+    std::cout << "x = " << format_vector(result.x) << "\n"
+              << "mu = " << format_vector(result.mu) << "\n"
+              << "nu = " << format_vector(result.nu) << "\n"
+              << "objective = " << result.objective << "\n";
+  }
+  return result.solved() ? kExitSolved : kExitNotSolved;
+}
+
+}  // namespace
+
+CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
+  CLI::App* solve = app.add_subcommand("solve", "Solve an LCP, box LCP, MLCP or QP from a Siconos .dat or a JSON file");
+  solve
+      ->add_option("FILE", args.file,
+                   "problem file: .dat (Siconos LCP or MLCP) or .json (\"type\": lcp, box-lcp, mlcp or qp)")
+      ->required();
+  solve
+      ->add_option("--method,-m", args.method,
+                   "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, interior-point, "
+                   "dantzig (box LCP), schur (MLCP) or auto")
+      ->capture_default_str();
+  solve->add_option("--tol", args.tolerance, "tolerance on the problem's natural residual")->capture_default_str();
+  solve->add_option("--max-iter", args.max_iterations, "pivot/sweep/step limit (0 = the method's default)")
+      ->capture_default_str();
+  args.relaxation_option =
+      solve->add_option("--relaxation", args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)");
+  solve->add_flag("--all", args.all, "enum on an LCP: list every distinct solution");
+  solve->add_flag("--json", args.json, "print one JSON object instead of a summary");
+  return solve;
+}
+
+int run_solve(const SolveArguments& args) {
+  const Problem problem = read_problem_file(args.file);
+  SolveOptions options;
+  options.tolerance = args.tolerance;
+  options.max_iterations = args.max_iterations;
+  options.all_solutions = args.all;
+  if (args.relaxation_option != nullptr && args.relaxation_option->count() > 0) options.relaxation = args.relaxation;
+  const Method method = from_string<Method>(args.method);
+  return std::visit([&](const auto& p) { return report(args, p, solve(p, method, options)); }, problem);
+}
+
+}  // namespace perp::cli

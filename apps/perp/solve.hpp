@@ -1,0 +1,24 @@
+#pragma once
+// perp solve: read any problem file (LCP, box LCP, MLCP, QP), solve it, print the result.
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace perp::cli {
+
+struct SolveArguments {
+  std::string file;
+  std::string method = "auto";
+  double tolerance = 1e-8;
+  int max_iterations = 0;
+  double relaxation = 0;
+  const CLI::Option* relaxation_option = nullptr;  // set only when given, so 0 is refused, not ignored
+  bool all = false;
+  bool json = false;
+};
+
+CLI::App* add_solve_command(CLI::App& app, SolveArguments& args);
+
+/// Exit code: 0 solved, 1 not solved; throws InvalidProblem for bad input.
+int run_solve(const SolveArguments& args);
+
+}  // namespace perp::cli
