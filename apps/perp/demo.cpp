@@ -1,9 +1,11 @@
 // perp demo: the reference chapter's worked examples, then a few problems of Siconos' corpus.
 #include "demo.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "format.hpp"
@@ -144,6 +146,62 @@ int run_demo(const std::string& data_dir) {
        "(1, 0), (0, 1) and (1/3, 1/3)", make({{1, 2}, {2, 1}}, {-1, -1}), Method::Enum, all,
        [](const Result& r) { return r.solved() && r.solutions.size() == 3; }});
 
+  // Box LCP with friction coupling (ODE's findex): a unit point mass hits the ground, W = I,
+  // q = (normal, tangential) velocity before the impulse, μ = 0.5. By hand: the normal impulse
+  // stops the approach, λ_n = 1; the tangential impulse −v_t would stop the slip, but it is
+  // bounded by μ λ_n = 0.5.
+  const auto contact = [&](double tangential_velocity, double expected_tangent, double expected_slip,
+                           const char* title) {
+    BoxLcp box{Eigen::Matrix2d::Identity(),
+               Eigen::Vector2d(-1, tangential_velocity),
+               Eigen::Vector2d(0, 0),
+               Eigen::Vector2d(std::numeric_limits<double>::infinity(), 0),
+               {{.index = 1, .normal = 0, .mu = 0.5}}};
+    const Result r = solve(box, Method::Dantzig, {.tolerance = 1e-12});
+    const bool ok = r.solved() && near(r.z, Eigen::Vector2d(1, expected_tangent), 1e-12) &&
+                    near(r.w, Eigen::Vector2d(0, expected_slip), 1e-12);
+    std::printf("\n== %s\n", title);
+    std::printf("   expected: z = (1, %g) (normal, tangential impulse), w = (0, %g) (velocities after)\n",
+                expected_tangent, expected_slip);
+    std::printf("   %s\n   z = %s   w = %s\n   %s\n", r.brief_report().c_str(), vector_text(r.z).c_str(),
+                vector_text(r.w).c_str(), ok ? "[as expected]" : "[UNEXPECTED]");
+    unexpected += ok ? 0 : 1;
+  };
+  contact(2, -0.5, 1.5,
+          "Box LCP, a sliding contact: v = (-1, 2), mu = 0.5, -mu z_n <= z_t <= mu z_n (friction coupling), dantzig");
+  contact(0.3, -0.3, 0, "Box LCP, a sticking contact: v = (-1, 0.3), mu = 0.5, dantzig");
+  {
+    // MLCP (chapter 1.2): 2u + v0 − v1 − 4 = 0, 0 <= v ⊥ (−u + v0 − 1, u + v1 + 1) >= 0; by hand
+    // u = 1, v = (2, 0), w = (0, 2).
+    const Mlcp mlcp{Eigen::MatrixXd::Constant(1, 1, 2.0),
+                    Eigen::Matrix2d::Identity(),
+                    Eigen::RowVector2d(1, -1),
+                    Eigen::Vector2d(-1, 1),
+                    Eigen::VectorXd::Constant(1, -4.0),
+                    Eigen::Vector2d(-1, 1)};
+    const Result r = solve(mlcp, Method::Auto, {.tolerance = 1e-12});
+    const bool ok = r.solved() && near(r.z, Eigen::Vector3d(1, 2, 0), 1e-12);
+    std::printf(
+        "\n== MLCP (chapter 1.2): 2u + v0 - v1 - 4 = 0 with u free, 0 <= v _|_ (-u + v0 - 1, u + v1 + 1) >= 0\n");
+    std::printf("   expected: u = 1, v = (2, 0), w = (0, 2)\n   %s\n", r.brief_report().c_str());
+    std::printf("   (u, v) = %s   (equality, w) = %s\n   %s\n   %s\n", vector_text(r.z).c_str(),
+                vector_text(r.w).c_str(), r.message.c_str(), ok ? "[as expected]" : "[UNEXPECTED]");
+    unexpected += ok ? 0 : 1;
+  }
+  {
+    // The chapter's exercise (1.2): min_{x >= 0} ½ xᵀ[[2, 1], [1, 2]]x − 3x0 − 3x1. Its KKT LCP is
+    // M = [[2, 1], [1, 2]], q = (−3, −3): x = (1, 1), ν = 0, objective ½·6 − 6 = −3.
+    const Qp qp{Eigen::Matrix2d{{2, 1}, {1, 2}}, Eigen::Vector2d(-3, -3), Eigen::MatrixXd(0, 2), Eigen::VectorXd(0)};
+    const QpResult r = solve(qp, Method::Auto, {.tolerance = 1e-12});
+    const bool ok = r.solved() && near(r.x, Eigen::Vector2d(1, 1), 1e-12) && std::abs(r.objective + 3) <= 1e-12;
+    std::printf("\n== QP <=> LCP (chapter 1.2 exercise): min_{x >= 0} 1/2 x^T [[2, 1], [1, 2]] x - 3 x0 - 3 x1\n");
+    std::printf("   expected: the KKT LCP M = [[2, 1], [1, 2]], q = (-3, -3); x = (1, 1), objective -3\n");
+    std::printf("   %s\n   x = %s   nu = %s   objective = %.12g\n   %s\n", r.lcp.brief_report().c_str(),
+                vector_text(r.x).c_str(), vector_text(r.nu).c_str(), r.objective,
+                ok ? "[as expected]" : "[UNEXPECTED]");
+    unexpected += ok ? 0 : 1;
+  }
+
   const std::filesystem::path lcp_dir = std::filesystem::path(data_dir) / "lcp";
   if (!std::filesystem::is_directory(lcp_dir)) {
     std::printf("\n(Siconos corpus not found at %s; pass --data DIR to include it)\n", lcp_dir.c_str());
@@ -162,6 +220,21 @@ int run_demo(const std::string& data_dir) {
     corpus("lcp_CPS_3.dat", Method::Auto, "solved by auto (Siconos' own Lemke fails here)", true);
     corpus("lcp_CPS_3.dat", Method::NewtonFb, "solved by semismooth Newton, where Lemke's path ends on a ray", true);
     corpus("lcp_Pang_isolated_sol_perturbed.dat", Method::Auto, "no solution: must come back not solved", false);
+  }
+  const std::filesystem::path mlcp_dir = std::filesystem::path(data_dir) / "mlcp";
+  if (std::filesystem::is_directory(mlcp_dir)) {
+    // Siconos' python test gives this circuit's solution; A is singular, so the Schur reduction
+    // cannot run and auto must fall back.
+    const Mlcp bridge = read_siconos_mlcp(mlcp_dir / "diodeBridge_mlcp.dat");
+    const Result r = solve(bridge, Method::Auto);
+    Eigen::VectorXd reference(7);
+    reference << 0.985185185, 0.985185185, 0, 9.85185185e-4, 0, 0, 9.85185185e-4;
+    const bool ok = r.solved() && near(r.z, reference, 1e-8);
+    std::printf("\n== Siconos diodeBridge_mlcp.dat (n = 3 equalities, m = 4 diodes, A singular) by auto\n");
+    std::printf("   expected: z = (0.985185185, 0.985185185, 0, 9.85185185e-4, 0, 0, 9.85185185e-4)\n");
+    std::printf("   %s\n   z = %s\n   %s\n   %s\n", r.brief_report().c_str(), vector_text(r.z).c_str(),
+                r.message.c_str(), ok ? "[as expected]" : "[UNEXPECTED]");
+    unexpected += ok ? 0 : 1;
   }
   std::printf("\n%d example%s did not behave as expected\n", unexpected, unexpected == 1 ? "" : "s");
   return unexpected == 0 ? 0 : 1;
