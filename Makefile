@@ -46,6 +46,7 @@ install-test: build
 	$(BUILD)/examples-build/basic_lcp
 	$(BUILD)/examples-build/ncp_mcp
 	$(BUILD)/examples-build/bouncing_ball
+	$(BUILD)/examples-build/box_mlcp_qp
 
 test: unit-test asan-test install-test
 

@@ -103,6 +103,10 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
 
 int run_solve(const SolveArguments& args) {
   const Problem problem = read_problem_file(args.file);
+  if (args.all && !std::holds_alternative<Lcp>(problem)) {
+    throw InvalidProblem("--all lists every solution of an LCP by enum; " + args.file + " holds a " +
+                         std::string(problem_type(problem)) + " problem");
+  }
   SolveOptions options;
   options.tolerance = args.tolerance;
   options.max_iterations = args.max_iterations;

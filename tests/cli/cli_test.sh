@@ -71,6 +71,53 @@ check "relaxation 0 refused" 2 "relaxation must be in \(0, 2\), got 0" -- "$perp
 check "enum too large" 2 "limited to n <= 25" -- "$perp" solve "$data/lcp_tobenna.dat" --method enum
 check "no subcommand" 2 "" -- "$perp"
 
+# Box LCP, MLCP and QP files: the type comes from the JSON "type" or from the .dat header, and each
+# result has its own keys (issue 4). The example files' solutions are derived in docs/file-formats.md.
+problems=$(cd "$(dirname "$0")/../../examples/problems" && pwd)
+out=$("$perp" solve "$problems/box_lcp_friction.json" --json)
+for key in status method iterations residual z w time_ms message; do
+  check "box json key $key" 0 "\"$key\":" -- echo "$out"
+done
+check "box friction solution" 0 '"z": \[\s*2(\.0)?,\s*1(\.0)?,\s*-0\.25,\s*-1(\.0)?\s*\]' -- echo "$out"
+check "box dantzig" 0 '"method": "dantzig"' -- "$perp" solve "$problems/box_lcp_friction.json" --method dantzig --json
+check "box pgs" 0 'pgs: solved' -- "$perp" solve "$problems/box_lcp_friction.json" --method pgs
+check "box newton-fb" 0 '"status": "solved"' -- "$perp" solve "$problems/box_lcp_friction.json" --method newton-fb --json
+check "box summary" 0 'box LCP, n = 4, 2 friction couplings' -- "$perp" solve "$problems/box_lcp_friction.json"
+check "box lemke refused" 2 "lemke" -- "$perp" solve "$problems/box_lcp_friction.json" --method lemke
+echo '{"type": "box-lcp", "M": [[2, 1], [1, 2]], "q": [-1, 1], "lo": [0, 1], "hi": [null, 0]}' > "$tmp/box_bad.json"
+check "box lo > hi" 2 'lo\[1\] = 1 > hi\[1\] = 0' -- "$perp" solve "$tmp/box_bad.json"
+echo '{"type": "box-lcp", "M": [[1]], "q": [-1], "lo": [0], "hi": [null], "friction": [{"index": 0, "normal": 3, "mu": 0.5}]}' > "$tmp/box_findex.json"
+check "box friction index out of range" 2 'friction\[0\]\.normal = 3 is out of range' -- "$perp" solve "$tmp/box_findex.json"
+check "dantzig on an LCP file" 0 '"method": "dantzig"' -- "$perp" solve "$data/lcp_deudeu.dat" --method dantzig --json
+
+out=$("$perp" solve "$problems/mlcp_small.json" --json)
+for key in status method iterations residual equality_residual u v w time_ms message; do
+  check "mlcp json key $key" 0 "\"$key\":" -- echo "$out"
+done
+check "mlcp solution u" 0 '"u": \[\s*1(\.0)?\s*\]' -- echo "$out"
+check "mlcp solution v" 0 '"v": \[\s*2(\.0)?,\s*0(\.0)?\s*\]' -- echo "$out"
+check "mlcp siconos dat by auto" 0 'MLCP, n = 3 equalities, m = 4 pairs' -- "$perp" solve "$data/../mlcp/diodeBridge_mlcp.dat"
+check "mlcp siconos dat json" 0 '"u": \[\s*0\.98518518' -- "$perp" solve "$data/../mlcp/diodeBridge_mlcp.dat" --json
+check "mlcp schur on singular A" 1 'not-applicable' -- "$perp" solve "$data/../mlcp/diodeBridge_mlcp.dat" --method schur
+check "mlcp enum" 0 '"method": "enum"' -- "$perp" solve "$data/../mlcp/RCD_mlcp.dat" --method enum --json
+check "schur needs an mlcp" 2 "schur" -- "$perp" solve "$data/lcp_deudeu.dat" --method schur
+check "rectangular mlcp refused" 2 'M has 3 rows but n \+ m = 2' -- "$perp" solve "$data/../mlcp/Rectangular_mlcp.dat"
+
+out=$("$perp" solve "$problems/qp_small.json" --json)
+for key in status method iterations residual x mu nu objective time_ms message; do
+  check "qp json key $key" 0 "\"$key\":" -- echo "$out"
+done
+check "qp solution x" 0 '"x": \[\s*2\.5,\s*1\.5,\s*0(\.0)?\s*\]' -- echo "$out"
+check "qp objective" 0 '"objective": -2\.25' -- echo "$out"
+check "qp interior-point" 0 'objective = -2.25' -- "$perp" solve "$problems/qp_small.json" --method interior-point
+echo '{"type": "qp", "Q": [[1]], "c": [0], "A": [[-1]], "b": [1]}' > "$tmp/qp_infeasible.json"
+check "qp infeasible" 1 'infeasible' -- "$perp" solve "$tmp/qp_infeasible.json" --json
+echo '{"type": "qp", "Q": [[1, 0], [0, -1]], "c": [0, 0]}' > "$tmp/qp_nonconvex.json"
+check "qp not PSD" 2 'not positive semidefinite' -- "$perp" solve "$tmp/qp_nonconvex.json"
+echo '{"type": "qp2", "Q": [[1]], "c": [0]}' > "$tmp/bad_type.json"
+check "--all only on an LCP" 2 'holds a qp problem' -- "$perp" solve "$problems/qp_small.json" --all
+check "unknown type" 2 'qp2' -- "$perp" solve "$tmp/bad_type.json"
+
 # The demo runs every worked example as the chapter says.
 check "demo" 0 "0 examples did not behave as expected" -- "$perp" demo --data "$data/.."
 

@@ -213,6 +213,18 @@ TEST(SolveBoxLcp, FrictionCoupledRandomProblemsAreSolved) {
   }
 }
 
+TEST(SolveBoxLcp, AutoTriesPgsFirstOnLargeFrictionCoupledProblems) {
+  // Above n = 200 with friction coupling, auto's order is pgs, dantzig, newton-fb (measured by
+  // compare_bullet: pgs settles the coupled bounds where fixed-box passes may not); below, dantzig.
+  const BoxLcp large = random_box(210, 7u, true);
+  const Result r = solve(large, Method::Auto, {.tolerance = 1e-9});
+  ASSERT_TRUE(r.solved()) << r.message;
+  EXPECT_LE(natural_residual(large, r.z), 1e-9);
+  EXPECT_THAT(r.message, HasSubstr("auto (pgs: "));
+  const BoxLcp small = random_box(30, 3u, true);
+  EXPECT_THAT(solve(small, Method::Auto).message, HasSubstr("auto (dantzig: "));
+}
+
 // Nonsymmetric P-matrix (principal minors 2, 2, 5): dantzig's LU path. M = [[2, 1], [−1, 2]],
 // q = (−1, −1), z >= 0: 2 z_0 + z_1 = 1, −z_0 + 2 z_1 = 1 → z = (1/5, 3/5) > 0, w = 0.
 TEST(SolveBoxLcp, DantzigLuPathOnANonsymmetricPMatrix) {
@@ -355,6 +367,11 @@ TEST(SolveBoxLcp, BadInputThrowsNamingTheField) {
   bad.dantzig.pivot_tolerance = -1;
   EXPECT_THROW((void)solve(sliding_contact(), Method::Dantzig, bad), InvalidProblem);
   EXPECT_THROW((void)solve(sliding_contact(), Method::Pgs, {.relaxation = 1.5}), InvalidProblem);
+  SolveOptions all;
+  all.all_solutions = true;
+  for (const Method m : box_lcp_methods()) {
+    EXPECT_THROW((void)solve(sliding_contact(), m, all), InvalidProblem) << to_string(m);
+  }
 }
 
 TEST(SolveBoxLcp, EmptyAndTrivialProblems) {

@@ -14,7 +14,7 @@ namespace perp {
 /// Validates the problem and the options, then runs `method` on the box LCP. `Result::z` is the
 /// solution, `w` = M z + q, `residual` the box natural residual ‖z − mid(lo(z), hi(z), z − w)‖∞
 /// (core/box_lcp.hpp). Methods: dantzig, pgs, psor, the Newton family through the MCP form, and
-/// auto; the others throw `InvalidProblem`.
+/// auto; the others throw `InvalidProblem`, as does `SolveOptions::all_solutions` (enum on an `Lcp` only).
 [[nodiscard]] Result solve(const BoxLcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
 
 /// The methods that accept a `BoxLcp`, in declaration order.
