@@ -492,15 +492,7 @@ Lcp parse_siconos_lcp(std::istream& in, const std::string& source) {
 }
 
 Lcp read_siconos_lcp(const std::filesystem::path& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) {
-    throw InvalidProblem("cannot open '" + path.string() + "': it is a directory");
-  }
-  std::ifstream in(path);
-  if (!in) {
-    const bool missing = !std::filesystem::exists(path, ignored);
-    throw InvalidProblem("cannot open '" + path.string() + "'" + (missing ? ": no such file" : ""));
-  }
+  std::istringstream in(detail::read_whole_file(path));
   return parse_siconos_lcp(in, path.string());
 }
 
@@ -612,15 +604,7 @@ Problem read_siconos_problem(const std::filesystem::path& path) {
 }
 
 Mlcp read_siconos_mlcp(const std::filesystem::path& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) {
-    throw InvalidProblem("cannot open '" + path.string() + "': it is a directory");
-  }
-  std::ifstream in(path);
-  if (!in) {
-    const bool missing = !std::filesystem::exists(path, ignored);
-    throw InvalidProblem("cannot open '" + path.string() + "'" + (missing ? ": no such file" : ""));
-  }
+  std::istringstream in(detail::read_whole_file(path));
   return parse_siconos_mlcp(in, path.string());
 }
 

@@ -700,24 +700,12 @@ Result solve_auto(const Mlcp& problem, const SolveOptions& options) {
   std::vector<Method> order{Method::Schur, Method::Lemke, Method::NewtonFb};
   if (m <= options.mlcp.enum_max_complementarities) order.push_back(Method::Enum);
   order.push_back(Method::Pgs);
-  std::string log;
-  Result best;
-  bool have_best = false;
-  for (const Method method : order) {
-    Result attempt = run(problem, method, options);
-    attempt.method = to_string(method);
-    log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(attempt.status);
-    if (attempt.solved() || attempt.status == Status::Infeasible) {  // a solution, or a proof there is none
-      attempt.message = "auto (" + log + "): " + attempt.message;
-      return attempt;
-    }
-    if (!have_best || attempt.residual < best.residual) {
-      best = std::move(attempt);
-      have_best = true;
-    }
-  }
-  best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message;
-  return best;
+  const std::string reason =
+      "schur first (exact reduction to an LCP of size m when A is well conditioned), then lemke (u pivoted in "
+      "first, which also handles a singular A), newton-fb, enum (m <= " +
+      std::to_string(options.mlcp.enum_max_complementarities) + ") and pgs";
+  return detail::first_that_solves(
+      order, [&](Method method) { return run(problem, method, options); }, reason);
 }
 
 Result run(const Mlcp& problem, Method method, const SolveOptions& options) {
