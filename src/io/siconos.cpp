@@ -9,8 +9,8 @@
 #include <istream>
 #include <new>
 #include <optional>
-#include <sstream>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -593,8 +593,8 @@ Problem parse_siconos_problem(const std::string& text, const std::string& source
       const std::string lcp_text = std::string("read as an LCP: ") + lcp_error.what();
       const std::string mlcp_text = std::string("read as an MLCP: ") + mlcp_error.what();
       const bool mlcp_first = flag(first) && flag(second);
-      throw InvalidProblem(source + ": not a Siconos LCP or MLCP file; " + (mlcp_first ? mlcp_text : lcp_text) +
-                           "; " + (mlcp_first ? lcp_text : mlcp_text));
+      throw InvalidProblem(source + ": not a Siconos LCP or MLCP file; " + (mlcp_first ? mlcp_text : lcp_text) + "; " +
+                           (mlcp_first ? lcp_text : mlcp_text));
     }
   }
 }
