@@ -205,8 +205,9 @@ Result box_auto(const BoxLcp& problem, const SolveOptions& options) {
              "dantzig and newton-fb (passes over fixed boxes) as fallbacks";
   } else if (spd_like) {
     order = {Method::Dantzig, Method::NewtonFb, Method::Pgs};
-    reason = "M is symmetric with a positive diagonal: dantzig pivots exactly when M is positive definite, newton-fb "
-             "and pgs are the fallbacks";
+    reason =
+        "M is symmetric with a positive diagonal: dantzig pivots exactly when M is positive definite, newton-fb "
+        "and pgs are the fallbacks";
   } else {
     order = {Method::NewtonFb, Method::NewtonMin, Method::Dantzig};
     reason = "M is not symmetric with a positive diagonal: the Newton family first, dantzig (LU path) as the fallback";
