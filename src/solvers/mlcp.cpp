@@ -107,7 +107,8 @@ class EquilibratedLu {
 
   /// A⁻¹ Y.
   [[nodiscard]] Eigen::MatrixXd solve(const Eigen::MatrixXd& Y) const {
-    if (Y.rows() == 0) return Eigen::MatrixXd(0, Y.cols());
+    // Nothing to solve: Eigen's triangular solve would bind a reference to the empty buffer (UBSan).
+    if (Y.rows() == 0 || Y.cols() == 0) return Eigen::MatrixXd(Y.rows(), Y.cols());
     return col_scale_.asDiagonal() * lu_.solve(row_scale_.asDiagonal() * Y);
   }
 
