@@ -32,25 +32,58 @@ std::string index_set_text(const std::vector<Eigen::Index>& set) {
   return text + "}";
 }
 
+// a·b over `size` entries, with four partial sums so that the adds do not wait on each other
+// (the compiler may not reorder floating-point sums itself).
+double dot(const double* a, const double* b, Eigen::Index size) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  Eigen::Index i = 0;
+  for (; i + 4 <= size; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  for (; i < size; ++i) s0 += a[i] * b[i];
+  return (s0 + s2) + (s1 + s3);
+}
+
 // The Cholesky factor L (M_CC = L Lᵀ) of the clamped block, column-major in an n×n buffer so that
 // the triangular solves run down contiguous columns. Rows are in the order of the clamped list.
 class CholeskyFactor {
  public:
-  explicit CholeskyFactor(Eigen::Index capacity) : L_(capacity, capacity) {}
+  explicit CholeskyFactor(Eigen::Index capacity) : L_(capacity, capacity), inverse_diagonal_(capacity) {}
   void clear() { m_ = 0; }
 
-  // y ← L⁻¹ y and x ← L⁻ᵀ x on the first m entries (Eigen's blocked triangular solves).
+  // y ← L⁻¹ y and x ← L⁻ᵀ x on the first m entries. Written out rather than Eigen's blocked
+  // triangular solves: the clamped blocks here are mostly a few dozen rows, where the blocking's
+  // calls cost as much as the arithmetic. Forward runs axpys down the contiguous columns, backward
+  // dot products with them; both multiply by the kept reciprocal diagonal instead of dividing,
+  // which would sit on the dependency chain of every step.
   void forward(Eigen::VectorXd& y) const {
-    if (m_ > 0) L_.topLeftCorner(m_, m_).triangularView<Eigen::Lower>().solveInPlace(y.head(m_));
+    double* __restrict const v = y.data();
+    const double* const L = L_.data();
+    const Eigen::Index ld = L_.rows();
+    for (Eigen::Index j = 0; j < m_; ++j) {
+      const double yj = v[j] * inverse_diagonal_[j];
+      v[j] = yj;
+      const double* __restrict const column = L + j * ld;
+      for (Eigen::Index i = j + 1; i < m_; ++i) v[i] -= yj * column[i];
+    }
   }
   void backward(Eigen::VectorXd& x) const {
-    if (m_ > 0) L_.topLeftCorner(m_, m_).transpose().triangularView<Eigen::Upper>().solveInPlace(x.head(m_));
+    double* const v = x.data();
+    const double* const L = L_.data();
+    const Eigen::Index ld = L_.rows();
+    for (Eigen::Index j = m_; j-- > 0;) {
+      v[j] = (v[j] - dot(L + j * ld + j + 1, v + j + 1, m_ - j - 1)) * inverse_diagonal_[j];
+    }
   }
   // Appends index i's row (yᵀ, √pivot) with y = L⁻¹ M_C,i and pivot = M_ii − ‖y‖² > 0: the
   // bordered factorization of M_{C∪i}.
   void append(const Eigen::VectorXd& y, double pivot) {
     for (Eigen::Index j = 0; j < m_; ++j) L_(m_, j) = y[j];
     L_(m_, m_) = std::sqrt(pivot);
+    inverse_diagonal_[m_] = 1.0 / L_(m_, m_);
     ++m_;
   }
   // Deletes row and column k of M_CC from the factor. Deleting row k of L leaves rows k+1.. with
@@ -80,10 +113,12 @@ class CholeskyFactor {
       std::memmove(column + from - 1, column + from, static_cast<std::size_t>(m_ - from) * sizeof(double));
     }
     --m_;
+    for (Eigen::Index j = k; j < m_; ++j) inverse_diagonal_[j] = 1.0 / L[j * ld + j];
   }
 
  private:
   Eigen::MatrixXd L_;
+  Eigen::VectorXd inverse_diagonal_;  // 1 / L_jj, j < m_
   Eigen::Index m_ = 0;
 };
 
@@ -96,7 +131,8 @@ struct PassOutcome {
 // One fixed-box solve: lower <= z <= upper, every bound fixed.
 class Pivoting {
  public:
-  Pivoting(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, bool symmetric, double pivot_tolerance, int limit)
+  Pivoting(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, bool symmetric, double largest, double pivot_tolerance,
+           int limit)
       : M_(M),
         q_(q),
         n_(q.size()),
@@ -109,13 +145,10 @@ class Pivoting {
         y_(q.size()),
         rhs_(q.size()),
         dw_(q.size()),
+        bounded_w_(q.size()),
+        bounded_sign_(q.size()),
         states_(static_cast<std::size_t>(q.size())) {
-    double diagonal = 0;
-    double largest = 0;
-    if (n_ > 0) {
-      diagonal = M.diagonal().cwiseAbs().maxCoeff();
-      largest = M.cwiseAbs().maxCoeff();
-    }
+    const double diagonal = n_ > 0 ? M.diagonal().cwiseAbs().maxCoeff() : 0.0;
     pivot_floor_ = pivot_tolerance * diagonal;
     m_scale_ = largest;
   }
@@ -217,6 +250,8 @@ class Pivoting {
   void add_bounded(Eigen::Index i, State at) {
     const auto r = static_cast<Eigen::Index>(bounded_.size());
     for (std::size_t k = 0; k < clamped_.size(); ++k) coupling_(r, static_cast<Eigen::Index>(k)) = M_(i, clamped_[k]);
+    bounded_w_[r] = w_[i];
+    bounded_sign_[r] = at == State::AtLower ? 1.0 : -1.0;
     bounded_.push_back(i);
     state(i) = at;
   }
@@ -228,8 +263,33 @@ class Pivoting {
     if (static_cast<Eigen::Index>(r) != last) {
       coupling_.row(static_cast<Eigen::Index>(r)).head(m) = coupling_.row(last).head(m);
       bounded_[r] = bounded_.back();
+      bounded_w_[static_cast<Eigen::Index>(r)] = bounded_w_[last];
+      bounded_sign_[static_cast<Eigen::Index>(r)] = bounded_sign_[last];
     }
     bounded_.pop_back();
+  }
+
+  // dw_ −= M_NC x_ on the first `rows` entries: plain loops over four columns per sweep of dw_
+  // (the compiler vectorizes them) rather than Eigen's general gemv, whose setup dominates on
+  // blocks this small.
+  void subtract_coupling_product(Eigen::Index rows, Eigen::Index m) {
+    const double* const A = coupling_.data();
+    const Eigen::Index ld = coupling_.rows();
+    double* __restrict const dw = dw_.data();
+    Eigen::Index k = 0;
+    for (; k + 4 <= m; k += 4) {
+      const double* __restrict const a0 = A + k * ld;
+      const double* __restrict const a1 = a0 + ld;
+      const double* __restrict const a2 = a1 + ld;
+      const double* __restrict const a3 = a2 + ld;
+      const double x0 = x_[k], x1 = x_[k + 1], x2 = x_[k + 2], x3 = x_[k + 3];
+      for (Eigen::Index r = 0; r < rows; ++r) dw[r] -= (x0 * a0[r] + x1 * a1[r]) + (x2 * a2[r] + x3 * a3[r]);
+    }
+    for (; k < m; ++k) {
+      const double* __restrict const a0 = A + k * ld;
+      const double x0 = x_[k];
+      for (Eigen::Index r = 0; r < rows; ++r) dw[r] -= x0 * a0[r];
+    }
   }
 
   std::string not_p(Eigen::Index i, const char* role, double pivot) const {
@@ -281,7 +341,7 @@ class Pivoting {
       const auto m = static_cast<Eigen::Index>(clamped_.size());
       const auto rows = static_cast<Eigen::Index>(bounded_.size());
       for (Eigen::Index r = 0; r < rows; ++r) dw_[r] = M_(bounded_[static_cast<std::size_t>(r)], d);
-      if (m > 0 && rows > 0) dw_.head(rows).noalias() -= coupling_.topLeftCorner(rows, m) * x_.head(m);
+      subtract_coupling_product(rows, m);
 
       // Ratio test: the first event along the direction.
       double step = kInfinity;
@@ -314,16 +374,15 @@ class Pivoting {
         }
       }
       const double dw_floor = kNegligible * m_scale_ * dz_scale;
-      for (std::size_t k = 0; k < bounded_.size(); ++k) {
-        const Eigen::Index i = bounded_[k];
-        const double dw = s * dw_[static_cast<Eigen::Index>(k)];
-        double t = kInfinity;
-        if (state(i) == State::AtLower && dw < -dw_floor) t = std::max(0.0, w_[i]) / -dw;
-        if (state(i) == State::AtUpper && dw > dw_floor) t = std::max(0.0, -w_[i]) / dw;
+      // With σ = +1 at a lower bound and −1 at an upper one, σ w >= 0 and i joins when σ Δw < 0.
+      for (Eigen::Index k = 0; k < rows; ++k) {
+        const double toward = bounded_sign_[k] * s * dw_[k];
+        if (toward >= -dw_floor) continue;
+        const double t = std::max(0.0, bounded_sign_[k] * bounded_w_[k]) / -toward;
         if (t < step) {
           step = t;
           event = Event::BoundedJoins;
-          who = k;
+          who = static_cast<std::size_t>(k);
         }
       }
       if (event == Event::None) {
@@ -345,9 +404,7 @@ class Pivoting {
       for (std::size_t k = 0; k < clamped_.size(); ++k) {
         z[clamped_[k]] -= s * step * x_[static_cast<Eigen::Index>(k)];
       }
-      for (std::size_t k = 0; k < bounded_.size(); ++k) {
-        w_[bounded_[k]] += s * step * dw_[static_cast<Eigen::Index>(k)];
-      }
+      bounded_w_.head(rows) += (s * step) * dw_.head(rows);
       w_[d] += s * step * (curved ? pivot : 0.0);
 
       switch (event) {
@@ -476,16 +533,21 @@ class Pivoting {
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   bool lu_current_ = false;
   Eigen::MatrixXd coupling_;  // M_NC: row r for bounded_[r], column k for clamped_[k]
-  Eigen::VectorXd w_;         // w of the driving and bounded indices (0 on C; stale elsewhere)
-  Eigen::VectorXd x_, y_, rhs_, dw_, residual_;
+  Eigen::VectorXd w_;         // w of the driving index (0 on C; stale elsewhere, bounded ones included)
+  Eigen::VectorXd x_, y_, rhs_, dw_;
+  // w and σ (+1 at a lower bound, −1 at an upper one) of bounded_[r] in entry r: the ratio test
+  // and the update of w_N then run down contiguous arrays.
+  Eigen::VectorXd bounded_w_, bounded_sign_;
+  Eigen::VectorXd residual_;
   std::vector<Eigen::Index> clamped_;  // C, in the order of the factor's rows
   std::vector<Eigen::Index> bounded_;  // N: processed indices at a bound (not fixed), in coupling_'s row order
   std::vector<State> states_;
 };
 
-bool is_symmetric(const Eigen::MatrixXd& M) {
+// `largest` = max|M_ij|.
+bool is_symmetric(const Eigen::MatrixXd& M, double largest) {
   if (M.size() == 0) return true;
-  const double tolerance = kSymmetry * M.cwiseAbs().maxCoeff();
+  const double tolerance = kSymmetry * largest;
   for (Eigen::Index j = 0; j < M.cols(); ++j) {  // no n×n temporary: this runs on every solve
     for (Eigen::Index i = j + 1; i < M.rows(); ++i) {
       if (std::abs(M(i, j) - M(j, i)) > tolerance) return false;
@@ -515,7 +577,9 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     }
   }
   const int limit = options.iteration_limit(std::max(1000, static_cast<int>(std::min<Eigen::Index>(50 * n, 1 << 30))));
-  Pivoting pivoting(problem.M, problem.q, is_symmetric(problem.M), options.dantzig.pivot_tolerance, limit);
+  const double largest = problem.M.cwiseAbs().maxCoeff();
+  Pivoting pivoting(problem.M, problem.q, is_symmetric(problem.M, largest), largest, options.dantzig.pivot_tolerance,
+                    limit);
 
   // The coupled bounds start from z = 0 (so the first pass solves with the tangential components
   // at 0), then follow the last solution.
@@ -524,10 +588,15 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   problem.bounds_at(z, lo, hi);
   z = z.cwiseMax(lo).cwiseMin(hi);
   const int passes = problem.friction.empty() ? 1 : options.max_friction_passes;
+  // w = M z + q at the current z, kept while z does not move: each residual below is read from it
+  // rather than from another product M z (a few of those per pass were a tenth of a small solve).
+  Eigen::VectorXd w;
+  bool w_at_z = false;
   std::string message;
   Status status = Status::Solved;
   for (int pass = 1;; ++pass) {
     const PassOutcome out = pivoting.run(lo, hi, z, order, pass > 1);
+    w_at_z = false;
     result.iterations += out.pivots;
     if (out.status != Status::Solved) {
       status = out.status;
@@ -536,12 +605,19 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     }
     message = std::to_string(result.iterations) + " pivots, " + std::to_string(pivoting.clamped_count()) + " of " +
               std::to_string(n) + " components clamped";
-    double fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+    w = problem.slack(z);
+    double fixed_box = natural_residual(z, w, lo, hi);
     for (int step = 0; step < 2 && fixed_box > options.tolerance; ++step) {  // an ill-conditioned M_CC
       pivoting.refine_again(z);
-      fixed_box = natural_residual(z, problem.slack(z), lo, hi);
+      w = problem.slack(z);
+      fixed_box = natural_residual(z, w, lo, hi);
     }
-    if (options.record_history) result.history.push_back(natural_residual(problem, z));
+    w_at_z = true;
+    // The coupled bounds ±μ|z_normal| at the new z (the fixed ones when nothing is coupled).
+    Eigen::VectorXd new_lo, new_hi;
+    problem.bounds_at(z, new_lo, new_hi);
+    const double coupled = natural_residual(z, w, new_lo, new_hi);  // = natural_residual(problem, z)
+    if (options.record_history) result.history.push_back(coupled);
     if (fixed_box > options.tolerance) {
       status = Status::NumericalFailure;
       message = "the pivoting ended (" + message + ") at a point with residual " + number_text(fixed_box) +
@@ -551,9 +627,7 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
       break;
     }
     if (problem.friction.empty()) break;
-    // Re-read the coupled bounds ±μ|z_normal| at the new z; done when z meets them too.
-    Eigen::VectorXd new_lo, new_hi;
-    problem.bounds_at(z, new_lo, new_hi);
+    // Done when z meets the re-read coupled bounds too.
     double moved = 0;
     Eigen::Index where = 0;
     for (const FrictionCoupling& c : problem.friction) {
@@ -565,7 +639,7 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     }
     lo.swap(new_lo);
     hi.swap(new_hi);
-    if (natural_residual(problem, z) <= options.tolerance) {
+    if (coupled <= options.tolerance) {
       message += "; friction bounds settled after " + std::to_string(pass) + " passes";
       break;
     }
@@ -577,14 +651,19 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
       break;
     }
     z = z.cwiseMax(lo).cwiseMin(hi);  // the next pass starts from this solution, inside the new bounds
+    w_at_z = false;
   }
 
   for (Eigen::Index i = 0; i < n; ++i) {
-    if (!std::isfinite(z[i])) z[i] = 0.0;
+    if (!std::isfinite(z[i])) {
+      z[i] = 0.0;
+      w_at_z = false;
+    }
   }
-  result.w = problem.slack(z);
+  result.w = w_at_z ? std::move(w) : problem.slack(z);
   result.z = std::move(z);
-  result.residual = natural_residual(problem, result.z);
+  problem.bounds_at(result.z, lo, hi);
+  result.residual = natural_residual(result.z, result.w, lo, hi);
   result.status = status;
   result.message = std::move(message);
   if (status == Status::Solved && !(result.residual <= options.tolerance)) {
