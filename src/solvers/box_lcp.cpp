@@ -196,12 +196,14 @@ Result box_auto(const BoxLcp& problem, const SolveOptions& options) {
     // re-reads the coupled bounds at every update and solves them in tens to hundreds of sweeps,
     // while the fixed-box passes of dantzig and newton-fb converge linearly and may not settle.
     order = {Method::Pgs, Method::Dantzig, Method::NewtonFb};
-    reason = "M is symmetric with a positive diagonal and friction couples bounds to normals: pgs first (it updates "
-             "the coupled bounds within each sweep), dantzig and newton-fb (passes over fixed boxes) as fallbacks";
+    reason =
+        "M is symmetric with a positive diagonal and friction couples bounds to normals: pgs first (it updates "
+        "the coupled bounds within each sweep), dantzig and newton-fb (passes over fixed boxes) as fallbacks";
   } else if (spd_like) {
     order = {Method::Dantzig, Method::NewtonFb, Method::Pgs};
-    reason = "M is symmetric with a positive diagonal: dantzig pivots exactly when M is positive definite, newton-fb "
-             "and pgs are the fallbacks";
+    reason =
+        "M is symmetric with a positive diagonal: dantzig pivots exactly when M is positive definite, newton-fb "
+        "and pgs are the fallbacks";
   } else {
     order = {Method::NewtonFb, Method::NewtonMin, Method::Dantzig};
     reason = "M is not symmetric with a positive diagonal: the Newton family first, dantzig (LU path) as the fallback";
@@ -268,7 +270,9 @@ Result solve(const BoxLcp& problem, Method method, const SolveOptions& options) 
     if (!std::isfinite(result.z[i])) result.z[i] = 0.0;
   }
   result.w = problem.slack(result.z);
-  result.residual = natural_residual(problem, result.z);
+  Eigen::VectorXd lo, hi;  // natural_residual(problem, z), reading the w just formed
+  problem.bounds_at(result.z, lo, hi);
+  result.residual = natural_residual(result.z, result.w, lo, hi);
   if (result.solved() && !(result.residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
     result.message += "; but the recomputed residual " + number_text(result.residual) + " misses the tolerance";
