@@ -37,8 +37,11 @@ std::optional<Result> trivial_result(const BoxLcp& problem, const char* method) 
   Eigen::VectorXd lo, hi;
   problem.bounds_at(Eigen::VectorXd::Zero(n), lo, hi);
   Eigen::VectorXd z = Eigen::VectorXd::Zero(n).cwiseMax(lo).cwiseMin(hi);
-  if (natural_residual(problem, z) != 0.0) return std::nullopt;
-  result.w = problem.slack(z);
+  // natural_residual(problem, z), with w = M z + q = q when z = 0 (every box holds 0): no product.
+  Eigen::VectorXd w = (z.array() == 0.0).all() ? problem.q : problem.slack(z);
+  problem.bounds_at(z, lo, hi);
+  if (natural_residual(z, w, lo, hi) != 0.0) return std::nullopt;
+  result.w = std::move(w);
   result.z = std::move(z);
   result.status = Status::Solved;
   result.message = "z = 0 projected onto the bounds solves exactly";
