@@ -218,8 +218,13 @@ class Pivoting {
   // of each index until it is driven). z is updated in place.
   // With `warm`, the sets of the previous run are kept where they still hold under the new bounds
   // (`warm_start`) and only the other indices are driven.
-  PassOutcome run(const Eigen::VectorXd& lower, const Eigen::VectorXd& upper, Eigen::VectorXd& z,
-                  const std::vector<Eigen::Index>& order, bool warm) {
+  // The coupled components (`friction`) that this run drives get their bounds ±μ|z_normal|, written
+  // into lower and upper, from the normals' values when the first of them is reached: with the
+  // coupled components last in `order`, every normal has been driven by then, so one run already
+  // uses bounds that match the normals it solved (ODE's rule for its findex rows) instead of those
+  // of the last run's end.
+  PassOutcome run(Eigen::VectorXd& lower, Eigen::VectorXd& upper, Eigen::VectorXd& z,
+                  const std::vector<Eigen::Index>& order, const std::vector<FrictionCoupling>& friction, bool warm) {
     lo_ = &lower;
     hi_ = &upper;
     if (warm) {
@@ -228,8 +233,24 @@ class Pivoting {
       reset();
     }
     PassOutcome out;
+    is_coupled_.assign(static_cast<std::size_t>(n_), 0);
+    for (const FrictionCoupling& c : friction) is_coupled_[static_cast<std::size_t>(c.index)] = 1;
+    bool bounds_read = false;
     for (const Eigen::Index d : order) {
       if (state(d) != State::Unprocessed) continue;
+      if (is_coupled_[static_cast<std::size_t>(d)] && !bounds_read) {
+        // The first coupled index: every normal has been driven, so the bounds of all coupled
+        // indices still to drive are read now, from the normals this run solved. z_i must stay at
+        // its start value (the w kept for the processed indices include it), so a bound that would
+        // exclude it is widened to it for this run only; the next run re-reads it.
+        for (const FrictionCoupling& c : friction) {
+          if (state(c.index) != State::Unprocessed) continue;
+          const double bound = c.mu * std::abs(z[c.normal]);
+          upper[c.index] = std::max(bound, z[c.index]);
+          lower[c.index] = std::min(-bound, z[c.index]);
+        }
+        bounds_read = true;
+      }
       if (lower[d] == upper[d]) {
         z[d] = lower[d];
         state(d) = State::Fixed;
@@ -603,6 +624,7 @@ class Pivoting {
   std::vector<Eigen::Index> clamped_;  // C, in the order of the factor's rows
   std::vector<Eigen::Index> bounded_;  // N: processed indices at a bound (not fixed), in coupling_'s row order
   std::vector<State> states_;
+  std::vector<char> is_coupled_;  // per index: 1 when `friction` bounds it
 };
 
 // `largest` = max|M_ij|.
@@ -628,13 +650,18 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     result.message = "empty problem (n = 0)";
     return result;
   }
-  // Free components first (they are clamped for good), then the others in index order.
+  // Free components first (they are clamped for good), then the others with fixed bounds, then
+  // the coupled ones (whose bounds are read from their normals when they are driven), each group
+  // in index order.
+  std::vector<char> is_coupled(static_cast<std::size_t>(n), 0);
+  for (const FrictionCoupling& c : problem.friction) is_coupled[static_cast<std::size_t>(c.index)] = 1;
   std::vector<Eigen::Index> order;
   order.reserve(static_cast<std::size_t>(n));
-  for (int pass = 0; pass < 2; ++pass) {
+  for (int group = 0; group < 3; ++group) {
     for (Eigen::Index i = 0; i < n; ++i) {
       const bool free = problem.lower[i] == -kInfinity && problem.upper[i] == kInfinity;
-      if (free == (pass == 0)) order.push_back(i);
+      const int in = is_coupled[static_cast<std::size_t>(i)] ? 2 : (free ? 0 : 1);
+      if (in == group) order.push_back(i);
     }
   }
   const int limit = options.iteration_limit(std::max(1000, static_cast<int>(std::min<Eigen::Index>(50 * n, 1 << 30))));
@@ -642,8 +669,8 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   Pivoting pivoting(problem.M, problem.q, is_symmetric(problem.M, largest), largest, options.dantzig.pivot_tolerance,
                     limit);
 
-  // The coupled bounds start from z = 0 (so the first pass solves with the tangential components
-  // at 0), then follow the last solution.
+  // The coupled bounds start from z = 0 (the tangential components are at 0 until the first pass
+  // reads their bounds from the normals it solved), then follow the last solution.
   Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
   Eigen::VectorXd lo, hi;
   problem.bounds_at(z, lo, hi);
@@ -656,7 +683,7 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   std::string message;
   Status status = Status::Solved;
   for (int pass = 1;; ++pass) {
-    const PassOutcome out = pivoting.run(lo, hi, z, order, pass > 1);
+    const PassOutcome out = pivoting.run(lo, hi, z, order, problem.friction, pass > 1);
     w_at_z = false;
     result.iterations += out.pivots;
     if (out.status != Status::Solved) {
