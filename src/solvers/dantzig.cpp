@@ -266,6 +266,9 @@ class Pivoting {
 
   [[nodiscard]] std::size_t clamped_count() const { return clamped_.size(); }
 
+  // w = M z + q at the z of the last successful `run` or `refine_again`.
+  [[nodiscard]] const Eigen::VectorXd& slack() const { return residual_; }
+
   // One more step of iterative refinement of z_C on the final sets (see `refine`).
   void refine_again(Eigen::VectorXd& z) { (void)refine(z); }
 
@@ -528,11 +531,14 @@ class Pivoting {
 
   // One step of iterative refinement of z_C on the final sets: z_C −= M_CC⁻¹ (M z + q)_C, which
   // removes the round-off the incremental updates accumulated.
+  //
+  // Leaves w = M z + q at the refined z in residual_ (`slack`): the product before the step, less
+  // M_:C times the step, so that the caller's residual check needs no second n×n product.
   bool refine(Eigen::VectorXd& z) {
     const auto m = static_cast<Eigen::Index>(clamped_.size());
-    if (m == 0) return true;
     residual_ = q_;
     residual_.noalias() += M_ * z;
+    if (m == 0) return true;
     for (Eigen::Index k = 0; k < m; ++k) rhs_[k] = residual_[clamped_[static_cast<std::size_t>(k)]];
     if (symmetric_) {
       x_.head(m) = rhs_.head(m);
@@ -546,7 +552,11 @@ class Pivoting {
       x_.head(m) = lu_.solve(rhs_.head(m));
     }
     if (!x_.head(m).allFinite()) return false;
-    for (Eigen::Index k = 0; k < m; ++k) z[clamped_[static_cast<std::size_t>(k)]] -= x_[k];
+    for (Eigen::Index k = 0; k < m; ++k) {
+      const Eigen::Index i = clamped_[static_cast<std::size_t>(k)];
+      z[i] -= x_[k];
+      residual_.noalias() -= x_[k] * M_.col(i);
+    }
     return true;
   }
 
@@ -588,8 +598,7 @@ class Pivoting {
       }
       if (!dropped) break;
     }
-    residual_ = q_;
-    residual_.noalias() += M_ * z;
+    // residual_ holds w at this z: the last refine left it there and dropped nothing after it.
     for (Eigen::Index i = 0; i < n_; ++i) {
       const State s = state(i);
       if (s != State::AtLower && s != State::AtUpper) continue;
@@ -687,15 +696,15 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   problem.bounds_at(z, lo, hi);
   z = z.cwiseMax(lo).cwiseMin(hi);
   const int passes = problem.friction.empty() ? 1 : options.max_friction_passes;
-  // w = M z + q at the current z, kept while z does not move: each residual below is read from it
-  // rather than from another product M z (a few of those per pass were a tenth of a small solve).
+  // w = M z + q at the end of a pass, as the last refinement left it (its product less the
+  // refinement step's columns): the pass's residual checks read it instead of forming M z again
+  // (a few such products per pass were a tenth of a small solve). The returned w and residual are
+  // formed afresh from the returned z.
   Eigen::VectorXd w;
-  bool w_at_z = false;
   std::string message;
   Status status = Status::Solved;
   for (int pass = 1;; ++pass) {
     const PassOutcome out = pivoting.run(lo, hi, z, order, problem.friction, pass > 1);
-    w_at_z = false;
     result.iterations += out.pivots;
     if (out.status != Status::Solved) {
       status = out.status;
@@ -704,14 +713,13 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     }
     message = std::to_string(result.iterations) + " pivots, " + std::to_string(pivoting.clamped_count()) + " of " +
               std::to_string(n) + " components clamped";
-    w = problem.slack(z);
+    w = pivoting.slack();
     double fixed_box = natural_residual(z, w, lo, hi);
     for (int step = 0; step < 2 && fixed_box > options.tolerance; ++step) {  // an ill-conditioned M_CC
       pivoting.refine_again(z);
-      w = problem.slack(z);
+      w = pivoting.slack();
       fixed_box = natural_residual(z, w, lo, hi);
     }
-    w_at_z = true;
     // The coupled bounds ±μ|z_normal| at the new z (the fixed ones when nothing is coupled).
     Eigen::VectorXd new_lo, new_hi;
     problem.bounds_at(z, new_lo, new_hi);
@@ -750,16 +758,12 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
       break;
     }
     z = z.cwiseMax(lo).cwiseMin(hi);  // the next pass starts from this solution, inside the new bounds
-    w_at_z = false;
   }
 
   for (Eigen::Index i = 0; i < n; ++i) {
-    if (!std::isfinite(z[i])) {
-      z[i] = 0.0;
-      w_at_z = false;
-    }
+    if (!std::isfinite(z[i])) z[i] = 0.0;
   }
-  result.w = w_at_z ? std::move(w) : problem.slack(z);
+  result.w = problem.slack(z);
   result.z = std::move(z);
   problem.bounds_at(result.z, lo, hi);
   result.residual = natural_residual(result.z, result.w, lo, hi);
