@@ -446,14 +446,24 @@ class Pivoting {
       }
       const double dz_scale = m > 0 ? std::max(1.0, x_.head(m).cwiseAbs().maxCoeff()) : 1.0;
       const double dz_floor = kNegligible * dz_scale;
+      // Each candidate's step gap/rate is compared as gap < step·rate (rate > 0) and divided out
+      // only when it wins: a division per entry was a fifth of the pivot on large clamped sets.
       for (std::size_t k = 0; k < clamped_.size(); ++k) {
         const Eigen::Index i = clamped_[k];
         const double dz = -s * x_[static_cast<Eigen::Index>(k)];
-        double t = kInfinity;
-        if (dz < -dz_floor && lo[i] > -kInfinity) t = std::max(0.0, z[i] - lo[i]) / -dz;
-        if (dz > dz_floor && hi[i] < kInfinity) t = std::max(0.0, hi[i] - z[i]) / dz;
-        if (t < step) {
-          step = t;
+        double gap = 0;
+        double rate = 0;
+        if (dz < -dz_floor && lo[i] > -kInfinity) {
+          gap = std::max(0.0, z[i] - lo[i]);
+          rate = -dz;
+        } else if (dz > dz_floor && hi[i] < kInfinity) {
+          gap = std::max(0.0, hi[i] - z[i]);
+          rate = dz;
+        } else {
+          continue;
+        }
+        if (gap < step * rate) {
+          step = gap / rate;
           event = Event::ClampedLeaves;
           who = k;
         }
@@ -463,9 +473,9 @@ class Pivoting {
       for (Eigen::Index k = 0; k < rows; ++k) {
         const double toward = bounded_sign_[k] * s * dw_[k];
         if (toward >= -dw_floor) continue;
-        const double t = std::max(0.0, bounded_sign_[k] * bounded_w_[k]) / -toward;
-        if (t < step) {
-          step = t;
+        const double gap = std::max(0.0, bounded_sign_[k] * bounded_w_[k]);
+        if (gap < step * -toward) {
+          step = gap / -toward;
           event = Event::BoundedJoins;
           who = static_cast<std::size_t>(k);
         }
