@@ -150,7 +150,11 @@ class CholeskyFactor {
   // Deletes row and column k of M_CC from the factor. Deleting row k of L leaves rows k+1.. with
   // one entry right of the diagonal; Givens rotations of columns (j, j+1), j = k.., applied from
   // the right (so L Lᵀ is unchanged) move it back left, then the last column is zero. O((m − k)²).
-  void remove(Eigen::Index k) {
+  //
+  // `carry`, when given, is a y with L y = b for the old factor; it is rotated along, so that its
+  // first m − 1 entries then solve the new factor against b without entry k (the dropped last
+  // entry meets the zero column), in O(m) instead of a new triangular solve.
+  void remove(Eigen::Index k, double* carry = nullptr) {
     double* const L = L_.data();
     const Eigen::Index ld = L_.rows();
     for (Eigen::Index j = k; j + 1 < m_; ++j) {
@@ -166,6 +170,12 @@ class CholeskyFactor {
         const double v = right[i];
         left[i] = c * u + s * v;
         right[i] = c * v - s * u;
+      }
+      if (carry != nullptr) {
+        const double u = carry[j];
+        const double v = carry[j + 1];
+        carry[j] = c * u + s * v;
+        carry[j + 1] = c * v - s * u;
       }
     }
     for (Eigen::Index j = 0; j + 1 < m_; ++j) {  // drop row k: rows below it move up by one
@@ -206,6 +216,7 @@ class Pivoting {
         y_(q.size()),
         rhs_(q.size()),
         dw_(q.size()),
+        y_driving_(q.size()),
         bounded_w_(q.size()),
         bounded_sign_(q.size()),
         states_(static_cast<std::size_t>(q.size())) {
@@ -311,20 +322,29 @@ class Pivoting {
     return pivot;
   }
 
-  // Adds i to the clamped set; y_ must hold L⁻¹ M_C,i for the current C (Cholesky path).
-  void add_clamped(Eigen::Index i, double pivot) {
+  // solve_clamped(d, true) when y_ already holds L⁻¹ M_Cd (Cholesky path): only the backward solve.
+  double solve_from_y(Eigen::Index d) {
     const auto m = static_cast<Eigen::Index>(clamped_.size());
-    if (symmetric_) cholesky_.append(y_, pivot);
+    x_.head(m) = y_.head(m);
+    cholesky_.backward(x_);
+    return M_(d, d) - y_.head(m).squaredNorm();
+  }
+
+  // Adds i to the clamped set; `y` must hold L⁻¹ M_C,i for the current C (Cholesky path).
+  void add_clamped(Eigen::Index i, double pivot, const Eigen::VectorXd& y) {
+    const auto m = static_cast<Eigen::Index>(clamped_.size());
+    if (symmetric_) cholesky_.append(y, pivot);
     for (std::size_t r = 0; r < bounded_.size(); ++r) coupling_(static_cast<Eigen::Index>(r), m) = M_(bounded_[r], i);
     clamped_.push_back(i);
     lu_current_ = false;
     state(i) = State::Clamped;
   }
 
-  void remove_clamped(std::size_t k) {
+  // `carry` as for CholeskyFactor::remove.
+  void remove_clamped(std::size_t k, double* carry = nullptr) {
     const auto m = static_cast<Eigen::Index>(clamped_.size());
     const auto position = static_cast<Eigen::Index>(k);
-    if (symmetric_) cholesky_.remove(position);
+    if (symmetric_) cholesky_.remove(position, carry);
     const auto rows = static_cast<Eigen::Index>(bounded_.size());
     for (Eigen::Index c = position; c + 1 < m; ++c) coupling_.col(c).head(rows) = coupling_.col(c + 1).head(rows);
     clamped_.erase(clamped_.begin() + static_cast<std::ptrdiff_t>(k));
@@ -392,6 +412,9 @@ class Pivoting {
     // w_d within round-off of 0 (the size of the terms summed into it) counts as 0 at a bound:
     // driving on its sign alone would pivot on noise, or fail on a zero pivot of a singular M.
     const double w_noise = kNegligible * (std::abs(q_[d]) + m_scale_ * z.lpNorm<1>());
+    // Whether y_ already holds L⁻¹ M_Cd for the current C (Cholesky path): after the first step it
+    // is updated with the factor in O(|C|) instead of solved again.
+    bool y_current = false;
     for (;;) {
       if (z[d] <= lo[d] && w_[d] >= -w_noise) {
         z[d] = lo[d];
@@ -403,7 +426,7 @@ class Pivoting {
         add_bounded(d, State::AtUpper);
         return true;
       }
-      const double pivot = solve_clamped(d, true);
+      const double pivot = y_current ? solve_from_y(d) : solve_clamped(d, true);
       if (std::isnan(pivot) || pivot < -pivot_floor_) {
         out.status = Status::NotApplicable;
         out.message = not_p(d, "driving", pivot);
@@ -416,7 +439,7 @@ class Pivoting {
           out.message = not_p(d, "driving", pivot);
           return false;
         }
-        add_clamped(d, pivot);
+        add_clamped(d, pivot, y_);
         return true;
       }
       // Move z_d against the sign of w_d: Δz_d = s, Δz_C = −s x, and on the bounded set N
@@ -509,28 +532,37 @@ class Pivoting {
           return true;
         case Event::DrivenJoins:
           w_[d] = 0.0;
-          add_clamped(d, pivot);  // y_ still holds L⁻¹ M_Cd: C has not changed
+          add_clamped(d, pivot, y_);  // y_ still holds L⁻¹ M_Cd: C has not changed
           return true;
         case Event::ClampedLeaves: {
           const Eigen::Index i = clamped_[who];
           const bool to_lower = -s * x_[static_cast<Eigen::Index>(who)] < 0.0;
           z[i] = to_lower ? lo[i] : hi[i];
           w_[i] = 0.0;
-          remove_clamped(who);
+          remove_clamped(who, y_.data());  // y_ = L⁻¹ M_Cd follows the factor
+          y_current = symmetric_;
           add_bounded(i, to_lower ? State::AtLower : State::AtUpper);
           break;
         }
         case Event::BoundedJoins: {
           const Eigen::Index i = bounded_[who];
           w_[i] = 0.0;
-          const double joining = solve_clamped(i, false);
+          if (symmetric_) y_driving_.head(m) = y_.head(m);
+          const double joining = solve_clamped(i, false);  // y_ = L⁻¹ M_Ci, i's row of the factor
           if (std::isnan(joining) || joining <= pivot_floor_) {
             out.status = Status::NotApplicable;
             out.message = not_p(i, "joining", joining);
             return false;
           }
           remove_bounded(who);
-          add_clamped(i, joining);
+          add_clamped(i, joining, y_);
+          if (symmetric_) {
+            // d's vector gains the entry of i's new row (M_id − y_iᵀ y_d)/√joining; the rest stays.
+            const double added = (M_(i, d) - y_.head(m).dot(y_driving_.head(m))) / std::sqrt(joining);
+            y_.head(m) = y_driving_.head(m);
+            y_[m] = added;
+            y_current = true;
+          }
           break;
         }
         case Event::None:
@@ -636,6 +668,7 @@ class Pivoting {
   Eigen::MatrixXd coupling_;  // M_NC: row r for bounded_[r], column k for clamped_[k]
   Eigen::VectorXd w_;         // w of the driving index (0 on C; stale elsewhere, bounded ones included)
   Eigen::VectorXd x_, y_, rhs_, dw_;
+  Eigen::VectorXd y_driving_;  // the driving index's y while y_ serves a joining index
   // w and σ (+1 at a lower bound, −1 at an upper one) of bounded_[r] in entry r: the ratio test
   // and the update of w_N then run down contiguous arrays.
   Eigen::VectorXd bounded_w_, bounded_sign_;
