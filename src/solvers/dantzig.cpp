@@ -107,21 +107,21 @@ class CholeskyFactor {
       const double* const c1 = c0 + ld;
       const double* const c2 = c1 + ld;
       const double* const c3 = c2 + ld;
-      // Two partial sums per column (even and odd i), which the compiler can pair up in vectors.
-      double s0 = 0, t0 = 0, s1 = 0, t1 = 0, s2 = 0, t2 = 0, s3 = 0, t3 = 0;
+      // Two partial sums per column (even and odd i) held as one two-lane packet, so that the
+      // sweep runs in vector instructions (the compiler does not reorder a scalar sum itself).
+      using Pair = Eigen::Array2d;
+      using PairMap = Eigen::Map<const Pair>;
+      Pair p0 = Pair::Zero(), p1 = Pair::Zero(), p2 = Pair::Zero(), p3 = Pair::Zero();
       Eigen::Index i = j;
       for (; i + 2 <= m_; i += 2) {
-        const double a = v[i];
-        const double b = v[i + 1];
-        s0 += c0[i] * a;
-        t0 += c0[i + 1] * b;
-        s1 += c1[i] * a;
-        t1 += c1[i + 1] * b;
-        s2 += c2[i] * a;
-        t2 += c2[i + 1] * b;
-        s3 += c3[i] * a;
-        t3 += c3[i + 1] * b;
+        const Pair a = PairMap(v + i);
+        p0 += PairMap(c0 + i) * a;
+        p1 += PairMap(c1 + i) * a;
+        p2 += PairMap(c2 + i) * a;
+        p3 += PairMap(c3 + i) * a;
       }
+      double s0 = p0[0], s1 = p1[0], s2 = p2[0], s3 = p3[0];
+      const double t0 = p0[1], t1 = p1[1], t2 = p2[1], t3 = p3[1];
       if (i < m_) {
         s0 += c0[i] * v[i];
         s1 += c1[i] * v[i];
