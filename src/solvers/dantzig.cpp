@@ -679,27 +679,39 @@ class Pivoting {
   std::vector<char> is_coupled_;  // per index: 1 when `friction` bounds it
 };
 
-// `largest` = max|M_ij|. Columns j and j+1 are compared together with rows j and j+1: those two
-// rows' entries of a column i are adjacent in memory (one load for two), the maxima carry no
-// branch, and a pair of columns decides at its end (this runs on every solve).
-bool is_symmetric(const Eigen::MatrixXd& M, double largest) {
+// max|M_ij| and whether M counts as symmetric (|M_ij − M_ji| <= kSymmetry·max|M|), in one pass
+// over M (this runs on every solve). Columns j and j+1 are read together with rows j and j+1, whose
+// entries in a column i are adjacent in memory, as the two lanes of a packet; the maxima carry no
+// branch.
+struct Scan {
+  double largest = 0;
+  bool symmetric = true;
+};
+Scan scan(const Eigen::MatrixXd& M) {
+  using Pair = Eigen::Array2d;
   const Eigen::Index n = M.rows();
-  if (n == 0) return true;
-  const double tolerance = kSymmetry * largest;
+  Pair worst = Pair::Zero();
+  Pair big = Pair::Zero();
   Eigen::Index j = 0;
   for (; j + 2 <= n; j += 2) {
-    double worst0 = std::abs(M(j + 1, j) - M(j, j + 1));
-    double worst1 = 0;
+    const Pair corner_lower(M(j, j), M(j + 1, j));
+    const Pair corner_upper(M(j, j + 1), M(j + 1, j + 1));
+    big = big.max(corner_lower.abs()).max(corner_upper.abs());
+    worst[0] = std::max(worst[0], std::abs(M(j + 1, j) - M(j, j + 1)));
     const double* const lower0 = &M(0, j);
     const double* const lower1 = &M(0, j + 1);
     for (Eigen::Index i = j + 2; i < n; ++i) {
-      const double* const upper = &M(j, i);  // M(j, i) and M(j + 1, i)
-      worst0 = std::max(worst0, std::abs(lower0[i] - upper[0]));
-      worst1 = std::max(worst1, std::abs(lower1[i] - upper[1]));
+      const Pair lower(lower0[i], lower1[i]);
+      const Pair upper = Eigen::Map<const Pair>(&M(j, i));  // M(j, i) and M(j + 1, i)
+      worst = worst.max((lower - upper).abs());
+      big = big.max(lower.abs()).max(upper.abs());
     }
-    if (std::max(worst0, worst1) > tolerance) return false;
   }
-  return true;  // an odd n's last column has nothing below the diagonal
+  if (j < n) big[0] = std::max(big[0], std::abs(M(j, j)));  // odd n: the last diagonal entry
+  Scan out;
+  out.largest = big.maxCoeff();
+  out.symmetric = worst.maxCoeff() <= kSymmetry * out.largest;
+  return out;
 }
 
 }  // namespace
@@ -728,9 +740,8 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     }
   }
   const int limit = options.iteration_limit(std::max(1000, static_cast<int>(std::min<Eigen::Index>(50 * n, 1 << 30))));
-  const double largest = problem.M.cwiseAbs().maxCoeff();
-  Pivoting pivoting(problem.M, problem.q, is_symmetric(problem.M, largest), largest, options.dantzig.pivot_tolerance,
-                    limit);
+  const Scan entries = scan(problem.M);
+  Pivoting pivoting(problem.M, problem.q, entries.symmetric, entries.largest, options.dantzig.pivot_tolerance, limit);
 
   // The coupled bounds start from z = 0 (the tangential components are at 0 until the first pass
   // reads their bounds from the normals it solved), then follow the last solution.
