@@ -7,8 +7,18 @@
 
 namespace perp {
 
+namespace {
+// x·0 is ±0 for every finite x and NaN for ±inf and NaN, so one sum (a vectorized reduction)
+// tells whether every entry is finite; Eigen's allFinite tests entry by entry, several times
+// slower, which showed in the solve time of problems with n ≈ 100.
+template <class Values>
+bool all_finite(const Values& values) {
+  return (values.array() * 0.0).sum() == 0.0;
+}
+}  // namespace
+
 void require_finite(const Eigen::MatrixXd& values, const char* field) {
-  if (values.allFinite()) return;
+  if (all_finite(values)) return;
   for (Eigen::Index i = 0; i < values.rows(); ++i) {
     for (Eigen::Index j = 0; j < values.cols(); ++j) {
       if (!std::isfinite(values(i, j))) {
@@ -20,7 +30,7 @@ void require_finite(const Eigen::MatrixXd& values, const char* field) {
 }
 
 void require_finite(const Eigen::VectorXd& values, const char* field) {
-  if (values.allFinite()) return;
+  if (all_finite(values)) return;
   for (Eigen::Index i = 0; i < values.size(); ++i) {
     if (!std::isfinite(values[i])) {
       throw InvalidProblem(std::string(field) + "[" + std::to_string(i) + "] is " +

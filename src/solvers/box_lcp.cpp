@@ -37,8 +37,11 @@ std::optional<Result> trivial_result(const BoxLcp& problem, const char* method) 
   Eigen::VectorXd lo, hi;
   problem.bounds_at(Eigen::VectorXd::Zero(n), lo, hi);
   Eigen::VectorXd z = Eigen::VectorXd::Zero(n).cwiseMax(lo).cwiseMin(hi);
-  if (natural_residual(problem, z) != 0.0) return std::nullopt;
-  result.w = problem.slack(z);
+  // natural_residual(problem, z), with w = M z + q = q when z = 0 (every box holds 0): no product.
+  Eigen::VectorXd w = (z.array() == 0.0).all() ? problem.q : problem.slack(z);
+  problem.bounds_at(z, lo, hi);
+  if (natural_residual(z, w, lo, hi) != 0.0) return std::nullopt;
+  result.w = std::move(w);
   result.z = std::move(z);
   result.status = Status::Solved;
   result.message = "z = 0 projected onto the bounds solves exactly";
@@ -278,7 +281,9 @@ Result solve(const BoxLcp& problem, Method method, const SolveOptions& options) 
     if (!std::isfinite(result.z[i])) result.z[i] = 0.0;
   }
   result.w = problem.slack(result.z);
-  result.residual = natural_residual(problem, result.z);
+  Eigen::VectorXd lo, hi;  // natural_residual(problem, z), reading the w just formed
+  problem.bounds_at(result.z, lo, hi);
+  result.residual = natural_residual(result.z, result.w, lo, hi);
   if (result.solved() && !(result.residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
     result.message += "; but the recomputed residual " + number_text(result.residual) + " misses the tolerance";

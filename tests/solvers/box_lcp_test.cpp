@@ -434,14 +434,17 @@ TEST(SolveBoxLcp, LcpAsABoxAgreesWithTheLcpSolvers) {
   EXPECT_LE((as_lcp.z - lemke.z).cwiseAbs().maxCoeff(), 1e-9);
 }
 
-// The outer loop's limit: one pass solves with the tangential component fixed at 0 (its bounds at
-// z = 0), which does not meet the bounds ±μ z_0 of the result, so one pass ends max-iterations.
-// (Each pass solves 2 z_0 + z_1/2 = 2 with z_1 = z_0/2 from the previous pass: z_0 ← 1 − z_0/8, a
-// contraction by 1/8, so the default limit needs about 10 passes for 1e-8.)
+// The outer loop's limit: one pass drives the normal first (z_1 at 0: z_0 = 1), then reads the
+// tangent's bounds ±μ z_0 = ±1/2 from it (ODE's rule) and drives z_1 to 1/2 while z_0 follows,
+// 2 z_0 + 1/4 = 2: z = (7/8, 1/2), which does not meet its own bounds ±7/16, so one pass ends
+// max-iterations. (Each later pass solves 2 z_0 + z_1/2 = 2 with z_1 = z_0/2 from the previous
+// pass: z_0 ← 1 − z_0/8, a contraction by 1/8, so the default limit needs about 10 passes for 1e-8.)
 // The pivot limit likewise: a random 20-unknown problem needs more than one pivot.
 TEST(SolveBoxLcp, DantzigLimitsEndMaxIterations) {
   const Result one_pass = solve(sliding_contact(), Method::Dantzig, {.max_friction_passes = 1});
   EXPECT_EQ(one_pass.status, Status::MaxIterations);
+  EXPECT_NEAR(one_pass.z[0], 7.0 / 8, 1e-15);
+  EXPECT_NEAR(one_pass.z[1], 1.0 / 2, 1e-15);
   EXPECT_THAT(one_pass.message, HasSubstr("max_friction_passes"));
   EXPECT_THAT(one_pass.message, HasSubstr("component 1"));
   EXPECT_DOUBLE_EQ(one_pass.residual, natural_residual(sliding_contact(), one_pass.z));

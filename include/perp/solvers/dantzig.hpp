@@ -22,7 +22,8 @@
 /// Friction coupling (`BoxLcp::friction`) is an outer loop: the coupled bounds are fixed to
 /// ±μ|z_normal| at the last solution (0 at the start), the fixed-box problem is solved (after the
 /// first pass warm-started from the last clamped set, its factor and the bounded set, as far as they
-/// stay complementary under the new bounds), and the loop
+/// stay complementary under the new bounds; the coupled components are driven last, their bounds
+/// re-read from the normals on reaching the first of them, so pass 1 is ODE's findex rule), and the loop
 /// ends when the solution meets the tolerance with its own bounds (`natural_residual(BoxLcp, z)`)
 /// or after `SolveOptions::max_friction_passes` solves.
 
