@@ -21,8 +21,6 @@ constexpr double kDefaultRelaxation = 1.2;  // as for the LCP's psor
 constexpr int kDefaultSweeps = 10000;
 // w is updated incrementally by each z_i change; recomputed from z this often against round-off.
 constexpr int kRefreshEvery = 64;
-// M counts as symmetric for `auto` when |M − Mᵀ| <= kSymmetry·max|M| entrywise.
-constexpr double kSymmetry = 1e-14;
 
 // z = mid(lo(0), hi(0), 0): the trivial candidate (the LCP's z = 0 when q >= 0).
 std::optional<Result> trivial_result(const BoxLcp& problem, const char* method) {
@@ -177,7 +175,7 @@ Result box_newton(const BoxLcp& problem, Reformulation reformulation, const Solv
 bool symmetric_with_positive_diagonal(const Eigen::MatrixXd& M) {
   if (M.size() == 0) return true;
   if (!(M.diagonal().minCoeff() > 0.0)) return false;
-  return (M - M.transpose()).cwiseAbs().maxCoeff() <= kSymmetry * M.cwiseAbs().maxCoeff();
+  return detail::scan_matrix(M).symmetric;
 }
 
 Result run(const BoxLcp& problem, Method method, const SolveOptions& options);

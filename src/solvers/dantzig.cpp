@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
 
@@ -17,9 +18,6 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Entries of a direction below kNegligible times its scale are round-off of a zero: they take no
 // part in the ratio test (a clamped z_i that does not move cannot be the one that hits a bound).
 constexpr double kNegligible = 1e-13;
-// M counts as symmetric (Cholesky path) when |M − Mᵀ| <= kSymmetry·max|M| entrywise: products
-// such as A Aᵀ are symmetric only to round-off.
-constexpr double kSymmetry = 1e-14;
 // Indices listed in a message before "…".
 constexpr std::size_t kListed = 8;
 
@@ -679,41 +677,6 @@ class Pivoting {
   std::vector<char> is_coupled_;  // per index: 1 when `friction` bounds it
 };
 
-// max|M_ij| and whether M counts as symmetric (|M_ij − M_ji| <= kSymmetry·max|M|), in one pass
-// over M (this runs on every solve). Columns j and j+1 are read together with rows j and j+1, whose
-// entries in a column i are adjacent in memory, as the two lanes of a packet; the maxima carry no
-// branch.
-struct Scan {
-  double largest = 0;
-  bool symmetric = true;
-};
-Scan scan(const Eigen::MatrixXd& M) {
-  using Pair = Eigen::Array2d;
-  const Eigen::Index n = M.rows();
-  Pair worst = Pair::Zero();
-  Pair big = Pair::Zero();
-  Eigen::Index j = 0;
-  for (; j + 2 <= n; j += 2) {
-    const Pair corner_lower(M(j, j), M(j + 1, j));
-    const Pair corner_upper(M(j, j + 1), M(j + 1, j + 1));
-    big = big.max(corner_lower.abs()).max(corner_upper.abs());
-    worst[0] = std::max(worst[0], std::abs(M(j + 1, j) - M(j, j + 1)));
-    const double* const lower0 = &M(0, j);
-    const double* const lower1 = &M(0, j + 1);
-    for (Eigen::Index i = j + 2; i < n; ++i) {
-      const Pair lower(lower0[i], lower1[i]);
-      const Pair upper = Eigen::Map<const Pair>(&M(j, i));  // M(j, i) and M(j + 1, i)
-      worst = worst.max((lower - upper).abs());
-      big = big.max(lower.abs()).max(upper.abs());
-    }
-  }
-  if (j < n) big[0] = std::max(big[0], std::abs(M(j, j)));  // odd n: the last diagonal entry
-  Scan out;
-  out.largest = big.maxCoeff();
-  out.symmetric = worst.maxCoeff() <= kSymmetry * out.largest;
-  return out;
-}
-
 }  // namespace
 
 Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
@@ -740,7 +703,8 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     }
   }
   const int limit = options.iteration_limit(std::max(1000, static_cast<int>(std::min<Eigen::Index>(50 * n, 1 << 30))));
-  const Scan entries = scan(problem.M);
+  // The Cholesky path when M is symmetric to round-off (products such as A Aᵀ are no more).
+  const detail::MatrixScan entries = detail::scan_matrix(problem.M);
   Pivoting pivoting(problem.M, problem.q, entries.symmetric, entries.largest, options.dantzig.pivot_tolerance, limit);
 
   // The coupled bounds start from z = 0 (the tangential components are at 0 until the first pass

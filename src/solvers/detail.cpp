@@ -1,5 +1,6 @@
 #include "detail.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -131,6 +132,35 @@ Result first_that_solves(const std::vector<Method>& order, const std::function<R
   best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message +
                  " [order chosen because " + reason + "]";
   return best;
+}
+
+// Columns j and j+1 are read together with rows j and j+1, whose entries in a column i are adjacent
+// in memory, as the two lanes of a packet; the maxima carry no branch.
+MatrixScan scan_matrix(const Eigen::MatrixXd& M) {
+  using Pair = Eigen::Array2d;
+  const Eigen::Index n = M.rows();
+  Pair worst = Pair::Zero();
+  Pair big = Pair::Zero();
+  Eigen::Index j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const Pair corner_lower(M(j, j), M(j + 1, j));
+    const Pair corner_upper(M(j, j + 1), M(j + 1, j + 1));
+    big = big.max(corner_lower.abs()).max(corner_upper.abs());
+    worst[0] = std::max(worst[0], std::abs(M(j + 1, j) - M(j, j + 1)));
+    const double* const lower0 = &M(0, j);
+    const double* const lower1 = &M(0, j + 1);
+    for (Eigen::Index i = j + 2; i < n; ++i) {
+      const Pair lower(lower0[i], lower1[i]);
+      const Pair upper = Eigen::Map<const Pair>(&M(j, i));  // M(j, i) and M(j + 1, i)
+      worst = worst.max((lower - upper).abs());
+      big = big.max(lower.abs()).max(upper.abs());
+    }
+  }
+  if (j < n) big[0] = std::max(big[0], std::abs(M(j, j)));  // odd n: the last diagonal entry
+  MatrixScan out;
+  out.largest = big.maxCoeff();
+  out.symmetric = worst.maxCoeff() <= kSymmetry * out.largest;
+  return out;
 }
 
 }  // namespace perp::detail

@@ -60,6 +60,18 @@ struct DataScale {
 [[nodiscard]] Result first_that_solves(const std::vector<Method>& order, const std::function<Result(Method)>& attempt,
                                        const std::string& reason);
 
+/// M counts as symmetric when |M_ij − M_ji| <= kSymmetry·max|M| for every pair: products such as
+/// A Aᵀ are symmetric only to round-off.
+inline constexpr double kSymmetry = 1e-14;
+
+/// max|M_ij| and whether M counts as symmetric, from one pass over the entries of a square M and
+/// no temporary (the solvers that pick a symmetric factorization run it on every solve).
+struct MatrixScan {
+  double largest = 0;
+  bool symmetric = true;
+};
+[[nodiscard]] MatrixScan scan_matrix(const Eigen::MatrixXd& M);
+
 /// Solved when the residual meets the tolerance; otherwise `otherwise` with the message.
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not);
 

@@ -34,29 +34,39 @@ constexpr double kStallDecrease = 1e-6;
 // ---------------------------------------------------------------------------------------------
 // The problem as the iteration sees it: bounds, F and J.
 
-// F = M z + q, J = M (constant).
-class LcpModel {
+// F = M z + q, J = M (by reference, never copied): what the LCP and box-LCP models share.
+class LinearModel {
  public:
-  static constexpr bool kWatchdog = false;
-  explicit LcpModel(const Lcp& problem)
-      : problem_(problem),
-        lower_(Eigen::VectorXd::Zero(problem.size())),
-        upper_(Eigen::VectorXd::Constant(problem.size(), kInfinity)) {
-    const double scale = problem.size() == 0 ? 0.0 : problem.M.cwiseAbs().maxCoeff();
-    symmetric_ = problem.size() == 0 || (problem.M - problem.M.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
-  }
-  [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
-  [[nodiscard]] const Eigen::VectorXd& lower() const { return lower_; }
-  [[nodiscard]] const Eigen::VectorXd& upper() const { return upper_; }
+  LinearModel(const Eigen::MatrixXd& M, const Eigen::VectorXd& q)
+      : M_(M), q_(q), symmetric_(detail::scan_matrix(M).symmetric) {}
+  [[nodiscard]] Eigen::Index size() const { return q_.size(); }
   // F at a trial point; false when not finite (only possible on overflow).
   bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
-    F.noalias() = problem_.M * z;
-    F += problem_.q;
+    F.noalias() = M_ * z;
+    F += q_;
     return F.allFinite();
   }
   void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const { (void)function(z, F); }
-  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) { return problem_.M; }
+  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) { return M_; }
   [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
+
+ private:
+  const Eigen::MatrixXd& M_;
+  const Eigen::VectorXd& q_;
+  bool symmetric_;
+};
+
+// The LCP: bounds [0, +∞).
+class LcpModel : public LinearModel {
+ public:
+  static constexpr bool kWatchdog = false;
+  explicit LcpModel(const Lcp& problem)
+      : LinearModel(problem.M, problem.q),
+        problem_(problem),
+        lower_(Eigen::VectorXd::Zero(problem.size())),
+        upper_(Eigen::VectorXd::Constant(problem.size(), kInfinity)) {}
+  [[nodiscard]] const Eigen::VectorXd& lower() const { return lower_; }
+  [[nodiscard]] const Eigen::VectorXd& upper() const { return upper_; }
 
   // Active-set identification: once two iterates in a row agree on α = {i : z_i > F_i}, solve
   // M_αα z_α = −q_α (one LU of size |α|); the vertex replaces the iterate when it solves to the
@@ -82,33 +92,20 @@ class LcpModel {
  private:
   const Lcp& problem_;
   Eigen::VectorXd lower_, upper_;
-  bool symmetric_ = false;
   std::vector<Eigen::Index> alpha_, previous_, tried_;
 };
 
-// A box LCP with fixed bounds: F = M z + q, J = M (by reference, never copied).
-class BoxModel {
+// A box LCP with fixed bounds.
+class BoxModel : public LinearModel {
  public:
   // The non-monotone line search's watchdog (see Newton::run): without it, Newton bounces between
   // two points on random SPD box LCPs with n >= 80 and two-sided bounds, until the stall test stops
   // it. Not (yet) on for the LCP and MCP models: there it turns quick stall reports on problems
   // without a solution into long monotone crawls (tobenna: 24 → 4685 newton-fb steps).
   static constexpr bool kWatchdog = true;
-  explicit BoxModel(const BoxLcp& problem) : problem_(problem) {
-    const double scale = problem.size() == 0 ? 0.0 : problem.M.cwiseAbs().maxCoeff();
-    symmetric_ = problem.size() == 0 || (problem.M - problem.M.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
-  }
-  [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
+  explicit BoxModel(const BoxLcp& problem) : LinearModel(problem.M, problem.q), problem_(problem) {}
   [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
   [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
-  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
-    F.noalias() = problem_.M * z;
-    F += problem_.q;
-    return F.allFinite();
-  }
-  void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const { (void)function(z, F); }
-  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) { return problem_.M; }
-  [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
 
   // The box analogue of LcpModel::finish: once two iterates in a row agree on the sets (z_i − F_i
   // at or below l_i: z_i = l_i; at or above u_i: z_i = u_i; otherwise clamped, F_i = 0), solve
@@ -148,7 +145,6 @@ class BoxModel {
 
  private:
   const BoxLcp& problem_;
-  bool symmetric_ = false;
   std::vector<int> labels_, previous_, tried_;
 };
 
@@ -172,8 +168,7 @@ class McpModel {
   }
   const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) {
     J_ = evaluate_jacobian(problem_.J, z, "J at an iterate");
-    const double scale = J_.size() == 0 ? 0.0 : J_.cwiseAbs().maxCoeff();
-    symmetric_ = J_.size() == 0 || (J_ - J_.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;
+    symmetric_ = detail::scan_matrix(J_).symmetric;
     return J_;
   }
   [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
