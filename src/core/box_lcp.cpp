@@ -9,16 +9,7 @@
 
 namespace perp {
 void BoxLcp::validate() const {
-  // Lcp's checks without building an Lcp, which would copy M.
-  if (M.rows() != M.cols()) {
-    throw InvalidProblem("M must be square: got " + std::to_string(M.rows()) + "x" + std::to_string(M.cols()));
-  }
-  if (q.size() != M.rows()) {
-    throw InvalidProblem("q: expected size " + std::to_string(M.rows()) + " (M is " + std::to_string(M.rows()) + "x" +
-                         std::to_string(M.cols()) + "), got " + std::to_string(q.size()));
-  }
-  require_finite(M, "M");
-  require_finite(q, "q");
+  validate_lcp_data(M, q);
   const Eigen::Index n = q.size();
   if (lower.size() != n) {
     throw InvalidProblem("lower: expected size " + std::to_string(n) + " (M is " + std::to_string(n) + "x" +
@@ -57,23 +48,9 @@ void BoxLcp::validate() const {
                            " is itself a coupled component; a normal must have fixed bounds");
     }
   }
-  // The index text is built only for a message: formatting it for every i cost more than the
-  // checks themselves on a small problem.
-  const auto at = [](Eigen::Index i) { return "[" + std::to_string(i) + "]"; };
   for (Eigen::Index i = 0; i < n; ++i) {
-    if (std::isnan(lower[i])) throw InvalidProblem("lower" + at(i) + " is NaN");
-    if (std::isnan(upper[i])) throw InvalidProblem("upper" + at(i) + " is NaN");
-    if (coupled[static_cast<std::size_t>(i)] > 0) continue;  // bounds come from the coupling
-    if (lower[i] == std::numeric_limits<double>::infinity()) {
-      throw InvalidProblem("lower" + at(i) + " is +inf; a lower bound must be finite or -inf");
-    }
-    if (upper[i] == -std::numeric_limits<double>::infinity()) {
-      throw InvalidProblem("upper" + at(i) + " is -inf; an upper bound must be finite or +inf");
-    }
-    if (lower[i] > upper[i]) {
-      throw InvalidProblem("lower" + at(i) + " = " + number_text(lower[i]) + " > upper" + at(i) + " = " +
-                           number_text(upper[i]));
-    }
+    // A coupled component's bounds come from the coupling: only NaN is refused in its own.
+    require_valid_bounds(lower[i], upper[i], i, "", coupled[static_cast<std::size_t>(i)] > 0);
   }
 }
 

@@ -46,7 +46,9 @@ void require_size(const Eigen::VectorXd& values, Eigen::Index expected, const ch
   }
 }
 
-void Lcp::validate() const {
+void Lcp::validate() const { validate_lcp_data(M, q); }
+
+void validate_lcp_data(const Eigen::MatrixXd& M, const Eigen::VectorXd& q) {
   if (M.rows() != M.cols()) {
     throw InvalidProblem("M must be square: got " + std::to_string(M.rows()) + "x" + std::to_string(M.cols()));
   }

@@ -22,20 +22,25 @@ void Mcp::validate() const {
     throw InvalidProblem("Mcp: upper has size " + std::to_string(upper.size()) + " but lower has size " +
                          std::to_string(lower.size()) + "; both must have n entries");
   }
-  for (Eigen::Index i = 0; i < lower.size(); ++i) {
-    const std::string at = "[" + std::to_string(i) + "]";
-    if (std::isnan(lower[i])) throw InvalidProblem("Mcp: lower" + at + " is NaN");
-    if (std::isnan(upper[i])) throw InvalidProblem("Mcp: upper" + at + " is NaN");
-    if (lower[i] == std::numeric_limits<double>::infinity()) {
-      throw InvalidProblem("Mcp: lower" + at + " is +inf; a lower bound must be finite or -inf");
-    }
-    if (upper[i] == -std::numeric_limits<double>::infinity()) {
-      throw InvalidProblem("Mcp: upper" + at + " is -inf; an upper bound must be finite or +inf");
-    }
-    if (lower[i] > upper[i]) {
-      throw InvalidProblem("Mcp: lower" + at + " = " + number_text(lower[i]) + " > upper" + at + " = " +
-                           number_text(upper[i]));
-    }
+  for (Eigen::Index i = 0; i < lower.size(); ++i) require_valid_bounds(lower[i], upper[i], i, "Mcp: ");
+}
+
+void require_valid_bounds(double lower, double upper, Eigen::Index i, const char* prefix, bool only_nan) {
+  // The index text is built only for a message: formatting it for every i cost more than the
+  // checks themselves on a small problem.
+  const auto at = [&](const char* bound) { return prefix + std::string(bound) + "[" + std::to_string(i) + "]"; };
+  if (std::isnan(lower)) throw InvalidProblem(at("lower") + " is NaN");
+  if (std::isnan(upper)) throw InvalidProblem(at("upper") + " is NaN");
+  if (only_nan) return;
+  if (lower == std::numeric_limits<double>::infinity()) {
+    throw InvalidProblem(at("lower") + " is +inf; a lower bound must be finite or -inf");
+  }
+  if (upper == -std::numeric_limits<double>::infinity()) {
+    throw InvalidProblem(at("upper") + " is -inf; an upper bound must be finite or +inf");
+  }
+  if (lower > upper) {
+    throw InvalidProblem(at("lower") + " = " + number_text(lower) + " > upper[" + std::to_string(i) +
+                         "] = " + number_text(upper));
   }
 }
 

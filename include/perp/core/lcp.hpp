@@ -22,6 +22,9 @@ struct Lcp {
   [[nodiscard]] Eigen::VectorXd slack(const Eigen::VectorXd& z) const;
 };
 
+/// `Lcp::validate` on M and q held elsewhere (a `BoxLcp`), without copying them into an `Lcp`.
+void validate_lcp_data(const Eigen::MatrixXd& M, const Eigen::VectorXd& q);
+
 /// Throws `InvalidProblem` naming `field` and the first (row, col) that is NaN or ±Inf.
 void require_finite(const Eigen::MatrixXd& values, const char* field);
 /// Throws `InvalidProblem` naming `field` and the first index that is NaN or ±Inf.

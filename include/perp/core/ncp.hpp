@@ -42,6 +42,11 @@ struct Mcp {
   void validate() const;
 };
 
+/// Bound pair i of a box (an `Mcp`'s, a `BoxLcp`'s): throws `InvalidProblem`
+/// "PREFIXlower[i] is NaN", "PREFIXlower[i] is +inf; …", "PREFIXupper[i] is -inf; …" or
+/// "PREFIXlower[i] = a > upper[i] = b". With `only_nan`, NaN is the only check.
+void require_valid_bounds(double lower, double upper, Eigen::Index i, const char* prefix, bool only_nan = false);
+
 /// The MCP form of an NCP: bounds [0, +∞).
 [[nodiscard]] Mcp to_mcp(const Ncp& problem);
 
