@@ -319,9 +319,9 @@ void write_number(std::ostream& out, double value) {
   out.write(buffer, end - buffer);
 }
 
-/// The `storage rows cols` header and payload of a NumericsMatrix that must be `size`×`size`
-/// (FORMATS.md §1); `what` explains the size in the error, e.g. "n + m = 3 (n = 2, m = 1)".
-Eigen::MatrixXd read_square_matrix(TokenReader& tokens, Eigen::Index size, const std::string& what) {
+/// The storage type of a NumericsMatrix (NM_types.h: 0 dense, 1 sparse block, 2 sparse CSparse,
+/// which perp does not read).
+long long read_storage_type(TokenReader& tokens) {
   const long long storage = tokens.read_integer("the storage type of M (0 dense, 1 sparse block)");
   if (storage == 2) {
     tokens.fail("unsupported storage type 2 (Siconos' CSparse dump; perp reads 0 = dense and 1 = sparse block)");
@@ -329,6 +329,13 @@ Eigen::MatrixXd read_square_matrix(TokenReader& tokens, Eigen::Index size, const
   if (storage != 0 && storage != 1) {
     tokens.fail("unsupported storage type " + std::to_string(storage) + " (expected 0 = dense or 1 = sparse block)");
   }
+  return storage;
+}
+
+/// The `storage rows cols` header and payload of a NumericsMatrix that must be `size`×`size`
+/// (FORMATS.md §1); `what` explains the size in the error, e.g. "n + m = 3 (n = 2, m = 1)".
+Eigen::MatrixXd read_square_matrix(TokenReader& tokens, Eigen::Index size, const std::string& what) {
+  const long long storage = read_storage_type(tokens);
   const Eigen::Index rows = tokens.read_count("the row count of M");
   if (rows != size) {
     tokens.fail("M has " + std::to_string(rows) + " rows but " + what + "; M must be (n+m)×(n+m)");
@@ -457,14 +464,7 @@ Lcp parse_siconos_lcp(std::istream& in, const std::string& source) {
 
   const Eigen::Index n = tokens.read_count("n (the problem size)");
 
-  // NM_types.h: 0 dense, 1 sparse block, 2 sparse (CSparse).
-  const long long storage = tokens.read_integer("the storage type of M (0 dense, 1 sparse block)");
-  if (storage == 2) {
-    tokens.fail("unsupported storage type 2 (Siconos' CSparse dump; perp reads 0 = dense and 1 = sparse block)");
-  }
-  if (storage != 0 && storage != 1) {
-    tokens.fail("unsupported storage type " + std::to_string(storage) + " (expected 0 = dense or 1 = sparse block)");
-  }
+  const long long storage = read_storage_type(tokens);
 
   // Siconos does not compare these with n; perp does, since an LCP needs an n×n M.
   const Eigen::Index rows = tokens.read_count("the row count of M");
@@ -479,8 +479,7 @@ Lcp parse_siconos_lcp(std::istream& in, const std::string& source) {
   Lcp problem;
   problem.M = storage == 0 ? read_dense_matrix(tokens, rows, cols) : read_sparse_block_matrix(tokens, rows, cols);
 
-  problem.q.resize(cols);
-  for (Eigen::Index i = 0; i < cols; ++i) problem.q[i] = tokens.read_value("q[" + std::to_string(i) + "]");
+  problem.q = read_vector(tokens, cols, "q");
   // Whatever follows q (free-text remarks in several corpus files) is ignored, as Siconos does.
 
   try {
