@@ -299,15 +299,8 @@ void print_row(Eigen::Index n, BoxVariant variant, int rounds, const Row& row, d
 }  // namespace
 
 int main(int argc, char** argv) {
-  long max_n = 1000;
-  if (argc > 1) {
-    char* end = nullptr;
-    max_n = std::strtol(argv[1], &end, 10);
-    if (end == argv[1] || *end != '\0' || max_n < 1) {
-      std::fprintf(stderr, "usage: %s [max_n]   (max_n: a positive integer, default 1000)\n", argv[0]);
-      return EXIT_FAILURE;
-    }
-  }
+  const long max_n = perp::bench::max_n_argument(argc, argv);
+  if (max_n == 0) return EXIT_FAILURE;
 
   std::printf(
       "perp vs Bullet's btSolveDantzigLCP on the box LCPs of bench/problems.hpp (seed %llu).\n"

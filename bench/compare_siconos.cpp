@@ -217,17 +217,8 @@ void print_row(const Row& row) {
 int main(int argc, char** argv) {
   numerics_set_verbose(0);  // Siconos reports through a global verbosity flag and printf
 
-  // Optional argument: the largest n to run (e.g. `compare_siconos 100` for a quick check, or
-  // under valgrind). Default: all sizes.
-  long max_n = 1000;
-  if (argc > 1) {
-    char* end = nullptr;
-    max_n = std::strtol(argv[1], &end, 10);
-    if (end == argv[1] || *end != '\0' || max_n < 1) {
-      std::fprintf(stderr, "usage: %s [max_n]   (max_n: a positive integer, default 1000)\n", argv[0]);
-      return EXIT_FAILURE;
-    }
-  }
+  const long max_n = perp::bench::max_n_argument(argc, argv);
+  if (max_n == 0) return EXIT_FAILURE;
   std::vector<perp::Lcp> problems;
   for (const Eigen::Index n : {10, 100, 200, 500, 1000}) {
     if (n <= max_n) problems.push_back(perp::bench::spd_problem(n));

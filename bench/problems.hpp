@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string_view>
@@ -238,6 +240,20 @@ inline BoxLcp box_problem(BoxVariant variant, Eigen::Index n) {
       return detail::spd_nub_problem(n);
   }
   return {};
+}
+
+/// The optional argument of the side-by-side programs: the largest n to run (default 1000, e.g.
+/// `compare_siconos 100` for a quick check or under valgrind). 0 after printing the usage when it is
+/// not a positive integer.
+inline long max_n_argument(int argc, char** argv) {
+  if (argc <= 1) return 1000;
+  char* end = nullptr;
+  const long max_n = std::strtol(argv[1], &end, 10);
+  if (end == argv[1] || *end != '\0' || max_n < 1) {
+    std::fprintf(stderr, "usage: %s [max_n]   (max_n: a positive integer, default 1000)\n", argv[0]);
+    return 0;
+  }
+  return max_n;
 }
 
 }  // namespace perp::bench

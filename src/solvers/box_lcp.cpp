@@ -239,20 +239,10 @@ Result run(const BoxLcp& problem, Method method, const SolveOptions& options) {
   reject(method);
 }
 
+// The Newton family and auto (`accepts_nonlinear`: the box LCP is a linear MCP), and the box's own
+// pivoting and splitting methods.
 bool accepts_box(Method method) {
-  switch (method) {
-    case Method::Dantzig:
-    case Method::Pgs:
-    case Method::Psor:
-    case Method::NewtonFb:
-    case Method::NewtonMin:
-    case Method::PenalizedFb:
-    case Method::Smoothing:
-    case Method::Auto:
-      return true;
-    default:
-      return false;
-  }
+  return accepts_nonlinear(method) || method == Method::Dantzig || method == Method::Pgs || method == Method::Psor;
 }
 
 }  // namespace
