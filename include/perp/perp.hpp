@@ -12,6 +12,7 @@
 #include "perp/contact/signorini.hpp"
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/error.hpp"
+#include "perp/core/friction_contact.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/core/mlcp.hpp"
 #include "perp/core/ncp.hpp"

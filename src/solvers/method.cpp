@@ -9,7 +9,7 @@
 namespace perp {
 namespace {
 
-constexpr std::array<std::pair<Method, std::string_view>, 13> kMethodNames{{
+constexpr std::array<std::pair<Method, std::string_view>, 16> kMethodNames{{
     {Method::Enum, "enum"},
     {Method::Lemke, "lemke"},
     {Method::Murty, "murty"},
@@ -22,6 +22,9 @@ constexpr std::array<std::pair<Method, std::string_view>, 13> kMethodNames{{
     {Method::InteriorPoint, "interior-point"},
     {Method::Dantzig, "dantzig"},
     {Method::Schur, "schur"},
+    {Method::Nsgs, "nsgs"},
+    {Method::NewtonAc, "newton-ac"},
+    {Method::Prox, "prox"},
     {Method::Auto, "auto"},
 }};
 
@@ -56,7 +59,15 @@ std::vector<Method> all_methods() {
 std::vector<Method> lcp_methods() {
   std::vector<Method> methods;
   for (const auto& entry : kMethodNames) {
-    if (entry.first != Method::Schur) methods.push_back(entry.first);
+    switch (entry.first) {
+      case Method::Schur:
+      case Method::Nsgs:
+      case Method::NewtonAc:
+      case Method::Prox:
+        break;
+      default:
+        methods.push_back(entry.first);
+    }
   }
   return methods;
 }

@@ -80,6 +80,9 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options) {
     case Method::Dantzig:
       return solve_dantzig_lcp(problem, options);
     case Method::Schur:
+    case Method::Nsgs:
+    case Method::NewtonAc:
+    case Method::Prox:
       break;
   }
   throw InvalidProblem("method '" + to_string(method) + "' does not accept an Lcp");

@@ -24,11 +24,14 @@ enum class Method {
   InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
   Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP (solvers/dantzig.hpp)
   Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement (solvers/mlcp.hpp)
+  Nsgs,   ///< "nsgs": frictional contact only; non-smooth block Gauss–Seidel over contacts (solvers/friction_contact.hpp)
+  NewtonAc,  ///< "newton-ac": frictional contact only; semismooth Newton on the Alart–Curnier function
+  Prox,   ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
   Auto,   ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
 };
 
 /// "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
-/// "interior-point", "dantzig", "schur", "auto".
+/// "interior-point", "dantzig", "schur", "nsgs", "newton-ac", "prox", "auto".
 std::string to_string(Method method);
 
 template <>
@@ -41,7 +44,7 @@ std::ostream& operator<<(std::ostream& out, Method method);
 std::vector<Method> all_methods();
 
 /// The methods that accept an `Lcp`, in declaration order (every method but "schur", which
-/// needs the equality block of an `Mlcp`).
+/// needs the equality block of an `Mlcp`, and the frictional contact methods nsgs, newton-ac, prox).
 std::vector<Method> lcp_methods();
 
 /// The methods that accept an `Ncp` or `Mcp` (the Newton family and auto); the others need an

@@ -1,0 +1,127 @@
+#include "perp/core/friction_contact.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "perp/core/error.hpp"
+#include "perp/core/lcp.hpp"
+
+namespace perp {
+
+void FrictionContact::validate() const {
+  if (dimension != 2 && dimension != 3) {
+    throw InvalidProblem("dimension: expected 2 or 3, got " + std::to_string(dimension));
+  }
+  const Eigen::Index nc = mu.size();
+  const Eigen::Index n = dimension * nc;
+  if (q.size() != n) {
+    throw InvalidProblem("q: expected size " + std::to_string(n) + " (dimension " + std::to_string(dimension) +
+                         " x " + std::to_string(nc) + " contacts, one mu each), got " + std::to_string(q.size()));
+  }
+  if (W.rows() != n || W.cols() != n) {
+    throw InvalidProblem("W: expected " + std::to_string(n) + "x" + std::to_string(n) + " (dimension x contacts), got " +
+                         std::to_string(W.rows()) + "x" + std::to_string(W.cols()));
+  }
+  for (Eigen::Index j = 0; j < W.outerSize(); ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(W, j); it; ++it) {
+      if (!std::isfinite(it.value())) {
+        throw InvalidProblem("W(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) + ") is " +
+                             (std::isnan(it.value()) ? "NaN" : "infinite") + "; every entry must be finite");
+      }
+    }
+  }
+  require_finite(q, "q");
+  require_finite(mu, "mu");
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    if (mu[i] < 0) {
+      throw InvalidProblem("mu[" + std::to_string(i) + "] is " + number_text(mu[i]) +
+                           "; a friction coefficient must be >= 0 (0 is frictionless)");
+    }
+  }
+}
+
+Eigen::VectorXd FrictionContact::velocity(const Eigen::VectorXd& r) const {
+  require_size(r, q.size(), "r");
+  Eigen::VectorXd u = q;
+  u.noalias() += W * r;
+  return u;
+}
+
+FrictionContact friction_contact_from_dense(int dimension, const Eigen::MatrixXd& W, const Eigen::VectorXd& q,
+                                            const Eigen::VectorXd& mu) {
+  FrictionContact problem;
+  problem.dimension = dimension;
+  problem.W = W.sparseView(0.0, 0.0);
+  problem.q = q;
+  problem.mu = mu;
+  return problem;
+}
+
+void project_on_cone(const double* x, int dimension, double mu, double* out) {
+  const double normal = x[0];
+  double tangential = 0;
+  for (int k = 1; k < dimension; ++k) tangential += x[k] * x[k];
+  tangential = std::sqrt(tangential);
+  if (mu * tangential <= -normal) {
+    for (int k = 0; k < dimension; ++k) out[k] = 0;
+    return;
+  }
+  if (tangential <= mu * normal) {
+    for (int k = 0; k < dimension; ++k) out[k] = x[k];
+    return;
+  }
+  // Outside both cones: tangential > 0 here (otherwise one of the two tests above held).
+  const double projected_normal = (normal + mu * tangential) / (1 + mu * mu);
+  const double scale = mu * projected_normal / tangential;
+  out[0] = projected_normal;
+  for (int k = 1; k < dimension; ++k) out[k] = scale * x[k];
+}
+
+FrictionContactResiduals friction_contact_residuals(const FrictionContact& problem, const Eigen::VectorXd& r) {
+  return friction_contact_residuals(problem, r, problem.velocity(r));
+}
+
+FrictionContactResiduals friction_contact_residuals(const FrictionContact& problem, const Eigen::VectorXd& r,
+                                                    const Eigen::VectorXd& u) {
+  require_size(r, problem.size(), "r");
+  require_size(u, problem.size(), "u");
+  const int d = problem.dimension;
+  FrictionContactResiduals out;
+  double squared = 0;
+  double x[3];
+  double projected[3];
+  for (Eigen::Index i = 0; i < problem.contacts(); ++i) {
+    const double* ri = r.data() + i * d;
+    const double* ui = u.data() + i * d;
+    const double mu = problem.mu[i];
+    double ut_norm = 0;
+    double rt_norm = 0;
+    double rt_dot_ut = 0;
+    for (int k = 1; k < d; ++k) {
+      ut_norm += ui[k] * ui[k];
+      rt_norm += ri[k] * ri[k];
+      rt_dot_ut += ri[k] * ui[k];
+    }
+    ut_norm = std::sqrt(ut_norm);
+    rt_norm = std::sqrt(rt_norm);
+    // Natural map: r − P_K(r − û), û = u + μ‖u_T‖ e_N.
+    x[0] = ri[0] - (ui[0] + mu * ut_norm);
+    for (int k = 1; k < d; ++k) x[k] = ri[k] - ui[k];
+    project_on_cone(x, d, mu, projected);
+    for (int k = 0; k < d; ++k) {
+      const double e = ri[k] - projected[k];
+      squared += e * e;
+    }
+    out.signorini = std::max(out.signorini, -ui[0]);
+    out.coulomb = std::max({out.coulomb, rt_norm - mu * ri[0], -ri[0]});
+    out.complementarity = std::max(out.complementarity, std::abs(ri[0] * ui[0]));
+    out.dissipation = std::max(out.dissipation, std::abs(rt_dot_ut + mu * ri[0] * ut_norm));
+  }
+  out.absolute_error = std::sqrt(squared);
+  const double scale = std::max({problem.q.blueNorm(), r.blueNorm(), u.blueNorm()});
+  out.relative_error = scale > 0 ? out.absolute_error / scale : out.absolute_error;
+  return out;
+}
+
+}  // namespace perp
