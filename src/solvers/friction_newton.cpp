@@ -16,14 +16,21 @@ using Sparse = Eigen::SparseMatrix<double>;
 using StorageIndex = Sparse::StorageIndex;
 
 constexpr int kDefaultSteps = 200;
-// The regularized fallback H + εI: ε from kFirstShift to kLastShift times max|diag H|, ×100 a try.
-constexpr double kFirstShift = 1e-10;
-constexpr double kLastShift = 1e-2;
-// The gradient step starts at t = ψ/‖∇ψ‖² (the step that would zero a linear model of ψ).
-// The iteration has stalled when the best relative error has not fallen by kStallDecrease
-// (relative) in kStallSteps steps.
-constexpr int kStallSteps = 30;
-constexpr double kStallDecrease = 1e-3;
+// The regularization of the Newton matrix, H + εB (B's blocks on H's diagonal blocks: the Jacobian
+// of the problem with W + ε max_j W_jj I): ε = clamp(relative error, kSmallestShift,
+// kFirstLargeShift), ×100 on each of kShiftAttempts tries while the factorization fails. It
+// vanishes with the error, so it keeps the quadratic tail, and it keeps H invertible where W is
+// singular (more contact rows than degrees of freedom).
+constexpr double kSmallestShift = 1e-12;
+constexpr double kFirstLargeShift = 1e-2;
+constexpr int kShiftAttempts = 6;
+// Progress: the smallest relative error fell by kProgress (relative). Without progress for
+// kRestartSteps steps, restart from the best point after kRestartSweeps Gauss–Seidel sweeps;
+// without progress for kStallSteps steps, stop.
+constexpr double kProgress = 1e-3;
+constexpr int kRestartSteps = 6;
+constexpr int kRestartSweeps = 50;
+constexpr int kStallSteps = 60;
 
 // One contact's Alart–Curnier function Φ_i at (r_i, u_i) and, when A and B are given, the d×d
 // blocks (column-major) of an element of its B-subdifferential: ∂Φ_i = A ∂r_i + B ∂u_i.
@@ -143,6 +150,21 @@ class AlartCurnier {
     }
   }
 
+  // H += factor·max_j W_jj·B on the diagonal blocks: the Jacobian of the problem with W + εI.
+  void regularize(double factor) {
+    if (factor == 0.0) return;
+    const int dd = d_ * d_;
+    const double eps = factor * w_scale_;
+    double* values = H_.valuePtr();
+    for (Eigen::Index j = 0; j < n_; ++j) {
+      const Eigen::Index block = j / d_;
+      const Eigen::Index l = j % d_;
+      const double* b = blocks_b_.data() + static_cast<std::size_t>(block * dd + l * d_);
+      double* target = values + diagonal_group_[static_cast<std::size_t>(j)];
+      for (int m = 0; m < d_; ++m) target[m] += eps * b[m];
+    }
+  }
+
   // The position of H(j, j) in H's values.
   [[nodiscard]] Eigen::Index diagonal_position(Eigen::Index j) const {
     return diagonal_group_[static_cast<std::size_t>(j)] + j % d_;
@@ -156,6 +178,7 @@ class AlartCurnier {
       if (std::isfinite(diagonal[j])) largest = std::max(largest, diagonal[j]);
     }
     const double fallback = largest > 0 ? 1.0 / largest : 1.0;
+    w_scale_ = largest > 0 ? largest : 1.0;
     const auto inverse = [fallback](double value) { return value > 0 ? 1.0 / value : fallback; };
     rho_n_.resize(static_cast<std::size_t>(nc_));
     rho_t_.resize(static_cast<std::size_t>(nc_));
@@ -224,10 +247,66 @@ class AlartCurnier {
   Eigen::Index n_;
   Sparse compressed_;  // a compressed copy of W, only when the problem's W is not compressed
   std::vector<double> rho_n_, rho_t_;
+  double w_scale_ = 1.0;
   std::vector<Eigen::Index> group_, diagonal_group_;
   std::vector<double> blocks_a_, blocks_b_;
   Sparse H_;
 };
+
+// `sweeps` block Gauss–Seidel sweeps over the contacts, each contact's d×d problem solved
+// approximately by the projection iteration r_i ← P_K(r_i − ρ_i û_i) with ρ_i = 1/‖W_ii‖_F and u_i
+// updated from W_ii; u is kept equal to W r + q by adding W's block column times the change of r_i.
+void gauss_seidel_sweeps(const FrictionContact& problem, const Sparse& W, Eigen::VectorXd& r, Eigen::VectorXd& u,
+                         int sweeps) {
+  const int d = problem.dimension;
+  const Eigen::Index nc = problem.contacts();
+  std::vector<double> blocks(static_cast<std::size_t>(nc * d * d), 0.0);
+  for (Eigen::Index j = 0; j < W.outerSize(); ++j) {
+    for (Sparse::InnerIterator it(W, j); it; ++it) {
+      if (it.row() / d == j / d) {
+        blocks[static_cast<std::size_t>((j / d) * d * d + (j % d) * d + it.row() % d)] = it.value();
+      }
+    }
+  }
+  double ri[3], ui[3], x[3], next[3];
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const double* block = blocks.data() + static_cast<std::size_t>(i * d * d);
+      double norm = 0.0;
+      for (int k = 0; k < d * d; ++k) norm += block[k] * block[k];
+      if (!(norm > 0)) continue;
+      const double rho = 1.0 / std::sqrt(norm);
+      const double mu = problem.mu[i];
+      for (int k = 0; k < d; ++k) {
+        ri[k] = r[i * d + k];
+        ui[k] = u[i * d + k];
+      }
+      for (int local = 0; local < 20; ++local) {
+        double ut = 0.0;
+        for (int k = 1; k < d; ++k) ut += ui[k] * ui[k];
+        x[0] = ri[0] - rho * (ui[0] + mu * std::sqrt(ut));
+        for (int k = 1; k < d; ++k) x[k] = ri[k] - rho * ui[k];
+        project_on_cone(x, d, mu, next);
+        double change = 0.0;
+        double size = 0.0;
+        for (int k = 0; k < d; ++k) {
+          const double delta = next[k] - ri[k];
+          for (int m = 0; m < d; ++m) ui[m] += block[k * d + m] * delta;
+          ri[k] = next[k];
+          change += delta * delta;
+          size += next[k] * next[k];
+        }
+        if (change <= 1e-28 * size) break;
+      }
+      for (int k = 0; k < d; ++k) {
+        const double delta = ri[k] - r[i * d + k];
+        if (delta == 0.0) continue;
+        r[i * d + k] = ri[k];
+        for (Sparse::InnerIterator it(W, i * d + k); it; ++it) u[it.row()] += it.value() * delta;
+      }
+    }
+  }
+}
 
 std::string figures(const char* pattern, double a, double b) {
   char buffer[256];
@@ -256,6 +335,7 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
   Status status = Status::MaxIterations;
   std::string why;
   int steps = 0;
+  int restarts = 0;
   if (n == 0 || error <= options.tolerance) {
     status = Status::Solved;
   } else if (!std::isfinite(error)) {
@@ -268,24 +348,20 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
     Eigen::VectorXd phi(n), phi_trial(n), direction(n), w_direction(n), r_trial(n), u_trial(n), h_direction(n);
     double merit = model.function(r, u, phi);
     std::deque<double> recent{merit};
-    int stalled_since = 0;
-    double stall_reference = error;
-    status = Status::MaxIterations;
+    int progress_at = 0;  // the last step that lowered the best error by kProgress (relative)
+    int restart_at = 0;
+    double progress_reference = error;
     while (steps < limit) {
       model.jacobian(r, u);
       Sparse& H = model.H();
-      // Newton direction: H d = −Φ, with H + εI when H's factorization fails.
+      // The direction: (H + εB) d = −Φ, ε = clamp(error, 1e-12, 1e-2)·max W_jj, ×100 while the
+      // factorization fails or its solution is not finite.
       bool have_direction = false;
       double shift = 0.0;
-      double diagonal_scale = 0.0;
-      for (Eigen::Index j = 0; j < n; ++j) {
-        diagonal_scale = std::max(diagonal_scale, std::abs(H.valuePtr()[model.diagonal_position(j)]));
-      }
-      if (!(diagonal_scale > 0)) diagonal_scale = 1.0;
-      for (double factor = 0.0; factor <= kLastShift; factor = factor == 0.0 ? kFirstShift : factor * 100.0) {
-        const double next = factor * diagonal_scale;
-        for (Eigen::Index j = 0; j < n; ++j) H.valuePtr()[model.diagonal_position(j)] += next - shift;
-        shift = next;
+      double factor = std::clamp(error, kSmallestShift, kFirstLargeShift);
+      for (int attempt = 0; attempt < kShiftAttempts; ++attempt, factor *= 100.0) {
+        model.regularize(factor - shift);
+        shift = factor;
         lu.factorize(H);
         if (lu.info() != Eigen::Success) continue;
         direction = lu.solve(-phi);
@@ -294,12 +370,12 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
           break;
         }
       }
-      for (Eigen::Index j = 0; j < n; ++j) H.valuePtr()[model.diagonal_position(j)] -= shift;
+      model.regularize(-shift);  // H itself again, for the slope and the gradient
       const double reference = *std::max_element(recent.begin(), recent.end());
       bool accepted = false;
       if (have_direction) {
         h_direction.noalias() = H * direction;
-        const double slope = phi.dot(h_direction);  // ∇ψᵀd with ∇ψ = HᵀΦ
+        const double slope = phi.dot(h_direction);  // ∇ψᵀd, ∇ψ = HᵀΦ
         if (slope < 0 || !line.line_search) {
           w_direction.noalias() = problem.W * direction;
           double t = 1.0;
@@ -315,8 +391,7 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
         }
       }
       if (!accepted && line.line_search) {
-        // The steepest descent direction of ψ = ½‖Φ‖², d = −HᵀΦ, from the step that would zero
-        // ψ's linear model.
+        // Steepest descent of ψ = ½‖Φ‖², d = −HᵀΦ, from the step that zeroes ψ's linear model.
         direction.noalias() = -(H.transpose() * phi);
         const double slope = -direction.squaredNorm();
         if (slope < 0) {
@@ -336,14 +411,14 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
       if (!accepted) {
         status = Status::NoSolutionFound;
         why =
-            "the line search found no step of sufficient decrease of ½‖Φ‖² along the Newton direction nor along "
-            "the steepest descent −HᵀΦ at step " +
-            std::to_string(steps + 1) + " (a stationary point of the merit that is not a solution)";
+            "the line search found no step of sufficient decrease of the merit along the Newton direction nor "
+            "along −HᵀΦ at step " +
+            std::to_string(steps + 1) + " (a stationary point of ½‖Φ‖² that is not a solution)";
         break;
       }
       ++steps;
       r.swap(r_trial);
-      u = problem.velocity(r);  // recomputed, not accumulated
+      u = problem.velocity(r);  // recomputed, never accumulated
       merit = model.function(r, u, phi);
       error = friction_contact_residuals(problem, r, u).relative_error;
       if (options.record_history) result.history.push_back(error);
@@ -362,17 +437,46 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
       }
       recent.push_back(merit);
       while (static_cast<int>(recent.size()) > line.nonmonotone_memory + 1) recent.pop_front();
-      if (best_error < (1.0 - kStallDecrease) * stall_reference) {
-        stall_reference = best_error;
-        stalled_since = steps;
-      } else if (steps - stalled_since >= kStallSteps) {
+      if (best_error < (1.0 - kProgress) * progress_reference) {
+        progress_reference = best_error;
+        progress_at = steps;
+      } else if (steps - progress_at >= kStallSteps) {
         status = Status::NoSolutionFound;
-        why = "stalled: the smallest relative error fell by less than " + figures("%g %%", 100 * kStallDecrease, 0.0) +
-              " in the last " + std::to_string(kStallSteps) + " Newton steps";
+        why = "stalled: the smallest relative error fell by less than " + figures("%g %%", 100 * kProgress, 0.0) +
+              " in the last " + std::to_string(kStallSteps) + " Newton steps (" + std::to_string(restarts) +
+              " restarts after Gauss–Seidel sweeps)";
         break;
+      } else if (steps - std::max(progress_at, restart_at) >= kRestartSteps) {
+        // Newton is cycling between pieces of Φ: restart from the best point after a few
+        // Gauss–Seidel sweeps, with a fresh non-monotone memory.
+        r = best_r;
+        u = problem.velocity(r);
+        gauss_seidel_sweeps(problem, model.W(), r, u, kRestartSweeps);
+        u = problem.velocity(r);
+        merit = model.function(r, u, phi);
+        error = friction_contact_residuals(problem, r, u).relative_error;
+        if (!std::isfinite(merit) || !std::isfinite(error)) {
+          r = best_r;
+          u = problem.velocity(r);
+          merit = model.function(r, u, phi);
+          error = best_error;
+        } else if (error < best_error) {
+          best_error = error;
+          best_r = r;
+        }
+        recent.assign(1, merit);
+        ++restarts;
+        restart_at = steps;
+        if (error <= options.tolerance) {
+          status = Status::Solved;
+          break;
+        }
       }
     }
-    if (status == Status::MaxIterations) why = "the iteration limit of " + std::to_string(limit) + " Newton steps";
+    if (status == Status::MaxIterations) {
+      why = "the iteration limit of " + std::to_string(limit) + " Newton steps (" + std::to_string(restarts) +
+            " restarts after Gauss–Seidel sweeps)";
+    }
   }
 
   // The returned point: the best iterate, u and the residuals recomputed from it.
@@ -388,7 +492,8 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
   if (status == Status::Solved) {
     result.message = n == 0 ? "empty problem (no contact)"
                             : figures("relative error %.3g <= tolerance %.3g", result.residual, options.tolerance) +
-                                  " after " + std::to_string(steps) + " Newton steps";
+                                  " after " + std::to_string(steps) + " Newton steps" +
+                                  (restarts > 0 ? " and " + std::to_string(restarts) + " Gauss–Seidel restarts" : "");
   } else {
     result.message = why + figures(" (relative error %.3g > tolerance %.3g)", result.residual, options.tolerance);
   }
