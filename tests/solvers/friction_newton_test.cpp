@@ -253,8 +253,13 @@ TEST(FrictionNewton, QuadraticTail) {
   const std::vector<double>& h = result.history;
   ASSERT_GE(h.size(), 3U);
   std::string trace;
-  for (const double e : h) trace += " " + std::to_string(e);
+  for (const double e : h) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, " %.2e", e);
+    trace += buffer;
+  }
   SCOPED_TRACE("history:" + trace);
+  std::printf("  quadratic tail history:%s\n", trace.c_str());
   // The last three errors: each ratio e_{k+1}/e_k at most a tenth of the one before (superlinear),
   // or a jump straight to round-off.
   const std::size_t k = h.size() - 1;
@@ -262,6 +267,14 @@ TEST(FrictionNewton, QuadraticTail) {
   const double previous_ratio = h[k - 1] / h[k - 2];
   EXPECT_TRUE(last_ratio <= 0.1 * previous_ratio || h[k] <= 1e-15) << last_ratio << " vs " << previous_ratio;
   EXPECT_LE(last_ratio, 1e-2);
+  // Quadratic: once below 1e-3, e_{k+1} <= 100 e_k² (plus round-off).
+  int quadratic_steps = 0;
+  for (std::size_t i = 0; i + 1 < h.size(); ++i) {
+    if (h[i] >= 1e-3) continue;
+    EXPECT_LE(h[i + 1], 100 * h[i] * h[i] + 1e-15) << "step " << i + 1;
+    ++quadratic_steps;
+  }
+  EXPECT_GE(quadratic_steps, 2);
 }
 
 TEST(FrictionNewton, WarmStartAtTheSolution) {
@@ -466,9 +479,15 @@ TEST(FrictionNewton, SiconosCorpus) {
     const auto start = std::chrono::steady_clock::now();
     const Result result = newton(problem, options);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::printf("  newton-ac %-44s nc %4lld  %-18s steps %3d  error %9.2e  %8.2f ms\n", c.file,
+    std::string tail;
+    for (std::size_t i = result.history.size() > 3 ? result.history.size() - 3 : 0; i < result.history.size(); ++i) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, " %.1e", result.history[i]);
+      tail += buffer;
+    }
+    std::printf("  newton-ac %-44s nc %4lld  %-18s steps %3d  error %9.2e  %8.2f ms  tail%s\n", c.file,
                 static_cast<long long>(problem.contacts()), to_string(result.status).c_str(), result.iterations,
-                result.residual, ms);
+                result.residual, ms, tail.c_str());
     EXPECT_TRUE(result.z.allFinite());
     EXPECT_NEAR(result.residual, friction_contact_residuals(problem, result.z).relative_error, 0.0);
     if (result.solved()) {
