@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -334,6 +335,24 @@ TEST(FrictionNewton, NoSolutionEndsNotSolvedWithFiniteR) {
   }
 }
 
+// An uncompressed W (inserted entry by entry) is read as the compressed one; the history can be off.
+TEST(FrictionNewton, UncompressedWAndNoHistory) {
+  const FrictionContact compressed = random_mechanical(3, 8, 30, 4, 0.5);
+  FrictionContact uncompressed = compressed;
+  uncompressed.W.uncompress();
+  ASSERT_FALSE(uncompressed.W.isCompressed());
+  const Result a = newton(compressed);
+  SolveOptions options;
+  options.record_history = false;
+  const Result b = newton(uncompressed, options);
+  ASSERT_EQ(a.status, Status::Solved) << a.message;
+  EXPECT_EQ(b.status, Status::Solved) << b.message;
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_LE((a.z - b.z).lpNorm<Eigen::Infinity>(), 1e-12 * (1 + a.z.lpNorm<Eigen::Infinity>()));
+  EXPECT_FALSE(a.history.empty());
+  EXPECT_TRUE(b.history.empty());
+}
+
 TEST(FrictionNewton, IterationLimit) {
   const FrictionContact problem = random_mechanical(3, 20, 70, 2, 0.5);
   SolveOptions options;
@@ -346,8 +365,9 @@ TEST(FrictionNewton, IterationLimit) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Siconos' FrictionContact files. A throwaway reader for storage 0 (dense, column-major) and
-// storage 1 (sparse block, d×d blocks), as FC_FORMAT.md describes; io/ gets the proper reader.
+// Siconos' FrictionContact files. A throwaway reader for storage 0 (dense, column-major),
+// storage 1 (sparse block, d×d blocks) and the CSC form of storage 2, as FC_FORMAT.md describes;
+// io/ gets the proper reader.
 
 std::string corpus_dir() { return PERP_SICONOS_FC_DIR; }
 
@@ -404,6 +424,31 @@ FrictionContact load_fc(const std::string& path) {
             if (v != 0) entries.emplace_back(r0 + i, c0 + j, v);
           }
         }
+      }
+    }
+  } else if (storage == 2) {  // the CSparse text dump, CSC only (the granular-flow files)
+    int origin = 0;
+    in >> origin;
+    if (origin != 2) throw std::runtime_error("storage 2 origin " + std::to_string(origin) + " not read: " + path);
+    std::string line;
+    std::getline(in, line);  // the rest of the origin line
+    std::getline(in, line);  // the banner
+    std::getline(in, line);  // "n-by-n, nzmax: … nnz: …"
+    for (int j = 0; j < size1; ++j) {
+      std::string word;
+      std::string colon;
+      std::string locations;
+      std::string to;
+      int column = 0;
+      long first = 0;
+      long last = 0;
+      in >> word >> column >> colon >> locations >> first >> to >> last;
+      if (!in || word != "col" || column != j) throw std::runtime_error("bad column header in " + path);
+      for (long k = first; k <= last; ++k) {
+        int row = 0;
+        double v = 0;
+        in >> row >> colon >> v;
+        if (v != 0) entries.emplace_back(row, j, v);
       }
     }
   } else {
@@ -466,6 +511,7 @@ TEST(FrictionNewton, SiconosCorpus) {
       {"fc2d/FrictionContactProblem00374.dat", true},
       {"fc2d/FrictionContactProblem00394.dat", true},
       {"fc2d/FrictionContactProblem00727.dat", true},
+      {"fc2d/fc2d_granularflowonwall_00667_00000.dat", true},
   };
   if (!std::filesystem::exists(corpus_dir() + "/fc3d/FrictionContact3D_1c.dat")) {
     GTEST_SKIP() << "no Siconos FrictionContact corpus under " << corpus_dir();
@@ -499,6 +545,106 @@ TEST(FrictionNewton, SiconosCorpus) {
     }
   }
   std::printf("  newton-ac solved %d of %zu corpus files to 1e-8\n", solved, cases.size());
+}
+
+// A stand-in for nsgs, to measure newton-ac as its finisher: block Gauss–Seidel over contacts,
+// each contact's problem solved approximately by the projection iteration
+// r_i ← P_K(r_i − (u_i + μ‖u_T,i‖e_N)/‖W_ii‖_F), u kept equal to W r + q by column updates.
+// Weaker than an exact local solver, so its sweep counts overstate nsgs'; the Newton steps from
+// its r are the figure of interest.
+void projected_gauss_seidel(const FrictionContact& problem, VectorXd& r, VectorXd& u, int sweeps) {
+  const int d = problem.dimension;
+  const Eigen::Index nc = problem.contacts();
+  std::vector<MatrixXd> blocks(static_cast<std::size_t>(nc), MatrixXd::Zero(d, d));
+  for (Eigen::Index j = 0; j < problem.W.outerSize(); ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(problem.W, j); it; ++it) {
+      if (it.row() / d == j / d) blocks[static_cast<std::size_t>(j / d)](it.row() % d, j % d) = it.value();
+    }
+  }
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const MatrixXd& block = blocks[static_cast<std::size_t>(i)];
+      const double norm = block.norm();
+      if (!(norm > 0)) continue;
+      VectorXd ri = r.segment(i * d, d);
+      VectorXd ui = u.segment(i * d, d);
+      VectorXd x(d);
+      VectorXd next(d);
+      for (int local = 0; local < 20; ++local) {
+        x = ri - ui / norm;
+        x[0] -= problem.mu[i] * ui.tail(d - 1).norm() / norm;
+        project_on_cone(x.data(), d, problem.mu[i], next.data());
+        ui += block * (next - ri);
+        const double change = (next - ri).squaredNorm();
+        ri = next;
+        if (change <= 1e-28 * ri.squaredNorm()) break;
+      }
+      const VectorXd delta = ri - r.segment(i * d, d);
+      r.segment(i * d, d) = ri;
+      for (int k = 0; k < d; ++k) {
+        for (Eigen::SparseMatrix<double>::InnerIterator it(problem.W, i * d + k); it; ++it) {
+          u[it.row()] += it.value() * delta[k];
+        }
+      }
+    }
+  }
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Measurement for the report (set PERP_FC_MEASURE=1): newton-ac from r = 0, and from the r that the
+// Gauss–Seidel stand-in reaches at 1e-4 and 1e-6 (or after 20000 sweeps), on every file.
+TEST(FrictionNewton, FinisherMeasurement) {
+  if (std::getenv("PERP_FC_MEASURE") == nullptr) GTEST_SKIP() << "set PERP_FC_MEASURE=1 to measure";
+  std::vector<std::string> files;
+  for (const char* dir : {"fc2d", "fc3d"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(corpus_dir() + "/" + dir)) {
+      files.push_back(std::string(dir) + "/" + entry.path().filename().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::printf("%-44s %5s | %-24s | %-34s | %-34s\n", "file", "nc", "newton-ac from 0", "GS to 1e-4 + newton-ac",
+              "GS to 1e-6 + newton-ac");
+  const char* only = std::getenv("PERP_FC_ONLY");  // a substring of the file names to measure
+  for (const std::string& file : files) {
+    if (only != nullptr && file.find(only) == std::string::npos) continue;
+    const FrictionContact problem = load_fc(corpus_dir() + "/" + file);
+    SolveOptions options;
+    options.tolerance = 1e-8;
+    auto start = std::chrono::steady_clock::now();
+    const Result cold = newton(problem, options);
+    const double cold_ms = milliseconds_since(start);
+    std::printf("%-44s %5lld | %3d st %9.2e %7.1f ms", file.c_str(), static_cast<long long>(problem.contacts()),
+                cold.iterations, cold.residual, cold_ms);
+    VectorXd r = VectorXd::Zero(problem.size());
+    VectorXd u = problem.q;
+    int sweeps = 0;
+    start = std::chrono::steady_clock::now();
+    for (const double target : {1e-4, 1e-6}) {
+      double error = friction_contact_residuals(problem, r, u).relative_error;
+      while (error > target && sweeps < 20000) {
+        projected_gauss_seidel(problem, r, u, 10);
+        sweeps += 10;
+        u = problem.velocity(r);
+        error = friction_contact_residuals(problem, r, u).relative_error;
+      }
+      const double gs_ms = milliseconds_since(start);
+      const auto finish_start = std::chrono::steady_clock::now();
+      const Result warm = detail::solve_newton_ac(problem, options, r);
+      const double warm_ms = milliseconds_since(finish_start);
+      std::printf(" | GS %5d sw %7.1f ms %8.1e + %3d st %7.1f ms %s", sweeps, gs_ms, error, warm.iterations, warm_ms,
+                  warm.solved() ? "ok" : "NOT");
+      EXPECT_TRUE(warm.z.allFinite());
+      if (std::getenv("PERP_FC_HISTORY") != nullptr) {
+        std::printf("\n    %s:", warm.message.c_str());
+        for (const double e : warm.history) std::printf(" %.1e", e);
+        std::printf("\n");
+      }
+    }
+    std::printf("\n");
+  }
 }
 
 }  // namespace
