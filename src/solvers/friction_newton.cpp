@@ -19,8 +19,8 @@ constexpr int kDefaultSteps = 200;
 // The regularization of the Newton matrix, H + εB (B's blocks on H's diagonal blocks: the Jacobian
 // of the problem with W + ε max_j W_jj I): ε = clamp(relative error, kSmallestShift,
 // kFirstLargeShift), ×100 on each of kShiftAttempts tries while the factorization fails. It
-// vanishes with the error, so it keeps the quadratic tail, and it keeps H invertible where W is
-// singular (more contact rows than degrees of freedom).
+// vanishes with the error, so it keeps the quadratic tail, and it makes the system solvable where W is
+// singular (more contact rows than degrees of freedom: Capsules, BoxesStack1), which it need not be.
 constexpr double kSmallestShift = 1e-12;
 constexpr double kFirstLargeShift = 1e-2;
 constexpr int kShiftAttempts = 6;

@@ -23,7 +23,7 @@ namespace perp::detail {
 /// (A, B block-diagonal, d×d a contact; H lives on the pattern of W closed under the contacts' row
 /// blocks, so memory is O(d·nnz(W))) and εB is the Jacobian's part from W + ε·max_j W_jj·I, with
 /// ε = clamp(relative error, 1e-12, 1e-2) (×100, up to 6 tries, while the factorization fails). ε
-/// vanishes with the error, so the tail stays quadratic, and it keeps the system invertible where
+/// vanishes with the error, so the tail stays quadratic, and in practice it keeps the system solvable where
 /// W is singular. The system is solved by Eigen's SparseLU (COLAMD ordering, the pattern analysed
 /// once). The step length comes from Armijo backtracking on ψ = ½‖Φ‖² against the largest ψ of the
 /// last `options.newton.nonmonotone_memory` + 1 iterates (`armijo`, `backtrack`, `max_backtracks`
