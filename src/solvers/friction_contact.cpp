@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "friction_newton.hpp"
 #include "nsgs.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/lcp.hpp"
@@ -36,11 +37,25 @@ void finish(const FrictionContact& problem, const SolveOptions& options, Result&
     if (!std::isfinite(result.z[i])) result.z[i] = 0.0;
   }
   result.w = problem.velocity(result.z);
-  result.residual = friction_contact_residuals(problem, result.z, result.w).relative_error;
+  const FrictionContactResiduals residuals = friction_contact_residuals(problem, result.z, result.w);
+  result.residual = residuals.relative_error;
+  // Siconos' error divides by max(‖q‖, ‖r‖, ‖u‖), so a sequence r → ∞ drives it to 0 on a problem
+  // with no solution (W = 0, q_N < 0: u_N = q_N whatever r). A point is accepted only when, besides,
+  // no contact approaches faster than √tol · max(‖q‖∞, ‖u‖∞): measured in velocities alone, which
+  // such sequences cannot shrink.
+  const double velocity_scale = std::max(problem.q.lpNorm<Eigen::Infinity>(), result.w.lpNorm<Eigen::Infinity>());
+  const double approach_limit = std::sqrt(options.tolerance) * velocity_scale;
+  const bool penetrating = residuals.signorini > approach_limit;
   if (result.solved() && !(result.residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
     result.message += "; but the recomputed relative error " + number_text(result.residual) + " misses the tolerance";
-  } else if (!result.solved() && result.status != Status::Infeasible && result.residual <= options.tolerance) {
+  } else if (result.solved() && penetrating) {
+    result.status = Status::NoSolutionFound;
+    result.message += "; but a contact still approaches at " + number_text(residuals.signorini) +
+                      " (more than sqrt(tol) * max|u|, max|q|): the relative error shrinks only because r grows "
+                      "without bound, the sign of a problem with no solution";
+  } else if (!result.solved() && result.status != Status::Infeasible && result.residual <= options.tolerance &&
+             !penetrating) {
     result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
     result.status = Status::Solved;
   }
@@ -171,11 +186,12 @@ Result run(const FrictionContact& problem, Method method, const SolveOptions& op
 Result solve_auto(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0) {
   const int d = problem.dimension;
   const Eigen::Index lcp_size = problem.contacts() * 4;
-  std::vector<Method> order = {Method::Nsgs, Method::Prox};
+  std::vector<Method> order = {Method::Nsgs, Method::NewtonAc, Method::Prox};
   std::string reason =
       "nsgs first (sweeps of cost O(nnz(W)) with exact local solvers, warm-started), limited to "
-      "friction_contact.auto_nsgs_sweeps sweeps; prox next from nsgs' point (W + rho I is positive definite where W is "
-      "singular or redundant, which stalls nsgs)";
+      "friction_contact.auto_nsgs_sweeps sweeps; newton-ac next from nsgs' point (a quadratic tail once the contact "
+      "statuses are found); prox then from the best point (W + rho I is positive definite where W is singular or "
+      "redundant, which stalls both)";
   if (d == 2 && lcp_size <= options.friction_contact.lcp_max_size) {
     order.push_back(Method::Lemke);
     reason += "; lemke on the exact Stewart-Trinkle LCP last (2D, " + std::to_string(lcp_size) +
@@ -212,7 +228,7 @@ Result run(const FrictionContact& problem, Method method, const SolveOptions& op
     case Method::Auto:
       return solve_auto(problem, options, r0);
     case Method::NewtonAc:
-      throw InvalidProblem("newton-ac: the global semismooth Newton method is not available yet");
+      return detail::solve_newton_ac(problem, options, r0);
     default:
       break;
   }
@@ -226,9 +242,6 @@ Result solve(const FrictionContact& problem, Method method, const SolveOptions& 
   options.validate(problem.size());
   options.friction_contact.validate(problem.contacts());
   if (!accepts_friction_contact(method)) reject(method);
-  if (method == Method::NewtonAc) {
-    throw InvalidProblem("newton-ac: the global semismooth Newton method is not available yet");
-  }
   if (options.all_solutions) {
     throw InvalidProblem("all_solutions is supported only by enum on an Lcp; the frictional contact methods stop at "
                          "the first solution");
