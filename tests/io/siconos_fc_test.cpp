@@ -481,6 +481,71 @@ TEST(SiconosFrictionContact, ZeroWIsWrittenDense) {
   expect_identical(parse_text(text), problem);
 }
 
+TEST(SiconosFrictionContact, CorruptedFilesOnlyEverThrowInvalidProblem) {
+  // Random token edits of one file per storage: a wrong count, a huge claim, a non-number, a
+  // missing or repeated token. Each must read or throw InvalidProblem (no other exception, no
+  // crash, no runaway allocation: every claim is bounded by the tokens that follow).
+  std::vector<std::string> texts;
+  for (const char* file :
+       {"fc3d/FrictionContact3D_1c.dat", "fc3d/FC3D_Example1_SBM.dat", "fc2d/FrictionContactProblem00031.dat"}) {
+    std::ifstream in(kFcCorpus / file);
+    std::stringstream whole;
+    whole << in.rdbuf();
+    texts.push_back(whole.str());
+  }
+  texts.push_back(std::string(kCsparseHeader) +
+                  "2\nCSparse\n2-by-2, nzmax: 4 nnz: 4, 1-norm: 6\n col 0 : locations 0 to 1\n 0 : 4\n 1 : 2\n"
+                  " col 1 : locations 2 to 3\n 0 : -1\n 1 : 3\n" +
+                  kTail);
+  const char* replacements[] = {"0",     "1",   "2",   "3", "-1",  "7",  "2147483647", "4294967296", "nan", "inf",
+                                "1e400", "abc", "1.5", ":", "col", "to", "CSparse",    "2-by-2,",    ""};
+  std::mt19937 random(2026);
+  int read = 0;
+  int refused = 0;
+  for (const std::string& text : texts) {
+    std::vector<std::string> words;  // the text split at spaces, keeping the line breaks
+    std::string word;
+    for (const char c : text) {
+      if (c == ' ' || c == '\n' || c == '\t') {
+        if (!word.empty()) words.push_back(word);
+        word.clear();
+        words.push_back(std::string(1, c));
+      } else {
+        word += c;
+      }
+    }
+    if (!word.empty()) words.push_back(word);
+    for (int trial = 0; trial < 400; ++trial) {
+      std::vector<std::string> edited = words;
+      for (int edit = 0; edit < 1 + trial % 3; ++edit) {
+        const std::size_t at = random() % edited.size();
+        const unsigned kind = random() % 4;
+        if (kind == 0) edited[at] = replacements[random() % std::size(replacements)];
+        if (kind == 1) edited.erase(edited.begin() + static_cast<std::ptrdiff_t>(at));
+        if (kind == 2) edited.insert(edited.begin() + static_cast<std::ptrdiff_t>(at), edited[at]);
+        if (kind == 3) edited.resize(at + 1);
+        if (edited.empty()) edited.push_back("2");
+      }
+      std::string mutated;
+      for (const std::string& w : edited) mutated += w;
+      try {
+        std::istringstream in(mutated);
+        (void)parse_siconos_friction_contact(in, "fuzz.dat");
+        ++read;
+      } catch (const InvalidProblem& e) {
+        EXPECT_THAT(e.what(), HasSubstr("fuzz.dat: "));
+        ++refused;
+      }
+      try {
+        (void)parse_siconos_problem(mutated, "fuzz.dat");
+      } catch (const InvalidProblem&) {
+      }
+    }
+  }
+  EXPECT_EQ(read + refused, 1600);
+  EXPECT_GT(refused, 800);
+}
+
 TEST(SiconosProblem, RecognisesFrictionContactFiles) {
   for (const CorpusFile& expected : kCorpusFiles) {
     SCOPED_TRACE(expected.file);
