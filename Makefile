@@ -23,16 +23,22 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	else echo "deps: all packages present"; fi
 
+# The library and the CLI only: `make demo` and `make install` need no test suite. The tests are
+# built in the same tree by `unit-test`, reusing the library's object files.
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPERP_WERROR=ON
-	cmake --build $(BUILD) -j $(JOBS)
+	cmake --build $(BUILD) -j $(JOBS) --target perp_cli
 
 unit-test: build
+	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-# The same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer, at -O1 with line
+# tables only (-g1): half the compile time of -O2 -g (measured on newton.cpp and box_lcp_test.cpp:
+# 15 s and 14 s of CPU against 34 s and 30 s), with file:line in every sanitizer report.
 asan-test: deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERP_WERROR=ON -DPERP_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+	  -DPERP_WERROR=ON -DPERP_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)

@@ -4,7 +4,9 @@
 /// and names the field that is wrong.
 
 #include <Eigen/Dense>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "perp/solvers/method.hpp"
 
@@ -86,6 +88,56 @@ struct MlcpOptions {
   int enum_max_complementarities = 25;
 };
 
+/// The order in which nsgs visits the contacts within a sweep.
+enum class ContactOrder {
+  Natural,  ///< 0, 1, …, nc − 1.
+  Random,   ///< A fresh random permutation every sweep, from `FrictionContactOptions::seed`.
+  Given,    ///< `FrictionContactOptions::permutation`, every sweep.
+};
+
+/// Options of the frictional contact methods (solvers/friction_contact.hpp: nsgs, prox, lemke on a
+/// `FrictionContact`, auto). The stopping test is `SolveOptions::tolerance` on Siconos' relative
+/// error; `SolveOptions::max_iterations` bounds the sweeps (0: 10000), for prox all inner sweeps
+/// together.
+struct FrictionContactOptions {
+  /// nsgs over-relaxation ω ∈ (0, 2): r_i ← ω r_i* + (1 − ω) r_i, r_i* the exact local solution
+  /// (projected back onto the cone when ω > 1). Default 1 (plain Gauss–Seidel).
+  double relaxation = 1.0;
+  /// Contact ordering within a sweep. Default natural.
+  ContactOrder order = ContactOrder::Natural;
+  /// Seed of the random ordering (`ContactOrder::Random`). Default 0.
+  std::uint64_t seed = 0;
+  /// The order of `ContactOrder::Given`: a permutation of 0 … nc − 1 (checked against the problem).
+  std::vector<Eigen::Index> permutation;
+  /// The full relative error (one product with W) is computed after every sweep for the first 20
+  /// sweeps and then every `error_every` sweeps (and always at the last). >= 1; default 10.
+  int error_every = 10;
+  /// 3D local solver: the Alart–Curnier Newton stops when the contact's local relative error is
+  /// <= local_tolerance. In (0, 1); default 1e-14.
+  double local_tolerance = 1e-14;
+  /// 3D local solver: Newton steps before the projection fallback, which then gets 20× as many
+  /// iterations. >= 1; default 50.
+  int local_iterations = 50;
+  /// prox: the first ρ of W + ρI; 0 = automatic (the mean of W's diagonal, or 1 if that is not
+  /// positive). Finite and >= 0; default 0.
+  double prox_rho = 0;
+  /// prox: the most outer (proximal) iterations. >= 1; default 1000.
+  int prox_max_outer = 1000;
+  /// lemke on a 3D problem: the number k >= 3 of facets of the polyhedral cone that replaces the
+  /// Coulomb cone (an inner approximation; 2D is exact with its two directions). Default 8.
+  int facets = 8;
+  /// lemke: the largest LCP size (unknowns r_N, k friction directions and λ per contact) it forms
+  /// densely; above it, not-applicable. >= 1; default 4000.
+  Eigen::Index lcp_max_size = 4000;
+  /// auto: the sweeps given to nsgs before prox takes over (capped by `max_iterations`). >= 1;
+  /// default 1000.
+  int auto_nsgs_sweeps = 1000;
+
+  /// Throws `InvalidProblem` naming the first bad field. With `contacts` >= 0 (nc of the problem)
+  /// it also checks that `permutation` is a permutation of 0 … nc − 1 when the order is `Given`.
+  void validate(Eigen::Index contacts = -1) const;
+};
+
 struct SolveOptions {
   /// The problem counts as solved when the natural residual ‖min(z, w)‖∞ <= tolerance
   /// (absolute, in the units of z and w). Default 1e-8; must be finite and > 0.
@@ -121,6 +173,8 @@ struct SolveOptions {
   DantzigOptions dantzig;
   /// Options of the MLCP methods.
   MlcpOptions mlcp;
+  /// Options of the frictional contact methods (their `tolerance` is on Siconos' relative error).
+  FrictionContactOptions friction_contact;
 
   /// Throws `InvalidProblem` naming the first bad field; n is the problem size, used to check
   /// `initial_guess` and `lemke.covering_vector`.

@@ -1,0 +1,544 @@
+#include "nsgs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "perp/core/error.hpp"
+
+namespace perp::detail {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr int kDefaultSweeps = 10000;
+constexpr int kEveryCheckSweeps = 20;  // the error is computed after each of the first 20 sweeps
+
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+
+// De Saxcé's natural map of one contact, squared: ‖r − P_K(r − û)‖², û = u + μ‖u_T‖ e_N.
+double natural_map_squared(int d, double mu, const double* r, const double* u) {
+  double ut = 0;
+  for (int k = 1; k < d; ++k) ut += u[k] * u[k];
+  ut = std::sqrt(ut);
+  double x[3];
+  double p[3];
+  x[0] = r[0] - (u[0] + mu * ut);
+  for (int k = 1; k < d; ++k) x[k] = r[k] - u[k];
+  project_on_cone(x, d, mu, p);
+  double s = 0;
+  for (int k = 0; k < d; ++k) s += (r[k] - p[k]) * (r[k] - p[k]);
+  return s;
+}
+
+double norm(int d, const double* x) {
+  double s = 0;
+  for (int k = 0; k < d; ++k) s += x[k] * x[k];
+  return std::sqrt(s);
+}
+
+// The Alart–Curnier function Φ(r) of one 3D contact and an element of its generalized Jacobian:
+//   Φ_N = r_N − max(0, p_N),                       p_N = r_N − ρ_N u_N,
+//   Φ_T = r_T − P_{disk(μ max(0, p_N))}(p_T),      p_T = r_T − ρ_T u_T,   u = A r + b.
+void alart_curnier(const Mat3& A, double mu, const Vec3& b, const Vec3& r, double rho_n, double rho_t, Vec3& phi,
+                   Mat3* J) {
+  const Vec3 u = A * r + b;
+  const double pn = r[0] - rho_n * u[0];
+  const Eigen::RowVector3d e0(1, 0, 0);
+  Eigen::RowVector3d dpn = e0 - rho_n * A.row(0);
+  if (pn > 0) {
+    phi[0] = rho_n * u[0];
+    if (J) J->row(0) = rho_n * A.row(0);
+  } else {
+    phi[0] = r[0];
+    if (J) J->row(0) = e0;
+  }
+  const double radius = mu * std::max(pn, 0.0);
+  const Eigen::Vector2d pt(r[1] - rho_t * u[1], r[2] - rho_t * u[2]);
+  const double pt_norm = pt.norm();
+  if (pt_norm <= radius) {
+    phi[1] = rho_t * u[1];
+    phi[2] = rho_t * u[2];
+    if (J) J->bottomRows<2>() = rho_t * A.bottomRows<2>();
+    return;
+  }
+  const Eigen::Vector2d n = pt / pt_norm;  // pt_norm > radius >= 0
+  phi[1] = r[1] - radius * n[0];
+  phi[2] = r[2] - radius * n[1];
+  if (!J) return;
+  Eigen::Matrix<double, 2, 3> dpt = -rho_t * A.bottomRows<2>();
+  dpt(0, 1) += 1;
+  dpt(1, 2) += 1;
+  Eigen::Matrix<double, 2, 3> dproj = (radius / pt_norm) * (Eigen::Matrix2d::Identity() - n * n.transpose()) * dpt;
+  if (pn > 0) dproj += n * (mu * dpn);
+  Eigen::Matrix<double, 2, 3> jt = -dproj;
+  jt(0, 1) += 1;
+  jt(1, 2) += 1;
+  J->bottomRows<2>() = jt;
+}
+
+}  // namespace
+
+double local_error(const double* A, int dimension, double mu, const double* b, const double* r) {
+  const int d = dimension;
+  double u[3];
+  for (int k = 0; k < d; ++k) {
+    u[k] = b[k];
+    for (int l = 0; l < d; ++l) u[k] += A[k * d + l] * r[l];
+  }
+  const double scale = std::max({norm(d, b), norm(d, r), norm(d, u)});
+  const double e = std::sqrt(natural_map_squared(d, mu, r, u));
+  return scale > 0 ? e / scale : e;
+}
+
+bool solve_local_2d(const double* A, double mu, const double* bias, double* r) {
+  const double a = A[0], b = A[1], c = A[2], e = A[3];
+  const double bn = bias[0], bt = bias[1];
+  if (bn >= 0) {  // take-off: r = 0, u = b with u_N >= 0
+    r[0] = 0;
+    r[1] = 0;
+    return true;
+  }
+  if (mu == 0) {  // frictionless: r_T = 0, a r_N + b_N = 0
+    r[1] = 0;
+    if (a > 0) {
+      r[0] = -bn / a;
+      return true;
+    }
+    r[0] = 0;  // a <= 0 and b_N < 0: no r_N >= 0 gives u_N >= 0
+    return false;
+  }
+  const double magnitude = std::max({std::abs(a), std::abs(b), std::abs(c), std::abs(e)});
+  double best = kInf;
+  double best_n = 0;
+  double best_t = 0;
+  const auto consider = [&](double violation, double rn, double rt) {
+    if (violation < best) {
+      best = violation;
+      best_n = rn;
+      best_t = rt;
+    }
+  };
+  // Stick: A r = −b inside the cone.
+  const double det = a * e - b * c;
+  if (det != 0 && std::isfinite(det)) {
+    const double rn = (-e * bn + b * bt) / det;
+    const double rt = (c * bn - a * bt) / det;
+    if (std::isfinite(rn) && std::isfinite(rt)) {
+      if (rn >= 0 && std::abs(rt) <= mu * rn) {
+        r[0] = rn;
+        r[1] = rt;
+        return true;
+      }
+      consider(std::max(-rn, std::abs(rt) - mu * rn), rn, rt);
+    }
+  }
+  // Slide: r_T = −s μ r_N, u_N = 0, s u_T >= 0 (s = +1: sliding forward, the reaction backward).
+  for (const double s : {1.0, -1.0}) {
+    const double D = a - s * mu * b;
+    if (!(D > 0)) continue;  // b_N < 0: r_N = −b_N/D >= 0 needs D > 0
+    const double rn = -bn / D;
+    const double rt = -s * mu * rn;
+    const double ut = c * rn + e * rt + bt;
+    if (!std::isfinite(rn) || !std::isfinite(ut)) continue;
+    if (s * ut >= 0) {
+      r[0] = rn;
+      r[1] = rt;
+      return true;
+    }
+    consider(-s * ut / magnitude, rn, rt);  // in the units of r
+  }
+  if (best == kInf) {  // no case could be formed (a degenerate block)
+    r[0] = 0;
+    r[1] = 0;
+    return false;
+  }
+  // The candidate closest to its case's conditions, put back in the cone.
+  const double candidate[2] = {best_n, best_t};
+  project_on_cone(candidate, 2, mu, r);
+  return best <= 16 * kEps * (std::abs(best_n) + std::abs(best_t));
+}
+
+bool solve_local_3d(const double* A_data, const double* inverse, double mu, const double* b_data, double* r_data,
+                    double tolerance, int iterations) {
+  const Eigen::Map<const Mat3> A(A_data);
+  const Eigen::Map<const Vec3> b(b_data);
+  Eigen::Map<Vec3> r(r_data);
+  if (b[0] >= 0) {  // take-off
+    r.setZero();
+    return true;
+  }
+  if (mu == 0) {
+    r[1] = 0;
+    r[2] = 0;
+    if (A(0, 0) > 0) {
+      r[0] = -b[0] / A(0, 0);
+      return true;
+    }
+    r[0] = 0;
+    return false;
+  }
+  if (inverse) {  // stick
+    const Vec3 x = -(Eigen::Map<const Mat3>(inverse) * b);
+    if (x.allFinite() && x[0] >= 0 && std::hypot(x[1], x[2]) <= mu * x[0]) {
+      r = x;
+      return true;
+    }
+  }
+  // Slide (or a stick missed by round-off): Alart–Curnier Newton from the current r, in the cone.
+  const Mat3 Am = A;
+  const Vec3 bv = b;
+  const double rho_n = A(0, 0) > 0 ? 1 / A(0, 0) : 1 / std::max(A.cwiseAbs().maxCoeff(), 1e-300);
+  const double tt = 0.5 * (A(1, 1) + A(2, 2));
+  const double rho_t = tt > 0 ? 1 / tt : rho_n;
+  Vec3 x = r;
+  if (!x.allFinite()) x.setZero();
+  project_on_cone(x.data(), 3, mu, x.data());
+  double x_error = local_error(A_data, 3, mu, b_data, x.data());
+  Vec3 phi;
+  Mat3 J;
+  bool converged = x_error <= tolerance;
+  for (int it = 0; it < iterations && !converged; ++it) {
+    alart_curnier(Am, mu, bv, x, rho_n, rho_t, phi, &J);
+    const double merit = phi.squaredNorm();
+    const Eigen::FullPivLU<Mat3> lu(J);
+    if (!lu.isInvertible()) break;
+    const Vec3 step = lu.solve(-phi);
+    if (!step.allFinite()) break;
+    double t = 1;
+    bool accepted = false;
+    Vec3 trial;
+    Vec3 trial_phi;
+    for (int k = 0; k < 30; ++k, t *= 0.5) {
+      trial = x + t * step;
+      alart_curnier(Am, mu, bv, trial, rho_n, rho_t, trial_phi, nullptr);
+      if (trial_phi.squaredNorm() <= (1 - 1e-4 * t) * merit) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) break;
+    const bool tiny = (t * step).norm() <= 4 * kEps * std::max(x.norm(), trial.norm());
+    x = trial;
+    Vec3 projected;
+    project_on_cone(x.data(), 3, mu, projected.data());
+    const double e_projected = local_error(A_data, 3, mu, b_data, projected.data());
+    x_error = local_error(A_data, 3, mu, b_data, x.data());
+    if (e_projected <= x_error) {
+      x = projected;
+      x_error = e_projected;
+    }
+    if (x_error <= tolerance || tiny) converged = true;
+  }
+  if (converged) {
+    r = x;
+    return true;
+  }
+  // Fallback: the projection iteration, from the best point so far.
+  const double step = 1 / std::max(A.norm(), 1e-300);  // ‖A‖_F >= ‖A‖₂
+  Vec3 y = x;
+  Vec3 best = x;
+  double best_error = x_error;
+  for (int it = 0; it < 20 * iterations; ++it) {
+    const Vec3 u = Am * y + bv;
+    Vec3 z = y - step * u;
+    z[0] -= step * mu * std::hypot(u[1], u[2]);
+    project_on_cone(z.data(), 3, mu, y.data());
+    const double e = local_error(A_data, 3, mu, b_data, y.data());
+    if (e < best_error) {
+      best_error = e;
+      best = y;
+    }
+    if (e <= tolerance) break;
+  }
+  r = best;
+  return best_error <= tolerance;
+}
+
+ContactSweeper::ContactSweeper(const FrictionContact& problem, const FrictionContactOptions& options)
+    : d_(problem.dimension),
+      nc_(problem.contacts()),
+      rows_(problem.W),
+      mu_(problem.mu),
+      omega_(options.relaxation),
+      local_iterations_(options.local_iterations),
+      local_tolerance_(options.local_tolerance),
+      order_kind_(options.order),
+      random_(options.seed) {
+  rows_.makeCompressed();
+  const auto dd = static_cast<std::size_t>(d_ * d_);
+  diagonal_.assign(static_cast<std::size_t>(nc_) * dd, 0.0);
+  for (Eigen::Index row = 0; row < rows_.rows(); ++row) {
+    const Eigen::Index i = row / d_;
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor, int>::InnerIterator it(rows_, row); it; ++it) {
+      if (it.col() / d_ != i) continue;
+      diagonal_[static_cast<std::size_t>(i) * dd + static_cast<std::size_t>((row % d_) * d_ + it.col() % d_)] +=
+          it.value();
+    }
+  }
+  if (order_kind_ == ContactOrder::Given) {
+    order_ = options.permutation;
+  } else {
+    order_.resize(static_cast<std::size_t>(nc_));
+    std::iota(order_.begin(), order_.end(), Eigen::Index{0});
+  }
+  set_shift(0.0);
+}
+
+void ContactSweeper::set_shift(double rho) {
+  shift_ = rho;
+  local_ = diagonal_;
+  const auto dd = static_cast<std::size_t>(d_ * d_);
+  for (Eigen::Index i = 0; i < nc_; ++i) {
+    for (int k = 0; k < d_; ++k) local_[static_cast<std::size_t>(i) * dd + static_cast<std::size_t>(k * d_ + k)] += rho;
+  }
+  if (d_ != 3) return;
+  inverse_.assign(static_cast<std::size_t>(nc_) * 9, 0.0);
+  invertible_.assign(static_cast<std::size_t>(nc_), 0);
+  for (Eigen::Index i = 0; i < nc_; ++i) {
+    const Eigen::Map<const Mat3> A(local_.data() + i * 9);
+    const Eigen::FullPivLU<Mat3> lu(A);
+    // A stick solution is only trusted from a reasonably conditioned block; Newton handles the rest.
+    if (lu.isInvertible() && lu.rcond() > 1e-12) {
+      Eigen::Map<Mat3>(inverse_.data() + i * 9) = lu.inverse();
+      invertible_[static_cast<std::size_t>(i)] = 1;
+    }
+  }
+}
+
+double ContactSweeper::mean_diagonal() const {
+  if (nc_ == 0) return 0;
+  double s = 0;
+  const auto dd = static_cast<std::size_t>(d_ * d_);
+  for (Eigen::Index i = 0; i < nc_; ++i) {
+    for (int k = 0; k < d_; ++k) s += diagonal_[static_cast<std::size_t>(i) * dd + static_cast<std::size_t>(k * d_ + k)];
+  }
+  return s / static_cast<double>(nc_ * d_);
+}
+
+void ContactSweeper::product(const Eigen::VectorXd& r, Eigen::VectorXd& out) const { out.noalias() = rows_ * r; }
+
+Eigen::Index ContactSweeper::sweep(const Eigen::VectorXd& q, Eigen::VectorXd& r) {
+  if (order_kind_ == ContactOrder::Random) std::shuffle(order_.begin(), order_.end(), random_);
+  const int* const outer = rows_.outerIndexPtr();
+  const int* const inner = rows_.innerIndexPtr();
+  const double* const values = rows_.valuePtr();
+  double* const rd = r.data();
+  const double* const qd = q.data();
+  Eigen::Index failures = 0;
+  const int d = d_;
+  const int dd = d * d;
+  for (const Eigen::Index i : order_) {
+    const Eigen::Index base = i * d;
+    const double* const A = local_.data() + i * dd;
+    double* const ri = rd + base;
+    double b[3];
+    // b = q_i + Σ_j W_ij r_j − W_ii r_i: the velocity the other contacts give contact i.
+    for (int k = 0; k < d; ++k) {
+      const Eigen::Index row = base + k;
+      double s = qd[row];
+      for (int p = outer[row]; p < outer[row + 1]; ++p) s += values[p] * rd[inner[p]];
+      const double* const diag_row = diagonal_.data() + i * dd + k * d;
+      for (int l = 0; l < d; ++l) s -= diag_row[l] * ri[l];
+      b[k] = s;
+    }
+    double x[3] = {ri[0], ri[1], d == 3 ? ri[2] : 0.0};
+    const double mu = mu_[i];
+    bool exact;
+    if (d == 2) {
+      exact = solve_local_2d(A, mu, b, x);
+    } else {
+      const double* inv = invertible_[static_cast<std::size_t>(i)] ? inverse_.data() + i * 9 : nullptr;
+      exact = solve_local_3d(A, inv, mu, b, x, local_tolerance_, local_iterations_);
+    }
+    if (!exact) ++failures;
+    if (omega_ == 1.0) {
+      for (int k = 0; k < d; ++k) ri[k] = x[k];
+    } else {
+      for (int k = 0; k < d; ++k) x[k] = omega_ * x[k] + (1 - omega_) * ri[k];
+      if (omega_ > 1.0) project_on_cone(x, d, mu, x);
+      for (int k = 0; k < d; ++k) ri[k] = x[k];
+    }
+  }
+  return failures;
+}
+
+SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
+                        int limit, int error_every, std::vector<double>* history) {
+  const Eigen::Index n = shifted.size();
+  Eigen::VectorXd u(n);
+  Eigen::VectorXd last_finite = r;
+  const double rho = sweeper.shift();
+  const auto error_of = [&]() {
+    sweeper.product(r, u);
+    u += shifted.q;
+    if (rho != 0) u += rho * r;
+    return friction_contact_residuals(shifted, r, u).relative_error;
+  };
+  SweepOutcome out;
+  out.error = error_of();
+  if (out.error <= tolerance) {
+    out.status = Status::Solved;
+    out.message = "the start point solves (relative error " + number_text(out.error) + ", 0 sweeps)";
+    return out;
+  }
+  int sweep = 1;
+  for (; sweep <= limit; ++sweep) {
+    out.local_failures += sweeper.sweep(shifted.q, r);
+    if (!(sweep <= kEveryCheckSweeps || sweep % error_every == 0 || sweep == limit)) continue;
+    const double error = error_of();
+    if (!std::isfinite(error) || !r.allFinite()) {
+      r = last_finite;
+      out.sweeps = sweep;
+      out.error = error_of();
+      out.status = Status::NumericalFailure;
+      out.message = "the iterates stopped being finite at sweep " + std::to_string(sweep) +
+                    " (is W positive semidefinite?); returning the last finite iterate, relative error " +
+                    number_text(out.error);
+      return out;
+    }
+    out.error = error;
+    if (history) history->push_back(error);
+    if (error <= tolerance) {
+      out.status = Status::Solved;
+      out.sweeps = sweep;
+      out.message = "relative error " + number_text(error) + " after " + std::to_string(sweep) + " sweeps";
+      return out;
+    }
+    last_finite = r;
+  }
+  out.sweeps = limit;
+  out.status = Status::MaxIterations;
+  out.message = "sweep limit " + std::to_string(limit) + " reached at relative error " + number_text(out.error);
+  return out;
+}
+
+namespace {
+
+std::string failures_note(Eigen::Index failures) {
+  if (failures == 0) return "";
+  return "; " + std::to_string(failures) +
+         " local solves were not exact (a degenerate or indefinite diagonal block, or the 3D Newton and its "
+         "projection fallback missed the local tolerance)";
+}
+
+}  // namespace
+
+Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0) {
+  ContactSweeper sweeper(problem, options.friction_contact);
+  Eigen::VectorXd r = r0;
+  Result result;
+  result.method = "nsgs";
+  const int limit = options.iteration_limit(kDefaultSweeps);
+  const SweepOutcome out = run_sweeps(sweeper, problem, r, options.tolerance, limit,
+                                      options.friction_contact.error_every,
+                                      options.record_history ? &result.history : nullptr);
+  result.z = std::move(r);
+  result.iterations = out.sweeps;
+  result.status = out.status;
+  result.message = out.message + failures_note(out.local_failures);
+  return result;
+}
+
+Result solve_prox(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0) {
+  const FrictionContactOptions& fc = options.friction_contact;
+  ContactSweeper sweeper(problem, fc);
+  Result result;
+  result.method = "prox";
+  const int limit = options.iteration_limit(kDefaultSweeps);
+  const double diagonal = sweeper.mean_diagonal();
+  const double rho0 = fc.prox_rho > 0 ? fc.prox_rho : (diagonal > 0 ? diagonal : 1.0);
+  const double rho_min = rho0 * 1e-8;
+  const double rho_max = rho0 * 1e8;
+  double rho = rho0;
+  // The subproblem: W + ρI, q − ρ r_k (its W is never read: the sweeper holds it).
+  FrictionContact inner;
+  inner.dimension = problem.dimension;
+  inner.mu = problem.mu;
+  inner.q = problem.q;
+  Eigen::VectorXd r = r0;
+  Eigen::VectorXd u(problem.size());
+  const auto true_error = [&](const Eigen::VectorXd& x) {
+    sweeper.product(x, u);
+    u += problem.q;
+    return friction_contact_residuals(problem, x, u).relative_error;
+  };
+  double error = true_error(r);
+  Eigen::VectorXd last_finite = r;
+  int total = 0;
+  int outer = 0;
+  Eigen::Index failures = 0;
+  const int inner_cap = std::max(100, limit / 10);
+  // Where no solution exists the proximal steps do not shrink and r grows without bound, which
+  // drives the relative error (divided by ‖r‖) down without solving anything: stop well before.
+  const double r_scale = std::max(r0.blueNorm(), problem.q.blueNorm() / rho0);
+  const double r_bound = 1e6 * r_scale;
+  result.status = Status::MaxIterations;
+  if (error <= options.tolerance) {
+    result.status = Status::Solved;
+    result.message = "the start point solves (relative error " + number_text(error) + ")";
+  }
+  while (result.status == Status::MaxIterations) {
+    if (outer >= fc.prox_max_outer) {
+      result.message = "outer iteration limit " + std::to_string(fc.prox_max_outer) + " reached at relative error " +
+                       number_text(error) + " (rho " + number_text(rho) + ", " + std::to_string(total) + " sweeps)";
+      break;
+    }
+    if (total >= limit) {
+      result.message = "sweep limit " + std::to_string(limit) + " reached at relative error " + number_text(error) +
+                       " after " + std::to_string(outer) + " proximal iterations (rho " + number_text(rho) + ")";
+      break;
+    }
+    ++outer;
+    sweeper.set_shift(rho);
+    inner.q = problem.q - rho * r;
+    const double inner_tolerance = std::max(0.2 * options.tolerance, std::min(1e-2, 0.1 * error));
+    const SweepOutcome sub = run_sweeps(sweeper, inner, r, inner_tolerance, std::min(inner_cap, limit - total),
+                                        fc.error_every, nullptr);
+    total += std::max(sub.sweeps, 1);
+    failures += sub.local_failures;
+    const double next = true_error(r);
+    if (!std::isfinite(next) || !r.allFinite()) {
+      r = last_finite;
+      result.status = Status::NumericalFailure;
+      result.message = "the proximal iterates stopped being finite at outer iteration " + std::to_string(outer) +
+                       " (rho " + number_text(rho) + "); returning the last finite iterate";
+      break;
+    }
+    if (options.record_history) result.history.push_back(next);
+    if (r.blueNorm() > r_bound) {
+      r = last_finite;
+      result.status = Status::NoSolutionFound;
+      result.message = "the proximal iterates diverge: ||r|| exceeded " + number_text(r_bound) +
+                       " (1e6 times max(||r0||, ||q||/rho0)) at outer iteration " + std::to_string(outer) +
+                       "; the problem may have no solution. Returning the last iterate below that bound";
+      break;
+    }
+    if (next <= options.tolerance) {
+      result.status = Status::Solved;
+      result.message = "relative error " + number_text(next) + " after " + std::to_string(outer) +
+                       " proximal iterations (" + std::to_string(total) + " nsgs sweeps, final rho " +
+                       number_text(rho) + ")";
+      error = next;
+      break;
+    }
+    // ρ: a subproblem that its sweeps could not solve is too hard (less regularized than nsgs
+    // handles): ρ up; slow outer progress with easy subproblems: ρ down (longer proximal steps).
+    if (sub.status != Status::Solved) {
+      rho = std::min(rho * 4, rho_max);
+    } else if (next > 0.5 * error) {
+      rho = std::max(rho * 0.5, rho_min);
+    }
+    error = next;
+    last_finite = r;
+  }
+  result.z = std::move(r);
+  result.iterations = total;
+  result.message += failures_note(failures);
+  return result;
+}
+
+}  // namespace perp::detail

@@ -1,0 +1,100 @@
+#pragma once
+// Private: the non-smooth block Gauss–Seidel kernel of the frictional contact problem (nsgs), its
+// exact one-contact solvers, and the proximal-point loop around it (prox). Not installed.
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "perp/core/friction_contact.hpp"
+#include "perp/core/result.hpp"
+#include "perp/solvers/options.hpp"
+
+namespace perp::detail {
+
+/// The one-contact problem in 2D: find r (normal, tangential) with u = A r + b in the Coulomb law
+/// K_μ ∋ r ⊥ u + μ|u_T| e_N ∈ K_μ*. A is 2×2, row-major {A_NN, A_NT, A_TN, A_TT}, not assumed
+/// symmetric. Closed form over take-off (b_N >= 0 → r = 0), stick (A r = −b inside the cone),
+/// slide with r_T = −μ r_N (u_T >= 0) and slide with r_T = +μ r_N (u_T <= 0), in that order; μ = 0
+/// gives r_T = 0, r_N = max(0, −b_N/A_NN). Returns true when a case holds exactly; otherwise (a
+/// degenerate or indefinite block, or a boundary case missed by round-off) r is the candidate
+/// with the smallest violation, or 0 when no case could be formed, and it returns false.
+bool solve_local_2d(const double* A, double mu, const double* b, double* r);
+
+/// The same in 3D (A 3×3 row-major, r and b of 3 entries). Take-off, μ = 0 and stick in closed
+/// form (`inverse`: A⁻¹ row-major, or null when A is singular); otherwise a damped semismooth
+/// Newton on the Alart–Curnier function from the r given, with the projection iteration
+/// r ← P_K(r − ρ(A r + b + μ‖u_T‖ e_N)) as the fallback. Returns true when the local relative error
+/// max(‖b‖, ‖r‖, ‖u‖)⁻¹‖r − P_K(r − û)‖ is <= `tolerance` or Newton's step fell to round-off.
+bool solve_local_3d(const double* A, const double* inverse, double mu, const double* b, double* r, double tolerance,
+                    int iterations);
+
+/// The local relative error of one contact's r against u = A r + b (the quantity above).
+double local_error(const double* A, int dimension, double mu, const double* b, const double* r);
+
+/// W held for sweeps: a row-major copy (a contact's local velocity costs the nonzeros of its d
+/// rows) and the d×d diagonal blocks W_ii, plus ρ I when a proximal shift is set.
+class ContactSweeper {
+ public:
+  explicit ContactSweeper(const FrictionContact& problem, const FrictionContactOptions& options);
+
+  /// The local blocks become W_ii + ρI (ρ >= 0); the product and the off-diagonal part are unchanged.
+  void set_shift(double rho);
+  [[nodiscard]] double shift() const { return shift_; }
+
+  /// One Gauss–Seidel sweep over the contacts on u = (W + ρI) r + q. Allocates nothing. Returns
+  /// the number of local solves that were not exact.
+  Eigen::Index sweep(const Eigen::VectorXd& q, Eigen::VectorXd& r);
+
+  /// out = W r (no shift). Allocates nothing.
+  void product(const Eigen::VectorXd& r, Eigen::VectorXd& out) const;
+
+  /// The mean of W's diagonal (for prox's first ρ).
+  [[nodiscard]] double mean_diagonal() const;
+
+ private:
+  int d_;
+  Eigen::Index nc_;
+  Eigen::SparseMatrix<double, Eigen::RowMajor, int> rows_;
+  std::vector<double> diagonal_;  // nc blocks of d·d, row-major: W_ii
+  std::vector<double> local_;     // nc blocks of d·d: W_ii + ρI
+  std::vector<double> inverse_;   // 3D: nc blocks of 9, (W_ii + ρI)⁻¹
+  std::vector<char> invertible_;  // 3D
+  const Eigen::VectorXd& mu_;
+  double shift_ = 0;
+  double omega_;
+  int local_iterations_;
+  double local_tolerance_;
+  ContactOrder order_kind_;
+  std::vector<Eigen::Index> order_;
+  std::mt19937_64 random_;
+};
+
+/// What a run of sweeps ended with.
+struct SweepOutcome {
+  Status status = Status::MaxIterations;
+  int sweeps = 0;
+  double error = 0;
+  Eigen::Index local_failures = 0;  ///< local solves that were not exact, over all sweeps
+  std::string message;
+};
+
+/// Sweeps on u = (W + ρI) r + q' (ρ the sweeper's shift, q' = `shifted.q`; `shifted` carries d,
+/// μ and q', its W is not read) from r, until the relative error of that problem is <= tolerance
+/// or `limit` sweeps. The error is checked before the first sweep (0 sweeps when r solves), after
+/// each of the first 20 and every `error_every` after that. r ends finite (the last finite iterate
+/// when the sweeps diverge). `history`, when not null, gets the error of each check.
+SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
+                        int limit, int error_every, std::vector<double>* history);
+
+/// nsgs on `problem` from r0. The returned Result has z, iterations, history, status and message;
+/// w and residual are left to the caller.
+Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0);
+
+/// prox: proximal point on W + ρI around the current r, each subproblem by nsgs.
+Result solve_prox(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0);
+
+}  // namespace perp::detail

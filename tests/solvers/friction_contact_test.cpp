@@ -1,0 +1,432 @@
+#include "perp/solvers/friction_contact.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "perp/core/error.hpp"
+
+namespace perp {
+namespace {
+
+using testing::HasSubstr;
+
+// The methods that run on a FrictionContact today (newton-ac is wired by another change).
+const std::vector<Method> kMethods = {Method::Nsgs, Method::Prox, Method::Lemke, Method::Auto};
+
+FrictionContact one_contact(int d, const Eigen::MatrixXd& W, const Eigen::VectorXd& q, double mu) {
+  return friction_contact_from_dense(d, W, q, Eigen::VectorXd::Constant(1, mu));
+}
+
+std::string error_of(const FrictionContact& problem, Method method, const SolveOptions& options = {}) {
+  try {
+    (void)solve(problem, method, options);
+  } catch (const InvalidProblem& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Checks the contract of every result: z, w finite and sized, w = W z + q, residual = relative error.
+void expect_consistent(const FrictionContact& problem, const Result& result) {
+  ASSERT_EQ(result.z.size(), problem.size());
+  ASSERT_EQ(result.w.size(), problem.size());
+  EXPECT_TRUE(result.z.allFinite());
+  EXPECT_TRUE(result.w.isApprox(problem.velocity(result.z), 1e-14) || result.w.norm() == 0);
+  EXPECT_EQ(result.residual, friction_contact_residuals(problem, result.z).relative_error);
+  if (result.solved()) {
+    EXPECT_LE(result.residual, 1e-8);
+  } else {
+    EXPECT_GT(result.residual, 1e-14);
+  }
+  EXPECT_LE(result.history.size(), static_cast<std::size_t>(std::max(result.iterations, 1)));
+}
+
+struct HandCase {
+  const char* name;
+  int d;
+  Eigen::MatrixXd W;
+  Eigen::VectorXd q;
+  double mu;
+  Eigen::VectorXd r;  // derived by hand
+};
+
+// W = [[2, 0], [0, 1]], μ = 0.5 unless said. Stick: r = −W⁻¹q. Slide forward (u_T > 0): r_T = −μ r_N,
+// 2 r_N + q_N = 0. Non-symmetric W = [[2, 0.5], [0.3, 1]]: sliding forward, (2 − 0.25) r_N = 2 → r_N = 8/7,
+// r_T = −4/7, u_T = 0.3·8/7 − 4/7 + 3 > 0.
+std::vector<HandCase> hand_cases() {
+  Eigen::Matrix2d W2;
+  W2 << 2, 0, 0, 1;
+  Eigen::Matrix2d N2;
+  N2 << 2, 0.5, 0.3, 1;
+  Eigen::Matrix3d W3 = Eigen::Vector3d(2, 1, 1).asDiagonal();
+  std::vector<HandCase> cases;
+  cases.push_back({"2d-take-off", 2, W2, Eigen::Vector2d(1, 3), 0.5, Eigen::Vector2d(0, 0)});
+  cases.push_back({"2d-grazing", 2, W2, Eigen::Vector2d(0, 3), 0.5, Eigen::Vector2d(0, 0)});
+  cases.push_back({"2d-stick", 2, W2, Eigen::Vector2d(-2, 0.2), 0.5, Eigen::Vector2d(1, -0.2)});
+  cases.push_back({"2d-slide-forward", 2, W2, Eigen::Vector2d(-2, 3), 0.5, Eigen::Vector2d(1, -0.5)});
+  cases.push_back({"2d-slide-backward", 2, W2, Eigen::Vector2d(-2, -3), 0.5, Eigen::Vector2d(1, 0.5)});
+  cases.push_back({"2d-frictionless", 2, W2, Eigen::Vector2d(-2, 3), 0.0, Eigen::Vector2d(1, 0)});
+  cases.push_back({"2d-nonsymmetric-slide", 2, N2, Eigen::Vector2d(-2, 3), 0.5, Eigen::Vector2d(8.0 / 7, -4.0 / 7)});
+  cases.push_back({"3d-take-off", 3, W3, Eigen::Vector3d(1, 1, 1), 0.5, Eigen::Vector3d(0, 0, 0)});
+  cases.push_back({"3d-grazing", 3, W3, Eigen::Vector3d(0, -1, 2), 0.5, Eigen::Vector3d(0, 0, 0)});
+  cases.push_back({"3d-stick", 3, W3, Eigen::Vector3d(-2, 0.1, 0.2), 0.5, Eigen::Vector3d(1, -0.1, -0.2)});
+  // Sliding along (3, 4)/5: r_T = −0.5·(3, 4)/5, u_T = r_T + q_T = (2.7, 3.6), parallel to q_T.
+  cases.push_back({"3d-slide", 3, W3, Eigen::Vector3d(-2, 3, 4), 0.5, Eigen::Vector3d(1, -0.3, -0.4)});
+  cases.push_back({"3d-frictionless", 3, W3, Eigen::Vector3d(-2, 3, 4), 0.0, Eigen::Vector3d(1, 0, 0)});
+  return cases;
+}
+
+TEST(FrictionContactSolve, OneContactByHandEveryMethod) {
+  for (const HandCase& c : hand_cases()) {
+    const FrictionContact problem = one_contact(c.d, c.W, c.q, c.mu);
+    for (const Method method : kMethods) {
+      SCOPED_TRACE(std::string(c.name) + " " + to_string(method));
+      const Result result = solve(problem, method, {.tolerance = 1e-14});
+      expect_consistent(problem, result);
+      const bool polyhedral_slide = method == Method::Lemke && c.d == 3 && std::string(c.name) == "3d-slide";
+      if (polyhedral_slide) {
+        // (3, 4)/5 is not one of the 8 facet directions: the inner polygon's answer is not Coulomb's.
+        EXPECT_FALSE(result.solved());
+        EXPECT_THAT(result.message, HasSubstr("polyhedral cone with 8 facets"));
+        EXPECT_LT(result.residual, 0.1);
+        continue;
+      }
+      ASSERT_TRUE(result.solved()) << result.message;
+      EXPECT_LE((result.z - c.r).norm(), 1e-12 * (1 + c.r.norm())) << result.z.transpose();
+      EXPECT_EQ(result.method, method == Method::Auto ? result.method : to_string(method));
+    }
+  }
+}
+
+TEST(FrictionContactSolve, OneContactCriteriaOnCoupledBlock) {
+  // A 3D block with normal–tangential coupling and a tilted slide: no closed form, judged by the
+  // four physical criteria.
+  Eigen::Matrix3d W;
+  W << 2, 0.3, -0.2, 0.3, 1, 0.1, -0.2, 0.1, 1.5;
+  const FrictionContact problem = one_contact(3, W, Eigen::Vector3d(-1, 2, -3), 0.4);
+  for (const Method method : {Method::Nsgs, Method::Prox, Method::Auto}) {
+    SCOPED_TRACE(to_string(method));
+    const Result result = solve(problem, method, {.tolerance = 1e-13});
+    ASSERT_TRUE(result.solved()) << result.message;
+    const FrictionContactResiduals c = friction_contact_residuals(problem, result.z);
+    EXPECT_LE(c.signorini, 1e-12);
+    EXPECT_LE(c.coulomb, 1e-12);
+    EXPECT_LE(c.complementarity, 1e-12);
+    EXPECT_LE(c.dissipation, 1e-12);
+    EXPECT_NEAR(std::hypot(result.z[1], result.z[2]), 0.4 * result.z[0], 1e-12);  // it slides
+    EXPECT_GT(result.z[0], 0);
+  }
+}
+
+// W = J M⁻¹ Jᵀ of planar bodies (x, y, θ) with contacts between random pairs or a body and the
+// ground; nc <= 3·bodies/2 contacts keep W positive definite generically.
+FrictionContact random_planar(int bodies, int contacts, std::uint32_t seed, double mu_max) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  std::uniform_int_distribution<int> pick(-1, bodies - 1);
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(2 * contacts, 3 * bodies);
+  Eigen::VectorXd minv(3 * bodies);
+  for (int b = 0; b < bodies; ++b) {
+    const double m = 1 + 0.5 * (1 + unit(gen));
+    minv.segment<3>(3 * b) << 1 / m, 1 / m, 1 / (0.1 * m);
+  }
+  for (int c = 0; c < contacts; ++c) {
+    const int a = static_cast<int>(c % bodies);
+    int b = pick(gen);
+    if (b == a) b = -1;
+    const double phi = 0.8 * unit(gen) + 1.5707963267948966;
+    const Eigen::Vector2d n(std::cos(phi), std::sin(phi));
+    const Eigen::Vector2d t(-n[1], n[0]);
+    const Eigen::Vector2d arm(0.3 * unit(gen), -0.3);
+    for (int k = 0; k < 2; ++k) {
+      const Eigen::Vector2d v = k == 0 ? n : t;
+      J.block<1, 3>(2 * c + k, 3 * a) << v[0], v[1], arm[0] * v[1] - arm[1] * v[0];
+      if (b >= 0) J.block<1, 3>(2 * c + k, 3 * b) << -v[0], -v[1], -(-arm[0] * v[1] + arm[1] * v[0]);
+    }
+  }
+  const Eigen::MatrixXd W = J * minv.asDiagonal() * J.transpose();
+  Eigen::VectorXd q(2 * contacts);
+  Eigen::VectorXd mu(contacts);
+  for (int c = 0; c < contacts; ++c) {
+    q[2 * c] = unit(gen) - 0.6;  // mostly approaching
+    q[2 * c + 1] = unit(gen);
+    mu[c] = mu_max * 0.5 * (1 + unit(gen));
+  }
+  return friction_contact_from_dense(2, W, q, mu);
+}
+
+TEST(FrictionContactSolve, RandomPlanarMethodsAgree) {
+  for (const std::uint32_t seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
+    const FrictionContact problem = random_planar(12, 16, seed, 0.3);
+    const SolveOptions options{.tolerance = 1e-12};
+    const Result reference = solve(problem, Method::Nsgs, options);
+    ASSERT_TRUE(reference.solved()) << reference.message;
+    expect_consistent(problem, reference);
+    const FrictionContactResiduals c = friction_contact_residuals(problem, reference.z);
+    const double scale = problem.q.lpNorm<Eigen::Infinity>() * (1 + reference.z.lpNorm<Eigen::Infinity>());
+    EXPECT_LE(c.signorini, 1e-10);
+    EXPECT_LE(c.coulomb, 1e-10);
+    EXPECT_LE(c.complementarity, 1e-10 * scale);
+    EXPECT_LE(c.dissipation, 1e-10 * scale);
+    int active = 0;
+    for (Eigen::Index i = 0; i < problem.contacts(); ++i) active += reference.z[2 * i] > 0;
+    EXPECT_GT(active, 2);  // the test exercises contact, not only take-off
+    for (const Method method : {Method::Prox, Method::Lemke, Method::Auto}) {
+      SCOPED_TRACE(to_string(method));
+      const Result result = solve(problem, method, options);
+      ASSERT_TRUE(result.solved()) << result.message;
+      expect_consistent(problem, result);
+      EXPECT_LE((result.w - reference.w).lpNorm<Eigen::Infinity>(), 1e-9 * (1 + reference.w.lpNorm<Eigen::Infinity>()));
+    }
+  }
+}
+
+TEST(FrictionContactSolve, OrderingsAndRelaxation) {
+  const FrictionContact problem = random_planar(10, 12, 7, 0.3);
+  const Result natural = solve(problem, Method::Nsgs, {.tolerance = 1e-12});
+  ASSERT_TRUE(natural.solved());
+  SolveOptions options{.tolerance = 1e-12};
+  options.friction_contact.order = ContactOrder::Random;
+  options.friction_contact.seed = 42;
+  std::vector<Result> results{solve(problem, Method::Nsgs, options)};
+  options.friction_contact.order = ContactOrder::Given;
+  for (Eigen::Index i = problem.contacts() - 1; i >= 0; --i) options.friction_contact.permutation.push_back(i);
+  results.push_back(solve(problem, Method::Nsgs, options));
+  options.friction_contact.order = ContactOrder::Natural;
+  options.friction_contact.relaxation = 1.3;
+  results.push_back(solve(problem, Method::Nsgs, options));
+  options.friction_contact.relaxation = 0.7;
+  results.push_back(solve(problem, Method::Nsgs, options));
+  for (const Result& result : results) {
+    ASSERT_TRUE(result.solved()) << result.message;
+    EXPECT_LE((result.w - natural.w).lpNorm<Eigen::Infinity>(), 1e-9);
+  }
+  // The same seed gives the same sweeps.
+  options = SolveOptions{.tolerance = 1e-12};
+  options.friction_contact.order = ContactOrder::Random;
+  options.friction_contact.seed = 42;
+  EXPECT_EQ(solve(problem, Method::Nsgs, options).z, results[0].z);
+}
+
+TEST(FrictionContactSolve, WarmStartFromTheSolution) {
+  const FrictionContact problem = random_planar(12, 16, 5, 0.3);
+  const Result cold = solve(problem, Method::Nsgs, {.tolerance = 1e-10});
+  ASSERT_TRUE(cold.solved());
+  EXPECT_GT(cold.iterations, 1);
+  for (const Method method : {Method::Nsgs, Method::Prox, Method::Auto}) {
+    const Result warm = solve(problem, method, {.tolerance = 1e-10, .initial_guess = cold.z});
+    EXPECT_TRUE(warm.solved()) << to_string(method) << ": " << warm.message;
+    EXPECT_LE(warm.iterations, 1) << to_string(method);
+  }
+}
+
+TEST(FrictionContactSolve, TrivialProblems) {
+  FrictionContact empty;
+  empty.W.resize(0, 0);
+  empty.q.resize(0);
+  empty.mu.resize(0);
+  for (const Method method : kMethods) {
+    const Result result = solve(empty, method);
+    EXPECT_TRUE(result.solved());
+    EXPECT_EQ(result.z.size(), 0);
+  }
+  // q_N >= 0 everywhere, even with a warm start far away: r = 0 in 0 iterations.
+  const FrictionContact separating = one_contact(2, Eigen::Matrix2d::Identity(), Eigen::Vector2d(0.5, -4), 0.2);
+  const Result result = solve(separating, Method::Nsgs, {.initial_guess = Eigen::Vector2d(3, 1)});
+  EXPECT_TRUE(result.solved());
+  EXPECT_EQ(result.z, Eigen::Vector2d::Zero());
+  EXPECT_EQ(result.iterations, 0);
+  EXPECT_THAT(result.message, HasSubstr("r = 0 solves"));
+}
+
+TEST(FrictionContactSolve, NoSolutionEndsUnsolvedAndFinite) {
+  // W = 0 or W = −I with q_N < 0: u_N = q_N − r_N < 0 for every r_N >= 0, so no r solves.
+  for (const double w : {0.0, -1.0}) {
+    Eigen::Matrix2d W = w * Eigen::Matrix2d::Identity();
+    const FrictionContact problem = one_contact(2, W, Eigen::Vector2d(-1, 0.5), 0.3);
+    for (const Method method : kMethods) {
+      SCOPED_TRACE(std::to_string(w) + " " + to_string(method));
+      const Result result = solve(problem, method, {.max_iterations = 50});
+      EXPECT_FALSE(result.solved());
+      expect_consistent(problem, result);
+      EXPECT_GE(friction_contact_residuals(problem, result.z).signorini, 1.0);  // u_N <= −1 whatever r is
+      EXPECT_FALSE(result.message.empty());
+    }
+  }
+  const FrictionContact problem3 = one_contact(3, Eigen::Matrix3d::Zero(), Eigen::Vector3d(-1, 0.5, 0.2), 0.3);
+  const Result result = solve(problem3, Method::Nsgs, {.max_iterations = 20});
+  EXPECT_FALSE(result.solved());
+  EXPECT_TRUE(result.z.allFinite());
+}
+
+TEST(FrictionContactSolve, BadInputThrows) {
+  const FrictionContact good = one_contact(2, Eigen::Matrix2d::Identity(), Eigen::Vector2d(-1, 0.5), 0.3);
+  FrictionContact p = good;
+  p.q = Eigen::Vector3d(-1, 0, 0);
+  EXPECT_THAT(error_of(p, Method::Nsgs), HasSubstr("q: expected size 2"));
+  p = good;
+  p.W.coeffRef(0, 1) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THAT(error_of(p, Method::Nsgs), HasSubstr("W(0, 1) is NaN"));
+  p = good;
+  p.mu[0] = -0.5;
+  EXPECT_THAT(error_of(p, Method::Auto), HasSubstr("mu[0] is -0.5"));
+  EXPECT_THAT(error_of(good, Method::Nsgs, {.initial_guess = Eigen::Vector3d::Zero()}), HasSubstr("initial_guess"));
+  EXPECT_THAT(error_of(good, Method::Pgs), HasSubstr("'pgs' does not accept a FrictionContact"));
+  EXPECT_THAT(error_of(good, Method::NewtonAc), HasSubstr("newton-ac: "));
+  SolveOptions options;
+  options.friction_contact.relaxation = 2.5;
+  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.relaxation must be in (0, 2)"));
+  options = {};
+  options.friction_contact.facets = 2;
+  EXPECT_THAT(error_of(good, Method::Lemke, options), HasSubstr("friction_contact.facets must be >= 3"));
+  options = {};
+  options.friction_contact.order = ContactOrder::Given;
+  options.friction_contact.permutation = {1};
+  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.permutation[0] is 1"));
+  options.friction_contact.permutation = {0, 0};
+  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("expected 1 entries"));
+  options = {};
+  options.friction_contact.prox_rho = -1;
+  EXPECT_THAT(error_of(good, Method::Prox, options), HasSubstr("friction_contact.prox_rho"));
+  options = {};
+  options.friction_contact.local_tolerance = 0;
+  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.local_tolerance"));
+  EXPECT_THAT(error_of(good, Method::Nsgs, {.tolerance = -1}), HasSubstr("tolerance"));
+}
+
+TEST(FrictionContactSolve, LemkeSizeGuard) {
+  const FrictionContact problem = random_planar(12, 16, 1, 0.3);
+  SolveOptions options;
+  options.friction_contact.lcp_max_size = 63;  // 16 contacts · 4 unknowns = 64
+  const Result result = solve(problem, Method::Lemke, options);
+  EXPECT_EQ(result.status, Status::NotApplicable);
+  EXPECT_THAT(result.message, HasSubstr("64 unknowns"));
+  expect_consistent(problem, result);
+}
+
+TEST(FrictionContactSolve, MethodsList) {
+  EXPECT_EQ(friction_contact_methods(),
+            (std::vector<Method>{Method::Lemke, Method::Nsgs, Method::NewtonAc, Method::Prox, Method::Auto}));
+}
+
+// A test-only reader of Siconos' dense (storage 0) FrictionContactProblem files: d, nc, 0, the
+// sizes twice, W column-major, q, μ (FC_FORMAT.md §1). The library's reader lives in io/.
+std::optional<FrictionContact> read_dense_fc(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  int d = 0, storage = -1;
+  Eigen::Index nc = 0, r0 = 0, c0 = 0, rows = 0, cols = 0;
+  in >> d >> nc >> storage >> r0 >> c0 >> rows >> cols;
+  if (!in || storage != 0) return std::nullopt;
+  Eigen::MatrixXd W(rows, cols);
+  for (Eigen::Index j = 0; j < cols; ++j) {
+    for (Eigen::Index i = 0; i < rows; ++i) in >> W(i, j);
+  }
+  Eigen::VectorXd q(rows), mu(nc);
+  for (Eigen::Index i = 0; i < rows; ++i) in >> q[i];
+  for (Eigen::Index i = 0; i < nc; ++i) in >> mu[i];
+  if (!in) return std::nullopt;
+  return friction_contact_from_dense(d, W, q, mu);
+}
+
+TEST(FrictionContactSolve, SiconosDenseFiles) {
+  const std::vector<std::string> files = {"fc3d/FrictionContact3D_1c.dat", "fc3d/FC3D_Example1.dat",
+                                          "fc3d/NESpheres_10_1.dat",       "fc3d/Rover1039.dat",
+                                          "fc3d/Rover4144.dat",            "fc3d/Rover11035.dat",
+                                          "fc2d/FrictionContactProblem00374.dat", "fc2d/FrictionContactProblem00394.dat",
+                                          "fc2d/FC2D_SliderCrankLagrangian00000.dat"};
+  int read = 0;
+  for (const std::string& name : files) {
+    const std::optional<FrictionContact> problem = read_dense_fc(std::string(PERP_SICONOS_FC_DIR) + "/" + name);
+    if (!problem) continue;
+    ++read;
+    for (const Method method : {Method::Nsgs, Method::Auto}) {
+      SCOPED_TRACE(name + " " + to_string(method));
+      const Result result = solve(*problem, method, {.tolerance = 1e-8});
+      expect_consistent(*problem, result);
+      EXPECT_TRUE(method != Method::Auto || result.solved()) << result.message;
+      std::printf("[ fc file  ] %-42s %-5s %-15s %6d sweeps  error %.2e  %.3f ms\n", name.c_str(),
+                  to_string(method).c_str(), to_string(result.status).c_str(), result.iterations, result.residual,
+                  result.time_ms);
+    }
+  }
+  if (read == 0) GTEST_SKIP() << "no Siconos fc2d/fc3d files under " << PERP_SICONOS_FC_DIR;
+}
+
+// A column of nc disks on the ground, 10⁵ contacts: contact i between disk i − 1 (or the ground)
+// and disk i, W = J M⁻¹ Jᵀ block-tridiagonal (12 nonzeros a contact). Times a sweep against one
+// product W·r; printed, not asserted.
+TEST(FrictionContactSolve, SweepTimeAgainstOneProduct) {
+  const Eigen::Index nc = 100000;
+  std::vector<Eigen::Triplet<double>> triplets;
+  triplets.reserve(static_cast<std::size_t>(nc) * 12);
+  for (Eigen::Index c = 0; c < nc; ++c) {
+    // Disk c above (+), disk c − 1 below (−); normal (0, 1), tangent (1, 0) at radius 0.5.
+    for (int k = 0; k < 2; ++k) {
+      const Eigen::Index row = 2 * c + k;
+      const double vx = k == 0 ? 0 : 1, vy = k == 0 ? 1 : 0;
+      triplets.emplace_back(row, 3 * c, vx);
+      triplets.emplace_back(row, 3 * c + 1, vy);
+      triplets.emplace_back(row, 3 * c + 2, 0.5 * vx);  // arm (0, −0.5) × v
+      if (c > 0) {
+        triplets.emplace_back(row, 3 * (c - 1), -vx);
+        triplets.emplace_back(row, 3 * (c - 1) + 1, -vy);
+        triplets.emplace_back(row, 3 * (c - 1) + 2, 0.5 * vx);  // arm (0, +0.5) of the lower disk
+      }
+    }
+  }
+  Eigen::SparseMatrix<double> J(2 * nc, 3 * nc);
+  J.setFromTriplets(triplets.begin(), triplets.end());
+  Eigen::VectorXd minv(3 * nc);
+  for (Eigen::Index b = 0; b < nc; ++b) minv.segment<3>(3 * b) << 1, 1, 8;
+  FrictionContact problem;
+  problem.dimension = 2;
+  problem.W = J * minv.asDiagonal() * J.transpose();
+  problem.q = Eigen::VectorXd::Zero(2 * nc);
+  for (Eigen::Index c = 0; c < nc; ++c) {
+    problem.q[2 * c] = -0.01 * (1 + static_cast<double>(c % 7));
+    problem.q[2 * c + 1] = 0.02 * static_cast<double>((c % 5)) - 0.04;
+  }
+  problem.mu = Eigen::VectorXd::Constant(nc, 0.3);
+  // Two runs of 30 and 60 sweeps with the error checked only at the start, after each of the first
+  // 20 sweeps and at the end: their difference is 30 sweeps and nothing else.
+  SolveOptions options;
+  options.friction_contact.error_every = 1000000;
+  const auto time_of = [&](int sweeps, Result& out) {
+    options.max_iterations = sweeps;
+    const auto start = std::chrono::steady_clock::now();
+    out = solve(problem, Method::Nsgs, options);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  };
+  Result result;
+  const double t30 = time_of(30, result);
+  const double t60 = time_of(60, result);
+  Eigen::VectorXd u(problem.size());
+  const int products = 100;
+  const auto t2 = std::chrono::steady_clock::now();
+  for (int k = 0; k < products; ++k) u.noalias() = problem.W * result.z;
+  const auto t3 = std::chrono::steady_clock::now();
+  const double per_sweep = (t60 - t30) / 30;
+  const double per_product = std::chrono::duration<double, std::milli>(t3 - t2).count() / products;
+  std::printf("[ timing   ] nc = %ld, nnz(W) = %ld: nsgs sweep %.3f ms, W*r %.3f ms, ratio %.2f "
+              "(solve of 60 sweeps %.1f ms in all); relative error after 60 sweeps %.2e\n",
+              static_cast<long>(nc), static_cast<long>(problem.W.nonZeros()), per_sweep, per_product,
+              per_sweep / per_product, t60, result.residual);
+  EXPECT_TRUE(result.z.allFinite());
+  EXPECT_LT(result.residual, 1.0);
+}
+
+}  // namespace
+}  // namespace perp
