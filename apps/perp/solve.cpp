@@ -90,7 +90,7 @@ int report(const SolveArguments& args, const FrictionContact& problem, const Res
     // Recomputed from r, as the JSON writer does.
     const Eigen::VectorXd u = problem.velocity(result.z);
     const FrictionContactResiduals r = friction_contact_residuals(problem, result.z, u);
-    std::cout << "relative error " << r.relative_error << " (absolute " << r.absolute_error << ")\n"
+    std::cout << "recomputed from r: relative error " << r.relative_error << ", absolute " << r.absolute_error << "\n"
               << "signorini " << r.signorini << ", coulomb " << r.coulomb << ", complementarity " << r.complementarity
               << ", dissipation " << r.dissipation << "\n";
     std::cout << "r = " << format_vector(result.z) << "\n"

@@ -129,10 +129,10 @@ done
 check "fc nsgs solved" 0 '"status": "solved"' -- echo "$out"
 check "fc nsgs r" 0 '"r": \[\s*(1(\.0)?|0\.99999999[0-9]*|1\.0000000[0-9]*),\s*-0\.(3|29999999[0-9]*|3000000[0-9]*)\s*\]' -- echo "$out"
 check "fc nsgs u" 0 '"u": \[\s*-?[0-9.e-]+,\s*0\.(2|19999999[0-9]*|2000000[0-9]*)\s*\]' -- echo "$out"
-check "fc summary" 0 'friction contact, d = 2, 1 contacts, n = 2 .*relative error .*signorini .*dissipation' -- \
+check "fc summary" 0 'friction contact, d = 2, 1 contacts, n = 2\) nsgs: solved .*recomputed from r: relative error .*signorini 0, coulomb 0, complementarity 0, dissipation 0 r = \[1, -0\.3\] u = \[0, 0\.2\]' -- \
   "$perp" solve "$problems/friction_contact_2d.json" --method nsgs
 check "fc auto exit 0" 0 'solved' -- "$perp" solve "$problems/friction_contact_2d.json"
-check "fc 3d corpus" 0 'friction contact, d = 3, 4 contacts, n = 12 .*: solved' -- "$perp" solve "$fc/fc3d/Rover1039.dat" --method nsgs
+check "fc 3d corpus" 0 'friction contact, d = 3, 4 contacts, n = 12\) nsgs: solved' -- "$perp" solve "$fc/fc3d/Rover1039.dat" --method nsgs
 check "fc 2d corpus json" 0 '"status": "solved"' -- "$perp" solve "$fc/fc2d/FrictionContactProblem00031.dat" --method nsgs --json
 check "fc --all refused" 2 'holds a friction-contact problem' -- "$perp" solve "$problems/friction_contact_2d.json" --all
 printf '3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 x\n' > "$tmp/fc_typo.dat"
