@@ -18,7 +18,7 @@ constexpr int kExitInvalid = 2;
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"perp: complementarity problems (LCP, box LCP, MLCP, QP) and their solvers"};
+  CLI::App app{"perp: complementarity problems (LCP, box LCP, MLCP, QP, frictional contact) and their solvers"};
   app.require_subcommand(1);
 
   perp::cli::SolveArguments solve_args;

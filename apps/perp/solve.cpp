@@ -5,6 +5,7 @@
 
 #include "format.hpp"
 #include "perp/perp.hpp"
+#include "perp/solvers/friction_contact.hpp"
 
 namespace perp::cli {
 namespace {
@@ -78,18 +79,40 @@ int report(const SolveArguments& args, const Qp& problem, const QpResult& result
   return result.solved() ? kExitSolved : kExitNotSolved;
 }
 
+int report(const SolveArguments& args, const FrictionContact& problem, const Result& result) {
+  if (args.json) {
+    std::cout << friction_contact_result_to_json(problem, result) << "\n";
+  } else {
+    print_common(args.file,
+                 "friction contact, d = " + std::to_string(problem.dimension) + ", " +
+                     std::to_string(problem.contacts()) + " contacts, n = " + std::to_string(problem.size()),
+                 result);
+    // Recomputed from r, as the JSON writer does.
+    const Eigen::VectorXd u = problem.velocity(result.z);
+    const FrictionContactResiduals r = friction_contact_residuals(problem, result.z, u);
+    std::cout << "recomputed from r: relative error " << r.relative_error << ", absolute " << r.absolute_error << "\n"
+              << "signorini " << r.signorini << ", coulomb " << r.coulomb << ", complementarity " << r.complementarity
+              << ", dissipation " << r.dissipation << "\n";
+    std::cout << "r = " << format_vector(result.z) << "\n"
+              << "u = " << format_vector(u) << "\n";
+  }
+  return result.solved() ? kExitSolved : kExitNotSolved;
+}
+
 }  // namespace
 
 CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
-  CLI::App* solve = app.add_subcommand("solve", "Solve an LCP, box LCP, MLCP or QP from a Siconos .dat or a JSON file");
+  CLI::App* solve = app.add_subcommand(
+      "solve", "Solve an LCP, box LCP, MLCP, QP or frictional contact problem from a Siconos .dat or a JSON file");
   solve
       ->add_option("FILE", args.file,
-                   "problem file: .dat (Siconos LCP or MLCP) or .json (\"type\": lcp, box-lcp, mlcp or qp)")
+                   "problem file: .dat (Siconos LCP, MLCP or FrictionContactProblem) or .json (\"type\": lcp, "
+                   "box-lcp, mlcp, qp or friction-contact)")
       ->required();
   solve
       ->add_option("--method,-m", args.method,
                    "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, interior-point, "
-                   "dantzig (box LCP), schur (MLCP) or auto")
+                   "dantzig (box LCP), schur (MLCP), nsgs, newton-ac, prox (friction contact) or auto")
       ->capture_default_str();
   solve->add_option("--tol", args.tolerance, "tolerance on the problem's natural residual")->capture_default_str();
   solve->add_option("--max-iter", args.max_iterations, "pivot/sweep/step limit (0 = the method's default)")

@@ -1,5 +1,5 @@
 #pragma once
-// perp solve: read any problem file (LCP, box LCP, MLCP, QP), solve it, print the result.
+// perp solve: read any problem file (LCP, box LCP, MLCP, QP, friction contact), solve it, print the result.
 #include <CLI/CLI.hpp>
 #include <string>
 

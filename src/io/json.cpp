@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -34,7 +35,9 @@ constexpr std::array<std::string_view, 8> kBoxLcpKeys{"type", "M", "q", "lo", "h
 constexpr std::array<std::string_view, 9> kMlcpKeys{"type", "A", "B", "C", "D", "a", "b", "name", "comment"};
 constexpr std::array<std::string_view, 7> kQpKeys{"type", "Q", "c", "A", "b", "name", "comment"};
 constexpr std::array<std::string_view, 3> kFrictionKeys{"index", "normal", "mu"};
-constexpr std::array<std::string_view, 4> kTypes{"lcp", "box-lcp", "mlcp", "qp"};
+constexpr std::array<std::string_view, 7> kFrictionContactKeys{"type", "dimension", "W", "q", "mu", "name", "comment"};
+constexpr std::array<std::string_view, 3> kTripletKeys{"rows", "cols", "triplets"};
+constexpr std::array<std::string_view, 5> kTypes{"lcp", "box-lcp", "mlcp", "qp", "friction-contact"};
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
@@ -402,6 +405,120 @@ Qp qp_from_document(const json& document, const std::string& source) {
   return problem;
 }
 
+// An integer literal >= 0 at `name` ("W.triplets[2][0]", "dimension"); 1.0 is refused.
+Eigen::Index require_count(const json& entry, const std::string& name, const std::string& source) {
+  if (!entry.is_number_integer()) throw InvalidProblem(source + ": " + name + " must be an integer, " + got(entry));
+  if (entry.is_number_unsigned()) {
+    const auto value = entry.get<std::uint64_t>();
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+      throw InvalidProblem(source + ": " + name + " = " + entry.dump() + " is out of range");
+    }
+    return static_cast<Eigen::Index>(value);
+  }
+  const auto value = entry.get<std::int64_t>();
+  if (value < 0) throw InvalidProblem(source + ": " + name + " = " + std::to_string(value) + " is negative");
+  if (value > std::numeric_limits<int>::max()) throw InvalidProblem(source + ": " + name + " is out of range");
+  return static_cast<Eigen::Index>(value);
+}
+
+// "W" as {"rows": n, "cols": n, "triplets": [[i, j, v], ...]}: each (i, j) at most once. The sizes
+// must equal n (the size of q) before anything is allocated, so a claim of 10⁹ rows cannot.
+Eigen::SparseMatrix<double> sparse_from_triplets(const json& object, Eigen::Index n, const std::string& source) {
+  require_known_keys(object, kTripletKeys, source + ": W", "a sparse W");
+  Eigen::Index size[2] = {0, 0};
+  const char* names[2] = {"rows", "cols"};
+  for (int k = 0; k < 2; ++k) {
+    const auto found = object.find(names[k]);
+    if (found == object.end()) {
+      throw InvalidProblem(source + ": W: missing key \"" + names[k] + "\" (W is {\"rows\": n, \"cols\": n, " +
+                           "\"triplets\": [[i, j, value], ...]})");
+    }
+    size[k] = require_count(*found, std::string("W.") + names[k], source);
+    if (size[k] != n) {
+      throw InvalidProblem(source + ": W." + names[k] + " = " + std::to_string(size[k]) + " but q has " +
+                           std::to_string(n) + " entries; W must be n×n (n = dimension x contacts)");
+    }
+  }
+  const auto found = object.find("triplets");
+  if (found == object.end()) throw InvalidProblem(source + ": W: missing key \"triplets\" ([[i, j, value], ...])");
+  if (!found->is_array()) {
+    throw InvalidProblem(source + ": W.triplets must be an array of [i, j, value], got " + found->type_name());
+  }
+  struct Indexed {
+    Eigen::Index row, col;
+    std::size_t at;
+    double value;
+  };
+  std::vector<Indexed> triplets;
+  triplets.reserve(found->size());
+  for (std::size_t k = 0; k < found->size(); ++k) {
+    const json& entry = (*found)[k];
+    const std::string name = "W.triplets[" + std::to_string(k) + "]";
+    if (!entry.is_array() || entry.size() != 3) {
+      throw InvalidProblem(source + ": " + name + " must be an array [i, j, value] (0-based), " + got(entry));
+    }
+    const Eigen::Index i = require_count(entry[0], name + "[0]", source);
+    const Eigen::Index j = require_count(entry[1], name + "[1]", source);
+    for (const auto& [index, which] : {std::pair<Eigen::Index, const char*>{i, "[0]"}, {j, "[1]"}}) {
+      if (index >= n) {
+        throw InvalidProblem(source + ": " + name + which + " = " + std::to_string(index) + " is out of range (W is " +
+                             std::to_string(n) + "x" + std::to_string(n) + ", indices 0-based)");
+      }
+    }
+    triplets.push_back({i, j, k, require_number(entry[2], name + "[2]", source)});
+  }
+  std::sort(triplets.begin(), triplets.end(), [](const Indexed& a, const Indexed& b) {
+    return std::tie(a.col, a.row, a.at) < std::tie(b.col, b.row, b.at);
+  });
+  for (std::size_t k = 1; k < triplets.size(); ++k) {
+    if (triplets[k].row == triplets[k - 1].row && triplets[k].col == triplets[k - 1].col) {
+      throw InvalidProblem(source + ": W.triplets[" + std::to_string(triplets[k].at) + "] gives W(" +
+                           std::to_string(triplets[k].row) + ", " + std::to_string(triplets[k].col) +
+                           ") again (already W.triplets[" + std::to_string(triplets[k - 1].at) + "])");
+    }
+  }
+  std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
+  entries.reserve(triplets.size());
+  for (const Indexed& t : triplets) {
+    if (t.value != 0) entries.emplace_back(t.row, t.col, t.value);
+  }
+  Eigen::SparseMatrix<double> W(n, n);
+  W.setFromTriplets(entries.begin(), entries.end());
+  return W;
+}
+
+FrictionContact friction_contact_from_document(const json& document, const std::string& source) {
+  check_document(document, kFrictionContactKeys, "friction-contact", "a friction-contact problem",
+                 "{\"type\": \"friction-contact\", \"dimension\": 2 or 3, \"W\": ..., \"q\": [...], \"mu\": [...]}",
+                 source);
+  FrictionContact problem;
+  const auto dimension = document.find("dimension");
+  if (dimension == document.end()) {
+    throw InvalidProblem(source + ": missing key \"dimension\" (2 or 3: the components of a contact)");
+  }
+  if (!dimension->is_number_integer() || (dimension->get<std::int64_t>() != 2 && dimension->get<std::int64_t>() != 3)) {
+    throw InvalidProblem(source + ": \"dimension\" must be 2 or 3, " + got(*dimension));
+  }
+  problem.dimension = static_cast<int>(dimension->get<std::int64_t>());
+  problem.q = vector_from_array(require_array(document, "q", source, "the free local velocity"), "q", source);
+  problem.mu =
+      vector_from_array(require_array(document, "mu", source, "one friction coefficient per contact"), "mu", source);
+  const auto W = document.find("W");
+  if (W == document.end()) {
+    throw InvalidProblem(source + ": missing key \"W\" (rows, or {\"rows\": n, \"cols\": n, \"triplets\": [...]})");
+  }
+  if (W->is_array()) {
+    problem.W = matrix_from_rows(*W, "W", source).sparseView(0.0, 0.0);
+  } else if (W->is_object()) {
+    problem.W = sparse_from_triplets(*W, problem.q.size(), source);
+  } else {
+    throw InvalidProblem(source + ": \"W\" must be an array of rows or {\"rows\": n, \"cols\": n, \"triplets\": " +
+                         "[[i, j, value], ...]}, got " + W->type_name());
+  }
+  validate_from(problem, source);
+  return problem;
+}
+
 template <class Vector>
 ordered_json vector_to_json(const Vector& values) {
   ordered_json array = ordered_json::array();
@@ -577,6 +694,39 @@ std::string qp_to_json(const Qp& problem) {
                               {"b", compact(vector_to_json(problem.b))}});
 }
 
+FrictionContact parse_json_friction_contact(const std::string& text, const std::string& source) {
+  return friction_contact_from_document(problem_document(text, source), source);
+}
+
+FrictionContact read_json_friction_contact(const std::filesystem::path& path) {
+  return parse_json_friction_contact(detail::read_whole_file(path), path.string());
+}
+
+std::string friction_contact_to_json(const FrictionContact& problem) {
+  problem.validate();
+  constexpr Eigen::Index kLargestDense = 16;
+  const Eigen::Index n = problem.size();
+  std::string W;
+  if (n <= kLargestDense) {
+    W = rows_text(Eigen::MatrixXd(problem.W));
+  } else {
+    W = "{\"rows\": " + std::to_string(n) + ", \"cols\": " + std::to_string(n) + ", \"triplets\": [";
+    bool first = true;
+    for (Eigen::Index j = 0; j < problem.W.outerSize(); ++j) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(problem.W, j); it; ++it) {
+        ordered_json triplet = ordered_json::array({it.row(), j, it.value()});
+        W += (first ? "\n    " : ",\n    ") + compact(triplet);
+        first = false;
+      }
+    }
+    W += first ? "]}" : "\n  ]}";
+  }
+  return document_text("friction-contact", {{"dimension", std::to_string(problem.dimension)},
+                                            {"W", W},
+                                            {"q", compact(vector_to_json(problem.q))},
+                                            {"mu", compact(vector_to_json(problem.mu))}});
+}
+
 Problem parse_json_problem(const std::string& text, const std::string& source) {
   const json document = problem_document(text, source);
   if (!document.is_object()) {
@@ -592,6 +742,7 @@ Problem parse_json_problem(const std::string& text, const std::string& source) {
   if (type == "box-lcp") return box_lcp_from_document(document, source);
   if (type == "mlcp") return mlcp_from_document(document, source);
   if (type == "qp") return qp_from_document(document, source);
+  if (type == "friction-contact") return friction_contact_from_document(document, source);
   throw InvalidProblem(source + ": unknown \"type\" \"" + type + "\"" + did_you_mean(type, kTypes) +
                        "; the types are " + listing(kTypes) + " (absent means \"lcp\")");
 }
@@ -602,6 +753,7 @@ std::string problem_to_json(const Problem& problem) {
     std::string operator()(const BoxLcp& p) const { return box_lcp_to_json(p); }
     std::string operator()(const Mlcp& p) const { return mlcp_to_json(p); }
     std::string operator()(const Qp& p) const { return qp_to_json(p); }
+    std::string operator()(const FrictionContact& p) const { return friction_contact_to_json(p); }
   };
   return std::visit(Writer{}, problem);
 }
@@ -649,6 +801,31 @@ std::string qp_result_to_json(const QpResult& result, int indent) {
         object["mu"] = vector_to_json(result.mu);
         object["nu"] = vector_to_json(result.nu);
         object["objective"] = result.objective;
+      },
+      indent);
+}
+
+std::string friction_contact_result_to_json(const FrictionContact& problem, const Result& result, int indent) {
+  if (result.z.size() != problem.size()) {
+    throw InvalidProblem("friction-contact result: r expected " + std::to_string(problem.size()) +
+                         " entries (d x nc = " + std::to_string(problem.dimension) + " x " +
+                         std::to_string(problem.contacts()) + "), got " + std::to_string(result.z.size()));
+  }
+  // Recomputed from r, so that the file says what r achieves whatever the solver kept.
+  const Eigen::VectorXd u = problem.velocity(result.z);
+  const FrictionContactResiduals residuals = friction_contact_residuals(problem, result.z, u);
+  Result recomputed = result;
+  recomputed.residual = residuals.relative_error;
+  return result_text(
+      recomputed, {{"dimension", problem.dimension}, {"contacts", problem.contacts()}},
+      {{"absolute_error", residuals.absolute_error},
+       {"signorini", residuals.signorini},
+       {"coulomb", residuals.coulomb},
+       {"complementarity", residuals.complementarity},
+       {"dissipation", residuals.dissipation}},
+      [&](ordered_json& object) {
+        object["r"] = vector_to_json(result.z);
+        object["u"] = vector_to_json(u);
       },
       indent);
 }

@@ -109,6 +109,10 @@ class TokenReader {
   }
 
   const std::string& source() const { return source_; }
+  // For detail::SiconosTokens, whose line-oriented readers step past tokens themselves.
+  long long position() const { return position_; }
+  void skip(long long tokens) { position_ += tokens; }
+  std::istream& stream() { return in_; }
 
  private:
   /// fscanf accepts a leading '+' and std::from_chars does not, so step over one; a sign
@@ -575,27 +579,42 @@ Mlcp parse_siconos_mlcp(std::istream& in, const std::string& source) {
 }
 
 Problem parse_siconos_problem(const std::string& text, const std::string& source) {
-  std::istringstream as_lcp(text);
-  try {
-    return parse_siconos_lcp(as_lcp, source);
-  } catch (const InvalidProblem& lcp_error) {
-    std::istringstream as_mlcp(text);
-    try {
-      return parse_siconos_mlcp(as_mlcp, source);
-    } catch (const InvalidProblem& mlcp_error) {
-      // An MLCP header starts with two 0/1 flags; an LCP header with n and a storage type.
-      std::istringstream header(text);
-      std::string first;
-      std::string second;
-      header >> first >> second;
-      const auto flag = [](const std::string& token) { return token == "0" || token == "1"; };
-      const std::string lcp_text = std::string("read as an LCP: ") + lcp_error.what();
-      const std::string mlcp_text = std::string("read as an MLCP: ") + mlcp_error.what();
-      const bool mlcp_first = flag(first) && flag(second);
-      throw InvalidProblem(source + ": not a Siconos LCP or MLCP file; " + (mlcp_first ? mlcp_text : lcp_text) + "; " +
-                           (mlcp_first ? lcp_text : mlcp_text));
+  // The first five tokens say which kind is likely: an MLCP starts with two 0/1 flags, a
+  // friction-contact file with `d nc storage n n` (d ∈ {2, 3}, n = d·nc), an LCP with `n storage n n`.
+  std::istringstream header(text);
+  long long t[5] = {-1, -1, -1, -1, -1};
+  for (long long& value : t) {
+    std::string token;
+    if (!(header >> token)) break;
+    const auto [stop, error] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (error != std::errc() || stop != token.data() + token.size()) {
+      value = -1;
+      break;
     }
   }
+  const auto flag = [](long long value) { return value == 0 || value == 1; };
+  const bool mlcp_likely = flag(t[0]) && flag(t[1]);
+  const bool fc_likely = (t[0] == 2 || t[0] == 3) && t[1] >= 0 && t[1] <= kMaxCount && t[2] >= 0 && t[2] <= 2 &&
+                         t[3] == t[0] * t[1] && t[4] == t[3];
+
+  enum Kind { kLcp, kMlcp, kFrictionContact };
+  std::vector<Kind> order = {kLcp, kMlcp, kFrictionContact};
+  const Kind likely = mlcp_likely ? kMlcp : fc_likely ? kFrictionContact : kLcp;
+  std::stable_partition(order.begin(), order.end(), [&](Kind kind) { return kind == likely; });
+
+  std::string messages;
+  for (const Kind kind : order) {
+    std::istringstream in(text);
+    try {
+      if (kind == kLcp) return parse_siconos_lcp(in, source);
+      if (kind == kMlcp) return parse_siconos_mlcp(in, source);
+      return parse_siconos_friction_contact(in, source);
+    } catch (const InvalidProblem& error) {
+      const char* name = kind == kLcp ? "an LCP" : kind == kMlcp ? "an MLCP" : "a friction-contact problem";
+      messages += std::string("; read as ") + name + ": " + error.what();
+    }
+  }
+  throw InvalidProblem(source + ": not a Siconos LCP, MLCP or friction-contact file" + messages);
 }
 
 Problem read_siconos_problem(const std::filesystem::path& path) {
@@ -643,3 +662,31 @@ void write_siconos_mlcp(const std::filesystem::path& path, const Mlcp& problem) 
 }
 
 }  // namespace perp
+
+namespace perp::detail {
+
+struct SiconosTokens::Impl {
+  Impl(std::istream& in, const std::string& name) : source(name), tokens(in, source) {}
+  std::string source;  // owned: TokenReader keeps a reference
+  TokenReader tokens;
+};
+
+SiconosTokens::SiconosTokens(std::istream& in, const std::string& source) : impl_(std::make_unique<Impl>(in, source)) {}
+SiconosTokens::~SiconosTokens() = default;
+std::optional<std::string> SiconosTokens::next() { return impl_->tokens.next(); }
+void SiconosTokens::fail(const std::string& problem) const { impl_->tokens.fail(problem); }
+Eigen::Index SiconosTokens::read_count(const std::string& what) { return impl_->tokens.read_count(what); }
+long long SiconosTokens::read_integer(const std::string& what) { return impl_->tokens.read_integer(what); }
+double SiconosTokens::read_value(const std::string& what) { return impl_->tokens.read_value(what); }
+std::vector<Eigen::Index> SiconosTokens::read_cumulative_sizes(Eigen::Index block_count, Eigen::Index total,
+                                                               const std::string& name, const std::string& total_name) {
+  return perp::read_cumulative_sizes(impl_->tokens, block_count, total, name, total_name);
+}
+long long SiconosTokens::position() const { return impl_->tokens.position(); }
+void SiconosTokens::skip(long long tokens) { impl_->tokens.skip(tokens); }
+std::istream& SiconosTokens::stream() { return impl_->tokens.stream(); }
+const std::string& SiconosTokens::source() const { return impl_->source; }
+
+void write_shortest(std::ostream& out, double value) { perp::write_number(out, value); }
+
+}  // namespace perp::detail

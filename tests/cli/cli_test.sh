@@ -118,6 +118,32 @@ echo '{"type": "qp2", "Q": [[1]], "c": [0]}' > "$tmp/bad_type.json"
 check "--all only on an LCP" 2 'holds a qp problem' -- "$perp" solve "$problems/qp_small.json" --all
 check "unknown type" 2 'qp2' -- "$perp" solve "$tmp/bad_type.json"
 
+# Frictional contact problems (issue 11): the one-contact JSON example (slides: r = (1, -0.3),
+# u = (0, 0.2), docs/file-formats.md), Siconos fc2d/fc3d .dat files, and bad files.
+fc=$(cd "$data/.." && pwd)
+out=$("$perp" solve "$problems/friction_contact_2d.json" --method nsgs --json)
+for key in status method dimension contacts iterations residual absolute_error signorini coulomb complementarity \
+  dissipation r u time_ms message history; do
+  check "fc json key $key" 0 "\"$key\":" -- echo "$out"
+done
+check "fc nsgs solved" 0 '"status": "solved"' -- echo "$out"
+check "fc nsgs r" 0 '"r": \[\s*(1(\.0)?|0\.99999999[0-9]*|1\.0000000[0-9]*),\s*-0\.(3|29999999[0-9]*|3000000[0-9]*)\s*\]' -- echo "$out"
+check "fc nsgs u" 0 '"u": \[\s*-?[0-9.e-]+,\s*0\.(2|19999999[0-9]*|2000000[0-9]*)\s*\]' -- echo "$out"
+check "fc summary" 0 'friction contact, d = 2, 1 contacts, n = 2\) nsgs: solved .*recomputed from r: relative error .*signorini 0, coulomb 0, complementarity 0, dissipation 0 r = \[1, -0\.3\] u = \[0, 0\.2\]' -- \
+  "$perp" solve "$problems/friction_contact_2d.json" --method nsgs
+check "fc auto exit 0" 0 'solved' -- "$perp" solve "$problems/friction_contact_2d.json"
+check "fc 3d corpus" 0 'friction contact, d = 3, 4 contacts, n = 12\) nsgs: solved' -- "$perp" solve "$fc/fc3d/Rover1039.dat" --method nsgs
+check "fc 2d corpus json" 0 '"status": "solved"' -- "$perp" solve "$fc/fc2d/FrictionContactProblem00031.dat" --method nsgs --json
+check "fc --all refused" 2 'holds a friction-contact problem' -- "$perp" solve "$problems/friction_contact_2d.json" --all
+printf '3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 x\n' > "$tmp/fc_typo.dat"
+check "fc mistyped dat" 2 "token 13 \('x'\): expected a number for W\(2, 1\)" -- "$perp" solve "$tmp/fc_typo.dat"
+printf '3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n-1 0 0\n-0.5\n' > "$tmp/fc_mu.dat"
+check "fc negative mu" 2 'mu\[0\] is -0\.5' -- "$perp" solve "$tmp/fc_mu.dat"
+head -c 300 "$fc/fc3d/Capsules-i101-404.dat" > "$tmp/fc_truncated.dat"
+check "fc truncated dat" 2 'end of input' -- "$perp" solve "$tmp/fc_truncated.dat"
+echo '{"type": "friction-contact", "dimension": 2, "W": {"rows": 2, "cols": 2, "triplets": [[0, 2, 1]]}, "q": [-1, 0], "mu": [0.5]}' > "$tmp/fc_bad.json"
+check "fc bad triplet" 2 'W\.triplets\[0\]\[1\] = 2 is out of range' -- "$perp" solve "$tmp/fc_bad.json"
+
 # The demo runs every worked example as the chapter says.
 check "demo" 0 "0 examples did not behave as expected" -- "$perp" demo --data "$data/.."
 

@@ -616,7 +616,8 @@ TEST(JsonProblem, DispatchesOnType) {
 
 TEST(JsonProblem, BadTypeListsTheTypes) {
   EXPECT_THAT(problem_error(R"({"type": "box", "M": [[1]], "q": [1]})"),
-              HasSubstr("p.json: unknown \"type\" \"box\"; the types are \"lcp\", \"box-lcp\", \"mlcp\" and \"qp\" "
+              HasSubstr("p.json: unknown \"type\" \"box\"; the types are \"lcp\", \"box-lcp\", \"mlcp\", \"qp\" and "
+                        "\"friction-contact\" "
                         "(absent means \"lcp\")"));
   EXPECT_THAT(problem_error(R"({"type": "boxlcp"})"),
               HasSubstr("unknown \"type\" \"boxlcp\" (did you mean \"box-lcp\"?)"));
@@ -661,7 +662,7 @@ TEST(ReadProblemFile, ExamplesAndSiconosFiles) {
     (void)read_problem_file(mlcp_dir / "Rectangular_mlcp.dat");
     ADD_FAILURE() << "no InvalidProblem";
   } catch (const InvalidProblem& e) {
-    EXPECT_THAT(e.what(), HasSubstr("not a Siconos LCP or MLCP file; read as an MLCP: "));
+    EXPECT_THAT(e.what(), HasSubstr("not a Siconos LCP, MLCP or friction-contact file; read as an MLCP: "));
     EXPECT_THAT(e.what(), HasSubstr("M has 3 rows but n + m = 2"));
     EXPECT_THAT(e.what(), HasSubstr("; read as an LCP: "));
   }

@@ -8,6 +8,8 @@
 ///                "normal": j, "mu": μ}, ...]}, null in lo/hi for −∞/+∞, "friction" optional
 ///   - "mlcp":    {"A": rows, "B": rows, "C": rows, "D": rows, "a": [...], "b": [...]}
 ///   - "qp":      {"Q": rows, "c": [...], "A": rows, "b": [...]}, "A"/"b" optional together
+///   - "friction-contact": {"dimension": 2|3, "W": rows or {"rows": n, "cols": n, "triplets":
+///                [[i, j, value], ...]}, "q": [...], "mu": [...]}
 /// Matrices are arrays of rows (row-major); indices are 0-based; "name" and "comment" (strings)
 /// are free text. Any other key is rejected, with a hint when it looks like a known one, so that
 /// a mistyped "Q" is reported as such. Every error names the source, the key, the row or index
@@ -17,6 +19,7 @@
 #include <string>
 
 #include "perp/core/box_lcp.hpp"
+#include "perp/core/friction_contact.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/core/mlcp.hpp"
 #include "perp/core/problem.hpp"
@@ -70,9 +73,22 @@ namespace perp {
 /// {"type": "qp", "Q", "c", "A", "b"} ("A": [] when k = 0), doubles exact.
 [[nodiscard]] std::string qp_to_json(const Qp& problem);
 
-/// Any problem: "type" absent or "lcp" → Lcp, "box-lcp" → BoxLcp, "mlcp" → Mlcp, "qp" → Qp, read
-/// by the parser above. Throws `InvalidProblem` for a "type" that is not a string or not one of
-/// these, listing the valid ones.
+/// Parse a frictional contact problem (core/friction_contact.hpp): "dimension" (the integer 2 or
+/// 3), "q" (n = d·nc entries), "mu" (nc entries, each >= 0) and "W", either dense as an array of
+/// rows or sparse as {"rows": n, "cols": n, "triplets": [[i, j, value], ...]} with 0-based integer
+/// indices, each (i, j) at most once, absent entries 0. "type" may be absent or "friction-contact".
+/// Throws `InvalidProblem` naming the key path ("W.triplets[3][1] = 7 is out of range (W is 6x6,
+/// ...)", "W.rows = 4 but q has 6 entries"), and for what `FrictionContact::validate` refuses.
+[[nodiscard]] FrictionContact parse_json_friction_contact(const std::string& text,
+                                                          const std::string& source = "<input>");
+[[nodiscard]] FrictionContact read_json_friction_contact(const std::filesystem::path& path);
+/// {"type": "friction-contact", "dimension", "W", "q", "mu"}: W as rows when n <= 16, as triplets
+/// (column by column) otherwise; doubles exact. Throws `InvalidProblem` for an invalid problem.
+[[nodiscard]] std::string friction_contact_to_json(const FrictionContact& problem);
+
+/// Any problem: "type" absent or "lcp" → Lcp, "box-lcp" → BoxLcp, "mlcp" → Mlcp, "qp" → Qp,
+/// "friction-contact" → FrictionContact, read by the parser above. Throws `InvalidProblem` for a "type" that is not a
+/// string or not one of these, listing the valid ones.
 [[nodiscard]] Problem parse_json_problem(const std::string& text, const std::string& source = "<input>");
 /// The `*_to_json` of whichever problem it holds.
 [[nodiscard]] std::string problem_to_json(const Problem& problem);
@@ -93,13 +109,21 @@ namespace perp {
 /// time_ms, message, history, and "solutions"/"ray" (of the KKT LCP, z = (x, μ)) when set.
 [[nodiscard]] std::string qp_result_to_json(const QpResult& result, int indent = 2);
 
+/// For a frictional contact problem: status, method, dimension, contacts, iterations, residual
+/// (Siconos' relative error), absolute_error, signorini, coulomb, complementarity, dissipation,
+/// r, u, time_ms, message, history, and "solutions"/"ray" when set. u and every residual are
+/// recomputed from r (`friction_contact_residuals`). Throws `InvalidProblem` when r does not have
+/// d·nc entries.
+[[nodiscard]] std::string friction_contact_result_to_json(const FrictionContact& problem, const Result& result,
+                                                          int indent = 2);
+
 /// Read a problem file by extension, in any letter case: `.dat` (Siconos) or `.json`. Throws
 /// `InvalidProblem` for any other extension, naming it, and "cannot open 'PATH'" for a file
 /// that cannot be opened.
 [[nodiscard]] Lcp read_lcp_file(const std::filesystem::path& path);
 
 /// Read any problem file by extension, in any letter case: `.json` by `parse_json_problem`,
-/// `.dat` by `read_siconos_problem` (a Siconos LCP or MLCP). Other extensions and unreadable
+/// `.dat` by `read_siconos_problem` (a Siconos LCP, MLCP or friction-contact problem). Other extensions and unreadable
 /// files are refused as by `read_lcp_file`.
 [[nodiscard]] Problem read_problem_file(const std::filesystem::path& path);
 

@@ -1,17 +1,17 @@
 #pragma once
 /// \file
-/// Siconos numerics' LCP and MLCP text formats (`linearComplementarity_newFromFile`,
-/// `mixedLinearComplementarity_newFromFile`), read and written. An LCP file is a stream of
-/// whitespace-separated tokens: n, then the matrix block `storage rows cols`, then for storage 0
-/// (dense) `rows cols` again and rows·cols values in column-major order, for storage 1 (sparse
-/// block) the block-CSR layout of dense column-major blocks; then q. Everything after q is ignored
-/// (several corpus files end with free text). The MLCP layout is described at
-/// `parse_siconos_mlcp`. See docs/file-formats.md.
+/// Siconos numerics' LCP, MLCP and FrictionContactProblem text formats (`linearComplementarity_newFromFile`,
+/// `mixedLinearComplementarity_newFromFile`, `frictionContact_newFromFile`), read and written. An LCP file is a stream
+/// of whitespace-separated tokens: n, then the matrix block `storage rows cols`, then for storage 0 (dense) `rows cols`
+/// again and rows·cols values in column-major order, for storage 1 (sparse block) the block-CSR layout of dense
+/// column-major blocks; then q. Everything after q is ignored (several corpus files end with free text). The MLCP
+/// layout is described at `parse_siconos_mlcp`. See docs/file-formats.md.
 
 #include <filesystem>
 #include <iosfwd>
 #include <string>
 
+#include "perp/core/friction_contact.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/core/mlcp.hpp"
 #include "perp/core/problem.hpp"
@@ -50,13 +50,45 @@ void write_siconos_lcp(const std::filesystem::path& path, const Lcp& problem);
 /// Read an MLCP `.dat` file; throws `InvalidProblem` when it cannot be opened or parsed.
 [[nodiscard]] Mlcp read_siconos_mlcp(const std::filesystem::path& path);
 
-/// A Siconos `.dat` of either kind: read as an LCP (whose header `n storage n n` the reader checks
-/// strictly), and when that fails as an MLCP (`isStorageType1 isStorageType2 n m`). When neither
-/// reads, the `InvalidProblem` carries both readers' messages, the more likely one first (the MLCP's
-/// when the first two tokens are 0/1 flags).
+/// A Siconos `.dat` of any of the three kinds: an LCP (header `n storage n n`), an MLCP
+/// (`isStorageType1 isStorageType2 n m`) or a friction-contact problem (`d nc storage n n` with
+/// d ∈ {2, 3} and n = d·nc). The header's first five tokens say which kind is likely; that reader
+/// runs first, then the others, and the first that reads the whole problem wins. When none reads,
+/// the `InvalidProblem` carries every reader's message, the most likely one first.
 [[nodiscard]] Problem parse_siconos_problem(const std::string& text, const std::string& source = "<input>");
 /// Read a `.dat` file of either kind; throws `InvalidProblem` when it cannot be opened or parsed.
 [[nodiscard]] Problem read_siconos_problem(const std::filesystem::path& path);
+
+/// Parse a frictional contact problem from Siconos text (`frictionContact_newFromFile`;
+/// FC_FORMAT.md): `d nc`, the matrix W (`storage size0 size1`, then storage 0 dense column-major
+/// after the repeated sizes, 1 sparse block, or 2 the CSparse text dump, read line by line, of a
+/// CSC, triplet or CSR matrix), q (n = d·nc values) and μ (nc values). Blank lines do not matter
+/// and everything after μ is ignored. W is built sparse as its entries arrive (exact zeros
+/// dropped, never densified, never symmetrised), so a header claiming a huge size cannot allocate
+/// more than the input holds. Throws `InvalidProblem` naming the token position, the token and
+/// what was expected, as the LCP reader does: a d other than 2 or 3, W not n×n, a malformed or
+/// missing number, NaN/Inf, inconsistent sparse indices, a negative μ (from `FrictionContact::validate`).
+[[nodiscard]] FrictionContact parse_siconos_friction_contact(std::istream& in, const std::string& source = "<input>");
+/// Read a friction-contact `.dat` file; throws `InvalidProblem` when it cannot be opened or parsed.
+[[nodiscard]] FrictionContact read_siconos_friction_contact(const std::filesystem::path& path);
+
+/// How `write_siconos_friction_contact` stores W.
+enum class SiconosStorage {
+  Automatic,    ///< dense when at least half of the nc² d×d blocks hold an entry (or none does), else sparse block
+  Dense,        ///< storage 0: column-major, one column per line
+  SparseBlock,  ///< storage 1: the d×d blocks that hold an entry, in block-row order
+};
+
+/// Write in Siconos' layout (`frictionContact_printInFile`): d and nc on their own lines, W, then
+/// q on one line and μ on one line, each value as the shortest text that reads back as the same
+/// double. Throws `InvalidProblem` (from `FrictionContact::validate`) before writing anything when
+/// the problem is invalid. A W with no entry is always written dense (Siconos' sparse-block
+/// reader builds no matrix from 0 blocks).
+void write_siconos_friction_contact(std::ostream& out, const FrictionContact& problem,
+                                    SiconosStorage storage = SiconosStorage::Automatic);
+/// Write to a file; throws `InvalidProblem` naming the path when it cannot be written.
+void write_siconos_friction_contact(const std::filesystem::path& path, const FrictionContact& problem,
+                                    SiconosStorage storage = SiconosStorage::Automatic);
 
 /// Write both sections (flags `1 1`), M dense column-major one column per line and A–D row-major
 /// one row per line, each value as the shortest text that reads back as the same double. Throws
