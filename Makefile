@@ -70,6 +70,7 @@ bench: deps
 	$(BENCH_BUILD)/bench/perp_bench
 	$(BENCH_BUILD)/bench/box_bench
 	$(BENCH_BUILD)/bench/compare_siconos
+	$(BENCH_BUILD)/bench/compare_siconos_fc
 	$(BENCH_BUILD)/bench/compare_bullet
 
 clean:
