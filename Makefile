@@ -8,7 +8,7 @@ ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
 
 PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock-dev \
-            libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev
+            libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev libbox2d-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -65,13 +65,15 @@ install: build
 
 bench: deps
 	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPERP_BUILD_TESTS=OFF -DPERP_BUILD_APPS=OFF \
-	  -DPERP_BUILD_BENCH=ON -DPERP_BUILD_SICONOS_COMPARISON=ON -DPERP_BUILD_BULLET_COMPARISON=ON
+	  -DPERP_BUILD_BENCH=ON -DPERP_BUILD_SICONOS_COMPARISON=ON -DPERP_BUILD_BULLET_COMPARISON=ON \
+	  -DPERP_BUILD_BOX2D_COMPARISON=ON
 	cmake --build $(BENCH_BUILD) -j $(JOBS)
 	$(BENCH_BUILD)/bench/perp_bench
 	$(BENCH_BUILD)/bench/box_bench
 	$(BENCH_BUILD)/bench/compare_siconos
 	$(BENCH_BUILD)/bench/compare_siconos_fc
 	$(BENCH_BUILD)/bench/compare_bullet
+	$(BENCH_BUILD)/bench/compare_box2d
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD)

@@ -136,12 +136,14 @@ class SceneReader {
     if (options.friction < 0) fail("friction must be >= 0, got " + document["friction"].dump());
     if (const json* model = find(document, "friction_model")) {
       const std::string name = model->is_string() ? model->get<std::string>() : model->dump();
-      if (name == "stewart-trinkle") {
+      if (name == "coulomb") {
+        options.friction_model = contact::FrictionModel::Coulomb;
+      } else if (name == "stewart-trinkle") {
         options.friction_model = contact::FrictionModel::StewartTrinkle;
       } else if (name == "anitescu-potra") {
         options.friction_model = contact::FrictionModel::AnitescuPotra;
       } else {
-        fail("friction_model must be \"stewart-trinkle\" or \"anitescu-potra\", got " + model->dump());
+        fail("friction_model must be \"coulomb\", \"stewart-trinkle\" or \"anitescu-potra\", got " + model->dump());
       }
     }
     if (const json* projection = find(document, "projection")) {

@@ -212,6 +212,75 @@ TEST(MoreauJean, AnitescuPotraSlidingBoxHovers) {
   EXPECT_NEAR(world.bodies[0].velocity.y(), 0.5 * vx, 1e-9);  // u_N = μ u_T > 0: it lifts off
 }
 
+TEST(MoreauJean, CoulombAndStewartTrinkleAgreeOnASlidingTiltedBox) {
+  // The same box, thrown spinning onto the ground with friction, stepped by both exact models:
+  // one Coulomb law, two formulations, so the trajectories agree to the solvers' tolerance.
+  World coulomb;
+  coulomb.bodies = {box("crate", 0.4, 0.2, 1.0, {0, 0.3}, 0.3)};
+  coulomb.bodies[0].velocity = {1.5, -0.5};
+  coulomb.bodies[0].angular_velocity = 2.0;
+  coulomb.ground = Ground{0};
+  World stewart = coulomb;
+  MoreauJeanOptions options;
+  options.friction = 0.4;
+  options.solve.tolerance = 1e-12;
+  MoreauJeanOptions lcp_options = options;
+  lcp_options.friction_model = FrictionModel::StewartTrinkle;
+  lcp_options.solve.tolerance = 1e-13;
+  int touched = 0;
+  for (int k = 0; k < 600; ++k) {
+    const StepReport a = moreau_jean_step(coulomb, options);
+    const StepReport b = moreau_jean_step(stewart, lcp_options);
+    ASSERT_EQ(a.status, Status::Solved) << "step " << k << ": " << a.residual;
+    ASSERT_EQ(b.status, Status::Solved) << "step " << k;
+    ASSERT_EQ(a.contacts.size(), b.contacts.size()) << "step " << k;
+    if (!a.contacts.empty()) ++touched;
+  }
+  EXPECT_GT(touched, 100);
+  EXPECT_NEAR((coulomb.bodies[0].position - stewart.bodies[0].position).norm(), 0, 1e-7);
+  EXPECT_NEAR(coulomb.bodies[0].angle - stewart.bodies[0].angle, 0, 1e-7);
+  EXPECT_NEAR((coulomb.bodies[0].velocity - stewart.bodies[0].velocity).norm(), 0, 1e-7);
+}
+
+TEST(MoreauJean, CoulombStepsWarmStartFromTheLastImpulses) {
+  // The resting block: from the second step on, both corners start from last step's impulse,
+  // which already solves the step, and the criteria of each step are at round-off.
+  World world = test::chapter_block();
+  MoreauJeanOptions options;
+  options.gravity = {0, -10};
+  options.friction = 0.3;
+  const StepReport first = moreau_jean_step(world, options);
+  ASSERT_EQ(first.status, Status::Solved);
+  EXPECT_EQ(first.warm_started, 0u);
+  ASSERT_EQ(world.impulses.size(), 2u);
+  for (int k = 0; k < 20; ++k) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved);
+    EXPECT_EQ(report.warm_started, 2u);
+    EXPECT_LE(report.iterations, 2) << "step " << k;
+    EXPECT_EQ(report.lcp_size, 4);
+    const double scale = 10 * options.timestep;  // g h: the impulses' and velocities' size
+    EXPECT_LE(report.criteria.signorini, 1e-12 * scale);
+    EXPECT_LE(report.criteria.coulomb, 1e-12 * scale);
+    EXPECT_LE(report.criteria.complementarity, 1e-12 * scale * scale);
+    EXPECT_LE(report.criteria.dissipation, 1e-12 * scale * scale);
+  }
+  // Lifted off the ground, no contact: the cache empties.
+  world.bodies[0].position.y() += 1;
+  (void)moreau_jean_step(world, options);
+  EXPECT_TRUE(world.impulses.empty());
+}
+
+TEST(MoreauJean, CoulombRefusesAnLcpMethod) {
+  World world = test::chapter_block();
+  MoreauJeanOptions options;
+  options.friction = 0.3;
+  options.method = Method::Murty;
+  EXPECT_THROW((void)moreau_jean_step(world, options), InvalidProblem);
+  options.friction_model = FrictionModel::StewartTrinkle;
+  EXPECT_EQ(moreau_jean_step(world, options).status, Status::Solved);
+}
+
 TEST(MoreauJean, ProjectionRemovesTheImpactOverlap) {
   // A plastic impact at 4.4 m/s with h = 1e-2 leaves an overlap of O(h v); the position-level
   // projection closes it (exactly: the ground gap is linear in y), without touching velocities.

@@ -64,7 +64,7 @@ TEST(Scene, OptionalFieldsTakeTheirDefaults) {
   EXPECT_DOUBLE_EQ(scene.world.bodies[0].moment_of_inertia(), 3.0 * 5 / 12);
   EXPECT_DOUBLE_EQ(scene.world.bodies[1].moment_of_inertia(), 1.0);
   EXPECT_DOUBLE_EQ(scene.world.bodies[0].angle, 0);
-  EXPECT_EQ(scene.options.friction_model, contact::FrictionModel::StewartTrinkle);
+  EXPECT_EQ(scene.options.friction_model, contact::FrictionModel::Coulomb);
   EXPECT_EQ(scene.step_count(), 100);
 }
 
@@ -105,7 +105,7 @@ TEST(Scene, MissingKeysAndBadDocuments) {
   const std::string twice = edited("\"angular_velocity\": 0.0}]", R"("angular_velocity": 0.0},
     {"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0, "position": [1.0, 1.0]}])");
   EXPECT_THAT(error_of(twice), HasSubstr("body name \"ball\" is used twice"));
-  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"friction_model\": \"coulomb\"")),
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"friction_model\": \"tresca\"")),
               HasSubstr("friction_model must be"));
   EXPECT_THROW((void)read_scene_file("/nonexistent/scene.json"), InvalidProblem);
 }

@@ -71,10 +71,26 @@ struct Ground {
   double height = 0;
 };
 
+/// The impulse a contact carried in the last step, kept to warm-start the next one. A contact is
+/// the same contact in the next step when it joins the same two bodies and comes at the same
+/// place in detection's list of that pair's contacts (`ordinal`: 0 for the first, 1 for the
+/// second; a box on a face has two).
+struct ContactImpulse {
+  int body_a = 0;
+  int body_b = -1;
+  int ordinal = 0;
+  double normal = 0;   ///< N·s
+  double tangent = 0;  ///< N·s, along `Contact::tangent()`
+};
+
 /// Bodies and an optional ground: the state that time stepping advances.
 struct World {
   std::vector<Body> bodies;
   std::optional<Ground> ground;
+  /// The impulses of the last step's active contacts (written by `moreau_jean_step` with
+  /// `FrictionModel::Coulomb`, read by the next step as its warm start; empty at the start).
+  /// Clearing it only costs the next step some iterations.
+  std::vector<ContactImpulse> impulses;
 
   /// Validates every body, requires unique names, a finite ground height.
   void validate() const;

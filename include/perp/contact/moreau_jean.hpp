@@ -8,8 +8,11 @@
 ///      (up to `activation_tolerance`)
 ///      (ġ = J_N v_k), the activation rule of Siconos' MoreauJeanOSI;
 ///   2. v_free = v_k + h M⁻¹ f (gravity; planar bodies have no gyroscopic term);
-///   3. solve the velocity-level problem of the active contacts (frictionless LCP,
-///      Stewart–Trinkle or Anitescu–Potra) with `solve(lcp, method)`, which gives impulses Λ;
+///   3. solve the velocity-level problem of the active contacts — by default the frictional
+///      contact problem (core/friction_contact.hpp: exact Coulomb friction in De Saxcé's form,
+///      sparse W = J M⁻¹ Jᵀ, warm-started from the last step's impulses), or one of the LCP
+///      formulations kept for teaching and comparison (frictionless LCP, Stewart–Trinkle,
+///      Anitescu–Potra) — which gives impulses Λ;
 ///   4. v_{k+1} = v_free + M⁻¹ (J_Nᵀ Λ_N + J_Tᵀ Λ_T);
 ///   5. q_{k+1} = q_k + h ((1 − θ) v_k + θ v_{k+1});
 ///   6. optionally (`projection`), remove the remaining overlaps at position level.
@@ -21,6 +24,7 @@
 
 #include "perp/contact/body.hpp"
 #include "perp/contact/detection.hpp"
+#include "perp/core/friction_contact.hpp"
 #include "perp/core/status.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/options.hpp"
@@ -28,7 +32,14 @@
 namespace perp::contact {
 
 enum class FrictionModel {
-  /// Exact planar Coulomb friction, Stewart–Trinkle LCP (signorini.hpp). Default.
+  /// Exact planar Coulomb friction as the frictional contact problem (De Saxcé's cone
+  /// complementarity, d = 2: per contact the normal impulse then the tangential one), W kept
+  /// sparse from the Jacobians, solved by `solve(FrictionContact)` (nsgs under `auto`) from the
+  /// impulses of the same contacts at the last step (`World::impulses`). Frictionless scenes
+  /// (μ = 0) take the same path. Default.
+  Coulomb,
+  /// Exact planar Coulomb friction, Stewart–Trinkle LCP (signorini.hpp): dense, 4 unknowns a
+  /// contact, not a P-matrix (Lemke).
   StewartTrinkle,
   /// The Anitescu–Potra convex relaxation: always solvable, but sliding contacts separate at
   /// normal speed μ |u_T| (see `anitescu_potra_lcp`).
@@ -45,7 +56,7 @@ struct MoreauJeanOptions {
   double restitution = 0;
   /// Coulomb coefficient μ >= 0 of every contact. 0 (default) = frictionless: only Λ_N.
   double friction = 0;
-  FrictionModel friction_model = FrictionModel::StewartTrinkle;
+  FrictionModel friction_model = FrictionModel::Coulomb;
   /// A contact is active when its predicted gap g + h/2 · ġ is <= this (metres, >= 0). The
   /// default 1e-9 keeps resting contacts active through round-off (a resting gap of 1e-20 must
   /// not switch a contact off); an active contact can only push, never pull.
@@ -58,10 +69,14 @@ struct MoreauJeanOptions {
   bool projection = false;
   /// Gravity acceleration (m/s²). Default (0, −9.81).
   Eigen::Vector2d gravity{0.0, -9.81};
-  /// The LCP method of each step. Auto (default) starts with Lemke. Frictionless and
-  /// Anitescu–Potra problems also suit pgs (positive semidefinite W).
+  /// The method of each step's solve. With `FrictionModel::Coulomb` a method of
+  /// `friction_contact_methods()` (auto: nsgs first; lemke: the Stewart–Trinkle LCP of the same
+  /// problem); with the LCP models an LCP method (auto starts with Lemke; frictionless and
+  /// Anitescu–Potra problems also suit pgs).
   Method method = Method::Auto;
-  /// Options passed to `solve` for each step's LCP.
+  /// Options passed to `solve` for each step's problem. With `FrictionModel::Coulomb` the
+  /// tolerance is on the relative error of the frictional contact problem, and
+  /// `initial_guess` is ignored (the step warm-starts from `World::impulses`).
   SolveOptions solve;
 
   /// Throws `InvalidProblem` naming the first bad field.
@@ -83,8 +98,14 @@ struct StepReport {
   /// Wall-clock time of the LCP solve and of the whole step, milliseconds.
   double solve_ms = 0;
   double step_ms = 0;
-  /// The step's LCP size (0 without active contacts).
+  /// The size of the step's problem (LCP, or d·contacts for the frictional contact problem; 0
+  /// without active contacts).
   Eigen::Index lcp_size = 0;
+  /// With `FrictionModel::Coulomb`: the physical criteria of the step's solution (Signorini,
+  /// Coulomb, complementarity, maximal dissipation, in impulse and velocity units; all 0 without
+  /// contacts), and how many of its contacts started from a warm impulse.
+  FrictionContactResiduals criteria;
+  std::size_t warm_started = 0;
   /// With `MoreauJeanOptions::projection`: the overlapping contacts after the update, and the
   /// status of their projection LCP (Solved when there was none).
   std::size_t projected_contacts = 0;

@@ -5,7 +5,7 @@
 ///   {"gravity": [0, -9.81], "timestep": 0.001, "duration": 2.0,
 ///    "theta": 0.5,                        optional, default 0.5, in [0.5, 1]
 ///    "restitution": 0.5, "friction": 0.3,
-///    "friction_model": "stewart-trinkle", optional: or "anitescu-potra"
+///    "friction_model": "coulomb",         optional, default: or "stewart-trinkle", "anitescu-potra"
 ///    "projection": false,                 optional: position-level projection of overlaps
 ///    "ground": {"height": 0.0},           optional; without it there is no ground
 ///    "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0,
