@@ -184,14 +184,22 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
                              tangent_jacobian(report.contacts, body_count), inverse_mass};
     const Eigen::VectorXd normal_bias = space.normal * v_free + options.restitution * (space.normal * v);
     const Eigen::VectorXd tangent_bias = space.tangent * v_free;
-    if (options.friction_model == FrictionModel::Coulomb) {
+    // The Coulomb model with a method that only takes an LCP (pgs, murty, …) steps through the
+    // LCP of the same law: frictionless, or Stewart–Trinkle.
+    const std::vector<Method> cone_methods = friction_contact_methods();
+    const bool on_cone = options.friction_model == FrictionModel::Coulomb &&
+                         std::find(cone_methods.begin(), cone_methods.end(), options.method) != cone_methods.end();
+    const FrictionModel lcp_model =
+        options.friction_model == FrictionModel::Coulomb ? FrictionModel::StewartTrinkle : options.friction_model;
+    if (on_cone) {
       v_next += inverse_mass.cwiseProduct(coulomb_step(world, space, normal_bias, tangent_bias, options, report));
     } else {
+      world.impulses.clear();
       Lcp lcp;
       const bool frictionless = options.friction == 0;
       if (frictionless) {
         lcp = {delassus_dense(space.normal, inverse_mass), normal_bias};
-      } else if (options.friction_model == FrictionModel::StewartTrinkle) {
+      } else if (lcp_model == FrictionModel::StewartTrinkle) {
         lcp = stewart_trinkle_lcp(space, normal_bias, tangent_bias, options.friction);
       } else {
         lcp = anitescu_potra_lcp(space, normal_bias, tangent_bias, options.friction);
@@ -206,7 +214,7 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
       report.lcp_size = lcp.size();
       if (frictionless) {
         report.normal_impulse = result.z;
-      } else if (options.friction_model == FrictionModel::StewartTrinkle) {
+      } else if (lcp_model == FrictionModel::StewartTrinkle) {
         report.normal_impulse = result.z.segment(0, m);
         report.tangent_impulse = result.z.segment(m, m) - result.z.segment(2 * m, m);
       } else {
