@@ -112,6 +112,7 @@ struct Figures {
   double kinetic = 0;
   int unsolved = 0;
   double worst_criterion = 0;
+  double solve_share = 0;  // perp: the fraction of the step spent in solve(FrictionContact)
   bool perp = false;
 };
 
@@ -160,6 +161,7 @@ Figures run_perp(const Scene& scene, int steps) {
     const perp::contact::StepReport report = perp::contact::moreau_jean_step(world, options);
     total_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (report.status != perp::Status::Solved) ++figures.unsolved;
+    figures.solve_share += report.solve_ms;
     figures.worst_criterion = std::max({figures.worst_criterion, report.criteria.signorini, report.criteria.coulomb,
                                         report.criteria.complementarity, report.criteria.dissipation});
     const double deepest = penetration(world);
@@ -167,6 +169,7 @@ Figures run_perp(const Scene& scene, int steps) {
     figures.mean_penetration += deepest;
   }
   finish(figures, scene, world, steps, total_ms);
+  figures.solve_share /= total_ms;
   return figures;
 }
 
@@ -226,12 +229,16 @@ Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int po
   return figures;
 }
 
-void print(const std::string& scene, const std::string& engine, const Figures& f) {
+void print(const Scene& scene, const std::string& engine, const Figures& f) {
   char perp_columns[96] = "-";
-  if (f.perp) std::snprintf(perp_columns, sizeof perp_columns, "%d | %.1e", f.unsolved, f.worst_criterion);
-  std::printf("| %s | %s | %.3f | %.2e | %.2e | %.2e | %s | %.2e | %s |\n", scene.c_str(), engine.c_str(),
-              f.ms_per_step, f.max_penetration, f.mean_penetration, f.top_drift, f.stands ? "yes" : "no", f.kinetic,
-              f.perp ? perp_columns : "- | -");
+  if (f.perp) {
+    std::snprintf(perp_columns, sizeof perp_columns, "%d | %.1e | %.0f %%", f.unsolved, f.worst_criterion,
+                  100 * f.solve_share);
+  }
+  std::printf("| %s | %s | %.3f | %.2e | %.2e | %.2e | %s | %.2e | %s |\n", scene.name.c_str(), engine.c_str(),
+              f.ms_per_step, f.max_penetration, f.mean_penetration, f.top_drift,
+              !scene.structure ? "n/a" : f.stands ? "yes" : "no", f.kinetic,
+              f.perp ? perp_columns : "- | - | -");
   std::fflush(stdout);
 }
 
@@ -257,14 +264,14 @@ int main(int argc, char** argv) {
                                              [] { return disks(1000); }};
   std::printf("h = 1/60, mu = 0.6, %d steps (%.3g s)\n\n", steps, seconds);
   std::printf("| scene | engine | ms/step | max penetration (m) | mean penetration (m) | top drift (m) | stands | "
-              "final KE (J) | perp unsolved steps | perp worst criterion |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+              "final KE (J) | perp unsolved steps | perp worst criterion | perp time in the solve |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& make : scenes) {
     const Scene scene = make();
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), scene.name) == wanted.end()) continue;
-    print(scene.name, "Box2D 8/3", run_box2d(scene, steps, 8, 3));
-    print(scene.name, "Box2D 30/10", run_box2d(scene, steps, 30, 10));
-    print(scene.name, "perp (Coulomb, auto)", run_perp(scene, steps));
+    print(scene, "Box2D 8/3", run_box2d(scene, steps, 8, 3));
+    print(scene, "Box2D 30/10", run_box2d(scene, steps, 30, 10));
+    print(scene, "perp (Coulomb, auto)", run_perp(scene, steps));
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
