@@ -85,8 +85,8 @@ struct SweepOutcome {
 /// Sweeps on u = (W + ρI) r + q' (ρ the sweeper's shift, q' = `shifted.q`; `shifted` carries d,
 /// μ and q', its W is not read) from r, until the relative error of that problem is <= tolerance
 /// or `limit` sweeps. The error is checked before the first sweep (0 sweeps when r solves), after
-/// each of the first 20 and every `error_every` after that. r ends finite (the last finite iterate
-/// when the sweeps diverge). `history`, when not null, gets the error of each check.
+/// sweeps 1, 2, 4, 8, … below `error_every`, then every `error_every` sweeps and at the last. r ends finite (the last
+/// finite iterate when the sweeps diverge). `history`, when not null, gets the error of each check.
 SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
                         int limit, int error_every, std::vector<double>* history);
 
