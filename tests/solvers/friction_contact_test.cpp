@@ -193,6 +193,34 @@ TEST(FrictionContactSolve, RandomPlanarMethodsAgree) {
   }
 }
 
+TEST(FrictionContactSolve, RedundantContactsSingularW) {
+  // Every contact doubled (the same Jacobian rows, q and μ): W is singular (rank <= half its size)
+  // and r is not unique, only u is; the methods are compared on u and on the criteria.
+  const FrictionContact base = random_planar(8, 8, 11, 0.3);
+  const Eigen::Index nc = base.contacts();
+  Eigen::MatrixXd P = Eigen::MatrixXd::Zero(4 * nc, 2 * nc);  // [I; I]: u and r of the copies
+  P.topRows(2 * nc).setIdentity();
+  P.bottomRows(2 * nc).setIdentity();
+  const Eigen::MatrixXd W = P * Eigen::MatrixXd(base.W) * P.transpose();
+  Eigen::VectorXd mu(2 * nc);
+  mu << base.mu, base.mu;
+  const FrictionContact problem = friction_contact_from_dense(2, W, P * base.q, mu);
+  const SolveOptions options{.tolerance = 1e-10, .max_iterations = 50000};
+  const Result reference = solve(base, Method::Nsgs, options);
+  ASSERT_TRUE(reference.solved());
+  for (const Method method : {Method::Nsgs, Method::Prox, Method::Auto}) {
+    SCOPED_TRACE(to_string(method));
+    const Result result = solve(problem, method, options);
+    ASSERT_TRUE(result.solved()) << result.message;
+    expect_consistent(problem, result);
+    // The copies' reactions add up to the single contact's: the same u as the original problem.
+    EXPECT_LE((result.w.head(2 * nc) - reference.w).lpNorm<Eigen::Infinity>(), 1e-7);
+    EXPECT_LE((result.w.tail(2 * nc) - reference.w).lpNorm<Eigen::Infinity>(), 1e-7);
+    const FrictionContactResiduals c = friction_contact_residuals(problem, result.z);
+    EXPECT_LE(std::max(c.signorini, c.coulomb), 1e-8);
+  }
+}
+
 TEST(FrictionContactSolve, OrderingsAndRelaxation) {
   const FrictionContact problem = random_planar(10, 12, 7, 0.3);
   const Result natural = solve(problem, Method::Nsgs, {.tolerance = 1e-12});
