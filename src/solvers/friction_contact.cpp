@@ -243,12 +243,14 @@ Result solve(const FrictionContact& problem, Method method, const SolveOptions& 
   options.friction_contact.validate(problem.contacts());
   if (!accepts_friction_contact(method)) reject(method);
   if (options.all_solutions) {
-    throw InvalidProblem("all_solutions is supported only by enum on an Lcp; the frictional contact methods stop at "
-                         "the first solution");
+    throw InvalidProblem(
+        "all_solutions is supported only by enum on an Lcp; the frictional contact methods stop at "
+        "the first solution");
   }
   if (options.lemke.covering_vector) {
-    throw InvalidProblem("lemke.covering_vector is not read on a FrictionContact (lemke pivots on an LCP of its own "
-                         "size there); leave it unset");
+    throw InvalidProblem(
+        "lemke.covering_vector is not read on a FrictionContact (lemke pivots on an LCP of its own "
+        "size there); leave it unset");
   }
   const auto start = std::chrono::steady_clock::now();
   Result result;

@@ -14,7 +14,10 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr int kDefaultSweeps = 10000;
-constexpr int kEveryCheckSweeps = 20;  // the error is computed after each of the first 20 sweeps
+// prox: ρ is cut when kProxWindow outer iterations of at most kProxEasySweeps sweeps each on average
+// did not cut the error tenfold.
+constexpr int kProxWindow = 50;
+constexpr int kProxEasySweeps = 20;
 
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
@@ -94,72 +97,83 @@ double local_error(const double* A, int dimension, double mu, const double* b, c
   return scale > 0 ? e / scale : e;
 }
 
-bool solve_local_2d(const double* A, double mu, const double* bias, double* r) {
-  const double a = A[0], b = A[1], c = A[2], e = A[3];
+Local2d prepare_local_2d(const double* A, double mu) {
+  Local2d L;
+  L.a = A[0];
+  L.b = A[1];
+  L.c = A[2];
+  L.e = A[3];
+  const auto reciprocal = [](double x) {
+    const double inv = 1 / x;
+    return std::isfinite(inv) ? inv : 0.0;
+  };
+  const double det = L.a * L.e - L.b * L.c;
+  L.inv_det = det != 0 && std::isfinite(det) ? reciprocal(det) : 0.0;
+  const double forward = L.a - mu * L.b;
+  const double backward = L.a + mu * L.b;
+  L.inv_forward = forward > 0 ? reciprocal(forward) : 0.0;
+  L.inv_backward = backward > 0 ? reciprocal(backward) : 0.0;
+  L.inv_a = L.a > 0 ? reciprocal(L.a) : 0.0;
+  return L;
+}
+
+bool solve_local_2d(const double* A, double mu, const double* b, double* r) {
+  return solve_local_2d(prepare_local_2d(A, mu), mu, b, r);
+}
+
+bool solve_local_2d(const Local2d& L, double mu, const double* bias, double* r) {
   const double bn = bias[0], bt = bias[1];
-  if (bn >= 0) {  // take-off: r = 0, u = b with u_N >= 0
-    r[0] = 0;
-    r[1] = 0;
+  // Every case at once and a selection without branches on the (unpredictable) case; the order
+  // of preference is take-off, stick, slide forward, slide backward. μ = 0 falls into the slides
+  // with r_T = 0.
+  const bool take_off = bn >= 0;  // r = 0, u = b with u_N >= 0
+  // Stick: A r = −b inside the cone.
+  const double stick_n = (-L.e * bn + L.b * bt) * L.inv_det;
+  const double stick_t = (L.c * bn - L.a * bt) * L.inv_det;
+  const bool stick = L.inv_det != 0 && stick_n >= 0 && std::abs(stick_t) <= mu * stick_n;
+  // Slide: r_T = −s μ r_N, u_N = 0, s u_T >= 0 (s = +1: sliding forward, the reaction backward);
+  // b_N < 0, so r_N = −b_N/(a − sμb) >= 0 needs a − sμb > 0 (inv_forward/backward != 0).
+  const double forward_n = -bn * L.inv_forward;
+  const double forward_ut = (L.c - mu * L.e) * forward_n + bt;
+  const bool forward = L.inv_forward != 0 && forward_ut >= 0;
+  const double backward_n = -bn * L.inv_backward;
+  const double backward_ut = (L.c + mu * L.e) * backward_n + bt;
+  const bool backward = L.inv_backward != 0 && backward_ut <= 0;
+  const double rn = take_off ? 0.0 : stick ? stick_n : forward ? forward_n : backward_n;
+  const double rt = take_off ? 0.0 : stick ? stick_t : forward ? -mu * forward_n : mu * backward_n;
+  if (take_off | stick | forward | backward) {
+    r[0] = rn;
+    r[1] = rt;
     return true;
   }
-  if (mu == 0) {  // frictionless: r_T = 0, a r_N + b_N = 0
+  if (mu == 0) {  // frictionless and a <= 0 with b_N < 0: no r_N >= 0 gives u_N >= 0
+    r[0] = 0;
     r[1] = 0;
-    if (a > 0) {
-      r[0] = -bn / a;
-      return true;
-    }
-    r[0] = 0;  // a <= 0 and b_N < 0: no r_N >= 0 gives u_N >= 0
     return false;
   }
-  const double magnitude = std::max({std::abs(a), std::abs(b), std::abs(c), std::abs(e)});
+  // No case holds exactly (round-off at a boundary between cases, or an indefinite or degenerate
+  // block): the candidate closest to its case's conditions, in the units of r, put back in the cone.
+  const double magnitude = std::max({std::abs(L.a), std::abs(L.b), std::abs(L.c), std::abs(L.e)});
   double best = kInf;
-  double best_n = 0;
-  double best_t = 0;
-  const auto consider = [&](double violation, double rn, double rt) {
-    if (violation < best) {
+  double candidate[2] = {0, 0};
+  const auto consider = [&](double violation, double cn, double ct) {
+    if (std::isfinite(violation) && std::isfinite(cn) && std::isfinite(ct) && violation < best) {
       best = violation;
-      best_n = rn;
-      best_t = rt;
+      candidate[0] = cn;
+      candidate[1] = ct;
     }
   };
-  // Stick: A r = −b inside the cone.
-  const double det = a * e - b * c;
-  if (det != 0 && std::isfinite(det)) {
-    const double rn = (-e * bn + b * bt) / det;
-    const double rt = (c * bn - a * bt) / det;
-    if (std::isfinite(rn) && std::isfinite(rt)) {
-      if (rn >= 0 && std::abs(rt) <= mu * rn) {
-        r[0] = rn;
-        r[1] = rt;
-        return true;
-      }
-      consider(std::max(-rn, std::abs(rt) - mu * rn), rn, rt);
-    }
-  }
-  // Slide: r_T = −s μ r_N, u_N = 0, s u_T >= 0 (s = +1: sliding forward, the reaction backward).
-  for (const double s : {1.0, -1.0}) {
-    const double D = a - s * mu * b;
-    if (!(D > 0)) continue;  // b_N < 0: r_N = −b_N/D >= 0 needs D > 0
-    const double rn = -bn / D;
-    const double rt = -s * mu * rn;
-    const double ut = c * rn + e * rt + bt;
-    if (!std::isfinite(rn) || !std::isfinite(ut)) continue;
-    if (s * ut >= 0) {
-      r[0] = rn;
-      r[1] = rt;
-      return true;
-    }
-    consider(-s * ut / magnitude, rn, rt);  // in the units of r
-  }
+  if (L.inv_det != 0) consider(std::max(-stick_n, std::abs(stick_t) - mu * stick_n), stick_n, stick_t);
+  if (L.inv_forward != 0) consider(-forward_ut / magnitude, forward_n, -mu * forward_n);
+  if (L.inv_backward != 0) consider(backward_ut / magnitude, backward_n, mu * backward_n);
   if (best == kInf) {  // no case could be formed (a degenerate block)
     r[0] = 0;
     r[1] = 0;
     return false;
   }
-  // The candidate closest to its case's conditions, put back in the cone.
-  const double candidate[2] = {best_n, best_t};
+  const double exact_enough = 16 * kEps * (std::abs(candidate[0]) + std::abs(candidate[1]));
   project_on_cone(candidate, 2, mu, r);
-  return best <= 16 * kEps * (std::abs(best_n) + std::abs(best_t));
+  return best <= exact_enough;
 }
 
 bool solve_local_3d(const double* A_data, const double* inverse, double mu, const double* b_data, double* r_data,
@@ -261,21 +275,24 @@ bool solve_local_3d(const double* A_data, const double* inverse, double mu, cons
 ContactSweeper::ContactSweeper(const FrictionContact& problem, const FrictionContactOptions& options)
     : d_(problem.dimension),
       nc_(problem.contacts()),
-      rows_(problem.W),
+      W_(problem.W),
+      off_diagonal_(problem.W),
       mu_(problem.mu),
       omega_(options.relaxation),
       local_iterations_(options.local_iterations),
       local_tolerance_(options.local_tolerance),
       order_kind_(options.order),
       random_(options.seed) {
-  rows_.makeCompressed();
+  const int d = d_;
+  off_diagonal_.prune([d](Eigen::Index row, Eigen::Index col, double) { return row / d != col / d; });
+  off_diagonal_.makeCompressed();
   const auto dd = static_cast<std::size_t>(d_ * d_);
   diagonal_.assign(static_cast<std::size_t>(nc_) * dd, 0.0);
-  for (Eigen::Index row = 0; row < rows_.rows(); ++row) {
-    const Eigen::Index i = row / d_;
-    for (Eigen::SparseMatrix<double, Eigen::RowMajor, int>::InnerIterator it(rows_, row); it; ++it) {
-      if (it.col() / d_ != i) continue;
-      diagonal_[static_cast<std::size_t>(i) * dd + static_cast<std::size_t>((row % d_) * d_ + it.col() % d_)] +=
+  for (Eigen::Index col = 0; col < W_.outerSize(); ++col) {
+    const Eigen::Index j = col / d_;
+    for (Eigen::SparseMatrix<double>::InnerIterator it(W_, col); it; ++it) {
+      if (it.row() / d_ != j) continue;
+      diagonal_[static_cast<std::size_t>(j) * dd + static_cast<std::size_t>((it.row() % d_) * d_ + col % d_)] +=
           it.value();
     }
   }
@@ -295,7 +312,13 @@ void ContactSweeper::set_shift(double rho) {
   for (Eigen::Index i = 0; i < nc_; ++i) {
     for (int k = 0; k < d_; ++k) local_[static_cast<std::size_t>(i) * dd + static_cast<std::size_t>(k * d_ + k)] += rho;
   }
-  if (d_ != 3) return;
+  if (d_ == 2) {
+    local2_.resize(static_cast<std::size_t>(nc_));
+    for (Eigen::Index i = 0; i < nc_; ++i) {
+      local2_[static_cast<std::size_t>(i)] = prepare_local_2d(local_.data() + i * 4, mu_[i]);
+    }
+    return;
+  }
   inverse_.assign(static_cast<std::size_t>(nc_) * 9, 0.0);
   invertible_.assign(static_cast<std::size_t>(nc_), 0);
   for (Eigen::Index i = 0; i < nc_; ++i) {
@@ -314,54 +337,55 @@ double ContactSweeper::mean_diagonal() const {
   double s = 0;
   const auto dd = static_cast<std::size_t>(d_ * d_);
   for (Eigen::Index i = 0; i < nc_; ++i) {
-    for (int k = 0; k < d_; ++k) s += diagonal_[static_cast<std::size_t>(i) * dd + static_cast<std::size_t>(k * d_ + k)];
+    for (int k = 0; k < d_; ++k)
+      s += diagonal_[static_cast<std::size_t>(i) * dd + static_cast<std::size_t>(k * d_ + k)];
   }
   return s / static_cast<double>(nc_ * d_);
 }
 
-void ContactSweeper::product(const Eigen::VectorXd& r, Eigen::VectorXd& out) const { out.noalias() = rows_ * r; }
+void ContactSweeper::product(const Eigen::VectorXd& r, Eigen::VectorXd& out) const { out.noalias() = W_ * r; }
 
 Eigen::Index ContactSweeper::sweep(const Eigen::VectorXd& q, Eigen::VectorXd& r) {
   if (order_kind_ == ContactOrder::Random) std::shuffle(order_.begin(), order_.end(), random_);
-  const int* const outer = rows_.outerIndexPtr();
-  const int* const inner = rows_.innerIndexPtr();
-  const double* const values = rows_.valuePtr();
+  return d_ == 2 ? sweep_fixed<2>(q, r) : sweep_fixed<3>(q, r);
+}
+
+template <int D>
+Eigen::Index ContactSweeper::sweep_fixed(const Eigen::VectorXd& q, Eigen::VectorXd& r) {
+  const int* const outer = off_diagonal_.outerIndexPtr();
+  const int* const inner = off_diagonal_.innerIndexPtr();
+  const double* const values = off_diagonal_.valuePtr();
   double* const rd = r.data();
   const double* const qd = q.data();
   Eigen::Index failures = 0;
-  const int d = d_;
-  const int dd = d * d;
+  constexpr int DD = D * D;
   for (const Eigen::Index i : order_) {
-    const Eigen::Index base = i * d;
-    const double* const A = local_.data() + i * dd;
+    const Eigen::Index base = i * D;
     double* const ri = rd + base;
-    double b[3];
-    // b = q_i + Σ_j W_ij r_j − W_ii r_i: the velocity the other contacts give contact i.
-    for (int k = 0; k < d; ++k) {
+    double b[D];
+    // b = q_i + Σ_{j≠i} W_ij r_j: the velocity the other contacts give contact i.
+    for (int k = 0; k < D; ++k) {
       const Eigen::Index row = base + k;
       double s = qd[row];
       for (int p = outer[row]; p < outer[row + 1]; ++p) s += values[p] * rd[inner[p]];
-      const double* const diag_row = diagonal_.data() + i * dd + k * d;
-      for (int l = 0; l < d; ++l) s -= diag_row[l] * ri[l];
       b[k] = s;
     }
-    double x[3] = {ri[0], ri[1], d == 3 ? ri[2] : 0.0};
+    double x[D];
+    for (int k = 0; k < D; ++k) x[k] = ri[k];
     const double mu = mu_[i];
     bool exact;
-    if (d == 2) {
-      exact = solve_local_2d(A, mu, b, x);
+    if constexpr (D == 2) {
+      exact = solve_local_2d(local2_[static_cast<std::size_t>(i)], mu, b, x);
     } else {
       const double* inv = invertible_[static_cast<std::size_t>(i)] ? inverse_.data() + i * 9 : nullptr;
-      exact = solve_local_3d(A, inv, mu, b, x, local_tolerance_, local_iterations_);
+      exact = solve_local_3d(local_.data() + i * DD, inv, mu, b, x, local_tolerance_, local_iterations_);
     }
-    if (!exact) ++failures;
-    if (omega_ == 1.0) {
-      for (int k = 0; k < d; ++k) ri[k] = x[k];
-    } else {
-      for (int k = 0; k < d; ++k) x[k] = omega_ * x[k] + (1 - omega_) * ri[k];
-      if (omega_ > 1.0) project_on_cone(x, d, mu, x);
-      for (int k = 0; k < d; ++k) ri[k] = x[k];
+    failures += exact ? 0 : 1;
+    if (omega_ != 1.0) {
+      for (int k = 0; k < D; ++k) x[k] = omega_ * x[k] + (1 - omega_) * ri[k];
+      if (omega_ > 1.0) project_on_cone(x, D, mu, x);
     }
+    for (int k = 0; k < D; ++k) ri[k] = x[k];
   }
   return failures;
 }
@@ -388,7 +412,10 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
   int sweep = 1;
   for (; sweep <= limit; ++sweep) {
     out.local_failures += sweeper.sweep(shifted.q, r);
-    if (!(sweep <= kEveryCheckSweeps || sweep % error_every == 0 || sweep == limit)) continue;
+    // The error (one product and a pass over the contacts, about 2-4 sweeps' time) after sweeps
+    // 1, 2, 4, 8, ... below error_every, then every error_every sweeps, and at the last.
+    const bool power_of_two = (sweep & (sweep - 1)) == 0;
+    if (!((sweep < error_every && power_of_two) || sweep % error_every == 0 || sweep == limit)) continue;
     const double error = error_of();
     if (!std::isfinite(error) || !r.allFinite()) {
       r = last_finite;
@@ -433,9 +460,9 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
   Result result;
   result.method = "nsgs";
   const int limit = options.iteration_limit(kDefaultSweeps);
-  const SweepOutcome out = run_sweeps(sweeper, problem, r, options.tolerance, limit,
-                                      options.friction_contact.error_every,
-                                      options.record_history ? &result.history : nullptr);
+  const SweepOutcome out =
+      run_sweeps(sweeper, problem, r, options.tolerance, limit, options.friction_contact.error_every,
+                 options.record_history ? &result.history : nullptr);
   result.z = std::move(r);
   result.iterations = out.sweeps;
   result.status = out.status;
@@ -448,94 +475,185 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
   ContactSweeper sweeper(problem, fc);
   Result result;
   result.method = "prox";
+  const int d = problem.dimension;
+  const Eigen::Index n = problem.size();
   const int limit = options.iteration_limit(kDefaultSweeps);
   const double diagonal = sweeper.mean_diagonal();
   const double rho0 = fc.prox_rho > 0 ? fc.prox_rho : (diagonal > 0 ? diagonal : 1.0);
-  const double rho_min = rho0 * 1e-8;
   const double rho_max = rho0 * 1e8;
   double rho = rho0;
-  // The subproblem: W + ρI, q − ρ r_k (its W is never read: the sweeper holds it).
+  // The subproblem: W + ρI, q − ρ x_k (its W is never read: the sweeper holds it).
   FrictionContact inner;
-  inner.dimension = problem.dimension;
+  inner.dimension = d;
   inner.mu = problem.mu;
   inner.q = problem.q;
-  Eigen::VectorXd r = r0;
-  Eigen::VectorXd u(problem.size());
+  Eigen::VectorXd u(n);
   const auto true_error = [&](const Eigen::VectorXd& x) {
     sweeper.product(x, u);
     u += problem.q;
     return friction_contact_residuals(problem, x, u).relative_error;
   };
-  double error = true_error(r);
-  Eigen::VectorXd last_finite = r;
+  Eigen::VectorXd x = r0;  // the proximal centre x_k
+  double error = true_error(x);
+  Eigen::VectorXd best = x;
+  double best_error = error;
   int total = 0;
   int outer = 0;
   Eigen::Index failures = 0;
+  int accelerated = 0;
   const int inner_cap = std::max(100, limit / 10);
   // Where no solution exists the proximal steps do not shrink and r grows without bound, which
   // drives the relative error (divided by ‖r‖) down without solving anything: stop well before.
   const double r_scale = std::max(r0.blueNorm(), problem.q.blueNorm() / rho0);
   const double r_bound = 1e6 * r_scale;
+  // Anderson acceleration of the fixed point x = S_ρ(x) (S_ρ: the proximal map, by nsgs): the
+  // last m differences of S(x_k) − x_k and of S(x_k).
+  const int m = fc.prox_anderson;
+  std::vector<Eigen::VectorXd> dF;
+  std::vector<Eigen::VectorXd> dG;
+  Eigen::VectorXd f_prev;
+  Eigen::VectorXd g_prev;
+  bool have_prev = false;
+  double rho_floor = 0;
+  int window_start = 0;
+  double window_error = error;
+  int window_sweeps = 0;
+  const auto reset_acceleration = [&]() {
+    dF.clear();
+    dG.clear();
+    have_prev = false;
+  };
+  const auto keep_best = [&](const Eigen::VectorXd& point, double e) {
+    if (e < best_error) {
+      best_error = e;
+      best = point;
+    }
+  };
   result.status = Status::MaxIterations;
   if (error <= options.tolerance) {
     result.status = Status::Solved;
     result.message = "the start point solves (relative error " + number_text(error) + ")";
   }
+  const auto solved_message = [&](double e) {
+    return "relative error " + number_text(e) + " after " + std::to_string(outer) + " proximal iterations (" +
+           std::to_string(total) + " nsgs sweeps, " + std::to_string(accelerated) +
+           " Anderson steps taken, final rho " + number_text(rho) + ")";
+  };
   while (result.status == Status::MaxIterations) {
     if (outer >= fc.prox_max_outer) {
       result.message = "outer iteration limit " + std::to_string(fc.prox_max_outer) + " reached at relative error " +
-                       number_text(error) + " (rho " + number_text(rho) + ", " + std::to_string(total) + " sweeps)";
+                       number_text(best_error) + " (rho " + number_text(rho) + ", " + std::to_string(total) +
+                       " sweeps)";
       break;
     }
     if (total >= limit) {
-      result.message = "sweep limit " + std::to_string(limit) + " reached at relative error " + number_text(error) +
-                       " after " + std::to_string(outer) + " proximal iterations (rho " + number_text(rho) + ")";
+      result.message = "sweep limit " + std::to_string(limit) + " reached at relative error " +
+                       number_text(best_error) + " after " + std::to_string(outer) + " proximal iterations (rho " +
+                       number_text(rho) + ")";
       break;
     }
     ++outer;
     sweeper.set_shift(rho);
-    inner.q = problem.q - rho * r;
-    const double inner_tolerance = std::max(0.2 * options.tolerance, std::min(1e-2, 0.1 * error));
-    const SweepOutcome sub = run_sweeps(sweeper, inner, r, inner_tolerance, std::min(inner_cap, limit - total),
-                                        fc.error_every, nullptr);
+    inner.q = problem.q - rho * x;
+    const double inner_tolerance = std::max(0.2 * options.tolerance, std::min(1e-2, 0.01 * error));
+    Eigen::VectorXd g = x;
+    const SweepOutcome sub =
+        run_sweeps(sweeper, inner, g, inner_tolerance, std::min(inner_cap, limit - total), fc.error_every, nullptr);
     total += std::max(sub.sweeps, 1);
     failures += sub.local_failures;
-    const double next = true_error(r);
-    if (!std::isfinite(next) || !r.allFinite()) {
-      r = last_finite;
+    const double g_error = true_error(g);
+    if (!std::isfinite(g_error) || !g.allFinite()) {
       result.status = Status::NumericalFailure;
       result.message = "the proximal iterates stopped being finite at outer iteration " + std::to_string(outer) +
-                       " (rho " + number_text(rho) + "); returning the last finite iterate";
+                       " (rho " + number_text(rho) + "); returning the best finite iterate, relative error " +
+                       number_text(best_error);
       break;
     }
-    if (options.record_history) result.history.push_back(next);
-    if (r.blueNorm() > r_bound) {
-      r = last_finite;
+    if (g.blueNorm() > r_bound) {
       result.status = Status::NoSolutionFound;
       result.message = "the proximal iterates diverge: ||r|| exceeded " + number_text(r_bound) +
                        " (1e6 times max(||r0||, ||q||/rho0)) at outer iteration " + std::to_string(outer) +
-                       "; the problem may have no solution. Returning the last iterate below that bound";
+                       "; the problem may have no solution. Returning the best iterate below that bound";
       break;
     }
-    if (next <= options.tolerance) {
+    keep_best(g, g_error);
+    if (g_error <= options.tolerance) {
       result.status = Status::Solved;
-      result.message = "relative error " + number_text(next) + " after " + std::to_string(outer) +
-                       " proximal iterations (" + std::to_string(total) + " nsgs sweeps, final rho " +
-                       number_text(rho) + ")";
-      error = next;
+      result.message = solved_message(g_error);
       break;
     }
-    // ρ: a subproblem that its sweeps could not solve is too hard (less regularized than nsgs
-    // handles): ρ up; slow outer progress with easy subproblems: ρ down (longer proximal steps).
     if (sub.status != Status::Solved) {
+      // A subproblem its sweeps could not solve is too weakly regularized for nsgs: ρ up, and the
+      // map changed, so the acceleration starts afresh.
+      rho_floor = std::max(rho_floor, 2 * rho);  // the cuts below stay above a ρ that failed
       rho = std::min(rho * 4, rho_max);
-    } else if (next > 0.5 * error) {
-      rho = std::max(rho * 0.5, rho_min);
+      reset_acceleration();
+      x = g;
+      error = g_error;
+      if (options.record_history) result.history.push_back(g_error);
+      continue;
     }
-    error = next;
-    last_finite = r;
+    Eigen::VectorXd f = g - x;
+    Eigen::VectorXd next = g;
+    double next_error = g_error;
+    if (m > 0 && have_prev) {
+      dF.push_back(f - f_prev);
+      dG.push_back(g - g_prev);
+      if (static_cast<int>(dF.size()) > m) {
+        dF.erase(dF.begin());
+        dG.erase(dG.begin());
+      }
+      const auto k = static_cast<Eigen::Index>(dF.size());
+      Eigen::MatrixXd F(n, k);
+      for (Eigen::Index j = 0; j < k; ++j) F.col(j) = dF[static_cast<std::size_t>(j)];
+      const Eigen::VectorXd gamma = F.colPivHouseholderQr().solve(f);
+      Eigen::VectorXd candidate = g;
+      for (Eigen::Index j = 0; j < k; ++j) candidate -= gamma[j] * dG[static_cast<std::size_t>(j)];
+      for (Eigen::Index i = 0; i < problem.contacts(); ++i) {
+        project_on_cone(candidate.data() + i * d, d, problem.mu[i], candidate.data() + i * d);
+      }
+      const double c_error = gamma.allFinite() ? true_error(candidate) : kInf;
+      if (std::isfinite(c_error) && c_error <= 2 * g_error && candidate.blueNorm() <= r_bound) {
+        next = candidate;
+        next_error = c_error;
+        ++accelerated;
+        keep_best(candidate, c_error);
+      } else {
+        reset_acceleration();
+      }
+    } else if (m == 0 && g_error > 0.5 * error) {
+      rho = std::max(rho * 0.5, rho0 * 1e-8);  // without acceleration: slow progress, longer proximal steps
+    }
+    // With acceleration: when a window of easy subproblems (few sweeps each) has not cut the best
+    // error tenfold, the proximal steps are too short: ρ down tenfold, the acceleration afresh.
+    window_sweeps += std::max(sub.sweeps, 1);
+    if (m > 0 && outer - window_start >= kProxWindow) {
+      const bool easy = window_sweeps <= kProxEasySweeps * (outer - window_start);
+      if (easy && best_error > 0.1 * window_error) {
+        const double cut = std::max({rho * 0.1, rho0 * 1e-8, rho_floor});
+        if (cut < rho) {
+          rho = cut;
+          reset_acceleration();
+        }
+      }
+      window_start = outer;
+      window_error = best_error;
+      window_sweeps = 0;
+    }
+    f_prev = std::move(f);
+    g_prev = std::move(g);
+    have_prev = true;
+    if (options.record_history) result.history.push_back(next_error);
+    if (next_error <= options.tolerance) {
+      result.status = Status::Solved;
+      result.message = solved_message(next_error);
+      x = next;
+      break;
+    }
+    x = std::move(next);
+    error = next_error;
   }
-  result.z = std::move(r);
+  result.z = std::move(best);  // every plain and accelerated point was offered to keep_best
   result.iterations = total;
   result.message += failures_note(failures);
   return result;

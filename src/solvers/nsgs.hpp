@@ -24,6 +24,19 @@ namespace perp::detail {
 /// with the smallest violation, or 0 when no case could be formed, and it returns false.
 bool solve_local_2d(const double* A, double mu, const double* b, double* r);
 
+/// The 2D block with the reciprocals its closed form needs, computed once per contact (and ρ) so
+/// that a sweep divides nothing.
+struct alignas(64) Local2d {
+  double a = 0, b = 0, c = 0, e = 0;  ///< A_NN, A_NT, A_TN, A_TT
+  double inv_det = 0;                 ///< 1/det A; 0 when det A is 0 or its reciprocal not finite
+  double inv_forward = 0;             ///< 1/(a − μb) when a − μb > 0, else 0 (slide forward impossible)
+  double inv_backward = 0;            ///< 1/(a + μb) when a + μb > 0, else 0
+  double inv_a = 0;                   ///< 1/a when a > 0, else 0
+};
+[[nodiscard]] Local2d prepare_local_2d(const double* A, double mu);
+/// `solve_local_2d` on a prepared block (the same cases, no division).
+bool solve_local_2d(const Local2d& block, double mu, const double* b, double* r);
+
 /// The same in 3D (A 3×3 row-major, r and b of 3 entries). Take-off, μ = 0 and stick in closed
 /// form (`inverse`: A⁻¹ row-major, or null when A is singular); otherwise a damped semismooth
 /// Newton on the Alart–Curnier function from the r given, with the projection iteration
@@ -35,8 +48,9 @@ bool solve_local_3d(const double* A, const double* inverse, double mu, const dou
 /// The local relative error of one contact's r against u = A r + b (the quantity above).
 double local_error(const double* A, int dimension, double mu, const double* b, const double* r);
 
-/// W held for sweeps: a row-major copy (a contact's local velocity costs the nonzeros of its d
-/// rows) and the d×d diagonal blocks W_ii, plus ρ I when a proximal shift is set.
+/// W held for sweeps: a row-major copy of its off-diagonal blocks (a contact's b_i costs the
+/// nonzeros of its d rows outside W_ii) and the d×d diagonal blocks W_ii, plus ρ I when a proximal
+/// shift is set. Products W·r use the problem's own W, which must outlive the sweeper.
 class ContactSweeper {
  public:
   explicit ContactSweeper(const FrictionContact& problem, const FrictionContactOptions& options);
@@ -56,13 +70,18 @@ class ContactSweeper {
   [[nodiscard]] double mean_diagonal() const;
 
  private:
+  template <int D>
+  Eigen::Index sweep_fixed(const Eigen::VectorXd& q, Eigen::VectorXd& r);
+
   int d_;
   Eigen::Index nc_;
-  Eigen::SparseMatrix<double, Eigen::RowMajor, int> rows_;
-  std::vector<double> diagonal_;  // nc blocks of d·d, row-major: W_ii
-  std::vector<double> local_;     // nc blocks of d·d: W_ii + ρI
-  std::vector<double> inverse_;   // 3D: nc blocks of 9, (W_ii + ρI)⁻¹
-  std::vector<char> invertible_;  // 3D
+  const Eigen::SparseMatrix<double>& W_;                            // the problem's, for products
+  Eigen::SparseMatrix<double, Eigen::RowMajor, int> off_diagonal_;  // W without its diagonal blocks
+  std::vector<double> diagonal_;                                    // nc blocks of d·d, row-major: W_ii
+  std::vector<double> local_;                                       // nc blocks of d·d: W_ii + ρI
+  std::vector<Local2d> local2_;                                     // 2D: the prepared W_ii + ρI
+  std::vector<double> inverse_;                                     // 3D: nc blocks of 9, (W_ii + ρI)⁻¹
+  std::vector<char> invertible_;                                    // 3D
   const Eigen::VectorXd& mu_;
   double shift_ = 0;
   double omega_;
@@ -85,8 +104,8 @@ struct SweepOutcome {
 /// Sweeps on u = (W + ρI) r + q' (ρ the sweeper's shift, q' = `shifted.q`; `shifted` carries d,
 /// μ and q', its W is not read) from r, until the relative error of that problem is <= tolerance
 /// or `limit` sweeps. The error is checked before the first sweep (0 sweeps when r solves), after
-/// each of the first 20 and every `error_every` after that. r ends finite (the last finite iterate
-/// when the sweeps diverge). `history`, when not null, gets the error of each check.
+/// sweeps 1, 2, 4, 8, … below `error_every`, then every `error_every` sweeps and at the last. r ends finite (the last
+/// finite iterate when the sweeps diverge). `history`, when not null, gets the error of each check.
 SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
                         int limit, int error_every, std::vector<double>* history);
 

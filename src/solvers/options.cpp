@@ -112,6 +112,9 @@ void FrictionContactOptions::validate(Eigen::Index contacts) const {
   if (prox_max_outer < 1) {
     throw InvalidProblem("friction_contact.prox_max_outer must be >= 1, got " + std::to_string(prox_max_outer));
   }
+  if (prox_anderson < 0 || prox_anderson > 50) {
+    throw InvalidProblem("friction_contact.prox_anderson must be in [0, 50], got " + std::to_string(prox_anderson));
+  }
   if (facets < 3) {
     throw InvalidProblem("friction_contact.facets must be >= 3, got " + std::to_string(facets));
   }

@@ -109,8 +109,9 @@ struct FrictionContactOptions {
   std::uint64_t seed = 0;
   /// The order of `ContactOrder::Given`: a permutation of 0 … nc − 1 (checked against the problem).
   std::vector<Eigen::Index> permutation;
-  /// The full relative error (one product with W) is computed after every sweep for the first 20
-  /// sweeps and then every `error_every` sweeps (and always at the last). >= 1; default 10.
+  /// nsgs computes the full relative error (one product with W) before the first sweep, after sweeps
+  /// 1, 2, 4, 8, … below `error_every`, then every `error_every` sweeps, and at the last. >= 1;
+  /// default 10.
   int error_every = 10;
   /// 3D local solver: the Alart–Curnier Newton stops when the contact's local relative error is
   /// <= local_tolerance. In (0, 1); default 1e-14.
@@ -123,6 +124,12 @@ struct FrictionContactOptions {
   double prox_rho = 0;
   /// prox: the most outer (proximal) iterations. >= 1; default 1000.
   int prox_max_outer = 1000;
+  /// prox: Anderson acceleration of the outer fixed point r = S_ρ(r) over the last
+  /// `prox_anderson` steps (a combined point, projected on the cones, is taken when its error is at
+  /// most twice the plain step's). ρ then shrinks tenfold when 50 outer iterations of easy
+  /// subproblems did not cut the error tenfold. 0 turns the acceleration off, and ρ then halves
+  /// whenever the outer error falls by less than half. In [0, 50]; default 20.
+  int prox_anderson = 20;
   /// lemke on a 3D problem: the number k >= 3 of facets of the polyhedral cone that replaces the
   /// Coulomb cone (an inner approximation; 2D is exact with its two directions). Default 8.
   int facets = 8;
