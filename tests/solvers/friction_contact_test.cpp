@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -436,11 +437,16 @@ TEST(FrictionContactSolve, SweepTimeAgainstOneProduct) {
   // sweeps 1, 2, 4, 8, 16, 32 and at the last in both: their difference is 30 sweeps and nothing else.
   SolveOptions options;
   options.friction_contact.error_every = 1000000;
-  const auto time_of = [&](int sweeps, Result& out) {
+  const auto time_of = [&](int sweeps, Result& out) {  // the fastest of three runs, against noise
     options.max_iterations = sweeps;
-    const auto start = std::chrono::steady_clock::now();
-    out = solve(problem, Method::Nsgs, options);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    double fastest = std::numeric_limits<double>::infinity();
+    for (int run = 0; run < 3; ++run) {
+      const auto start = std::chrono::steady_clock::now();
+      out = solve(problem, Method::Nsgs, options);
+      fastest = std::min(fastest,
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return fastest;
   };
   Result result;
   const double t33 = time_of(33, result);
