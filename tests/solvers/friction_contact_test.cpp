@@ -300,6 +300,27 @@ TEST(FrictionContactSolve, NoSolutionEndsUnsolvedAndFinite) {
   EXPECT_TRUE(result.z.allFinite());
 }
 
+TEST(FrictionContactSolve, OverflowingIteratesEndNumericalFailureWithFiniteR) {
+  // Two contacts whose normals push each other by −1e200 per unit: r_2 = 1e200 after contact 1's
+  // update, then contact 1's b_N = −1 − 1e400 overflows; nsgs must stop with the last finite r. No
+  // r solves it (r_1 > 0 forces u_2N = r_2 − 1e200 r_1 − 1 < 0 unless r_2 > 0, and symmetrically).
+  Eigen::MatrixXd W = Eigen::MatrixXd::Identity(4, 4);
+  W(0, 2) = -1e200;
+  W(2, 0) = -1e200;
+  const FrictionContact problem =
+      friction_contact_from_dense(2, W, Eigen::Vector4d(-1, 0, -1, 0), Eigen::VectorXd::Constant(2, 0.3));
+  const Result result = solve(problem, Method::Nsgs);
+  EXPECT_EQ(result.status, Status::NumericalFailure) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("stopped being finite"));
+  EXPECT_TRUE(result.z.allFinite());
+  EXPECT_TRUE(result.w.allFinite());
+  for (const Method method : {Method::Prox, Method::Auto}) {
+    const Result other = solve(problem, method, {.max_iterations = 200});
+    EXPECT_FALSE(other.solved()) << to_string(method) << ": " << other.message;
+    EXPECT_TRUE(other.z.allFinite()) << to_string(method);
+  }
+}
+
 TEST(FrictionContactSolve, BadInputThrows) {
   const FrictionContact good = one_contact(2, Eigen::Matrix2d::Identity(), Eigen::Vector2d(-1, 0.5), 0.3);
   FrictionContact p = good;
