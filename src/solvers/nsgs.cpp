@@ -16,7 +16,7 @@ constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr int kDefaultSweeps = 10000;
 // prox: ρ is cut when kProxWindow outer iterations of at most kProxEasySweeps sweeps each on average
 // did not cut the error tenfold.
-constexpr int kProxWindow = 50;
+constexpr int kProxWindow = 25;
 constexpr int kProxEasySweeps = 20;
 
 using Vec3 = Eigen::Vector3d;

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -302,6 +303,27 @@ TEST(FrictionContactSolve, NoSolutionEndsUnsolvedAndFinite) {
   EXPECT_TRUE(result.z.allFinite());
 }
 
+TEST(FrictionContactSolve, OverflowingIteratesEndNumericalFailureWithFiniteR) {
+  // Two contacts whose normals push each other by −1e200 per unit: r_2 = 1e200 after contact 1's
+  // update, then contact 1's b_N = −1 − 1e400 overflows; nsgs must stop with the last finite r. No
+  // r solves it (r_1 > 0 forces u_2N = r_2 − 1e200 r_1 − 1 < 0 unless r_2 > 0, and symmetrically).
+  Eigen::MatrixXd W = Eigen::MatrixXd::Identity(4, 4);
+  W(0, 2) = -1e200;
+  W(2, 0) = -1e200;
+  const FrictionContact problem =
+      friction_contact_from_dense(2, W, Eigen::Vector4d(-1, 0, -1, 0), Eigen::VectorXd::Constant(2, 0.3));
+  const Result result = solve(problem, Method::Nsgs);
+  EXPECT_EQ(result.status, Status::NumericalFailure) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("stopped being finite"));
+  EXPECT_TRUE(result.z.allFinite());
+  EXPECT_TRUE(result.w.allFinite());
+  for (const Method method : {Method::Prox, Method::Auto}) {
+    const Result other = solve(problem, method, {.max_iterations = 200});
+    EXPECT_FALSE(other.solved()) << to_string(method) << ": " << other.message;
+    EXPECT_TRUE(other.z.allFinite()) << to_string(method);
+  }
+}
+
 TEST(FrictionContactSolve, BadInputThrows) {
   const FrictionContact good = one_contact(2, Eigen::Matrix2d::Identity(), Eigen::Vector2d(-1, 0.5), 0.3);
   FrictionContact p = good;
@@ -439,11 +461,16 @@ TEST(FrictionContactSolve, SweepTimeAgainstOneProduct) {
   // sweeps 1, 2, 4, 8, 16, 32 and at the last in both: their difference is 30 sweeps and nothing else.
   SolveOptions options;
   options.friction_contact.error_every = 1000000;
-  const auto time_of = [&](int sweeps, Result& out) {
+  const auto time_of = [&](int sweeps, Result& out) {  // the fastest of three runs, against noise
     options.max_iterations = sweeps;
-    const auto start = std::chrono::steady_clock::now();
-    out = solve(problem, Method::Nsgs, options);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    double fastest = std::numeric_limits<double>::infinity();
+    for (int run = 0; run < 3; ++run) {
+      const auto start = std::chrono::steady_clock::now();
+      out = solve(problem, Method::Nsgs, options);
+      fastest = std::min(fastest,
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return fastest;
   };
   Result result;
   const double t33 = time_of(33, result);

@@ -126,7 +126,7 @@ struct FrictionContactOptions {
   int prox_max_outer = 1000;
   /// prox: Anderson acceleration of the outer fixed point r = S_ρ(r) over the last
   /// `prox_anderson` steps (a combined point, projected on the cones, is taken when its error is at
-  /// most twice the plain step's). ρ then shrinks tenfold when 50 outer iterations of easy
+  /// most twice the plain step's). ρ then shrinks tenfold when 25 outer iterations of easy
   /// subproblems did not cut the error tenfold. 0 turns the acceleration off, and ρ then halves
   /// whenever the outer error falls by less than half. In [0, 50]; default 20.
   int prox_anderson = 20;
