@@ -18,8 +18,9 @@ namespace {
 using contact::Body;
 using contact::World;
 
-/// Numbers in the CSV files: 12 significant digits, enough for plotting and checking.
+/// Numbers in the CSV files: 12 significant digits, enough for plotting and checking; −0 as 0.
 std::string csv_number(double value) {
+  if (value == 0) value = 0;
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.12g", value);
   return buffer;

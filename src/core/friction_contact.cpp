@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "perp/core/error.hpp"
@@ -88,7 +89,8 @@ FrictionContactResiduals friction_contact_residuals(const FrictionContact& probl
   require_size(u, problem.size(), "u");
   const int d = problem.dimension;
   FrictionContactResiduals out;
-  double squared = 0;
+  double squared = 0;  // Σ (e / largest)²
+  double largest = 0;
   double x[3];
   double projected[3];
   for (Eigen::Index i = 0; i < problem.contacts(); ++i) {
@@ -111,16 +113,31 @@ FrictionContactResiduals friction_contact_residuals(const FrictionContact& probl
     project_on_cone(x, d, mu, projected);
     for (int k = 0; k < d; ++k) {
       const double e = ri[k] - projected[k];
-      squared += e * e;
+      // Scaled sum of squares (LAPACK's dnrm2 update), so that errors of 1e-200 do not underflow
+      // to 0 and errors of 1e200 do not overflow.
+      if (e != 0) {
+        const double magnitude = std::abs(e);
+        if (magnitude > largest) {
+          squared = 1 + squared * (largest / magnitude) * (largest / magnitude);
+          largest = magnitude;
+        } else {
+          squared += (magnitude / largest) * (magnitude / largest);
+        }
+      }
     }
     out.signorini = std::max(out.signorini, -ui[0]);
     out.coulomb = std::max({out.coulomb, rt_norm - mu * ri[0], -ri[0]});
     out.complementarity = std::max(out.complementarity, std::abs(ri[0] * ui[0]));
     out.dissipation = std::max(out.dissipation, std::abs(rt_dot_ut + mu * ri[0] * ut_norm));
   }
-  out.absolute_error = std::sqrt(squared);
+  out.absolute_error = largest * std::sqrt(squared);
   const double scale = std::max({problem.q.blueNorm(), r.blueNorm(), u.blueNorm()});
   out.relative_error = scale > 0 ? out.absolute_error / scale : out.absolute_error;
+  // A point whose r or u overflowed is measured as infinitely far (dividing by an infinite scale
+  // would call it exact).
+  if (!std::isfinite(scale) || !std::isfinite(out.absolute_error)) {
+    out.absolute_error = out.relative_error = std::numeric_limits<double>::infinity();
+  }
   return out;
 }
 

@@ -37,6 +37,13 @@ void finish(const FrictionContact& problem, const SolveOptions& options, Result&
     if (!std::isfinite(result.z[i])) result.z[i] = 0.0;
   }
   result.w = problem.velocity(result.z);
+  bool overflowed = false;
+  if (!result.w.allFinite()) {
+    // The contract keeps r and u finite: the point is dropped for r = 0 (u = q).
+    overflowed = true;
+    result.z.setZero();
+    result.w = problem.q;
+  }
   const FrictionContactResiduals residuals = friction_contact_residuals(problem, result.z, result.w);
   result.residual = residuals.relative_error;
   // Siconos' error divides by max(‖q‖, ‖r‖, ‖u‖), so a sequence r → ∞ drives it to 0 on a problem
@@ -46,7 +53,10 @@ void finish(const FrictionContact& problem, const SolveOptions& options, Result&
   const double velocity_scale = std::max(problem.q.lpNorm<Eigen::Infinity>(), result.w.lpNorm<Eigen::Infinity>());
   const double approach_limit = std::sqrt(options.tolerance) * velocity_scale;
   const bool penetrating = residuals.signorini > approach_limit;
-  if (result.solved() && !(result.residual <= options.tolerance)) {
+  if (overflowed) {
+    result.status = Status::NumericalFailure;
+    result.message += "; u = W r + q overflowed at the point reached, so r = 0 is returned instead";
+  } else if (result.solved() && !(result.residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
     result.message += "; but the recomputed relative error " + number_text(result.residual) + " misses the tolerance";
   } else if (result.solved() && penetrating) {

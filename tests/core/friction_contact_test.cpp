@@ -149,5 +149,23 @@ TEST(FrictionContact, RelativeErrorIsScaleInvariant) {
   }
 }
 
+TEST(FrictionContact, ErrorsNeitherUnderflowNorOverflow) {
+  // r = (−1e-200, 0) on W = I, q = 0: u = r, x = r − û = 0, P(x) = 0, e = r: ‖e‖ = 1e-200
+  // (its square underflows), relative to ‖r‖ = ‖u‖ = 1e-200: 1.
+  const FrictionContact tiny = friction_contact_from_dense(2, Eigen::Matrix2d::Identity(), Eigen::Vector2d::Zero(),
+                                                           Eigen::VectorXd::Constant(1, 0.3));
+  const FrictionContactResiduals small = friction_contact_residuals(tiny, Eigen::Vector2d(-1e-200, 0));
+  EXPECT_NEAR(small.absolute_error / 1e-200, 1, 1e-15);
+  EXPECT_NEAR(small.relative_error, 1, 1e-15);
+  // The same at 1e200 (its square overflows).
+  const FrictionContactResiduals big = friction_contact_residuals(tiny, Eigen::Vector2d(-1e200, 0));
+  EXPECT_NEAR(big.absolute_error / 1e200, 1, 1e-15);
+  // u = W r + q overflowing: infinitely far, never "exact".
+  FrictionContact huge = tiny;
+  huge.W.coeffRef(0, 0) = 1e300;
+  const FrictionContactResiduals overflowed = friction_contact_residuals(huge, Eigen::Vector2d(1e300, 0));
+  EXPECT_TRUE(std::isinf(overflowed.relative_error));
+}
+
 }  // namespace
 }  // namespace perp

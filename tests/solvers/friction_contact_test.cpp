@@ -317,10 +317,18 @@ TEST(FrictionContactSolve, OverflowingIteratesEndNumericalFailureWithFiniteR) {
   EXPECT_THAT(result.message, HasSubstr("stopped being finite"));
   EXPECT_TRUE(result.z.allFinite());
   EXPECT_TRUE(result.w.allFinite());
-  for (const Method method : {Method::Prox, Method::Auto}) {
+  // No r solves it exactly, but r_N = −1e-200 at both contacts gives u_N = −1e-200 (the 1e200
+  // couplings cancel the −1): within any tolerance. A method may claim that point, and only
+  // when the criteria recomputed here confirm it.
+  for (const Method method : {Method::Prox, Method::Auto, Method::NewtonAc}) {
     const Result other = solve(problem, method, {.max_iterations = 200});
-    EXPECT_FALSE(other.solved()) << to_string(method) << ": " << other.message;
     EXPECT_TRUE(other.z.allFinite()) << to_string(method);
+    EXPECT_TRUE(other.w.allFinite()) << to_string(method);
+    if (other.solved()) {
+      const FrictionContactResiduals c = friction_contact_residuals(problem, other.z);
+      EXPECT_LE(c.relative_error, 1e-8) << to_string(method);
+      EXPECT_LE(std::max(c.signorini, c.coulomb), 1e-8) << to_string(method);
+    }
   }
 }
 

@@ -59,7 +59,8 @@ struct FrictionContactResiduals {
   /// absolute_error / max(‖q‖₂, ‖r‖₂, ‖u‖₂): Siconos' error, so that figures compare with
   /// Siconos' own. Where that maximum is 0 (q = 0 and r = 0) it is absolute_error (= 0). Siconos
   /// skips the division when the maximum is <= DBL_EPSILON; perp divides whenever it is positive,
-  /// so that a problem scaled by 1e-150 is judged as the unscaled one.
+  /// so that a problem scaled by 1e-150 is judged as the unscaled one. Both errors are +inf when an
+  /// entry of r or u is not finite (u = W r + q overflowed).
   double relative_error = 0;
   /// max_i max(0, −u_N,i): the approach velocity at a contact (penetration), units of u.
   double signorini = 0;
