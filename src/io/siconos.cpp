@@ -35,6 +35,8 @@ constexpr std::size_t kMaxReserve = std::size_t{1} << 16;
 // 16384). perp holds M dense, and a few small blocks can claim any n, so the claim is capped here
 // rather than by the file's size.
 constexpr long long kMaxDenseEntries = 1LL << 28;
+constexpr long long kDenseEntriesPerByte = 4096;
+constexpr long long kMaxReserveEntries = 1LL << 16;
 
 std::string index_text(Eigen::Index i, Eigen::Index j) {
   return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
@@ -62,6 +64,9 @@ class TokenReader {
 
   /// Throws unless the input can still hold `count` more tokens (`what` names them, e.g. "M's
   /// 400000000 entries"), so that no reader sizes anything by a claim the file cannot back.
+  /// Bytes in the input from the first token on, or −1 when the stream cannot tell.
+  long long bytes() const { return bytes_; }
+
   /// Claims up to kMaxReserve values allocate nothing ahead, so they are left to the token-by-
   /// token errors ("token 12 (end of input): expected a number for q[1]"), which say more.
   void require_tokens(long long count, const std::string& what) const {
@@ -247,6 +252,14 @@ Eigen::MatrixXd read_sparse_block_matrix(TokenReader& tokens, Eigen::Index rows,
     tokens.fail("M is " + std::to_string(rows) + "x" + std::to_string(cols) +
                 ", too large to hold as a dense matrix (" +
                 "perp holds M dense, at most 2^28 = " + std::to_string(kMaxDenseEntries) + " entries, n <= 16384)");
+  }
+  // Below that, a sparse file may expand by kDenseEntriesPerByte (32 KiB of M for each byte):
+  // more than any real sparse-block file (a diagonal of 1×1 blocks takes ~15 bytes a row), and
+  // a 60-byte file cannot make perp allocate gigabytes.
+  if (tokens.bytes() >= 0 && rows * cols > std::max(kMaxReserveEntries, kDenseEntriesPerByte * tokens.bytes())) {
+    tokens.fail("M is " + std::to_string(rows) + "x" + std::to_string(cols) + " but the file holds only " +
+                std::to_string(tokens.bytes()) + " bytes; a sparse-block file may describe at most " +
+                std::to_string(kDenseEntriesPerByte) + " dense entries per byte");
   }
   // Every block size is a token, and every stored block at least three (its column index, its
   // number and one value): the index arrays below are sized only after this check.

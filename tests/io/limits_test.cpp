@@ -84,6 +84,17 @@ TEST(SiconosClaims, SparseBlockCountsAreCappedBeforeAllocating) {
   for (int i = 0; i < 20000; ++i) big += "1 ";
   EXPECT_THAT(message_of([&] { (void)lcp_from(big); }),
               HasSubstr("M is 20000x20000, too large to hold as a dense matrix"));
+  // Under that cap, at most 4096 dense entries per byte of file: n = 2000 (4e6 entries) from 54
+  // bytes is refused, the same M from a file of 1000+ bytes (a long remark after q) is read.
+  // One 1×1 block at (0, 0) of a 2000×2000 M (block rows and columns of sizes 1 and 1999).
+  const std::string one_block = "2000\n1\n2000\n2000\n1 2 2\n1 2000\n1 2000\n2 1\n0 1\n0\n0\n1.0\n";
+  EXPECT_THAT(message_of([&] { (void)lcp_from(one_block + "1"); }),
+              HasSubstr("M is 2000x2000 but the file holds only 54 bytes"));
+  std::string q;
+  for (int i = 0; i < 2000; ++i) q += "1 ";
+  const Lcp read = lcp_from(one_block + q);
+  EXPECT_EQ(read.M(0, 0), 1.0);
+  EXPECT_EQ(read.M.cwiseAbs().sum(), 1.0);
 }
 
 TEST(SiconosClaims, MlcpBlocksAreCappedByTheBytesPresent) {
