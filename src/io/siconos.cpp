@@ -685,6 +685,8 @@ void write_siconos_mlcp(std::ostream& out, const Mlcp& problem) {
   for (Eigen::Index j = 0; j < M.cols(); ++j) write_row(out, M.col(j));
   write_row(out, problem.offset());
   for (const Eigen::MatrixXd* block : {&problem.A, &problem.B, &problem.C, &problem.D}) {
+    // A k×0 block has no values and no storage: row(i) of it would offset a null pointer (UB).
+    if (block->cols() == 0) continue;
     for (Eigen::Index i = 0; i < block->rows(); ++i) write_row(out, block->row(i));
   }
   write_row(out, problem.a);

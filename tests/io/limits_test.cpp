@@ -103,5 +103,20 @@ TEST(SiconosClaims, MlcpBlocksAreCappedByTheBytesPresent) {
               HasSubstr("A's 3000x3000 entries need 9000000 more numbers"));
 }
 
+TEST(SiconosClaims, MlcpWithoutEqualitiesRoundTrips) {
+  // Found by fuzz_siconos_mlcp: n = 0 makes C 0×2 and D 2×0, whose rows have no storage; writing
+  // them offset a null pointer (UBSan, `make asan-test`).
+  std::istringstream in("0 1 0 2\n3 0 1 1\n3 3\n");
+  const Mlcp p = parse_siconos_mlcp(in, "m.dat");
+  ASSERT_EQ(p.D.rows(), 2);
+  ASSERT_EQ(p.D.cols(), 0);
+  std::ostringstream out;
+  write_siconos_mlcp(out, p);
+  std::istringstream back(out.str());
+  const Mlcp again = parse_siconos_mlcp(back, "again.dat");
+  EXPECT_EQ(again.B, p.B);
+  EXPECT_EQ(again.b, p.b);
+}
+
 }  // namespace
 }  // namespace perp
