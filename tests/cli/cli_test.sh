@@ -160,11 +160,11 @@ check "energy header" 0 '^t,kinetic,potential,total,dissipated $' -- head -1 "$t
 check "stack contacts between boxes" 0 'box1,box0' -- cat "$tmp/box_stack/contacts.csv"
 check "simulate --solver pgs" 0 "wrote" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/pgs" --solver pgs
 check "simulate unknown solver" 2 "unknown method 'newton'" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --solver newton
-# The progress bar: only on a terminal, only for runs over a second (this one takes ~1.5 s).
-sed 's/"duration": 1.5/"duration": 4.0/' "$scenes/disk_pile.json" > "$tmp/long.json"
+# The progress bar: only on a terminal, only for runs over a second (this one takes ~2 s).
+sed 's/"duration": 1.5/"duration": 8.0/' "$scenes/disk_pile.json" > "$tmp/long.json"
 check "no progress bar when not a terminal" 0 '^ *$' -- bash -c "'$perp' simulate '$tmp/long.json' --out '$tmp/long' 2>&1 >/dev/null"
 if command -v script >/dev/null; then
-  check "progress bar on a terminal" 0 '100% step 4000/4000' -- \
+  check "progress bar on a terminal" 0 '100% step 8000/8000' -- \
     script -qec "'$perp' simulate '$tmp/long.json' --out '$tmp/long' >/dev/null" /dev/null
 fi
 sed 's/"mass": 1.0/"mass": -1/' "$scenes/bouncing_ball.json" > "$tmp/badmass.json"
