@@ -6,13 +6,19 @@ JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
+FUZZ_BUILD ?= build-fuzz
+# Seconds each fuzz target runs: `make fuzz` (FUZZ_SECONDS) and `make fuzz-smoke` (FUZZ_SMOKE_SECONDS).
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 4
+FUZZ_TARGETS := siconos_lcp siconos_mlcp json_problem scene solve
 
 PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock-dev \
-            libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev libbox2d-dev
+            libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev libbox2d-dev \
+            clang libclang-rt-14-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test unit-test asan-test install-test demo install bench clean
+.PHONY: deps build test unit-test asan-test install-test demo install bench clean fuzz-build fuzz fuzz-smoke
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -75,5 +81,32 @@ bench: deps
 	$(BENCH_BUILD)/bench/compare_bullet
 	$(BENCH_BUILD)/bench/compare_box2d
 
+# libFuzzer targets (fuzz/, clang + ASan/UBSan), each run from fuzz/corpus/TARGET; new inputs
+# go to $(FUZZ_BUILD)/corpus/TARGET, crashes to $(FUZZ_BUILD)/artifacts/.
+fuzz-build: deps
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DPERP_BUILD_FUZZ=ON -DPERP_BUILD_TESTS=OFF -DPERP_BUILD_APPS=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+
+define run_fuzzers
+	@mkdir -p $(FUZZ_BUILD)/artifacts
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+	  log=$(FUZZ_BUILD)/fuzz_$$t.log; \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  $(FUZZ_BUILD)/fuzz/fuzz_$$t -max_total_time=$(1) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t >$$log 2>&1 \
+	    || { tail -40 $$log; echo "fuzz_$$t FAILED (input in $(FUZZ_BUILD)/artifacts/, log $$log)"; exit 1; }; \
+	  echo "fuzz_$$t: $(1) s, $$(sed -n 's/^stat::number_of_executed_units: *//p' $$log) inputs, no failure"; \
+	done
+endef
+
+fuzz: fuzz-build
+	$(call run_fuzzers,$(FUZZ_SECONDS))
+
+# A few seconds per target, so that CI keeps every target building and running.
+fuzz-smoke: fuzz-build
+	$(call run_fuzzers,$(FUZZ_SMOKE_SECONDS))
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD)

@@ -23,6 +23,16 @@ CLI::App* add_classify_command(CLI::App& app, ClassifyArguments& args) {
       ->capture_default_str();
   command->add_option("--max-copositive-size", args.max_copositive_size, "largest n for the exact copositivity test")
       ->capture_default_str();
+  args.max_minor_nodes = defaults.max_minor_nodes;
+  args.max_copositive_submatrices = defaults.max_copositive_submatrices;
+  command
+      ->add_option("--max-minor-nodes", args.max_minor_nodes,
+                   "budget of the P/P0 principal-minor enumeration (nodes); past it P/P0 stay undecided")
+      ->capture_default_str();
+  command
+      ->add_option("--max-copositive-submatrices", args.max_copositive_submatrices,
+                   "budget of the exact copositivity test (submatrices); past it the classes stay undecided")
+      ->capture_default_str();
   return command;
 }
 
@@ -32,6 +42,8 @@ int run_classify(const ClassifyArguments& args) {
   options.tolerance = args.tolerance;
   options.max_minor_size = static_cast<Eigen::Index>(args.max_minor_size);
   options.max_copositive_size = static_cast<Eigen::Index>(args.max_copositive_size);
+  options.max_minor_nodes = args.max_minor_nodes;
+  options.max_copositive_submatrices = args.max_copositive_submatrices;
   const MatrixReport report = classify(M, options);
   const Recommendation recommendation = recommend(report, report.n);
   if (args.json) {

@@ -13,6 +13,8 @@ struct ClassifyArguments {
   double tolerance = 1e-10;
   long max_minor_size = 20;
   long max_copositive_size = 12;
+  long long max_minor_nodes = 0;
+  long long max_copositive_submatrices = 0;
 };
 
 /// Adds `perp classify FILE [--json] [--tol T] [--max-minor-size N] [--max-copositive-size N]`.

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include "classify.hpp"
@@ -14,6 +15,8 @@
 namespace {
 
 constexpr int kExitInvalid = 2;
+// The machine ran out of memory on a valid input (docs/cli.md, "Limits and exit codes").
+constexpr int kExitOutOfMemory = 3;
 
 }  // namespace
 
@@ -72,6 +75,17 @@ int main(int argc, char** argv) {
   } catch (const perp::InvalidProblem& e) {
     std::cerr << "perp: invalid input: " << e.what() << "\n";
     return kExitInvalid;
+  } catch (const std::bad_alloc&) {
+    // Never "std::bad_alloc" alone: say which command on which input needed more memory.
+    const CLI::App* command = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
+    const std::string name = command != nullptr ? command->get_name() : std::string("perp");
+    std::string input;
+    if (*solve) input = solve_args.file;
+    if (*classify) input = classify_args.file;
+    if (*simulate) input = simulate_args.scene;
+    std::cerr << "perp: error: out of memory: `perp " << name << "`" << (input.empty() ? "" : " on '" + input + "'")
+              << " needs more memory than this machine can give (std::bad_alloc); the problem is too large\n";
+    return kExitOutOfMemory;
   } catch (const std::exception& e) {
     std::cerr << "perp: error: " << e.what() << "\n";
     return kExitInvalid;

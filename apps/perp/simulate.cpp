@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -33,14 +34,17 @@ std::ofstream open_output(const std::filesystem::path& path) {
 }
 
 /// A progress bar on stderr, shown only when stderr is a terminal and the run has taken more
-/// than a second; redrawn at most ten times a second.
+/// than a second (PERP_PROGRESS_DELAY_MS in the environment sets that delay, for the tests);
+/// redrawn at most ten times a second.
 class Progress {
  public:
-  explicit Progress(long total) : total_(total), enabled_(isatty(STDERR_FILENO) != 0) {}
+  explicit Progress(long total) : total_(total), enabled_(isatty(STDERR_FILENO) != 0) {
+    if (const char* delay = std::getenv("PERP_PROGRESS_DELAY_MS")) delay_ = std::chrono::milliseconds(std::atol(delay));
+  }
   void update(long done) {
     if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now();
-    if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(100)) return;
+    if (now - start_ < delay_ || now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
     draw(done);
   }
@@ -66,20 +70,72 @@ class Progress {
   bool enabled_;
   bool shown_ = false;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_ = start_;
+  std::chrono::steady_clock::time_point last_ = start_ - std::chrono::seconds(1);  // the first redraw is not held back
+  std::chrono::steady_clock::duration delay_ = std::chrono::seconds(1);
 };
 
-/// The plot: x and y of every body, its angle, and the energies, against time. Long runs are
-/// thinned to at most ~2000 points per curve.
+/// What the plot keeps of a run: every `stride`-th recorded state, at most 2·kPlotSamples of
+/// them; when full, every other sample is dropped and the stride doubles. Memory stays
+/// O(kPlotSamples · bodies) however many steps run (the CSVs are streamed, never held).
+class PlotSamples {
+ public:
+  static constexpr std::size_t kPlotSamples = 2000;
+
+  void add(double t, std::vector<double> state, const std::array<double, 3>& energy) {
+    if (seen_++ % stride_ != 0) return;
+    if (times.size() == 2 * kPlotSamples) {
+      for (std::size_t i = 1; 2 * i < times.size(); ++i) {  // sample 0 stays where it is
+        times[i] = times[2 * i];
+        states[i] = std::move(states[2 * i]);
+        energies[i] = energies[2 * i];
+      }
+      times.resize(kPlotSamples);
+      states.resize(kPlotSamples);
+      energies.resize(kPlotSamples);
+      stride_ *= 2;
+      if ((seen_ - 1) % stride_ != 0) return;
+    }
+    times.push_back(t);
+    states.push_back(std::move(state));
+    energies.push_back(energy);
+  }
+
+  std::vector<double> times;
+  std::vector<std::vector<double>> states;
+  std::vector<std::array<double, 3>> energies;
+
+ private:
+  std::size_t stride_ = 1;
+  std::size_t seen_ = 0;
+};
+
+/// Refuses a run whose CSVs would not fit on the disk holding `out`: each step writes one
+/// trajectory row (1 + 6 numbers per body) and one energy row (5 numbers), estimated at 12
+/// bytes a number (the %.12g text and its comma, a typical length). Contacts add more.
+void require_room(const std::filesystem::path& out, long steps, std::size_t bodies) {
+  const double per_step = 12.0 * static_cast<double>(1 + 6 * bodies + 5);
+  const double estimate = per_step * (static_cast<double>(steps) + 1);
+  std::error_code error;
+  const std::filesystem::space_info space = std::filesystem::space(out, error);
+  if (error) return;  // unknown: let the writes report it
+  if (estimate > static_cast<double>(space.available)) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%ld steps would write about %.3g GB of CSV (%.0f bytes a step), more than the %.3g GB free in '%s'",
+                  steps, estimate / 1e9, per_step, static_cast<double>(space.available) / 1e9, out.string().c_str());
+    throw InvalidProblem(text);
+  }
+}
+
+/// The plot: x and y of every body, its angle, and the energies, against time, from the
+/// decimated samples (at most 2 · PlotSamples::kPlotSamples points per curve).
 void write_plot(const std::filesystem::path& path, const std::vector<double>& times,
                 const std::vector<std::vector<double>>& states, const std::vector<Body>& bodies,
                 const std::vector<std::array<double, 3>>& energies) {
-  const std::size_t stride = std::max<std::size_t>(1, times.size() / 2000);
-  std::vector<double> t;
-  for (std::size_t i = 0; i < times.size(); i += stride) t.push_back(times[i]);
-  auto thinned = [&](auto value) {
+  const std::vector<double>& t = times;
+  auto series_of = [&](auto value) {
     std::vector<double> out;
-    for (std::size_t i = 0; i < times.size(); i += stride) out.push_back(value(i));
+    for (std::size_t i = 0; i < times.size(); ++i) out.push_back(value(i));
     return out;
   };
   std::vector<Series> x_series;
@@ -87,15 +143,15 @@ void write_plot(const std::filesystem::path& path, const std::vector<double>& ti
   std::vector<Series> angle_series;
   const std::size_t shown = std::min<std::size_t>(bodies.size(), 8);  // legend room
   for (std::size_t b = 0; b < shown; ++b) {
-    x_series.push_back({bodies[b].name, t, thinned([&](std::size_t i) { return states[i][6 * b]; }), palette(b)});
-    y_series.push_back({bodies[b].name, t, thinned([&](std::size_t i) { return states[i][6 * b + 1]; }), palette(b)});
+    x_series.push_back({bodies[b].name, t, series_of([&](std::size_t i) { return states[i][6 * b]; }), palette(b)});
+    y_series.push_back({bodies[b].name, t, series_of([&](std::size_t i) { return states[i][6 * b + 1]; }), palette(b)});
     angle_series.push_back(
-        {bodies[b].name, t, thinned([&](std::size_t i) { return states[i][6 * b + 2]; }), palette(b)});
+        {bodies[b].name, t, series_of([&](std::size_t i) { return states[i][6 * b + 2]; }), palette(b)});
   }
   const std::vector<Series> energy_series{
-      {"kinetic", t, thinned([&](std::size_t i) { return energies[i][0]; }), palette(0)},
-      {"potential", t, thinned([&](std::size_t i) { return energies[i][1]; }), palette(1)},
-      {"total", t, thinned([&](std::size_t i) { return energies[i][2]; }), palette(3)},
+      {"kinetic", t, series_of([&](std::size_t i) { return energies[i][0]; }), palette(0)},
+      {"potential", t, series_of([&](std::size_t i) { return energies[i][1]; }), palette(1)},
+      {"total", t, series_of([&](std::size_t i) { return energies[i][2]; }), palette(3)},
   };
   constexpr int kWidth = 1000;
   constexpr int kPanel = 230;
@@ -116,6 +172,10 @@ int run_simulate(const SimulateArguments& args) {
   std::error_code error;
   std::filesystem::create_directories(out, error);
   if (error) throw InvalidProblem("cannot create '" + out.string() + "': " + error.message());
+  require_room(out, scene.step_count(), scene.world.bodies.size());
+  // A pile of bodies inside each other is refused now, naming the deepest overlap, rather than
+  // at the first step after the CSVs were opened (detect_contacts enforces kMaxContacts).
+  (void)contact::detect_contacts(scene.world, 0.0);
 
   std::ofstream trajectory = open_output(out / "trajectory.csv");
   std::ofstream contacts = open_output(out / "contacts.csv");
@@ -129,10 +189,10 @@ int run_simulate(const SimulateArguments& args) {
   contacts << "t,body_a,body_b,x,y,gap,normal_impulse,tangent_impulse\n";
   energy_csv << "t,kinetic,potential,total,dissipated\n";
 
-  std::vector<double> times;
-  std::vector<std::vector<double>> states;
-  std::vector<std::array<double, 3>> energies;
+  PlotSamples samples;
   const contact::Energy initial = contact::energy(scene.world, scene.options.gravity);
+  double last_time = 0;
+  double last_energy = initial.total();
   auto record = [&](double t, const World& world) {
     std::vector<double> state;
     trajectory << csv_number(t);
@@ -147,9 +207,9 @@ int run_simulate(const SimulateArguments& args) {
     const contact::Energy e = contact::energy(world, scene.options.gravity);
     energy_csv << csv_number(t) << "," << csv_number(e.kinetic) << "," << csv_number(e.potential) << ","
                << csv_number(e.total()) << "," << csv_number(initial.total() - e.total()) << "\n";
-    times.push_back(t);
-    states.push_back(std::move(state));
-    energies.push_back({e.kinetic, e.potential, e.total()});
+    samples.add(t, std::move(state), {e.kinetic, e.potential, e.total()});
+    last_time = t;
+    last_energy = e.total();
   };
   record(0, scene.world);
 
@@ -188,12 +248,11 @@ int run_simulate(const SimulateArguments& args) {
   contacts.close();
   energy_csv.close();
   if (!trajectory || !contacts || !energy_csv) throw InvalidProblem("error while writing into '" + out.string() + "'");
-  write_plot(out / "plot.png", times, states, bodies, energies);
+  write_plot(out / "plot.png", samples.times, samples.states, bodies, samples.energies);
 
-  const std::array<double, 3>& last = energies.back();
   std::printf("%s: %ld steps of %g s, %zu bodies, up to %zu active contacts\n", args.scene.c_str(), steps,
               scene.options.timestep, bodies.size(), most_contacts);
-  std::printf("energy: %.6g J at t = 0, %.6g J at t = %g s\n", initial.total(), last[2], times.back());
+  std::printf("energy: %.6g J at t = 0, %.6g J at t = %g s\n", initial.total(), last_energy, last_time);
   std::printf("time: %.3g ms stepping, of which %.3g ms in the LCP solver (%.0f%%)\n", step_ms, solve_ms,
               step_ms > 0 ? 100 * solve_ms / step_ms : 0.0);
   if (unsolved > 0) {

@@ -259,8 +259,8 @@ void decide_definiteness(const Context& c, MatrixReport& r, bool factorize) {
 
 class PrincipalMinorSearch {
  public:
-  PrincipalMinorSearch(const MatrixXd& A, double tol, bool need_p, bool need_p0)
-      : n_(A.rows()), tol_(tol), need_p_(need_p), need_p0_(need_p0) {
+  PrincipalMinorSearch(const MatrixXd& A, double tol, bool need_p, bool need_p0, long long budget)
+      : n_(A.rows()), tol_(tol), need_p_(need_p), need_p0_(need_p0), budget_(budget) {
     levels_.reserve(static_cast<std::size_t>(n_ + 1));
     indices_.reserve(static_cast<std::size_t>(n_ + 1));
     scales_.assign(static_cast<std::size_t>(n_ + 1), 1.0);
@@ -278,14 +278,19 @@ class PrincipalMinorSearch {
   std::optional<Mask> p_failure;   // a minor <= tolerance: not P
   std::optional<Mask> p0_failure;  // a negative minor: not P0 (nor P)
   long long nodes = 0;
+  bool exhausted = false;  // the node budget ran out before the search ended
 
  private:
-  bool done() const { return (!need_p_ || p_failure) && (!need_p0_ || p0_failure); }
+  bool done() const { return exhausted || ((!need_p_ || p_failure) && (!need_p0_ || p0_failure)); }
 
   void visit(std::size_t d, Mask alpha) {
     const MatrixXd& B = levels_[d];
     const Index m = B.rows();
     if (m == 0 || done()) return;
+    if (nodes >= budget_) {
+      exhausted = true;
+      return;
+    }
     ++nodes;
     const std::vector<Index>& idx = indices_[d];
     const double threshold = tol_ * scales_[d];
@@ -373,6 +378,7 @@ class PrincipalMinorSearch {
   double tol_;
   bool need_p_;
   bool need_p0_;
+  long long budget_;
   std::vector<MatrixXd> levels_;
   std::vector<std::vector<Index>> indices_;
   std::vector<double> scales_;
@@ -452,11 +458,18 @@ void decide_p(const Context& c, MatrixReport& r) {
   }
   if (r.proves(MatrixClass::P) && undecided(p0)) decide(p0, true, Decision::SufficientCondition, "P ⇒ P0");
 
+  bool minors_stopped = false;  // the budget ran out: the undecided classes keep its reason
   if ((undecided(p) || undecided(p0)) && c.n <= c.options.max_minor_size) {
-    PrincipalMinorSearch search(c.A, c.tol, undecided(p), undecided(p0));
+    PrincipalMinorSearch search(c.A, c.tol, undecided(p), undecided(p0), c.options.max_minor_nodes);
     search.run();
+    minors_stopped = search.exhausted;
     const std::string count = std::to_string(search.nodes) + " nodes of the principal-minor recursion";
-    if (undecided(p0)) {
+    const std::string stopped = "the principal-minor enumeration stopped at its budget of " +
+                                std::to_string(c.options.max_minor_nodes) +
+                                " nodes (ClassifyOptions::max_minor_nodes, --max-minor-nodes) before deciding";
+    if (undecided(p0) && search.exhausted && !search.p0_failure) {
+      p0.reason = stopped;
+    } else if (undecided(p0)) {
       if (search.p0_failure) {
         decide(p0, false, Decision::Exact, "a negative principal minor (" + count + ")",
                minor_witness(c.M, indices_of(*search.p0_failure)));
@@ -464,7 +477,9 @@ void decide_p(const Context& c, MatrixReport& r) {
         decide(p0, true, Decision::Exact, "every principal minor >= 0 (" + count + ")");
       }
     }
-    if (undecided(p)) {
+    if (undecided(p) && search.exhausted && !search.p_failure) {
+      p.reason = stopped;
+    } else if (undecided(p)) {
       if (search.p_failure) {
         const Mask failure = search.p0_failure ? *search.p0_failure : *search.p_failure;
         decide(p, false, Decision::Exact, "a principal minor <= 0 (" + count + ")",
@@ -514,8 +529,8 @@ void decide_p(const Context& c, MatrixReport& r) {
   }
   const std::string beyond = "n = " + std::to_string(c.n) + " exceeds the enumeration limit " +
                              std::to_string(c.options.max_minor_size) + " and no sufficient condition applies";
-  if (undecided(p)) p.reason = beyond;
-  if (undecided(p0)) p0.reason = beyond;
+  if (undecided(p) && !minors_stopped) p.reason = beyond;
+  if (undecided(p0) && !minors_stopped) p0.reason = beyond;
 }
 
 void decide_m_matrix(MatrixReport& r) {
@@ -560,7 +575,7 @@ void refute_copositive(CopositiveAnswers& a, Decision decision, const std::strin
 /// minimum); at a minimal support ker S_ss is spanned by x_s, so copositive-plus fails iff some
 /// principal submatrix has a positive null vector v with S_{s̄s} v ≠ 0. All 2ⁿ − 1 supports,
 /// in order of size.
-long long kaplan_enumeration(const Context& c, CopositiveAnswers& a) {
+long long kaplan_enumeration(const Context& c, CopositiveAnswers& a, bool& exhausted) {
   const Index n = c.n;
   std::vector<Mask> negative(static_cast<std::size_t>(n), 0);
   Mask positive_diagonal = 0;
@@ -571,11 +586,16 @@ long long kaplan_enumeration(const Context& c, CopositiveAnswers& a) {
     }
   }
   long long examined = 0;
+  long long visited = 0;  // every submatrix counts toward the budget, the skipped ones too
   const Mask all = bit(n) - 1;
   for (Index size = 1; size <= n; ++size) {
     // Gosper's hack: the masks with `size` bits in increasing order.
     Mask mask = bit(size) - 1;
     while (mask <= all) {
+      if (visited++ >= c.options.max_copositive_submatrices) {
+        exhausted = true;
+        return examined;
+      }
       bool nonnegative = (mask & ~positive_diagonal) == 0;
       for (Mask rest = mask; nonnegative && rest != 0; rest &= rest - 1) {
         nonnegative = (negative[static_cast<std::size_t>(std::countr_zero(rest))] & mask) == 0;
@@ -717,13 +737,25 @@ void decide_copositivity(const Context& c, MatrixReport& r) {
              "nonnegative with a positive diagonal ⇒ strictly copositive");
     }
   }
+  bool kaplan_stopped = false;  // the budget ran out: the undecided classes keep its reason
   if (!a.all_decided() && n <= c.options.max_copositive_size) {
-    const long long examined = kaplan_enumeration(c, a);
+    const long long examined = kaplan_enumeration(c, a, kaplan_stopped);
     const std::string count = std::to_string(examined) + " principal submatrices examined (Kaplan's eigenvector test)";
-    if (undecided(a.copositive)) decide(a.copositive, true, Decision::Exact, "no violating eigenvector; " + count);
-    if (undecided(a.strict)) decide(a.strict, true, Decision::Exact, "no violating eigenvector; " + count);
-    if (undecided(a.plus))
-      decide(a.plus, true, Decision::Exact, "copositive, and every zero x has (M + M^T) x = 0; " + count);
+    if (kaplan_stopped) {
+      for (ClassAnswer* answer : {&a.copositive, &a.strict, &a.plus}) {
+        if (undecided(*answer)) {
+          answer->reason = "Kaplan's test stopped at its budget of " +
+                           std::to_string(c.options.max_copositive_submatrices) +
+                           " principal submatrices (ClassifyOptions::max_copositive_submatrices, "
+                           "--max-copositive-submatrices) before deciding";
+        }
+      }
+    } else {
+      if (undecided(a.copositive)) decide(a.copositive, true, Decision::Exact, "no violating eigenvector; " + count);
+      if (undecided(a.strict)) decide(a.strict, true, Decision::Exact, "no violating eigenvector; " + count);
+      if (undecided(a.plus))
+        decide(a.plus, true, Decision::Exact, "copositive, and every zero x has (M + M^T) x = 0; " + count);
+    }
   }
   if (a.strict.holds == true) {
     if (undecided(a.copositive))
@@ -748,7 +780,7 @@ void decide_copositivity(const Context& c, MatrixReport& r) {
   const std::string beyond = "n = " + std::to_string(n) + " exceeds the exact limit " +
                              std::to_string(c.options.max_copositive_size) + " and no sufficient condition applies";
   for (ClassAnswer* answer : {&a.copositive, &a.strict, &a.plus}) {
-    if (undecided(*answer)) answer->reason = beyond;
+    if (undecided(*answer) && !kaplan_stopped) answer->reason = beyond;
   }
 }
 
@@ -951,6 +983,13 @@ void ClassifyOptions::validate() const {
   if (max_copositive_size < 0 || max_copositive_size > 30) {
     throw InvalidProblem("ClassifyOptions::max_copositive_size must be in [0, 30], got " +
                          std::to_string(max_copositive_size));
+  }
+  if (max_minor_nodes < 1) {
+    throw InvalidProblem("ClassifyOptions::max_minor_nodes must be >= 1, got " + std::to_string(max_minor_nodes));
+  }
+  if (max_copositive_submatrices < 1) {
+    throw InvalidProblem("ClassifyOptions::max_copositive_submatrices must be >= 1, got " +
+                         std::to_string(max_copositive_submatrices));
   }
 }
 

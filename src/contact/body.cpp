@@ -13,6 +13,9 @@ template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
+// Aggregate deduction is C++20, but clang before 17 (the fuzz build's Debian clang 14) needs the guide.
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
 
 void require_positive(double value, const std::string& body, const char* field) {
   if (!std::isfinite(value) || value <= 0) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <string>
 
@@ -201,6 +202,23 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
   // Rods meet the ground only (documented in body.hpp).
 }
 
+/// Overlapping bodies make the contact count grow as N²: refuse past kMaxContacts, naming the
+/// deepest overlap (the likeliest cause), before the dense LCP of that size is ever built.
+[[noreturn]] void refuse_contact_count(const std::vector<Contact>& contacts, const World& world) {
+  const auto deepest = std::min_element(contacts.begin(), contacts.end(),
+                                        [](const Contact& x, const Contact& y) { return x.gap < y.gap; });
+  const auto name = [&](int index) {
+    return index == kGround ? std::string("the ground")
+                            : "'" + world.bodies[static_cast<std::size_t>(index)].name + "'";
+  };
+  char depth[32];
+  std::snprintf(depth, sizeof depth, "%g", -deepest->gap);
+  throw InvalidProblem("detect_contacts: more than " + std::to_string(kMaxContacts) +
+                       " contacts at once (the most one step solves, as a dense LCP); the deepest overlap is " +
+                       name(deepest->body_a) + " with " + name(deepest->body_b) + " by " + depth +
+                       " m: bodies that start inside each other collide pairwise, separate them");
+}
+
 }  // namespace
 
 std::vector<Contact> detect_contacts(const World& world, double margin) {
@@ -229,8 +247,10 @@ std::vector<Contact> detect_contacts(const World& world, double margin) {
       const Body& bj = world.bodies[static_cast<std::size_t>(j)];
       if (std::abs(bi.position.y() - bj.position.y()) > bi.bounding_radius() + bj.bounding_radius() + margin) continue;
       pair_contacts(contacts, world, std::min(i, j), std::max(i, j), margin);
+      if (contacts.size() > kMaxContacts) refuse_contact_count(contacts, world);
     }
   }
+  if (contacts.size() > kMaxContacts) refuse_contact_count(contacts, world);
   return contacts;
 }
 

@@ -4,6 +4,14 @@
 
 namespace perp {
 
+void record_history(std::vector<double>& history, double residual) {
+  if (history.size() < kHistoryLimit) {
+    history.push_back(residual);
+  } else {
+    history.back() = residual;
+  }
+}
+
 std::string Result::brief_report() const {
   char buffer[160];
   std::snprintf(buffer, sizeof buffer, "%s: %s in %d iteration%s, residual %.3g (%.3g ms)",

@@ -591,7 +591,7 @@ json problem_document(const std::string& text, const std::string& source) { retu
 
 namespace detail {
 
-std::string read_whole_file(const std::filesystem::path& path) {
+std::string read_whole_file(const std::filesystem::path& path, std::size_t limit) {
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) {
     throw InvalidProblem("cannot open '" + path.string() + "': it is a directory");
@@ -601,15 +601,40 @@ std::string read_whole_file(const std::filesystem::path& path) {
     const bool missing = !std::filesystem::exists(path, ignored);
     throw InvalidProblem("cannot open '" + path.string() + "'" + (missing ? ": no such file" : ""));
   }
-  std::ostringstream contents;
-  contents << in.rdbuf();
+  // A regular file is read as it is (its size bounds what it holds); anything else (a pipe,
+  // /dev/zero, /dev/urandom) is read in chunks up to `limit` bytes, so that an endless stream
+  // is refused instead of filling the memory.
+  const bool regular = std::filesystem::is_regular_file(path, ignored);
+  std::string contents;
+  constexpr std::size_t kChunk = std::size_t{1} << 16;
+  std::vector<char> chunk(kChunk);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(kChunk));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (!regular && contents.size() + got > limit) {
+      throw InvalidProblem("cannot read '" + path.string() + "': it is not a regular file and holds more than " +
+                           std::to_string(limit) + " bytes (" + (limit == kMaxStreamBytes ? "1 GiB, " : "") +
+                           "the most perp reads from a pipe or device)");
+    }
+    contents.append(chunk.data(), got);
+  }
   if (in.bad()) throw InvalidProblem("error while reading '" + path.string() + "'");
-  return contents.str();
+  return contents;
 }
 
 json parse_json(const std::string& text, const std::string& source) {
+  // The callback sees the depth of every array and object as it opens; refusing there keeps
+  // the parser's (iterative) stack and every later recursive walk of the value shallow.
+  const json::parser_callback_t limit_depth = [&source](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxJsonDepth) {
+      throw InvalidProblem(source + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                           " levels of arrays and objects (the most perp reads)");
+    }
+    return true;
+  };
   try {
-    return json::parse(text);
+    return json::parse(text, limit_depth);
   } catch (const json::parse_error& error) {
     throw InvalidProblem(source + ": malformed JSON at byte " + std::to_string(error.byte) + ": " + error.what());
   } catch (const json::exception& error) {

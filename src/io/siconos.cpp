@@ -31,6 +31,13 @@ constexpr long long kMaxCount = INT_MAX;
 // only stored as the stream actually delivers them, so a short file never allocates much.
 constexpr std::size_t kMaxReserve = std::size_t{1} << 16;
 
+// The largest dense M a sparse-block file may expand to: 2^28 entries (2 GiB of doubles, n up to
+// 16384). perp holds M dense, and a few small blocks can claim any n, so the claim is capped here
+// rather than by the file's size.
+constexpr long long kMaxDenseEntries = 1LL << 28;
+constexpr long long kDenseEntriesPerByte = 4096;
+constexpr long long kMaxReserveEntries = 1LL << 16;
+
 std::string index_text(Eigen::Index i, Eigen::Index j) {
   return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
 }
@@ -39,7 +46,36 @@ std::string index_text(Eigen::Index i, Eigen::Index j) {
 /// Every error it raises names the source, the 1-based token position and the token text.
 class TokenReader {
  public:
-  TokenReader(std::istream& in, const std::string& source) : in_(in), source_(source) {}
+  TokenReader(std::istream& in, const std::string& source) : in_(in), source_(source) {
+    // The bytes the input holds, when it can tell (a file or string; not a pipe): every token
+    // takes at least 2 of them (one character and a separator, the last one excepted), which
+    // bounds what a header can claim by what the file really holds.
+    const std::istream::pos_type start = in_.tellg();
+    if (start != std::istream::pos_type(-1) && in_.seekg(0, std::ios::end)) {
+      const std::istream::pos_type end = in_.tellg();
+      in_.seekg(start);
+      if (end != std::istream::pos_type(-1) && end >= start) {
+        bytes_ = static_cast<long long>(end - start);
+        max_tokens_ = (bytes_ + 1) / 2;
+      }
+    }
+    in_.clear();
+  }
+
+  /// Throws unless the input can still hold `count` more tokens (`what` names them, e.g. "M's
+  /// 400000000 entries"), so that no reader sizes anything by a claim the file cannot back.
+  /// Bytes in the input from the first token on, or −1 when the stream cannot tell.
+  long long bytes() const { return bytes_; }
+
+  /// Claims up to kMaxReserve values allocate nothing ahead, so they are left to the token-by-
+  /// token errors ("token 12 (end of input): expected a number for q[1]"), which say more.
+  void require_tokens(long long count, const std::string& what) const {
+    if (count <= static_cast<long long>(kMaxReserve)) return;
+    if (max_tokens_ >= 0 && count > max_tokens_ - position_) {
+      fail(what + " need " + std::to_string(count) + " more numbers, but the input holds only " +
+           std::to_string(bytes_) + " bytes (each number takes at least 2)");
+    }
+  }
 
   /// Next token, or nothing at end of input. Advances the position either way, so that an
   /// "end of input" error points one past the last token.
@@ -146,6 +182,8 @@ class TokenReader {
   const std::string& source_;
   long long position_ = 0;
   std::optional<std::string> current_;
+  long long bytes_ = -1;       // bytes in the input from the first token on; −1 when unknown
+  long long max_tokens_ = -1;  // (bytes_ + 1) / 2; −1 when unknown
 };
 
 /// size0 × size1 values in column-major order (FORMATS.md §1.1), after the repeated size pair.
@@ -163,6 +201,7 @@ Eigen::MatrixXd read_dense_matrix(TokenReader& tokens, Eigen::Index header_rows,
   }
 
   const Eigen::Index count = rows * cols;
+  tokens.require_tokens(count, "M's " + std::to_string(rows) + "x" + std::to_string(cols) + " entries");
   std::vector<double> values;
   values.reserve(std::min(static_cast<std::size_t>(count), kMaxReserve));
   for (Eigen::Index k = 0; k < count; ++k) {
@@ -213,6 +252,23 @@ Eigen::MatrixXd read_sparse_block_matrix(TokenReader& tokens, Eigen::Index rows,
   if (block_rows == 0) tokens.fail("blocknumber0 must be positive");
   const Eigen::Index block_cols = tokens.read_count("blocknumber1 (the number of block columns)");
   if (block_cols == 0) tokens.fail("blocknumber1 must be positive");
+  if (rows * cols > kMaxDenseEntries) {
+    tokens.fail("M is " + std::to_string(rows) + "x" + std::to_string(cols) +
+                ", too large to hold as a dense matrix (" +
+                "perp holds M dense, at most 2^28 = " + std::to_string(kMaxDenseEntries) + " entries, n <= 16384)");
+  }
+  // Below that, a sparse file may expand by kDenseEntriesPerByte (32 KiB of M for each byte):
+  // more than any real sparse-block file (a diagonal of 1×1 blocks takes ~15 bytes a row), and
+  // a 60-byte file cannot make perp allocate gigabytes.
+  if (tokens.bytes() >= 0 && rows * cols > std::max(kMaxReserveEntries, kDenseEntriesPerByte * tokens.bytes())) {
+    tokens.fail("M is " + std::to_string(rows) + "x" + std::to_string(cols) + " but the file holds only " +
+                std::to_string(tokens.bytes()) + " bytes; a sparse-block file may describe at most " +
+                std::to_string(kDenseEntriesPerByte) + " dense entries per byte");
+  }
+  // Every block size is a token, and every stored block at least three (its column index, its
+  // number and one value): the index arrays below are sized only after this check.
+  tokens.require_tokens(block_rows + block_cols, "the block sizes (blocknumber0 + blocknumber1)");
+  tokens.require_tokens(3 * block_total, "the " + std::to_string(block_total) + " stored blocks (nbblocks)");
 
   const auto row_ends = read_cumulative_sizes(tokens, block_rows, rows, "blocksize0", "row count");
   const auto col_ends = read_cumulative_sizes(tokens, block_cols, cols, "blocksize1", "column count");
@@ -355,6 +411,7 @@ Eigen::MatrixXd read_square_matrix(TokenReader& tokens, Eigen::Index size, const
 /// rows×cols values in row-major order (the ABCD section of an MLCP file, FORMATS.md §3.1).
 /// Stored as the stream delivers them, so a header claiming a huge size cannot allocate much.
 Eigen::MatrixXd read_row_major(TokenReader& tokens, Eigen::Index rows, Eigen::Index cols, const std::string& name) {
+  tokens.require_tokens(rows * cols, name + "'s " + std::to_string(rows) + "x" + std::to_string(cols) + " entries");
   std::vector<double> values;
   values.reserve(std::min(static_cast<std::size_t>(rows * cols), kMaxReserve));
   for (Eigen::Index i = 0; i < rows; ++i) {
@@ -365,6 +422,7 @@ Eigen::MatrixXd read_row_major(TokenReader& tokens, Eigen::Index rows, Eigen::In
 }
 
 Eigen::VectorXd read_vector(TokenReader& tokens, Eigen::Index size, const std::string& name) {
+  tokens.require_tokens(size, name + "'s " + std::to_string(size) + " entries");
   std::vector<double> values;
   values.reserve(std::min(static_cast<std::size_t>(size), kMaxReserve));
   for (Eigen::Index i = 0; i < size; ++i) values.push_back(tokens.read_value(name + "[" + std::to_string(i) + "]"));
@@ -646,6 +704,8 @@ void write_siconos_mlcp(std::ostream& out, const Mlcp& problem) {
   for (Eigen::Index j = 0; j < M.cols(); ++j) write_row(out, M.col(j));
   write_row(out, problem.offset());
   for (const Eigen::MatrixXd* block : {&problem.A, &problem.B, &problem.C, &problem.D}) {
+    // A k×0 block has no values and no storage: row(i) of it would offset a null pointer (UB).
+    if (block->cols() == 0) continue;
     for (Eigen::Index i = 0; i < block->rows(); ++i) write_row(out, block->row(i));
   }
   write_row(out, problem.a);

@@ -121,7 +121,7 @@ Result box_psor(const BoxLcp& problem, const SolveOptions& options, double relax
       w = problem.slack(z);
       residual = natural_residual(z, w, lo, hi);
     }
-    if (options.record_history) result.history.push_back(residual);
+    if (options.record_history) record_history(result.history, residual);
     if (residual <= options.tolerance) {
       status = Status::Solved;
       message = "converged after " + std::to_string(sweep) + " sweeps";
@@ -149,7 +149,7 @@ Result box_newton(const BoxLcp& problem, Reformulation reformulation, const Solv
     pass_options.initial_guess = z;
     Result result = solve_newton(fixed, reformulation, pass_options);
     total.iterations += result.iterations;
-    total.history.insert(total.history.end(), result.history.begin(), result.history.end());
+    for (const double h : result.history) record_history(total.history, h);
     z = result.z;
     if (!result.solved()) {
       total.status = result.status;

@@ -742,7 +742,7 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
     Eigen::VectorXd new_lo, new_hi;
     problem.bounds_at(z, new_lo, new_hi);
     const double coupled = natural_residual(z, w, new_lo, new_hi);  // = natural_residual(problem, z)
-    if (options.record_history) result.history.push_back(coupled);
+    if (options.record_history) record_history(result.history, coupled);
     if (fixed_box > options.tolerance) {
       status = Status::NumericalFailure;
       message = "the pivoting ended (" + message + ") at a point with residual " + number_text(fixed_box) +

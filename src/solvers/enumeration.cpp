@@ -1,7 +1,6 @@
 #include "perp/solvers/enumeration.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,14 +29,10 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   if (!options.all_solutions) {
     if (auto trivial = detail::trivial_result(problem, "enum")) return *trivial;
   }
-  const std::uint32_t count = std::uint32_t{1} << n;
-  // Visit α in order of increasing |α| (then by bit pattern): the first solution found has the
-  // smallest support, and z = 0 is tried first.
-  std::vector<std::uint32_t> order(count);
-  for (std::uint32_t mask = 0; mask < count; ++mask) order[mask] = mask;
-  std::stable_sort(order.begin(), order.end(),
-                   [](std::uint32_t a, std::uint32_t b) { return std::popcount(a) < std::popcount(b); });
-
+  const std::uint64_t count = std::uint64_t{1} << n;
+  // The budget: `max_iterations` active sets when set, else kEnumerationBudget (a run of a few
+  // seconds); past it the solve ends MaxIterations with the best point seen.
+  const auto limit = static_cast<std::uint64_t>(options.iteration_limit(kEnumerationBudget));
   Eigen::VectorXd z(n);
   Eigen::VectorXd best_z = Eigen::VectorXd::Zero(n);
   double best_residual = natural_residual(problem, best_z);
@@ -50,11 +45,34 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   Eigen::VectorXd rhs;
   const detail::DataScale scale = detail::data_scale(problem);
 
-  for (const std::uint32_t mask : order) {
+  // Visit α in order of increasing |α|, then by bit pattern (the next pattern of the same
+  // popcount by Gosper's rule), so that the first solution found has the smallest support and
+  // z = 0 is tried first. Generated on the fly: no 2^n table.
+  std::uint64_t mask = 0;
+  int support = 0;
+  const auto advance = [&] {
+    const std::uint64_t lowest = mask & (~mask + 1);
+    const std::uint64_t ripple = mask + lowest;
+    mask = mask == 0 ? count : ripple | (((mask ^ ripple) >> 2) / lowest);
+    if (mask >= count) {  // every set of this size done: the smallest of the next size
+      ++support;
+      mask = support > n ? count : (std::uint64_t{1} << support) - 1;
+    }
+  };
+  for (; mask < count; advance()) {
+    if (static_cast<std::uint64_t>(examined) >= limit) {
+      Result result = detail::make_result(problem, best_z, "enum");
+      result.iterations = examined;
+      result.status = Status::MaxIterations;
+      result.message = "limit of " + std::to_string(limit) + " active sets reached (of " + std::to_string(count) +
+                       "; raise it with max_iterations, --max-iter); returning the point with the smallest residual";
+      if (options.all_solutions) result.solutions = std::move(solutions);
+      return result;
+    }
     ++examined;
     alpha.clear();
     for (Eigen::Index i = 0; i < n; ++i) {
-      if (mask & (std::uint32_t{1} << i)) alpha.push_back(i);
+      if (mask & (std::uint64_t{1} << i)) alpha.push_back(i);
     }
     const auto k = static_cast<Eigen::Index>(alpha.size());
     z.setZero();

@@ -112,7 +112,7 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
   for (;; ++k) {
     slack = problem.slack(z);
     const double natural = natural_residual(z, slack);
-    if (k > 0 && options.record_history) history.push_back(natural);
+    if (k > 0 && options.record_history) record_history(history, natural);
     if (natural <= options.tolerance) {
       status = Status::Solved;
       why = "natural residual met the tolerance at an interior point after " + std::to_string(k) + " steps";

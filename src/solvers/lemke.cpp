@@ -20,8 +20,8 @@ class LemkeTableau {
         n_(problem.size()),
         z0_(2 * n_),
         binv_(Eigen::MatrixXd::Identity(n_, n_)),
-        data_scale_(unit_scale(problem)),
-        x_(data_scale_ * problem.q),
+        scale_exponent_(unit_scale_exponent(problem)),
+        x_(problem.q.unaryExpr([e = scale_exponent_](double v) { return std::ldexp(v, e); })),
         col_(n_),
         basis_(static_cast<std::size_t>(n_)),
         position_(static_cast<std::size_t>(2 * n_ + 1), -1),
@@ -46,7 +46,9 @@ class LemkeTableau {
       col_ = binv_.col(v);
       return;
     }
-    const auto coefficient = [&](Eigen::Index row) { return v == z0_ ? -d_[row] : -data_scale_ * M_(row, v - n_); };
+    const auto coefficient = [&](Eigen::Index row) {
+      return v == z0_ ? -d_[row] : -std::ldexp(M_(row, v - n_), scale_exponent_);
+    };
     col_.setZero();
     // Columns of B⁻¹ for rows whose w is basic are unit vectors e_position(w_row).
     for (Eigen::Index row = 0; row < n_; ++row) {
@@ -128,7 +130,11 @@ class LemkeTableau {
   }
 
   // z0 of the original problem (the scaled problem's z0 is s times it).
-  double z0_value() const { return x_z0() / data_scale_; }
+  double z0_value() const { return std::ldexp(x_z0(), -scale_exponent_); }
+
+  // Whether the basic values and the work column are finite (a NaN or ±inf tableau cannot be
+  // trusted: its ratio test would read no candidate and report a ray that is not there).
+  bool finite() const { return x_.allFinite() && col_.allFinite(); }
 
   // Natural residual of the current z in O(n): w = (w_basic − d z0) / s, exact up to round-off.
   double residual() const {
@@ -138,7 +144,7 @@ class LemkeTableau {
       const Eigen::Index pz = position(i + n_);
       const Eigen::Index pw = position(i);
       const double zi = pz >= 0 ? x_[pz] : 0.0;
-      const double wi = ((pw >= 0 ? x_[pw] : 0.0) - d_[i] * t) / data_scale_;
+      const double wi = std::ldexp((pw >= 0 ? x_[pw] : 0.0) - d_[i] * t, -scale_exponent_);
       worst = std::max(worst, std::abs(std::min(zi, wi)));
     }
     return worst;
@@ -160,12 +166,14 @@ class LemkeTableau {
 
  private:
   // Lemke's path is the same for (s M, s q) as for (M, q) with z unchanged and z0, w scaled by s;
-  // s = 1 / max(|M|, |q|) puts the data at unit scale, so that the pivot and tie tolerances mean
-  // the same for a problem in newtons and one in micronewtons.
-  static double unit_scale(const Lcp& problem) {
+  // s = 2^-e with e = ilogb(max(|M|, |q|)) puts the data at unit scale (largest entry in [1, 2)),
+  // so that the pivot and tie tolerances mean the same for a problem in newtons and one in
+  // micronewtons. A power of two applied with ldexp is exact, also for subnormal data, where
+  // 1 / max|data| would overflow to inf (s itself may not be representable: 2^1074).
+  static int unit_scale_exponent(const Lcp& problem) {
     const detail::DataScale scale = detail::data_scale(problem);
     const double largest = std::max(scale.m_max, scale.q_max);
-    return largest > 0.0 ? 1.0 / largest : 1.0;
+    return largest > 0.0 && std::isfinite(largest) ? -std::ilogb(largest) : 0;
   }
 
   double x_z0() const {
@@ -173,9 +181,10 @@ class LemkeTableau {
     return p >= 0 ? x_[p] : 0.0;
   }
 
-  // Among candidates_, the position p minimising the row (x_p, B⁻¹_p·) / col_p
+  // Among candidates_ (never empty), the position p minimising the row (x_p, B⁻¹_p·) / col_p
   // lexicographically (Cottle–Pang–Stone §4.4); unique because B⁻¹ is nonsingular.
   Eigen::Index lexicographic_minimum() {
+    if (candidates_.empty()) return -1;
     const auto keep_minimum = [&](auto&& key) {
       double best = key(candidates_.front());
       for (const Eigen::Index p : candidates_) best = std::min(best, key(p));
@@ -184,7 +193,8 @@ class LemkeTableau {
       for (const Eigen::Index p : candidates_) {
         if (key(p) <= best + slack) next_.push_back(p);
       }
-      candidates_.swap(next_);
+      // With a NaN key nothing compares <= best; keep the candidates rather than none.
+      if (!next_.empty()) candidates_.swap(next_);
     };
     keep_minimum([&](Eigen::Index p) { return x_[p] / col_[p]; });
     for (Eigen::Index k = 0; k < n_ && candidates_.size() > 1; ++k) {
@@ -211,7 +221,7 @@ class LemkeTableau {
   Eigen::Index n_;
   Eigen::Index z0_;
   Eigen::MatrixXd binv_;                  // B⁻¹, column-major; columns of rows with basic w are unit vectors
-  double data_scale_;                     // s: the tableau holds the problem (s M, s q)
+  int scale_exponent_;                    // the tableau holds (s M, s q) with s = 2^scale_exponent_
   Eigen::VectorXd x_;                     // values of the basic variables, x = B⁻¹ (s q)
   Eigen::VectorXd col_;                   // work column B⁻¹ a_entering
   std::vector<Eigen::Index> basis_;       // variable at each position
@@ -248,9 +258,10 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
 
   LemkeTableau tableau(problem, covering, options.lemke.pivot_tolerance);
   std::vector<double> history;
-  // Room for every pivot up to the limit (capped at 2^20 entries, 8 MiB), so the loop itself
-  // never allocates.
-  if (options.record_history) history.reserve(static_cast<std::size_t>(std::min(limit, 1 << 20)));
+  // Room for every entry history keeps (at most kHistoryLimit), so the loop itself never allocates.
+  if (options.record_history) {
+    history.reserve(std::min(static_cast<std::size_t>(std::max(limit, 1)), kHistoryLimit));
+  }
 
   Eigen::VectorXd z(n);
   const auto finish = [&](Status status, std::string message, int pivots) {
@@ -269,7 +280,7 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
   Eigen::Index leaving = tableau.basic(r);
   tableau.pivot(r, tableau.z0());
   int pivots = 1;
-  if (options.record_history) history.push_back(tableau.residual());
+  if (options.record_history) record_history(history, tableau.residual());
 
   while (true) {
     const Eigen::Index entering = LemkeTableau::complement(leaving, n);
@@ -280,6 +291,12 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
           pivots);
     }
     tableau.compute_column(entering);
+    if (!tableau.finite()) {
+      return finish(Status::NumericalFailure,
+                    "the tableau overflowed to a non-finite value after " + std::to_string(pivots) +
+                        (pivots == 1 ? " pivot" : " pivots"),
+                    pivots);
+    }
     r = tableau.leaving_position();
     if (r < 0) {
       double z0_rate = 0.0;
@@ -296,7 +313,7 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
     leaving = tableau.basic(r);
     tableau.pivot(r, entering);
     ++pivots;
-    if (options.record_history) history.push_back(tableau.residual());
+    if (options.record_history) record_history(history, tableau.residual());
     if (leaving == tableau.z0()) break;
   }
 

@@ -14,6 +14,7 @@
 #include "detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
+#include "perp/solvers/enumeration.hpp"
 #include "perp/solvers/solve.hpp"
 
 namespace perp {
@@ -266,7 +267,9 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
   const std::vector<bool> start = starting_pattern(problem);
   const detail::DataScale scale = data_scale(problem);
   const long long total = 1LL << m;
-  const long long limit = options.max_iterations > 0 ? options.max_iterations : total;
+  // The LCP enumeration's budget (a run of about a second) unless max_iterations asks for more.
+  const long long limit =
+      options.max_iterations > 0 ? options.max_iterations : std::min<long long>(total, kEnumerationBudget);
 
   Eigen::VectorXd best_z = Eigen::VectorXd::Zero(n + m);
   double best_residual = natural_residual(problem, best_z);
@@ -674,7 +677,7 @@ Result solve_pgs(const Mlcp& problem, const SolveOptions& options) {
     ++sweeps;
     if (!z.allFinite()) break;
     residual = natural_residual(problem, z);
-    if (options.record_history) history.push_back(residual);
+    if (options.record_history) record_history(history, residual);
   }
   const bool finite = z.allFinite();
   Result result = make_result(problem, std::move(z), "pgs");

@@ -92,7 +92,7 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
     }
     z = trial;
     w = problem.slack(z);
-    if (options.record_history) history.push_back(natural_residual(z, w));
+    if (options.record_history) record_history(history, natural_residual(z, w));
   }
 }
 

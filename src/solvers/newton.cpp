@@ -611,7 +611,7 @@ class Newton {
         residual = natural_residual(z, F_, model_.lower(), model_.upper());
         ++out.active_set_steps;
       }
-      if (options_.record_history) out.history.push_back(residual);
+      if (options_.record_history) record_history(out.history, residual);
       if (reformulation_ == Reformulation::Smoothing && direction.mu > 0.0) {
         // Shrink μ once the smoothed system is solved to within √μ; below (tol/100)² finish with μ = 0.
         reformulator_.value(direction, z, F_, phi_);

@@ -131,7 +131,7 @@ Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxa
       w = problem.slack(z);
       residual = natural_residual(z, w);
     }
-    if (options.record_history) history.push_back(residual);
+    if (options.record_history) record_history(history, residual);
     if (residual <= options.tolerance) {
       return finish(z, Status::Solved, "converged after " + std::to_string(sweep) + " sweeps", sweep);
     }

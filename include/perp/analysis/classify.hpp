@@ -115,6 +115,15 @@ struct ClassifyOptions {
   /// Largest n for which the copositive classes are decided exactly (Kaplan's eigenvector test
   /// over all 2ⁿ − 1 principal submatrices of the symmetric part). Default 12; 0..30.
   Eigen::Index max_copositive_size = 12;
+  /// Budget of the principal-minor recursion (P, P0): at most this many nodes, each O(n²); when
+  /// it runs out, P and P0 stay undecided (the reason says so) unless a failing minor was found.
+  /// Default 2^24 (under a second; the whole recursion of every M with n <= 24 fits); must be >= 1.
+  long long max_minor_nodes = 1LL << 24;
+  /// Budget of Kaplan's copositivity test: at most this many principal submatrices visited (each a
+  /// sign test, and an eigen-decomposition unless it is nonnegative); when it runs out, the copositive classes stay undecided unless a
+  /// violating eigenvector was found. Default 2^18 (under a second; every M with n <= 18 fits);
+  /// must be >= 1.
+  long long max_copositive_submatrices = 1LL << 18;
   /// Allow O(n³) work for every M: the Cholesky/LDLT factorizations that decide positive
   /// (semi)definiteness, the Z-matrix elimination (Fiedler–Pták) for P, eigenvectors for
   /// witnesses. When false (the cheap report) they run only for n <= 16, or for M symmetric with a

@@ -7,6 +7,7 @@
 /// decide activation from the predicted gap.
 
 #include <Eigen/Dense>
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -37,11 +38,17 @@ struct Contact {
   [[nodiscard]] Eigen::Vector2d tangent() const { return {normal.y(), -normal.x()}; }
 };
 
+/// The most contacts one detection returns: 8192 (each step solves a dense LCP of that size).
+inline constexpr std::size_t kMaxContacts = 8192;
+
 /// Every contact of `world` with gap <= margin (margin >= 0, finite). Box–box contacts are the
 /// incident box's face clipped against the reference face found by the separating-axis test
 /// (corners of one box against a face of the other; a corner of the reference box shows up as
 /// the clip point on the incident face). Pairs are found by a sweep over x-extents, so large
 /// piles cost O(N log N + contacts). Throws `InvalidProblem` for a bad margin.
+///
+/// At most `kMaxContacts` contacts: past that (bodies piled inside each other give one contact
+/// per overlapping pair, N² of them) it throws `InvalidProblem` naming the deepest overlap.
 [[nodiscard]] std::vector<Contact> detect_contacts(const World& world, double margin = 0);
 
 }  // namespace perp::contact

@@ -3,6 +3,7 @@
 /// What every solve returns.
 
 #include <Eigen/Dense>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,13 @@
 #include "perp/core/status.hpp"
 
 namespace perp {
+
+/// The most entries `Result::history` keeps: 10 000.
+inline constexpr std::size_t kHistoryLimit = 10000;
+
+/// Appends `residual` to `history` while it holds fewer than `kHistoryLimit` entries; past that,
+/// overwrites the last entry, so memory stays bounded whatever the iteration limit.
+void record_history(std::vector<double>& history, double residual);
 
 struct Result {
   /// The returned point, always sized n and finite whatever the status.
@@ -23,7 +31,10 @@ struct Result {
   /// Natural residual ‖min(z, w)‖∞ of the returned z: the figure `status` is judged by. For an
   /// MCP with bounds [l, u]: ‖z − mid(l, u, z − F(z))‖∞.
   double residual = 0;
-  /// Natural residual after each iteration (pivot or sweep); empty for enumeration.
+  /// Natural residual after each iteration (pivot or sweep); empty for enumeration. Holds at
+  /// most `kHistoryLimit` entries: the first `kHistoryLimit − 1` iterations, then the last
+  /// entry is overwritten by each later one, so `history.back()` is always the latest residual
+  /// (see `record_history`). A run of 10^7 sweeps keeps 80 KB, not 80 MB.
   std::vector<double> history;
   /// One human-readable sentence: why the method stopped, with indices where relevant.
   std::string message;
