@@ -10,7 +10,7 @@ FUZZ_BUILD ?= build-fuzz
 # Seconds each fuzz target runs: `make fuzz` (FUZZ_SECONDS) and `make fuzz-smoke` (FUZZ_SMOKE_SECONDS).
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 4
-FUZZ_TARGETS := siconos_lcp siconos_mlcp json_problem scene solve
+FUZZ_TARGETS := siconos_lcp siconos_mlcp siconos_fc json_problem scene solve
 
 PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock-dev \
             libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev libbox2d-dev \
@@ -60,7 +60,7 @@ install-test: build
 	$(BUILD)/examples-build/bouncing_ball
 	$(BUILD)/examples-build/box_mlcp_qp
 
-test: unit-test asan-test install-test
+test: unit-test asan-test install-test fuzz-smoke
 
 demo: build
 	$(BUILD)/bin/perp demo
