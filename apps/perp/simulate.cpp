@@ -180,6 +180,7 @@ int run_simulate(const SimulateArguments& args) {
   std::ofstream trajectory = open_output(out / "trajectory.csv");
   std::ofstream contacts = open_output(out / "contacts.csv");
   std::ofstream energy_csv = open_output(out / "energy.csv");
+  std::ofstream steps_csv = open_output(out / "steps.csv");
   const std::vector<Body>& bodies = scene.world.bodies;
   trajectory << "t";
   for (const Body& body : bodies) {
@@ -188,6 +189,17 @@ int run_simulate(const SimulateArguments& args) {
   trajectory << "\n";
   contacts << "t,body_a,body_b,x,y,gap,normal_impulse,tangent_impulse\n";
   energy_csv << "t,kinetic,potential,total,dissipated\n";
+  // One row a step: that the step was solved, and by how much (criteria of the frictional contact
+  // problem; zero for the LCP models, which report their own residual).
+  steps_csv << "step,t,contacts,status,method,iterations,residual,signorini,coulomb,complementarity,dissipation,"
+               "warm_started,solve_ms,step_ms,fallback\n";
+  const auto surface_name = [&](int index) {
+    if (index >= 0) return bodies[static_cast<std::size_t>(index)].name;
+    if (index == contact::kGround) return std::string("ground");
+    const std::size_t p = contact::plane_of(index);
+    const std::string& name = scene.world.planes[p].name;
+    return name.empty() ? "plane" + std::to_string(p) : name;
+  };
 
   PlotSamples samples;
   const contact::Energy initial = contact::energy(scene.world, scene.options.gravity);
@@ -227,12 +239,18 @@ int run_simulate(const SimulateArguments& args) {
           const contact::Contact& contact = report.contacts[c];
           const auto i = static_cast<Eigen::Index>(c);
           contacts << csv_number(t_start) << "," << bodies[static_cast<std::size_t>(contact.body_a)].name << ","
-                   << (contact.body_b == contact::kGround ? std::string("ground")
-                                                          : bodies[static_cast<std::size_t>(contact.body_b)].name)
+                   << surface_name(contact.body_b)
                    << "," << csv_number(contact.point.x()) << "," << csv_number(contact.point.y()) << ","
                    << csv_number(contact.gap) << "," << csv_number(report.normal_impulse[i]) << ","
                    << csv_number(report.tangent_impulse[i]) << "\n";
         }
+        const FrictionContactResiduals& c = report.criteria;
+        steps_csv << k << "," << csv_number(t) << "," << report.contacts.size() << "," << to_string(report.status) << ","
+                  << (report.method.empty() ? "none" : report.method) << "," << report.iterations << ","
+                  << csv_number(report.residual) << "," << csv_number(c.signorini) << "," << csv_number(c.coulomb) << ","
+                  << csv_number(c.complementarity) << "," << csv_number(c.dissipation) << "," << report.warm_started
+                  << "," << csv_number(report.solve_ms) << "," << csv_number(report.step_ms) << ","
+                  << report.fallback << "\n";
         most_contacts = std::max(most_contacts, report.contacts.size());
         if (report.status != Status::Solved && first_failure_step < 0) {
           first_failure = report.status;
@@ -247,7 +265,8 @@ int run_simulate(const SimulateArguments& args) {
   trajectory.close();
   contacts.close();
   energy_csv.close();
-  if (!trajectory || !contacts || !energy_csv) throw InvalidProblem("error while writing into '" + out.string() + "'");
+  steps_csv.close();
+  if (!trajectory || !contacts || !energy_csv || !steps_csv) throw InvalidProblem("error while writing into '" + out.string() + "'");
   write_plot(out / "plot.png", samples.times, samples.states, bodies, samples.energies);
 
   std::printf("%s: %ld steps of %g s, %zu bodies, up to %zu active contacts\n", args.scene.c_str(), steps,
@@ -259,7 +278,7 @@ int run_simulate(const SimulateArguments& args) {
     std::printf("warning: %ld steps ended without a solved LCP (first: step %ld, %s)\n", unsolved, first_failure_step,
                 to_string(first_failure).c_str());
   }
-  std::printf("wrote %s/{trajectory.csv, contacts.csv, energy.csv, plot.png}\n", out.string().c_str());
+  std::printf("wrote %s/{trajectory.csv, contacts.csv, energy.csv, steps.csv, plot.png}\n", out.string().c_str());
   return unsolved == 0 ? 0 : 1;
 }
 

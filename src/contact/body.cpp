@@ -1,5 +1,6 @@
 #include "perp/contact/body.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -25,6 +26,17 @@ void require_positive(double value, const std::string& body, const char* field) 
 
 void require_finite_value(double value, const std::string& body, const char* field) {
   if (!std::isfinite(value)) throw InvalidProblem("body \"" + body + "\": " + field + " is not finite");
+}
+
+/// Per-side friction >= 0 and restitution in [0, 1], where set; `what` names the side.
+void require_material(const std::optional<double>& friction, const std::optional<double>& restitution,
+                      const std::string& what) {
+  if (friction && (!std::isfinite(*friction) || *friction < 0)) {
+    throw InvalidProblem(what + ": friction must be finite and >= 0, got " + number_text(*friction));
+  }
+  if (restitution && (!std::isfinite(*restitution) || *restitution < 0 || *restitution > 1)) {
+    throw InvalidProblem(what + ": restitution must be in [0, 1], got " + number_text(*restitution));
+  }
 }
 
 }  // namespace
@@ -75,6 +87,16 @@ void Body::validate() const {
   require_finite_value(velocity.x(), name, "velocity[0]");
   require_finite_value(velocity.y(), name, "velocity[1]");
   require_finite_value(angular_velocity, name, "angular_velocity");
+  require_material(friction, restitution, "body \"" + name + "\"");
+}
+
+double combine_friction(const std::optional<double>& a, const std::optional<double>& b, double fallback) {
+  if (!a && !b) return fallback;
+  return std::sqrt(a.value_or(fallback) * b.value_or(fallback));
+}
+
+double combine_restitution(const std::optional<double>& a, const std::optional<double>& b, double fallback) {
+  return std::max(a.value_or(fallback), b.value_or(fallback));
 }
 
 void World::validate() const {
@@ -85,6 +107,15 @@ void World::validate() const {
     if (body.name == "ground") throw InvalidProblem("body name \"ground\" is reserved for the ground");
   }
   if (ground && !std::isfinite(ground->height)) throw InvalidProblem("ground: height is not finite");
+  for (std::size_t p = 0; p < planes.size(); ++p) {
+    const Plane& plane = planes[p];
+    const std::string what = "planes[" + std::to_string(p) + "]" + (plane.name.empty() ? "" : " \"" + plane.name + "\"");
+    if (!plane.point.allFinite()) throw InvalidProblem(what + ": point is not finite");
+    if (!plane.normal.allFinite() || !(plane.normal.norm() > 0) || !std::isfinite(plane.normal.norm())) {
+      throw InvalidProblem(what + ": normal must be finite and non-zero");
+    }
+    require_material(plane.friction, plane.restitution, what);
+  }
 }
 
 Eigen::VectorXd generalized_velocity(const std::vector<Body>& bodies) {
@@ -102,9 +133,10 @@ Eigen::VectorXd inverse_mass_diagonal(const std::vector<Body>& bodies) {
   Eigen::VectorXd inverse(3 * static_cast<Eigen::Index>(bodies.size()));
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const auto k = 3 * static_cast<Eigen::Index>(i);
-    inverse[k] = 1 / bodies[i].mass;
-    inverse[k + 1] = 1 / bodies[i].mass;
-    inverse[k + 2] = 1 / bodies[i].moment_of_inertia();
+    const bool fixed = bodies[i].fixed;
+    inverse[k] = fixed ? 0.0 : 1 / bodies[i].mass;
+    inverse[k + 1] = inverse[k];
+    inverse[k + 2] = fixed ? 0.0 : 1 / bodies[i].moment_of_inertia();
   }
   return inverse;
 }

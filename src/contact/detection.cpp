@@ -25,7 +25,7 @@ void add_contact(std::vector<Contact>& out, const World& world, int a, int b, co
   contact.normal = normal;
   contact.gap = gap;
   contact.arm_a = point - world.bodies[static_cast<std::size_t>(a)].position;
-  if (b != kGround) contact.arm_b = point - world.bodies[static_cast<std::size_t>(b)].position;
+  if (b >= 0) contact.arm_b = point - world.bodies[static_cast<std::size_t>(b)].position;
   out.push_back(contact);
 }
 
@@ -42,17 +42,18 @@ Vector2d face_normal(const Polygon& poly, int face) {
   return Vector2d(edge.y(), -edge.x()).normalized();
 }
 
-void ground_contacts(std::vector<Contact>& out, const World& world, int index, double margin) {
+/// Contacts of body `index` with the static half-plane {x : normal · (x − origin) <= 0}, reported
+/// with `id` as body_b (kGround, or a plane's id).
+void plane_contacts(std::vector<Contact>& out, const World& world, int index, int id, const Vector2d& origin,
+                    const Vector2d& normal, double margin) {
   const Body& body = world.bodies[static_cast<std::size_t>(index)];
-  const double height = world.ground->height;
-  if (body.position.y() - body.bounding_radius() - height > margin) return;
-  const Vector2d up = Vector2d::UnitY();
+  if (normal.dot(body.position - origin) - body.bounding_radius() > margin) return;
   auto vertex = [&](const Vector2d& point) {
-    const double gap = point.y() - height;
-    if (gap <= margin) add_contact(out, world, index, kGround, point, up, gap);
+    const double gap = normal.dot(point - origin);
+    if (gap <= margin) add_contact(out, world, index, id, point, normal, gap);
   };
   if (const auto* disk = std::get_if<Disk>(&body.shape)) {
-    vertex(body.position - disk->radius * up);
+    vertex(body.position - disk->radius * normal);
   } else if (const auto* box = std::get_if<Box>(&body.shape)) {
     for (const Vector2d& corner : box_corners(body, *box)) vertex(corner);
   } else if (const auto* rod = std::get_if<Rod>(&body.shape)) {
@@ -74,17 +75,17 @@ void disk_disk(std::vector<Contact>& out, const World& world, int a, int b, doub
   add_contact(out, world, a, b, body_a.position - ra * normal, normal, distance - ra - rb);
 }
 
-/// Disk `a` against box `b`: the closest point of the rectangle to the disk's centre.
-void disk_box(std::vector<Contact>& out, const World& world, int a, int b, double margin) {
-  const Body& disk_body = world.bodies[static_cast<std::size_t>(a)];
+/// A disk of `radius` centred at `centre`, belonging to body `a`, against box `b`: the closest
+/// point of the rectangle to the centre (a rod's end point is a disk of radius 0).
+void round_box(std::vector<Contact>& out, const World& world, int a, const Vector2d& centre, double radius, int b,
+               double margin) {
   const Body& box_body = world.bodies[static_cast<std::size_t>(b)];
-  const double radius = std::get<Disk>(disk_body.shape).radius;
   const Box& box = std::get<Box>(box_body.shape);
   const double hx = box.width / 2;
   const double hy = box.height / 2;
   const double c = std::cos(box_body.angle);
   const double s = std::sin(box_body.angle);
-  const Vector2d d = disk_body.position - box_body.position;
+  const Vector2d d = centre - box_body.position;
   const Vector2d local(c * d.x() + s * d.y(), -s * d.x() + c * d.y());
   const Vector2d clamped(std::clamp(local.x(), -hx, hx), std::clamp(local.y(), -hy, hy));
   Vector2d normal_local;
@@ -108,7 +109,64 @@ void disk_box(std::vector<Contact>& out, const World& world, int a, int b, doubl
   }
   if (gap > margin) return;
   const Vector2d normal(c * normal_local.x() - s * normal_local.y(), s * normal_local.x() + c * normal_local.y());
-  add_contact(out, world, a, b, disk_body.position - radius * normal, normal, gap);
+  add_contact(out, world, a, b, centre - radius * normal, normal, gap);
+}
+
+void disk_box(std::vector<Contact>& out, const World& world, int a, int b, double margin) {
+  const Body& disk_body = world.bodies[static_cast<std::size_t>(a)];
+  round_box(out, world, a, disk_body.position, std::get<Disk>(disk_body.shape).radius, b, margin);
+}
+
+/// The end points of rod `a`.
+std::array<Vector2d, 2> rod_ends(const Body& body) {
+  const double half = std::get<Rod>(body.shape).length / 2;
+  return {body.to_world({-half, 0}), body.to_world({half, 0})};
+}
+
+/// A disk of `radius` at `centre` (body `a`) against rod `b`: the closest point of the segment.
+/// `interior_only`: only where that point lies strictly inside the segment (a box corner against
+/// the rod; the rod's end points are handled against the box), with the normal across the rod on
+/// the side of `side` (the box's centre: a corner that went past the rod in an impact is then an
+/// overlap, not a contact on the other side).
+void round_rod(std::vector<Contact>& out, const World& world, int a, const Vector2d& centre, double radius, int b,
+               double margin, bool interior_only, const Vector2d& side) {
+  const Body& rod_body = world.bodies[static_cast<std::size_t>(b)];
+  const auto [p, q] = rod_ends(rod_body);
+  const Vector2d along = q - p;
+  const double t = std::clamp(along.dot(centre - p) / along.squaredNorm(), 0.0, 1.0);
+  if (interior_only && (t <= 0 || t >= 1)) return;
+  const Vector2d closest = p + t * along;
+  const Vector2d d = centre - closest;
+  const double distance = d.norm();
+  Vector2d normal;
+  if (interior_only || distance == 0) {
+    // Across the rod, on the side of `side` (the rod's left normal when on it).
+    const Vector2d left = Vector2d(-along.y(), along.x()).normalized();
+    normal = left.dot(side - closest) >= 0 ? left : Vector2d(-left);
+  } else {
+    normal = d / distance;
+  }
+  const double gap = normal.dot(d) - radius;
+  if (gap > margin) return;
+  add_contact(out, world, a, b, centre - radius * normal, normal, gap);
+}
+
+void disk_rod(std::vector<Contact>& out, const World& world, int a, int b, double margin) {
+  const Body& disk_body = world.bodies[static_cast<std::size_t>(a)];
+  round_rod(out, world, a, disk_body.position, std::get<Disk>(disk_body.shape).radius, b, margin, false,
+            disk_body.position);
+}
+
+/// Rod `a` against box `b`: the rod's end points against the box, and the box's corners against
+/// the rod's length.
+void rod_box(std::vector<Contact>& out, const World& world, int a, int b, double margin) {
+  for (const Vector2d& end : rod_ends(world.bodies[static_cast<std::size_t>(a)])) {
+    round_box(out, world, a, end, 0.0, b, margin);
+  }
+  const Body& box_body = world.bodies[static_cast<std::size_t>(b)];
+  for (const Vector2d& corner : box_corners(box_body, std::get<Box>(box_body.shape))) {
+    round_rod(out, world, b, corner, 0.0, a, margin, true, box_body.position);
+  }
 }
 
 /// Largest separation of `other`'s corners from a face of `reference`, and that face.
@@ -190,6 +248,8 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
   const bool disk_j = std::holds_alternative<Disk>(sj);
   const bool box_i = std::holds_alternative<Box>(si);
   const bool box_j = std::holds_alternative<Box>(sj);
+  const bool rod_i = std::holds_alternative<Rod>(si);
+  const bool rod_j = std::holds_alternative<Rod>(sj);
   if (disk_i && disk_j) {
     disk_disk(out, world, i, j, margin);
   } else if (disk_i && box_j) {
@@ -198,28 +258,39 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
     disk_box(out, world, j, i, margin);
   } else if (box_i && box_j) {
     box_box(out, world, i, j, margin);
+  } else if (disk_i && rod_j) {
+    disk_rod(out, world, i, j, margin);
+  } else if (rod_i && disk_j) {
+    disk_rod(out, world, j, i, margin);
+  } else if (rod_i && box_j) {
+    rod_box(out, world, i, j, margin);
+  } else if (box_i && rod_j) {
+    rod_box(out, world, j, i, margin);
   }
-  // Rods meet the ground only (documented in body.hpp).
+  // Two rods do not touch (documented in body.hpp).
 }
 
 /// Overlapping bodies make the contact count grow as N²: refuse past kMaxContacts, naming the
 /// deepest overlap (the likeliest cause), before the dense LCP of that size is ever built.
-[[noreturn]] void refuse_contact_count(const std::vector<Contact>& contacts, const World& world) {
+[[noreturn]] void refuse_contact_count(const std::vector<Contact>& contacts, const World& world, std::size_t cap) {
   const auto deepest = std::min_element(contacts.begin(), contacts.end(),
                                         [](const Contact& x, const Contact& y) { return x.gap < y.gap; });
   const auto name = [&](int index) {
-    return index == kGround ? std::string("the ground")
-                            : "'" + world.bodies[static_cast<std::size_t>(index)].name + "'";
+    if (index == kGround) return std::string("the ground");
+    if (index < kGround) return "plane " + std::to_string(plane_of(index));
+    return "'" + world.bodies[static_cast<std::size_t>(index)].name + "'";
   };
   char depth[32];
   std::snprintf(depth, sizeof depth, "%g", -deepest->gap);
-  throw InvalidProblem("detect_contacts: more than " + std::to_string(kMaxContacts) +
-                       " contacts at once (the most one step solves, as a dense LCP); the deepest overlap is " +
+  throw InvalidProblem("detect_contacts: more than " + std::to_string(cap) +
+                       " contacts at once (contact_limit: 8192 + 16 per body); the deepest overlap is " +
                        name(deepest->body_a) + " with " + name(deepest->body_b) + " by " + depth +
                        " m: bodies that start inside each other collide pairwise, separate them");
 }
 
 }  // namespace
+
+std::size_t contact_limit(const World& world) { return kMaxContacts + 16 * world.bodies.size(); }
 
 std::vector<Contact> detect_contacts(const World& world, double margin) {
   if (!std::isfinite(margin) || margin < 0) {
@@ -227,8 +298,16 @@ std::vector<Contact> detect_contacts(const World& world, double margin) {
   }
   std::vector<Contact> contacts;
   const auto count = static_cast<int>(world.bodies.size());
-  if (world.ground) {
-    for (int i = 0; i < count; ++i) ground_contacts(contacts, world, i, margin);
+  const std::size_t cap = contact_limit(world);
+  for (int i = 0; i < count; ++i) {
+    if (world.bodies[static_cast<std::size_t>(i)].fixed) continue;
+    if (world.ground) {
+      plane_contacts(contacts, world, i, kGround, Vector2d(0, world.ground->height), Vector2d::UnitY(), margin);
+    }
+    for (std::size_t p = 0; p < world.planes.size(); ++p) {
+      const Plane& plane = world.planes[p];
+      plane_contacts(contacts, world, i, plane_id(p), plane.point, plane.unit_normal(), margin);
+    }
   }
   // Sweep and prune along x over bounding disks.
   std::vector<int> order(static_cast<std::size_t>(count));
@@ -245,12 +324,13 @@ std::vector<Contact> detect_contacts(const World& world, double margin) {
     for (std::size_t k = u + 1; k < order.size() && low(order[k]) <= high_i; ++k) {
       const int j = order[k];
       const Body& bj = world.bodies[static_cast<std::size_t>(j)];
+      if (bi.fixed && bj.fixed) continue;
       if (std::abs(bi.position.y() - bj.position.y()) > bi.bounding_radius() + bj.bounding_radius() + margin) continue;
       pair_contacts(contacts, world, std::min(i, j), std::max(i, j), margin);
-      if (contacts.size() > kMaxContacts) refuse_contact_count(contacts, world);
+      if (contacts.size() > cap) refuse_contact_count(contacts, world, cap);
     }
   }
-  if (contacts.size() > kMaxContacts) refuse_contact_count(contacts, world);
+  if (contacts.size() > cap) refuse_contact_count(contacts, world, cap);
   return contacts;
 }
 

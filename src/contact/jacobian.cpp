@@ -17,7 +17,7 @@ Eigen::SparseMatrix<double> jacobian_along(const std::vector<Contact>& contacts,
   entries.reserve(6 * contacts.size());
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const Contact& c = contacts[k];
-    if (c.body_a < 0 || c.body_a >= body_count || c.body_b < kGround || c.body_b >= body_count ||
+    if (c.body_a < 0 || c.body_a >= body_count || c.body_b >= body_count ||
         c.body_a == c.body_b) {
       throw InvalidProblem("contact " + std::to_string(k) + ": bodies (" + std::to_string(c.body_a) + ", " +
                            std::to_string(c.body_b) + ") out of range for " + std::to_string(body_count) + " bodies");
@@ -28,7 +28,7 @@ Eigen::SparseMatrix<double> jacobian_along(const std::vector<Contact>& contacts,
     entries.emplace_back(row, a, d.x());
     entries.emplace_back(row, a + 1, d.y());
     entries.emplace_back(row, a + 2, cross(c.arm_a, d));
-    if (c.body_b != kGround) {
+    if (c.body_b >= 0) {
       const Eigen::Index b = 3 * c.body_b;
       entries.emplace_back(row, b, -d.x());
       entries.emplace_back(row, b + 1, -d.y());

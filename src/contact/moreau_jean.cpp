@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -72,8 +73,8 @@ std::vector<int> pair_ordinals(const std::vector<Contact>& contacts) {
 /// The frictional contact step: fills the report's impulses, status and criteria, and the
 /// world's impulse cache; returns the impulse Jᵀ r in generalized coordinates.
 Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eigen::VectorXd& normal_bias,
-                             const Eigen::VectorXd& tangent_bias, const MoreauJeanOptions& options,
-                             StepReport& report) {
+                             const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction,
+                             const MoreauJeanOptions& options, StepReport& report) {
   const Eigen::Index m = space.contact_count();
   const Eigen::SparseMatrix<double> J = interleaved_jacobian(space);
   FrictionContact problem;
@@ -84,7 +85,7 @@ Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eige
     problem.q[2 * k] = normal_bias[k];
     problem.q[2 * k + 1] = tangent_bias[k];
   }
-  problem.mu = Eigen::VectorXd::Constant(m, options.friction);
+  problem.mu = friction;
 
   // Warm start: the impulse the same contact carried in the last step.
   const std::vector<int> ordinals = pair_ordinals(report.contacts);
@@ -109,7 +110,13 @@ Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eige
   solve_options.initial_guess = std::move(start);
 
   const auto solve_start = std::chrono::steady_clock::now();
-  const Result result = solve(problem, options.method, solve_options);
+  Result result = solve(problem, options.method, solve_options);
+  if (result.status != Status::Solved && options.method != Method::Auto && result.z.allFinite()) {
+    // Not advanced with an unsolved impulse silently: auto (its chain of methods) from that point.
+    report.fallback = result.method + ": " + to_string(result.status);
+    solve_options.initial_guess = result.z;
+    result = solve(problem, Method::Auto, solve_options);
+  }
   report.solve_ms = milliseconds_since(solve_start);
   report.status = result.status;
   report.method = result.method;
@@ -129,6 +136,67 @@ Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eige
   return J.transpose() * result.z;
 }
 
+/// The split impulse: the frictionless problem of the overlapping contacts for a pseudo-velocity
+/// from rest, 0 <= λ ⊥ W λ + b >= 0 (b = `overlap_bias`, < 0 where a contact overlaps past the
+/// slop, solved as a frictional contact problem with μ = 0 so that it stays sparse); returns the
+/// position shift h M⁻¹ J_Nᵀ λ.
+Eigen::VectorXd split_impulse_shift(const ContactSpace& space, const Eigen::VectorXd& overlap_bias,
+                                    const MoreauJeanOptions& options, StepReport& report) {
+  std::vector<Eigen::Index> rows;
+  for (Eigen::Index k = 0; k < overlap_bias.size(); ++k) {
+    if (overlap_bias[k] < 0) rows.push_back(k);
+  }
+  const auto count = static_cast<Eigen::Index>(rows.size());
+  // J_N of those contacts, as the normal rows of a d = 2 problem (zero tangent rows).
+  std::vector<Eigen::Triplet<double>> entries;
+  Eigen::SparseMatrix<double, Eigen::RowMajor> normal = space.normal;
+  for (Eigen::Index r = 0; r < count; ++r) {
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(normal, rows[static_cast<std::size_t>(r)]); it;
+         ++it) {
+      entries.emplace_back(2 * r, it.col(), it.value());
+    }
+  }
+  Eigen::SparseMatrix<double> J(2 * count, space.normal.cols());
+  J.setFromTriplets(entries.begin(), entries.end());
+  FrictionContact problem;
+  problem.dimension = 2;
+  // A zero tangent block would leave the local problems singular: the tangent slots get the
+  // normal's diagonal (μ = 0 keeps r_T = 0 whatever it is).
+  const Eigen::SparseMatrix<double> W = delassus_sparse(J, space.inverse_mass);
+  std::vector<Eigen::Triplet<double>> tangent_diagonal;
+  problem.q = Eigen::VectorXd::Zero(2 * count);
+  for (Eigen::Index r = 0; r < count; ++r) {
+    problem.q[2 * r] = overlap_bias[rows[static_cast<std::size_t>(r)]];
+    tangent_diagonal.emplace_back(2 * r + 1, 2 * r + 1, W.coeff(2 * r, 2 * r));
+  }
+  Eigen::SparseMatrix<double> D(2 * count, 2 * count);
+  D.setFromTriplets(tangent_diagonal.begin(), tangent_diagonal.end());
+  problem.W = W + D;
+  problem.mu = Eigen::VectorXd::Zero(count);
+  SolveOptions solve_options = options.solve;
+  solve_options.initial_guess.reset();
+  const Result result = solve(problem, Method::Auto, solve_options);
+  report.split_contacts = static_cast<std::size_t>(count);
+  report.split_status = result.status;
+  return options.timestep * space.inverse_mass.cwiseProduct(Eigen::VectorXd(J.transpose() * result.z));
+}
+
+/// The material of one side of a contact: a body's, a plane's, or the ground's (none of its own).
+struct Side {
+  std::optional<double> friction;
+  std::optional<double> restitution;
+};
+
+Side side_of(const World& world, int index) {
+  if (index >= 0) {
+    const Body& body = world.bodies[static_cast<std::size_t>(index)];
+    return {body.friction, body.restitution};
+  }
+  if (index == kGround) return {};
+  const Plane& plane = world.planes[plane_of(index)];
+  return {plane.friction, plane.restitution};
+}
+
 }  // namespace
 
 void MoreauJeanOptions::validate() const {
@@ -143,6 +211,10 @@ void MoreauJeanOptions::validate() const {
   if (!std::isfinite(friction) || friction < 0)
     fail("friction must be finite and >= 0, got " + std::to_string(friction));
   if (!gravity.allFinite()) fail("gravity is not finite");
+  if (!std::isfinite(baumgarte) || baumgarte < 0 || baumgarte >= 1) {
+    fail("baumgarte must be in [0, 1), got " + number_text(baumgarte));
+  }
+  if (!std::isfinite(slop) || slop < 0) fail("slop must be finite and >= 0, got " + number_text(slop));
   if (!std::isfinite(activation_tolerance) || activation_tolerance < 0) {
     fail("activation_tolerance must be finite and >= 0, got " + std::to_string(activation_tolerance));
   }
@@ -170,20 +242,43 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
     }
   }
 
-  // 2. Free velocity.
+  // 2. Free velocity (a fixed body keeps its own).
   Eigen::VectorXd v_free = v;
-  for (Eigen::Index i = 0; i < body_count; ++i) v_free.segment<2>(3 * i) += h * options.gravity;
+  for (Eigen::Index i = 0; i < body_count; ++i) {
+    if (!world.bodies[static_cast<std::size_t>(i)].fixed) v_free.segment<2>(3 * i) += h * options.gravity;
+  }
 
   // 3–4. Impulses and the velocity update.
   const auto m = static_cast<Eigen::Index>(report.contacts.size());
+  Eigen::VectorXd split_shift;  // h M⁻¹ J_Nᵀ λ of the split impulse, when there is one
   report.normal_impulse = Eigen::VectorXd::Zero(m);
   report.tangent_impulse = Eigen::VectorXd::Zero(m);
   Eigen::VectorXd v_next = v_free;
   if (m > 0) {
     const ContactSpace space{normal_jacobian(report.contacts, body_count),
                              tangent_jacobian(report.contacts, body_count), inverse_mass};
-    const Eigen::VectorXd normal_bias = space.normal * v_free + options.restitution * (space.normal * v);
+    // Each contact's μ and e from its two sides.
+    Eigen::VectorXd friction(m);
+    Eigen::VectorXd restitution(m);
+    for (Eigen::Index k = 0; k < m; ++k) {
+      const Contact& contact = report.contacts[static_cast<std::size_t>(k)];
+      const Side a = side_of(world, contact.body_a);
+      const Side b = side_of(world, contact.body_b);
+      friction[k] = combine_friction(a.friction, b.friction, options.friction);
+      restitution[k] = combine_restitution(a.restitution, b.restitution, options.restitution);
+    }
+    Eigen::VectorXd normal_bias = space.normal * v_free + restitution.cwiseProduct(space.normal * v);
     const Eigen::VectorXd tangent_bias = space.tangent * v_free;
+    // Baumgarte: overlaps beyond the slop ask for a separation velocity (in this solve, or in the
+    // split solve after it).
+    Eigen::VectorXd overlap_bias = Eigen::VectorXd::Zero(m);
+    if (options.baumgarte > 0) {
+      for (Eigen::Index k = 0; k < m; ++k) {
+        const double gap = report.contacts[static_cast<std::size_t>(k)].gap;
+        if (gap < -options.slop) overlap_bias[k] = options.baumgarte * (gap + options.slop) / h;
+      }
+      if (!options.split_impulse) normal_bias += overlap_bias;
+    }
     // The Coulomb model with a method that only takes an LCP (pgs, murty, …) steps through the
     // LCP of the same law: frictionless, or Stewart–Trinkle.
     const std::vector<Method> cone_methods = friction_contact_methods();
@@ -191,18 +286,22 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
                          std::find(cone_methods.begin(), cone_methods.end(), options.method) != cone_methods.end();
     const FrictionModel lcp_model =
         options.friction_model == FrictionModel::Coulomb ? FrictionModel::StewartTrinkle : options.friction_model;
+    if (options.split_impulse && overlap_bias.minCoeff() < 0) {
+      split_shift = split_impulse_shift(space, overlap_bias, options, report);
+    }
     if (on_cone) {
-      v_next += inverse_mass.cwiseProduct(coulomb_step(world, space, normal_bias, tangent_bias, options, report));
+      v_next +=
+          inverse_mass.cwiseProduct(coulomb_step(world, space, normal_bias, tangent_bias, friction, options, report));
     } else {
       world.impulses.clear();
       Lcp lcp;
-      const bool frictionless = options.friction == 0;
+      const bool frictionless = friction.maxCoeff() == 0;
       if (frictionless) {
         lcp = {delassus_dense(space.normal, inverse_mass), normal_bias};
       } else if (lcp_model == FrictionModel::StewartTrinkle) {
-        lcp = stewart_trinkle_lcp(space, normal_bias, tangent_bias, options.friction);
+        lcp = stewart_trinkle_lcp(space, normal_bias, tangent_bias, friction);
       } else {
-        lcp = anitescu_potra_lcp(space, normal_bias, tangent_bias, options.friction);
+        lcp = anitescu_potra_lcp(space, normal_bias, tangent_bias, friction);
       }
       const auto solve_start = std::chrono::steady_clock::now();
       const Result result = solve(lcp, options.method, options.solve);
@@ -219,7 +318,7 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
         report.tangent_impulse = result.z.segment(m, m) - result.z.segment(2 * m, m);
       } else {
         report.normal_impulse = result.z.segment(0, m) + result.z.segment(m, m);
-        report.tangent_impulse = options.friction * (result.z.segment(0, m) - result.z.segment(m, m));
+        report.tangent_impulse = friction.cwiseProduct(result.z.segment(0, m) - result.z.segment(m, m));
       }
       const Eigen::VectorXd impulse =
           space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
@@ -238,6 +337,10 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
     body.angle += h * mean[2];
     body.velocity = v_next.segment<2>(3 * i);
     body.angular_velocity = v_next[3 * i + 2];
+    if (split_shift.size() > 0) {
+      body.position += split_shift.segment<2>(3 * i);
+      body.angle += split_shift[3 * i + 2];
+    }
   }
 
   // 6. Position-level projection of the overlaps left (optional).
@@ -269,6 +372,7 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
 Energy energy(const World& world, const Eigen::Vector2d& gravity) {
   Energy e;
   for (const Body& body : world.bodies) {
+    if (body.fixed) continue;
     e.kinetic += 0.5 * body.mass * body.velocity.squaredNorm() +
                  0.5 * body.moment_of_inertia() * body.angular_velocity * body.angular_velocity;
     e.potential -= body.mass * gravity.dot(body.position);

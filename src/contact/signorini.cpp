@@ -15,6 +15,16 @@ void require_friction(double friction) {
   }
 }
 
+void require_friction(const Eigen::VectorXd& friction, Eigen::Index contacts) {
+  require_size(friction, contacts, "friction");
+  for (Eigen::Index k = 0; k < friction.size(); ++k) {
+    if (!std::isfinite(friction[k]) || friction[k] < 0) {
+      throw InvalidProblem("friction[" + std::to_string(k) + "] must be finite and >= 0, got " +
+                           number_text(friction[k]));
+    }
+  }
+}
+
 void require_bias_sizes(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
                         const Eigen::VectorXd& tangent_bias) {
   require_size(normal_bias, space.contact_count(), "normal_bias");
@@ -44,7 +54,7 @@ Eigen::VectorXd free_gap_acceleration(const World& world, const std::vector<Cont
       return -body.angular_velocity * body.angular_velocity * arm;
     };
     Eigen::Vector2d relative = centripetal(c.body_a, c.arm_a);
-    if (c.body_b != kGround) relative -= centripetal(c.body_b, c.arm_b);
+    if (c.body_b >= 0) relative -= centripetal(c.body_b, c.arm_b);
     b[static_cast<Eigen::Index>(k)] += c.normal.dot(relative);
   }
   return b;
@@ -86,6 +96,13 @@ Lcp velocity_level_lcp(const ContactSpace& space, const Eigen::VectorXd& v_free,
 Lcp stewart_trinkle_lcp(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
                         const Eigen::VectorXd& tangent_bias, double friction) {
   require_friction(friction);
+  return stewart_trinkle_lcp(space, normal_bias, tangent_bias,
+                             Eigen::VectorXd::Constant(space.contact_count(), friction));
+}
+
+Lcp stewart_trinkle_lcp(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
+                        const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction) {
+  require_friction(friction, space.contact_count());
   require_bias_sizes(space, normal_bias, tangent_bias);
   const Eigen::Index m = space.contact_count();
   const Eigen::MatrixXd WNN = delassus_dense(space.normal, space.inverse_mass);
@@ -105,7 +122,7 @@ Lcp stewart_trinkle_lcp(const ContactSpace& space, const Eigen::VectorXd& normal
   M.block(2 * m, m, m, m) = -WTT;
   M.block(2 * m, 2 * m, m, m) = WTT;
   M.block(2 * m, 3 * m, m, m) = I;
-  M.block(3 * m, 0, m, m) = friction * I;
+  M.block(3 * m, 0, m, m) = friction.asDiagonal();
   M.block(3 * m, m, m, m) = -I;
   M.block(3 * m, 2 * m, m, m) = -I;
   Eigen::VectorXd q = Eigen::VectorXd::Zero(4 * m);
@@ -118,10 +135,18 @@ Lcp stewart_trinkle_lcp(const ContactSpace& space, const Eigen::VectorXd& normal
 Lcp anitescu_potra_lcp(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
                        const Eigen::VectorXd& tangent_bias, double friction) {
   require_friction(friction);
+  return anitescu_potra_lcp(space, normal_bias, tangent_bias,
+                            Eigen::VectorXd::Constant(space.contact_count(), friction));
+}
+
+Lcp anitescu_potra_lcp(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
+                       const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction) {
+  require_friction(friction, space.contact_count());
   require_bias_sizes(space, normal_bias, tangent_bias);
-  // G stacks the cone edges: rows (n + μ t)ᵀ J and (n − μ t)ᵀ J.
-  const Eigen::SparseMatrix<double> plus = space.normal + friction * space.tangent;
-  const Eigen::SparseMatrix<double> minus = space.normal - friction * space.tangent;
+  // G stacks the cone edges: rows (n + μ_k t)ᵀ J and (n − μ_k t)ᵀ J.
+  const Eigen::SparseMatrix<double> scaled_tangent = friction.asDiagonal() * space.tangent;
+  const Eigen::SparseMatrix<double> plus = space.normal + scaled_tangent;
+  const Eigen::SparseMatrix<double> minus = space.normal - scaled_tangent;
   const Eigen::Index m = space.contact_count();
   Eigen::MatrixXd M(2 * m, 2 * m);
   M.block(0, 0, m, m) = delassus_dense(plus, space.inverse_mass);
@@ -129,8 +154,8 @@ Lcp anitescu_potra_lcp(const ContactSpace& space, const Eigen::VectorXd& normal_
   M.block(m, 0, m, m) = delassus_dense(minus, space.inverse_mass, plus);
   M.block(m, m, m, m) = delassus_dense(minus, space.inverse_mass);
   Eigen::VectorXd q(2 * m);
-  q.segment(0, m) = normal_bias + friction * tangent_bias;
-  q.segment(m, m) = normal_bias - friction * tangent_bias;
+  q.segment(0, m) = normal_bias + friction.cwiseProduct(tangent_bias);
+  q.segment(m, m) = normal_bias - friction.cwiseProduct(tangent_bias);
   return {M, q};
 }
 

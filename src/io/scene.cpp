@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
 #include "detail.hpp"
 #include "perp/core/error.hpp"
+#include "perp/solvers/method.hpp"
 
 namespace perp {
 namespace {
@@ -95,7 +97,8 @@ class SceneReader {
   contact::Body body(const json& value, const std::string& path) const {
     require_object(value, path);
     require_known_keys(value, path,
-                       {"name", "shape", "mass", "inertia", "position", "angle", "velocity", "angular_velocity"});
+                       {"name", "shape", "mass", "inertia", "position", "angle", "velocity", "angular_velocity", "fixed",
+                        "friction", "restitution"});
     contact::Body body;
     const json& name = require(value, path, "name");
     if (!name.is_string() || name.get<std::string>().empty()) {
@@ -111,14 +114,51 @@ class SceneReader {
     if (const json* omega = find(value, "angular_velocity")) {
       body.angular_velocity = number(*omega, child(path, "angular_velocity"));
     }
+    if (const json* fixed = find(value, "fixed")) {
+      if (!fixed->is_boolean()) fail(child(path, "fixed") + " must be true or false, got " + fixed->dump());
+      body.fixed = fixed->get<bool>();
+    }
+    material(value, path, body.friction, body.restitution);
     return body;
+  }
+
+  /// The optional "friction" (>= 0) and "restitution" (in [0, 1]) of a body or a plane.
+  void material(const json& value, const std::string& path, std::optional<double>& friction,
+                std::optional<double>& restitution) const {
+    if (const json* mu = find(value, "friction")) {
+      friction = number(*mu, child(path, "friction"));
+      if (*friction < 0) fail(child(path, "friction") + " must be >= 0, got " + mu->dump());
+    }
+    if (const json* e = find(value, "restitution")) {
+      restitution = number(*e, child(path, "restitution"));
+      if (*restitution < 0 || *restitution > 1) fail(child(path, "restitution") + " must be in [0, 1], got " + e->dump());
+    }
+  }
+
+  contact::Plane plane(const json& value, const std::string& path) const {
+    require_object(value, path);
+    require_known_keys(value, path, {"name", "point", "normal", "friction", "restitution"});
+    contact::Plane plane;
+    if (const json* name = find(value, "name")) {
+      if (!name->is_string()) fail(child(path, "name") + " must be a string, got " + name->dump());
+      plane.name = name->get<std::string>();
+    }
+    plane.point = vector2(require(value, path, "point"), child(path, "point"));
+    plane.normal = vector2(require(value, path, "normal"), child(path, "normal"));
+    if (!(plane.normal.norm() > 0) || !std::isfinite(plane.normal.norm())) {
+      fail(child(path, "normal") + " must be a non-zero vector of finite length, got " +
+           require(value, path, "normal").dump());
+    }
+    material(value, path, plane.friction, plane.restitution);
+    return plane;
   }
 
   contact::Scene scene(const json& document) const {
     require_object(document, "");
     require_known_keys(document, "",
                        {"gravity", "timestep", "duration", "theta", "restitution", "friction", "friction_model",
-                        "projection", "ground", "bodies"});
+                        "projection", "baumgarte", "slop", "split_impulse", "ground", "planes", "bodies",
+                        "tolerance", "solver"});
     contact::Scene scene;
     contact::MoreauJeanOptions& options = scene.options;
     options.gravity = vector2(require(document, "", "gravity"), "gravity");
@@ -154,6 +194,35 @@ class SceneReader {
       require_object(*ground, "ground");
       require_known_keys(*ground, "ground", {"height"});
       scene.world.ground = contact::Ground{number(require(*ground, "ground", "height"), "ground.height")};
+    }
+    if (const json* beta = find(document, "baumgarte")) {
+      options.baumgarte = number(*beta, "baumgarte");
+      if (options.baumgarte < 0 || options.baumgarte >= 1) fail("baumgarte must be in [0, 1), got " + beta->dump());
+    }
+    if (const json* slop = find(document, "slop")) {
+      options.slop = number(*slop, "slop");
+      if (options.slop < 0) fail("slop must be >= 0, got " + slop->dump());
+    }
+    if (const json* split = find(document, "split_impulse")) {
+      if (!split->is_boolean()) fail("split_impulse must be true or false, got " + split->dump());
+      options.split_impulse = split->get<bool>();
+    }
+    if (const json* planes = find(document, "planes")) {
+      if (!planes->is_array()) fail(std::string("planes must be an array, got ") + planes->type_name());
+      for (std::size_t i = 0; i < planes->size(); ++i) {
+        scene.world.planes.push_back(plane((*planes)[i], "planes[" + std::to_string(i) + "]"));
+      }
+    }
+    if (const json* tolerance = find(document, "tolerance")) {
+      options.solve.tolerance = positive(*tolerance, "tolerance");
+    }
+    if (const json* solver = find(document, "solver")) {
+      if (!solver->is_string()) fail("solver must be a method name string, got " + solver->dump());
+      try {
+        options.method = from_string<Method>(solver->get<std::string>());
+      } catch (const InvalidProblem& error) {
+        fail(std::string("solver: ") + error.what());
+      }
     }
     const json& bodies = require(document, "", "bodies");
     if (!bodies.is_array()) fail(std::string("bodies must be an array, got ") + bodies.type_name());

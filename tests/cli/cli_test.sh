@@ -188,6 +188,15 @@ check "block impulses m g h / 2" 0 '^ok ok $' -- \
   "$tmp/two_contact_block/contacts.csv"
 check "energy header" 0 '^t,kinetic,potential,total,dissipated $' -- head -1 "$tmp/bouncing_ball/energy.csv"
 check "stack contacts between boxes" 0 'box1,box0' -- cat "$tmp/box_stack/contacts.csv"
+check "steps header" 0 '^step,t,contacts,status,method,iterations,residual,signorini,coulomb,complementarity,dissipation,warm_started,solve_ms,step_ms,fallback $' -- head -1 "$tmp/two_contact_block/steps.csv"
+check "steps rows: one a step" 0 '^501 ' -- wc -l "$tmp/two_contact_block/steps.csv"
+# Every step of the resting block solved, two contacts each, warm-started from the second on.
+check "steps all solved" 0 '^500 500 499 $' -- awk -F, 'NR > 1 { n++; if ($4 == "solved" && $3 == 2) s++; if ($12 == 2) w++ } END { print n, s, w }' "$tmp/two_contact_block/steps.csv"
+for scene in slope walls_and_rod; do
+  check "simulate $scene" 0 "wrote" -- "$perp" simulate "$scenes/$scene.json" --out "$tmp/$scene"
+  check "$scene steps all solved" 0 '^0 $' -- awk -F, 'NR > 1 && $4 != "solved" { bad++ } END { print bad + 0 }' "$tmp/$scene/steps.csv"
+done
+check "slope contacts name the plane" 0 'sticky,slope' -- cat "$tmp/slope/contacts.csv"
 check "simulate --solver pgs" 0 "wrote" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/pgs" --solver pgs
 check "simulate unknown solver" 2 "unknown method 'newton'" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --solver newton
 # The progress bar: only on a terminal, only for runs over a second.
@@ -288,8 +297,8 @@ scene_head='"gravity": [0, -9.81], "restitution": 0.5, "friction": 0.3'
 echo "{$scene_head, \"timestep\": 0.001, \"duration\": 1000000, \"bodies\": $(bodies 100 spread)}" > "$tmp/huge_run.json"
 check "simulate output too large" 2 'steps would write about .* GB of CSV' -- "$perp" simulate "$tmp/huge_run.json" --out "$tmp/huge_out"
 check "simulate wrote nothing" 0 '^0 *$' -- bash -c "ls '$tmp/huge_out' | wc -l"
-echo "{$scene_head, \"timestep\": 0.001, \"duration\": 0.01, \"bodies\": $(bodies 140 pile)}" > "$tmp/pile.json"
-check "simulate overlap pile" 2 'more than 8192 contacts.*deepest overlap is' -- "$perp" simulate "$tmp/pile.json" --out "$tmp/pile_out"
+echo "{$scene_head, \"timestep\": 0.001, \"duration\": 0.01, \"bodies\": $(bodies 160 pile)}" > "$tmp/pile.json"
+check "simulate overlap pile" 2 'more than 10752 contacts.*deepest overlap is' -- "$perp" simulate "$tmp/pile.json" --out "$tmp/pile_out"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

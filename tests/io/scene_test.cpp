@@ -6,6 +6,7 @@
 #include <string>
 
 #include "perp/core/error.hpp"
+#include "perp/solvers/method.hpp"
 
 namespace perp {
 namespace {
@@ -66,6 +67,51 @@ TEST(Scene, OptionalFieldsTakeTheirDefaults) {
   EXPECT_DOUBLE_EQ(scene.world.bodies[0].angle, 0);
   EXPECT_EQ(scene.options.friction_model, contact::FrictionModel::Coulomb);
   EXPECT_EQ(scene.step_count(), 100);
+}
+
+TEST(Scene, PlanesFixedBodiesMaterialsAndSolverOptions) {
+  const contact::Scene scene = parse_scene_json(R"({"gravity": [0, -10], "timestep": 0.01, "duration": 1,
+    "restitution": 0.1, "friction": 0.5, "tolerance": 1e-7, "solver": "nsgs",
+    "planes": [{"name": "left", "point": [-2, 0], "normal": [1, 0], "friction": 0.2},
+               {"point": [0, 0], "normal": [-0.5, 2], "restitution": 0.9}],
+    "bodies": [
+      {"name": "shelf", "shape": {"type": "box", "width": 2, "height": 0.1}, "mass": 1, "position": [0, 2],
+       "fixed": true},
+      {"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1, "position": [0, 3],
+       "friction": 0.7, "restitution": 0.3}]})");
+  ASSERT_EQ(scene.world.planes.size(), 2u);
+  EXPECT_EQ(scene.world.planes[0].name, "left");
+  EXPECT_EQ(scene.world.planes[0].point, Eigen::Vector2d(-2, 0));
+  EXPECT_EQ(scene.world.planes[0].friction, 0.2);
+  EXPECT_FALSE(scene.world.planes[0].restitution.has_value());
+  EXPECT_EQ(scene.world.planes[1].name, "");
+  EXPECT_NEAR(scene.world.planes[1].unit_normal().norm(), 1, 1e-15);
+  EXPECT_EQ(scene.world.planes[1].restitution, 0.9);
+  EXPECT_TRUE(scene.world.bodies[0].fixed);
+  EXPECT_FALSE(scene.world.bodies[1].fixed);
+  EXPECT_EQ(scene.world.bodies[1].friction, 0.7);
+  EXPECT_EQ(scene.world.bodies[1].restitution, 0.3);
+  EXPECT_FALSE(scene.world.bodies[0].friction.has_value());
+  EXPECT_EQ(scene.options.solve.tolerance, 1e-7);
+  EXPECT_EQ(scene.options.method, Method::Nsgs);
+
+  const std::string base = R"({"gravity": [0, -10], "timestep": 0.01, "duration": 1, "restitution": 0,
+    "friction": 0, "bodies": [], )";
+  auto error_with = [&](const std::string& tail) { return error_of(base + tail + "}"); };
+  EXPECT_THAT(error_with(R"("planes": [{"point": [0, 0], "normal": [0, 0]}])"),
+              HasSubstr("planes[0].normal must be a non-zero vector"));
+  EXPECT_THAT(error_with(R"("planes": [{"point": [0, 0]}])"), HasSubstr("missing key \"planes[0].normal\""));
+  EXPECT_THAT(error_with(R"("planes": [{"point": [0, 0], "normal": [0, 1], "slope": 1}])"),
+              HasSubstr("unknown key \"planes[0].slope\""));
+  EXPECT_THAT(error_with(R"("planes": [{"point": [0, 0], "normal": [0, 1], "friction": -1}])"),
+              HasSubstr("planes[0].friction must be >= 0"));
+  EXPECT_THAT(error_with(R"("planes": {"point": [0, 0]})"), HasSubstr("planes must be an array"));
+  EXPECT_THAT(error_with(R"("solver": "fastest")"), HasSubstr("solver: "));
+  EXPECT_THAT(error_with(R"("tolerance": 0)"), HasSubstr("tolerance must be > 0"));
+  EXPECT_THAT(error_of(edited(R"("angular_velocity": 0.0)", R"("angular_velocity": 0.0, "fixed": 1)")),
+              HasSubstr("bodies[0].fixed must be true or false"));
+  EXPECT_THAT(error_of(edited(R"("angular_velocity": 0.0)", R"("angular_velocity": 0.0, "restitution": 2)")),
+              HasSubstr("bodies[0].restitution must be in [0, 1]"));
 }
 
 TEST(Scene, UnknownKeysAreRefusedByName) {

@@ -27,8 +27,9 @@ struct Box {
 };
 
 /// A segment (thin rod) of length L > 0 centred on the body's position, along the body's x axis
-/// at angle 0. Default inertia m L² / 12 (= m l²/3 for half-length l). Rods touch the ground
-/// only: rod–body contacts are not detected.
+/// at angle 0. Default inertia m L² / 12 (= m l²/3 for half-length l). Rods touch the ground,
+/// planes, disks and boxes by their end points (and a disk or a box corner along their length);
+/// two rods do not touch each other.
 struct Rod {
   double length = 0;
 };
@@ -52,6 +53,16 @@ struct Body {
   double angle = 0;
   Eigen::Vector2d velocity = Eigen::Vector2d::Zero();
   double angular_velocity = 0;
+  /// A fixed body (a static obstacle, or a kinematic one when its velocity is non-zero) has
+  /// infinite mass: contacts and gravity never change its velocity, it moves only by its own
+  /// (constant) velocity, and fixed bodies do not touch each other, the ground or planes. Its
+  /// `mass` is still validated (> 0) but enters nothing.
+  bool fixed = false;
+  /// This body's Coulomb coefficient (>= 0) and Newton restitution (in [0, 1]); unset = the
+  /// step's `MoreauJeanOptions::friction` and `restitution`. A contact combines its two sides by
+  /// `combine_friction` and `combine_restitution`.
+  std::optional<double> friction;
+  std::optional<double> restitution;
 
   /// `inertia` when set, otherwise the shape's default.
   [[nodiscard]] double moment_of_inertia() const;
@@ -71,6 +82,32 @@ struct Ground {
   double height = 0;
 };
 
+/// A static half-plane obstacle (a wall, a slope): the solid is {x : normal · (x − point) <= 0},
+/// and `normal` (any finite non-zero vector, normalized where it is used) points out of the solid. Every non-fixed body touches it like the
+/// ground. A slope of angle α rising to the right has normal (−sin α, cos α).
+struct Plane {
+  /// Free text for messages and CSVs; may be empty.
+  std::string name;
+  Eigen::Vector2d point = Eigen::Vector2d::Zero();
+  Eigen::Vector2d normal = Eigen::Vector2d::UnitY();
+  /// As `Body::friction` and `Body::restitution`, for the plane's side of a contact.
+  std::optional<double> friction;
+  std::optional<double> restitution;
+
+  /// The unit outward normal.
+  [[nodiscard]] Eigen::Vector2d unit_normal() const { return normal.normalized(); }
+};
+
+/// The Coulomb coefficient of a contact from its two sides (unset: `fallback`, the scene's): the
+/// geometric mean √(μ_a μ_b), Box2D's rule (a frictionless side makes the contact frictionless);
+/// exactly `fallback` when neither side sets one.
+[[nodiscard]] double combine_friction(const std::optional<double>& a, const std::optional<double>& b,
+                                      double fallback);
+/// The restitution of a contact from its two sides: the larger, max(e_a, e_b) (a bouncy ball
+/// bounces on a dead floor), unset sides taking `fallback`.
+[[nodiscard]] double combine_restitution(const std::optional<double>& a, const std::optional<double>& b,
+                                         double fallback);
+
 /// The impulse a contact carried in the last step, kept to warm-start the next one. A contact is
 /// the same contact in the next step when it joins the same two bodies and comes at the same
 /// place in detection's list of that pair's contacts (`ordinal`: 0 for the first, 1 for the
@@ -87,12 +124,15 @@ struct ContactImpulse {
 struct World {
   std::vector<Body> bodies;
   std::optional<Ground> ground;
+  /// Walls and slopes (static half-planes), beside the ground.
+  std::vector<Plane> planes;
   /// The impulses of the last step's active contacts (written by `moreau_jean_step` with
   /// `FrictionModel::Coulomb`, read by the next step as its warm start; empty at the start).
   /// Clearing it only costs the next step some iterations.
   std::vector<ContactImpulse> impulses;
 
-  /// Validates every body, requires unique names, a finite ground height.
+  /// Validates every body, requires unique names, a finite ground height, planes with a finite
+  /// point and a finite non-zero normal, friction >= 0 and restitution in [0, 1] where set.
   void validate() const;
   /// Number of generalised coordinates, 3 per body.
   [[nodiscard]] Eigen::Index dofs() const { return 3 * static_cast<Eigen::Index>(bodies.size()); }
@@ -100,7 +140,7 @@ struct World {
 
 /// The stacked generalised velocities (vx, vy, omega) of every body, 3 per body.
 [[nodiscard]] Eigen::VectorXd generalized_velocity(const std::vector<Body>& bodies);
-/// The diagonal of M⁻¹: (1/m, 1/m, 1/I) per body.
+/// The diagonal of M⁻¹: (1/m, 1/m, 1/I) per body, and (0, 0, 0) for a fixed body.
 [[nodiscard]] Eigen::VectorXd inverse_mass_diagonal(const std::vector<Body>& bodies);
 
 }  // namespace perp::contact

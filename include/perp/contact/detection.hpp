@@ -2,8 +2,8 @@
 /// \file
 /// Contact detection with signed gaps (chapter §1.5: g_N > 0 apart, = 0 touching, < 0 overlap).
 ///
-/// Pairs handled: every shape against the ground; disk–disk; disk–box; box–box. Rods touch the
-/// ground only. A contact is reported when its gap is at most `margin`, so that time stepping can
+/// Pairs handled: every shape against the ground and the planes; disk–disk; disk–box; box–box;
+/// rod–disk; rod–box (fixed bodies touch only bodies that are not fixed; rods do not touch rods). A contact is reported when its gap is at most `margin`, so that time stepping can
 /// decide activation from the predicted gap.
 
 #include <Eigen/Dense>
@@ -17,6 +17,10 @@ namespace perp::contact {
 
 /// `Contact::body_b` for a contact with the ground.
 inline constexpr int kGround = -1;
+/// `Contact::body_b` for a contact with `World::planes[p]`: −2 − p (every static surface is < 0).
+[[nodiscard]] inline constexpr int plane_id(std::size_t p) { return -2 - static_cast<int>(p); }
+/// The index in `World::planes` of a plane's `body_b` (< kGround).
+[[nodiscard]] inline constexpr std::size_t plane_of(int body_b) { return static_cast<std::size_t>(-2 - body_b); }
 
 /// One contact point between body_a and body_b (or the ground). The normal points from b towards
 /// a: a positive normal force pushes a along +normal and b along −normal.
@@ -25,7 +29,7 @@ struct Contact {
   int body_b = kGround;
   /// World position of the contact point (on body a's surface).
   Eigen::Vector2d point = Eigen::Vector2d::Zero();
-  /// Unit normal, from b towards a.
+  /// Unit normal, from b towards a (for the ground and a plane, its outward normal).
   Eigen::Vector2d normal = Eigen::Vector2d::UnitY();
   /// Signed gap along the normal (negative: overlap).
   double gap = 0;
@@ -38,8 +42,11 @@ struct Contact {
   [[nodiscard]] Eigen::Vector2d tangent() const { return {normal.y(), -normal.x()}; }
 };
 
-/// The most contacts one detection returns: 8192 (each step solves a dense LCP of that size).
+/// The base of `contact_limit`: 8192.
 inline constexpr std::size_t kMaxContacts = 8192;
+/// The most contacts one detection of `world` returns: kMaxContacts + 16 per body (a disk among
+/// equal disks touches at most 6, a box on a face 2 per neighbour), so memory stays O(bodies).
+[[nodiscard]] std::size_t contact_limit(const World& world);
 
 /// Every contact of `world` with gap <= margin (margin >= 0, finite). Box–box contacts are the
 /// incident box's face clipped against the reference face found by the separating-axis test
@@ -47,7 +54,7 @@ inline constexpr std::size_t kMaxContacts = 8192;
 /// the clip point on the incident face). Pairs are found by a sweep over x-extents, so large
 /// piles cost O(N log N + contacts). Throws `InvalidProblem` for a bad margin.
 ///
-/// At most `kMaxContacts` contacts: past that (bodies piled inside each other give one contact
+/// At most `contact_limit(world)` contacts: past that (bodies piled inside each other give one contact
 /// per overlapping pair, N² of them) it throws `InvalidProblem` naming the deepest overlap.
 [[nodiscard]] std::vector<Contact> detect_contacts(const World& world, double margin = 0);
 

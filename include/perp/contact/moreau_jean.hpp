@@ -16,6 +16,10 @@
 ///   4. v_{k+1} = v_free + M⁻¹ (J_Nᵀ Λ_N + J_Tᵀ Λ_T);
 ///   5. q_{k+1} = q_k + h ((1 − θ) v_k + θ v_{k+1});
 ///   6. optionally (`projection`), remove the remaining overlaps at position level.
+/// Drift of overlaps (an impact leaves one of O(h |v|)) can be corrected by one of three options:
+/// `projection` (exact, position level, after the step), `baumgarte` (a separation velocity asked
+/// of overlapping contacts in step 3) or `split_impulse` (that same correction through a second,
+/// position-only solve, so that no velocity is added). docs/contact.md compares them.
 /// Newton's restitution enters the velocity-level law as u_N⁺ + e u_N⁻ with u_N⁻ = J_N v_k.
 
 #include <Eigen/Dense>
@@ -67,6 +71,17 @@ struct MoreauJeanOptions {
   /// Moreau–Jean scheme keeps an overlap of O(h |v|) per impact (it does not grow at rest), and
   /// the projection adds potential energy when it lifts bodies out of an overlap.
   bool projection = false;
+  /// Baumgarte factor β ∈ [0, 1): an active contact whose gap g is below −`slop` asks for a
+  /// separation velocity u_N⁺ >= β (−g − slop)/h, so that its overlap shrinks by the factor
+  /// (1 − β) a step. 0 (default) = off. The velocity it adds stays after the overlap is gone (a
+  /// small bounce); `split_impulse` avoids that.
+  double baumgarte = 0;
+  /// Overlap tolerated before `baumgarte` acts (metres, >= 0). Default 0.
+  double slop = 0;
+  /// With `baumgarte` > 0: apply its correction as a split impulse — a second frictionless solve
+  /// of the same contacts for a pseudo-velocity p (0 <= λ ⊥ W λ + b >= 0, b_k = −β (−g_k − slop)/h
+  /// where g_k < −slop) that moves the positions by h M⁻¹ J_Nᵀ λ and leaves the velocities alone.
+  bool split_impulse = false;
   /// Gravity acceleration (m/s²). Default (0, −9.81).
   Eigen::Vector2d gravity{0.0, -9.81};
   /// The method of each step's solve. With `FrictionModel::Coulomb` and a method of
@@ -113,6 +128,12 @@ struct StepReport {
   /// status of their projection LCP (Solved when there was none).
   std::size_t projected_contacts = 0;
   Status projection_status = Status::Solved;
+  /// With `split_impulse`: the contacts corrected, and the status of their solve.
+  std::size_t split_contacts = 0;
+  Status split_status = Status::Solved;
+  /// When the step's solve was not solved by the chosen method and `auto` was tried from its
+  /// point instead: the first method's name and status ("nsgs: max-iterations"); empty otherwise.
+  std::string fallback;
 };
 
 /// Advances `world` by one step. Throws `InvalidProblem` for invalid options or world, checked at

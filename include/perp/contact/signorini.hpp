@@ -62,6 +62,9 @@ struct ContactSpace {
 /// `normal_bias` = J_N v_free + e J_N v_before, `tangent_bias` = J_T v_free.
 [[nodiscard]] Lcp stewart_trinkle_lcp(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
                                       const Eigen::VectorXd& tangent_bias, double friction);
+/// The same with a coefficient per contact (size contact_count(), each >= 0).
+[[nodiscard]] Lcp stewart_trinkle_lcp(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
+                                      const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction);
 
 /// Anitescu–Potra convex relaxation (Anitescu 2006): impulses along the cone edges n ± μ t with
 /// 0 <= β± ⊥ (n ± μ t)·u >= 0. Its matrix G W Gᵀ is positive semidefinite, so the problem is
@@ -72,6 +75,9 @@ struct ContactSpace {
 /// contacts and frictionless ones are unaffected.
 [[nodiscard]] Lcp anitescu_potra_lcp(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
                                      const Eigen::VectorXd& tangent_bias, double friction);
+/// The same with a coefficient per contact (size contact_count(), each >= 0).
+[[nodiscard]] Lcp anitescu_potra_lcp(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
+                                     const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction);
 
 // ---- acceleration level ---------------------------------------------------------------------
 

@@ -7,13 +7,26 @@
 ///    "restitution": 0.5, "friction": 0.3,
 ///    "friction_model": "coulomb",         optional, default: or "stewart-trinkle", "anitescu-potra"
 ///    "projection": false,                 optional: position-level projection of overlaps
+///    "baumgarte": 0.2, "slop": 0.005,     optional: Baumgarte stabilization (default 0, 0)
+///    "split_impulse": true,               optional: Baumgarte through a position-only solve
+///    "tolerance": 1e-10,                  optional: each step's solve tolerance (> 0)
+///    "solver": "auto",                    optional: each step's method (`perp simulate --solver`
+///                                         overrides it)
 ///    "ground": {"height": 0.0},           optional; without it there is no ground
+///    "planes": [{"name": "wall",          optional: walls and slopes, static half-planes; name
+///                "point": [2, 0],         optional; the solid is normal · (x − point) <= 0
+///                "normal": [-1, 0],       (any non-zero length)
+///                "friction": 0.2, "restitution": 0.5}],   optional, as for bodies
 ///    "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0,
 ///                "inertia": 0.005,        optional, default from the shape
 ///                "position": [0.0, 1.0],
 ///                "angle": 0.0,            optional, default 0
 ///                "velocity": [0.0, 0.0],  optional, default [0, 0]
-///                "angular_velocity": 0.0  optional, default 0
+///                "angular_velocity": 0.0, optional, default 0
+///                "fixed": false,          optional: a static (or, with a velocity, kinematic)
+///                                         obstacle of infinite mass
+///                "friction": 0.5,         optional: this body's μ (contacts: √(μ_a μ_b))
+///                "restitution": 0.3       optional: this body's e (contacts: the larger)
 ///               }]}
 ///
 /// Shapes: {"type": "disk", "radius": r}, {"type": "box", "width": w, "height": h},

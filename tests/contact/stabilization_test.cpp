@@ -1,0 +1,82 @@
+// Drift correction: Baumgarte's separation velocity and the split impulse, on a disk that starts
+// inside the ground.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "perp/contact/moreau_jean.hpp"
+#include "perp/core/error.hpp"
+#include "test_worlds.hpp"
+
+namespace perp::contact {
+namespace {
+
+/// A disk of radius 0.1 at rest, 1 cm inside the ground.
+World sunk_disk() {
+  World world;
+  world.bodies = {test::disk("ball", 0.1, 2.0, {0.0, 0.09})};
+  world.ground = Ground{0};
+  return world;
+}
+
+double overlap(const World& world) { return 0.1 - world.bodies[0].position.y(); }
+
+// Plain Moreau–Jean keeps the overlap (it never grows at rest) and the disk at rest.
+TEST(Stabilization, WithoutItTheOverlapStays) {
+  World world = sunk_disk();
+  MoreauJeanOptions options;
+  for (int k = 0; k < 100; ++k) ASSERT_EQ(moreau_jean_step(world, options).status, Status::Solved);
+  EXPECT_NEAR(overlap(world), 0.01, 1e-12);
+  EXPECT_NEAR(world.bodies[0].velocity.norm(), 0, 1e-12);
+}
+
+// The split impulse moves the positions by β times the overlap past the slop each step, exactly
+// (one contact: W λ = −b gives Δg = h W λ = β (−g − slop)), and adds no velocity.
+TEST(Stabilization, SplitImpulseShrinksTheOverlapGeometricallyWithoutVelocity) {
+  World world = sunk_disk();
+  MoreauJeanOptions options;
+  options.baumgarte = 0.2;
+  options.slop = 0.001;
+  options.split_impulse = true;
+  double expected = 0.01;
+  for (int k = 0; k < 30; ++k) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved);
+    ASSERT_EQ(report.split_status, Status::Solved);
+    ASSERT_EQ(report.split_contacts, 1u);
+    expected -= 0.2 * (expected - 0.001);
+    EXPECT_NEAR(overlap(world), expected, 1e-12) << "step " << k;
+    EXPECT_NEAR(world.bodies[0].velocity.norm(), 0, 1e-12) << "step " << k;
+  }
+  // Within the slop nothing is corrected.
+  world.bodies[0].position.y() = 0.1 - 0.0005;
+  const StepReport report = moreau_jean_step(world, options);
+  EXPECT_EQ(report.split_contacts, 0u);
+  EXPECT_NEAR(overlap(world), 0.0005, 1e-12);
+}
+
+// Baumgarte asks for the separation velocity β (overlap − slop)/h: the disk leaves the overlap with
+// that velocity (then flies a little: the energy it adds), and every step is solved.
+TEST(Stabilization, BaumgarteSeparatesAtBetaOverlapOverH) {
+  World world = sunk_disk();
+  MoreauJeanOptions options;
+  options.baumgarte = 0.2;
+  const StepReport first = moreau_jean_step(world, options);
+  ASSERT_EQ(first.status, Status::Solved);
+  EXPECT_NEAR(world.bodies[0].velocity.y(), 0.2 * 0.01 / options.timestep, 1e-9);
+  for (int k = 0; k < 2000; ++k) ASSERT_EQ(moreau_jean_step(world, options).status, Status::Solved);
+  EXPECT_LT(overlap(world), 1e-9);
+}
+
+TEST(Stabilization, OptionsAreChecked) {
+  World world = sunk_disk();
+  MoreauJeanOptions options;
+  options.baumgarte = 1.0;
+  EXPECT_THROW((void)moreau_jean_step(world, options), InvalidProblem);
+  options.baumgarte = 0.5;
+  options.slop = -1;
+  EXPECT_THROW((void)moreau_jean_step(world, options), InvalidProblem);
+}
+
+}  // namespace
+}  // namespace perp::contact
