@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 import numpy as np
 
 from . import _perp
-from ._perp import FrictionContactResult, InvalidProblem, MlcpResult, QpResult, Result
+from ._perp import Body, Box, Disk, FrictionContactResult, InvalidProblem, MlcpResult, QpResult, Result, Rod, World
 
 __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "InvalidProblem",
@@ -33,6 +33,7 @@ __all__ = [
     "solve_many", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "read", "loads", "write_siconos", "write_json",
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation",
+    "World", "Body", "Disk", "Box", "Rod", "moreau_jean_step", "StepReport", "painleve_world",
     "METHODS", "LCP_METHODS", "BOX_LCP_METHODS", "MLCP_METHODS", "FRICTION_CONTACT_METHODS", "DENSE_LIMIT",
 ]
 
@@ -709,3 +710,67 @@ def _json_default(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+# -------------------------------------------------------------------------------------------------
+# One step at a time: World, Body, shapes and moreau_jean_step.
+
+class StepReport(NamedTuple):
+    """What one :func:`moreau_jean_step` did: the active contacts (geometry at the start of the
+    step, as arrays ``body_a``, ``body_b`` (-1: ground), ``point``, ``normal``, ``gap``, ``arm_a``,
+    ``arm_b``), their impulses, and how the step's problem was solved."""
+
+    contacts: dict
+    normal_impulse: np.ndarray
+    tangent_impulse: np.ndarray
+    status: Status
+    method: str
+    iterations: int
+    residual: float
+    solve_ms: float
+    step_ms: float
+    problem_size: int
+    criteria: dict
+    warm_started: int
+    projected_contacts: int
+    projection_status: Status
+
+
+FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")
+
+
+def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, restitution: float = 0.0,
+                     friction: float = 0.0, friction_model: str = "coulomb", activation_tolerance: float = 1e-9,
+                     projection: bool = False, gravity=(0.0, -9.81), method: str = "auto", tol: float = 1e-10,
+                     max_iter: Optional[int] = None, **method_options) -> StepReport:
+    """Advance ``world`` (in place) by one Moreau–Jean step of size ``timestep`` (docs/contact.md):
+    contact detection, the velocity-level problem of the active contacts (by default the exact
+    Coulomb frictional contact problem, warm-started from the last step), the velocity and position
+    updates. The options are those of a scene file; ``method``/``tol``/``max_iter``/``method_options``
+    go to the step's solve. A step whose problem is not solved still advances and says so in
+    ``status``."""
+    if not isinstance(world, World):
+        raise TypeError(f"world: expected a perp.World, got {type(world).__name__}")
+    if not isinstance(friction_model, str):
+        raise TypeError(f"friction_model: expected one of {', '.join(FRICTION_MODELS)}")
+    if not isinstance(projection, (bool, np.bool_)):
+        raise TypeError(f"projection: expected a bool, got {type(projection).__name__}")
+    d = _perp.moreau_jean_step(world, _real(timestep, "timestep"), _real(theta, "theta"),
+                               _real(restitution, "restitution"), _real(friction, "friction"), friction_model,
+                               _real(activation_tolerance, "activation_tolerance"), bool(projection),
+                               _vector(gravity, "gravity"), _method(method), _real(tol, "tol"), _max_iter(max_iter),
+                               method_options)
+    return StepReport(**d)
+
+
+World.step = moreau_jean_step
+World.step.__doc__ = moreau_jean_step.__doc__
+
+
+def painleve_world(theta: float, mu: float, theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0,
+                   gravity: float = 9.81, sliding_speed: float = 1.0) -> World:
+    """The Painlevé rod as a :class:`World`: touching the ground at angle theta, its lower end
+    sliding at ``sliding_speed`` > 0 (step it with ``friction=mu`` and ``gravity=(0, -gravity)``)."""
+    return _perp.painleve_world(_real(theta, "theta"), _real(mu, "mu"),
+                                *_rod_arguments(theta_dot, mass, half_length, gravity),
+                                _real(sliding_speed, "sliding_speed"))
