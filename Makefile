@@ -45,7 +45,8 @@ unit-test: build
 
 # The pytest suite (tests/python/) against the module in $(BUILD)/python, after ctest.
 python-test: build
-	PYTHONPATH=$(CURDIR)/$(BUILD)/python MPLBACKEND=Agg $(PYTHON) -m pytest -q -p no:cacheprovider tests/python
+	PYTHONPATH=$(CURDIR)/$(BUILD)/python MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1 \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider tests/python
 
 # The same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer, at -O1 with line
 # tables only (-g1): half the compile time of -O2 -g (measured on newton.cpp and box_lcp_test.cpp:

@@ -418,8 +418,7 @@ void bind_results(py::module_& m) {
           },
           "After a Lemke ray termination: the z-part of the ray, else None.")
       .def("brief_report", &Result::brief_report)
-      .def("__repr__", [](const Result& r) { return "<perp.Result " + r.brief_report() + ">"; })
-      .def("__bool__", [](const Result&) { return true; });
+      .def("__repr__", [](const Result& r) { return "<perp.Result " + r.brief_report() + ">"; });
 
   py::class_<MlcpResult, Result>(m, "MlcpResult", "An MLCP's result: z = (u, v).")
       .def_property_readonly("u",
