@@ -224,3 +224,18 @@ def test_friction_contact_corpus_file():
     # solved to a relative error of 1e-8: the physical criteria hold to that scale
     scale = max(np.linalg.norm(p.q), np.linalg.norm(r.r), np.linalg.norm(r.u))
     fc_check(p.W, p.q, p.mu, p.dimension, r.r, tol=1e-7 * scale * max(1.0, scale))
+
+
+def test_qp_infeasible_and_unbounded_with_certificates():
+    # x >= 0 and -x >= 1 cannot both hold: the ray's multiplier part λ certifies it (Farkas)
+    A, b = np.array([[-1.0]]), np.array([1.0])
+    r = perp.solve_qp([[1.0]], [0.0], A=A, b=b)
+    assert r.status is perp.Status.INFEASIBLE and r.lcp.message.startswith("the QP is infeasible")
+    lam = r.lcp.ray[1:]
+    assert np.all(lam >= 0) and np.all(A.T @ lam <= 0) and b @ lam > 0
+    # min -x over x >= 0 is unbounded below: the ray's x part d has d >= 0, Q d = 0, c·d < 0
+    Q, c = np.array([[0.0]]), np.array([-1.0])
+    r = perp.solve_qp(Q, c)
+    assert r.status is perp.Status.INFEASIBLE and "unbounded below" in r.lcp.message
+    d = r.lcp.ray[:1]
+    assert np.all(d >= 0) and np.allclose(Q @ d, 0) and c @ d < 0
