@@ -103,10 +103,25 @@ py::array_t<T> array_of(const std::vector<T>& values, std::vector<py::ssize_t> s
   return out;
 }
 
-py::dict simulate_scene(const contact::Scene& scene) {
+/// Bytes recorded per sample (time, 6 numbers a body, 3 energies) and per step (its report, without
+/// the method's name), and per active contact.
+constexpr double kStepBytes = 8.0 * 7 + 32;
+constexpr double kContactBytes = 8.0 * 11;
+
+py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
   scene.validate();
   const auto nb = static_cast<py::ssize_t>(scene.world.bodies.size());
   const long steps = scene.step_count();
+  const double per_sample = 8.0 * static_cast<double>(1 + 6 * nb + 3) + kStepBytes;
+  const double estimate = per_sample * static_cast<double>(steps + 1);
+  if (!(max_bytes > 0)) throw InvalidProblem("max_bytes: expected > 0, got " + number_text(max_bytes));
+  if (estimate > max_bytes) {
+    char text[200];
+    std::snprintf(text, sizeof text, "%ld steps of %ld bodies would record about %.3g MB before any contact, more than "
+                  "max_bytes = %.3g; shorten the duration, lengthen the timestep or raise max_bytes",
+                  steps, static_cast<long>(nb), estimate / 1e6, max_bytes);
+    throw InvalidProblem(text);
+  }
   Recording rec;
   long unsolved = 0;
   {
@@ -135,6 +150,12 @@ py::dict simulate_scene(const contact::Scene& scene) {
         rec.tangent_impulse.push_back(report.tangent_impulse[i]);
       }
       rec.offsets.push_back(static_cast<long long>(rec.gap.size()));
+      const double recorded = per_sample * static_cast<double>(k + 2) + kContactBytes * static_cast<double>(rec.gap.size());
+      if (recorded > max_bytes) {
+        throw InvalidProblem("simulate stopped at step " + std::to_string(k) + " of " + std::to_string(steps) +
+                             ": the recording (" + std::to_string(rec.gap.size()) +
+                             " contacts so far) passed max_bytes = " + number_text(max_bytes));
+      }
     });
   }
   const auto samples = static_cast<py::ssize_t>(rec.times.size());
@@ -488,12 +509,14 @@ void bind_contact(py::module_& m) {
     return py::make_tuple(c.friction, c.theta);
   });
   m.def(
-      "simulate_json", [](const std::string& text, const std::string& source) {
-        return simulate_scene(parse_scene_json(text, source));
+      "simulate_json", [](const std::string& text, const std::string& source, double max_bytes) {
+        return simulate_scene(parse_scene_json(text, source), max_bytes);
       },
-      arg("text"), arg("source"));
+      arg("text"), arg("source"), arg("max_bytes"));
   m.def(
-      "simulate_file", [](const std::string& path) { return simulate_scene(read_scene_file(path)); }, arg("path"));
+      "simulate_file",
+      [](const std::string& path, double max_bytes) { return simulate_scene(read_scene_file(path), max_bytes); },
+      arg("path"), arg("max_bytes"));
 }
 
 }  // namespace perp::python

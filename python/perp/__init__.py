@@ -693,15 +693,19 @@ class Simulation:
                 f"{self.contacts['gap'].size} contact-steps, {self.unsolved} unsolved>")
 
 
-def simulate(scene) -> Simulation:
-    """Run a scene (a dict in the scene-file format of docs/contact.md, or the path of a .json scene)."""
+def simulate(scene, max_bytes: float = 2e9) -> Simulation:
+    """Run a scene (a dict in the scene-file format of docs/contact.md, or the path of a .json scene).
+
+    Everything is recorded in memory: a run whose recording would pass ``max_bytes`` (default 2 GB;
+    estimated before it starts, checked again as contacts accumulate) raises InvalidProblem."""
+    max_bytes = _real(max_bytes, "max_bytes")
     if isinstance(scene, dict):
         try:
             text = _json.dumps(scene, allow_nan=False, default=_json_default)
         except (TypeError, ValueError) as error:
             raise InvalidProblem(f"scene: cannot be written as JSON ({error})") from None
-        return Simulation(_perp.simulate_json(text, "<scene dict>"))
-    return Simulation(_perp.simulate_file(_path(scene, "scene")))
+        return Simulation(_perp.simulate_json(text, "<scene dict>", max_bytes))
+    return Simulation(_perp.simulate_file(_path(scene, "scene"), max_bytes))
 
 
 def _json_default(value: Any) -> Any:

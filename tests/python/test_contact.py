@@ -81,5 +81,9 @@ def test_scene_files_and_errors(tmp_path):
         perp.simulate(bouncing_ball(timestep="fast"))
     with pytest.raises(perp.InvalidProblem, match="cannot open|scene"):
         perp.simulate(tmp_path / "none.json")
+    with pytest.raises(perp.InvalidProblem, match="max_bytes"):
+        perp.simulate(bouncing_ball(duration=1e5))  # 10^8 steps: refused before it starts
+    with pytest.raises(perp.InvalidProblem, match="stopped at step"):
+        perp.simulate(bouncing_ball(), max_bytes=90_000)  # the contacts after the impact pass the limit
     with pytest.raises(KeyError, match="ball"):
         perp.simulate(bouncing_ball(duration=0.01)).body("bal")
