@@ -10,7 +10,7 @@ FUZZ_BUILD ?= build-fuzz
 # Seconds each fuzz target runs: `make fuzz` (FUZZ_SECONDS) and `make fuzz-smoke` (FUZZ_SMOKE_SECONDS).
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 4
-# The interpreter the Python module is built for and tested with: Debian's, whatever is first on PATH.
+# The interpreter the Python module is built for and tested with: Debian's, not whatever python3 is first on PATH.
 PYTHON ?= /usr/bin/python3
 FUZZ_TARGETS := siconos_lcp siconos_mlcp siconos_fc json_problem scene solve
 
