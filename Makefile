@@ -10,15 +10,18 @@ FUZZ_BUILD ?= build-fuzz
 # Seconds each fuzz target runs: `make fuzz` (FUZZ_SECONDS) and `make fuzz-smoke` (FUZZ_SMOKE_SECONDS).
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 4
+# The interpreter the Python module is built for and tested with: Debian's, not whatever python3 is first on PATH.
+PYTHON ?= /usr/bin/python3
 FUZZ_TARGETS := siconos_lcp siconos_mlcp siconos_fc json_problem scene solve
 
 PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock-dev \
             libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev libbox2d-dev \
-            clang libclang-rt-14-dev
+            clang libclang-rt-14-dev \
+            pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest python3-matplotlib
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test unit-test asan-test install-test demo install bench clean fuzz-build fuzz fuzz-smoke
+.PHONY: deps build test unit-test python-test asan-test install-test demo install bench clean fuzz-build fuzz fuzz-smoke
 
 deps:
 	@missing=""; for p in $(PACKAGES); do \
@@ -29,15 +32,21 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	else echo "deps: all packages present"; fi
 
-# The library and the CLI only: `make demo` and `make install` need no test suite. The tests are
-# built in the same tree by `unit-test`, reusing the library's object files.
+# The library, the CLI and the Python module (build/python/perp/): `make demo` and `make install`
+# need no test suite. The tests are built in the same tree by `unit-test`, reusing the library's
+# object files.
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPERP_WERROR=ON
-	cmake --build $(BUILD) -j $(JOBS) --target perp_cli
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPERP_WERROR=ON -DPERP_BUILD_PYTHON=ON -DPython_EXECUTABLE=$(PYTHON)
+	cmake --build $(BUILD) -j $(JOBS) --target perp_cli perp_python
 
 unit-test: build
 	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The pytest suite (tests/python/) against the module in $(BUILD)/python, after ctest.
+python-test: build
+	PYTHONPATH=$(CURDIR)/$(BUILD)/python MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1 \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider tests/python
 
 # The same unit tests under AddressSanitizer + UndefinedBehaviorSanitizer, at -O1 with line
 # tables only (-g1): half the compile time of -O2 -g (measured on newton.cpp and box_lcp_test.cpp:
@@ -59,8 +68,11 @@ install-test: build
 	$(BUILD)/examples-build/ncp_mcp
 	$(BUILD)/examples-build/bouncing_ball
 	$(BUILD)/examples-build/box_mlcp_qp
+	PYTHONPATH=$(CURDIR)/$(BUILD)/install-test/$$(sed -n 's/^PERP_PYTHON_INSTALL_DIR:STRING=//p' $(BUILD)/CMakeCache.txt) \
+	  $(PYTHON) -c "import perp, sys; assert perp.__file__.startswith(sys.argv[1]), perp.__file__; \
+	  assert perp.solve([[2.0]], [-2.0]).z[0] == 1.0; print('python: perp from', perp.__file__)" $(CURDIR)/$(BUILD)/install-test
 
-test: unit-test asan-test install-test fuzz-smoke
+test: unit-test python-test asan-test install-test fuzz-smoke
 
 demo: build
 	$(BUILD)/bin/perp demo

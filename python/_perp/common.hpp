@@ -1,0 +1,73 @@
+#pragma once
+// Shared by the three translation units of perp._perp: array conversion, options, results.
+//
+// The pure-Python layer (python/perp/__init__.py) turns user input into float64 arrays of the
+// right dimension first and raises TypeError/ValueError with the argument's name; these helpers
+// check again, so that calling _perp directly with anything raises and never crashes.
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+#include <string>
+
+#include "perp/perp.hpp"
+#include "perp/solvers/friction_contact.hpp"  // not in perp.hpp (yet)
+
+namespace perp::python {
+
+namespace py = pybind11;
+
+/// An MLCP's result: z = (u, v), with the split and both residuals recomputed from z.
+struct MlcpResult : Result {
+  Eigen::Index equalities = 0;
+  MlcpResiduals residuals;
+};
+
+/// A frictional contact problem's result: z = r, w = u = W r + q, with the physical criteria.
+struct FrictionContactResult : Result {
+  int dimension = 2;
+  FrictionContactResiduals criteria;
+};
+
+/// The Python exception type perp.InvalidProblem (a ValueError), for results that carry an error.
+py::object invalid_problem_type();
+
+/// A float64 array in Fortran order (a copy only when the input is not one already).
+using FArray = py::array_t<double, py::array::f_style | py::array::forcecast>;
+
+/// The 2-D array `a` as a matrix; throws ValueError naming `name` when it is not 2-D.
+Eigen::MatrixXd to_matrix(const FArray& a, const char* name);
+/// The 1-D array `a` as a vector; throws ValueError naming `name` when it is not 1-D.
+Eigen::VectorXd to_vector(const FArray& a, const char* name);
+/// A CSC matrix from its scipy arrays, each checked (sizes, monotone indptr, indices in range).
+Eigen::SparseMatrix<double> to_sparse(Eigen::Index rows, Eigen::Index cols, const py::array_t<long long>& indptr,
+                                      const py::array_t<long long>& indices, const FArray& data, const char* name);
+
+/// A new numpy array holding a copy of v / M.
+py::array_t<double> copy_to_numpy(const Eigen::VectorXd& v);
+py::array_t<double> copy_to_numpy(const Eigen::MatrixXd& M);
+/// A read-only numpy view of `data[0..n)`, kept alive by `owner`.
+py::array_t<double> view(const double* data, Eigen::Index n, py::handle owner);
+
+/// SolveOptions from the keyword arguments of a solve: tol, max_iter (None or int >= 0),
+/// warm_start (None or 1-D array) and the method options (`options`: names as in docs/python.md).
+/// Throws TypeError for an unknown option or a value of the wrong type, naming it; the values
+/// themselves are checked by `SolveOptions::validate` in the solve.
+SolveOptions make_options(double tol, const py::object& max_iter, const py::object& warm_start,
+                          const py::dict& options);
+
+/// The Python `perp.Status` member of `status` (or its name, before the package registered the enum).
+py::object status_object(Status status);
+
+/// The Python callable `function` (kept alive by the caller for the whole solve) as a C++ F or J:
+/// takes the GIL, passes z as a new numpy array, converts what it returns (TypeError when it is
+/// not an array of floats of the right dimension). Exceptions it raises propagate as themselves.
+VectorFunction wrap_function(py::handle function, const char* name);
+JacobianFunction wrap_jacobian(py::handle function, const char* name);
+
+void bind_problems(py::module_& m);
+void bind_contact(py::module_& m);
+
+}  // namespace perp::python

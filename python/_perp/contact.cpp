@@ -1,0 +1,522 @@
+// perp._perp: the contact layer — the Painlevé rod and scene simulation.
+#include <pybind11/stl.h>
+
+#include <cstdio>
+#include <numbers>
+#include <optional>
+
+#include "common.hpp"
+
+namespace perp::python {
+
+namespace {
+
+using contact::Body;
+using contact::World;
+
+py::dict painleve(double theta, double mu, double theta_dot, double mass, double half_length, double gravity) {
+  contact::PainleveRod rod;
+  rod.theta = theta;
+  rod.friction = mu;
+  rod.theta_dot = theta_dot;
+  rod.mass = mass;
+  rod.half_length = half_length;
+  rod.gravity = gravity;
+  rod.validate();
+  const contact::PainleveAnalysis a = contact::analyze_painleve(rod);
+  py::dict d;
+  d["alpha"] = a.alpha;
+  d["beta"] = a.beta;
+  d["regime"] = contact::to_string(a.regime);
+  d["solutions"] = a.solutions;
+  return d;
+}
+
+/// The regime at every (θ, μ) of a grid, as small integers in the order of `PainleveRegime`.
+py::array_t<int> painleve_regimes(const FArray& thetas, const FArray& mus, double theta_dot, double mass,
+                                  double half_length, double gravity) {
+  const Eigen::VectorXd t = to_vector(thetas, "theta");
+  const Eigen::VectorXd u = to_vector(mus, "mu");
+  py::array_t<int> out({u.size(), t.size()});
+  auto grid = out.mutable_unchecked<2>();
+  for (Eigen::Index i = 0; i < u.size(); ++i) {
+    for (Eigen::Index j = 0; j < t.size(); ++j) {
+      contact::PainleveRod rod;
+      rod.theta = t[j];
+      rod.friction = u[i];
+      rod.theta_dot = theta_dot;
+      rod.mass = mass;
+      rod.half_length = half_length;
+      rod.gravity = gravity;
+      rod.validate();
+      grid(i, j) = static_cast<int>(contact::analyze_painleve(rod).regime);
+    }
+  }
+  return out;
+}
+
+py::dict shape_dict(const contact::Shape& shape) {
+  py::dict d;
+  d["type"] = contact::shape_name(shape);
+  if (const auto* disk = std::get_if<contact::Disk>(&shape)) {
+    d["radius"] = disk->radius;
+  } else if (const auto* box = std::get_if<contact::Box>(&shape)) {
+    d["width"] = box->width;
+    d["height"] = box->height;
+  } else if (const auto* rod = std::get_if<contact::Rod>(&shape)) {
+    d["length"] = rod->length;
+  }
+  return d;
+}
+
+/// Everything a run records, filled without the GIL.
+struct Recording {
+  std::vector<double> times;
+  std::vector<double> state;   // per sample: 6 per body
+  std::vector<double> energy;  // per sample: kinetic, potential, total
+  std::vector<Status> status;
+  std::vector<std::string> method;
+  std::vector<int> iterations;
+  std::vector<double> residual, solve_ms, step_ms;
+  std::vector<long long> problem_size, offsets{0};
+  // one entry per active contact of every step
+  std::vector<long long> contact_step;
+  std::vector<int> body_a, body_b;
+  std::vector<double> point, normal, gap, normal_impulse, tangent_impulse;
+
+  void sample(double t, const World& world, const Eigen::Vector2d& gravity) {
+    times.push_back(t);
+    for (const Body& b : world.bodies) {
+      for (double v : {b.position.x(), b.position.y(), b.angle, b.velocity.x(), b.velocity.y(), b.angular_velocity}) {
+        state.push_back(v);
+      }
+    }
+    const contact::Energy e = contact::energy(world, gravity);
+    energy.insert(energy.end(), {e.kinetic, e.potential, e.total()});
+  }
+};
+
+template <class T>
+py::array_t<T> array_of(const std::vector<T>& values, std::vector<py::ssize_t> shape) {
+  py::array_t<T> out(shape);
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
+/// Bytes recorded per sample (time, 6 numbers a body, 3 energies) and per step (its report, without
+/// the method's name), and per active contact.
+constexpr double kStepBytes = 8.0 * 7 + 32;
+constexpr double kContactBytes = 8.0 * 11;
+
+py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
+  scene.validate();
+  const auto nb = static_cast<py::ssize_t>(scene.world.bodies.size());
+  const long steps = scene.step_count();
+  const double per_sample = 8.0 * static_cast<double>(1 + 6 * nb + 3) + kStepBytes;
+  const double estimate = per_sample * static_cast<double>(steps + 1);
+  if (!(max_bytes > 0)) throw InvalidProblem("max_bytes: expected > 0, got " + number_text(max_bytes));
+  if (estimate > max_bytes) {
+    char text[200];
+    std::snprintf(text, sizeof text, "%ld steps of %ld bodies would record about %.3g MB before any contact, more than "
+                  "max_bytes = %.3g; shorten the duration, lengthen the timestep or raise max_bytes",
+                  steps, static_cast<long>(nb), estimate / 1e6, max_bytes);
+    throw InvalidProblem(text);
+  }
+  Recording rec;
+  long unsolved = 0;
+  {
+    py::gil_scoped_release release;
+    (void)contact::detect_contacts(scene.world, 0.0);  // refuse a pile of overlapping bodies before running
+    rec.sample(0, scene.world, scene.options.gravity);
+    unsolved = contact::simulate(scene, [&](long k, double t, const World& world, const contact::StepReport& report) {
+      rec.sample(t, world, scene.options.gravity);
+      rec.status.push_back(report.status);
+      rec.method.push_back(report.method);
+      rec.iterations.push_back(report.iterations);
+      rec.residual.push_back(report.residual);
+      rec.solve_ms.push_back(report.solve_ms);
+      rec.step_ms.push_back(report.step_ms);
+      rec.problem_size.push_back(static_cast<long long>(report.lcp_size));
+      for (std::size_t c = 0; c < report.contacts.size(); ++c) {
+        const contact::Contact& ct = report.contacts[c];
+        const auto i = static_cast<Eigen::Index>(c);
+        rec.contact_step.push_back(k);
+        rec.body_a.push_back(ct.body_a);
+        rec.body_b.push_back(ct.body_b);
+        rec.point.insert(rec.point.end(), {ct.point.x(), ct.point.y()});
+        rec.normal.insert(rec.normal.end(), {ct.normal.x(), ct.normal.y()});
+        rec.gap.push_back(ct.gap);
+        rec.normal_impulse.push_back(report.normal_impulse[i]);
+        rec.tangent_impulse.push_back(report.tangent_impulse[i]);
+      }
+      rec.offsets.push_back(static_cast<long long>(rec.gap.size()));
+      const double recorded = per_sample * static_cast<double>(k + 2) + kContactBytes * static_cast<double>(rec.gap.size());
+      if (recorded > max_bytes) {
+        throw InvalidProblem("simulate stopped at step " + std::to_string(k) + " of " + std::to_string(steps) +
+                             ": the recording (" + std::to_string(rec.gap.size()) +
+                             " contacts so far) passed max_bytes = " + number_text(max_bytes));
+      }
+    });
+  }
+  const auto samples = static_cast<py::ssize_t>(rec.times.size());
+  const auto contacts = static_cast<py::ssize_t>(rec.gap.size());
+  const auto n_steps = static_cast<py::ssize_t>(rec.status.size());
+  py::dict d;
+  d["t"] = array_of(rec.times, {samples});
+  d["state"] = array_of(rec.state, {samples, nb, 6});
+  d["energy"] = array_of(rec.energy, {samples, 3});
+  py::list status;
+  for (Status s : rec.status) status.append(status_object(s));
+  d["status"] = status;
+  d["method"] = rec.method;
+  d["iterations"] = array_of(rec.iterations, {n_steps});
+  d["residual"] = array_of(rec.residual, {n_steps});
+  d["solve_ms"] = array_of(rec.solve_ms, {n_steps});
+  d["step_ms"] = array_of(rec.step_ms, {n_steps});
+  d["problem_size"] = array_of(rec.problem_size, {n_steps});
+  d["offsets"] = array_of(rec.offsets, {n_steps + 1});
+  py::dict c;
+  c["step"] = array_of(rec.contact_step, {contacts});
+  c["body_a"] = array_of(rec.body_a, {contacts});
+  c["body_b"] = array_of(rec.body_b, {contacts});
+  c["point"] = array_of(rec.point, {contacts, 2});
+  c["normal"] = array_of(rec.normal, {contacts, 2});
+  c["gap"] = array_of(rec.gap, {contacts});
+  c["normal_impulse"] = array_of(rec.normal_impulse, {contacts});
+  c["tangent_impulse"] = array_of(rec.tangent_impulse, {contacts});
+  d["contacts"] = c;
+  py::list bodies;
+  for (const Body& b : scene.world.bodies) {
+    py::dict body;
+    body["name"] = b.name;
+    body["shape"] = shape_dict(b.shape);
+    body["mass"] = b.mass;
+    body["inertia"] = b.moment_of_inertia();
+    bodies.append(body);
+  }
+  d["bodies"] = bodies;
+  d["ground"] = scene.world.ground ? py::object(py::float_(scene.world.ground->height)) : py::none();
+  d["timestep"] = scene.options.timestep;
+  d["duration"] = scene.duration;
+  d["steps"] = steps;
+  d["unsolved"] = unsolved;
+  d["gravity"] = py::make_tuple(scene.options.gravity.x(), scene.options.gravity.y());
+  return d;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// World, Body, shapes and one Moreau–Jean step.
+
+Eigen::Vector2d pair_from(const py::handle& value, const char* name) {
+  FArray a;
+  try {
+    a = py::reinterpret_borrow<py::object>(value).cast<FArray>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(name) + ": expected two real numbers");
+  }
+  const Eigen::VectorXd v = to_vector(a, name);
+  if (v.size() != 2) throw py::value_error(std::string(name) + ": expected 2 entries, got " + std::to_string(v.size()));
+  return v;
+}
+
+py::array_t<double> pair_to(const Eigen::Vector2d& v) { return copy_to_numpy(Eigen::VectorXd(v)); }
+
+contact::FrictionModel friction_model_from(const std::string& name) {
+  if (name == "coulomb") return contact::FrictionModel::Coulomb;
+  if (name == "stewart-trinkle") return contact::FrictionModel::StewartTrinkle;
+  if (name == "anitescu-potra") return contact::FrictionModel::AnitescuPotra;
+  throw InvalidProblem("friction_model: '" + name + "' is not one of coulomb, stewart-trinkle, anitescu-potra");
+}
+
+py::dict contacts_dict(const std::vector<contact::Contact>& contacts) {
+  const auto n = static_cast<py::ssize_t>(contacts.size());
+  py::array_t<int> a(n), b(n);
+  py::array_t<double> point({n, py::ssize_t{2}}), normal({n, py::ssize_t{2}}), gap(n), arm_a({n, py::ssize_t{2}}),
+      arm_b({n, py::ssize_t{2}});
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const contact::Contact& c = contacts[static_cast<std::size_t>(i)];
+    a.mutable_at(i) = c.body_a;
+    b.mutable_at(i) = c.body_b;
+    gap.mutable_at(i) = c.gap;
+    for (py::ssize_t k = 0; k < 2; ++k) {
+      point.mutable_at(i, k) = c.point[k];
+      normal.mutable_at(i, k) = c.normal[k];
+      arm_a.mutable_at(i, k) = c.arm_a[k];
+      arm_b.mutable_at(i, k) = c.arm_b[k];
+    }
+  }
+  py::dict d;
+  d["body_a"] = a;
+  d["body_b"] = b;
+  d["point"] = point;
+  d["normal"] = normal;
+  d["gap"] = gap;
+  d["arm_a"] = arm_a;
+  d["arm_b"] = arm_b;
+  return d;
+}
+
+py::dict criteria_dict(const FrictionContactResiduals& r) {
+  py::dict d;
+  d["absolute_error"] = r.absolute_error;
+  d["relative_error"] = r.relative_error;
+  d["signorini"] = r.signorini;
+  d["coulomb"] = r.coulomb;
+  d["complementarity"] = r.complementarity;
+  d["dissipation"] = r.dissipation;
+  return d;
+}
+
+py::dict step_world(World& world, double timestep, double theta, double restitution, double friction,
+                    const std::string& friction_model, double activation_tolerance, bool projection,
+                    const FArray& gravity, const std::string& method, double tol, const py::object& max_iter,
+                    const py::dict& options) {
+  contact::MoreauJeanOptions o;
+  o.timestep = timestep;
+  o.theta = theta;
+  o.restitution = restitution;
+  o.friction = friction;
+  o.friction_model = friction_model_from(friction_model);
+  o.activation_tolerance = activation_tolerance;
+  o.projection = projection;
+  o.gravity = pair_from(gravity, "gravity");
+  o.method = from_string<Method>(method);
+  o.solve = make_options(tol, max_iter, py::none(), options);
+  // The step runs on a copy without the GIL, so that another Python thread touching `world`
+  // meanwhile cannot race with it; the copy replaces the world afterwards.
+  World copy = world;
+  contact::StepReport report;
+  {
+    py::gil_scoped_release release;
+    report = contact::moreau_jean_step(copy, o);
+  }
+  world = std::move(copy);
+  py::dict d;
+  d["contacts"] = contacts_dict(report.contacts);
+  d["normal_impulse"] = copy_to_numpy(report.normal_impulse);
+  d["tangent_impulse"] = copy_to_numpy(report.tangent_impulse);
+  d["status"] = status_object(report.status);
+  d["method"] = report.method;
+  d["iterations"] = report.iterations;
+  d["residual"] = report.residual;
+  d["solve_ms"] = report.solve_ms;
+  d["step_ms"] = report.step_ms;
+  d["problem_size"] = static_cast<long long>(report.lcp_size);
+  d["criteria"] = criteria_dict(report.criteria);
+  d["warm_started"] = report.warm_started;
+  d["projected_contacts"] = report.projected_contacts;
+  d["projection_status"] = status_object(report.projection_status);
+  return d;
+}
+
+std::string shape_repr(const contact::Shape& shape) {
+  char text[96];
+  if (const auto* disk = std::get_if<contact::Disk>(&shape)) {
+    std::snprintf(text, sizeof text, "Disk(radius=%g)", disk->radius);
+  } else if (const auto* box = std::get_if<contact::Box>(&shape)) {
+    std::snprintf(text, sizeof text, "Box(width=%g, height=%g)", box->width, box->height);
+  } else {
+    std::snprintf(text, sizeof text, "Rod(length=%g)", std::get<contact::Rod>(shape).length);
+  }
+  return text;
+}
+
+void bind_world(py::module_& m) {
+  using py::arg;
+  py::class_<contact::Disk>(m, "Disk", "A disk of radius r > 0 centred on the body's position.")
+      .def(py::init([](double radius) { return contact::Disk{radius}; }), arg("radius"))
+      .def_readwrite("radius", &contact::Disk::radius)
+      .def("__repr__", [](const contact::Disk& d) { return shape_repr(d); });
+  py::class_<contact::Box>(m, "Box", "A rectangle of width w (body x axis) and height h, centred on the body.")
+      .def(py::init([](double width, double height) { return contact::Box{width, height}; }), arg("width"),
+           arg("height"))
+      .def_readwrite("width", &contact::Box::width)
+      .def_readwrite("height", &contact::Box::height)
+      .def("__repr__", [](const contact::Box& b) { return shape_repr(b); });
+  py::class_<contact::Rod>(m, "Rod", "A thin rod of length L along the body's x axis (touches the ground only).")
+      .def(py::init([](double length) { return contact::Rod{length}; }), arg("length"))
+      .def_readwrite("length", &contact::Rod::length)
+      .def("__repr__", [](const contact::Rod& r) { return shape_repr(r); });
+
+  py::class_<Body>(m, "Body", "A planar rigid body: shape, mass, pose (x, y, angle) and velocity (vx, vy, omega).")
+      .def(py::init([](std::string name, contact::Shape shape, double mass, const py::object& position, double angle,
+                       const py::object& velocity, double angular_velocity, std::optional<double> inertia) {
+             Body b;
+             b.name = std::move(name);
+             b.shape = shape;
+             b.mass = mass;
+             b.position = pair_from(position, "position");
+             b.angle = angle;
+             b.velocity = pair_from(velocity, "velocity");
+             b.angular_velocity = angular_velocity;
+             b.inertia = inertia;
+             b.validate();
+             return b;
+           }),
+           arg("name"), arg("shape"), arg("mass"), arg("position") = py::make_tuple(0.0, 0.0), arg("angle") = 0.0,
+           arg("velocity") = py::make_tuple(0.0, 0.0), arg("angular_velocity") = 0.0, arg("inertia") = py::none())
+      .def_readwrite("name", &Body::name)
+      .def_readwrite("shape", &Body::shape)
+      .def_readwrite("mass", &Body::mass)
+      .def_readwrite("inertia", &Body::inertia)
+      .def_property(
+          "position", [](const Body& b) { return pair_to(b.position); },
+          [](Body& b, const py::object& v) { b.position = pair_from(v, "position"); })
+      .def_readwrite("angle", &Body::angle)
+      .def_property(
+          "velocity", [](const Body& b) { return pair_to(b.velocity); },
+          [](Body& b, const py::object& v) { b.velocity = pair_from(v, "velocity"); })
+      .def_readwrite("angular_velocity", &Body::angular_velocity)
+      .def_property_readonly("moment_of_inertia", &Body::moment_of_inertia)
+      .def("validate", &Body::validate)
+      .def("__repr__", [](const Body& b) {
+        char text[160];
+        std::snprintf(text, sizeof text, ", mass=%g, position=(%g, %g), angle=%g, velocity=(%g, %g), omega=%g)",
+                      b.mass, b.position.x(), b.position.y(), b.angle, b.velocity.x(), b.velocity.y(),
+                      b.angular_velocity);
+        return "Body('" + b.name + "', " + shape_repr(b.shape) + text;
+      });
+
+  py::class_<World>(m, "World",
+                    "Bodies and an optional ground (the half-plane y <= height): what moreau_jean_step advances.")
+      .def(py::init([](std::vector<Body> bodies, std::optional<double> ground) {
+             World w;
+             w.bodies = std::move(bodies);
+             if (ground) w.ground = contact::Ground{*ground};
+             w.validate();
+             return w;
+           }),
+           arg("bodies") = std::vector<Body>{}, arg("ground") = py::none())
+      .def_property(
+          "bodies", [](const World& w) { return w.bodies; },
+          [](World& w, std::vector<Body> bodies) {
+            w.bodies = std::move(bodies);
+            w.impulses.clear();
+          },
+          "A list of copies of the bodies (assign a list to replace them; `set_body` for one).")
+      .def_property(
+          "ground", [](const World& w) -> std::optional<double> {
+            if (!w.ground) return std::nullopt;
+            return w.ground->height;
+          },
+          [](World& w, std::optional<double> height) {
+            if (height) {
+              w.ground = contact::Ground{*height};
+            } else {
+              w.ground.reset();
+            }
+          })
+      .def("add", [](World& w, const Body& b) { w.bodies.push_back(b); }, arg("body"))
+      .def("__len__", [](const World& w) { return w.bodies.size(); })
+      .def(
+          "body",
+          [](const World& w, const std::string& name) {
+            for (const Body& b : w.bodies) {
+              if (b.name == name) return b;
+            }
+            throw py::key_error("no body '" + name + "'");
+          },
+          arg("name"), "A copy of the body called `name`.")
+      .def(
+          "set_body",
+          [](World& w, std::size_t index, const Body& b) {
+            if (index >= w.bodies.size()) throw py::index_error("body index out of range");
+            w.bodies[index] = b;
+          },
+          arg("index"), arg("body"))
+      .def_property(
+          "state",
+          [](const World& w) {
+            py::array_t<double> out({static_cast<py::ssize_t>(w.bodies.size()), py::ssize_t{6}});
+            for (std::size_t i = 0; i < w.bodies.size(); ++i) {
+              const Body& b = w.bodies[i];
+              const double row[6] = {b.position.x(), b.position.y(), b.angle, b.velocity.x(), b.velocity.y(),
+                                     b.angular_velocity};
+              for (py::ssize_t k = 0; k < 6; ++k) out.mutable_at(static_cast<py::ssize_t>(i), k) = row[k];
+            }
+            return out;
+          },
+          [](World& w, const FArray& state) {
+            const Eigen::MatrixXd s = to_matrix(state, "state");
+            if (s.rows() != static_cast<Eigen::Index>(w.bodies.size()) || s.cols() != 6) {
+              throw py::value_error("state: expected shape (" + std::to_string(w.bodies.size()) + ", 6), got (" +
+                                    std::to_string(s.rows()) + ", " + std::to_string(s.cols()) + ")");
+            }
+            for (std::size_t i = 0; i < w.bodies.size(); ++i) {
+              Body& b = w.bodies[i];
+              const auto r = static_cast<Eigen::Index>(i);
+              b.position = {s(r, 0), s(r, 1)};
+              b.angle = s(r, 2);
+              b.velocity = {s(r, 3), s(r, 4)};
+              b.angular_velocity = s(r, 5);
+            }
+          },
+          "(bodies, 6): x, y, angle, vx, vy, omega per body (a copy; assign to set).")
+      .def(
+          "energy",
+          [](const World& w, const FArray& gravity) {
+            const contact::Energy e = contact::energy(w, pair_from(gravity, "gravity"));
+            return py::make_tuple(e.kinetic, e.potential, e.total());
+          },
+          arg("gravity"))
+      .def(
+          "contacts", [](const World& w, double margin) { return contacts_dict(contact::detect_contacts(w, margin)); },
+          arg("margin") = 0.0, "Every contact with gap <= margin, as arrays (body_a, body_b, point, normal, gap, ...).")
+      .def("validate", &World::validate)
+      .def("clear_impulses", [](World& w) { w.impulses.clear(); }, "Forget the warm start of the next step.")
+      .def("copy", [](const World& w) { return w; })
+      .def("__copy__", [](const World& w) { return w; })
+      .def("__deepcopy__", [](const World& w, py::dict) { return w; }, arg("memo"))
+      .def("__repr__", [](const World& w) {
+        std::string text = "<perp.World " + std::to_string(w.bodies.size()) + " bodies";
+        if (w.ground) text += ", ground at y = " + number_text(w.ground->height);
+        return text + ">";
+      });
+
+  m.def("moreau_jean_step", &step_world, arg("world"), arg("timestep"), arg("theta"), arg("restitution"),
+        arg("friction"), arg("friction_model"), arg("activation_tolerance"), arg("projection"), arg("gravity"),
+        arg("method"), arg("tol"), arg("max_iter"), arg("options"));
+  m.def(
+      "painleve_world",
+      [](double theta, double mu, double theta_dot, double mass, double half_length, double gravity,
+         double sliding_speed) {
+        contact::PainleveRod rod;
+        rod.theta = theta;
+        rod.friction = mu;
+        rod.theta_dot = theta_dot;
+        rod.mass = mass;
+        rod.half_length = half_length;
+        rod.gravity = gravity;
+        rod.validate();
+        return contact::painleve_world(rod, sliding_speed);
+      },
+      arg("theta"), arg("mu"), arg("theta_dot"), arg("mass"), arg("half_length"), arg("gravity"),
+      arg("sliding_speed"));
+}
+
+}  // namespace
+
+void bind_contact(py::module_& m) {
+  bind_world(m);
+  using py::arg;
+  m.def("painleve", &painleve, arg("theta"), arg("mu"), arg("theta_dot"), arg("mass"), arg("half_length"),
+        arg("gravity"));
+  m.def("painleve_regimes", &painleve_regimes, arg("theta"), arg("mu"), arg("theta_dot"), arg("mass"),
+        arg("half_length"), arg("gravity"));
+  m.def("critical_mu", []() {
+    const contact::CriticalFriction c = contact::painleve_critical_friction();
+    return py::make_tuple(c.friction, c.theta);
+  });
+  m.def(
+      "simulate_json", [](const std::string& text, const std::string& source, double max_bytes) {
+        return simulate_scene(parse_scene_json(text, source), max_bytes);
+      },
+      arg("text"), arg("source"), arg("max_bytes"));
+  m.def(
+      "simulate_file",
+      [](const std::string& path, double max_bytes) { return simulate_scene(read_scene_file(path), max_bytes); },
+      arg("path"), arg("max_bytes"));
+}
+
+}  // namespace perp::python

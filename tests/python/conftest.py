@@ -1,0 +1,28 @@
+"""Shared by the pytest suite of the Python module (run by `make python-test` inside `make test`)."""
+
+import os
+import pathlib
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+DATA = REPO / "data" / "siconos"
+EXAMPLES = REPO / "examples"
+
+
+@pytest.fixture
+def block():
+    """The two-contact block of the chapter (§1.2): lambda = (5, 5)."""
+    return np.array([[1.75, 0.25], [0.25, 1.75]]), np.array([-10.0, -10.0])
+
+
+def lcp_residual(M, q, z):
+    """‖min(z, M z + q)‖∞, recomputed here in numpy."""
+    M = M.toarray() if hasattr(M, "toarray") else np.asarray(M, dtype=float)
+    w = M @ z + np.asarray(q, dtype=float)
+    return float(np.max(np.abs(np.minimum(z, w)))) if z.size else 0.0

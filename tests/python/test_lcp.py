@@ -1,0 +1,181 @@
+"""perp.solve on LCPs: values derived by hand, residuals recomputed in numpy, the Result and Status."""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import perp
+from conftest import lcp_residual
+
+# Methods that must solve the block exactly (every LCP method does; it is symmetric PD).
+BLOCK_METHODS = ["enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
+                 "interior-point", "dantzig", "auto"]
+
+
+@pytest.mark.parametrize("method", BLOCK_METHODS)
+def test_block_every_method(block, method):
+    M, q = block
+    r = perp.solve(M, q, method=method, tol=1e-10)
+    assert r.status is perp.Status.SOLVED, r.message
+    assert r.solved
+    np.testing.assert_allclose(r.z, [5.0, 5.0], atol=1e-8)
+    # w and the residual recomputed independently of the library
+    np.testing.assert_allclose(r.w, M @ r.z + q, atol=1e-12)
+    assert lcp_residual(M, q, r.z) <= 1e-9
+    assert r.residual == pytest.approx(lcp_residual(M, q, r.z), abs=1e-12)
+    assert r.residual <= 1e-10
+    assert r.method == method or method == "auto"
+
+
+def test_method_list_matches_the_library():
+    assert set(BLOCK_METHODS) == set(perp.LCP_METHODS)
+    assert "schur" not in perp.LCP_METHODS and "nsgs" in perp.METHODS
+
+
+def test_result_fields_and_repr(block):
+    M, q = block
+    r = perp.solve(M, q, method="pgs", tol=1e-10)
+    assert isinstance(r, perp.Result)
+    assert r.iterations > 1 and r.iterations == len(r.history)
+    assert r.history[-1] == pytest.approx(r.residual)
+    assert np.all(np.diff(r.history) <= 1e-15)  # PGS on an SPD M: the residual never grows here
+    assert r.time_ms >= 0 and isinstance(r.message, str) and r.message
+    assert r.ray is None and r.solutions == []
+    text = repr(r)
+    assert text.startswith("<perp.Result pgs: solved in ") and "residual" in text
+    assert r.brief_report() in text
+    with pytest.raises(ValueError):
+        r.z[0] = 1.0  # a read-only view
+
+
+def test_status_spelling_is_the_cli_spelling():
+    assert [str(s) for s in perp.Status] == ["solved", "infeasible", "ray-termination", "max-iterations",
+                                             "numerical-failure", "not-applicable", "no-solution-found"]
+    assert perp.Status("ray-termination") is perp.Status.RAY_TERMINATION
+
+
+def test_trivial_q_nonnegative_and_empty():
+    r = perp.solve([[1.0, 2.0], [3.0, 4.0]], [1.0, 0.0])
+    assert r.solved and r.z.tolist() == [0.0, 0.0] and r.iterations == 0
+    r = perp.solve(np.zeros((0, 0)), np.zeros(0))
+    assert r.solved and r.z.shape == (0,)
+
+
+def test_all_solutions_of_a_nonunique_lcp():
+    # w = -z + 1: z = 0 (w = 1) and z = 1 (w = 0) both solve it.
+    r = perp.solve([[-1.0]], [1.0], method="enum", all_solutions=True)
+    assert r.solved
+    assert sorted(float(s[0]) for s in r.solutions) == [0.0, 1.0]
+
+
+def test_infeasible_lcp_ray_and_enum_proof():
+    # w = -z - 1 < 0 for every z >= 0: no solution.
+    r = perp.solve([[-1.0]], [-1.0], method="lemke")
+    assert r.status is perp.Status.RAY_TERMINATION and not r.solved
+    assert r.ray is not None and r.ray.shape == (1,)
+    e = perp.solve([[-1.0]], [-1.0], method="enum")
+    assert e.status is perp.Status.INFEASIBLE
+
+
+def test_max_iterations_and_warm_start(block):
+    M, q = block
+    r = perp.solve(M, q, method="pgs", max_iter=2, tol=1e-14)
+    assert r.status is perp.Status.MAX_ITERATIONS and r.iterations == 2
+    warm = perp.solve(M, q, method="pgs", warm_start=[5.0, 5.0], tol=1e-12)
+    assert warm.solved and warm.iterations <= 1
+
+
+def test_method_options(block):
+    M, q = block
+    slow = perp.solve(M, q, method="psor", relaxation=1.0, tol=1e-12)
+    fast = perp.solve(M, q, method="psor", relaxation=1.1, tol=1e-12)
+    assert slow.solved and fast.solved and fast.iterations != slow.iterations
+    r = perp.solve(M, q, method="lemke", lemke={"covering_vector": [1.0, 2.0], "refine": False})
+    np.testing.assert_allclose(r.z, [5, 5], atol=1e-9)
+    r = perp.solve(M, q, method="newton-fb", newton={"line_search": False}, record_history=False)
+    assert r.solved and len(r.history) == 0
+
+
+def test_unknown_and_mistyped_options(block):
+    M, q = block
+    with pytest.raises(TypeError, match="unknown option 'relax'"):
+        perp.solve(M, q, relax=1.2)
+    with pytest.raises(TypeError, match="unknown option 'lemke.refin'"):
+        perp.solve(M, q, lemke={"refin": True})
+    with pytest.raises(TypeError, match="'relaxation': expected a float, got str"):
+        perp.solve(M, q, method="psor", relaxation="1.2")
+    with pytest.raises(TypeError, match="'all_solutions': expected a bool"):
+        perp.solve(M, q, method="enum", all_solutions=1)
+    with pytest.raises(perp.InvalidProblem, match="relaxation"):
+        perp.solve(M, q, method="psor", relaxation=2.5)  # the library's own check
+    with pytest.raises(perp.InvalidProblem, match="lemke"):
+        perp.solve(M, q, method="lemke", lemke={"covering_vector": [1.0, -1.0]})
+
+
+def test_sparse_matrix_is_accepted_and_same_answer(block):
+    M, q = block
+    for S in (scipy.sparse.csr_matrix(M), scipy.sparse.csc_matrix(M), scipy.sparse.coo_matrix(M)):
+        r = perp.solve(S, q, method="lemke")
+        np.testing.assert_allclose(r.z, [5, 5], atol=1e-12)
+
+
+def test_sparse_size_guard(monkeypatch):
+    monkeypatch.setattr(perp, "DENSE_LIMIT", 10)
+    S = scipy.sparse.identity(11, format="csr")
+    with pytest.raises(ValueError, match="would be densified"):
+        perp.solve(S, -np.ones(11))
+
+
+def test_conversions_like_numpy(block):
+    M, q = block
+    expected = [5.0, 5.0]
+    for Mx, qx in ((M.tolist(), q.tolist()), (M.astype(np.float32), q.astype(np.float32)),
+                   (np.asfortranarray(M), q), (np.repeat(M, 2, axis=1)[:, ::2], np.repeat(q, 3)[::3]),
+                   (np.array([[7, 1], [1, 7]]), np.array([-40, -40]))):
+        r = perp.solve(Mx, qx, method="lemke")
+        np.testing.assert_allclose(r.z, expected, atol=1e-5 if np.asarray(Mx).dtype == np.float32 else 1e-12)
+
+
+@pytest.mark.parametrize("M, q, error, pattern", [
+    ([[1.0, 2.0]], [1.0], perp.InvalidProblem, "square|M"),
+    ([[1.0, 0.0], [0.0, 1.0]], [1.0, 2.0, 3.0], perp.InvalidProblem, "q"),
+    ([[np.nan, 0.0], [0.0, 1.0]], [-1.0, -1.0], perp.InvalidProblem, "M.*NaN|NaN"),
+    ([[1.0, 0.0], [0.0, 1.0]], [-1.0, np.inf], perp.InvalidProblem, "q"),
+    ([1.0, 2.0], [1.0], ValueError, "M: expected a 2-D array"),
+    ([[1.0]], [[1.0]], ValueError, "q: expected a 1-D array"),
+    ([["a", "b"], ["c", "d"]], [1.0, 2.0], TypeError, "M: expected real numbers"),
+    ([[1 + 1j]], [1.0], TypeError, "dtype complex"),
+    ([[1.0, 2.0], [3.0]], [1.0, 2.0], ValueError, "M: cannot be read"),
+    (None, [1.0], TypeError, "M: expected an array"),
+])
+def test_bad_input_raises_clearly(M, q, error, pattern):
+    with pytest.raises(error, match=pattern):
+        perp.solve(M, q)
+
+
+def test_invalid_problem_is_a_value_error_and_bad_method():
+    assert issubclass(perp.InvalidProblem, ValueError)
+    with pytest.raises(perp.InvalidProblem, match="lemke"):  # lists the valid names
+        perp.solve([[1.0]], [-1.0], method="lemk")
+    with pytest.raises(TypeError, match="method"):
+        perp.solve([[1.0]], [-1.0], method=3)
+    with pytest.raises(TypeError, match="tol"):
+        perp.solve([[1.0]], [-1.0], tol="1e-8")
+    with pytest.raises(perp.InvalidProblem, match="tolerance"):
+        perp.solve([[1.0]], [-1.0], tol=-1.0)
+    with pytest.raises(TypeError, match="max_iter"):
+        perp.solve([[1.0]], [-1.0], max_iter=2.5)
+    with pytest.raises(perp.InvalidProblem, match="initial_guess"):
+        perp.solve([[1.0]], [-1.0], method="pgs", warm_start=[1.0, 2.0])
+
+
+def test_corpus_lcp_from_file():
+    from conftest import DATA
+    p = perp.read(DATA / "lcp" / "lcp_CPS_1.dat")
+    assert isinstance(p, perp.Lcp)
+    r = p.solve(method="lemke")
+    assert r.solved
+    assert lcp_residual(p.M, p.q, r.z) <= 1e-8
+    assert np.all(r.z >= -1e-12)

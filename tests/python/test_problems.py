@@ -1,0 +1,241 @@
+"""Box LCP, MLCP, QP, NCP/MCP and frictional contact: hand-derived solutions, residuals recomputed."""
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import perp
+
+
+def box_residual(M, q, lo, hi, z):
+    w = M @ z + q
+    return float(np.max(np.abs(z - np.clip(z - w, lo, hi))))
+
+
+@pytest.mark.parametrize("method", perp.BOX_LCP_METHODS)
+def test_box_lcp_clipped_at_upper_bound(method):
+    # unconstrained minimizer z = 2, clipped to hi = 1, where w = 2·1 − 4 = −2 <= 0
+    r = perp.solve_box([[2.0]], [-4.0], 0.0, 1.0, method=method, tol=1e-10)
+    assert r.solved, r.message
+    assert r.z[0] == pytest.approx(1.0, abs=1e-9)
+    assert r.w[0] == pytest.approx(-2.0, abs=1e-8)
+    assert box_residual(np.array([[2.0]]), np.array([-4.0]), 0.0, 1.0, r.z) <= 1e-9
+
+
+def test_box_lcp_with_friction_coupling():
+    # z0 = 1 (w0 = 0); z1 in [-mu z0, mu z0] = [-0.5, 0.5]: the free value 2 is clipped to 0.5, w1 = -1.5
+    M = np.eye(2)
+    q = np.array([-1.0, -2.0])
+    r = perp.solve_box(M, q, [0.0, -np.inf], [np.inf, np.inf], friction=[(1, 0, 0.5)], tol=1e-10)
+    assert r.solved, r.message
+    np.testing.assert_allclose(r.z, [1.0, 0.5], atol=1e-9)
+    np.testing.assert_allclose(r.w, M @ r.z + q, atol=1e-12)
+    with pytest.raises(TypeError, match=r"friction\[0\]"):
+        perp.solve_box(M, q, 0, 1, friction=[(1, 0)])
+    with pytest.raises(perp.InvalidProblem):
+        perp.solve_box(M, q, 0, 1, friction=[(1, 1, 0.5)])  # index == normal
+    with pytest.raises(perp.InvalidProblem, match="lower|lo"):
+        perp.solve_box(M, q, [1.0, 0.0], [0.0, 1.0])  # lo > hi
+
+
+@pytest.mark.parametrize("method", perp.MLCP_METHODS)
+def test_mlcp_by_hand(method):
+    # 2u + v − 2 = 0, 0 <= v ⊥ −u + v − 1 >= 0: v > 0 gives u = v − 1, 3v = 4: (u, v) = (1/3, 4/3)
+    A, B, C, D = [[2.0]], [[1.0]], [[1.0]], [[-1.0]]
+    a, b = [-2.0], [-1.0]
+    r = perp.solve_mlcp(A, B, C, D, a, b, method=method, tol=1e-10)
+    assert isinstance(r, perp.MlcpResult)
+    assert r.solved, r.message
+    assert r.u[0] == pytest.approx(1 / 3, abs=1e-8) and r.v[0] == pytest.approx(4 / 3, abs=1e-8)
+    np.testing.assert_allclose(r.z, np.concatenate([r.u, r.v]))
+    assert 2 * r.u[0] + r.v[0] - 2 == pytest.approx(0, abs=1e-8)
+    assert r.equality_residual <= 1e-8 and r.complementarity_residual <= 1e-8
+
+
+def test_mlcp_without_free_unknowns_is_an_lcp(block):
+    M, q = block
+    r = perp.solve_mlcp(np.zeros((0, 0)), M, None, None, np.zeros(0), q)
+    assert r.solved and r.u.size == 0
+    np.testing.assert_allclose(r.v, [5, 5], atol=1e-9)
+    with pytest.raises(perp.InvalidProblem, match="C"):
+        perp.solve_mlcp([[2.0]], [[1.0]], [[1.0, 2.0]], [[-1.0]], [-2.0], [-1.0])
+
+
+def test_qp_by_hand():
+    # min (x1-1)^2 + (x2-2.5)^2 s.t. x1 + x2 <= 2: KKT gives mu = 1.5, x = (0.25, 1.75)
+    Q = 2 * np.eye(2)
+    c = np.array([-2.0, -5.0])
+    A = np.array([[-1.0, -1.0]])
+    b = np.array([-2.0])
+    r = perp.solve_qp(Q, c, A, b, tol=1e-10)
+    assert isinstance(r, perp.QpResult)
+    assert r.solved and r.status is perp.Status.SOLVED, r.message
+    np.testing.assert_allclose(r.x, [0.25, 1.75], atol=1e-9)
+    np.testing.assert_allclose(r.mu, [1.5], atol=1e-9)
+    np.testing.assert_allclose(r.nu, Q @ r.x + c - A.T @ r.mu, atol=1e-9)
+    assert r.objective == pytest.approx(0.5 * r.x @ Q @ r.x + c @ r.x) == pytest.approx(-6.125)
+    assert isinstance(r.lcp, perp.Result) and r.lcp.z.size == 3
+    assert "objective" in repr(r)
+
+
+def test_qp_without_constraints_and_not_psd():
+    r = perp.solve_qp([[1.0]], [-3.0])
+    assert r.solved and r.x[0] == pytest.approx(3.0)
+    with pytest.raises(perp.InvalidProblem, match="positive semidefinite"):
+        perp.solve_qp([[-1.0]], [1.0])
+    with pytest.raises(perp.InvalidProblem, match="symmetric"):
+        perp.solve_qp([[1.0, 2.0], [0.0, 1.0]], [1.0, 1.0])
+    with pytest.raises(ValueError, match="both or neither"):
+        perp.solve_qp([[1.0]], [1.0], A=[[1.0]])
+
+
+def F(z):
+    return np.array([2 * z[0] + z[1] ** 2 - 1, z[1] - z[0] + 1])
+
+
+def J(z):
+    return np.array([[2.0, 2 * z[1]], [-1.0, 1.0]])
+
+
+@pytest.mark.parametrize("method", ["newton-fb", "newton-min", "penalized-fb", "smoothing", "auto"])
+def test_ncp_by_hand(method):
+    # z1 = 0 with F1 = 1 - z0 >= 0 and F0 = 2 z0 - 1 = 0: z = (0.5, 0), F = (0, 0.5)
+    r = perp.solve_ncp(F, J, [0.0, 0.0], method=method, tol=1e-12)
+    assert r.solved, r.message
+    np.testing.assert_allclose(r.z, [0.5, 0.0], atol=1e-10)
+    np.testing.assert_allclose(r.w, F(r.z), atol=1e-12)
+    assert float(np.max(np.abs(np.minimum(r.z, F(r.z))))) <= 1e-10
+
+
+def test_ncp_numeric_jacobian():
+    r = perp.solve_ncp(F, None, [1.0, 1.0], tol=1e-10)
+    assert r.solved
+    np.testing.assert_allclose(r.z, [0.5, 0.0], atol=1e-8)
+
+
+def test_mcp_by_hand():
+    # on [-0.5, inf)^2: z1 sits at its lower bound -0.5 (F1 = 0.125 >= 0) and F0 = 2 z0 + 0.25 - 1 = 0
+    r = perp.solve_mcp(F, J, [-0.5, -0.5], np.inf, method="newton-min", tol=1e-12)
+    assert r.solved, r.message
+    np.testing.assert_allclose(r.z, [0.375, -0.5], atol=1e-10)
+    np.testing.assert_allclose(r.w, [0.0, 0.125], atol=1e-10)
+
+
+class Boom(Exception):
+    pass
+
+
+def test_exception_in_F_reaches_the_caller_as_itself():
+    calls = []
+
+    def bad_F(z):
+        calls.append(z.copy())
+        if len(calls) == 3:
+            raise Boom("raised in F")
+        return F(z)
+
+    with pytest.raises(Boom, match="raised in F") as info:
+        perp.solve_ncp(bad_F, J, [0.0, 0.0])
+    assert any(entry.name == "bad_F" for entry in info.traceback)  # the traceback reaches into F
+    with pytest.raises(ZeroDivisionError):
+        perp.solve_mcp(F, lambda z: 1 / 0, [0.0, 0.0], np.inf)
+    with pytest.raises(KeyError):
+        perp.solve_ncp(lambda z: {}["x"], J, [0.0, 0.0])
+
+
+def test_bad_callables():
+    with pytest.raises(TypeError, match="F: expected a callable"):
+        perp.solve_ncp(3, J, [0.0, 0.0])
+    with pytest.raises(TypeError, match="F must return an array of floats"):
+        perp.solve_ncp(lambda z: "abc", J, [0.0, 0.0])
+    with pytest.raises(ValueError, match="F must return a 1-D array"):
+        perp.solve_ncp(lambda z: np.zeros((2, 1)), J, [0.0, 0.0])
+    with pytest.raises(perp.InvalidProblem, match="F"):
+        perp.solve_ncp(lambda z: np.zeros(3), J, [0.0, 0.0])  # wrong size: the library's check
+    with pytest.raises(perp.InvalidProblem):
+        perp.solve_ncp(lambda z: np.array([np.nan, 0.0]), J, [0.0, 0.0])
+    with pytest.raises(ValueError, match="J must return a 2-D array"):
+        perp.solve_ncp(F, lambda z: np.zeros(4), [1.0, 1.0])
+    with pytest.raises(perp.InvalidProblem, match="lemke|method"):
+        perp.solve_ncp(F, J, [0.0, 0.0], method="lemke")
+
+
+def fc_check(W, q, mu, d, r, tol=1e-9):
+    """Contact by contact: r in the cone, u_N >= 0 and the De Saxcé complementarity, in numpy."""
+    W = W.toarray() if hasattr(W, "toarray") else np.asarray(W)
+    u = W @ r + q
+    for i in range(len(mu)):
+        ri, ui = r[i * d:(i + 1) * d], u[i * d:(i + 1) * d]
+        assert np.linalg.norm(ri[1:]) <= mu[i] * ri[0] + tol
+        assert ui[0] >= -tol
+        uhat = ui.copy()
+        uhat[0] += mu[i] * np.linalg.norm(ui[1:])
+        assert abs(ri @ uhat) <= tol
+    return u
+
+
+@pytest.mark.parametrize("method", perp.FRICTION_CONTACT_METHODS)
+def test_friction_contact_2d_stick_and_slide(method):
+    W = np.eye(4)
+    # contact 0 sticks: r = -q = (1, -0.2), |r_T| <= 0.5; contact 1 slides: r = (1, -0.5), u = (0, 1.5)
+    q = np.array([-1.0, 0.2, -1.0, 2.0])
+    mu = np.array([0.5, 0.5])
+    r = perp.solve_friction_contact(W, q, mu, method=method, tol=1e-12)
+    assert isinstance(r, perp.FrictionContactResult) and r.dimension == 2
+    assert r.solved, r.message
+    np.testing.assert_allclose(r.r, [1.0, -0.2, 1.0, -0.5], atol=1e-8)
+    np.testing.assert_allclose(r.u, [0.0, 0.0, 0.0, 1.5], atol=1e-8)
+    fc_check(W, q, mu, 2, r.r)
+    assert r.criteria["relative_error"] == pytest.approx(r.residual)
+    assert r.criteria["signorini"] <= 1e-9 and r.criteria["coulomb"] <= 1e-9
+
+
+def test_friction_contact_3d_sparse():
+    W = scipy.sparse.identity(3, format="csr")
+    q = np.array([-1.0, 0.3, 0.4])
+    r = perp.solve_friction_contact(W, q, 1.0, dimension=3, tol=1e-12)
+    assert r.solved and r.dimension == 3
+    np.testing.assert_allclose(r.r, [1.0, -0.3, -0.4], atol=1e-9)
+    np.testing.assert_allclose(r.u, 0.0, atol=1e-9)
+
+
+def test_friction_contact_bad_input():
+    with pytest.raises(ValueError, match="dimension"):
+        perp.solve_friction_contact(np.eye(5), np.zeros(5), [0.5, 0.5])
+    with pytest.raises(ValueError, match="dimension"):
+        perp.solve_friction_contact(np.eye(4), np.zeros(4), 0.5)
+    with pytest.raises(perp.InvalidProblem, match="mu"):
+        perp.solve_friction_contact(np.eye(2), [-1.0, 0.0], [-0.5])
+    with pytest.raises(perp.InvalidProblem, match="W"):
+        perp.solve_friction_contact(np.eye(3), [-1.0, 0.0], [0.5])
+    with pytest.raises(perp.InvalidProblem):
+        perp.solve_friction_contact(np.eye(2), [-1.0, 0.0], [0.5], dimension=4)
+    with pytest.raises(perp.InvalidProblem):
+        perp.solve_friction_contact(np.eye(2), [-1.0, 0.0], [0.5], method="pgs")
+
+
+def test_friction_contact_corpus_file():
+    from conftest import DATA
+    path = sorted((DATA / "fc2d").glob("*.dat"))[0]
+    p = perp.read(path)
+    assert isinstance(p, perp.FrictionContact) and scipy.sparse.issparse(p.W)
+    r = p.solve(tol=1e-8)
+    assert r.solved, r.message
+    # solved to a relative error of 1e-8: the physical criteria hold to that scale
+    scale = max(np.linalg.norm(p.q), np.linalg.norm(r.r), np.linalg.norm(r.u))
+    fc_check(p.W, p.q, p.mu, p.dimension, r.r, tol=1e-7 * scale * max(1.0, scale))
+
+
+def test_qp_infeasible_and_unbounded_with_certificates():
+    # x >= 0 and -x >= 1 cannot both hold: the ray's multiplier part λ certifies it (Farkas)
+    A, b = np.array([[-1.0]]), np.array([1.0])
+    r = perp.solve_qp([[1.0]], [0.0], A=A, b=b)
+    assert r.status is perp.Status.INFEASIBLE and r.lcp.message.startswith("the QP is infeasible")
+    lam = r.lcp.ray[1:]
+    assert np.all(lam >= 0) and np.all(A.T @ lam <= 0) and b @ lam > 0
+    # min -x over x >= 0 is unbounded below: the ray's x part d has d >= 0, Q d = 0, c·d < 0
+    Q, c = np.array([[0.0]]), np.array([-1.0])
+    r = perp.solve_qp(Q, c)
+    assert r.status is perp.Status.INFEASIBLE and "unbounded below" in r.lcp.message
+    d = r.lcp.ray[:1]
+    assert np.all(d >= 0) and np.allclose(Q @ d, 0) and c @ d < 0
