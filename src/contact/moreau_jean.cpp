@@ -82,7 +82,7 @@ Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eige
   const Eigen::SparseMatrix<double> J = interleaved_jacobian(space);
   FrictionContact problem;
   problem.dimension = 2;
-  problem.W = delassus_sparse(J, space.inverse_mass);
+  problem.W = delassus_interleaved(report.contacts, space.inverse_mass);
   problem.q.resize(2 * m);
   for (Eigen::Index k = 0; k < m; ++k) {
     problem.q[2 * k] = normal_bias[k];

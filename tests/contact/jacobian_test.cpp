@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "perp/contact/signorini.hpp"
+#include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
 namespace perp::contact {
@@ -84,6 +85,38 @@ TEST(Delassus, SparseEqualsDenseEqualsExplicitInverse) {
   // Positive semidefinite, as the chapter says (§1.2).
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(dense);
   EXPECT_GT(eigen.eigenvalues().minCoeff(), -1e-12);
+}
+
+// The block-by-block W of the frictional contact problem equals the sparse product of the
+// interleaved Jacobian, on a pile with disk–disk, disk–box, box–box and ground contacts and a
+// fixed body.
+TEST(Jacobian, InterleavedDelassusEqualsTheSparseProduct) {
+  World world;
+  world.ground = Ground{0};
+  for (int i = 0; i < 6; ++i) {
+    world.bodies.push_back(test::disk("d" + std::to_string(i), 0.25, 1.0 + i, {0.49 * i, 0.25}));
+    world.bodies.push_back(test::box("b" + std::to_string(i), 0.5, 0.5, 2.0, {0.49 * i + 0.1, 0.74}, 0.05 * i));
+  }
+  world.bodies[3].fixed = true;
+  const std::vector<Contact> contacts = detect_contacts(world, 0.02);
+  ASSERT_GT(contacts.size(), 15u);
+  const auto n = static_cast<Eigen::Index>(world.bodies.size());
+  const Eigen::SparseMatrix<double> JN = normal_jacobian(contacts, n);
+  const Eigen::SparseMatrix<double> JT = tangent_jacobian(contacts, n);
+  const auto m = static_cast<Eigen::Index>(contacts.size());
+  Eigen::MatrixXd J(2 * m, 3 * n);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    J.row(2 * k) = Eigen::MatrixXd(JN).row(k);
+    J.row(2 * k + 1) = Eigen::MatrixXd(JT).row(k);
+  }
+  const Eigen::VectorXd minv = inverse_mass_diagonal(world.bodies);
+  const Eigen::MatrixXd expected = J * minv.asDiagonal() * J.transpose();
+  const Eigen::MatrixXd W = Eigen::MatrixXd(delassus_interleaved(contacts, minv));
+  EXPECT_LE((W - expected).cwiseAbs().maxCoeff(), 1e-14 * expected.cwiseAbs().maxCoeff());
+  EXPECT_LE((W - W.transpose()).cwiseAbs().maxCoeff(), 1e-15 * W.cwiseAbs().maxCoeff());
+  Contact bad = contacts[0];
+  bad.body_b = static_cast<int>(n);
+  EXPECT_THROW((void)delassus_interleaved({bad}, minv), InvalidProblem);
 }
 
 }  // namespace

@@ -42,4 +42,12 @@ namespace perp::contact {
   return delassus_sparse(J, inverse_mass, J);
 }
 
+/// W = J M⁻¹ Jᵀ of the frictional contact problem (d = 2): J with the normal and tangent rows of
+/// contact k interleaved (rows 2k, 2k + 1), assembled 2×2 block by block from the contacts'
+/// geometry in compressed column form — the same matrix as `delassus_sparse` of that J, without
+/// the general sparse product (which was 35 % of a 210-box pyramid's step). Bodies with a zero
+/// inverse mass (fixed) couple nothing. Sizes: inverse_mass has 3 entries per body.
+[[nodiscard]] Eigen::SparseMatrix<double> delassus_interleaved(const std::vector<Contact>& contacts,
+                                                               const Eigen::VectorXd& inverse_mass);
+
 }  // namespace perp::contact
