@@ -18,7 +18,7 @@ namespace perp::contact {
 namespace {
 
 /// The largest Stewart–Trinkle LCP (4 unknowns a contact) auto pivots on within a step.
-constexpr Eigen::Index kStepLemkeMaxSize = 400;
+constexpr Eigen::Index kStepLemkeMaxSize = 1000;
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -95,7 +95,7 @@ struct MoreauJeanOptions {
   /// tolerance is on its relative error (default here 1e-10, tighter than `solve`'s 1e-8: the
   /// impulses of small scenes come out exact to ~10 digits), and `initial_guess` is ignored (the
   /// step warm-starts from `World::impulses`). Within a step, auto's last resort (Lemke on the
-  /// Stewart–Trinkle LCP) is kept to problems of at most 100 contacts (`lcp_max_size` capped at 400).
+  /// Stewart–Trinkle LCP) is kept to problems of at most 250 contacts (`lcp_max_size` capped at 1000).
   SolveOptions solve{.tolerance = 1e-10};
 
   /// Throws `InvalidProblem` naming the first bad field.
