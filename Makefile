@@ -90,6 +90,8 @@ bench: deps
 	$(BENCH_BUILD)/bench/box_bench
 	$(BENCH_BUILD)/bench/compare_siconos
 	$(BENCH_BUILD)/bench/compare_siconos_fc
+	$(BENCH_BUILD)/bench/compare_box2d --seconds 10 --scene stack10 --scene pyramid5 --scene pyramid20 \
+	  --scene disks100 --scene slope20
 	$(BENCH_BUILD)/bench/compare_bullet
 	$(BENCH_BUILD)/bench/compare_box2d
 

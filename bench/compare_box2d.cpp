@@ -15,7 +15,7 @@
 // iterations) and at (30, 10).
 //
 // Usage: compare_box2d [--seconds S] [--scene NAME]...   (scenes: stack10, pyramid5, pyramid20,
-//   disks100, disks1000; default all, 10 s each)
+//   disks100, disks1000 (between two walls), slope20; default all, 10 s each)
 //
 // Box2D is a comparison target only: nothing in perp links to it.
 
@@ -89,6 +89,7 @@ Scene pyramid(int rows) {
   return scene;
 }
 
+/// A heap of `count` disks dropped between two walls, on the ground.
 Scene disks(int count) {
   Scene scene{"disks" + std::to_string(count), {}, false};
   const int per_row = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count))));
@@ -100,6 +101,31 @@ Scene disks(int count) {
     scene.world.bodies.push_back(make_disk("d" + std::to_string(k), 0.25, {x, 0.3 + 0.55 * row}));
   }
   scene.world.ground = perp::contact::Ground{0};
+  const double half_width = 0.275 * per_row + 0.4;
+  perp::contact::Plane left;
+  left.name = "left";
+  left.point = {-half_width, 0};
+  left.normal = {1, 0};
+  perp::contact::Plane right = left;
+  right.name = "right";
+  right.point = {half_width + 0.1, 0};
+  right.normal = {-1, 0};
+  scene.world.planes = {left, right};
+  return scene;
+}
+
+/// A box resting on a slope of 20° (tan = 0.36 < μ = 0.6: it must stay, the drift is its creep).
+Scene slope() {
+  Scene scene{"slope20", {}, true};
+  const double alpha = 20 * M_PI / 180;
+  perp::contact::Plane plane;
+  plane.normal = {-std::sin(alpha), std::cos(alpha)};
+  scene.world.planes = {plane};
+  scene.world.ground = perp::contact::Ground{0};  // as Box2D's ground edge; the box never reaches it
+  const Eigen::Vector2d along(std::cos(alpha), std::sin(alpha));
+  Body box = make_box("crate", 1.0, 3.0 * along + 0.5 * plane.normal);
+  box.angle = alpha;
+  scene.world.bodies = {box};
   return scene;
 }
 
@@ -147,9 +173,15 @@ void finish(Figures& figures, const Scene& scene, const World& end, int steps, d
   }
 }
 
-Figures run_perp(const Scene& scene, int steps) {
+/// `split`: the split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on.
+Figures run_perp(const Scene& scene, int steps, bool split) {
   World world = scene.world;
   perp::contact::MoreauJeanOptions options;
+  if (split) {
+    options.baumgarte = 0.2;
+    options.slop = 0.005;
+    options.split_impulse = true;
+  }
   options.timestep = kTimestep;
   options.friction = kFriction;
   options.gravity = {0, -kGravity};
@@ -183,6 +215,21 @@ Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int po
   ground_fixture.shape = &edge;
   ground_fixture.friction = static_cast<float>(kFriction);
   ground->CreateFixture(&ground_fixture);
+  // Each plane as a long two-sided edge along its surface.
+  std::vector<b2EdgeShape> plane_edges(scene.world.planes.size());
+  for (std::size_t p = 0; p < scene.world.planes.size(); ++p) {
+    const perp::contact::Plane& plane = scene.world.planes[p];
+    const Eigen::Vector2d n = plane.unit_normal();
+    const Eigen::Vector2d along(n.y(), -n.x());
+    const Eigen::Vector2d a = plane.point - 1000 * along;
+    const Eigen::Vector2d b = plane.point + 1000 * along;
+    plane_edges[p].SetTwoSided(b2Vec2(static_cast<float>(a.x()), static_cast<float>(a.y())),
+                               b2Vec2(static_cast<float>(b.x()), static_cast<float>(b.y())));
+    b2FixtureDef fixture;
+    fixture.shape = &plane_edges[p];
+    fixture.friction = static_cast<float>(kFriction);
+    ground->CreateFixture(&fixture);
+  }
   std::vector<b2Body*> bodies;
   for (const Body& body : scene.world.bodies) {
     b2BodyDef def;
@@ -261,7 +308,7 @@ int main(int argc, char** argv) {
   const int steps = std::max(1, static_cast<int>(std::lround(seconds / kTimestep)));
   std::vector<std::function<Scene()>> scenes{[] { return stack(10); }, [] { return pyramid(5); },
                                              [] { return pyramid(20); }, [] { return disks(100); },
-                                             [] { return disks(1000); }};
+                                             [] { return disks(1000); }, [] { return slope(); }};
   std::printf("h = 1/60, mu = 0.6, %d steps (%.3g s)\n\n", steps, seconds);
   std::printf("| scene | engine | ms/step | max penetration (m) | mean penetration (m) | top drift (m) | stands | "
               "final KE (J) | perp unsolved steps | perp worst criterion | perp time in the solve |\n");
@@ -271,7 +318,8 @@ int main(int argc, char** argv) {
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), scene.name) == wanted.end()) continue;
     print(scene, "Box2D 8/3", run_box2d(scene, steps, 8, 3));
     print(scene, "Box2D 30/10", run_box2d(scene, steps, 30, 10));
-    print(scene, "perp (Coulomb, auto)", run_perp(scene, steps));
+    print(scene, "perp (Coulomb, auto)", run_perp(scene, steps, false));
+    print(scene, "perp (Coulomb, auto, split impulse)", run_perp(scene, steps, true));
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
