@@ -93,7 +93,6 @@ bench: deps
 	$(BENCH_BUILD)/bench/compare_box2d --seconds 10 --scene stack10 --scene pyramid5 --scene pyramid20 \
 	  --scene disks100 --scene slope20
 	$(BENCH_BUILD)/bench/compare_bullet
-	$(BENCH_BUILD)/bench/compare_box2d
 
 # libFuzzer targets (fuzz/, clang + ASan/UBSan), each run from fuzz/corpus/TARGET; new inputs
 # go to $(FUZZ_BUILD)/corpus/TARGET, crashes to $(FUZZ_BUILD)/artifacts/.
