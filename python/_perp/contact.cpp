@@ -271,8 +271,11 @@ py::dict criteria_dict(const FrictionContactResiduals& r) {
 py::dict step_world(World& world, double timestep, double theta, double restitution, double friction,
                     const std::string& friction_model, double activation_tolerance, bool projection,
                     const FArray& gravity, const std::string& method, double tol, const py::object& max_iter,
-                    const py::dict& options) {
+                    const py::dict& options, double baumgarte, double slop, bool split_impulse) {
   contact::MoreauJeanOptions o;
+  o.baumgarte = baumgarte;
+  o.slop = slop;
+  o.split_impulse = split_impulse;
   o.timestep = timestep;
   o.theta = theta;
   o.restitution = restitution;
@@ -307,6 +310,9 @@ py::dict step_world(World& world, double timestep, double theta, double restitut
   d["warm_started"] = report.warm_started;
   d["projected_contacts"] = report.projected_contacts;
   d["projection_status"] = status_object(report.projection_status);
+  d["split_contacts"] = report.split_contacts;
+  d["split_status"] = status_object(report.split_status);
+  d["fallback"] = report.fallback;
   return d;
 }
 
@@ -334,15 +340,19 @@ void bind_world(py::module_& m) {
       .def_readwrite("width", &contact::Box::width)
       .def_readwrite("height", &contact::Box::height)
       .def("__repr__", [](const contact::Box& b) { return shape_repr(b); });
-  py::class_<contact::Rod>(m, "Rod", "A thin rod of length L along the body's x axis (touches the ground only).")
+  py::class_<contact::Rod>(m, "Rod", "A thin rod of length L along the body's x axis (touches the ground, planes, disks and boxes).")
       .def(py::init([](double length) { return contact::Rod{length}; }), arg("length"))
       .def_readwrite("length", &contact::Rod::length)
       .def("__repr__", [](const contact::Rod& r) { return shape_repr(r); });
 
   py::class_<Body>(m, "Body", "A planar rigid body: shape, mass, pose (x, y, angle) and velocity (vx, vy, omega).")
       .def(py::init([](std::string name, contact::Shape shape, double mass, const py::object& position, double angle,
-                       const py::object& velocity, double angular_velocity, std::optional<double> inertia) {
+                       const py::object& velocity, double angular_velocity, std::optional<double> inertia, bool fixed,
+                       std::optional<double> friction, std::optional<double> restitution) {
              Body b;
+             b.fixed = fixed;
+             b.friction = friction;
+             b.restitution = restitution;
              b.name = std::move(name);
              b.shape = shape;
              b.mass = mass;
@@ -355,8 +365,12 @@ void bind_world(py::module_& m) {
              return b;
            }),
            arg("name"), arg("shape"), arg("mass"), arg("position") = py::make_tuple(0.0, 0.0), arg("angle") = 0.0,
-           arg("velocity") = py::make_tuple(0.0, 0.0), arg("angular_velocity") = 0.0, arg("inertia") = py::none())
+           arg("velocity") = py::make_tuple(0.0, 0.0), arg("angular_velocity") = 0.0, arg("inertia") = py::none(),
+           arg("fixed") = false, arg("friction") = py::none(), arg("restitution") = py::none())
       .def_readwrite("name", &Body::name)
+      .def_readwrite("fixed", &Body::fixed, "A static (or, with a velocity, kinematic) body of infinite mass.")
+      .def_readwrite("friction", &Body::friction, "This body's Coulomb coefficient; None: the step's.")
+      .def_readwrite("restitution", &Body::restitution, "This body's restitution; None: the step's.")
       .def_readwrite("shape", &Body::shape)
       .def_readwrite("mass", &Body::mass)
       .def_readwrite("inertia", &Body::inertia)
@@ -378,16 +392,58 @@ void bind_world(py::module_& m) {
         return "Body('" + b.name + "', " + shape_repr(b.shape) + text;
       });
 
+  py::class_<contact::Plane>(m, "Plane",
+                             "A static half-plane (wall, slope): the solid is normal . (x - point) <= 0.")
+      .def(py::init([](const py::object& point, const py::object& normal, std::string name,
+                       std::optional<double> friction, std::optional<double> restitution) {
+             contact::Plane p;
+             p.point = pair_from(point, "point");
+             p.normal = pair_from(normal, "normal");
+             p.name = std::move(name);
+             p.friction = friction;
+             p.restitution = restitution;
+             World probe;
+             probe.planes = {p};
+             probe.validate();
+             return p;
+           }),
+           arg("point"), arg("normal"), arg("name") = "", arg("friction") = py::none(),
+           arg("restitution") = py::none())
+      .def_readwrite("name", &contact::Plane::name)
+      .def_property(
+          "point", [](const contact::Plane& p) { return pair_to(p.point); },
+          [](contact::Plane& p, const py::object& v) { p.point = pair_from(v, "point"); })
+      .def_property(
+          "normal", [](const contact::Plane& p) { return pair_to(p.normal); },
+          [](contact::Plane& p, const py::object& v) { p.normal = pair_from(v, "normal"); })
+      .def_readwrite("friction", &contact::Plane::friction)
+      .def_readwrite("restitution", &contact::Plane::restitution)
+      .def("__repr__", [](const contact::Plane& p) {
+        char text[128];
+        std::snprintf(text, sizeof text, "point=(%g, %g), normal=(%g, %g)", p.point.x(), p.point.y(), p.normal.x(),
+                      p.normal.y());
+        return "Plane(" + std::string(text) + (p.name.empty() ? "" : ", name='" + p.name + "'") + ")";
+      });
+
   py::class_<World>(m, "World",
                     "Bodies and an optional ground (the half-plane y <= height): what moreau_jean_step advances.")
-      .def(py::init([](std::vector<Body> bodies, std::optional<double> ground) {
+      .def(py::init([](std::vector<Body> bodies, std::optional<double> ground, std::vector<contact::Plane> planes) {
              World w;
              w.bodies = std::move(bodies);
              if (ground) w.ground = contact::Ground{*ground};
+             w.planes = std::move(planes);
              w.validate();
              return w;
            }),
-           arg("bodies") = std::vector<Body>{}, arg("ground") = py::none())
+           arg("bodies") = std::vector<Body>{}, arg("ground") = py::none(),
+           arg("planes") = std::vector<contact::Plane>{})
+      .def_property(
+          "planes", [](const World& w) { return w.planes; },
+          [](World& w, std::vector<contact::Plane> planes) {
+            w.planes = std::move(planes);
+            w.impulses.clear();
+          },
+          "A list of copies of the walls and slopes (assign a list to replace them).")
       .def_property(
           "bodies", [](const World& w) { return w.bodies; },
           [](World& w, std::vector<Body> bodies) {
@@ -476,7 +532,8 @@ void bind_world(py::module_& m) {
 
   m.def("moreau_jean_step", &step_world, arg("world"), arg("timestep"), arg("theta"), arg("restitution"),
         arg("friction"), arg("friction_model"), arg("activation_tolerance"), arg("projection"), arg("gravity"),
-        arg("method"), arg("tol"), arg("max_iter"), arg("options"));
+        arg("method"), arg("tol"), arg("max_iter"), arg("options"), arg("baumgarte"), arg("slop"),
+        arg("split_impulse"));
   m.def(
       "painleve_world",
       [](double theta, double mu, double theta_dot, double mass, double half_length, double gravity,

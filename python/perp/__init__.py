@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 import numpy as np
 
 from . import _perp
-from ._perp import Body, Box, Disk, FrictionContactResult, InvalidProblem, MlcpResult, QpResult, Result, Rod, World
+from ._perp import Body, Box, Disk, FrictionContactResult, InvalidProblem, MlcpResult, Plane, QpResult, Result, Rod, World
 
 __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "InvalidProblem",
@@ -33,7 +33,7 @@ __all__ = [
     "solve_many", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "read", "loads", "write_siconos", "write_json",
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation",
-    "World", "Body", "Disk", "Box", "Rod", "moreau_jean_step", "StepReport", "painleve_world",
+    "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "StepReport", "painleve_world",
     "METHODS", "LCP_METHODS", "BOX_LCP_METHODS", "MLCP_METHODS", "FRICTION_CONTACT_METHODS", "DENSE_LIMIT",
 ]
 
@@ -738,6 +738,9 @@ class StepReport(NamedTuple):
     warm_started: int
     projected_contacts: int
     projection_status: Status
+    split_contacts: int
+    split_status: Status
+    fallback: str
 
 
 FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")
@@ -746,7 +749,8 @@ FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")
 def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, restitution: float = 0.0,
                      friction: float = 0.0, friction_model: str = "coulomb", activation_tolerance: float = 1e-9,
                      projection: bool = False, gravity=(0.0, -9.81), method: str = "auto", tol: float = 1e-10,
-                     max_iter: Optional[int] = None, **method_options) -> StepReport:
+                     max_iter: Optional[int] = None, baumgarte: float = 0.0, slop: float = 0.0,
+                     split_impulse: bool = False, **method_options) -> StepReport:
     """Advance ``world`` (in place) by one Moreau–Jean step of size ``timestep`` (docs/contact.md):
     contact detection, the velocity-level problem of the active contacts (by default the exact
     Coulomb frictional contact problem, warm-started from the last step), the velocity and position
@@ -759,11 +763,13 @@ def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, r
         raise TypeError(f"friction_model: expected one of {', '.join(FRICTION_MODELS)}")
     if not isinstance(projection, (bool, np.bool_)):
         raise TypeError(f"projection: expected a bool, got {type(projection).__name__}")
+    if not isinstance(split_impulse, (bool, np.bool_)):
+        raise TypeError(f"split_impulse: expected a bool, got {type(split_impulse).__name__}")
     d = _perp.moreau_jean_step(world, _real(timestep, "timestep"), _real(theta, "theta"),
                                _real(restitution, "restitution"), _real(friction, "friction"), friction_model,
                                _real(activation_tolerance, "activation_tolerance"), bool(projection),
                                _vector(gravity, "gravity"), _method(method), _real(tol, "tol"), _max_iter(max_iter),
-                               method_options)
+                               method_options, _real(baumgarte, "baumgarte"), _real(slop, "slop"), bool(split_impulse))
     return StepReport(**d)
 
 

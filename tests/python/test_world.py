@@ -110,3 +110,45 @@ def test_world_accessors_copy_and_errors():
     bad.set_body(0, b)
     with pytest.raises(perp.InvalidProblem, match="mass"):
         bad.step()
+
+
+def test_slope_plane_fixed_body_and_materials():
+    # A box on a 0.3 rad slope with its own friction 0.2 (the scene's 0.3 on the slope's side):
+    # mu = sqrt(0.2 * 0.3); it slides with a = g (sin a - mu cos a), exactly.
+    a = 0.3
+    n = (-math.sin(a), math.cos(a))
+    along = np.array([math.cos(a), math.sin(a)])
+    centre = 1.0 * along + 0.1 * np.array(n)
+    crate = perp.Body("crate", perp.Box(0.4, 0.2), 1.0, position=tuple(centre), angle=a, friction=0.2)
+    assert crate.friction == 0.2 and crate.restitution is None and not crate.fixed
+    slope = perp.Plane((0.0, 0.0), n, name="slope")
+    w = perp.World([crate], planes=[slope])
+    assert w.planes[0].name == "slope"
+    for _ in range(200):
+        r = w.step(friction=0.3, tol=1e-12)
+        assert r.status == perp.Status.SOLVED and r.fallback == ""
+        assert set(r.contacts["body_b"]) == {-2}  # plane 0
+    mu = math.sqrt(0.2 * 0.3)
+    speed = -np.dot(w.body("crate").velocity, along)
+    assert speed == pytest.approx(G * (math.sin(a) - mu * math.cos(a)) * 0.2, abs=1e-9)
+
+    # A fixed shelf holds a box; neither moves.
+    shelf = perp.Body("shelf", perp.Box(2.0, 0.2), 1.0, position=(0.0, 0.0), fixed=True)
+    cup = perp.Body("cup", perp.Box(0.2, 0.2), 0.5, position=(0.0, 0.2))
+    w = perp.World([shelf, cup])
+    for _ in range(100):
+        w.step(friction=0.5)
+    assert tuple(w.body("shelf").position) == (0.0, 0.0)
+    assert w.body("cup").position[1] == pytest.approx(0.2, abs=1e-9)
+
+
+def test_split_impulse_from_python():
+    w = perp.World([perp.Body("ball", perp.Disk(0.1), 2.0, position=(0.0, 0.09))], ground=0.0)
+    r = w.step(baumgarte=0.2, slop=0.0, split_impulse=True)
+    assert r.split_contacts == 1 and r.split_status == perp.Status.SOLVED
+    assert w.body("ball").position[1] == pytest.approx(0.09 + 0.2 * 0.01, abs=1e-12)
+    assert w.body("ball").velocity[1] == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(perp.InvalidProblem, match="baumgarte"):
+        w.step(baumgarte=1.5)
+    with pytest.raises(perp.InvalidProblem, match="normal must be finite and non-zero"):
+        perp.Plane((0.0, 0.0), (0.0, 0.0))
