@@ -193,6 +193,51 @@ Result solve_lemke_reformulation(const FrictionContact& problem, const SolveOpti
 
 Result run(const FrictionContact& problem, Method method, const SolveOptions& options, const Eigen::VectorXd& r0);
 
+/// auto's nsgs: `budget` sweeps in two halves, then, while the last part cut the relative error by
+/// at least a tenth, another part as long as all the sweeps so far (doubling, up to `limit`): nsgs
+/// on a heap is slow while it finds the contact statuses and fast after, so a converging problem
+/// is not handed to the next method. Measured on a step of a 1000-disk heap (521 contacts): 500,
+/// 1000, 2000, 4000 sweeps reach 3.2e-3, 2.8e-3, 6.9e-4, 2.5e-6, and nsgs alone solves it in 5 270
+/// sweeps (81 ms) where newton-ac and prox after 1 000 sweeps both stalled (0.8 s). A stalled nsgs
+/// (the error flat within a tenth) stops at the first part that fails to cut it.
+Result budgeted_nsgs(const FrictionContact& problem, SolveOptions attempt, const Eigen::VectorXd& r0, int budget,
+                     int limit) {
+  const int half = std::max(1, budget / 2);
+  const auto part = [&](const Eigen::VectorXd& start, int sweeps) {
+    attempt.max_iterations = sweeps;
+    attempt.initial_guess = start;
+    Result r = run(problem, Method::Nsgs, attempt, start);
+    finish(problem, attempt, r);
+    return r;
+  };
+  const auto combine = [](Result later, const Result& earlier) {
+    later.iterations += earlier.iterations;
+    if (!earlier.history.empty()) {
+      later.history.insert(later.history.begin(), earlier.history.begin(), earlier.history.end());
+    }
+    return later;
+  };
+  Result result = part(r0, half);
+  double previous = result.residual;
+  int sweeps = half;
+  int parts_beyond = 0;
+  for (int next = budget - half; result.status != Status::Solved && next >= 1 && result.z.allFinite();
+       next = std::min(sweeps, limit - sweeps)) {
+    Result more = combine(part(result.z, next), result);
+    sweeps += next;
+    const bool progress = more.residual <= 0.9 * previous;
+    previous = more.residual;
+    if (sweeps > budget) ++parts_beyond;
+    result = std::move(more);
+    if (!progress && sweeps >= budget) break;
+  }
+  if (parts_beyond > 0) {
+    result.message += " (" + std::to_string(result.iterations) + " sweeps in all: nsgs went on past auto's budget of " +
+                      std::to_string(budget) + " while each part cut the relative error by a tenth or more)";
+  }
+  return result;
+}
+
 Result solve_auto(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0) {
   const int d = problem.dimension;
   const Eigen::Index lcp_size = problem.contacts() * 4;
@@ -215,9 +260,14 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
       [&](Method method) {
         SolveOptions attempt = options;
         attempt.initial_guess = best;
-        if (method == Method::Nsgs) attempt.max_iterations = std::min(limit, options.friction_contact.auto_nsgs_sweeps);
-        Result result = run(problem, method, attempt, best);
-        finish(problem, attempt, result);
+        Result result;
+        if (method == Method::Nsgs) {
+          result = budgeted_nsgs(problem, attempt, best, std::min(limit, options.friction_contact.auto_nsgs_sweeps),
+                                 limit);
+        } else {
+          result = run(problem, method, attempt, best);
+          finish(problem, attempt, result);
+        }
         if (result.residual < best_error) {
           best_error = result.residual;
           best = result.z;
