@@ -558,7 +558,8 @@ std::string document_text(std::string_view type, std::initializer_list<std::pair
   return text + "\n}\n";
 }
 
-// The result object every writer shares: status, method, `sizes`, iterations, residual, then the
+// The result object every writer shares: status, method, `sizes`, iterations, residual,
+// relative_residual, then the
 // problem's own vectors (`fill`), time_ms, message, history, and solutions / ray when set.
 template <class Fill>
 std::string result_text(const Result& result, std::initializer_list<std::pair<const char*, Eigen::Index>> sizes,
@@ -569,6 +570,7 @@ std::string result_text(const Result& result, std::initializer_list<std::pair<co
   for (const auto& [key, size] : sizes) object[key] = size;
   object["iterations"] = result.iterations;
   object["residual"] = result.residual;
+  object["relative_residual"] = result.relative_residual;
   for (const auto& [key, value] : residuals) object[key] = value;
   fill(object);
   object["time_ms"] = result.time_ms;
@@ -841,6 +843,7 @@ std::string friction_contact_result_to_json(const FrictionContact& problem, cons
   const FrictionContactResiduals residuals = friction_contact_residuals(problem, result.z, u);
   Result recomputed = result;
   recomputed.residual = residuals.relative_error;
+  recomputed.relative_residual = residuals.relative_error;
   return result_text(
       recomputed, {{"dimension", problem.dimension}, {"contacts", problem.contacts()}},
       {{"absolute_error", residuals.absolute_error},

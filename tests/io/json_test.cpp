@@ -218,7 +218,7 @@ std::set<std::string> keys_of(const nlohmann::json& object) {
 TEST(ResultJson, HasExactlyTheDocumentedKeys) {
   const Result result = sample_result();
   const auto object = nlohmann::json::parse(result_to_json(result));
-  EXPECT_EQ(keys_of(object), (std::set<std::string>{"status", "method", "n", "iterations", "residual", "z", "w",
+  EXPECT_EQ(keys_of(object), (std::set<std::string>{"status", "method", "n", "iterations", "residual", "relative_residual", "z", "w",
                                                     "time_ms", "message", "history"}));
   EXPECT_EQ(object.at("status"), "solved");
   EXPECT_EQ(object.at("method"), "lemke");
@@ -236,7 +236,7 @@ TEST(ResultJson, KeysComeInTheDocumentedOrder) {
   const auto object = nlohmann::ordered_json::parse(result_to_json(sample_result()));
   std::vector<std::string> keys;
   for (const auto& [key, value] : object.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "iterations", "residual", "z", "w", "time_ms",
+  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "iterations", "residual", "relative_residual", "z", "w", "time_ms",
                                             "message", "history"}));
 }
 
@@ -721,7 +721,7 @@ TEST(ResultJson, MlcpResultSplitsZAndRecomputesW) {
   const auto object = nlohmann::ordered_json::parse(mlcp_result_to_json(problem, result));
   std::vector<std::string> keys;
   for (const auto& [key, value] : object.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "m", "iterations", "residual", "equality_residual",
+  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "m", "iterations", "residual", "relative_residual", "equality_residual",
                                             "u", "v", "w", "time_ms", "message", "history"}));
   EXPECT_EQ(object.at("n"), 1);
   EXPECT_EQ(object.at("m"), 2);
@@ -749,7 +749,7 @@ TEST(ResultJson, QpResultHasXMuNuAndObjective) {
   const auto object = nlohmann::ordered_json::parse(qp_result_to_json(result));
   std::vector<std::string> keys;
   for (const auto& [key, value] : object.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "k", "iterations", "residual", "x", "mu", "nu",
+  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "k", "iterations", "residual", "relative_residual", "x", "mu", "nu",
                                             "objective", "time_ms", "message", "history"}));
   EXPECT_EQ(object.at("status"), "solved");
   EXPECT_EQ(object.at("method"), "lemke");
