@@ -328,5 +328,25 @@ check "lemke tiny pivot is no proof" 1 'numerical-failure.*below the pivot toler
 echo '{"M": [[1]], "q": [-1e155]}' > "$tmp/huge_q.json"
 check "smoothing huge q" 0 'smoothing: solved' -- "$perp" solve "$tmp/huge_q.json" --method smoothing
 
+# simulate: names quoted per RFC 4180, --solver checked before any write, a failed run leaves the
+# previous files untouched (temporary files renamed at the end), no non-finite number written.
+disk() { echo "{\"name\": $1, \"shape\": {\"type\": \"disk\", \"radius\": 0.1}, \"mass\": 1, \"position\": [$2, 0.05]$3}"; }
+echo "{$scene_head, \"timestep\": 0.01, \"duration\": 0.05, \"ground\": {\"height\": 0}, \"bodies\": [$(disk '"a,b"' 0 ''), $(disk '"say \"hi\"\nthere"' 1 '')]}" > "$tmp/names.json"
+check "simulate odd names" 0 'wrote' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out"
+check "names quoted in the header" 0 '^t,"a,b.x",.*"say ""hi""' -- head -c 200 "$tmp/names_out/trajectory.csv"
+check "csv columns intact" 0 '^13 13 8 8 *$' -- python3 -c "import csv; t = list(csv.reader(open('$tmp/names_out/trajectory.csv'))); c = list(csv.reader(open('$tmp/names_out/contacts.csv'))); print(len(t[0]), len(t[1]), len(c[0]), len(c[1]))"
+before=$(cat "$tmp/names_out"/*.csv "$tmp/names_out/plot.png" | md5sum)
+check "simulate bad --solver" 2 '--solver schur cannot solve this scene' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out" --solver schur
+echo "{$scene_head, \"timestep\": 1e153, \"duration\": 5e153, \"bodies\": [$(disk '"b"' 0 ', "velocity": [0, 1e152]')]}" > "$tmp/late_overflow.json"
+check "simulate stops at a non-finite value" 2 'at t = 2e\+153 s, the kinetic energy is inf.*left as they were' -- \
+  "$perp" simulate "$tmp/late_overflow.json" --out "$tmp/names_out"
+check "failed runs left the old files" 0 "^$before *\$" -- bash -c "cat '$tmp/names_out'/*.csv '$tmp/names_out/plot.png' | md5sum"
+check "no temporary files left" 0 '^4 *$' -- bash -c "ls -A '$tmp/names_out' | wc -l"
+echo "{$scene_head, \"timestep\": 0.01, \"duration\": 0.05, \"bodies\": [$(disk '"b"' 0 '') ]}" | sed 's/"mass": 1/"mass": 1e-320/' > "$tmp/tiny_mass.json"
+check "scene mass 1e-320 by key path" 2 'bodies\[0\]\.mass = 9\.99989e-321 is too small' -- "$perp" simulate "$tmp/tiny_mass.json" --out "$tmp/x_out"
+echo "{$scene_head, \"timestep\": 1e300, \"duration\": 1e300, \"bodies\": [$(disk '"b"' 0 '')]}" > "$tmp/huge_step.json"
+check "scene timestep 1e300" 2 'timestep = 1e\+300' -- "$perp" simulate "$tmp/huge_step.json" --out "$tmp/x_out"
+check "nothing written for refused scenes" 0 '^0 *$' -- bash -c "ls -A '$tmp/x_out' 2>/dev/null | wc -l"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
