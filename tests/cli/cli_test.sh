@@ -238,6 +238,7 @@ echo '{"M": []}' > "$tmp/empty.json"
 check "classify empty" 2 "nothing to classify" -- "$perp" classify "$tmp/empty.json"
 check "classify missing file" 2 "cannot open" -- "$perp" classify "$tmp/nope.json"
 check "classify bad tolerance" 2 "tolerance must be in" -- "$perp" classify "$tmp/only_m.json" --tol 2
+check "classify tolerance in %g" 2 "tolerance must be in \\[0, 1\\), got -1e-20" -- "$perp" classify "$tmp/only_m.json" --tol -1e-20
 
 # Issue 15: no crash and no unbounded resource on hostile input (docs/cli.md, "Limits and exit codes").
 echo '{"M": [[1e-310]], "q": [-1e-310]}' > "$tmp/subnormal.json"
