@@ -128,7 +128,7 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options) {
     }
     if (result.ray) result.ray = to_original(std::move(*result.ray));
     for (Eigen::VectorXd& solution : result.solutions) solution = to_original(std::move(solution));
-    result.message += " [solved as the LCP (2^" + std::to_string(a) + " M, 2^" + std::to_string(b) +
+    result.message += " [run on the equivalent LCP (2^" + std::to_string(a) + " M, 2^" + std::to_string(b) +
                       " q), z scaled back by 2^" + std::to_string(a - b) + "]";
   } else {
     result = run_method(problem, method, options);

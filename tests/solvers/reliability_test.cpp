@@ -273,6 +273,20 @@ TEST(Claims, EveryMethodSolvesThe2x2AtTheSamePointAtEveryScale) {
   }
 }
 
+TEST(Claims, FarScaledDataSaysHowItWasRun) {
+  // max|M| = 2e-150 and max|q| = 6e-150 are brought into [1, 2) by 2^a and 2^b, a = −ilogb(2e-150)
+  // and b = −ilogb(6e-150); z' = 2^(b−a) z, scaled back exactly by 2^(a−b).
+  const int a = -std::ilogb(2e-150), b = -std::ilogb(6e-150);
+  const Result r = solve(claims::scaled_block(1e-150), Method::Lemke);
+  EXPECT_THAT(r.message, testing::HasSubstr("[run on the equivalent LCP (2^" + std::to_string(a) + " M, 2^" +
+                                            std::to_string(b) + " q), z scaled back by 2^" + std::to_string(a - b) +
+                                            "]"));
+  ASSERT_TRUE(r.solved());
+  EXPECT_DOUBLE_EQ(r.z[0], 4.0 / 3.0);
+  // Unit data is run as given.
+  EXPECT_THAT(solve(claims::scaled_block(1.0), Method::Lemke).message, testing::Not(testing::HasSubstr("equivalent")));
+}
+
 TEST(Claims, AutoDoesNotCallZeroASolutionOfATinyInfeasibleLcp) {
   // M = −1e-150 I, q = −1e-150 (1, 1): w = −1e-150 (z + 1) < 0 for every z >= 0, so no point is
   // feasible; before, auto said solved at z = 0 (|w| = 1e-150 < 1e-8 absolute).
