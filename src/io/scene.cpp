@@ -201,7 +201,11 @@ class SceneReader {
       const double speed = std::hypot(body.velocity.x(), body.velocity.y()) + std::abs(body.angular_velocity) * radius;
       const double kinetic = 0.5 * body.mass * body.velocity.squaredNorm() +
                              0.5 * inertia * body.angular_velocity * body.angular_velocity;
-      if (!std::isfinite(speed * h) || !std::isfinite(kinetic) || !std::isfinite(body.mass * g * body.position.y())) {
+      if (!std::isfinite(body.mass * g * body.position.y())) {
+        fail(format("%s.position: the potential energy m g y = %g overflows the range of double", path.c_str(),
+                    body.mass * g * body.position.y()));
+      }
+      if (!std::isfinite(speed * h) || !std::isfinite(kinetic)) {
         fail(format("%s.velocity: a speed of %g (with the angular velocity) gives a kinetic energy of %g and moves %g "
                     "in one step: beyond the range of double",
                     path.c_str(), speed, kinetic, speed * h));

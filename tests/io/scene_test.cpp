@@ -109,6 +109,9 @@ TEST(Scene, OverflowingMagnitudesAreRefusedByKeyPath) {
   std::string huge_disk = edited("\"radius\": 0.1", "\"radius\": 1e300");
   huge_disk.erase(huge_disk.find("\"inertia\": 0.005, "), 17);
   EXPECT_THAT(error_of(huge_disk), HasSubstr("bodies[0].shape: the moment of inertia inf"));
+  std::string heavy_high = edited("\"mass\": 1.0", "\"mass\": 1e10");
+  heavy_high.replace(heavy_high.find("\"position\": [0.0, 1.0]"), 22, "\"position\": [0.0, 1e300]");
+  EXPECT_THAT(error_of(heavy_high), HasSubstr("bodies[0].position: the potential energy m g y = inf"));
   EXPECT_THAT(error_of(edited("\"timestep\": 0.001", "\"timestep\": 1e300")),
               HasSubstr("timestep = 1e+300: gravity × timestep² = inf overflows"));
 }
