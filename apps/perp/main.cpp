@@ -1,6 +1,7 @@
 // perp: the command-line tool. Thin: parse arguments, call the library, print.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <new>
 #include <string>
@@ -17,6 +18,20 @@ namespace {
 constexpr int kExitInvalid = 2;
 // The machine ran out of memory on a valid input (docs/cli.md, "Limits and exit codes").
 constexpr int kExitOutOfMemory = 3;
+// Standard output could not be written (a full disk, /dev/full, a closed pipe).
+constexpr int kExitWriteError = 4;
+
+// What a command printed must have reached standard output: flushed and checked, since a write
+// error is otherwise silent (`perp solve … --json > /dev/full` would exit 0 with nothing written).
+int checked_output(int code) {
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  if (failed) {
+    std::cerr << "perp: error: could not write the output to standard output (disk full or closed pipe?)\n";
+    return kExitWriteError;
+  }
+  return code;
+}
 
 }  // namespace
 
@@ -32,7 +47,8 @@ int main(int argc, char** argv) {
 
   std::string data_dir = PERP_DATA_DIR;
   CLI::App* demo = app.add_subcommand("demo", "Run the chapter's worked examples and a few Siconos problems");
-  demo->add_option("--data", data_dir, "folder holding the Siconos corpus (lcp/*.dat)")->capture_default_str();
+  CLI::Option* data_option =
+      demo->add_option("--data", data_dir, "folder holding the Siconos corpus (lcp/*.dat)")->capture_default_str();
 
   perp::cli::SimulateArguments simulate_args;
   CLI::App* simulate =
@@ -67,11 +83,18 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kExitInvalid;
   }
   try {
-    if (*solve) return perp::cli::run_solve(solve_args);
-    if (*demo) return perp::cli::run_demo(data_dir);
-    if (*classify) return perp::cli::run_classify(classify_args);
-    if (*simulate) return perp::cli::run_simulate(simulate_args);
-    if (*painleve) return perp::cli::run_painleve(painleve_args);
+    if (*solve) return checked_output(perp::cli::run_solve(solve_args));
+    if (*demo) {
+      std::error_code ignored;
+      if (data_option->count() > 0 && !std::filesystem::is_directory(std::filesystem::path(data_dir) / "lcp", ignored)) {
+        std::cerr << "perp: warning: --data " << data_dir
+                  << ": no lcp/ folder there; the Siconos examples are skipped\n";
+      }
+      return checked_output(perp::cli::run_demo(data_dir));
+    }
+    if (*classify) return checked_output(perp::cli::run_classify(classify_args));
+    if (*simulate) return checked_output(perp::cli::run_simulate(simulate_args));
+    if (*painleve) return checked_output(perp::cli::run_painleve(painleve_args));
   } catch (const perp::InvalidProblem& e) {
     std::cerr << "perp: invalid input: " << e.what() << "\n";
     return kExitInvalid;

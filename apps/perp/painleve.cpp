@@ -130,6 +130,18 @@ int run_painleve(const PainleveArguments& args) {
     throw InvalidProblem("painleve: --theta and --mu are required (or --critical-mu, or --diagram FILE.png)");
   }
   const contact::PainleveAnalysis analysis = contact::analyze_painleve(rod_from(args));
+  // No output carries a non-finite number (JSON has none): inputs whose alpha, beta or lambda_N
+  // overflow (a mass of 1e-320, theta-dot of 1e200) are refused, naming the figure.
+  bool finite = std::isfinite(analysis.alpha) && std::isfinite(analysis.beta);
+  for (const double s : analysis.solutions) finite = finite && std::isfinite(s);
+  if (!finite) {
+    char buffer[320];
+    std::snprintf(buffer, sizeof buffer,
+                  "painleve: alpha = %g, beta = %g: not finite for these inputs (mass %g, half-length %g, "
+                  "theta-dot %g, gravity %g overflow the range of double)",
+                  analysis.alpha, analysis.beta, args.mass, args.half_length, args.theta_dot, args.gravity);
+    throw InvalidProblem(buffer);
+  }
   std::string solutions;
   for (double s : analysis.solutions) solutions += (solutions.empty() ? "" : ", ") + json_number(s);
   if (args.json) {

@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "perp/perp.hpp"
+#include "perp/solvers/friction_contact.hpp"
 #include "png.hpp"
 
 namespace perp::cli {
@@ -27,10 +31,72 @@ std::string csv_number(double value) {
   return buffer;
 }
 
+/// A CSV field per RFC 4180: quoted (with its quotes doubled) when it holds a comma, a quote, or
+/// a line break, so that a body named "a,b" or "top\nblock" keeps the header's columns.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
 std::ofstream open_output(const std::filesystem::path& path) {
   std::ofstream out(path);
   if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
   return out;
+}
+
+/// The run's five outputs, written under temporary names in `--out` and renamed over the final
+/// ones only once the whole run has succeeded: a run that fails part-way (an exception, a write
+/// error) leaves the previous run's files as they were and no mix of two runs. The temporary
+/// files are removed on failure.
+class AtomicOutputs {
+ public:
+  static constexpr std::array<const char*, 5> kNames = {"trajectory.csv", "contacts.csv", "energy.csv", "steps.csv",
+                                                        "plot.png"};
+
+  explicit AtomicOutputs(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  AtomicOutputs(const AtomicOutputs&) = delete;
+  AtomicOutputs& operator=(const AtomicOutputs&) = delete;
+  ~AtomicOutputs() {
+    if (committed_) return;
+    std::error_code ignored;
+    for (const char* name : kNames) std::filesystem::remove(temporary(name), ignored);
+  }
+
+  [[nodiscard]] std::filesystem::path temporary(const char* name) const {
+    return dir_ / ("." + std::string(name) + ".partial-" + std::to_string(getpid()));
+  }
+
+  /// Renames every temporary file over its final name.
+  void commit() {
+    for (const char* name : kNames) {
+      std::error_code error;
+      std::filesystem::rename(temporary(name), dir_ / name, error);
+      if (error) throw InvalidProblem("cannot rename into '" + (dir_ / name).string() + "': " + error.message());
+    }
+    committed_ = true;
+  }
+
+ private:
+  std::filesystem::path dir_;
+  bool committed_ = false;
+};
+
+/// The numbers a CSV row is about to carry must be finite (no output of the tool holds inf or
+/// NaN): otherwise the run stops with the body, the quantity and the time named.
+void require_finite(double value, const std::string& what, double t) {
+  if (std::isfinite(value)) return;
+  char number[64];
+  std::snprintf(number, sizeof number, "at t = %g s, ", t);
+  char shown[32];
+  std::snprintf(shown, sizeof shown, "%g", value);
+  throw InvalidProblem(std::string(number) + what + " is " + shown +
+                       ": the scene's magnitudes (sizes, masses, velocities, timestep) overflow the range of double; "
+                       "the previous files in --out are left as they were");
 }
 
 /// A progress bar on stderr, shown only when stderr is a terminal and the run has taken more
@@ -167,7 +233,28 @@ void write_plot(const std::filesystem::path& path, const std::vector<double>& ti
 
 int run_simulate(const SimulateArguments& args) {
   contact::Scene scene = read_scene_file(args.scene);
-  if (args.solver) scene.options.method = from_string<Method>(*args.solver);
+  if (args.solver) {
+    scene.options.method = from_string<Method>(*args.solver);
+    // Checked here, before anything is written, rather than at the first contact: the LCP
+    // models take an LCP method; the Coulomb model also a frictional contact one.
+    const std::vector<Method> lcp = lcp_methods();
+    const std::vector<Method> cone = friction_contact_methods();
+    const auto among = [&](const std::vector<Method>& methods) {
+      return std::find(methods.begin(), methods.end(), scene.options.method) != methods.end();
+    };
+    const bool coulomb = scene.options.friction_model == contact::FrictionModel::Coulomb;
+    if (!among(lcp) && !(coulomb && among(cone))) {
+      std::string names;
+      for (const Method m : lcp) names += (names.empty() ? "" : ", ") + to_string(m);
+      if (coulomb) {
+        for (const Method m : cone) {
+          if (std::find(lcp.begin(), lcp.end(), m) == lcp.end()) names += ", " + to_string(m);
+        }
+      }
+      throw InvalidProblem("--solver " + *args.solver + " cannot solve this scene's steps (" +
+                           (coulomb ? "the Coulomb model" : "an LCP friction model") + "); use one of " + names);
+    }
+  }
   const std::filesystem::path out(args.out);
   std::error_code error;
   std::filesystem::create_directories(out, error);
@@ -177,14 +264,17 @@ int run_simulate(const SimulateArguments& args) {
   // at the first step after the CSVs were opened (detect_contacts enforces kMaxContacts).
   (void)contact::detect_contacts(scene.world, 0.0);
 
-  std::ofstream trajectory = open_output(out / "trajectory.csv");
-  std::ofstream contacts = open_output(out / "contacts.csv");
-  std::ofstream energy_csv = open_output(out / "energy.csv");
-  std::ofstream steps_csv = open_output(out / "steps.csv");
+  AtomicOutputs outputs(out);
+  std::ofstream trajectory = open_output(outputs.temporary("trajectory.csv"));
+  std::ofstream contacts = open_output(outputs.temporary("contacts.csv"));
+  std::ofstream energy_csv = open_output(outputs.temporary("energy.csv"));
+  std::ofstream steps_csv = open_output(outputs.temporary("steps.csv"));
   const std::vector<Body>& bodies = scene.world.bodies;
   trajectory << "t";
   for (const Body& body : bodies) {
-    for (const char* column : {"x", "y", "angle", "vx", "vy", "omega"}) trajectory << "," << body.name << "." << column;
+    for (const char* column : {"x", "y", "angle", "vx", "vy", "omega"}) {
+      trajectory << "," << csv_field(body.name + "." + column);
+    }
   }
   trajectory << "\n";
   contacts << "t,body_a,body_b,x,y,gap,normal_impulse,tangent_impulse\n";
@@ -207,16 +297,24 @@ int run_simulate(const SimulateArguments& args) {
   double last_energy = initial.total();
   auto record = [&](double t, const World& world) {
     std::vector<double> state;
+    require_finite(t, "the time", t);
     trajectory << csv_number(t);
     for (const Body& body : world.bodies) {
+      constexpr std::array<const char*, 6> kWhat = {"x", "y", "the angle", "vx", "vy", "omega"};
+      std::size_t k = 0;
       for (double value : {body.position.x(), body.position.y(), body.angle, body.velocity.x(), body.velocity.y(),
                            body.angular_velocity}) {
+        require_finite(value, std::string(kWhat[k++]) + " of body '" + body.name + "'", t);
         trajectory << "," << csv_number(value);
         state.push_back(value);
       }
     }
     trajectory << "\n";
     const contact::Energy e = contact::energy(world, scene.options.gravity);
+    require_finite(e.kinetic, "the kinetic energy", t);
+    require_finite(e.potential, "the potential energy", t);
+    require_finite(e.total(), "the total energy", t);
+    require_finite(initial.total() - e.total(), "the dissipated energy", t);
     energy_csv << csv_number(t) << "," << csv_number(e.kinetic) << "," << csv_number(e.potential) << ","
                << csv_number(e.total()) << "," << csv_number(initial.total() - e.total()) << "\n";
     samples.add(t, std::move(state), {e.kinetic, e.potential, e.total()});
@@ -238,8 +336,12 @@ int run_simulate(const SimulateArguments& args) {
         for (std::size_t c = 0; c < report.contacts.size(); ++c) {
           const contact::Contact& contact = report.contacts[c];
           const auto i = static_cast<Eigen::Index>(c);
-          contacts << csv_number(t_start) << "," << bodies[static_cast<std::size_t>(contact.body_a)].name << ","
-                   << surface_name(contact.body_b)
+          const std::string& a = bodies[static_cast<std::size_t>(contact.body_a)].name;
+          for (const double value : {contact.point.x(), contact.point.y(), contact.gap, report.normal_impulse[i],
+                                     report.tangent_impulse[i]}) {
+            require_finite(value, "a contact point, gap or impulse of body '" + a + "'", t_start);
+          }
+          contacts << csv_number(t_start) << "," << csv_field(a) << "," << csv_field(surface_name(contact.body_b))
                    << "," << csv_number(contact.point.x()) << "," << csv_number(contact.point.y()) << ","
                    << csv_number(contact.gap) << "," << csv_number(report.normal_impulse[i]) << ","
                    << csv_number(report.tangent_impulse[i]) << "\n";
@@ -266,8 +368,11 @@ int run_simulate(const SimulateArguments& args) {
   contacts.close();
   energy_csv.close();
   steps_csv.close();
-  if (!trajectory || !contacts || !energy_csv || !steps_csv) throw InvalidProblem("error while writing into '" + out.string() + "'");
-  write_plot(out / "plot.png", samples.times, samples.states, bodies, samples.energies);
+  if (!trajectory || !contacts || !energy_csv || !steps_csv) {
+    throw InvalidProblem("error while writing into '" + out.string() + "'");
+  }
+  write_plot(outputs.temporary("plot.png"), samples.times, samples.states, bodies, samples.energies);
+  outputs.commit();
 
   std::printf("%s: %ld steps of %g s, %zu bodies, up to %zu active contacts\n", args.scene.c_str(), steps,
               scene.options.timestep, bodies.size(), most_contacts);

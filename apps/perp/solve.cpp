@@ -1,6 +1,9 @@
 #include "solve.hpp"
 
+#include <charconv>
 #include <iostream>
+#include <string>
+#include <system_error>
 #include <variant>
 
 #include "format.hpp"
@@ -99,6 +102,19 @@ int report(const SolveArguments& args, const FrictionContact& problem, const Res
   return result.solved() ? kExitSolved : kExitNotSolved;
 }
 
+// A number option's text must be within the range of a double, as in the problem files: CLI11
+// would read "1e-400" as 0 and the message would then say "got 0".
+const CLI::Validator kInRange(
+    [](std::string& text) -> std::string {
+      double value = 0;
+      const char* first = text.data() + (text.starts_with('+') ? 1 : 0);
+      const auto [stop, error] = std::from_chars(first, text.data() + text.size(), value);
+      (void)stop;
+      if (error == std::errc::result_out_of_range) return text + " is out of the range of a double (overflow or underflow)";
+      return std::string();
+    },
+    "");
+
 }  // namespace
 
 CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
@@ -114,11 +130,13 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
                    "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, interior-point, "
                    "dantzig (box LCP), schur (MLCP), nsgs, newton-ac, prox (friction contact) or auto")
       ->capture_default_str();
-  solve->add_option("--tol", args.tolerance, "tolerance on the problem's natural residual")->capture_default_str();
+  solve->add_option("--tol", args.tolerance, "tolerance on the problem's relative residual (docs/solvers.md)")
+      ->check(kInRange)
+      ->capture_default_str();
   solve->add_option("--max-iter", args.max_iterations, "pivot/sweep/step limit (0 = the method's default)")
       ->capture_default_str();
   args.relaxation_option =
-      solve->add_option("--relaxation", args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)");
+      solve->add_option("--relaxation", args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)")->check(kInRange);
   solve->add_flag("--all", args.all, "enum on an LCP: list every distinct solution");
   solve->add_flag("--json", args.json, "print one JSON object instead of a summary");
   return solve;
@@ -136,6 +154,10 @@ int run_solve(const SolveArguments& args) {
   options.all_solutions = args.all;
   if (args.relaxation_option != nullptr && args.relaxation_option->count() > 0) options.relaxation = args.relaxation;
   const Method method = from_string<Method>(args.method);
+  if (args.all && method != Method::Enum) {
+    std::cerr << "perp: warning: --all lists every solution only with --method enum; " << to_string(method)
+              << " stops at the first\n";
+  }
   return std::visit([&](const auto& p) { return report(args, p, solve(p, method, options)); }, problem);
 }
 

@@ -399,6 +399,9 @@ void bind_results(py::module_& m) {
       .def_property_readonly("solved", &Result::solved)
       .def_readonly("iterations", &Result::iterations)
       .def_readonly("residual", &Result::residual)
+      .def_readonly("relative_residual", &Result::relative_residual,
+                    "The natural residual at the problem's own scale (docs/solvers.md): solved means "
+                    "relative_residual <= tol.")
       .def_property_readonly(
           "history",
           [](py::object self) {

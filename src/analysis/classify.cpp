@@ -971,7 +971,7 @@ ClassifyOptions ClassifyOptions::cheap() {
 
 void ClassifyOptions::validate() const {
   if (!(tolerance >= 0 && tolerance < 1)) {
-    throw InvalidProblem("ClassifyOptions::tolerance must be in [0, 1), got " + std::to_string(tolerance));
+    throw InvalidProblem("ClassifyOptions::tolerance must be in [0, 1), got " + number_text(tolerance));
   }
   if (max_minor_size < 0 || max_minor_size > 40) {
     throw InvalidProblem("ClassifyOptions::max_minor_size must be in [0, 40], got " + std::to_string(max_minor_size));

@@ -62,25 +62,44 @@ NcpGradient penalized_fischer_burmeister_gradient(double a, double b, double lam
 namespace {
 void require_mu(double mu) {
   if (!(mu >= 0.0) || !std::isfinite(mu)) {
-    throw InvalidProblem("smoothed Fischer-Burmeister: mu must be finite and >= 0, got " + std::to_string(mu));
+    throw InvalidProblem("smoothed Fischer-Burmeister: mu must be finite and >= 0, got " + number_text(mu));
   }
+}
+}  // namespace
+
+namespace {
+// r = √(a² + b² + 2μ) as scale · √((a/scale)² + (b/scale)² + (t/scale)²), t = √(2μ), so that
+// neither the squares nor 2μ overflow (|a| up to 1.8e308 and μ up to DBL_MAX).
+struct SmoothedRoot {
+  double scale, r;
+};
+SmoothedRoot smoothed_root(double a, double b, double mu) {
+  const double t = std::sqrt(2.0) * std::sqrt(mu);
+  const double scale = std::max({std::abs(a), std::abs(b), t});
+  const double as = a / scale, bs = b / scale, ts = t / scale;
+  return {scale, scale * std::sqrt(as * as + bs * bs + ts * ts)};
 }
 }  // namespace
 
 double smoothed_fischer_burmeister(double a, double b, double mu) {
   require_mu(mu);
   if (mu == 0.0) return fischer_burmeister(a, b);
-  const double r = std::sqrt(a * a + b * b + 2.0 * mu);
+  const SmoothedRoot root = smoothed_root(a, b, mu);
   const double s = a + b;
-  // Same conjugate trick as φ_FB: r − s = (r² − s²)/(r + s) = (2μ − 2ab)/(r + s).
-  if (s > 0.0) return (2.0 * mu - 2.0 * a * b) / (r + s);
-  return r - s;
+  // Same conjugate trick as φ_FB: r − s = (r² − s²)/(r + s) = (2μ − 2ab)/(r + s), numerator and
+  // denominator divided by the scale.
+  if (s > 0.0) {
+    const double t = std::sqrt(2.0) * std::sqrt(mu);
+    const double numerator = t * (t / root.scale) - 2.0 * (a / root.scale) * b;
+    return numerator / (root.r / root.scale + s / root.scale);
+  }
+  return root.r - s;
 }
 
 NcpGradient smoothed_fischer_burmeister_gradient(double a, double b, double mu) {
   require_mu(mu);
   if (mu == 0.0) return fischer_burmeister_gradient(a, b);
-  const double r = std::sqrt(a * a + b * b + 2.0 * mu);
+  const double r = smoothed_root(a, b, mu).r;
   return {a / r - 1.0, b / r - 1.0};
 }
 

@@ -10,6 +10,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <charconv>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -558,7 +559,8 @@ std::string document_text(std::string_view type, std::initializer_list<std::pair
   return text + "\n}\n";
 }
 
-// The result object every writer shares: status, method, `sizes`, iterations, residual, then the
+// The result object every writer shares: status, method, `sizes`, iterations, residual,
+// relative_residual, then the
 // problem's own vectors (`fill`), time_ms, message, history, and solutions / ray when set.
 template <class Fill>
 std::string result_text(const Result& result, std::initializer_list<std::pair<const char*, Eigen::Index>> sizes,
@@ -569,6 +571,7 @@ std::string result_text(const Result& result, std::initializer_list<std::pair<co
   for (const auto& [key, size] : sizes) object[key] = size;
   object["iterations"] = result.iterations;
   object["residual"] = result.residual;
+  object["relative_residual"] = result.relative_residual;
   for (const auto& [key, value] : residuals) object[key] = value;
   fill(object);
   object["time_ms"] = result.time_ms;
@@ -622,14 +625,66 @@ std::string read_whole_file(const std::filesystem::path& path, std::size_t limit
   return contents;
 }
 
+namespace {
+
+// Every number literal outside strings must be within the range of a double, as in the .dat
+// readers (std::from_chars: 1e-400 and 1e400 are out of range, subnormals such as 1e-310 are
+// not); nlohmann's parser would silently read 1e-400 as 0.
+void require_numbers_in_range(const std::string& text, const std::string& source) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    if (c != '-' && (c < '0' || c > '9')) continue;
+    std::size_t end = i;
+    while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '-' ||
+                                 text[end] == '+' || text[end] == '.' || text[end] == 'e' || text[end] == 'E')) {
+      ++end;
+    }
+    double value = 0;
+    const auto [stop, error] = std::from_chars(text.data() + i, text.data() + end, value);
+    (void)stop;
+    if (error == std::errc::result_out_of_range) {
+      throw InvalidProblem(source + ": malformed JSON: the number " + text.substr(i, std::min<std::size_t>(end - i, 40)) +
+                           " at byte " + std::to_string(i) +
+                           " is out of the range of a double (overflow or underflow)");
+    }
+    i = end - 1;
+  }
+}
+
+}  // namespace
+
 json parse_json(const std::string& text, const std::string& source) {
+  require_numbers_in_range(text, source);
   // The callback sees the depth of every array and object as it opens; refusing there keeps
-  // the parser's (iterative) stack and every later recursive walk of the value shallow.
-  const json::parser_callback_t limit_depth = [&source](int depth, json::parse_event_t event, json&) {
+  // the parser's (iterative) stack and every later recursive walk of the value shallow. It also
+  // sees every key: a key given twice in one object is refused (the parser would keep the last).
+  std::vector<std::vector<std::string>> keys;  // the keys of each open object, innermost last
+  const json::parser_callback_t limit_depth = [&source, &keys](int depth, json::parse_event_t event,
+                                                               json& parsed) {
     if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
         depth >= kMaxJsonDepth) {
       throw InvalidProblem(source + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
                            " levels of arrays and objects (the most perp reads)");
+    }
+    if (event == json::parse_event_t::object_start) keys.emplace_back();
+    if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    if (event == json::parse_event_t::key && !keys.empty()) {
+      const std::string key = parsed.get<std::string>();
+      std::vector<std::string>& seen = keys.back();
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+        throw InvalidProblem(source + ": the key \"" + key + "\" appears twice in one object");
+      }
+      seen.push_back(key);
     }
     return true;
   };
@@ -841,6 +896,7 @@ std::string friction_contact_result_to_json(const FrictionContact& problem, cons
   const FrictionContactResiduals residuals = friction_contact_residuals(problem, result.z, u);
   Result recomputed = result;
   recomputed.residual = residuals.relative_error;
+  recomputed.relative_residual = residuals.relative_error;
   return result_text(
       recomputed, {{"dimension", problem.dimension}, {"contacts", problem.contacts()}},
       {{"absolute_error", residuals.absolute_error},
@@ -888,6 +944,15 @@ Eigen::MatrixXd parse_json_matrix(const std::string& text, const std::string& so
 Eigen::MatrixXd read_matrix_file(const std::filesystem::path& path) {
   if (lower_case(path.extension().string()) == ".json")
     return parse_json_matrix(detail::read_whole_file(path), path.string());
+  if (lower_case(path.extension().string()) == ".dat") {
+    // Which kind of .dat it is decides the message: an MLCP or friction-contact file has no
+    // single M to classify, and saying so beats an LCP parse error.
+    Problem problem = read_siconos_problem(path);
+    if (Lcp* lcp = std::get_if<Lcp>(&problem)) return std::move(lcp->M);
+    throw InvalidProblem(path.string() + " is a Siconos " + std::string(problem_type(problem)) +
+                         " file, not an LCP: classify reads the matrix M of an LCP (a .dat LCP file, a .json LCP, or "
+                         "a .json with only \"M\")");
+  }
   return read_lcp_file(path).M;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <initializer_list>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -234,7 +235,57 @@ class SceneReader {
     } catch (const InvalidProblem& error) {
       fail(error.what());
     }
+    require_representable(scene);
     return scene;
+  }
+
+  /// Values that are finite but whose derived quantities are not (1/m, 1/I, ½mv², the distance
+  /// a step moves) are refused here with their key path, rather than surfacing mid-run as "M(0, 0)
+  /// is NaN" or "detect_contacts: margin must be finite".
+  void require_representable(const contact::Scene& scene) const {
+    const double h = scene.options.timestep;
+    const double g = scene.options.gravity.norm();
+    if (!std::isfinite(g * h * h) || !std::isfinite(g * h)) {
+      fail(format("timestep = %g: gravity × timestep² = %g overflows the range of double", h, g * h * h));
+    }
+    for (std::size_t i = 0; i < scene.world.bodies.size(); ++i) {
+      const contact::Body& body = scene.world.bodies[i];
+      const std::string path = "bodies[" + std::to_string(i) + "]";
+      if (!std::isfinite(1.0 / body.mass)) {
+        fail(format("%s.mass = %g is too small: 1/mass overflows the range of double", path.c_str(), body.mass));
+      }
+      const double inertia = body.moment_of_inertia();
+      const std::string inertia_path = path + (body.inertia ? ".inertia" : ".shape");
+      if (!(inertia > 0) || !std::isfinite(inertia) || !std::isfinite(1.0 / inertia)) {
+        fail(format("%s: the moment of inertia %g (from the mass and the shape's size) and its inverse must be finite "
+                    "and positive",
+                    inertia_path.c_str(), inertia));
+      }
+      const double radius = body.bounding_radius();
+      if (!std::isfinite(radius) || !std::isfinite(std::abs(body.position.x()) + radius) ||
+          !std::isfinite(std::abs(body.position.y()) + radius)) {
+        fail(format("%s.shape: a size of %g about the position (%g, %g) overflows the range of double", path.c_str(),
+                    radius, body.position.x(), body.position.y()));
+      }
+      const double speed = std::hypot(body.velocity.x(), body.velocity.y()) + std::abs(body.angular_velocity) * radius;
+      const double kinetic = 0.5 * body.mass * body.velocity.squaredNorm() +
+                             0.5 * inertia * body.angular_velocity * body.angular_velocity;
+      if (!std::isfinite(body.mass * g * body.position.y())) {
+        fail(format("%s.position: the potential energy m g y = %g overflows the range of double", path.c_str(),
+                    body.mass * g * body.position.y()));
+      }
+      if (!std::isfinite(speed * h) || !std::isfinite(kinetic)) {
+        fail(format("%s.velocity: a speed of %g (with the angular velocity) gives a kinetic energy of %g and moves %g "
+                    "in one step: beyond the range of double",
+                    path.c_str(), speed, kinetic, speed * h));
+      }
+    }
+  }
+
+  static std::string format(const char* pattern, auto... values) {
+    char buffer[320];
+    std::snprintf(buffer, sizeof buffer, pattern, values...);
+    return buffer;
   }
 
  private:

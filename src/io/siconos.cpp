@@ -60,6 +60,17 @@ class TokenReader {
       }
     }
     in_.clear();
+    // A UTF-8 byte-order mark before the first token is skipped, as the JSON reader skips it.
+    if (in_.peek() == 0xEF) {
+      char mark[3] = {};
+      in_.read(mark, 3);
+      const bool bom = in_.gcount() == 3 && static_cast<unsigned char>(mark[1]) == 0xBB &&
+                       static_cast<unsigned char>(mark[2]) == 0xBF;
+      if (!bom) {
+        in_.clear();
+        in_.seekg(start);
+      }
+    }
   }
 
   /// Throws unless the input can still hold `count` more tokens (`what` names them, e.g. "M's

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "perp/core/residual.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
 #include "perp/solvers/dantzig.hpp"
@@ -117,12 +118,14 @@ Result box_psor(const BoxLcp& problem, const SolveOptions& options, double relax
                 ": the iteration diverges (is M positive definite?)";
       break;
     }
-    if (residual <= options.tolerance) {  // confirm on an exact w
+    bool converged = false;
+    if (residual <= options.tolerance || sweep % kRefreshEvery == 0) {  // the relative test on an exact w
       w = problem.slack(z);
       residual = natural_residual(z, w, lo, hi);
+      converged = relative_residual(problem, z, w) <= options.tolerance;
     }
     if (options.record_history) record_history(result.history, residual);
-    if (residual <= options.tolerance) {
+    if (converged) {
       status = Status::Solved;
       message = "converged after " + std::to_string(sweep) + " sweeps";
       break;
@@ -156,7 +159,7 @@ Result box_newton(const BoxLcp& problem, Reformulation reformulation, const Solv
       total.message = "friction pass " + std::to_string(pass) + ": " + result.message;
       break;
     }
-    if (natural_residual(problem, z) <= options.tolerance) {
+    if (relative_residual(problem, z, problem.slack(z)) <= options.tolerance) {
       total.status = Status::Solved;
       total.message = result.message + "; friction bounds settled after " + std::to_string(pass) + " passes";
       break;
@@ -256,7 +259,7 @@ Result solve(const BoxLcp& problem, Method method, const SolveOptions& options) 
         "all_solutions is supported only by enum on an Lcp; the box-LCP methods stop at the first solution");
   }
   if (method == Method::Pgs && options.relaxation && *options.relaxation != 1.0) {
-    throw InvalidProblem("relaxation " + std::to_string(*options.relaxation) +
+    throw InvalidProblem("relaxation " + number_text(*options.relaxation) +
                          " given for pgs, which is psor with relaxation 1; use method psor");
   }
   const auto start = std::chrono::steady_clock::now();
@@ -272,10 +275,11 @@ Result solve(const BoxLcp& problem, Method method, const SolveOptions& options) 
   Eigen::VectorXd lo, hi;  // natural_residual(problem, z), reading the w just formed
   problem.bounds_at(result.z, lo, hi);
   result.residual = natural_residual(result.z, result.w, lo, hi);
-  if (result.solved() && !(result.residual <= options.tolerance)) {
+  result.relative_residual = relative_residual(problem, result.z, result.w);
+  if (result.solved() && !(result.relative_residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
-    result.message += "; but the recomputed residual " + number_text(result.residual) + " misses the tolerance";
-  } else if (!result.solved() && result.residual <= options.tolerance) {  // as detail::judge for the LCP
+    result.message += "; but the recomputed point misses the tolerance" + detail::misses_tolerance(result, options.tolerance);
+  } else if (!result.solved() && result.relative_residual <= options.tolerance) {  // as detail::judge for the LCP
     result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
     result.status = Status::Solved;
   }

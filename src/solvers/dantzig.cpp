@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "perp/core/residual.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
 
@@ -785,12 +786,13 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   result.z = std::move(z);
   problem.bounds_at(result.z, lo, hi);
   result.residual = natural_residual(result.z, result.w, lo, hi);
+  result.relative_residual = relative_residual(problem, result.z, result.w);
   result.status = status;
   result.message = std::move(message);
-  if (status == Status::Solved && !(result.residual <= options.tolerance)) {
+  if (status == Status::Solved && !(result.relative_residual <= options.tolerance)) {
     result.status = Status::NumericalFailure;
-    result.message += "; but the residual " + number_text(result.residual) + " misses the tolerance";
-  } else if (status != Status::Solved && result.residual <= options.tolerance) {
+    result.message += "; but the point misses the tolerance" + detail::misses_tolerance(result, options.tolerance);
+  } else if (status != Status::Solved && result.relative_residual <= options.tolerance) {
     result.status = Status::Solved;  // the point where it stopped solves anyway (as detail::judge)
     result.message += "; the point reached solves to the tolerance nevertheless";
   }

@@ -22,6 +22,7 @@ Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method) {
     result.w = problem.q;
     result.residual = natural_residual(result.z, result.w);
   }
+  result.relative_residual = relative_residual(problem, result.z, result.w);
   result.method = method;
   return result;
 }
@@ -61,6 +62,7 @@ bool polish_on_active_set(const Lcp& problem, Result& result, const std::vector<
   result.z = std::move(candidate.z);
   result.w = std::move(candidate.w);
   result.residual = candidate.residual;
+  result.relative_residual = candidate.relative_residual;
   return true;
 }
 
@@ -82,17 +84,39 @@ bool sign_feasible(const DataScale& scale, const Eigen::VectorXd& z, const Eigen
   return z.minCoeff() >= -z_sign_tolerance(z, relative) && w.minCoeff() >= -w_sign_tolerance(scale, z, relative);
 }
 
+bool may_meet(const DataScale& scale, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double tolerance) {
+  if (z.size() == 0) return true;
+  static const Eigen::VectorXd none;
+  // W = ‖q‖∞ exactly when q != 0; for q = 0 an upper bound of max_i Σ_j |M_ij z_j|.
+  const long double W = scale.q_max > 0.0 ? static_cast<long double>(scale.q_max)
+                                          : static_cast<long double>(scale.m_max) *
+                                                static_cast<long double>(z.cwiseAbs().sum());
+  return scaled_natural_residual(z, w, none, none, z_scale(z, none, none), W) <= tolerance;
+}
+
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not) {
-  if (result.residual <= tolerance) {
+  if (result.relative_residual <= tolerance) {
     result.status = Status::Solved;
     return;
   }
   result.status = otherwise;
-  char buffer[160];
+  result.message = why_not + misses_tolerance(result, tolerance);
+}
+
+std::string misses_tolerance(const Result& result, double tolerance) {
+  char buffer[200];
   std::snprintf(buffer, sizeof buffer,
-                " (residual %.3g > tolerance %.3g; the tolerance is absolute, in the units of z and w)",
-                result.residual, tolerance);
-  result.message = why_not + buffer;
+                " (relative residual %.3g > tolerance %.3g; absolute residual %.3g in the units of z and w)",
+                result.relative_residual, tolerance, result.residual);
+  return buffer;
+}
+
+void certify(Result& result, double relative, double tolerance) {
+  result.relative_residual = relative;
+  if (result.solved() && !(relative <= tolerance)) {
+    result.status = Status::NumericalFailure;
+    result.message += "; but the point misses the tolerance at the problem's scale" + misses_tolerance(result, tolerance);
+  }
 }
 
 std::optional<Reformulation> reformulation_of(Method method) {

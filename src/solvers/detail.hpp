@@ -51,6 +51,12 @@ struct DataScale {
 [[nodiscard]] double z_sign_tolerance(const Eigen::VectorXd& z, double relative);
 [[nodiscard]] double w_sign_tolerance(const DataScale& scale, const Eigen::VectorXd& z, double relative);
 
+/// `relative_residual(problem, z, w) <= tolerance` in O(n) for q != 0 (W = ‖q‖∞); for q = 0 a
+/// necessary condition, W replaced by its upper bound max|M|·‖z‖₁ (a larger W can only shrink
+/// each |min(z_i/Z, w_i/W)|). Iterations test this every step and the exact measure when it passes.
+[[nodiscard]] bool may_meet(const DataScale& scale, const Eigen::VectorXd& z, const Eigen::VectorXd& w,
+                            double tolerance);
+
 /// The reformulation a method of the Newton family solves; empty for the other methods.
 [[nodiscard]] std::optional<Reformulation> reformulation_of(Method method);
 
@@ -72,7 +78,14 @@ struct MatrixScan {
 };
 [[nodiscard]] MatrixScan scan_matrix(const Eigen::MatrixXd& M);
 
-/// Solved when the residual meets the tolerance; otherwise `otherwise` with the message.
+/// Solved when the relative residual (`Result::relative_residual`, core/residual.hpp) meets the
+/// tolerance; otherwise `otherwise` with the message.
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not);
+/// " (relative residual R > tolerance T; absolute residual A in the units of z and w)".
+[[nodiscard]] std::string misses_tolerance(const Result& result, double tolerance);
+/// The last word on a claim, applied by each `solve` to whatever a method returned: stores
+/// `relative` (the relative residual recomputed from the returned z, w) and turns a `Solved`
+/// whose relative residual misses the tolerance into `NumericalFailure`. Never upgrades.
+void certify(Result& result, double relative, double tolerance);
 
 }  // namespace perp::detail

@@ -38,6 +38,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   double best_residual = natural_residual(problem, best_z);
   std::vector<Eigen::VectorXd> solutions;
   int singular = 0;
+  int overflowed = 0;
   int examined = 0;
   std::vector<Eigen::Index> alpha;
   alpha.reserve(static_cast<std::size_t>(n));
@@ -89,6 +90,10 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
           continue;
         }
       }
+      if (!solution.allFinite()) {  // nonsingular, but z_α overflows: no verdict on this set
+        ++overflowed;
+        continue;
+      }
       z(alpha) = solution;
     }
     const Eigen::VectorXd w = problem.slack(z);
@@ -129,7 +134,11 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   }
   Result result = detail::make_result(problem, best_z, "enum");
   result.iterations = examined;
-  if (singular == 0) {
+  if (overflowed > 0) {
+    result.status = Status::NumericalFailure;
+    result.message = "no active set gives a solution, but the points of " + std::to_string(overflowed) +
+                     " active sets overflow the range of double, so this is not a proof of infeasibility";
+  } else if (singular == 0) {
     result.status = Status::Infeasible;
     result.message = "no solution: none of the " + std::to_string(count) +
                      " active sets gives z >= 0, w >= 0 and every M_aa is nonsingular";

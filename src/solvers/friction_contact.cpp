@@ -322,6 +322,8 @@ Result solve(const FrictionContact& problem, Method method, const SolveOptions& 
   }
   finish(problem, options, result);
   if (method != Method::Auto || result.method.empty()) result.method = to_string(method);
+  // The frictional error is already relative (Siconos' measure, docs/solvers.md "Frictional contact").
+  result.relative_residual = result.residual;
   result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

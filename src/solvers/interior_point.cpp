@@ -113,7 +113,7 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
     slack = problem.slack(z);
     const double natural = natural_residual(z, slack);
     if (k > 0 && options.record_history) record_history(history, natural);
-    if (natural <= options.tolerance) {
+    if (relative_residual(problem, z, slack) <= options.tolerance) {
       status = Status::Solved;
       why = "natural residual met the tolerance at an interior point after " + std::to_string(k) + " steps";
       best = z;
@@ -128,7 +128,7 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
       if (alpha != tried) {
         tried = alpha;
         std::optional<Eigen::VectorXd> vertex = detail::active_set_point(problem, alpha);
-        if (vertex && natural_residual(problem, *vertex) <= options.tolerance) {
+        if (vertex && relative_residual(problem, *vertex, problem.slack(*vertex)) <= options.tolerance) {
           status = Status::Solved;
           why = "solved by crossover after " + std::to_string(k) + " steps: M_aa z_a = -q_a on the active set of " +
                 std::to_string(alpha.size()) + " components guessed from the iterate";

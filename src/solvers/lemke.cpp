@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -152,6 +154,14 @@ class LemkeTableau {
 
   // The unbounded direction when `entering` has no positive pivot entry: the entering variable
   // grows by 1 and the basic ones by −col_. Returns its z-part; z0's part in `z0_rate`.
+  // The largest entry of the pivot column that the ratio test treated as zero (0 when none was
+  // positive): a ray found past such an entry is an artifact of the pivot tolerance.
+  [[nodiscard]] double largest_ignored_entry() const {
+    double largest = 0.0;
+    for (Eigen::Index p = 0; p < n_; ++p) largest = std::max(largest, col_[p]);
+    return largest;
+  }
+
   Eigen::VectorXd ray(Eigen::Index entering, double& z0_rate) const {
     Eigen::VectorXd direction = Eigen::VectorXd::Zero(n_);
     z0_rate = entering == z0_ ? 1.0 : 0.0;
@@ -238,6 +248,38 @@ std::string variable_name(Eigen::Index v, Eigen::Index n) {
   return (v < n ? "w" : "z") + std::to_string(v < n ? v : v - n);
 }
 
+// Whether the z-part v of a secondary ray is a Farkas certificate of infeasibility, checked on
+// the data at the problem's scale: v >= 0 (entries above −ε‖v‖∞, then clipped), Mᵀv <= 0
+// componentwise up to ε Σ_j |M_ji| v_j, and qᵀv < −ε Σ_j |q_j| v_j, with ε = 1e-10. Then every
+// z >= 0 has vᵀ(M z + q) = (Mᵀv)ᵀz + qᵀv < 0, so no z >= 0 has M z + q >= 0. (For
+// copositive-plus M, Lemke's secondary rays have this form; Cottle–Pang–Stone §4.4.)
+// Returns qᵀv (negative) when it verifies; empty otherwise.
+std::optional<double> verify_infeasibility_ray(const Lcp& problem, const Eigen::VectorXd& ray) {
+  constexpr double kCertificate = 1e-10;
+  if (ray.size() != problem.size() || !ray.allFinite()) return std::nullopt;
+  const double size = ray.cwiseAbs().maxCoeff();
+  if (!(size > 0.0) || ray.minCoeff() < -kCertificate * size) return std::nullopt;
+  const Eigen::VectorXd v = (ray / size).cwiseMax(0.0);
+  const Eigen::Index n = problem.size();
+  for (Eigen::Index i = 0; i < n; ++i) {  // (Mᵀv)_i = Σ_j M_ji v_j: column i of M
+    long double sum = 0.0L, magnitude = 0.0L;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const long double term = static_cast<long double>(problem.M(j, i)) * v[j];
+      sum += term;
+      magnitude += std::fabs(term);
+    }
+    if (sum > kCertificate * magnitude) return std::nullopt;
+  }
+  long double qv = 0.0L, magnitude = 0.0L;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const long double term = static_cast<long double>(problem.q[j]) * v[j];
+    qv += term;
+    magnitude += std::fabs(term);
+  }
+  if (!(qv < -kCertificate * magnitude)) return std::nullopt;
+  return static_cast<double>(qv);
+}
+
 // Re-solve M_αα z_α = −q_α on the final complementary basis; keep it when no worse.
 void refine(const Lcp& problem, Result& result) {
   std::vector<Eigen::Index> active;
@@ -301,13 +343,30 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
     if (r < 0) {
       double z0_rate = 0.0;
       Eigen::VectorXd direction = tableau.ray(entering, z0_rate);
-      Result result = finish(
-          Status::RayTermination,
-          "secondary ray after " + std::to_string(pivots) + (pivots == 1 ? " pivot" : " pivots") + ": entering " +
-              variable_name(entering, n) + " has no positive pivot entry (z0 = " + std::to_string(tableau.z0_value()) +
-              ", rate " + std::to_string(z0_rate) + "); for copositive-plus M this proves the LCP infeasible",
-          pivots);
-      result.ray = std::move(direction);
+      const double ignored = tableau.largest_ignored_entry();
+      char numbers[160];
+      std::snprintf(numbers, sizeof numbers, "(z0 = %.6g, rate %.6g)", tableau.z0_value(), z0_rate);
+      std::string what = "secondary ray after " + std::to_string(pivots) + (pivots == 1 ? " pivot" : " pivots") +
+                         ": entering " + variable_name(entering, n) + " has no positive pivot entry " + numbers;
+      Status status = Status::RayTermination;
+      if (const std::optional<double> qv = verify_infeasibility_ray(problem, direction)) {
+        std::snprintf(numbers, sizeof numbers, "%.6g", *qv);
+        what += "; its direction v proves the LCP infeasible: v >= 0, Mᵀv <= 0 and qᵀv = " + std::string(numbers) +
+                " < 0 (v scaled to ‖v‖∞ = 1, checked on the data), so no z >= 0 has M z + q >= 0";
+      } else if (ignored > 0.0) {
+        // A positive entry below the pivot tolerance stopped the path: along the direction that
+        // entry's basic variable still decreases, so this is not a ray of the problem.
+        status = Status::NumericalFailure;
+        std::snprintf(numbers, sizeof numbers, "%.3g", ignored);
+        what += ", but the column's entry " + std::string(numbers) +
+                " was below the pivot tolerance and the direction is no certificate of infeasibility "
+                "(v >= 0, Mᵀv <= 0, qᵀv < 0 fails on the data): the data may be too badly scaled for Lemke";
+      } else {
+        what += "; its direction is no certificate of infeasibility (v >= 0, Mᵀv <= 0, qᵀv < 0 fails on the "
+                "data), so this only says Lemke's path failed, not that the LCP has no solution";
+      }
+      Result result = finish(status, what, pivots);
+      if (status == Status::RayTermination) result.ray = std::move(direction);
       return result;
     }
     leaving = tableau.basic(r);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "perp/core/residual.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
 #include "perp/solvers/enumeration.hpp"
@@ -47,6 +48,7 @@ Result make_result(const Mlcp& problem, Eigen::VectorXd z, const char* method) {
   }
   result.z = std::move(z);
   result.residual = natural_residual(problem, result.z);
+  result.relative_residual = relative_residual(problem, result.z, result.w);
   result.method = method;
   return result;
 }
@@ -275,6 +277,7 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
   double best_residual = natural_residual(problem, best_z);
   long long examined = 0;
   long long singular_count = 0;
+  long long overflowed = 0;
   long long inaccurate = 0;  // sign-feasible points that missed the tolerance
   Eigen::VectorXd inaccurate_z;
   double inaccurate_residual = 0;
@@ -304,6 +307,7 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
       bool singular = false;
       const std::optional<Eigen::VectorXd> z = active_set_point(problem, alpha, singular);
       if (singular) ++singular_count;
+      if (!z && !singular) ++overflowed;  // a nonsingular system whose solution is not finite
       if (z) {
         const Eigen::VectorXd w = problem.slack(*z);
         const double residual = natural_residual(problem, *z);
@@ -317,7 +321,7 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
         // degenerate solution may give an accurate point.
         if (m == 0 || (z->tail(m).minCoeff() >= -detail::z_sign_tolerance(*z, kRelativeSign) &&
                        w.tail(m).minCoeff() >= -detail::w_sign_tolerance(scale, *z, kRelativeSign))) {
-          if (residual <= options.tolerance) {
+          if (relative_residual(problem, *z, w) <= options.tolerance) {
             Result result = make_result(problem, *z, "enum");
             result.iterations = static_cast<int>(examined);
             result.status = Status::Solved;
@@ -356,7 +360,11 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
   }
   Result result = make_result(problem, best_z, "enum");
   result.iterations = static_cast<int>(examined);
-  if (singular_count == 0) {
+  if (overflowed > 0) {
+    result.status = Status::NumericalFailure;
+    result.message = "no active set gives a solution, but the points of " + std::to_string(overflowed) +
+                     " bordered systems overflow the range of double, so this is not a proof of infeasibility";
+  } else if (singular_count == 0) {
     result.status = Status::Infeasible;
     result.message = "no solution: none of the " + std::to_string(total) +
                      " active sets gives v >= 0, w >= 0, and every bordered system [[A, C_a], [D_a, B_aa]] is "
@@ -668,7 +676,7 @@ Result solve_pgs(const Mlcp& problem, const SolveOptions& options) {
   std::vector<double> history;
   double residual = natural_residual(problem, z);
   int sweeps = 0;
-  while (residual > options.tolerance && sweeps < limit) {
+  while (!(relative_residual(problem, z, problem.slack(z)) <= options.tolerance) && sweeps < limit) {
     for (Eigen::Index i = 0; i < n + m; ++i) {
       const double r = M.row(i).dot(z) + q[i];
       const double updated = z[i] - r / M(i, i);
@@ -747,11 +755,17 @@ Result solve(const Mlcp& problem, Method method, const SolveOptions& options) {
         "all_solutions is supported only by enum on an Lcp; the MLCP methods stop at the first solution");
   }
   if (method == Method::Pgs && options.relaxation && *options.relaxation != 1.0) {
-    throw InvalidProblem("relaxation " + std::to_string(*options.relaxation) +
+    throw InvalidProblem("relaxation " + number_text(*options.relaxation) +
                          " given for pgs; the MLCP pgs runs with relaxation 1 only");
   }
   const auto start = std::chrono::steady_clock::now();
   Result result = run(problem, method, options);
+  // The one relative test (core/residual.hpp) on w recomputed from z, whatever the method kept.
+  if (result.z.size() == problem.size() && result.z.allFinite()) {
+    result.w = problem.slack(result.z);
+    result.residual = natural_residual(problem, result.z);
+    detail::certify(result, relative_residual(problem, result.z, result.w), options.tolerance);
+  }
   const auto stop = std::chrono::steady_clock::now();
   result.time_ms = std::chrono::duration<double, std::milli>(stop - start).count();
   if (method != Method::Auto) result.method = to_string(method);

@@ -49,6 +49,11 @@ class LinearModel {
   void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const { (void)function(z, F); }
   const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) { return M_; }
   [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
+  // The relative residual (core/residual.hpp) of z with F = M z + q in the box [lo, hi].
+  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F, const Eigen::VectorXd& lo,
+                                const Eigen::VectorXd& hi) const {
+    return scaled_natural_residual(z, F, lo, hi, z_scale(z, lo, hi), w_scale(M_, q_, z));
+  }
 
  private:
   const Eigen::MatrixXd& M_;
@@ -67,6 +72,10 @@ class LcpModel : public LinearModel {
         upper_(Eigen::VectorXd::Constant(problem.size(), kInfinity)) {}
   [[nodiscard]] const Eigen::VectorXd& lower() const { return lower_; }
   [[nodiscard]] const Eigen::VectorXd& upper() const { return upper_; }
+  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) {
+    static const Eigen::VectorXd none;
+    return LinearModel::relative(z, F, none, none);
+  }
 
   // Active-set identification: once two iterates in a row agree on α = {i : z_i > F_i}, solve
   // M_αα z_α = −q_α (one LU of size |α|); the vertex replaces the iterate when it solves to the
@@ -83,7 +92,7 @@ class LcpModel : public LinearModel {
     std::optional<Eigen::VectorXd> vertex = detail::active_set_point(problem_, tried_);
     if (!vertex) return false;
     Eigen::VectorXd w = problem_.slack(*vertex);
-    if (natural_residual(*vertex, w) > tolerance) return false;
+    if (!(relative_residual(problem_, *vertex, w) <= tolerance)) return false;
     z = std::move(*vertex);
     F = std::move(w);
     return true;
@@ -106,6 +115,9 @@ class BoxModel : public LinearModel {
   explicit BoxModel(const BoxLcp& problem) : LinearModel(problem.M, problem.q), problem_(problem) {}
   [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
   [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
+  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) {
+    return LinearModel::relative(z, F, problem_.lower, problem_.upper);
+  }
 
   // The box analogue of LcpModel::finish: once two iterates in a row agree on the sets (z_i − F_i
   // at or below l_i: z_i = l_i; at or above u_i: z_i = u_i; otherwise clamped, F_i = 0), solve
@@ -137,7 +149,7 @@ class BoxModel : public LinearModel {
       vertex(clamped) = solution;
     }
     Eigen::VectorXd w = problem_.slack(vertex);
-    if (natural_residual(vertex, w, problem_.lower, problem_.upper) > tolerance) return false;
+    if (!(LinearModel::relative(vertex, w, problem_.lower, problem_.upper) <= tolerance)) return false;
     z = std::move(vertex);
     F = std::move(w);
     return true;
@@ -167,9 +179,16 @@ class McpModel {
     F = evaluate_function(problem_.F, z, "F at the start point");
   }
   const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) {
+    if (J_at_.size() == z.size() && J_at_ == z) return J_;  // already evaluated there (by `relative`)
     J_ = evaluate_jacobian(problem_.J, z, "J at an iterate");
+    J_at_ = z;
     symmetric_ = detail::scan_matrix(J_).symmetric;
     return J_;
+  }
+  // The relative residual at the scale of the linearization at z (one J evaluation, kept for
+  // the Newton step taken from the same z).
+  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) {
+    return relative_residual(z, F, jacobian(z), problem_.lower, problem_.upper);
   }
   [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
   // No active-set step for a nonlinear F.
@@ -178,6 +197,7 @@ class McpModel {
  private:
   const Mcp& problem_;
   Eigen::MatrixXd J_;
+  Eigen::VectorXd J_at_;
   bool symmetric_ = false;
 };
 
@@ -503,7 +523,9 @@ class Newton {
     if (reformulation_ == Reformulation::Smoothing) {
       reformulator_.value(Parameters{Kind::Fb}, z, F_, phi_merit_);
       const double start = phi_merit_.size() == 0 ? 0.0 : phi_merit_.cwiseAbs().maxCoeff();
-      direction.mu = merit.mu = o.smoothing_mu > 0.0 ? o.smoothing_mu : std::max(0.5 * start * start, 1e-30);
+      // 0.5·start² overflows for |q| beyond 1e154: μ then starts at the largest double.
+      const double automatic = std::min(0.5 * start * start, std::numeric_limits<double>::max());
+      direction.mu = merit.mu = o.smoothing_mu > 0.0 ? o.smoothing_mu : std::max(automatic, 1e-30);
     }
     std::deque<double> recent;  // merit values for the non-monotone reference
     int stalled = 0;            // steps since the best merit so far last improved by kStallDecrease (relative)
@@ -511,7 +533,7 @@ class Newton {
     const int stall_limit = kStallSteps + o.nonmonotone_memory;
     double residual = natural_residual(z, F_, model_.lower(), model_.upper());
     for (int k = 0;; ++k) {
-      if (residual <= options_.tolerance) {
+      if (model_.relative(z, F_) <= options_.tolerance) {
         out.status = Status::Solved;
         break;
       }
@@ -607,7 +629,7 @@ class Newton {
       F_.swap(trial_F_);
       ++out.iterations;
       residual = natural_residual(z, F_, model_.lower(), model_.upper());
-      if (residual > options_.tolerance && model_.finish(z, F_, options_.tolerance)) {
+      if (!(model_.relative(z, F_) <= options_.tolerance) && model_.finish(z, F_, options_.tolerance)) {
         residual = natural_residual(z, F_, model_.lower(), model_.upper());
         ++out.active_set_steps;
       }
@@ -719,6 +741,7 @@ Result solve_newton(const BoxLcp& problem, Reformulation reformulation, const So
   result.w = problem.slack(out.z);
   result.z = std::move(out.z);
   result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
+  result.relative_residual = model.relative(result.z, result.w);
   report(result, out, options.tolerance);
   return result;
 }
@@ -742,6 +765,7 @@ Result solve_newton(const Mcp& problem, Reformulation reformulation, const Solve
   result.w = evaluate_function(problem.F, out.z, "F at the returned point");
   result.z = std::move(out.z);
   result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
+  result.relative_residual = model.relative(result.z, result.w);
   result.method = name;
   report(result, out, options.tolerance);
   return result;

@@ -81,40 +81,71 @@ struct RayVerdict {
   std::string sentence;
 };
 
+// Each condition is checked componentwise at the scale of its own terms (ε Σ|terms|, ε =
+// kRelativeTolerance), so that a Q of 1e-13 beside a c of 1 is not mistaken for Q = 0: Q d = 0
+// means |(Q d)_i| <= ε Σ_j |Q_ij| d_j, and so on for A d >= 0, Aᵀλ <= 0, bᵀλ > 0 and cᵀd < 0.
 RayVerdict read_ray(const Qp& problem, const Eigen::VectorXd& ray) {
   const Eigen::Index n = problem.variables();
   const Eigen::Index k = problem.constraints();
   RayVerdict verdict;
-  if (ray.size() != n + k) return verdict;
+  if (ray.size() != n + k || !ray.allFinite()) return verdict;
   const double ray_scale = ray.cwiseAbs().maxCoeff();
   if (!(ray_scale > 0)) return verdict;
   // Unit scale, tiny negative entries (round-off of the tableau) clipped.
   const Eigen::VectorXd d = (ray.head(n) / ray_scale).cwiseMax(0.0);
   const Eigen::VectorXd lambda = (ray.tail(k) / ray_scale).cwiseMax(0.0);
-  const double data_scale = std::max({problem.Q.size() ? problem.Q.cwiseAbs().maxCoeff() : 0.0,
-                                      problem.A.size() ? problem.A.cwiseAbs().maxCoeff() : 0.0,
-                                      problem.c.size() ? problem.c.cwiseAbs().maxCoeff() : 0.0,
-                                      problem.b.size() ? problem.b.cwiseAbs().maxCoeff() : 0.0, 1e-300});
-  const double tolerance = kRelativeTolerance * data_scale * static_cast<double>(std::max<Eigen::Index>(n + k, 1));
+  const double eps = kRelativeTolerance;
+  // Σ_j X_ij y_j and Σ_j |X_ij| y_j for y >= 0, in long double.
+  const auto row = [](const Eigen::MatrixXd& X, Eigen::Index i, const Eigen::VectorXd& y, bool transpose) {
+    long double sum = 0.0L, size = 0.0L;
+    const Eigen::Index count = transpose ? X.rows() : X.cols();
+    for (Eigen::Index j = 0; j < count; ++j) {
+      const long double term = static_cast<long double>(transpose ? X(j, i) : X(i, j)) * y[j];
+      sum += term;
+      size += std::fabs(term);
+    }
+    return std::pair<long double, long double>{sum, size};
+  };
+  const auto dot = [](const Eigen::VectorXd& x, const Eigen::VectorXd& y) {
+    long double sum = 0.0L, size = 0.0L;
+    for (Eigen::Index j = 0; j < x.size(); ++j) {
+      sum += static_cast<long double>(x[j]) * y[j];
+      size += std::fabs(static_cast<long double>(x[j]) * y[j]);
+    }
+    return std::pair<long double, long double>{sum, size};
+  };
 
-  if (k > 0) {
-    const Eigen::VectorXd at_lambda = problem.A.transpose() * lambda;  // <= 0
-    const double b_lambda = problem.b.dot(lambda);                     // > 0
-    if (lambda.maxCoeff() > 0 && (at_lambda.size() == 0 || at_lambda.maxCoeff() <= tolerance) && b_lambda > tolerance) {
+  if (k > 0 && lambda.maxCoeff() > 0) {
+    bool at_lambda_nonpositive = true;  // Aᵀλ <= 0
+    for (Eigen::Index j = 0; j < n && at_lambda_nonpositive; ++j) {
+      const auto [sum, size] = row(problem.A, j, lambda, true);
+      at_lambda_nonpositive = sum <= eps * size;
+    }
+    const auto [b_lambda, b_size] = dot(problem.b, lambda);  // > 0
+    if (at_lambda_nonpositive && b_lambda > eps * b_size && b_lambda > 0) {
       verdict.infeasible = true;
       verdict.sentence = "the QP is infeasible: λ = " + vector_text(lambda) +
-                         " >= 0 has Aᵀλ <= 0 and bᵀλ = " + number_text(b_lambda) +
+                         " >= 0 has Aᵀλ <= 0 and bᵀλ = " + number_text(static_cast<double>(b_lambda)) +
                          " > 0, so no x >= 0 satisfies A x >= b (Farkas)";
       return verdict;
     }
   }
-  const double c_d = problem.c.dot(d);
-  const double curvature = n > 0 ? (problem.Q * d).cwiseAbs().maxCoeff() : 0.0;
-  const bool recedes = k == 0 || (problem.A * d).minCoeff() >= -tolerance;
-  if (n > 0 && d.maxCoeff() > 0 && recedes && curvature <= tolerance && c_d < -tolerance) {
+  if (n == 0 || !(d.maxCoeff() > 0)) return verdict;
+  bool flat = true;  // Q d = 0
+  for (Eigen::Index i = 0; i < n && flat; ++i) {
+    const auto [sum, size] = row(problem.Q, i, d, false);
+    flat = std::fabs(sum) <= eps * size;
+  }
+  bool recedes = true;  // A d >= 0
+  for (Eigen::Index i = 0; i < k && recedes; ++i) {
+    const auto [sum, size] = row(problem.A, i, d, false);
+    recedes = sum >= -eps * size;
+  }
+  const auto [c_d, c_size] = dot(problem.c, d);
+  if (flat && recedes && c_d < -eps * c_size && c_d < 0) {
     verdict.recession = true;
-    verdict.sentence = "d = " + vector_text(d) + " >= 0 has A d >= 0, Q d = 0 and cᵀd = " + number_text(c_d) +
-                       " < 0: the objective decreases without bound along x + t d";
+    verdict.sentence = "d = " + vector_text(d) + " >= 0 has A d >= 0, Q d = 0 and cᵀd = " +
+                       number_text(static_cast<double>(c_d)) + " < 0: the objective decreases without bound along x + t d";
   }
   return verdict;
 }

@@ -1,6 +1,8 @@
 #include "perp/solvers/solve.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "perp/analysis/classify.hpp"
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
 #include "perp/solvers/dantzig.hpp"
 #include "perp/solvers/enumeration.hpp"
 #include "perp/solvers/interior_point.hpp"
@@ -56,7 +59,88 @@ Result solve_dantzig_lcp(const Lcp& problem, const SolveOptions& options) {
   return solve_dantzig(to_box_lcp(problem), options);
 }
 
+Result run_method(const Lcp& problem, Method method, const SolveOptions& options);
+
+// Data far from unit scale is solved as the equivalent LCP (2^a M, 2^b q), whose largest entries
+// of M and of q are in [1, 2): with z = 2^(a−b) z' and w = 2^−b w', M z + q = w exactly when
+// 2^a M z' + 2^b q = w', so the solution sets correspond, complementarity included, and the
+// relative residual is the same. The methods' internal absolute quantities (pivot thresholds,
+// interior-point and smoothing parameters, merit values) then mean what they mean at unit
+// scale, and nothing under- or overflows on the way. Powers of two are applied exactly (ldexp),
+// subnormal data included, and never so far down that a nonzero entry would leave the normal
+// range. Applied when max|M|, max|q| or their ratio is outside [2^-64, 2^64].
+constexpr int kUnitWindow = 64;
+
+// The exponent that brings `largest` into [1, 2), limited so that `smallest` (the smallest
+// nonzero magnitude) stays normal; 0 for an all-zero block.
+int unit_exponent(double largest, double smallest) {
+  if (!(largest > 0.0)) return 0;
+  int exponent = -std::ilogb(largest);
+  if (exponent < 0) exponent = std::max(exponent, std::min(0, -1022 - std::ilogb(smallest)));
+  return exponent;
+}
+
+struct Extent {
+  double largest = 0.0, smallest = 0.0;
+};
+template <class Range>
+Extent extent(const Range& values) {
+  Extent e;
+  for (const double x : values) {
+    const double a = std::abs(x);
+    if (a == 0.0) continue;
+    e.largest = std::max(e.largest, a);
+    e.smallest = e.smallest == 0.0 ? a : std::min(e.smallest, a);
+  }
+  return e;
+}
+
+bool outside_window(double x) { return x > 0.0 && (std::ilogb(x) < -kUnitWindow || std::ilogb(x) > kUnitWindow); }
+
+// Every attempt (auto's included) is judged by the one relative test, on w recomputed from z.
 Result run(const Lcp& problem, Method method, const SolveOptions& options) {
+  const Extent m = extent(problem.M.reshaped());
+  const Extent q = extent(problem.q);
+  const bool far = outside_window(m.largest) || outside_window(q.largest) ||
+                   (m.largest > 0.0 && q.largest > 0.0 && std::abs(std::ilogb(q.largest) - std::ilogb(m.largest)) > kUnitWindow);
+  Result result;
+  if (far) {
+    const int a = unit_exponent(m.largest, m.smallest);
+    const int b = unit_exponent(q.largest, q.smallest);
+    Lcp unit{problem.M, problem.q};
+    for (double& x : unit.M.reshaped()) x = std::ldexp(x, a);
+    for (double& x : unit.q) x = std::ldexp(x, b);
+    const auto to_original = [&](Eigen::VectorXd z) {  // z = 2^(a−b) z'
+      for (double& x : z) x = std::ldexp(x, a - b);
+      return z;
+    };
+    SolveOptions unit_options = options;
+    if (options.initial_guess) {
+      unit_options.initial_guess = *options.initial_guess;
+      for (double& x : *unit_options.initial_guess) x = std::ldexp(x, b - a);
+    }
+    result = run_method(unit, method, unit_options);
+    if (result.z.size() == problem.size()) {
+      Result original = detail::make_result(problem, to_original(std::move(result.z)), "");
+      result.z = std::move(original.z);
+      result.w = std::move(original.w);
+      result.residual = original.residual;
+    }
+    if (result.ray) result.ray = to_original(std::move(*result.ray));
+    for (Eigen::VectorXd& solution : result.solutions) solution = to_original(std::move(solution));
+    result.message += " [run on the equivalent LCP (2^" + std::to_string(a) + " M, 2^" + std::to_string(b) +
+                      " q), z scaled back by 2^" + std::to_string(a - b) + "]";
+  } else {
+    result = run_method(problem, method, options);
+  }
+  if (result.z.size() == problem.size() && result.z.allFinite()) {
+    result.w = problem.slack(result.z);
+    detail::certify(result, relative_residual(problem, result.z, result.w), options.tolerance);
+  }
+  return result;
+}
+
+Result run_method(const Lcp& problem, Method method, const SolveOptions& options) {
   switch (method) {
     case Method::Enum:
       return solve_enumeration(problem, options);
@@ -114,7 +198,7 @@ Result solve(const Lcp& problem, Method method, const SolveOptions& options) {
   problem.validate();
   options.validate(problem.size());
   if (method == Method::Pgs && options.relaxation && *options.relaxation != 1.0) {
-    throw InvalidProblem("relaxation " + std::to_string(*options.relaxation) +
+    throw InvalidProblem("relaxation " + number_text(*options.relaxation) +
                          " given for pgs, which is psor with relaxation 1; use method psor");
   }
   return timed(problem, method, options);

@@ -247,6 +247,7 @@ echo '{"M": []}' > "$tmp/empty.json"
 check "classify empty" 2 "nothing to classify" -- "$perp" classify "$tmp/empty.json"
 check "classify missing file" 2 "cannot open" -- "$perp" classify "$tmp/nope.json"
 check "classify bad tolerance" 2 "tolerance must be in" -- "$perp" classify "$tmp/only_m.json" --tol 2
+check "classify tolerance in %g" 2 "tolerance must be in \\[0, 1\\), got -1e-20" -- "$perp" classify "$tmp/only_m.json" --tol -1e-20
 
 # Issue 15: no crash and no unbounded resource on hostile input (docs/cli.md, "Limits and exit codes").
 echo '{"M": [[1e-310]], "q": [-1e-310]}' > "$tmp/subnormal.json"
@@ -299,6 +300,63 @@ check "simulate output too large" 2 'steps would write about .* GB of CSV' -- "$
 check "simulate wrote nothing" 0 '^0 *$' -- bash -c "ls '$tmp/huge_out' | wc -l"
 echo "{$scene_head, \"timestep\": 0.001, \"duration\": 0.01, \"bodies\": $(bodies 160 pile)}" > "$tmp/pile.json"
 check "simulate overlap pile" 2 'more than 10752 contacts.*deepest overlap is' -- "$perp" simulate "$tmp/pile.json" --out "$tmp/pile_out"
+
+# Issue 15, consistent messages and no lost output: write errors, non-finite output, warnings.
+if [ -w /dev/full ]; then
+  check "write error exits 4" 4 'could not write the output to standard output' -- \
+    bash -c "'$perp' solve '$data/lcp_deudeu.dat' --json > /dev/full"
+  check "classify write error" 4 'could not write' -- bash -c "'$perp' classify '$data/lcp_deudeu.dat' > /dev/full"
+fi
+check "painleve refuses inf" 2 'beta = inf: not finite for these inputs' -- \
+  "$perp" painleve --theta 1 --mu 0.5 --theta-dot 1e200 --json
+check "painleve mass 1e-320" 2 'alpha = inf' -- "$perp" painleve --theta 1 --mu 0.5 --mass 1e-320 --json
+check "--all without enum warns" 0 'warning: --all lists every solution only with --method enum' -- \
+  "$perp" solve "$tmp/three.json" --all --method lemke
+check "demo --data missing warns" 0 'warning: --data .*/nowhere: no lcp/ folder' -- \
+  bash -c "'$perp' demo --data '$tmp/nowhere' 2>&1 >/dev/null; exit 0"
+check "--tol 1e-400" 2 '--tol: 1e-400 is out of the range of a double' -- "$perp" solve "$tmp/three.json" --tol 1e-400
+check "--tol 0 in %g" 2 'tolerance must be finite and > 0, got 0 *$' -- "$perp" solve "$tmp/three.json" --tol 0
+printf '{"M": [[1]], "q": [-1], "q": [-2]}' > "$tmp/duplicate.json"
+check "json duplicate key" 2 'the key "q" appears twice in one object' -- "$perp" solve "$tmp/duplicate.json"
+printf '{"M": [[1]], "q": [-1e-400]}' > "$tmp/underflow.json"
+check "json 1e-400" 2 'the number -1e-400 at byte 19 is out of the range of a double' -- "$perp" solve "$tmp/underflow.json"
+printf '\xef\xbb\xbf1\n0\n1\n1\n1 1\n1\n-1\n' > "$tmp/bom.dat"
+check "dat with a BOM" 0 'z = \[1\]' -- "$perp" solve "$tmp/bom.dat"
+printf '\xef\xbb\xbf{"M": [[1]], "q": [-1]}' > "$tmp/bom.json"
+check "json with a BOM" 0 'z = \[1\]' -- "$perp" solve "$tmp/bom.json"
+check "classify mlcp dat" 2 'is a Siconos mlcp file, not an LCP' -- "$perp" classify "$data/../mlcp/deudeu_mlcp.dat"
+# No false claim at any scale: the 2x2 times 1e-150 and 1e150 (docs/solvers.md).
+echo '{"M": [[2e-150, 1e-150], [1e-150, 2e-150]], "q": [-5e-150, -6e-150]}' > "$tmp/tiny2.json"
+echo '{"M": [[2e150, 1e150], [1e150, 2e150]], "q": [-5e150, -6e150]}' > "$tmp/huge2.json"
+for m in pgs psor interior-point auto lemke; do
+  check "$m at 1e-150" 0 '"z": \[\s*1\.333333[0-9]*,\s*2\.333333' -- "$perp" solve "$tmp/tiny2.json" --method $m --json
+  check "$m at 1e150" 0 '"z": \[\s*1\.333333[0-9]*,\s*2\.333333' -- "$perp" solve "$tmp/huge2.json" --method $m --json
+done
+check "relative_residual key" 0 '"relative_residual": ' -- "$perp" solve "$tmp/tiny2.json" --json
+echo '{"M": [[1e-12]], "q": [-1]}' > "$tmp/tiny_pivot.json"
+check "lemke tiny pivot is no proof" 1 'numerical-failure.*below the pivot tolerance' -- "$perp" solve "$tmp/tiny_pivot.json" --method lemke
+echo '{"M": [[1]], "q": [-1e155]}' > "$tmp/huge_q.json"
+check "smoothing huge q" 0 'smoothing: solved' -- "$perp" solve "$tmp/huge_q.json" --method smoothing
+
+# simulate: names quoted per RFC 4180, --solver checked before any write, a failed run leaves the
+# previous files untouched (temporary files renamed at the end), no non-finite number written.
+disk() { echo "{\"name\": $1, \"shape\": {\"type\": \"disk\", \"radius\": 0.1}, \"mass\": 1, \"position\": [$2, 0.05]$3}"; }
+echo "{$scene_head, \"timestep\": 0.01, \"duration\": 0.05, \"ground\": {\"height\": 0}, \"bodies\": [$(disk '"a,b"' 0 ''), $(disk '"say \"hi\"\nthere"' 1 '')]}" > "$tmp/names.json"
+check "simulate odd names" 0 'wrote' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out"
+check "names quoted in the header" 0 '^t,"a,b.x",.*"say ""hi""' -- head -c 200 "$tmp/names_out/trajectory.csv"
+check "csv columns intact" 0 '^13 13 8 8 *$' -- python3 -c "import csv; t = list(csv.reader(open('$tmp/names_out/trajectory.csv'))); c = list(csv.reader(open('$tmp/names_out/contacts.csv'))); print(len(t[0]), len(t[1]), len(c[0]), len(c[1]))"
+before=$(cat "$tmp/names_out"/*.csv "$tmp/names_out/plot.png" | md5sum)
+check "simulate bad --solver" 2 '--solver schur cannot solve this scene' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out" --solver schur
+echo "{$scene_head, \"timestep\": 1e153, \"duration\": 5e153, \"bodies\": [$(disk '"b"' 0 ', "velocity": [0, 1e152]')]}" > "$tmp/late_overflow.json"
+check "simulate stops at a non-finite value" 2 'at t = 2e\+153 s, the kinetic energy is inf.*left as they were' -- \
+  "$perp" simulate "$tmp/late_overflow.json" --out "$tmp/names_out"
+check "failed runs left the old files" 0 "^$before *\$" -- bash -c "cat '$tmp/names_out'/*.csv '$tmp/names_out/plot.png' | md5sum"
+check "no temporary files left" 0 '^5 *$' -- bash -c "ls -A '$tmp/names_out' | wc -l"
+echo "{$scene_head, \"timestep\": 0.01, \"duration\": 0.05, \"bodies\": [$(disk '"b"' 0 '') ]}" | sed 's/"mass": 1/"mass": 1e-320/' > "$tmp/tiny_mass.json"
+check "scene mass 1e-320 by key path" 2 'bodies\[0\]\.mass = 9\.99989e-321 is too small' -- "$perp" simulate "$tmp/tiny_mass.json" --out "$tmp/x_out"
+echo "{$scene_head, \"timestep\": 1e300, \"duration\": 1e300, \"bodies\": [$(disk '"b"' 0 '')]}" > "$tmp/huge_step.json"
+check "scene timestep 1e300" 2 'timestep = 1e\+300' -- "$perp" simulate "$tmp/huge_step.json" --out "$tmp/x_out"
+check "nothing written for refused scenes" 0 '^0 *$' -- bash -c "ls -A '$tmp/x_out' 2>/dev/null | wc -l"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -93,7 +93,7 @@ TEST(BoxLcp, BadInputIsNamed) {
   p.friction = {{.index = 1, .normal = 1, .mu = 0.5}};
   EXPECT_THAT(validation_message(p), HasSubstr("cannot bound itself"));
   p.friction = {{.index = 0, .normal = 1, .mu = -0.1}};
-  EXPECT_THAT(validation_message(p), HasSubstr("friction[0].mu = -0.10000000000000001"));
+  EXPECT_THAT(validation_message(p), HasSubstr("friction[0].mu = -0.1;"));
   p.friction = {{.index = 0, .normal = 1, .mu = 0.1}, {.index = 0, .normal = 1, .mu = 0.2}};
   EXPECT_THAT(validation_message(p), HasSubstr("friction[1]: component 0 is coupled twice"));
   p.friction = {{.index = 0, .normal = 1, .mu = 0.1}, {.index = 1, .normal = 0, .mu = 0.2}};

@@ -12,9 +12,11 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "../../src/io/detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/io/siconos.hpp"
 #include "perp/solvers/qp.hpp"
@@ -218,7 +220,7 @@ std::set<std::string> keys_of(const nlohmann::json& object) {
 TEST(ResultJson, HasExactlyTheDocumentedKeys) {
   const Result result = sample_result();
   const auto object = nlohmann::json::parse(result_to_json(result));
-  EXPECT_EQ(keys_of(object), (std::set<std::string>{"status", "method", "n", "iterations", "residual", "z", "w",
+  EXPECT_EQ(keys_of(object), (std::set<std::string>{"status", "method", "n", "iterations", "residual", "relative_residual", "z", "w",
                                                     "time_ms", "message", "history"}));
   EXPECT_EQ(object.at("status"), "solved");
   EXPECT_EQ(object.at("method"), "lemke");
@@ -236,7 +238,7 @@ TEST(ResultJson, KeysComeInTheDocumentedOrder) {
   const auto object = nlohmann::ordered_json::parse(result_to_json(sample_result()));
   std::vector<std::string> keys;
   for (const auto& [key, value] : object.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "iterations", "residual", "z", "w", "time_ms",
+  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "iterations", "residual", "relative_residual", "z", "w", "time_ms",
                                             "message", "history"}));
 }
 
@@ -721,7 +723,7 @@ TEST(ResultJson, MlcpResultSplitsZAndRecomputesW) {
   const auto object = nlohmann::ordered_json::parse(mlcp_result_to_json(problem, result));
   std::vector<std::string> keys;
   for (const auto& [key, value] : object.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "m", "iterations", "residual", "equality_residual",
+  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "m", "iterations", "residual", "relative_residual", "equality_residual",
                                             "u", "v", "w", "time_ms", "message", "history"}));
   EXPECT_EQ(object.at("n"), 1);
   EXPECT_EQ(object.at("m"), 2);
@@ -749,7 +751,7 @@ TEST(ResultJson, QpResultHasXMuNuAndObjective) {
   const auto object = nlohmann::ordered_json::parse(qp_result_to_json(result));
   std::vector<std::string> keys;
   for (const auto& [key, value] : object.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "k", "iterations", "residual", "x", "mu", "nu",
+  EXPECT_EQ(keys, (std::vector<std::string>{"status", "method", "n", "k", "iterations", "residual", "relative_residual", "x", "mu", "nu",
                                             "objective", "time_ms", "message", "history"}));
   EXPECT_EQ(object.at("status"), "solved");
   EXPECT_EQ(object.at("method"), "lemke");
@@ -760,6 +762,42 @@ TEST(ResultJson, QpResultHasXMuNuAndObjective) {
   EXPECT_EQ(object.at("nu").get<std::vector<double>>(), as_vector(result.nu));
   EXPECT_EQ(object.at("objective").get<double>(), result.objective);
   EXPECT_NEAR(object.at("objective").get<double>(), -2.25, 1e-12);
+}
+
+
+// Issue 15: the JSON reader refuses what the .dat readers refuse, and reads what they read.
+TEST(JsonLcp, DuplicateKeysAreRefusedNamingTheKey) {
+  // Before, the last "q" won silently.
+  EXPECT_THAT(parse_error(R"({"M": [[1]], "q": [-1], "q": [-2]})"), HasSubstr("the key \"q\" appears twice"));
+  EXPECT_THAT(parse_error(R"({"type": "lcp", "M": [[1]], "q": [-1], "type": "lcp"})"),
+              HasSubstr("the key \"type\" appears twice"));
+  // The same key in two different objects is fine (a scene's bodies each have a "name").
+  EXPECT_NO_THROW((void)detail::parse_json(R"({"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 1}, {"x": 2}]})", "t.json"));
+  EXPECT_THROW((void)detail::parse_json(R"({"c": [{"x": 1, "x": 2}]})", "t.json"), InvalidProblem);
+}
+
+TEST(JsonLcp, NumbersOutOfTheRangeOfADoubleAreRefusedAsInDat) {
+  // 1e-400 was read as 0 in JSON and refused in .dat; subnormal 1e-310 is read by both.
+  EXPECT_THAT(parse_error(R"({"M": [[1]], "q": [-1e-400]})"),
+              HasSubstr("the number -1e-400 at byte 19 is out of the range of a double"));
+  EXPECT_THAT(parse_error(R"({"M": [[1e400]], "q": [1]})"), HasSubstr("out of the range of a double"));
+  const Lcp tiny = parse_json_lcp(R"({"M": [[1]], "q": [-1e-310]})", "t.json");
+  EXPECT_EQ(tiny.q[0], -1e-310);
+  // Digits inside strings are not numbers.
+  EXPECT_NO_THROW((void)parse_json_lcp(R"({"name": "1e-400", "M": [[1]], "q": [1]})", "t.json"));
+  std::istringstream dat("1\n0\n1\n1\n1 1\n1\n-1e-400\n");
+  EXPECT_THROW((void)parse_siconos_lcp(dat, "t.dat"), InvalidProblem);
+}
+
+TEST(ReadMatrixFile, AnMlcpDatSaysItIsAnMlcpFile) {
+  // classify reads M through read_matrix_file; an MLCP file used to fail with an LCP parse error.
+  try {
+    (void)read_matrix_file(kCorpus.parent_path() / "mlcp" / "deudeu_mlcp.dat");
+    ADD_FAILURE() << "no InvalidProblem";
+  } catch (const InvalidProblem& e) {
+    EXPECT_THAT(e.what(), HasSubstr("is a Siconos mlcp file, not an LCP"));
+  }
+  EXPECT_EQ(read_matrix_file(kCorpus / "lcp_deudeu.dat").rows(), 2);
 }
 
 }  // namespace

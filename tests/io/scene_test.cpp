@@ -143,6 +143,25 @@ TEST(Scene, BadValuesAreRefusedByName) {
   EXPECT_THAT(error_of(edited("\"inertia\": 0.005", "\"inertia\": 1e999")), HasSubstr("malformed JSON"));
 }
 
+// Issue 15: finite values whose derived quantities overflow are refused at read time with their
+// key path (before, "M(0, 0) is NaN" at the first step or "detect_contacts: margin must be finite").
+TEST(Scene, OverflowingMagnitudesAreRefusedByKeyPath) {
+  EXPECT_THAT(error_of(edited("\"mass\": 1.0", "\"mass\": 1e-320")),
+              HasSubstr("bodies[0].mass = 9.99989e-321 is too small: 1/mass overflows"));
+  EXPECT_THAT(error_of(edited("\"velocity\": [0.0, 0.0]", "\"velocity\": [1e300, 0.0]")),
+              HasSubstr("bodies[0].velocity: a speed of 1e+300"));
+  EXPECT_THAT(error_of(edited("\"inertia\": 0.005", "\"inertia\": 1e-320")), HasSubstr("bodies[0].inertia: the moment of inertia"));
+  // Without "inertia", a disk of radius 1e300 has m r²/2 = inf.
+  std::string huge_disk = edited("\"radius\": 0.1", "\"radius\": 1e300");
+  huge_disk.erase(huge_disk.find("\"inertia\": 0.005, "), 17);
+  EXPECT_THAT(error_of(huge_disk), HasSubstr("bodies[0].shape: the moment of inertia inf"));
+  std::string heavy_high = edited("\"mass\": 1.0", "\"mass\": 1e10");
+  heavy_high.replace(heavy_high.find("\"position\": [0.0, 1.0]"), 22, "\"position\": [0.0, 1e300]");
+  EXPECT_THAT(error_of(heavy_high), HasSubstr("bodies[0].position: the potential energy m g y = inf"));
+  EXPECT_THAT(error_of(edited("\"timestep\": 0.001", "\"timestep\": 1e300")),
+              HasSubstr("timestep = 1e+300: gravity × timestep² = inf overflows"));
+}
+
 TEST(Scene, MissingKeysAndBadDocuments) {
   EXPECT_THAT(error_of(R"({"gravity": [0, -9.81]})"), HasSubstr("missing key \"timestep\""));
   EXPECT_THAT(error_of(edited("\"mass\": 1.0,", "")), HasSubstr("missing key \"bodies[0].mass\""));

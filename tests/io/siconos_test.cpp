@@ -1,3 +1,4 @@
+#include "perp/io/json.hpp"
 #include "perp/io/siconos.hpp"
 
 #include <gmock/gmock.h>
@@ -534,6 +535,18 @@ TEST(SiconosMlcp, WritingAnInvalidProblemThrows) {
 TEST(SiconosMlcp, MissingFileIsReported) {
   EXPECT_THAT([] { (void)read_siconos_mlcp(kMlcpCorpus / "no_such_mlcp.dat"); },
               ::testing::ThrowsMessage<InvalidProblem>(HasSubstr("no such file")));
+}
+
+
+TEST(SiconosLcp, AUtf8ByteOrderMarkIsSkippedAsInJson) {
+  // Issue 15: the JSON reader skipped a BOM, the .dat reader failed on "\xEF\xBB\xBF1".
+  const Lcp with = parse_text("\xEF\xBB\xBF" "1\n0\n1\n1\n1 1\n2\n-4\n");
+  ASSERT_EQ(with.size(), 1);
+  EXPECT_EQ(with.M(0, 0), 2);
+  EXPECT_EQ(with.q[0], -4);
+  EXPECT_THAT(parse_error("\xEF\xBB" "1\n0\n1\n1\n1 1\n2\n-4\n"), HasSubstr("token 1"));  // a broken mark is not skipped
+  const Lcp json = parse_json_lcp("\xEF\xBB\xBF" R"({"M": [[2]], "q": [-4]})", "bom.json");
+  EXPECT_EQ(json.M(0, 0), 2);
 }
 
 }  // namespace

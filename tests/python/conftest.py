@@ -21,6 +21,17 @@ def block():
     return np.array([[1.75, 0.25], [0.25, 1.75]]), np.array([-10.0, -10.0])
 
 
+def lcp_relative_residual(M, q, z):
+    """‖min(z/Z, w/W)‖∞ with Z = ‖z‖∞ (1 at z = 0) and W = ‖q‖∞ (max_i Σ_j |M_ij z_j| at q = 0):
+    the library's "solved" test (docs/solvers.md), recomputed here in numpy."""
+    M = M.toarray() if hasattr(M, "toarray") else np.asarray(M, dtype=float)
+    q = np.asarray(q, dtype=float)
+    w = M @ z + q
+    Z = float(np.max(np.abs(z))) if z.size and np.any(z) else 1.0
+    W = float(np.max(np.abs(q))) if q.size and np.any(q) else float(np.max(np.abs(M) @ np.abs(z)))
+    return float(np.max(np.abs(np.minimum(z / Z, w / W)))) if z.size and W > 0 else 0.0
+
+
 def lcp_residual(M, q, z):
     """‖min(z, M z + q)‖∞, recomputed here in numpy."""
     M = M.toarray() if hasattr(M, "toarray") else np.asarray(M, dtype=float)

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "perp/core/error.hpp"
+#include "relative_check.hpp"
 
 namespace perp {
 namespace {
@@ -72,7 +73,10 @@ void expect_consistent(const Mlcp& problem, const Result& r, double tolerance = 
   EXPECT_TRUE(r.w.isApprox(problem.slack(r.z), 1e-12) || (r.w - problem.slack(r.z)).norm() < 1e-12);
   const double recomputed = natural_residual(problem, r.z);
   EXPECT_NEAR(r.residual, recomputed, 1e-14 * (1 + recomputed));
-  EXPECT_EQ(r.solved(), recomputed <= tolerance) << r.message;
+  EXPECT_EQ(r.solved(), r.relative_residual <= tolerance) << r.message;
+  if (r.solved()) {
+    EXPECT_LE(testing_relative::relative(problem, r.z), tolerance) << r.message;
+  }
 }
 
 void expect_solution(const Mlcp& problem, const Result& r, const Eigen::VectorXd& expected, double tolerance = 1e-8) {

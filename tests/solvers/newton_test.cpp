@@ -112,7 +112,8 @@ TEST(Newton, BoxWithFreeUpperAndLowerBoundedComponents) {
   p.lower = Eigen::Vector4d(-kInf, -kInf, -1, 4);
   p.upper = Eigen::Vector4d(kInf, 1, 2, 4);
   for (const Method m : kNewtonFamily) {
-    const Result r = solve(p, m, SolveOptions{.tolerance = 1e-12});
+    // Relative to ‖F(z) − J z‖∞ = 3 (docs/solvers.md): 1e-13 asks for the absolute 1e-12 below.
+    const Result r = solve(p, m, SolveOptions{.tolerance = 1e-13});
     ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
     EXPECT_TRUE(r.z.isApprox(Eigen::Vector4d(2, 1, -1, 4), 1e-12)) << to_string(m) << ": " << r.z.transpose();
     EXPECT_TRUE(r.w.isApprox(Eigen::Vector4d(0, -2, 1.5, 6), 1e-12)) << r.w.transpose();

@@ -1,14 +1,17 @@
 // Regression tests of issue 15's crash and resource classes: subnormal data through every method
 // and problem form, the enum and classify budgets, the bounded history.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "perp/analysis/classify.hpp"
 #include "perp/core/error.hpp"
+#include "perp/core/ncp_function.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/solvers/box_lcp.hpp"
 #include "perp/solvers/enumeration.hpp"
@@ -237,6 +240,192 @@ TEST(ClassifyBudget, OptionsAreValidated) {
   options = {};
   options.max_copositive_submatrices = -1;
   EXPECT_THROW(options.validate(), InvalidProblem);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// No false claim at any scale (issue 15): the relative test, checked certificates.
+
+namespace claims {
+
+Lcp scaled_block(double t) {
+  // M = [[2, 1], [1, 2]], q = (−5, −6): z = (4/3, 7/3) by hand (2z1 + z2 = 5, z1 + 2z2 = 6).
+  Eigen::MatrixXd M(2, 2);
+  M << 2, 1, 1, 2;
+  return Lcp{t * M, t * Eigen::Vector2d(-5, -6)};
+}
+
+}  // namespace claims
+
+TEST(Claims, EveryMethodSolvesThe2x2AtTheSamePointAtEveryScale) {
+  // Before: at 1e-150 pgs returned (2.5, 1.75), psor (3, 1.8), interior-point (1, 1), each with
+  // w < 0 and "solved"; at 1e150 lemke said "ill-conditioned" for a condition number of 3.
+  for (const double t : {1e-150, 1.0, 1e150}) {
+    const Lcp problem = claims::scaled_block(t);
+    for (const Method method : lcp_methods()) {
+      const Result r = solve(problem, method);
+      ASSERT_TRUE(r.solved()) << t << " " << to_string(method) << ": " << r.message;
+      EXPECT_NEAR(r.z[0], 4.0 / 3.0, 1e-7) << t << " " << to_string(method);
+      EXPECT_NEAR(r.z[1], 7.0 / 3.0, 1e-7) << t << " " << to_string(method);
+      EXPECT_LE(r.relative_residual, 1e-8);
+      EXPECT_GE(r.w.minCoeff(), -1e-8 * 6 * t) << t << " " << to_string(method);  // w >= 0 at q's scale
+    }
+  }
+}
+
+TEST(Claims, FarScaledDataSaysHowItWasRun) {
+  // max|M| = 2e-150 and max|q| = 6e-150 are brought into [1, 2) by 2^a and 2^b, a = −ilogb(2e-150)
+  // and b = −ilogb(6e-150); z' = 2^(b−a) z, scaled back exactly by 2^(a−b).
+  const int a = -std::ilogb(2e-150), b = -std::ilogb(6e-150);
+  const Result r = solve(claims::scaled_block(1e-150), Method::Lemke);
+  EXPECT_THAT(r.message, testing::HasSubstr("[run on the equivalent LCP (2^" + std::to_string(a) + " M, 2^" +
+                                            std::to_string(b) + " q), z scaled back by 2^" + std::to_string(a - b) +
+                                            "]"));
+  ASSERT_TRUE(r.solved());
+  EXPECT_DOUBLE_EQ(r.z[0], 4.0 / 3.0);
+  // Unit data is run as given.
+  EXPECT_THAT(solve(claims::scaled_block(1.0), Method::Lemke).message, testing::Not(testing::HasSubstr("equivalent")));
+}
+
+TEST(Claims, AutoDoesNotCallZeroASolutionOfATinyInfeasibleLcp) {
+  // M = −1e-150 I, q = −1e-150 (1, 1): w = −1e-150 (z + 1) < 0 for every z >= 0, so no point is
+  // feasible; before, auto said solved at z = 0 (|w| = 1e-150 < 1e-8 absolute).
+  const Lcp problem{-1e-150 * Eigen::MatrixXd::Identity(2, 2), Eigen::Vector2d(-1e-150, -1e-150)};
+  for (const Method method : lcp_methods()) {
+    const Result r = solve(problem, method);
+    EXPECT_FALSE(r.solved()) << to_string(method) << ": " << r.message;
+  }
+  EXPECT_EQ(solve(problem, Method::Enum).status, Status::Infeasible);
+}
+
+TEST(Claims, LemkeRayPastATinyPivotIsANumericalFailureNotAProof) {
+  // M = [[1e-12]] is PD and z = 1e12 solves it; 1e-12 is at the pivot tolerance, so Lemke's
+  // path stops on a "ray" that is not one (z0 still decreases along it).
+  const Lcp problem{Eigen::MatrixXd::Constant(1, 1, 1e-12), Eigen::VectorXd::Constant(1, -1)};
+  const Result lemke = solve(problem, Method::Lemke);
+  EXPECT_EQ(lemke.status, Status::NumericalFailure) << lemke.message;
+  EXPECT_THAT(lemke.message, testing::Not(testing::HasSubstr("proves")));
+  EXPECT_FALSE(lemke.ray.has_value());
+  const Result automatic = solve(problem, Method::Auto);
+  ASSERT_TRUE(automatic.solved()) << automatic.message;
+  EXPECT_DOUBLE_EQ(automatic.z[0], 1e12);
+}
+
+TEST(Claims, LemkeRayOfAnInfeasibleLcpIsAVerifiedProof) {
+  // M = −I, q = (−1, −1): v = (1, 0) has v >= 0, Mᵀv = (−1, 0) <= 0, qᵀv = −1 < 0.
+  const Lcp problem{-Eigen::MatrixXd::Identity(2, 2), Eigen::Vector2d(-1, -1)};
+  const Result r = solve(problem, Method::Lemke);
+  ASSERT_EQ(r.status, Status::RayTermination) << r.message;
+  EXPECT_THAT(r.message, testing::HasSubstr("proves the LCP infeasible"));
+  ASSERT_TRUE(r.ray.has_value());
+  EXPECT_GE(r.ray->minCoeff(), 0.0);
+  EXPECT_LE((problem.M.transpose() * *r.ray).maxCoeff(), 0.0);
+  EXPECT_LT(problem.q.dot(*r.ray), 0.0);
+}
+
+TEST(Claims, LemkeRayOfANonCopositiveMatrixClaimsNothing) {
+  // M = [[−1, 2], [2, −1]] (not copositive), q = (−1, −1): z = (1, 1) solves it (w = 0), yet
+  // Lemke's path may end on a ray; whatever it says, it must not claim a proof.
+  Eigen::MatrixXd M(2, 2);
+  M << -1, 2, 2, -1;
+  const Lcp problem{M, Eigen::Vector2d(-1, -1)};
+  const Result r = solve(problem, Method::Lemke);
+  EXPECT_THAT(r.message, testing::Not(testing::HasSubstr("proves")));
+  EXPECT_NE(r.status, Status::Infeasible);
+}
+
+TEST(Claims, QpWithATinyCurvatureIsNotUnbounded) {
+  // min ½ 1e-13 x² − x over x >= 0: x = 1e13; Q d = 1e-13 ≠ 0 along d = 1, so no direction of
+  // recession; before, the mixed-scale test called it unbounded.
+  const Qp qp{Eigen::MatrixXd::Constant(1, 1, 1e-13), Eigen::VectorXd::Constant(1, -1), Eigen::MatrixXd(0, 1),
+              Eigen::VectorXd(0)};
+  const QpResult r = solve(qp, Method::Auto);
+  EXPECT_NE(r.status(), Status::Infeasible) << r.lcp.message;
+  ASSERT_TRUE(r.solved()) << r.lcp.message;
+  EXPECT_NEAR(r.x[0], 1e13, 1e13 * 1e-8);
+  const QpResult lemke = solve(qp, Method::Lemke);
+  EXPECT_NE(lemke.status(), Status::Infeasible) << lemke.lcp.message;
+  EXPECT_THAT(lemke.lcp.message, testing::Not(testing::HasSubstr("unbounded")));
+}
+
+TEST(Claims, AnOverflowingSolutionIsANumericalFailureNotInfeasible) {
+  // A = [[1e-300]], a = [−1e300]: u = 1e600 is not a double. Before, enum said "infeasible".
+  Mlcp mlcp;
+  mlcp.A = Eigen::MatrixXd::Constant(1, 1, 1e-300);
+  mlcp.a = Eigen::VectorXd::Constant(1, -1e300);
+  mlcp.B = Eigen::MatrixXd(0, 0);
+  mlcp.C = Eigen::MatrixXd(1, 0);
+  mlcp.D = Eigen::MatrixXd(0, 1);
+  mlcp.b = Eigen::VectorXd(0);
+  for (const Method method : mlcp_methods()) {
+    const Result r = solve(mlcp, method);
+    EXPECT_NE(r.status, Status::Infeasible) << to_string(method) << ": " << r.message;
+    EXPECT_FALSE(r.solved()) << to_string(method);
+  }
+  EXPECT_EQ(solve(mlcp, Method::Enum).status, Status::NumericalFailure);
+  // The LCP form: M = [[1e-300]], q = [−1e300], z = 1e600.
+  const Lcp lcp{Eigen::MatrixXd::Constant(1, 1, 1e-300), Eigen::VectorXd::Constant(1, -1e300)};
+  for (const Method method : lcp_methods()) {
+    const Result r = solve(lcp, method);
+    EXPECT_NE(r.status, Status::Infeasible) << to_string(method) << ": " << r.message;
+    EXPECT_FALSE(r.solved()) << to_string(method);
+  }
+}
+
+TEST(Claims, SmoothingSolvesAValidProblemWithAHugeQ) {
+  // M = [[1]], q = [−1e155]: z = 1e155. Before: exit 2, "mu must be finite … got inf".
+  const Lcp problem{Eigen::MatrixXd::Constant(1, 1, 1.0), Eigen::VectorXd::Constant(1, -1e155)};
+  for (const Method method : lcp_methods()) {
+    const Result r = solve(problem, method);
+    ASSERT_TRUE(r.solved()) << to_string(method) << ": " << r.message;
+    EXPECT_NEAR(r.z[0], 1e155, 1e155 * 1e-7) << to_string(method);
+  }
+  // The smoothed function itself at |a| > 1e154 and μ near DBL_MAX: finite.
+  EXPECT_TRUE(std::isfinite(smoothed_fischer_burmeister(1e200, -1e200, 1e300)));
+  EXPECT_TRUE(std::isfinite(smoothed_fischer_burmeister(1e200, 1e200, std::numeric_limits<double>::max())));
+  const NcpGradient g = smoothed_fischer_burmeister_gradient(-1e300, 1e300, 1e308);
+  EXPECT_TRUE(std::isfinite(g.da) && std::isfinite(g.db));
+}
+
+TEST(Claims, PgsAndPsorOnSubnormalData) {
+  // q = −1e-310 (w starts subnormal and negative): z = 1e-310 exactly for pgs; M_ii subnormal:
+  // M = [[1e-310]], q = [−1e-310]: z = 1. Neither crashes; every "solved" meets the relative test.
+  const Lcp small_q{Eigen::MatrixXd::Identity(1, 1), Eigen::VectorXd::Constant(1, -kTiny)};
+  const Lcp small_m{Eigen::MatrixXd::Constant(1, 1, kTiny), Eigen::VectorXd::Constant(1, -kTiny)};
+  for (const Method method : {Method::Pgs, Method::Psor}) {
+    for (const Lcp* problem : {&small_q, &small_m}) {
+      const Result r = solve(*problem, method);
+      ASSERT_TRUE(r.solved()) << to_string(method) << ": " << r.message;
+      EXPECT_TRUE(r.z.allFinite());
+      EXPECT_NEAR(r.z[0], problem == &small_q ? kTiny : 1.0, (problem == &small_q ? kTiny : 1.0) * 1e-8);
+    }
+  }
+  EXPECT_EQ(solve(small_q, Method::Pgs).z[0], kTiny);
+  // M_ii subnormal beside unit entries: its reciprocal overflows; a status, no crash.
+  Eigen::MatrixXd M(2, 2);
+  M << kTiny, 0, 0, 1;
+  const Result r = solve(Lcp{M, Eigen::Vector2d(-kTiny, -1)}, Method::Pgs);
+  EXPECT_TRUE(r.z.allFinite());
+  if (r.solved()) {
+    EXPECT_NEAR(r.z[0], 1.0, 1e-8);
+    EXPECT_NEAR(r.z[1], 1.0, 1e-8);
+  }
+}
+
+TEST(Claims, RelativeResidualIsScaleFreeAndRejectsPointsAtInfinity) {
+  // By hand: z = (4/3, 7/3) + (1e-9, 0) on the 2×2: w = (2e-9, 1e-9), Z = 7/3, W = 6:
+  // min(z/Z, w/W) = (2e-9/6, 1e-9/6) → 3.33e-10, at every scale t.
+  for (const double t : {1e-300, 1.0, 1e300}) {
+    const Lcp problem = claims::scaled_block(t);
+    const Eigen::Vector2d z(4.0 / 3.0 + 1e-9, 7.0 / 3.0);
+    EXPECT_NEAR(relative_residual(problem, z, problem.slack(z)), 2e-9 / 6, 1e-15) << t;
+  }
+  // An infeasible LCP (M = [[0, 1], [−1, 0]]... here M = −I, q = −1): far-out z never passes.
+  const Lcp none{-Eigen::MatrixXd::Identity(2, 2), Eigen::Vector2d(-1, -1)};
+  for (const double s : {1.0, 1e10, 1e100}) {
+    const Eigen::Vector2d z(s, s);
+    EXPECT_GE(relative_residual(none, z, none.slack(z)), 1.0) << s;
+  }
 }
 
 }  // namespace

@@ -15,8 +15,9 @@ class InvalidProblem : public std::invalid_argument {
   explicit InvalidProblem(const std::string& what) : std::invalid_argument(what) {}
 };
 
-/// A double as error messages print it: "NaN", "+inf", "-inf", or the shortest-round-trip
-/// "%.17g" text (so that the value in the message is the value in the data).
+/// A double as error messages print it: "NaN", "+inf", "-inf", or the shortest text that reads
+/// back as the same double (std::to_chars: "1e-20", "0.1"), so that the value in the message is
+/// the value in the data.
 [[nodiscard]] std::string number_text(double value);
 
 }  // namespace perp

@@ -10,6 +10,11 @@
 #include "perp/core/lcp.hpp"
 
 namespace perp {
+struct BoxLcp;
+struct Mlcp;
+}  // namespace perp
+
+namespace perp {
 
 /// ‖min(z, w)‖∞, componentwise min. Sizes must agree.
 [[nodiscard]] double natural_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& w);
@@ -21,6 +26,40 @@ namespace perp {
 [[nodiscard]] double complementarity_gap(const Eigen::VectorXd& z, const Eigen::VectorXd& w);
 /// max(0, −min_i v_i): how far v is from v >= 0 (0 when it is nonnegative).
 [[nodiscard]] double nonnegativity_violation(const Eigen::VectorXd& v);
+
+/// The relative natural residual: the figure every method's "solved" is judged by, for every
+/// problem type (docs/solvers.md, "When a point counts as solved"). z and w are measured at the
+/// problem's own scale at z:
+///   Z = ‖z‖∞ (when z = 0: the largest finite bound of the box, else 1),
+///   W = ‖q‖∞ (when q = 0: max_i Σ_j |M_ij| |z_j|),
+/// and the natural residual is taken of z/Z and w/W (bounds divided by Z):
+///   ‖z/Z − mid(lo/Z, hi/Z, z/Z − w/W)‖∞,  for the LCP  ‖min(z/Z, w/W)‖∞.
+/// Unchanged when (M, q) is multiplied by any s > 0 (z unchanged, w scaled by s) or when q and z
+/// are (M z + q with z scaled by s). W is the data's, not the point's: a w whose terms are large
+/// (z far out) is not judged on a larger scale, so a sequence z → ∞ towards no solution never
+/// passes (with W = ‖q‖∞, w >= −ε‖q‖∞ contradicts a Farkas certificate for small ε), and w's
+/// round-off must itself be below the tolerance at that scale. Computed in long double, so that
+/// neither the scales nor the quotients overflow or underflow for any finite data.
+[[nodiscard]] double relative_residual(const Lcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w);
+/// The same for a box LCP (the bounds in force at z, `BoxLcp::bounds_at`) and an MLCP (u free:
+/// its rows count |w_i|/W, the equality residual at scale).
+[[nodiscard]] double relative_residual(const BoxLcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w);
+[[nodiscard]] double relative_residual(const Mlcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w);
+/// The same for an MCP with F = F(z) and J = J(z): the linearization F(z) = J z + (F(z) − J z)
+/// gives the scale, W = ‖F(z) − J z‖∞ (the LCP's ‖q‖∞ for F = M z + q; when it is 0,
+/// max_i Σ_j |J_ij z_j|).
+[[nodiscard]] double relative_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& F, const Eigen::MatrixXd& J,
+                                       const Eigen::VectorXd& lower, const Eigen::VectorXd& upper);
+
+/// W = ‖q‖∞, or when q = 0, max_i Σ_j |M_ij| |z_j| (long double: never overflows for finite data).
+[[nodiscard]] long double w_scale(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& z);
+/// Z = ‖z‖∞; when z = 0, the largest finite |bound| of [lo, hi], else 1. Empty lo/hi: no bounds.
+[[nodiscard]] long double z_scale(const Eigen::VectorXd& z, const Eigen::VectorXd& lo, const Eigen::VectorXd& hi);
+/// ‖z/Z − mid(lo/Z, hi/Z, z/Z − w/W)‖∞ for given scales (the relative residual's last step).
+/// Empty lo/hi mean the LCP's [0, +∞).
+[[nodiscard]] double scaled_natural_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& w,
+                                             const Eigen::VectorXd& lo, const Eigen::VectorXd& hi, long double Z,
+                                             long double W);
 
 /// All residual measures at once, for reports.
 struct Residuals {

@@ -28,9 +28,14 @@ struct Result {
   /// Pivots (lemke, murty), sweeps (pgs, psor), Newton steps (the Newton family,
   /// interior-point) or active sets examined (enum).
   int iterations = 0;
-  /// Natural residual ‖min(z, w)‖∞ of the returned z: the figure `status` is judged by. For an
+  /// Natural residual ‖min(z, w)‖∞ of the returned z, in the units of z and w (absolute; the
+  /// status is judged by `relative_residual`). For an
   /// MCP with bounds [l, u]: ‖z − mid(l, u, z − F(z))‖∞.
   double residual = 0;
+  /// The relative residual of the returned z (core/residual.hpp, `relative_residual`): the
+  /// natural residual of z/Z and w/W at the problem's own scale. `Solved` means
+  /// relative_residual <= the tolerance, for every method and problem type.
+  double relative_residual = 0;
   /// Natural residual after each iteration (pivot or sweep); empty for enumeration. Holds at
   /// most `kHistoryLimit` entries: the first `kHistoryLimit − 1` iterations, then the last
   /// entry is overwritten by each later one, so `history.back()` is always the latest residual
@@ -48,7 +53,7 @@ struct Result {
   std::optional<Eigen::VectorXd> ray;
 
   [[nodiscard]] bool solved() const { return status == Status::Solved; }
-  /// One line: "lemke: solved in 3 iterations, residual 0 (0.01 ms)".
+  /// One line: "lemke: solved in 3 iterations, residual 0, relative 0 (0.01 ms)".
   [[nodiscard]] std::string brief_report() const;
 };
 
