@@ -261,7 +261,7 @@ int run_simulate(const SimulateArguments& args) {
   if (error) throw InvalidProblem("cannot create '" + out.string() + "': " + error.message());
   require_room(out, scene.step_count(), scene.world.bodies.size());
   // A pile of bodies inside each other is refused now, naming the deepest overlap, rather than
-  // at the first step after the CSVs were opened (detect_contacts enforces kMaxContacts).
+  // at the first step after the CSVs were opened (detect_contacts enforces contact_limit).
   (void)contact::detect_contacts(scene.world, 0.0);
 
   AtomicOutputs outputs(out);

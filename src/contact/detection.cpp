@@ -270,8 +270,8 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
   // Two rods do not touch (documented in body.hpp).
 }
 
-/// Overlapping bodies make the contact count grow as N²: refuse past kMaxContacts, naming the
-/// deepest overlap (the likeliest cause), before the dense LCP of that size is ever built.
+/// Overlapping bodies make the contact count grow as N²: refuse past `contact_limit`, naming the
+/// deepest overlap (the likeliest cause), before a problem of that size is ever built.
 [[noreturn]] void refuse_contact_count(const std::vector<Contact>& contacts, const World& world, std::size_t cap) {
   const auto deepest = std::min_element(contacts.begin(), contacts.end(),
                                         [](const Contact& x, const Contact& y) { return x.gap < y.gap; });
