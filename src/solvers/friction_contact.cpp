@@ -193,16 +193,15 @@ Result solve_lemke_reformulation(const FrictionContact& problem, const SolveOpti
 
 Result run(const FrictionContact& problem, Method method, const SolveOptions& options, const Eigen::VectorXd& r0);
 
-/// auto's nsgs: `budget` sweeps in two halves, then, while the last part cut the relative error by
-/// at least a tenth, another part as long as all the sweeps so far (doubling, up to `limit`): nsgs
-/// on a heap is slow while it finds the contact statuses and fast after, so a converging problem
-/// is not handed to the next method. Measured on a step of a 1000-disk heap (521 contacts): 500,
-/// 1000, 2000, 4000 sweeps reach 3.2e-3, 2.8e-3, 6.9e-4, 2.5e-6, and nsgs alone solves it in 5 270
-/// sweeps (81 ms) where newton-ac and prox after 1 000 sweeps both stalled (0.8 s). A stalled nsgs
-/// (the error flat within a tenth) stops at the first part that fails to cut it.
-Result budgeted_nsgs(const FrictionContact& problem, SolveOptions attempt, const Eigen::VectorXd& r0, int budget,
-                     int limit) {
-  const int half = std::max(1, budget / 2);
+/// auto's second nsgs, after newton-ac: from `r0`, parts of `part_sweeps`, then each as long as all
+/// the sweeps so far (doubling, `limit` in all), while each part cuts the relative error by at
+/// least a tenth. nsgs on a heap is slow while it finds the contact statuses and fast after:
+/// measured on a step of a 1000-disk heap (521 contacts), 500, 1000, 2000, 4000 sweeps reach 3.2e-3,
+/// 2.8e-3, 6.9e-4, 2.5e-6, and nsgs solves it in 5 270 sweeps (81 ms) where newton-ac and prox
+/// after 1 000 sweeps stalled and Lemke took 29 s. A stalled nsgs (the error flat within a tenth)
+/// stops after one part.
+Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, const Eigen::VectorXd& r0,
+                      int part_sweeps, int limit) {
   const auto part = [&](const Eigen::VectorXd& start, int sweeps) {
     attempt.max_iterations = sweeps;
     attempt.initial_guess = start;
@@ -210,42 +209,34 @@ Result budgeted_nsgs(const FrictionContact& problem, SolveOptions attempt, const
     finish(problem, attempt, r);
     return r;
   };
-  const auto combine = [](Result later, const Result& earlier) {
-    later.iterations += earlier.iterations;
-    if (!earlier.history.empty()) {
-      later.history.insert(later.history.begin(), earlier.history.begin(), earlier.history.end());
+  Result result = part(r0, std::min(part_sweeps, limit));
+  int sweeps = result.iterations;
+  double previous = std::numeric_limits<double>::infinity();
+  while (result.status != Status::Solved && result.z.allFinite() && result.residual <= 0.9 * previous &&
+         sweeps < limit) {
+    previous = result.residual;
+    Result more = part(result.z, std::min(sweeps, limit - sweeps));
+    sweeps += more.iterations;
+    more.iterations = sweeps;
+    if (!result.history.empty()) {
+      more.history.insert(more.history.begin(), result.history.begin(), result.history.end());
     }
-    return later;
-  };
-  Result result = part(r0, half);
-  double previous = result.residual;
-  int sweeps = half;
-  int parts_beyond = 0;
-  for (int next = budget - half; result.status != Status::Solved && next >= 1 && result.z.allFinite();
-       next = std::min(sweeps, limit - sweeps)) {
-    Result more = combine(part(result.z, next), result);
-    sweeps += next;
-    const bool progress = more.residual <= 0.9 * previous;
-    previous = more.residual;
-    if (sweeps > budget) ++parts_beyond;
     result = std::move(more);
-    if (!progress && sweeps >= budget) break;
   }
-  if (parts_beyond > 0) {
-    result.message += " (" + std::to_string(result.iterations) + " sweeps in all: nsgs went on past auto's budget of " +
-                      std::to_string(budget) + " while each part cut the relative error by a tenth or more)";
-  }
+  result.message += " (" + std::to_string(sweeps) + " sweeps from newton-ac's point, in parts that each cut the "
+                    "relative error by a tenth or more until one did not)";
   return result;
 }
 
 Result solve_auto(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0) {
   const int d = problem.dimension;
   const Eigen::Index lcp_size = problem.contacts() * 4;
-  std::vector<Method> order = {Method::Nsgs, Method::NewtonAc, Method::Prox};
+  std::vector<Method> order = {Method::Nsgs, Method::NewtonAc, Method::Nsgs, Method::Prox};
   std::string reason =
       "nsgs first (sweeps of cost O(nnz(W)) with exact local solvers, warm-started), limited to "
       "friction_contact.auto_nsgs_sweeps sweeps; newton-ac next from nsgs' point (a quadratic tail once the contact "
-      "statuses are found); prox then from the best point (W + rho I is positive definite where W is singular or "
+      "statuses are found); nsgs again from the best point while it keeps cutting the error (slow starts on "
+      "heaps); prox then from the best point (W + rho I is positive definite where W is singular or "
       "redundant, which stalls both)";
   if (d == 2 && lcp_size <= options.friction_contact.lcp_max_size) {
     order.push_back(Method::Lemke);
@@ -255,15 +246,20 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
   Eigen::VectorXd best = r0;
   double best_error = std::numeric_limits<double>::infinity();
   const int limit = options.iteration_limit(10000);
+  const int budget = std::min(limit, options.friction_contact.auto_nsgs_sweeps);
+  int nsgs_runs = 0;
   return detail::first_that_solves(
       order,
       [&](Method method) {
         SolveOptions attempt = options;
         attempt.initial_guess = best;
         Result result;
-        if (method == Method::Nsgs) {
-          result = budgeted_nsgs(problem, attempt, best, std::min(limit, options.friction_contact.auto_nsgs_sweeps),
-                                 limit);
+        if (method == Method::Nsgs && nsgs_runs++ > 0) {
+          result = continued_nsgs(problem, attempt, best, budget, limit - budget);
+        } else if (method == Method::Nsgs) {
+          attempt.max_iterations = budget;
+          result = run(problem, method, attempt, best);
+          finish(problem, attempt, result);
         } else {
           result = run(problem, method, attempt, best);
           finish(problem, attempt, result);

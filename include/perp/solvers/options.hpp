@@ -136,8 +136,8 @@ struct FrictionContactOptions {
   /// lemke: the largest LCP size (unknowns r_N, k friction directions and λ per contact) it forms
   /// densely; above it, not-applicable. >= 1; default 4000.
   Eigen::Index lcp_max_size = 4000;
-  /// auto: the sweeps given to nsgs before prox takes over (capped by `max_iterations`). >= 1;
-  /// default 1000.
+  /// auto: the sweeps given to nsgs before newton-ac takes over, and the first part of the second
+  /// nsgs after it (capped by `max_iterations`). >= 1; default 1000.
   int auto_nsgs_sweeps = 1000;
 
   /// Throws `InvalidProblem` naming the first bad field. With `contacts` >= 0 (nc of the problem)
