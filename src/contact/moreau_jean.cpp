@@ -34,25 +34,6 @@ double detection_margin(const World& world, double timestep, double tolerance) {
   return timestep * fastest + tolerance;
 }
 
-/// J with the rows of contact k interleaved, normal then tangent (rows 2k and 2k + 1): the slot
-/// order of the frictional contact problem.
-Eigen::SparseMatrix<double> interleaved_jacobian(const ContactSpace& space) {
-  const Eigen::Index m = space.contact_count();
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(static_cast<std::size_t>(space.normal.nonZeros() + space.tangent.nonZeros()));
-  for (Eigen::Index j = 0; j < space.normal.outerSize(); ++j) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(space.normal, j); it; ++it) {
-      entries.emplace_back(2 * it.row(), it.col(), it.value());
-    }
-    for (Eigen::SparseMatrix<double>::InnerIterator it(space.tangent, j); it; ++it) {
-      entries.emplace_back(2 * it.row() + 1, it.col(), it.value());
-    }
-  }
-  Eigen::SparseMatrix<double> J(2 * m, space.normal.cols());
-  J.setFromTriplets(entries.begin(), entries.end());
-  return J;
-}
-
 /// The ordinal of each contact among the contacts of its pair (0 for the first of the pair in
 /// the list, 1 for the second, …): with the pair, the identity that carries an impulse to the
 /// next step.
@@ -79,7 +60,6 @@ Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eige
                              const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction,
                              const MoreauJeanOptions& options, StepReport& report) {
   const Eigen::Index m = space.contact_count();
-  const Eigen::SparseMatrix<double> J = interleaved_jacobian(space);
   FrictionContact problem;
   problem.dimension = 2;
   problem.W = delassus_interleaved(report.contacts, space.inverse_mass);
@@ -141,7 +121,10 @@ Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eige
     world.impulses.push_back(
         {contact.body_a, contact.body_b, ordinals[static_cast<std::size_t>(k)], result.z[2 * k], result.z[2 * k + 1]});
   }
-  return J.transpose() * result.z;
+  // Jᵀ r of the interleaved J, from the normal and tangent Jacobians the step already has.
+  const Eigen::VectorXd normal = result.z(Eigen::seqN(0, m, 2));
+  const Eigen::VectorXd tangent = result.z(Eigen::seqN(1, m, 2));
+  return space.normal.transpose() * normal + space.tangent.transpose() * tangent;
 }
 
 /// The split impulse: the frictionless problem of the overlapping contacts for a pseudo-velocity
