@@ -14,7 +14,9 @@ namespace {
 using contact::Body;
 using contact::World;
 
-py::dict painleve(double theta, double mu, double theta_dot, double mass, double half_length, double gravity) {
+/// The validated rod of `perp.painleve` and `perp.painleve_world`.
+contact::PainleveRod painleve_rod(double theta, double mu, double theta_dot, double mass, double half_length,
+                                  double gravity) {
   contact::PainleveRod rod;
   rod.theta = theta;
   rod.friction = mu;
@@ -23,6 +25,11 @@ py::dict painleve(double theta, double mu, double theta_dot, double mass, double
   rod.half_length = half_length;
   rod.gravity = gravity;
   rod.validate();
+  return rod;
+}
+
+py::dict painleve(double theta, double mu, double theta_dot, double mass, double half_length, double gravity) {
+  const contact::PainleveRod rod = painleve_rod(theta, mu, theta_dot, mass, half_length, gravity);
   const contact::PainleveAnalysis a = contact::analyze_painleve(rod);
   py::dict d;
   d["alpha"] = a.alpha;
@@ -41,14 +48,7 @@ py::array_t<int> painleve_regimes(const FArray& thetas, const FArray& mus, doubl
   auto grid = out.mutable_unchecked<2>();
   for (Eigen::Index i = 0; i < u.size(); ++i) {
     for (Eigen::Index j = 0; j < t.size(); ++j) {
-      contact::PainleveRod rod;
-      rod.theta = t[j];
-      rod.friction = u[i];
-      rod.theta_dot = theta_dot;
-      rod.mass = mass;
-      rod.half_length = half_length;
-      rod.gravity = gravity;
-      rod.validate();
+      const contact::PainleveRod rod = painleve_rod(t[j], u[i], theta_dot, mass, half_length, gravity);
       grid(i, j) = static_cast<int>(contact::analyze_painleve(rod).regime);
     }
   }
@@ -538,15 +538,7 @@ void bind_world(py::module_& m) {
       "painleve_world",
       [](double theta, double mu, double theta_dot, double mass, double half_length, double gravity,
          double sliding_speed) {
-        contact::PainleveRod rod;
-        rod.theta = theta;
-        rod.friction = mu;
-        rod.theta_dot = theta_dot;
-        rod.mass = mass;
-        rod.half_length = half_length;
-        rod.gravity = gravity;
-        rod.validate();
-        return contact::painleve_world(rod, sliding_speed);
+        return contact::painleve_world(painleve_rod(theta, mu, theta_dot, mass, half_length, gravity), sliding_speed);
       },
       arg("theta"), arg("mu"), arg("theta_dot"), arg("mass"), arg("half_length"), arg("gravity"),
       arg("sliding_speed"));
