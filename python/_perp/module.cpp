@@ -670,13 +670,13 @@ PYBIND11_MODULE(_perp, m) {
       new py::object(py::register_exception<perp::InvalidProblem>(m, "InvalidProblem", PyExc_ValueError));
 
   py::list statuses;
-  for (int s = 0; s <= static_cast<int>(perp::Status::NoSolutionFound); ++s) {
+  for (int s = 0; s <= static_cast<int>(perp::Status::NotRun); ++s) {
     statuses.append(perp::to_string(static_cast<perp::Status>(s)));
   }
   m.attr("STATUS_NAMES") = statuses;
   m.def("_register_status_type", [](py::object type) {
     auto* members = new std::vector<py::object>();
-    for (int s = 0; s <= static_cast<int>(perp::Status::NoSolutionFound); ++s) {
+    for (int s = 0; s <= static_cast<int>(perp::Status::NotRun); ++s) {
       members->push_back(type(perp::to_string(static_cast<perp::Status>(s))));
     }
     g_status_members = members;

@@ -50,6 +50,7 @@ class Status(enum.Enum):
     NUMERICAL_FAILURE = "numerical-failure"
     NOT_APPLICABLE = "not-applicable"
     NO_SOLUTION_FOUND = "no-solution-found"
+    NOT_RUN = "not-run"
 
     def __str__(self) -> str:
         return self.value

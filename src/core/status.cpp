@@ -9,7 +9,7 @@
 namespace perp {
 namespace {
 
-constexpr std::array<std::pair<Status, std::string_view>, 7> kStatusNames{{
+constexpr std::array<std::pair<Status, std::string_view>, 8> kStatusNames{{
     {Status::Solved, "solved"},
     {Status::Infeasible, "infeasible"},
     {Status::RayTermination, "ray-termination"},
@@ -17,6 +17,7 @@ constexpr std::array<std::pair<Status, std::string_view>, 7> kStatusNames{{
     {Status::NumericalFailure, "numerical-failure"},
     {Status::NotApplicable, "not-applicable"},
     {Status::NoSolutionFound, "no-solution-found"},
+    {Status::NotRun, "not-run"},
 }};
 
 }  // namespace

@@ -9,25 +9,27 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "pipeline.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
-#include "perp/solvers/dantzig.hpp"
-#include "perp/solvers/newton.hpp"
+#include "dantzig.hpp"
+#include "newton.hpp"
 
 namespace perp {
 namespace {
 
-constexpr double kDefaultRelaxation = 1.2;  // as for the LCP's psor
-constexpr int kDefaultSweeps = 10000;
 // w is updated incrementally by each z_i change; recomputed from z this often against round-off.
 constexpr int kRefreshEvery = 64;
+// pgs/psor: a residual this many times the smallest seen means the sweeps diverge (a converging
+// run does not lose ten orders of magnitude on the way); the run stops there with the best point.
+constexpr double kDivergence = 1e10;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // z = mid(lo(0), hi(0), 0): the trivial candidate (the LCP's z = 0 when q >= 0).
-std::optional<Result> trivial_result(const BoxLcp& problem, const char* method) {
+std::optional<Result> trivial_result(const BoxLcp& problem) {
   const Eigen::Index n = problem.size();
   Result result;
-  result.method = method;
   if (n == 0) {
     result.status = Status::Solved;
     result.message = "empty problem (n = 0)";
@@ -62,19 +64,28 @@ Eigen::VectorXd start_point(const BoxLcp& problem, const SolveOptions& options) 
 
 // Projected Gauss–Seidel / SOR on the box (Cryer 1971; ODE's quickstep for the coupling):
 //   z_i ← mid(lo_i, hi_i, z_i − ω w_i / M_ii),
-// with a coupled component's bounds ∓μ|z_j| read from the current z_j at its own update.
-Result box_psor(const BoxLcp& problem, const SolveOptions& options, double relaxation) {
+// with a coupled component's bounds ∓μ|z_j| read from the current z_j at its own update. A free row
+// (both bounds infinite: the u of an MLCP) is solved exactly for z_i; it needs M_ii != 0, a bounded
+// row M_ii > 0 (the projected step must move towards w_i = 0). The MLCP's pgs and psor run here.
+}  // namespace
+
+Result detail::box_psor(const BoxLcp& problem, const SolveOptions& options, double relaxation) {
   const char* name = relaxation == 1.0 ? "pgs" : "psor";
   const Eigen::Index n = problem.size();
   const Eigen::MatrixXd& M = problem.M;
   Eigen::VectorXd z = start_point(problem, options);
   Result result;
   result.method = name;
+  std::vector<char> coupled(static_cast<std::size_t>(n), 0);
+  for (const FrictionCoupling& c : problem.friction) coupled[static_cast<std::size_t>(c.index)] = 1;
   for (Eigen::Index i = 0; i < n; ++i) {
-    if (!(M(i, i) > 0.0)) {
-      result.status = Status::NumericalFailure;
+    const bool free = !coupled[static_cast<std::size_t>(i)] && problem.lower[i] == -kInfinity &&
+                      problem.upper[i] == kInfinity;
+    if (free ? M(i, i) == 0.0 : !(M(i, i) > 0.0)) {
+      result.status = Status::NotApplicable;
       result.message = "M(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + number_text(M(i, i)) +
-                       ": projected Gauss-Seidel needs a positive diagonal";
+                       (free ? ": projected Gauss-Seidel divides by the diagonal of a free row"
+                             : ": projected Gauss-Seidel needs a positive diagonal on a bounded row");
       result.z = std::move(z);
       return result;
     }
@@ -89,11 +100,17 @@ Result box_psor(const BoxLcp& problem, const SolveOptions& options, double relax
   const Eigen::VectorXd step = M.diagonal().cwiseInverse() * relaxation;
   const int limit = options.iteration_limit(kDefaultSweeps);
   Eigen::VectorXd w = problem.slack(z);
-  Eigen::VectorXd last_finite = z;
   Eigen::VectorXd lo = problem.lower;
   Eigen::VectorXd hi = problem.upper;
+  problem.bounds_at(z, lo, hi);
+  // The point of smallest residual seen (sweep 0: the start): what a diverging run returns.
+  Eigen::VectorXd best = z;
+  double best_residual = natural_residual(z, w, lo, hi);
+  int best_sweep = 0;
+  lo = problem.lower;
+  hi = problem.upper;
   Status status = Status::MaxIterations;
-  std::string message = "sweep limit " + std::to_string(limit) + " reached";
+  std::string message;
   int sweep = 1;
   for (; sweep <= limit; ++sweep) {
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -111,12 +128,19 @@ Result box_psor(const BoxLcp& problem, const SolveOptions& options, double relax
     if (sweep % kRefreshEvery == 0) w = problem.slack(z);
     problem.bounds_at(z, lo, hi);
     double residual = natural_residual(z, w, lo, hi);
-    if (!std::isfinite(residual)) {
-      z = last_finite;
+    if (!std::isfinite(residual) || residual > kDivergence * std::max(best_residual, options.tolerance)) {
+      message = (std::isfinite(residual) ? "the residual grew to " + number_text(residual) + " at sweep "
+                                         : std::string("iterates stopped being finite at sweep ")) +
+                std::to_string(sweep) + ": the iteration diverges (is M positive definite?); returning the point of " +
+                "smallest residual " + number_text(best_residual) + ", sweep " + std::to_string(best_sweep);
+      z = best;
       status = Status::NumericalFailure;
-      message = "iterates stopped being finite at sweep " + std::to_string(sweep) +
-                ": the iteration diverges (is M positive definite?)";
       break;
+    }
+    if (residual < best_residual) {
+      best = z;
+      best_residual = residual;
+      best_sweep = sweep;
     }
     bool converged = false;
     if (residual <= options.tolerance || sweep % kRefreshEvery == 0) {  // the relative test on an exact w
@@ -130,14 +154,16 @@ Result box_psor(const BoxLcp& problem, const SolveOptions& options, double relax
       message = "converged after " + std::to_string(sweep) + " sweeps";
       break;
     }
-    last_finite = z;
   }
+  if (status == Status::MaxIterations) message = "sweep limit " + std::to_string(limit) + " reached";
   result.iterations = std::min(sweep, limit);
   result.z = std::move(z);
   result.status = status;
   result.message = std::move(message);
   return result;
 }
+
+namespace {
 
 // The Newton family through the MCP form. With friction coupling, an outer loop fixes the coupled
 // bounds at the last iterate and solves the fixed box, warm-started, until z meets its own bounds.
@@ -181,13 +207,31 @@ bool symmetric_with_positive_diagonal(const Eigen::MatrixXd& M) {
   return detail::scan_matrix(M).symmetric;
 }
 
-Result run(const BoxLcp& problem, Method method, const SolveOptions& options);
+Result run_method(const BoxLcp& problem, Method method, const SolveOptions& options);
 
-[[noreturn]] void reject(Method method) {
-  throw InvalidProblem("method '" + to_string(method) +
-                       "' does not accept a BoxLcp; use dantzig, pgs, psor, newton-fb, newton-min, penalized-fb, "
-                       "smoothing or auto");
-}
+// What the box LCP supplies to the pipeline (pipeline.hpp).
+struct BoxSteps {
+  static constexpr ProblemKind kind = ProblemKind::BoxLcp;
+  static void check(const BoxLcp&, Method, const SolveOptions&) {}
+  static std::optional<Result> trivial(const BoxLcp& problem, const SolveOptions&) { return trivial_result(problem); }
+  static Result run(const BoxLcp& problem, Method method, const SolveOptions& options) {
+    return run_method(problem, method, options);
+  }
+  // z sized and finite, w = M z + q and the box residuals recomputed from z, whatever the method kept.
+  static void finish(const BoxLcp& problem, const SolveOptions&, Result& result) {
+    const Eigen::Index n = problem.size();
+    if (result.z.size() != n) result.z = Eigen::VectorXd::Zero(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (!std::isfinite(result.z[i])) result.z[i] = 0.0;
+    }
+    result.w = problem.slack(result.z);
+    Eigen::VectorXd lo, hi;  // natural_residual(problem, z), reading the w just formed
+    problem.bounds_at(result.z, lo, hi);
+    result.residual = natural_residual(result.z, result.w, lo, hi);
+    result.relative_residual = relative_residual(problem, result.z, result.w);
+  }
+};
+
 
 // Above this size auto tries pgs before dantzig on friction-coupled problems; below it the exact
 // pivoting answer costs little (compare_bullet: a few ms at n = 99).
@@ -217,18 +261,17 @@ Result box_auto(const BoxLcp& problem, const SolveOptions& options) {
     reason = "M is not symmetric with a positive diagonal: the Newton family first, dantzig (LU path) as the fallback";
   }
   return detail::first_that_solves(
-      order, [&](Method method) { return run(problem, method, attempt_options); }, reason);
+      order, [&](Method method) { return detail::attempt<BoxSteps>(problem, method, attempt_options); }, reason);
 }
 
-Result run(const BoxLcp& problem, Method method, const SolveOptions& options) {
-  if (std::optional<Result> trivial = trivial_result(problem, to_string(method).c_str())) return *std::move(trivial);
+Result run_method(const BoxLcp& problem, Method method, const SolveOptions& options) {
   switch (method) {
     case Method::Dantzig:
       return solve_dantzig(problem, options);
     case Method::Pgs:
-      return box_psor(problem, options, 1.0);
+      return detail::box_psor(problem, options, 1.0);
     case Method::Psor:
-      return box_psor(problem, options, options.relaxation.value_or(kDefaultRelaxation));
+      return detail::box_psor(problem, options, options.relaxation.value_or(kDefaultRelaxation));
     case Method::NewtonFb:
     case Method::NewtonMin:
     case Method::PenalizedFb:
@@ -239,61 +282,15 @@ Result run(const BoxLcp& problem, Method method, const SolveOptions& options) {
     default:
       break;
   }
-  reject(method);
-}
-
-// The Newton family and auto (`accepts_nonlinear`: the box LCP is a linear MCP), and the box's own
-// pivoting and splitting methods.
-bool accepts_box(Method method) {
-  return accepts_nonlinear(method) || method == Method::Dantzig || method == Method::Pgs || method == Method::Psor;
+  throw InvalidProblem("method '" + to_string(method) + "' does not accept a BoxLcp");  // the table says it does
 }
 
 }  // namespace
 
 Result solve(const BoxLcp& problem, Method method, const SolveOptions& options) {
-  problem.validate();
-  options.validate(problem.size());
-  if (!accepts_box(method)) reject(method);
-  if (options.all_solutions) {
-    throw InvalidProblem(
-        "all_solutions is supported only by enum on an Lcp; the box-LCP methods stop at the first solution");
-  }
-  if (method == Method::Pgs && options.relaxation && *options.relaxation != 1.0) {
-    throw InvalidProblem("relaxation " + number_text(*options.relaxation) +
-                         " given for pgs, which is psor with relaxation 1; use method psor");
-  }
-  const auto start = std::chrono::steady_clock::now();
-  Result result = run(problem, method, options);
-  // The contract: z finite, w = M z + q and the box residual recomputed from z here, whatever the
-  // method kept internally; a claim of success must survive that.
-  const Eigen::Index n = problem.size();
-  if (result.z.size() != n) result.z = Eigen::VectorXd::Zero(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (!std::isfinite(result.z[i])) result.z[i] = 0.0;
-  }
-  result.w = problem.slack(result.z);
-  Eigen::VectorXd lo, hi;  // natural_residual(problem, z), reading the w just formed
-  problem.bounds_at(result.z, lo, hi);
-  result.residual = natural_residual(result.z, result.w, lo, hi);
-  result.relative_residual = relative_residual(problem, result.z, result.w);
-  if (result.solved() && !(result.relative_residual <= options.tolerance)) {
-    result.status = Status::NumericalFailure;
-    result.message += "; but the recomputed point misses the tolerance" + detail::misses_tolerance(result, options.tolerance);
-  } else if (!result.solved() && result.relative_residual <= options.tolerance) {  // as detail::judge for the LCP
-    result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
-    result.status = Status::Solved;
-  }
-  if (method != Method::Auto) result.method = to_string(method);
-  result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  return detail::solve_through<BoxSteps>(problem, method, options);
 }
 
-std::vector<Method> box_lcp_methods() {
-  std::vector<Method> methods;
-  for (const Method method : all_methods()) {
-    if (accepts_box(method)) methods.push_back(method);
-  }
-  return methods;
-}
+std::vector<Method> box_lcp_methods() { return methods_for(ProblemKind::BoxLcp); }
 
 }  // namespace perp

@@ -9,12 +9,20 @@
 namespace perp::detail {
 
 Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method) {
-  for (Eigen::Index i = 0; i < z.size(); ++i) {
-    if (!std::isfinite(z[i])) z[i] = 0.0;
-  }
   Result result;
-  result.w = problem.slack(z);
   result.z = std::move(z);
+  recompute(problem, result);
+  result.method = method;
+  return result;
+}
+
+void recompute(const Lcp& problem, Result& result) {
+  if (result.z.size() != problem.size()) result.z = Eigen::VectorXd::Zero(problem.size());
+  for (double& x : result.z) {
+    if (!std::isfinite(x)) x = 0.0;
+  }
+  result.w = problem.q;
+  result.w.noalias() += problem.M * result.z;
   result.residual = natural_residual(result.z, result.w);
   if (!std::isfinite(result.residual)) {
     // Only possible when M z overflowed; fall back to z = 0, which is always finite.
@@ -23,8 +31,6 @@ Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method) {
     result.residual = natural_residual(result.z, result.w);
   }
   result.relative_residual = relative_residual(problem, result.z, result.w);
-  result.method = method;
-  return result;
 }
 
 std::optional<Result> trivial_result(const Lcp& problem, const char* method) {
@@ -109,14 +115,6 @@ std::string misses_tolerance(const Result& result, double tolerance) {
                 " (relative residual %.3g > tolerance %.3g; absolute residual %.3g in the units of z and w)",
                 result.relative_residual, tolerance, result.residual);
   return buffer;
-}
-
-void certify(Result& result, double relative, double tolerance) {
-  result.relative_residual = relative;
-  if (result.solved() && !(relative <= tolerance)) {
-    result.status = Status::NumericalFailure;
-    result.message += "; but the point misses the tolerance at the problem's scale" + misses_tolerance(result, tolerance);
-  }
 }
 
 std::optional<Reformulation> reformulation_of(Method method) {

@@ -6,10 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "perp/core/box_lcp.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/core/result.hpp"
 #include "perp/solvers/method.hpp"
-#include "perp/solvers/newton.hpp"
+#include "newton.hpp"
+#include "perp/solvers/options.hpp"
 
 namespace perp::detail {
 
@@ -17,6 +19,10 @@ namespace perp::detail {
 /// w = M z + q and the natural residual recomputed from z. Status and message are left to the
 /// caller.
 [[nodiscard]] Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method);
+
+/// The same on a `Result` in place, its z sized n first (zeros when it is not): what the pipeline's
+/// finish does for an LCP. Reuses the storage of z and w, so it allocates nothing when they are sized.
+void recompute(const Lcp& problem, Result& result);
 
 /// n = 0 or q >= 0: z = 0 solves (w = q >= 0, z·w = 0). Handled before any pivoting.
 [[nodiscard]] std::optional<Result> trivial_result(const Lcp& problem, const char* method);
@@ -57,6 +63,12 @@ struct DataScale {
 [[nodiscard]] bool may_meet(const DataScale& scale, const Eigen::VectorXd& z, const Eigen::VectorXd& w,
                             double tolerance);
 
+/// Projected Gauss–Seidel (relaxation 1) / SOR over the bounds of a box LCP, friction coupling
+/// included (box_lcp.cpp): the one PGS of the box LCP and of the MLCP (its u rows free). Ends
+/// `Solved`, `MaxIterations` (the last iterate), `NotApplicable` (a diagonal entry it cannot divide
+/// by, named) or `NumericalFailure` when the sweeps diverge (the point of smallest residual seen).
+[[nodiscard]] Result box_psor(const BoxLcp& problem, const SolveOptions& options, double relaxation);
+
 /// The reformulation a method of the Newton family solves; empty for the other methods.
 [[nodiscard]] std::optional<Reformulation> reformulation_of(Method method);
 
@@ -83,9 +95,5 @@ struct MatrixScan {
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not);
 /// " (relative residual R > tolerance T; absolute residual A in the units of z and w)".
 [[nodiscard]] std::string misses_tolerance(const Result& result, double tolerance);
-/// The last word on a claim, applied by each `solve` to whatever a method returned: stores
-/// `relative` (the relative residual recomputed from the returned z, w) and turns a `Solved`
-/// whose relative residual misses the tolerance into `NumericalFailure`. Never upgrades.
-void certify(Result& result, double relative, double tolerance);
 
 }  // namespace perp::detail

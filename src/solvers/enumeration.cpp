@@ -1,4 +1,4 @@
-#include "perp/solvers/enumeration.hpp"
+#include "enumeration.hpp"
 
 #include <algorithm>
 #include <cstdint>

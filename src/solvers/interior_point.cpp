@@ -1,4 +1,4 @@
-#include "perp/solvers/interior_point.hpp"
+#include "interior_point.hpp"
 
 #include <algorithm>
 #include <cmath>

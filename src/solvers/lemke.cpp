@@ -1,4 +1,4 @@
-#include "perp/solvers/lemke.hpp"
+#include "lemke.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,38 +1,89 @@
 #include "perp/solvers/method.hpp"
 
-#include <array>
+#include <algorithm>
 #include <ostream>
-#include <utility>
 
 #include "perp/core/error.hpp"
 
 namespace perp {
 namespace {
 
-constexpr std::array<std::pair<Method, std::string_view>, 16> kMethodNames{{
-    {Method::Enum, "enum"},
-    {Method::Lemke, "lemke"},
-    {Method::Murty, "murty"},
-    {Method::Pgs, "pgs"},
-    {Method::Psor, "psor"},
-    {Method::NewtonFb, "newton-fb"},
-    {Method::NewtonMin, "newton-min"},
-    {Method::PenalizedFb, "penalized-fb"},
-    {Method::Smoothing, "smoothing"},
-    {Method::InteriorPoint, "interior-point"},
-    {Method::Dantzig, "dantzig"},
-    {Method::Schur, "schur"},
-    {Method::Nsgs, "nsgs"},
-    {Method::NewtonAc, "newton-ac"},
-    {Method::Prox, "prox"},
-    {Method::Auto, "auto"},
-}};
+constexpr unsigned kLcp = static_cast<unsigned>(ProblemKind::Lcp);
+constexpr unsigned kBox = static_cast<unsigned>(ProblemKind::BoxLcp);
+constexpr unsigned kMlcp = static_cast<unsigned>(ProblemKind::Mlcp);
+constexpr unsigned kNonlinear = static_cast<unsigned>(ProblemKind::Nonlinear);
+constexpr unsigned kFriction = static_cast<unsigned>(ProblemKind::FrictionContact);
+constexpr unsigned kNewtonFamily = kLcp | kBox | kMlcp | kNonlinear;
+
+// The one table of methods, in declaration order of `Method`. A new method adds its row here.
+const std::vector<MethodInfo> kTable{
+    {Method::Enum, "enum", kLcp | kMlcp, true, "2^18 active sets",
+     "n <= 25 on an Lcp, m <= mlcp.enum_max_complementarities on an Mlcp; all_solutions on an Lcp",
+     "every active set, nearest the guess first; proves infeasibility when every system is nonsingular"},
+    {Method::Lemke, "lemke", kLcp | kMlcp | kFriction, true, "max(1000, 50 n) pivots",
+     "a ray proves infeasibility only for copositive-plus M",
+     "complementary pivoting with the lexicographic ratio test"},
+    {Method::Murty, "murty", kLcp, true, "max(1000, 50 n) pivots", "finite on P-matrices",
+     "least-index principal pivoting"},
+    {Method::Pgs, "pgs", kLcp | kBox | kMlcp, false, "10000 sweeps",
+     "positive diagonal on bounded rows, nonzero on free rows; converges for symmetric positive definite M",
+     "projected Gauss-Seidel over the bounds"},
+    {Method::Psor, "psor", kLcp | kBox | kMlcp, false, "10000 sweeps",
+     "as pgs; relaxation in (0, 2), default 1.2", "projected SOR over the bounds"},
+    {Method::NewtonFb, "newton-fb", kNewtonFamily, false, "200 steps", "a stationary point of the merit may not solve",
+     "semismooth Newton on Fischer-Burmeister, Armijo line search"},
+    {Method::NewtonMin, "newton-min", kNewtonFamily, false, "200 steps", "as newton-fb",
+     "semismooth Newton on min(z, F(z)), line search on the FB merit"},
+    {Method::PenalizedFb, "penalized-fb", kNewtonFamily, false, "200 steps", "as newton-fb",
+     "semismooth Newton on the penalized FB of Chen-Chen-Kanzow"},
+    {Method::Smoothing, "smoothing", kNewtonFamily, false, "1000 steps (all stages)", "as newton-fb",
+     "Newton on the smoothed FB with mu -> 0"},
+    {Method::InteriorPoint, "interior-point", kLcp, false, "200 steps", "monotone (positive semidefinite) M",
+     "Mehrotra predictor-corrector with crossover"},
+    {Method::Dantzig, "dantzig", kLcp | kBox, true, "max(1000, 50 n) pivots per fixed box",
+     "P-matrix on the clamped sets; friction by passes over fixed boxes",
+     "Cottle-Dantzig principal pivoting over bounds"},
+    {Method::Schur, "schur", kMlcp, true, "that of mlcp.schur_lcp_method", "A well conditioned",
+     "eliminates u and solves the LCP of the Schur complement"},
+    {Method::Nsgs, "nsgs", kFriction, false, "10000 sweeps", "converges for positive definite W",
+     "non-smooth block Gauss-Seidel over contacts"},
+    {Method::NewtonAc, "newton-ac", kFriction, false, "200 steps", "local convergence",
+     "semismooth Newton on the Alart-Curnier function"},
+    {Method::Prox, "prox", kFriction, false, "10000 sweeps (all inner sweeps)", "",
+     "proximal-point outer loop on W + rho I around nsgs"},
+    {Method::Auto, "auto", kLcp | kBox | kMlcp | kNonlinear | kFriction, false, "that of each method tried", "",
+     "picks an order from the problem's structure and falls back"},
+};
 
 }  // namespace
 
+std::string_view article_name(ProblemKind kind) {
+  switch (kind) {
+    case ProblemKind::Lcp:
+      return "an Lcp";
+    case ProblemKind::BoxLcp:
+      return "a BoxLcp";
+    case ProblemKind::Mlcp:
+      return "an Mlcp";
+    case ProblemKind::Nonlinear:
+      return "an Ncp or Mcp";
+    case ProblemKind::FrictionContact:
+      return "a FrictionContact";
+  }
+  return "a problem";
+}
+
+const std::vector<MethodInfo>& method_table() { return kTable; }
+
+const MethodInfo& method_info(Method method) {
+  const auto row = std::find_if(kTable.begin(), kTable.end(), [&](const MethodInfo& m) { return m.method == method; });
+  if (row == kTable.end()) throw InvalidProblem("unknown method value " + std::to_string(static_cast<int>(method)));
+  return *row;
+}
+
 std::string to_string(Method method) {
-  for (const auto& [value, name] : kMethodNames) {
-    if (value == method) return std::string(name);
+  for (const MethodInfo& row : kTable) {
+    if (row.method == method) return std::string(row.name);
   }
   return "unknown-method";
 }
@@ -40,49 +91,42 @@ std::string to_string(Method method) {
 template <>
 Method from_string<Method>(std::string_view name) {
   std::string valid;
-  for (const auto& [value, known] : kMethodNames) {
-    if (known == name) return value;
+  for (const MethodInfo& row : kTable) {
+    if (row.name == name) return row.method;
     valid += valid.empty() ? "" : ", ";
-    valid += known;
+    valid += row.name;
   }
   throw InvalidProblem("unknown method '" + std::string(name) + "'; expected one of: " + valid);
 }
 
 std::ostream& operator<<(std::ostream& out, Method method) { return out << to_string(method); }
 
+std::vector<Method> methods_for(ProblemKind kind) {
+  std::vector<Method> methods;
+  for (const MethodInfo& row : kTable) {
+    if (row.accepts_kind(kind)) methods.push_back(row.method);
+  }
+  return methods;
+}
+
+std::string method_names_for(ProblemKind kind) {
+  const std::vector<Method> methods = methods_for(kind);
+  std::string text;
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    if (i > 0) text += i + 1 == methods.size() ? " or " : ", ";
+    text += method_info(methods[i]).name;
+  }
+  return text;
+}
+
 std::vector<Method> all_methods() {
   std::vector<Method> methods;
-  for (const auto& entry : kMethodNames) methods.push_back(entry.first);
+  for (const MethodInfo& row : kTable) methods.push_back(row.method);
   return methods;
 }
 
-std::vector<Method> lcp_methods() {
-  std::vector<Method> methods;
-  for (const auto& entry : kMethodNames) {
-    switch (entry.first) {
-      case Method::Schur:
-      case Method::Nsgs:
-      case Method::NewtonAc:
-      case Method::Prox:
-        break;
-      default:
-        methods.push_back(entry.first);
-    }
-  }
-  return methods;
-}
+std::vector<Method> lcp_methods() { return methods_for(ProblemKind::Lcp); }
 
-bool accepts_nonlinear(Method method) {
-  switch (method) {
-    case Method::NewtonFb:
-    case Method::NewtonMin:
-    case Method::PenalizedFb:
-    case Method::Smoothing:
-    case Method::Auto:
-      return true;
-    default:
-      return false;
-  }
-}
+bool accepts_nonlinear(Method method) { return method_info(method).accepts_kind(ProblemKind::Nonlinear); }
 
 }  // namespace perp

@@ -12,10 +12,11 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "pipeline.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
-#include "perp/solvers/enumeration.hpp"
+#include "enumeration.hpp"
 #include "perp/solvers/solve.hpp"
 
 namespace perp {
@@ -24,8 +25,6 @@ namespace {
 // Round-off allowance, relative to the problem's scale, for v >= 0 and w >= 0 in enum and for
 // accepting a singular system's particular solution (the value enumeration.cpp uses for LCPs).
 constexpr double kRelativeSign = 1e-10;
-// pgs: the default sweep limit, as for LCPs.
-constexpr int kPgsSweeps = 10000;
 
 std::string text(double value) {
   char buffer[32];
@@ -258,14 +257,6 @@ std::vector<bool> starting_pattern(const Mlcp& problem) {
 Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
   const Eigen::Index n = problem.equalities();
   const Eigen::Index m = problem.complementarities();
-  if (m > options.mlcp.enum_max_complementarities) {
-    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), "enum");
-    result.status = Status::NotApplicable;
-    result.message = "enum examines up to 2^m active sets and is limited to m <= " +
-                     std::to_string(options.mlcp.enum_max_complementarities) +
-                     " (mlcp.enum_max_complementarities), got m = " + std::to_string(m);
-    return result;
-  }
   const std::vector<bool> start = starting_pattern(problem);
   const detail::DataScale scale = data_scale(problem);
   const long long total = 1LL << m;
@@ -641,69 +632,58 @@ Result solve_newton_mcp(const Mlcp& problem, Method method, const SolveOptions& 
 }
 
 // ---------------------------------------------------------------------------------------------
-// pgs: block Gauss–Seidel on z = (u, v). Row i of the equalities is solved for u_i with the
-// others fixed (u_i ← u_i − r_i / A_ii, r = A u + C v + a, free); row j of the complementarity
-// part is solved for v_j and projected (v_j ← max(0, v_j − w_j / B_jj)). This is PGS on the MLCP
-// (Cottle–Pang–Stone §5.2 with the projection dropped on the free rows); it converges e.g. when
-// M is symmetric positive definite, and needs every diagonal entry of M to be nonzero.
+// pgs, psor: the box LCP's projected Gauss–Seidel on z = (u, v), the u rows free (bounds (−∞, ∞):
+// row i is solved exactly for u_i) and v in [0, ∞) (Cottle–Pang–Stone §5.2 with the projection
+// dropped on the free rows). It converges e.g. when M is symmetric positive definite.
 
-Result solve_pgs(const Mlcp& problem, const SolveOptions& options) {
+Result solve_psor(const Mlcp& problem, const SolveOptions& options, double relaxation) {
   const Eigen::Index n = problem.equalities();
   const Eigen::Index m = problem.complementarities();
-  const Eigen::MatrixXd M = problem.matrix();
-  const Eigen::VectorXd q = problem.offset();
-  Eigen::VectorXd z =
-      options.initial_guess ? Eigen::VectorXd(*options.initial_guess) : Eigen::VectorXd(Eigen::VectorXd::Zero(n + m));
-  for (Eigen::Index j = n; j < n + m; ++j) z[j] = std::max(z[j], 0.0);
-  for (Eigen::Index i = 0; i < n + m; ++i) {
-    if (!(M(i, i) != 0.0)) {
-      Result result = make_result(problem, z, "pgs");
-      result.status = Status::NotApplicable;
-      result.message = (i < n ? "A(" + std::to_string(i) + ", " + std::to_string(i) + ")"
-                              : "B(" + std::to_string(i - n) + ", " + std::to_string(i - n) + ")") +
-                       " is zero: Gauss–Seidel divides by the diagonal (row " + std::to_string(i) + " of M)";
-      return result;
-    }
-    if (i >= n && M(i, i) < 0.0) {
-      Result result = make_result(problem, z, "pgs");
-      result.status = Status::NotApplicable;
-      result.message = "B(" + std::to_string(i - n) + ", " + std::to_string(i - n) + ") = " + text(M(i, i)) +
-                       " is negative: the projected step moves away from the complementarity point";
-      return result;
-    }
-  }
-  const int limit = options.iteration_limit(kPgsSweeps);
-  std::vector<double> history;
-  double residual = natural_residual(problem, z);
-  int sweeps = 0;
-  while (!(relative_residual(problem, z, problem.slack(z)) <= options.tolerance) && sweeps < limit) {
-    for (Eigen::Index i = 0; i < n + m; ++i) {
-      const double r = M.row(i).dot(z) + q[i];
-      const double updated = z[i] - r / M(i, i);
-      z[i] = i < n ? updated : std::max(0.0, updated);
-    }
-    ++sweeps;
-    if (!z.allFinite()) break;
-    residual = natural_residual(problem, z);
-    if (options.record_history) record_history(history, residual);
-  }
-  const bool finite = z.allFinite();
-  Result result = make_result(problem, std::move(z), "pgs");
-  result.iterations = sweeps;
-  result.history = std::move(history);
-  if (!finite) {
-    result.status = Status::NumericalFailure;
-    result.message = "the iterates diverged (non-finite after " + std::to_string(sweeps) + " sweeps)";
-    return result;
-  }
-  detail::judge(result, options.tolerance, Status::MaxIterations, "sweep limit " + std::to_string(limit) + " reached");
-  if (result.solved()) result.message = "converged after " + std::to_string(sweeps) + " sweeps";
-  return result;
+  BoxLcp box{problem.matrix(), problem.offset(), Eigen::VectorXd(n + m),
+             Eigen::VectorXd::Constant(n + m, std::numeric_limits<double>::infinity()), {}};
+  box.lower << Eigen::VectorXd::Constant(n, -std::numeric_limits<double>::infinity()), Eigen::VectorXd::Zero(m);
+  return detail::box_psor(box, options, relaxation);
 }
 
 // ---------------------------------------------------------------------------------------------
 
-Result run(const Mlcp& problem, Method method, const SolveOptions& options);
+Result run_method(const Mlcp& problem, Method method, const SolveOptions& options);
+
+// What the MLCP supplies to the pipeline (pipeline.hpp).
+struct MlcpSteps {
+  static constexpr ProblemKind kind = ProblemKind::Mlcp;
+  static void check(const Mlcp& problem, Method method, const SolveOptions& options) {
+    const Eigen::Index m = problem.complementarities();
+    if (method == Method::Enum && m > options.mlcp.enum_max_complementarities) {
+      throw InvalidProblem("enum: enumeration checks 2^m active sets and is limited to m <= " +
+                           std::to_string(options.mlcp.enum_max_complementarities) +
+                           " (mlcp.enum_max_complementarities), got m = " + std::to_string(m));
+    }
+  }
+  // z = (u, v) = 0 when it solves exactly: a = 0 and b >= 0 (n + m = 0 included).
+  static std::optional<Result> trivial(const Mlcp& problem, const SolveOptions&) {
+    if ((problem.a.size() > 0 && problem.a.cwiseAbs().maxCoeff() != 0.0) ||
+        (problem.b.size() > 0 && problem.b.minCoeff() < 0.0)) {
+      return std::nullopt;
+    }
+    Result result = make_result(problem, Eigen::VectorXd::Zero(problem.size()), "");
+    result.status = Status::Solved;
+    result.message = problem.size() == 0 ? "empty problem (n + m = 0)" : "a = 0 and b >= 0: z = 0 solves";
+    return result;
+  }
+  static Result run(const Mlcp& problem, Method method, const SolveOptions& options) {
+    return run_method(problem, method, options);
+  }
+  // The one relative test (core/residual.hpp) on w recomputed from z, whatever the method kept.
+  static void finish(const Mlcp& problem, const SolveOptions&, Result& result) {
+    if (result.z.size() != problem.size()) result.z = Eigen::VectorXd::Zero(problem.size());
+    Result fresh = make_result(problem, std::move(result.z), "");
+    result.z = std::move(fresh.z);
+    result.w = std::move(fresh.w);
+    result.residual = fresh.residual;
+    result.relative_residual = fresh.relative_residual;
+  }
+};
 
 // schur first when A is well conditioned (it reduces to the smaller LCP and inherits the LCP
 // auto's choices); then lemke on the split problem, newton-fb, enum when m is small, pgs.
@@ -717,10 +697,10 @@ Result solve_auto(const Mlcp& problem, const SolveOptions& options) {
       "first, which also handles a singular A), newton-fb, enum (m <= " +
       std::to_string(options.mlcp.enum_max_complementarities) + ") and pgs";
   return detail::first_that_solves(
-      order, [&](Method method) { return run(problem, method, options); }, reason);
+      order, [&](Method method) { return detail::attempt<MlcpSteps>(problem, method, options); }, reason);
 }
 
-Result run(const Mlcp& problem, Method method, const SolveOptions& options) {
+Result run_method(const Mlcp& problem, Method method, const SolveOptions& options) {
   switch (method) {
     case Method::Schur:
       return solve_schur(problem, options);
@@ -734,47 +714,23 @@ Result run(const Mlcp& problem, Method method, const SolveOptions& options) {
     case Method::Smoothing:
       return solve_newton_mcp(problem, method, options);
     case Method::Pgs:
-      return solve_pgs(problem, options);
+      return solve_psor(problem, options, 1.0);
+    case Method::Psor:
+      return solve_psor(problem, options, options.relaxation.value_or(kDefaultRelaxation));
     case Method::Auto:
       return solve_auto(problem, options);
     default:
       break;
   }
-  throw InvalidProblem("method '" + to_string(method) +
-                       "' does not accept an Mlcp; use schur, enum, lemke, pgs, newton-fb, newton-min, penalized-fb, "
-                       "smoothing or auto");
+  throw InvalidProblem("method '" + to_string(method) + "' does not accept an Mlcp");  // the table says it does
 }
 
 }  // namespace
 
 Result solve(const Mlcp& problem, Method method, const SolveOptions& options) {
-  problem.validate();
-  options.validate(problem.size());
-  if (options.all_solutions) {
-    throw InvalidProblem(
-        "all_solutions is supported only by enum on an Lcp; the MLCP methods stop at the first solution");
-  }
-  if (method == Method::Pgs && options.relaxation && *options.relaxation != 1.0) {
-    throw InvalidProblem("relaxation " + number_text(*options.relaxation) +
-                         " given for pgs; the MLCP pgs runs with relaxation 1 only");
-  }
-  const auto start = std::chrono::steady_clock::now();
-  Result result = run(problem, method, options);
-  // The one relative test (core/residual.hpp) on w recomputed from z, whatever the method kept.
-  if (result.z.size() == problem.size() && result.z.allFinite()) {
-    result.w = problem.slack(result.z);
-    result.residual = natural_residual(problem, result.z);
-    detail::certify(result, relative_residual(problem, result.z, result.w), options.tolerance);
-  }
-  const auto stop = std::chrono::steady_clock::now();
-  result.time_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-  if (method != Method::Auto) result.method = to_string(method);
-  return result;
+  return detail::solve_through<MlcpSteps>(problem, method, options);
 }
 
-std::vector<Method> mlcp_methods() {
-  return {Method::Enum,        Method::Lemke,     Method::Pgs,   Method::NewtonFb, Method::NewtonMin,
-          Method::PenalizedFb, Method::Smoothing, Method::Schur, Method::Auto};
-}
+std::vector<Method> mlcp_methods() { return methods_for(ProblemKind::Mlcp); }
 
 }  // namespace perp

@@ -1,4 +1,4 @@
-#include "perp/solvers/murty.hpp"
+#include "murty.hpp"
 
 #include <algorithm>
 #include <set>

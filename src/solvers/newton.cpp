@@ -1,4 +1,4 @@
-#include "perp/solvers/newton.hpp"
+#include "newton.hpp"
 
 #include <algorithm>
 #include <cmath>

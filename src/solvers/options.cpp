@@ -77,8 +77,8 @@ void SolveOptions::validate(Eigen::Index n) const {
   if (!(mlcp.schur_min_rcond > 0.0 && mlcp.schur_min_rcond <= 1.0)) {
     throw InvalidProblem("mlcp.schur_min_rcond must be in (0, 1], got " + number_text(mlcp.schur_min_rcond));
   }
-  const std::vector<Method> lcp = lcp_methods();
-  if (std::find(lcp.begin(), lcp.end(), mlcp.schur_lcp_method) == lcp.end()) {
+  // From the method table, without building a list (validate runs on every solve).
+  if (!method_info(mlcp.schur_lcp_method).accepts_kind(ProblemKind::Lcp)) {
     throw InvalidProblem("mlcp.schur_lcp_method must be a method that accepts an Lcp, got '" +
                          to_string(mlcp.schur_lcp_method) + "'");
   }

@@ -1,4 +1,4 @@
-#include "perp/solvers/pgs.hpp"
+#include "pgs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -91,7 +91,7 @@ Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxa
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!(M(i, i) > 0.0)) {
       Result result = detail::make_result(problem, z, name);
-      result.status = Status::NumericalFailure;
+      result.status = Status::NotApplicable;
       char buffer[160];
       std::snprintf(buffer, sizeof buffer, "M(%td, %td) = %.6g: projected Gauss-Seidel needs a positive diagonal",
                     static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(i), M(i, i));

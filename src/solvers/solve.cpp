@@ -8,57 +8,24 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "pipeline.hpp"
 #include "perp/analysis/classify.hpp"
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
-#include "perp/solvers/dantzig.hpp"
-#include "perp/solvers/enumeration.hpp"
-#include "perp/solvers/interior_point.hpp"
-#include "perp/solvers/lemke.hpp"
-#include "perp/solvers/murty.hpp"
-#include "perp/solvers/newton.hpp"
-#include "perp/solvers/pgs.hpp"
+#include "dantzig.hpp"
+#include "enumeration.hpp"
+#include "interior_point.hpp"
+#include "lemke.hpp"
+#include "murty.hpp"
+#include "newton.hpp"
+#include "pgs.hpp"
 #include "perp/solvers/recommend.hpp"
 
 namespace perp {
 namespace {
 
-constexpr double kDefaultRelaxation = 1.2;
-
-Result run(const Lcp& problem, Method method, const SolveOptions& options);
-Result run(const Mcp& problem, Method method, const SolveOptions& options);
-template <class Problem>
-Result first_that_solves(const Problem& problem, const std::vector<Method>& order, const SolveOptions& options,
-                         const std::string& reason);
-
-// The order comes from the cheap matrix report (O(n²) tests, Cholesky factorizations only where
-// the order depends on them, exact enumerations only for n <= 6) and its recommendation.
-Result solve_auto(const Lcp& problem, const SolveOptions& options) {
-  if (auto trivial = detail::trivial_result(problem, "auto")) return *std::move(trivial);
-  const Eigen::Index n = problem.size();
-  ClassifyOptions cheap = ClassifyOptions::cheap();
-  cheap.symmetric_factorization_above = kRecommendPgsFirstSize;  // where the order depends on PD/PSD
-  const Recommendation recommendation = recommend(classify(problem.M, cheap), n);
-  SolveOptions attempt_options = options;
-  attempt_options.relaxation.reset();  // pgs runs with ω = 1 inside auto
-  return first_that_solves(problem, recommendation.order, attempt_options, recommendation.reason);
-}
-
-// Runs the methods in turn (detail::first_that_solves).
-template <class Problem>
-Result first_that_solves(const Problem& problem, const std::vector<Method>& order, const SolveOptions& options,
-                         const std::string& reason) {
-  return detail::first_that_solves(
-      order, [&](Method method) { return run(problem, method, options); }, reason);
-}
-
-// dantzig on the LCP: the box [0, +∞).
-Result solve_dantzig_lcp(const Lcp& problem, const SolveOptions& options) {
-  if (auto trivial = detail::trivial_result(problem, "dantzig")) return *std::move(trivial);
-  return solve_dantzig(to_box_lcp(problem), options);
-}
-
+Result solve_auto(const Lcp& problem, const SolveOptions& options);
 Result run_method(const Lcp& problem, Method method, const SolveOptions& options);
 
 // Data far from unit scale is solved as the equivalent LCP (2^a M, 2^b q), whose largest entries
@@ -97,8 +64,8 @@ Extent extent(const Range& values) {
 
 bool outside_window(double x) { return x > 0.0 && (std::ilogb(x) < -kUnitWindow || std::ilogb(x) > kUnitWindow); }
 
-// Every attempt (auto's included) is judged by the one relative test, on w recomputed from z.
-Result run(const Lcp& problem, Method method, const SolveOptions& options) {
+// The method on the problem, or on its equivalent at unit scale (above).
+Result run_scaled(const Lcp& problem, Method method, const SolveOptions& options) {
   const Extent m = extent(problem.M.reshaped());
   const Extent q = extent(problem.q);
   const bool far = outside_window(m.largest) || outside_window(q.largest) ||
@@ -120,24 +87,14 @@ Result run(const Lcp& problem, Method method, const SolveOptions& options) {
       for (double& x : *unit_options.initial_guess) x = std::ldexp(x, b - a);
     }
     result = run_method(unit, method, unit_options);
-    if (result.z.size() == problem.size()) {
-      Result original = detail::make_result(problem, to_original(std::move(result.z)), "");
-      result.z = std::move(original.z);
-      result.w = std::move(original.w);
-      result.residual = original.residual;
-    }
+    if (result.z.size() == problem.size()) result.z = to_original(std::move(result.z));  // finish recomputes w
     if (result.ray) result.ray = to_original(std::move(*result.ray));
     for (Eigen::VectorXd& solution : result.solutions) solution = to_original(std::move(solution));
     result.message += " [run on the equivalent LCP (2^" + std::to_string(a) + " M, 2^" + std::to_string(b) +
                       " q), z scaled back by 2^" + std::to_string(a - b) + "]";
-  } else {
-    result = run_method(problem, method, options);
+    return result;
   }
-  if (result.z.size() == problem.size() && result.z.allFinite()) {
-    result.w = problem.slack(result.z);
-    detail::certify(result, relative_residual(problem, result.z, result.w), options.tolerance);
-  }
-  return result;
+  return run_method(problem, method, options);
 }
 
 Result run_method(const Lcp& problem, Method method, const SolveOptions& options) {
@@ -161,8 +118,8 @@ Result run_method(const Lcp& problem, Method method, const SolveOptions& options
       return solve_interior_point(problem, options);
     case Method::Auto:
       return solve_auto(problem, options);
-    case Method::Dantzig:
-      return solve_dantzig_lcp(problem, options);
+    case Method::Dantzig:  // on the box [0, +∞)
+      return solve_dantzig(to_box_lcp(problem), options);
     case Method::Schur:
     case Method::Nsgs:
     case Method::NewtonAc:
@@ -172,36 +129,65 @@ Result run_method(const Lcp& problem, Method method, const SolveOptions& options
   throw InvalidProblem("method '" + to_string(method) + "' does not accept an Lcp");
 }
 
-Result run(const Mcp& problem, Method method, const SolveOptions& options) {
-  if (const std::optional<Reformulation> reformulation = detail::reformulation_of(method)) {
-    return solve_newton(problem, *reformulation, options);
+// What the LCP supplies to the pipeline (pipeline.hpp).
+struct LcpSteps {
+  static constexpr ProblemKind kind = ProblemKind::Lcp;
+  static void check(const Lcp& problem, Method method, const SolveOptions&) {
+    if (method == Method::Enum && problem.size() > kMaxEnumerationSize) {
+      throw InvalidProblem("enum: enumeration checks 2^n active sets and is limited to n <= " +
+                           std::to_string(kMaxEnumerationSize) + ", got n = " + std::to_string(problem.size()) +
+                           "; use lemke, murty or pgs");
+    }
   }
-  if (method == Method::Auto) {
-    return first_that_solves(problem, {Method::NewtonFb, Method::NewtonMin, Method::Smoothing}, options,
-                             "F is nonlinear: the Newton family, the FB reformulation first");
+  // n = 0 or q >= 0: z = 0 (but enum lists every solution when asked to).
+  static std::optional<Result> trivial(const Lcp& problem, const SolveOptions& options) {
+    if (options.all_solutions) return std::nullopt;
+    return detail::trivial_result(problem, "");
   }
-  throw InvalidProblem("method '" + to_string(method) + "' does not accept an Mcp");
+  static Result run(const Lcp& problem, Method method, const SolveOptions& options) {
+    return run_scaled(problem, method, options);
+  }
+  // z sized and finite, w = M z + q and both residuals from z (detail::recompute).
+  static void finish(const Lcp& problem, const SolveOptions&, Result& result) { detail::recompute(problem, result); }
+};
+
+// The order comes from the cheap matrix report (O(n²) tests, Cholesky factorizations only where
+// the order depends on them, exact enumerations only for n <= 6) and its recommendation.
+Result solve_auto(const Lcp& problem, const SolveOptions& options) {
+  const Eigen::Index n = problem.size();
+  ClassifyOptions cheap = ClassifyOptions::cheap();
+  cheap.symmetric_factorization_above = kRecommendPgsFirstSize;  // where the order depends on PD/PSD
+  const Recommendation recommendation = recommend(classify(problem.M, cheap), n);
+  SolveOptions attempt_options = options;
+  attempt_options.relaxation.reset();  // pgs runs with ω = 1 inside auto
+  return detail::first_that_solves(
+      recommendation.order,
+      [&](Method method) { return detail::attempt<LcpSteps>(problem, method, attempt_options); },
+      recommendation.reason);
 }
 
-Result timed(const auto& problem, Method method, const SolveOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  Result result = run(problem, method, options);
-  const auto stop = std::chrono::steady_clock::now();
-  result.time_ms = std::chrono::duration<double, std::milli>(stop - start).count();
-  if (method != Method::Auto) result.method = to_string(method);
-  return result;
-}
+// The NCP/MCP: the Newton kernels compute w = F(z) from the returned z themselves; F is the
+// user's function, so it is not called again here.
+struct McpSteps {
+  static constexpr ProblemKind kind = ProblemKind::Nonlinear;
+  static void check(const Mcp&, Method, const SolveOptions&) {}
+  static std::optional<Result> trivial(const Mcp&, const SolveOptions&) { return std::nullopt; }
+  static Result run(const Mcp& problem, Method method, const SolveOptions& options) {
+    if (method == Method::Auto) {
+      return detail::first_that_solves(
+          {Method::NewtonFb, Method::NewtonMin, Method::Smoothing},
+          [&](Method attempt) { return detail::attempt<McpSteps>(problem, attempt, options); },
+          "F is nonlinear: the Newton family, the FB reformulation first");
+    }
+    return solve_newton(problem, *detail::reformulation_of(method), options);
+  }
+  static void finish(const Mcp&, const SolveOptions&, Result&) {}
+};
 
 }  // namespace
 
 Result solve(const Lcp& problem, Method method, const SolveOptions& options) {
-  problem.validate();
-  options.validate(problem.size());
-  if (method == Method::Pgs && options.relaxation && *options.relaxation != 1.0) {
-    throw InvalidProblem("relaxation " + number_text(*options.relaxation) +
-                         " given for pgs, which is psor with relaxation 1; use method psor");
-  }
-  return timed(problem, method, options);
+  return detail::solve_through<LcpSteps>(problem, method, options);
 }
 
 Result solve(const Ncp& problem, Method method, const SolveOptions& options) {
@@ -209,14 +195,7 @@ Result solve(const Ncp& problem, Method method, const SolveOptions& options) {
 }
 
 Result solve(const Mcp& problem, Method method, const SolveOptions& options) {
-  problem.validate();
-  options.validate(problem.size());
-  if (!accepts_nonlinear(method)) {
-    throw InvalidProblem("method '" + to_string(method) +
-                         "' needs an Lcp (the matrix M); for an Ncp or Mcp use newton-fb, newton-min, penalized-fb, "
-                         "smoothing or auto");
-  }
-  return timed(problem, method, options);
+  return detail::solve_through<McpSteps>(problem, method, options);
 }
 
 }  // namespace perp

@@ -6,16 +6,20 @@
 #include <gtest/gtest.h>
 
 #include "perp/core/error.hpp"
+#include "perp/core/result.hpp"
 
 namespace perp {
 namespace {
 
 TEST(Status, NamesRoundTrip) {
   for (const Status s : {Status::Solved, Status::Infeasible, Status::RayTermination, Status::MaxIterations,
-                         Status::NumericalFailure, Status::NotApplicable, Status::NoSolutionFound}) {
+                         Status::NumericalFailure, Status::NotApplicable, Status::NoSolutionFound,
+                         Status::NotRun}) {
     EXPECT_EQ(from_string<Status>(to_string(s)), s);
   }
   EXPECT_EQ(to_string(Status::RayTermination), "ray-termination");
+  EXPECT_EQ(to_string(Status::NotRun), "not-run");
+  EXPECT_EQ(Result{}.status, Status::NotRun);  // a result no method has filled
   EXPECT_EQ(to_string(Status::MaxIterations), "max-iterations");
   EXPECT_EQ(to_string(Status::NumericalFailure), "numerical-failure");
 }

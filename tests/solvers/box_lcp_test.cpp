@@ -9,7 +9,6 @@
 #include <random>
 
 #include "perp/core/error.hpp"
-#include "perp/solvers/dantzig.hpp"
 #include "perp/solvers/solve.hpp"
 #include "test_problems.hpp"
 #include "relative_check.hpp"

@@ -13,7 +13,6 @@
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/io/siconos.hpp"
-#include "perp/solvers/enumeration.hpp"
 #include "perp/solvers/solve.hpp"
 #include "relative_check.hpp"
 

@@ -1,11 +1,10 @@
-#include "perp/solvers/enumeration.hpp"
+#include "perp/solvers/solve.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
-#include "perp/solvers/solve.hpp"
 #include "test_problems.hpp"
 
 namespace perp {

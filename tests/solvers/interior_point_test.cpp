@@ -1,4 +1,4 @@
-#include "perp/solvers/interior_point.hpp"
+#include "perp/solvers/solve.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -6,7 +6,6 @@
 #include <random>
 
 #include "perp/core/residual.hpp"
-#include "perp/solvers/solve.hpp"
 #include "test_problems.hpp"
 
 namespace perp {

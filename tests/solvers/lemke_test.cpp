@@ -1,10 +1,9 @@
-#include "perp/solvers/lemke.hpp"
+#include "perp/solvers/solve.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "perp/core/residual.hpp"
-#include "perp/solvers/solve.hpp"
 #include "test_problems.hpp"
 
 namespace perp {

@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "perp/core/error.hpp"
+#include "perp/solvers/box_lcp.hpp"
+#include "perp/solvers/mlcp.hpp"
+#include "perp/solvers/solve.hpp"
 
 namespace perp {
 namespace {
@@ -44,6 +47,73 @@ TEST(Method, UnknownNameIsAnError) {
     EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, "
                                              "smoothing, interior-point, dantzig, schur, nsgs, newton-ac, prox, auto"));
   }
+}
+
+// The method table (issue 14): one row per method, in declaration order, and every list of the
+// methods a problem type accepts read from it.
+TEST(MethodTable, OneRowPerMethodInOrder) {
+  const std::vector<MethodInfo>& table = method_table();
+  ASSERT_EQ(table.size(), all_methods().size());
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(static_cast<std::size_t>(table[i].method), i);
+    EXPECT_EQ(table[i].name, to_string(table[i].method));
+    EXPECT_EQ(&method_info(table[i].method), &table[i]);
+    EXPECT_FALSE(table[i].summary.empty()) << table[i].name;
+    EXPECT_FALSE(table[i].default_limit.empty()) << table[i].name;
+    EXPECT_NE(table[i].accepts, 0U) << table[i].name;
+  }
+}
+
+TEST(MethodTable, ListsOfEachTypeComeFromIt) {
+  // Hand-derived from what each solve overload runs.
+  EXPECT_EQ(box_lcp_methods(), (std::vector<Method>{Method::Pgs, Method::Psor, Method::NewtonFb, Method::NewtonMin,
+                                                     Method::PenalizedFb, Method::Smoothing, Method::Dantzig,
+                                                     Method::Auto}));
+  EXPECT_EQ(methods_for(ProblemKind::Nonlinear), (std::vector<Method>{Method::NewtonFb, Method::NewtonMin,
+                                                                      Method::PenalizedFb, Method::Smoothing,
+                                                                      Method::Auto}));
+  EXPECT_EQ(methods_for(ProblemKind::FrictionContact),
+            (std::vector<Method>{Method::Lemke, Method::Nsgs, Method::NewtonAc, Method::Prox, Method::Auto}));
+  EXPECT_EQ(method_names_for(ProblemKind::Nonlinear), "newton-fb, newton-min, penalized-fb, smoothing or auto");
+  for (const Method m : all_methods()) {
+    EXPECT_EQ(accepts_nonlinear(m), method_info(m).accepts_kind(ProblemKind::Nonlinear)) << m;
+  }
+  EXPECT_TRUE(method_info(Method::Lemke).exact);
+  EXPECT_FALSE(method_info(Method::Pgs).exact);
+}
+
+TEST(MethodTable, RefusalsNameTheMethodsThatApply) {
+  const BoxLcp box{Eigen::Matrix2d{{2, 0}, {0, 2}}, Eigen::Vector2d(-1, -1), Eigen::Vector2d(0, 0),
+                   Eigen::Vector2d(1, 1), {}};
+  EXPECT_THAT([&] { (void)solve(box, Method::Lemke); },
+              testing::ThrowsMessage<InvalidProblem>(testing::HasSubstr(
+                  "method 'lemke' does not accept a BoxLcp; use pgs, psor, newton-fb, newton-min, penalized-fb, "
+                  "smoothing, dantzig or auto")));
+}
+
+// The LCP's pgs/psor with a warm start returned to sweeping when q >= 0; now z = 0, which solves
+// exactly, is returned at once for every method (as the box LCP always did).
+TEST(Pipeline, ZeroSolvesFirstWhateverTheMethodAndTheWarmStart) {
+  const Lcp p{Eigen::Matrix2d{{2, 1}, {1, 2}}, Eigen::Vector2d(1, 0)};
+  for (const Method m : {Method::Pgs, Method::Psor, Method::Lemke, Method::NewtonFb}) {
+    const Result r = solve(p, m, {.initial_guess = Eigen::Vector2d(3, 4)});
+    EXPECT_TRUE(r.solved()) << m;
+    EXPECT_EQ(r.z, Eigen::Vector2d::Zero()) << m;
+    EXPECT_EQ(r.iterations, 0) << m;
+    EXPECT_EQ(r.method, to_string(m));
+  }
+}
+
+// One rule for the zero PGS diagonal, on the three types.
+TEST(Pipeline, ZeroPgsDiagonalIsNotApplicableForEveryType) {
+  const Eigen::Matrix2d M{{1, 0}, {0, 0}};
+  const Eigen::Vector2d q(-1, -1);
+  EXPECT_EQ(solve(Lcp{M, q}, Method::Pgs).status, Status::NotApplicable);
+  const BoxLcp box{M, q, Eigen::Vector2d(0, 0), Eigen::Vector2d(5, 5), {}};
+  EXPECT_EQ(solve(box, Method::Pgs).status, Status::NotApplicable);
+  const Mlcp mlcp{Eigen::MatrixXd{{1}}, Eigen::MatrixXd{{0}}, Eigen::MatrixXd{{0}}, Eigen::MatrixXd{{0}},
+                  Eigen::VectorXd::Constant(1, -1), Eigen::VectorXd::Constant(1, -1)};
+  EXPECT_EQ(solve(mlcp, Method::Pgs).status, Status::NotApplicable);
 }
 
 }  // namespace

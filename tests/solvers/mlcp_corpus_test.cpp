@@ -87,6 +87,10 @@ TEST_P(MlcpCorpusRun, MethodOnFile) {
   ASSERT_EQ(problem.equalities(), c.n);
   ASSERT_EQ(problem.complementarities(), c.m);
   const SolveOptions options{.tolerance = 1e-8};
+  if (method == Method::Enum && c.m > 25) {  // too large for enumeration: refused before any run
+    EXPECT_THROW((void)solve(problem, method, options), InvalidProblem);
+    return;
+  }
   const Result r = solve(problem, method, options);
   ASSERT_EQ(r.z.size(), c.n + c.m);
   ASSERT_EQ(r.w.size(), c.n + c.m);
@@ -115,9 +119,6 @@ TEST_P(MlcpCorpusRun, MethodOnFile) {
   if (c.a_singular && (method == Method::Schur)) {
     EXPECT_EQ(r.status, Status::NotApplicable) << r.message;
     EXPECT_NE(r.message.find("condition number"), std::string::npos) << r.message;
-  }
-  if (method == Method::Enum && c.m > 25) {
-    EXPECT_EQ(r.status, Status::NotApplicable) << r.message;
   }
 }
 

@@ -2,6 +2,7 @@
 // the residual recomputed here from the returned z; and the bad input `solve(Mlcp)` refuses.
 #include "perp/solvers/mlcp.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,9 +87,9 @@ void expect_solution(const Mlcp& problem, const Result& r, const Eigen::VectorXd
 }
 
 TEST(MlcpMethods, ListIsTheMethodsThatAcceptAnMlcp) {
-  const std::vector<Method> expected{Method::Enum,      Method::Lemke,     Method::Pgs,
-                                     Method::NewtonFb,  Method::NewtonMin, Method::PenalizedFb,
-                                     Method::Smoothing, Method::Schur,     Method::Auto};
+  const std::vector<Method> expected{Method::Enum,        Method::Lemke,     Method::Pgs,   Method::Psor,
+                                     Method::NewtonFb,    Method::NewtonMin, Method::PenalizedFb,
+                                     Method::Smoothing,   Method::Schur,     Method::Auto};
   EXPECT_EQ(mlcp_methods(), expected);
 }
 
@@ -112,11 +113,11 @@ TEST(MlcpSolve, SingularAIsSolvedByEnumAndNewtonAndRefusedBySchur) {
   expect_consistent(problem, schur);
   EXPECT_EQ(schur.status, Status::NotApplicable);
   EXPECT_NE(schur.message.find("condition number"), std::string::npos) << schur.message;
-  // B(0, 0) = 0: Gauss–Seidel cannot solve row 2 for v.
+  // B(0, 0) = M(2, 2) = 0: Gauss–Seidel cannot solve row 2 for v.
   const Result pgs = solve(problem, Method::Pgs);
   expect_consistent(problem, pgs);
   EXPECT_EQ(pgs.status, Status::NotApplicable);
-  EXPECT_NE(pgs.message.find("B(0, 0)"), std::string::npos) << pgs.message;
+  EXPECT_NE(pgs.message.find("M(2, 2) = 0"), std::string::npos) << pgs.message;
   // lemke pivots u in together with v_0: the block [[A, C], [D, B]] is nonsingular.
   const Result lemke = solve(problem, Method::Lemke);
   expect_solution(problem, lemke, kSingularSolution);
@@ -261,9 +262,9 @@ TEST(MlcpSolve, EnumLimitsAreOptions) {
 
   SolveOptions options;
   options.mlcp.enum_max_complementarities = 1;
-  const Result refused = solve(only_complementarity(), Method::Enum, options);
-  EXPECT_EQ(refused.status, Status::NotApplicable);
-  EXPECT_NE(refused.message.find("m = 2"), std::string::npos) << refused.message;
+  // Too large for enumeration is refused before any run, as for the Lcp (one rule).
+  EXPECT_THAT([&] { (void)solve(only_complementarity(), Method::Enum, options); },
+              testing::ThrowsMessage<InvalidProblem>(testing::HasSubstr("got m = 2")));
 }
 
 TEST(MlcpSolve, PgsNamesTheZeroDiagonal) {
@@ -271,13 +272,45 @@ TEST(MlcpSolve, PgsNamesTheZeroDiagonal) {
   problem.A(0, 0) = 0.0;
   const Result r = solve(problem, Method::Pgs);
   EXPECT_EQ(r.status, Status::NotApplicable);
-  EXPECT_NE(r.message.find("A(0, 0) is zero"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("M(0, 0) = 0"), std::string::npos) << r.message;  // M(0, 0) = A(0, 0)
 }
 
 TEST(MlcpSolve, PgsWarmStartAtTheSolutionStopsAtOnce) {
+  // The box LCP's kernel (the u rows free) tests after each sweep: done after the first.
   const Result r = solve(nonsingular_a(), Method::Pgs, {.initial_guess = Eigen::VectorXd(kNonsingularSolution)});
   EXPECT_TRUE(r.solved());
-  EXPECT_EQ(r.iterations, 0);
+  EXPECT_EQ(r.iterations, 1);
+}
+
+// Issue 16: a diverging pgs on an MLCP ended max-iterations with |z| ~ 1e23. It now stops when
+// the residual has grown 1e10-fold past the smallest seen and returns that point, finite and not
+// solved, saying so.
+TEST(MlcpSolve, DivergingPgsStopsWithTheBestPoint) {
+  // One equality, one pair: M = [[1, 10], [10, 1]], a = 1, b = -1. By hand from z = 0: u = -1 - 10 v,
+  // v = max(0, 1 - 10 u) gives (u, v) = (-1, 11), (-111, 1111), ...: a hundredfold per sweep.
+  const Mlcp problem = make(Eigen::MatrixXd{{1}}, Eigen::MatrixXd{{1}}, Eigen::MatrixXd{{10}}, Eigen::MatrixXd{{10}},
+                            Eigen::VectorXd::Constant(1, 1), Eigen::VectorXd::Constant(1, -1));
+  const Result r = solve(problem, Method::Pgs);
+  EXPECT_EQ(r.status, Status::NumericalFailure) << r.message;
+  EXPECT_NE(r.message.find("diverges"), std::string::npos) << r.message;
+  EXPECT_TRUE(r.z.allFinite());
+  EXPECT_LE(r.z.cwiseAbs().maxCoeff(), 1e3) << r.z.transpose();
+  EXPECT_LT(r.iterations, 100);
+  // The returned point is the best seen: no worse than the start z = 0 (residual max(|a|, |min(0, b)|) = 1).
+  EXPECT_LE(r.residual, 1.0);
+}
+
+// Issue 16: an MLCP whose z = 0 is exact (n = 1, A = 0, a = 0, b >= 0) is solved by every method,
+// including those (schur, pgs) that would refuse its singular A.
+TEST(MlcpSolve, ZeroSolvesExactlyForEveryMethod) {
+  const Mlcp problem = make(Eigen::MatrixXd::Zero(1, 1), Eigen::MatrixXd::Identity(1, 1), Eigen::MatrixXd::Zero(1, 1),
+                            Eigen::MatrixXd::Zero(1, 1), Eigen::VectorXd::Zero(1), Eigen::VectorXd::Ones(1));
+  for (const Method method : mlcp_methods()) {
+    const Result r = solve(problem, method);
+    EXPECT_TRUE(r.solved()) << to_string(method) << ": " << r.message;
+    EXPECT_EQ(r.z, Eigen::VectorXd::Zero(2)) << to_string(method);
+    EXPECT_EQ(r.method, to_string(method));
+  }
 }
 
 TEST(MlcpSolve, SolutionOfAScaledProblemIsTheSame) {
@@ -321,7 +354,7 @@ TEST(MlcpSolveBadInput, NonFiniteEntriesAreRefused) {
 }
 
 TEST(MlcpSolveBadInput, MethodsWithoutAnMlcpFormAreRefused) {
-  for (const Method method : {Method::Murty, Method::Psor, Method::InteriorPoint, Method::Dantzig}) {
+  for (const Method method : {Method::Murty, Method::InteriorPoint, Method::Dantzig, Method::Nsgs}) {
     SCOPED_TRACE(to_string(method));
     try {
       (void)solve(nonsingular_a(), method);

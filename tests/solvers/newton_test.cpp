@@ -1,4 +1,4 @@
-#include "perp/solvers/newton.hpp"
+#include "perp/solvers/solve.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,6 @@
 
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
-#include "perp/solvers/solve.hpp"
 #include "test_problems.hpp"
 
 namespace perp {

@@ -14,10 +14,9 @@
 #include "perp/core/ncp_function.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/solvers/box_lcp.hpp"
-#include "perp/solvers/enumeration.hpp"
+#include "perp/solvers/solve.hpp"
 #include "perp/solvers/mlcp.hpp"
 #include "perp/solvers/qp.hpp"
-#include "perp/solvers/solve.hpp"
 
 namespace perp {
 namespace {

@@ -7,7 +7,6 @@
 
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
-#include "perp/solvers/enumeration.hpp"
 #include "test_problems.hpp"
 #include "relative_check.hpp"
 

@@ -24,7 +24,8 @@ struct Result {
   Eigen::VectorXd z;
   /// w = M z + q recomputed from z (never a method's internal copy); F(z) for an NCP or MCP.
   Eigen::VectorXd w;
-  Status status = Status::NoSolutionFound;
+  /// `NotRun` until a method sets it.
+  Status status = Status::NotRun;
   /// Pivots (lemke, murty), sweeps (pgs, psor), Newton steps (the Newton family,
   /// interior-point) or active sets examined (enum).
   int iterations = 0;

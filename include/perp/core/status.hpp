@@ -20,18 +20,22 @@ enum class Status {
   RayTermination,
   /// The iteration or pivot limit was reached first. z, w hold the last iterate.
   MaxIterations,
-  /// A breakdown: a zero or negative pivot/diagonal, a singular system, non-finite
+  /// A breakdown on the way: a zero or negative pivot, a singular system, non-finite or diverging
   /// iterates, or an end point whose residual misses the tolerance. `message` says which.
   NumericalFailure,
   /// The method's assumptions do not hold for this problem and it cannot proceed
-  /// (e.g. Murty's method met a singular principal submatrix or revisited an active set).
+  /// (e.g. Murty's method met a singular principal submatrix or revisited an active set; a
+  /// diagonal entry that PGS cannot divide by, for every problem type).
   NotApplicable,
   /// The method ended without a solution and without a proof that none exists.
   NoSolutionFound,
+  /// No method has run: the value of a default-constructed `Result` (z, w empty). `solve` never
+  /// returns it.
+  NotRun,
 };
 
 /// Stable lower-case names: "solved", "infeasible", "ray-termination", "max-iterations",
-/// "numerical-failure", "not-applicable", "no-solution-found".
+/// "numerical-failure", "not-applicable", "no-solution-found", "not-run".
 std::string to_string(Status status);
 
 /// Writes `to_string(status)`.

@@ -12,6 +12,26 @@
 
 namespace perp {
 
+/// The defaults that `SolveOptions::max_iterations = 0` and an unset `SolveOptions::relaxation`
+/// stand for (`method_table()` names the one of each method).
+/// pgs and psor (LCP, box LCP, MLCP) and nsgs: sweeps.
+inline constexpr int kDefaultSweeps = 10000;
+/// psor: the relaxation ω when `SolveOptions::relaxation` is unset.
+inline constexpr double kDefaultRelaxation = 1.2;
+/// newton-fb, newton-min, penalized-fb, interior-point and newton-ac: Newton steps.
+inline constexpr int kDefaultNewtonSteps = 200;
+/// smoothing: Newton steps of all μ stages together.
+inline constexpr int kDefaultSmoothingSteps = 1000;
+/// enum: active sets examined (a run of about a second at n = 25).
+inline constexpr int kEnumerationBudget = 1 << 18;
+/// enum on an `Lcp`: the largest n it accepts (it may examine 2^n active sets); larger is refused
+/// with `InvalidProblem`, as an MLCP with more than `MlcpOptions::enum_max_complementarities` pairs.
+inline constexpr Eigen::Index kMaxEnumerationSize = 25;
+/// lemke, murty, dantzig (per fixed-box solve): max(1000, 50·n) pivots.
+[[nodiscard]] constexpr int default_pivots(Eigen::Index n) {
+  return n > 1 << 24 ? 1 << 30 : (50 * n > 1000 ? static_cast<int>(50 * n) : 1000);
+}
+
 /// Options that only Lemke's method reads.
 struct LemkeOptions {
   /// Covering vector d > 0 of the augmented problem w = M z + q + d z0 (Lemke 1965).
@@ -149,18 +169,18 @@ struct SolveOptions {
   /// The problem counts as solved when the natural residual ‖min(z, w)‖∞ <= tolerance
   /// (absolute, in the units of z and w). Default 1e-8; must be finite and > 0.
   double tolerance = 1e-8;
-  /// Iteration limit: pivots (lemke, murty; dantzig: per fixed-box solve), sweeps (pgs, psor) or Newton steps. 0 = the
-  /// method's default: lemke, murty and dantzig max(1000, 50·n) pivots, pgs/psor 10000 sweeps, newton-fb, newton-min,
-  /// penalized-fb and interior-point 200 steps, smoothing 1000 steps (all μ stages together).
-  /// Must be >= 0.
+  /// Iteration limit: pivots (lemke, murty; dantzig: per fixed-box solve), sweeps (pgs, psor, nsgs), Newton steps or
+  /// active sets (enum). 0 = the method's default: `default_pivots(n)` = max(1000, 50·n) pivots, `kDefaultSweeps` =
+  /// 10000 sweeps, `kDefaultNewtonSteps` = 200 steps, `kDefaultSmoothingSteps` = 1000 steps (all μ stages together),
+  /// `kEnumerationBudget` = 2^18 active sets (`method_info(m).default_limit` says which). Must be >= 0.
   int max_iterations = 0;
   /// Warm start z for the iterative methods (pgs, psor, the Newton family; the interior-point
   /// method moves it inside z > 0). Sized n, finite. Pivoting methods (enum, lemke, murty,
   /// dantzig) start from their own basis and ignore it. Default: z = 0 (projected onto the bounds
   /// of an MCP or box LCP).
   std::optional<Eigen::VectorXd> initial_guess;
-  /// Relaxation ω ∈ (0, 2) for psor (default 1.2 when unset). pgs is psor with ω = 1 and
-  /// accepts only an unset value or exactly 1.
+  /// Relaxation ω ∈ (0, 2) for psor (`kDefaultRelaxation` = 1.2 when unset). pgs is psor with ω = 1
+  /// and accepts only an unset value or exactly 1.
   std::optional<double> relaxation;
   /// enum: list every distinct solution in `Result::solutions` instead of stopping at the first.
   bool all_solutions = false;

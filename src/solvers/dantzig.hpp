@@ -1,5 +1,7 @@
 #pragma once
-/// \file
+// A kernel of the solvers layer (private, not installed): call it through `solve`, which validates
+// the problem and options, handles the trivial case and recomputes the result from z.
+//
 /// Cottle–Dantzig principal pivoting for the box LCP (Cottle–Pang–Stone §4.2; Baraff 1994,
 /// "Fast contact force computation for nonpenetrating rigid bodies"), the method of ODE's and
 /// Bullet's dSolveLCP.
@@ -33,7 +35,7 @@
 
 namespace perp {
 
-/// The problem and options are assumed valid (`solve` checks them). `Result::residual` is the box
+/// `solve` has validated the problem and options. `Result::residual` is the box
 /// natural residual of the returned z. Statuses: solved; not-applicable when a pivot is not
 /// positive (M is not a P-matrix on the clamped set: the message names the driving index, the set
 /// and the pivot) or when z_d could move without bound; max-iterations when the pivot limit

@@ -1,5 +1,7 @@
 #pragma once
-/// \file
+// A kernel of the solvers layer (private, not installed): call it through `solve`, which validates
+// the problem and options, handles the trivial case and recomputes the result from z.
+//
 /// Lemke's complementary pivoting method (Lemke 1965; Cottle–Pang–Stone §4.4) on the augmented
 /// problem w = M z + q + d z0, with the lexicographic minimum-ratio rule so that degenerate
 /// problems cannot cycle.
@@ -14,7 +16,7 @@
 
 namespace perp {
 
-/// The problem and options are assumed validated (use `solve`). Ends `Solved` when z0 leaves
+/// `solve` has validated the problem and options. Ends `Solved` when z0 leaves
 /// the basis, `RayTermination` (with `Result::ray`) when the entering column has no positive
 /// entry, `MaxIterations` at the pivot limit.
 [[nodiscard]] Result solve_lemke(const Lcp& problem, const SolveOptions& options);

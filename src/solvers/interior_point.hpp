@@ -1,5 +1,7 @@
 #pragma once
-/// \file
+// A kernel of the solvers layer (private, not installed): call it through `solve`, which validates
+// the problem and options, handles the trivial case and recomputes the result from z.
+//
 /// Primal–dual path-following interior-point method for monotone LCPs, with Mehrotra's
 /// predictor–corrector. Iterates keep z > 0 and w > 0 and drive w − (M z + q) and z∘w to zero
 /// together (an infeasible-start method); each step solves (M + Z⁻¹W) Δz = rhs twice with one
