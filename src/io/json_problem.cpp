@@ -1,35 +1,28 @@
+// The JSON problem files: one reader and one writer per problem type, and the reader that
+// dispatches on "type" (docs/file-formats.md).
 #include "perp/io/json.hpp"
 
-#include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <initializer_list>
 #include <limits>
-#include <nlohmann/json.hpp>
-#include <sstream>
-#include <charconv>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <tuple>
 #include <utility>
 #include <variant>
 #include <vector>
 
 #include "detail.hpp"
+#include "json_kit.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/status.hpp"
-#include "perp/io/siconos.hpp"
 
 namespace perp {
 namespace {
 
-using nlohmann::json;
-// Results keep their keys in the documented order, which reads better than alphabetical.
-using nlohmann::ordered_json;
+using namespace detail;
+
 
 constexpr std::array<std::string_view, 5> kLcpKeys{"type", "M", "q", "name", "comment"};
 constexpr std::array<std::string_view, 8> kBoxLcpKeys{"type", "M", "q", "lo", "hi", "friction", "name", "comment"};
@@ -39,206 +32,6 @@ constexpr std::array<std::string_view, 3> kFrictionKeys{"index", "normal", "mu"}
 constexpr std::array<std::string_view, 7> kFrictionContactKeys{"type", "dimension", "W", "q", "mu", "name", "comment"};
 constexpr std::array<std::string_view, 3> kTripletKeys{"rows", "cols", "triplets"};
 constexpr std::array<std::string_view, 5> kTypes{"lcp", "box-lcp", "mlcp", "qp", "friction-contact"};
-
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-std::string lower_case(std::string_view text) {
-  std::string lowered(text);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lowered;
-}
-
-// Levenshtein distance, for the did-you-mean hints (keys are a few characters long).
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-// " (did you mean \"q\"?)" when `word` is a known one in another letter case, a near misspelling
-// of a longer one ("frcition"), or a common synonym ("lower" for "lo"); empty otherwise. Keys of
-// one or two letters only match by case: "x" is not a misspelling of "c".
-template <std::size_t N>
-std::string did_you_mean(std::string_view word, const std::array<std::string_view, N>& known) {
-  constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kSynonyms{
-      {{"lower", "lo"}, {"upper", "hi"}, {"findex", "friction"}, {"kind", "type"}}};
-  const std::string lowered = lower_case(word);
-  std::string_view best;
-  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
-  for (std::string_view candidate : known) {
-    const std::string candidate_lowered = lower_case(candidate);
-    std::size_t distance = edit_distance(lowered, candidate_lowered);
-    if (lowered == candidate_lowered) distance = 0;
-    const std::size_t allowed = candidate.size() <= 2 ? 0 : candidate.size() <= 5 ? 1 : 2;
-    if (distance <= allowed && distance < best_distance) {
-      best = candidate;
-      best_distance = distance;
-    }
-  }
-  for (const auto& [synonym, meant] : kSynonyms) {
-    if (best.empty() && lowered == synonym && std::find(known.begin(), known.end(), meant) != known.end()) best = meant;
-  }
-  return best.empty() ? "" : " (did you mean \"" + std::string(best) + "\"?)";
-}
-
-// "\"a\", \"b\" and \"c\"".
-template <std::size_t N>
-std::string listing(const std::array<std::string_view, N>& words, std::string_view last_joint = " and ") {
-  std::string text;
-  for (std::size_t i = 0; i < N; ++i) {
-    if (i > 0) text += i + 1 == N ? std::string(last_joint) : std::string(", ");
-    text += "\"" + std::string(words[i]) + "\"";
-  }
-  return text;
-}
-
-/// Reject keys perp does not know: a mistyped "Q" would otherwise only surface as "missing q".
-/// `where` is the source, or "source: friction[2]" for a nested object; `what` names the object
-/// ("an LCP", "a friction entry").
-template <std::size_t N>
-void require_known_keys(const json& object, const std::array<std::string_view, N>& keys, const std::string& where,
-                        const char* what) {
-  for (const auto& [key, value] : object.items()) {
-    if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
-    throw InvalidProblem(where + ": unknown key \"" + key + "\"" + did_you_mean(key, keys) + "; the keys of " + what +
-                         " are " + listing(keys));
-  }
-}
-
-/// The array at `key`, or nullptr when the key is absent; throws when it is not an array.
-const json* find_array(const json& document, const char* key, const std::string& source, const char* meaning) {
-  const auto found = document.find(key);
-  if (found == document.end()) return nullptr;
-  if (!found->is_array()) {
-    throw InvalidProblem(source + ": \"" + key + "\" must be an array (" + meaning + "), got " + found->type_name());
-  }
-  return &*found;
-}
-
-const json& require_array(const json& document, const char* key, const std::string& source, const char* meaning) {
-  const json* found = find_array(document, key, source, meaning);
-  if (found == nullptr) throw InvalidProblem(source + ": missing key \"" + key + "\" (" + meaning + ")");
-  return *found;
-}
-
-/// Compact one-line JSON, doubles printed so that they parse back to the same bits. Invalid
-/// UTF-8 in a message is replaced rather than aborting the whole dump.
-template <class Json>
-std::string compact(const Json& value) {
-  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-// "got string \"NaN\"": the offending value when it is short enough to help, its type otherwise.
-std::string got(const json& entry) {
-  constexpr std::size_t kShownLength = 40;
-  const std::string text = compact(entry);
-  return std::string("got ") + entry.type_name() + (text.size() <= kShownLength ? " " + text : "");
-}
-
-double require_number(const json& entry, const std::string& name, const std::string& source) {
-  // nlohmann keeps booleans apart from numbers, so `true` is refused here as well.
-  if (!entry.is_number()) throw InvalidProblem(source + ": " + name + " is not a number (" + got(entry) + ")");
-  return entry.get<double>();
-}
-
-/// The rows of matrix `key` ("M row 2 has 3 entries, expected 2 like row 0", "M[1][0] is not a number").
-Eigen::MatrixXd matrix_from_rows(const json& rows, const std::string& key, const std::string& source) {
-  const auto row_count = static_cast<Eigen::Index>(rows.size());
-  Eigen::Index col_count = 0;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const json& row = rows[i];
-    if (!row.is_array()) {
-      throw InvalidProblem(source + ": " + key + " row " + std::to_string(i) + " is not an array (got " +
-                           row.type_name() + "); " + key + " is an array of rows, each an array of numbers");
-    }
-    if (i == 0) {
-      col_count = static_cast<Eigen::Index>(row.size());
-    } else if (static_cast<Eigen::Index>(row.size()) != col_count) {
-      throw InvalidProblem(source + ": " + key + " row " + std::to_string(i) + " has " + std::to_string(row.size()) +
-                           " entries, expected " + std::to_string(col_count) + " like row 0");
-    }
-  }
-
-  Eigen::MatrixXd matrix(row_count, col_count);
-  for (Eigen::Index i = 0; i < row_count; ++i) {
-    const json& row = rows[static_cast<std::size_t>(i)];
-    for (Eigen::Index j = 0; j < col_count; ++j) {
-      matrix(i, j) = require_number(row[static_cast<std::size_t>(j)],
-                                    key + "[" + std::to_string(i) + "][" + std::to_string(j) + "]", source);
-    }
-  }
-  return matrix;
-}
-
-Eigen::VectorXd vector_from_array(const json& values, const std::string& key, const std::string& source) {
-  Eigen::VectorXd vector(static_cast<Eigen::Index>(values.size()));
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    vector[static_cast<Eigen::Index>(i)] = require_number(values[i], key + "[" + std::to_string(i) + "]", source);
-  }
-  return vector;
-}
-
-/// Bounds: numbers, or null for `unbounded` (−∞ for "lo", +∞ for "hi"): JSON has no infinity.
-Eigen::VectorXd bounds_from_array(const json& values, const std::string& key, double unbounded,
-                                  const std::string& source) {
-  Eigen::VectorXd vector(static_cast<Eigen::Index>(values.size()));
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const std::string name = key + "[" + std::to_string(i) + "]";
-    if (values[i].is_null()) {
-      vector[static_cast<Eigen::Index>(i)] = unbounded;
-    } else if (values[i].is_number()) {
-      vector[static_cast<Eigen::Index>(i)] = values[i].get<double>();
-    } else {
-      throw InvalidProblem(source + ": " + name + " is not a number or null (" + got(values[i]) + "); null means " +
-                           (unbounded < 0 ? "-inf" : "+inf"));
-    }
-  }
-  return vector;
-}
-
-// The checks every problem object shares: an object, known keys, "type" a string equal to
-// `type` when present, "name"/"comment" strings.
-template <std::size_t N>
-void check_document(const json& document, const std::array<std::string_view, N>& keys, std::string_view type,
-                    const char* what, const char* shape, const std::string& source) {
-  if (!document.is_object()) {
-    throw InvalidProblem(source + ": expected a JSON object " + shape + ", got " + std::string(document.type_name()));
-  }
-  // The type first: a QP file given to the MLCP reader is better told so than told that "Q" is unknown.
-  if (const auto found = document.find("type"); found != document.end()) {
-    if (!found->is_string()) throw InvalidProblem(source + ": \"type\" must be a string, got " + found->dump());
-    if (found->get<std::string>() != type) {
-      throw InvalidProblem(source + ": \"type\" is " + found->dump() + "; only \"" + std::string(type) +
-                           "\" is supported here (parse_json_problem reads every type)");
-    }
-  }
-  require_known_keys(document, keys, source, what);
-  for (const char* free_text : {"name", "comment"}) {
-    if (const auto found = document.find(free_text); found != document.end() && !found->is_string()) {
-      throw InvalidProblem(source + ": \"" + free_text + "\" must be a string, got " + found->type_name());
-    }
-  }
-}
-
-// Runs a problem's own validation, its message prefixed with the source.
-template <class Problem>
-void validate_from(const Problem& problem, const std::string& source) {
-  try {
-    problem.validate();
-  } catch (const InvalidProblem& error) {
-    throw InvalidProblem(source + ": " + error.what());
-  }
-}
 
 Lcp lcp_from_document(const json& document, const std::string& source) {
   check_document(document, kLcpKeys, "lcp", "an LCP", "{\"M\": [[...], ...], \"q\": [...]}", source);
@@ -520,26 +313,6 @@ FrictionContact friction_contact_from_document(const json& document, const std::
   return problem;
 }
 
-template <class Vector>
-ordered_json vector_to_json(const Vector& values) {
-  ordered_json array = ordered_json::array();
-  for (Eigen::Index i = 0; i < values.size(); ++i) array.push_back(values[i]);
-  return array;
-}
-
-// Infinite bounds as null (JSON has no infinity), as the reader takes them.
-ordered_json bounds_to_json(const Eigen::VectorXd& values) {
-  ordered_json array = ordered_json::array();
-  for (Eigen::Index i = 0; i < values.size(); ++i) {
-    if (std::isinf(values[i])) {
-      array.push_back(nullptr);
-    } else {
-      array.push_back(values[i]);
-    }
-  }
-  return array;
-}
-
 // One row of a matrix per line: a problem file stays readable, unlike nlohmann's one number per
 // line, and is still plain JSON.
 std::string rows_text(const Eigen::MatrixXd& matrix) {
@@ -559,146 +332,10 @@ std::string document_text(std::string_view type, std::initializer_list<std::pair
   return text + "\n}\n";
 }
 
-// The result object every writer shares: status, method, `sizes`, iterations, residual,
-// relative_residual, then the
-// problem's own vectors (`fill`), time_ms, message, history, and solutions / ray when set.
-template <class Fill>
-std::string result_text(const Result& result, std::initializer_list<std::pair<const char*, Eigen::Index>> sizes,
-                        std::initializer_list<std::pair<const char*, double>> residuals, Fill fill, int indent) {
-  ordered_json object;
-  object["status"] = to_string(result.status);
-  object["method"] = result.method;
-  for (const auto& [key, size] : sizes) object[key] = size;
-  object["iterations"] = result.iterations;
-  object["residual"] = result.residual;
-  object["relative_residual"] = result.relative_residual;
-  for (const auto& [key, value] : residuals) object[key] = value;
-  fill(object);
-  object["time_ms"] = result.time_ms;
-  object["message"] = result.message;
-  object["history"] = result.history;
-  if (!result.solutions.empty()) {
-    ordered_json solutions = ordered_json::array();
-    for (const Eigen::VectorXd& solution : result.solutions) solutions.push_back(vector_to_json(solution));
-    object["solutions"] = std::move(solutions);
-  }
-  if (result.ray) object["ray"] = vector_to_json(*result.ray);
-
-  if (indent < 0) return compact(object);
-  return object.dump(indent, ' ', false, ordered_json::error_handler_t::replace);
-}
 
 json problem_document(const std::string& text, const std::string& source) { return detail::parse_json(text, source); }
 
 }  // namespace
-
-namespace detail {
-
-std::string read_whole_file(const std::filesystem::path& path, std::size_t limit) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) {
-    throw InvalidProblem("cannot open '" + path.string() + "': it is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const bool missing = !std::filesystem::exists(path, ignored);
-    throw InvalidProblem("cannot open '" + path.string() + "'" + (missing ? ": no such file" : ""));
-  }
-  // A regular file is read as it is (its size bounds what it holds); anything else (a pipe,
-  // /dev/zero, /dev/urandom) is read in chunks up to `limit` bytes, so that an endless stream
-  // is refused instead of filling the memory.
-  const bool regular = std::filesystem::is_regular_file(path, ignored);
-  std::string contents;
-  constexpr std::size_t kChunk = std::size_t{1} << 16;
-  std::vector<char> chunk(kChunk);
-  while (in) {
-    in.read(chunk.data(), static_cast<std::streamsize>(kChunk));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    if (!regular && contents.size() + got > limit) {
-      throw InvalidProblem("cannot read '" + path.string() + "': it is not a regular file and holds more than " +
-                           std::to_string(limit) + " bytes (" + (limit == kMaxStreamBytes ? "1 GiB, " : "") +
-                           "the most perp reads from a pipe or device)");
-    }
-    contents.append(chunk.data(), got);
-  }
-  if (in.bad()) throw InvalidProblem("error while reading '" + path.string() + "'");
-  return contents;
-}
-
-namespace {
-
-// Every number literal outside strings must be within the range of a double, as in the .dat
-// readers (std::from_chars: 1e-400 and 1e400 are out of range, subnormals such as 1e-310 are
-// not); nlohmann's parser would silently read 1e-400 as 0.
-void require_numbers_in_range(const std::string& text, const std::string& source) {
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      continue;
-    }
-    if (c != '-' && (c < '0' || c > '9')) continue;
-    std::size_t end = i;
-    while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '-' ||
-                                 text[end] == '+' || text[end] == '.' || text[end] == 'e' || text[end] == 'E')) {
-      ++end;
-    }
-    double value = 0;
-    const auto [stop, error] = std::from_chars(text.data() + i, text.data() + end, value);
-    (void)stop;
-    if (error == std::errc::result_out_of_range) {
-      throw InvalidProblem(source + ": malformed JSON: the number " + text.substr(i, std::min<std::size_t>(end - i, 40)) +
-                           " at byte " + std::to_string(i) +
-                           " is out of the range of a double (overflow or underflow)");
-    }
-    i = end - 1;
-  }
-}
-
-}  // namespace
-
-json parse_json(const std::string& text, const std::string& source) {
-  require_numbers_in_range(text, source);
-  // The callback sees the depth of every array and object as it opens; refusing there keeps
-  // the parser's (iterative) stack and every later recursive walk of the value shallow. It also
-  // sees every key: a key given twice in one object is refused (the parser would keep the last).
-  std::vector<std::vector<std::string>> keys;  // the keys of each open object, innermost last
-  const json::parser_callback_t limit_depth = [&source, &keys](int depth, json::parse_event_t event,
-                                                               json& parsed) {
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth >= kMaxJsonDepth) {
-      throw InvalidProblem(source + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                           " levels of arrays and objects (the most perp reads)");
-    }
-    if (event == json::parse_event_t::object_start) keys.emplace_back();
-    if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    if (event == json::parse_event_t::key && !keys.empty()) {
-      const std::string key = parsed.get<std::string>();
-      std::vector<std::string>& seen = keys.back();
-      if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-        throw InvalidProblem(source + ": the key \"" + key + "\" appears twice in one object");
-      }
-      seen.push_back(key);
-    }
-    return true;
-  };
-  try {
-    return json::parse(text, limit_depth);
-  } catch (const json::parse_error& error) {
-    throw InvalidProblem(source + ": malformed JSON at byte " + std::to_string(error.byte) + ": " + error.what());
-  } catch (const json::exception& error) {
-    // e.g. a number literal too large for a double (out_of_range.406).
-    throw InvalidProblem(source + ": malformed JSON: " + error.what());
-  }
-}
-
-}  // namespace detail
 
 Lcp parse_json_lcp(const std::string& text, const std::string& source) {
   return lcp_from_document(problem_document(text, source), source);
@@ -838,98 +475,6 @@ std::string problem_to_json(const Problem& problem) {
   return std::visit(Writer{}, problem);
 }
 
-std::string result_to_json(const Result& result, int indent) {
-  return result_text(
-      result, {{"n", result.z.size()}}, {},
-      [&](ordered_json& object) {
-        object["z"] = vector_to_json(result.z);
-        object["w"] = vector_to_json(result.w);
-      },
-      indent);
-}
-
-std::string box_lcp_result_to_json(const Result& result, int indent) {
-  // The same vectors as an LCP's; the residual is the box natural residual set by the solve.
-  return result_to_json(result, indent);
-}
-
-std::string mlcp_result_to_json(const Mlcp& problem, const Result& result, int indent) {
-  const Eigen::Index n = problem.equalities();
-  const Eigen::Index m = problem.complementarities();
-  if (result.z.size() != n + m) {
-    throw InvalidProblem("MLCP result: z expected " + std::to_string(n + m) + " entries (n + m = " + std::to_string(n) +
-                         " + " + std::to_string(m) + "), got " + std::to_string(result.z.size()));
-  }
-  // Recomputed from z, so that the file says what z achieves whatever the solver kept.
-  const MlcpResiduals residuals = mlcp_residuals(problem, result.z);
-  const Eigen::VectorXd slack = problem.slack(result.z);
-  return result_text(
-      result, {{"n", n}, {"m", m}}, {{"equality_residual", residuals.equality}},
-      [&](ordered_json& object) {
-        object["u"] = vector_to_json(result.z.head(n));
-        object["v"] = vector_to_json(result.z.tail(m));
-        object["w"] = vector_to_json(slack.tail(m));
-      },
-      indent);
-}
-
-std::string qp_result_to_json(const QpResult& result, int indent) {
-  return result_text(
-      result.lcp, {{"n", result.x.size()}, {"k", result.mu.size()}}, {},
-      [&](ordered_json& object) {
-        object["x"] = vector_to_json(result.x);
-        object["mu"] = vector_to_json(result.mu);
-        object["nu"] = vector_to_json(result.nu);
-        object["objective"] = result.objective;
-      },
-      indent);
-}
-
-std::string friction_contact_result_to_json(const FrictionContact& problem, const Result& result, int indent) {
-  if (result.z.size() != problem.size()) {
-    throw InvalidProblem("friction-contact result: r expected " + std::to_string(problem.size()) +
-                         " entries (d x nc = " + std::to_string(problem.dimension) + " x " +
-                         std::to_string(problem.contacts()) + "), got " + std::to_string(result.z.size()));
-  }
-  // Recomputed from r, so that the file says what r achieves whatever the solver kept.
-  const Eigen::VectorXd u = problem.velocity(result.z);
-  const FrictionContactResiduals residuals = friction_contact_residuals(problem, result.z, u);
-  Result recomputed = result;
-  recomputed.residual = residuals.relative_error;
-  recomputed.relative_residual = residuals.relative_error;
-  return result_text(
-      recomputed, {{"dimension", problem.dimension}, {"contacts", problem.contacts()}},
-      {{"absolute_error", residuals.absolute_error},
-       {"signorini", residuals.signorini},
-       {"coulomb", residuals.coulomb},
-       {"complementarity", residuals.complementarity},
-       {"dissipation", residuals.dissipation}},
-      [&](ordered_json& object) {
-        object["r"] = vector_to_json(result.z);
-        object["u"] = vector_to_json(u);
-      },
-      indent);
-}
-
-Lcp read_lcp_file(const std::filesystem::path& path) {
-  // Case-insensitive, so that "PROBLEM.DAT" from another system still reads.
-  const std::string extension = lower_case(path.extension().string());
-  if (extension == ".dat") return read_siconos_lcp(path);
-  if (extension == ".json") return read_json_lcp(path);
-  const std::string problem = path.extension().empty() ? "the file name has no extension"
-                                                       : "unknown extension '" + path.extension().string() + "'";
-  throw InvalidProblem("cannot read '" + path.string() + "': " + problem + "; expected '.dat' (Siconos) or '.json'");
-}
-
-Problem read_problem_file(const std::filesystem::path& path) {
-  const std::string extension = lower_case(path.extension().string());
-  if (extension == ".json") return parse_json_problem(detail::read_whole_file(path), path.string());
-  if (extension == ".dat") {
-    return read_siconos_problem(path);
-  }
-  return read_lcp_file(path);  // refuses the extension with the same message
-}
-
 Eigen::MatrixXd parse_json_matrix(const std::string& text, const std::string& source) {
   json document = detail::parse_json(text, source);
   if (!document.is_object() || document.contains("q")) return parse_json_lcp(text, source).M;
@@ -939,21 +484,6 @@ Eigen::MatrixXd parse_json_matrix(const std::string& text, const std::string& so
     document["q"] = json(std::vector<double>(rows->size(), 0.0));
   }
   return parse_json_lcp(document.dump(), source).M;
-}
-
-Eigen::MatrixXd read_matrix_file(const std::filesystem::path& path) {
-  if (lower_case(path.extension().string()) == ".json")
-    return parse_json_matrix(detail::read_whole_file(path), path.string());
-  if (lower_case(path.extension().string()) == ".dat") {
-    // Which kind of .dat it is decides the message: an MLCP or friction-contact file has no
-    // single M to classify, and saying so beats an LCP parse error.
-    Problem problem = read_siconos_problem(path);
-    if (Lcp* lcp = std::get_if<Lcp>(&problem)) return std::move(lcp->M);
-    throw InvalidProblem(path.string() + " is a Siconos " + std::string(problem_type(problem)) +
-                         " file, not an LCP: classify reads the matrix M of an LCP (a .dat LCP file, a .json LCP, or "
-                         "a .json with only \"M\")");
-  }
-  return read_lcp_file(path).M;
 }
 
 }  // namespace perp
