@@ -39,4 +39,5 @@
 #include "perp/solvers/pgs.hpp"
 #include "perp/solvers/qp.hpp"
 #include "perp/solvers/recommend.hpp"
+#include "perp/solvers/sensitivity.hpp"
 #include "perp/solvers/solve.hpp"
