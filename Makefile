@@ -88,6 +88,7 @@ bench: deps
 	cmake --build $(BENCH_BUILD) -j $(JOBS)
 	$(BENCH_BUILD)/bench/perp_bench
 	$(BENCH_BUILD)/bench/box_bench
+	$(BENCH_BUILD)/bench/sensitivity_bench
 	$(BENCH_BUILD)/bench/compare_siconos
 	$(BENCH_BUILD)/bench/compare_siconos_fc
 	$(BENCH_BUILD)/bench/compare_box2d --seconds 10 --scene stack10 --scene pyramid5 --scene pyramid20 \

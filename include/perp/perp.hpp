@@ -32,4 +32,5 @@
 #include "perp/solvers/options.hpp"
 #include "perp/solvers/qp.hpp"
 #include "perp/solvers/recommend.hpp"
+#include "perp/solvers/sensitivity.hpp"
 #include "perp/solvers/solve.hpp"

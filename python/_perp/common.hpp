@@ -69,5 +69,6 @@ JacobianFunction wrap_jacobian(py::handle function, const char* name);
 
 void bind_problems(py::module_& m);
 void bind_contact(py::module_& m);
+void bind_sensitivity(py::module_& m);
 
 }  // namespace perp::python

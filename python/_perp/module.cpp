@@ -388,7 +388,7 @@ py::list solutions_list(const Result& r) {
 }
 
 void bind_results(py::module_& m) {
-  py::class_<Result>(m, "Result", "What every solve returns (see docs/python.md).")
+  py::class_<Result>(m, "Result", "What every solve returns (see docs/python.md).", py::dynamic_attr())
       .def_property_readonly(
           "z", [](py::object self) { const auto& r = self.cast<const Result&>(); return view(r.z.data(), r.z.size(), self); },
           "The returned point (read-only view), always sized and finite.")
@@ -465,7 +465,7 @@ void bind_results(py::module_& m) {
       .def("__repr__",
            [](const FrictionContactResult& r) { return "<perp.FrictionContactResult " + r.brief_report() + ">"; });
 
-  py::class_<QpResult>(m, "QpResult", "A QP's minimizer x with its multipliers mu, nu, and the KKT LCP's result.")
+  py::class_<QpResult>(m, "QpResult", py::dynamic_attr(), "A QP's minimizer x with its multipliers mu, nu, and the KKT LCP's result.")
       .def_property_readonly("x", [](const QpResult& r) { return copy_to_numpy(r.x); })
       .def_property_readonly("mu", [](const QpResult& r) { return copy_to_numpy(r.mu); })
       .def_property_readonly("nu", [](const QpResult& r) { return copy_to_numpy(r.nu); })
@@ -705,4 +705,5 @@ PYBIND11_MODULE(_perp, m) {
         py::arg("always_factorize"));
   bind_problems(m);
   bind_contact(m);
+  bind_sensitivity(m);
 }

@@ -26,6 +26,8 @@ import numpy as np
 
 from . import _perp
 from ._perp import Body, Box, Disk, FrictionContactResult, InvalidProblem, MlcpResult, Plane, QpResult, Result, Rod, World
+from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivatives, MlcpDerivatives,
+                    QpDerivatives)
 
 __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "InvalidProblem",
@@ -34,6 +36,7 @@ __all__ = [
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "read", "loads", "write_siconos", "write_json",
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation",
     "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "StepReport", "painleve_world",
+    "LcpDerivatives", "BoxLcpDerivatives", "MlcpDerivatives", "QpDerivatives", "FrictionContactDerivatives",
     "METHODS", "LCP_METHODS", "BOX_LCP_METHODS", "MLCP_METHODS", "FRICTION_CONTACT_METHODS", "DENSE_LIMIT",
 ]
 
@@ -160,8 +163,14 @@ def _callable(f: Any, name: str) -> Callable:
 # -------------------------------------------------------------------------------------------------
 # Solves.
 
+def _with_derivatives(result, make) -> Any:
+    """Sets ``result.derivatives``: the derivatives object at a solved point, None otherwise."""
+    result.derivatives = make() if result.solved else None
+    return result
+
+
 def solve(M, q, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int] = None, warm_start=None,
-          **method_options) -> Result:
+          derivatives: bool = False, **method_options) -> Result:
     """Solve the LCP  w = M z + q,  0 <= z ⊥ w >= 0.
 
     M is a 2-D array-like (n×n) or a scipy.sparse matrix (densified up to ``DENSE_LIMIT``: every LCP
@@ -171,14 +180,20 @@ def solve(M, q, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int]
     iterative methods. ``method_options`` are listed in docs/python.md (``relaxation``,
     ``all_solutions``, ``record_history``, ``lemke={...}``, ``newton={...}``, ...).
 
-    Returns a :class:`Result`; a failure to solve is its ``status``, never an exception.
+    Returns a :class:`Result`; a failure to solve is its ``status``, never an exception. With
+    ``derivatives=True`` the result also has ``derivatives``: an :class:`LcpDerivatives` (``jvp``,
+    ``vjp``, ``directional``; docs/sensitivity.md) when solved, else None.
     """
-    return _perp.solve_lcp(_matrix(M, "M"), _vector(q, "q"), _method(method), _real(tol, "tol"),
-                           _max_iter(max_iter), _optional_vector(warm_start, "warm_start"), method_options)
+    Ma, qa = _matrix(M, "M"), _vector(q, "q")
+    result = _perp.solve_lcp(Ma, qa, _method(method), _real(tol, "tol"),
+                             _max_iter(max_iter), _optional_vector(warm_start, "warm_start"), method_options)
+    if derivatives:
+        _with_derivatives(result, lambda: LcpDerivatives(Ma, qa, result.z))
+    return result
 
 
 def solve_box(M, q, lo, hi, friction: Iterable[tuple] = (), method: str = "auto", tol: float = 1e-8,
-              max_iter: Optional[int] = None, warm_start=None, **method_options) -> Result:
+              max_iter: Optional[int] = None, warm_start=None, derivatives: bool = False, **method_options) -> Result:
     """Solve the box LCP  lo <= z <= hi,  w = M z + q,  z = mid(lo, hi, z − w).
 
     ``lo``/``hi`` are arrays of n entries or scalars (±inf allowed); ``friction`` lists couplings
@@ -194,13 +209,16 @@ def solve_box(M, q, lo, hi, friction: Iterable[tuple] = (), method: str = "auto"
         except (TypeError, ValueError):
             raise TypeError(f"friction[{k}]: expected a tuple (index, normal, mu), got {entry!r}") from None
         couplings.append((index, normal, mu))
-    return _perp.solve_box(Ma, qa, _vector_or_scalar(lo, "lo", qa.size), _vector_or_scalar(hi, "hi", qa.size),
-                           couplings, _method(method), _real(tol, "tol"), _max_iter(max_iter),
-                           _optional_vector(warm_start, "warm_start"), method_options)
+    lo_v, hi_v = _vector_or_scalar(lo, "lo", qa.size), _vector_or_scalar(hi, "hi", qa.size)
+    result = _perp.solve_box(Ma, qa, lo_v, hi_v, couplings, _method(method), _real(tol, "tol"), _max_iter(max_iter),
+                             _optional_vector(warm_start, "warm_start"), method_options)
+    if derivatives:
+        _with_derivatives(result, lambda: BoxLcpDerivatives(Ma, qa, lo_v, hi_v, couplings, result.z))
+    return result
 
 
 def solve_mlcp(A, B, C, D, a, b, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int] = None,
-               warm_start=None, **method_options) -> MlcpResult:
+               warm_start=None, derivatives: bool = False, **method_options) -> MlcpResult:
     """Solve the mixed LCP  A u + C v + a = 0,  0 <= v ⊥ D u + B v + b >= 0  (u free, n of them; m pairs).
 
     ``C``/``D`` may be None when n or m is 0. The result's ``u``, ``v`` split ``z``; ``w`` is
@@ -211,12 +229,16 @@ def solve_mlcp(A, B, C, D, a, b, method: str = "auto", tol: float = 1e-8, max_it
     n, m = av.size, bv.size
     Cm = np.zeros((n, m)) if C is None else _matrix(C, "C")
     Dm = np.zeros((m, n)) if D is None else _matrix(D, "D")
-    return _perp.solve_mlcp(_matrix(A, "A"), _matrix(B, "B"), Cm, Dm, av, bv, _method(method), _real(tol, "tol"),
-                            _max_iter(max_iter), _optional_vector(warm_start, "warm_start"), method_options)
+    Am, Bm = _matrix(A, "A"), _matrix(B, "B")
+    result = _perp.solve_mlcp(Am, Bm, Cm, Dm, av, bv, _method(method), _real(tol, "tol"),
+                              _max_iter(max_iter), _optional_vector(warm_start, "warm_start"), method_options)
+    if derivatives:
+        _with_derivatives(result, lambda: MlcpDerivatives(Am, Bm, Cm, Dm, av, bv, result.z))
+    return result
 
 
 def solve_qp(Q, c, A=None, b=None, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int] = None,
-             warm_start=None, **method_options) -> QpResult:
+             warm_start=None, derivatives: bool = False, **method_options) -> QpResult:
     """Solve the convex QP  min ½ xᵀQx + cᵀx  s.t.  A x >= b,  x >= 0  through its KKT LCP.
 
     Q symmetric PSD (n×n), A k×n (None: k = 0). The result has ``x``, ``mu`` (of A x >= b), ``nu``
@@ -227,8 +249,12 @@ def solve_qp(Q, c, A=None, b=None, method: str = "auto", tol: float = 1e-8, max_
     bv = np.zeros(0) if b is None else _vector(b, "b")
     if (A is None) != (b is None):
         raise ValueError("A and b: give both or neither")
-    return _perp.solve_qp(_matrix(Q, "Q"), cv, Am, bv, _method(method), _real(tol, "tol"), _max_iter(max_iter),
-                          _optional_vector(warm_start, "warm_start"), method_options)
+    Qm = _matrix(Q, "Q")
+    result = _perp.solve_qp(Qm, cv, Am, bv, _method(method), _real(tol, "tol"), _max_iter(max_iter),
+                            _optional_vector(warm_start, "warm_start"), method_options)
+    if derivatives:
+        _with_derivatives(result, lambda: QpDerivatives(Qm, cv, Am, bv, result.x, result.mu))
+    return result
 
 
 def _difference_jacobian(F: Callable) -> Callable:
@@ -294,7 +320,8 @@ def _sparse_operator(W: Any, name: str):
 
 
 def solve_friction_contact(W, q, mu, dimension: Optional[int] = None, method: str = "auto", tol: float = 1e-8,
-                           max_iter: Optional[int] = None, warm_start=None, **method_options) -> FrictionContactResult:
+                           max_iter: Optional[int] = None, warm_start=None, derivatives: bool = False,
+                           **method_options) -> FrictionContactResult:
     """Solve the frictional contact problem  u = W r + q,  K_mu ∋ r ⊥ û ∈ K_mu*  (Coulomb, De Saxcé).
 
     nc contacts in dimension d ∈ {2, 3}: r, u, q have n = d·nc entries (per contact the normal slot
@@ -320,9 +347,15 @@ def solve_friction_contact(W, q, mu, dimension: Optional[int] = None, method: st
     if dimension not in (2, 3):
         raise InvalidProblem(f"dimension: expected 2 or 3, got {dimension}")
     muv = _vector_or_scalar(mu, "mu", qv.size // dimension)
-    return _perp.solve_friction_contact(dimension, _sparse_operator(W, "W"), qv, muv, _method(method),
-                                        _real(tol, "tol"), _max_iter(max_iter),
-                                        _optional_vector(warm_start, "warm_start"), method_options)
+    if derivatives and dimension != 2:
+        raise InvalidProblem("derivatives: only for dimension 2")
+    result = _perp.solve_friction_contact(dimension, _sparse_operator(W, "W"), qv, muv, _method(method),
+                                          _real(tol, "tol"), _max_iter(max_iter),
+                                          _optional_vector(warm_start, "warm_start"), method_options)
+    if derivatives:
+        _with_derivatives(result, lambda: FrictionContactDerivatives(
+            _densify(W, "W") if _is_sparse(W) else _matrix(W, "W"), qv, muv, result.z))
+    return result
 
 
 def solve_many(problems: Iterable, method: str = "auto", threads: Optional[int] = None, tol: float = 1e-8,

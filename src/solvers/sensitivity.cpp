@@ -1,0 +1,627 @@
+// Implicit differentiation of box-constrained affine complementarity solutions (docs/sensitivity.md).
+//
+// The kernel sees w = K z + c, lower <= z <= upper, some components coupled to a normal j by the
+// bounds ∓μ|z_j|. Perturbing the data by (p = dK z + dc, d lower, d upper, dμ) moves z by dz:
+//   - a free component keeps dw_i = (K dz + p)_i = 0           (a row of the reduced system);
+//   - a component at a fixed bound follows it: dz_i = d bound_i (known);
+//   - a coupled component at its bound follows its normal:
+//       dz_i = s (μ_i sgn(z_j) dz_j + |z_j| dμ_i),  s = +1 at the upper bound, −1 at the lower.
+// Substituting the known and the coupled components into the free rows leaves one square system
+// G dz_P = rhs on the free set P; G is factored once and serves jvp (G⁻¹) and vjp (G⁻ᵀ).
+
+#include "perp/solvers/sensitivity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
+#include "perp/solvers/box_lcp.hpp"
+
+namespace perp {
+
+const char* to_string(ComponentState state) {
+  switch (state) {
+    case ComponentState::Free: return "free";
+    case ComponentState::AtLower: return "at-lower";
+    case ComponentState::AtUpper: return "at-upper";
+    case ComponentState::DegenerateLower: return "degenerate-lower";
+    case ComponentState::DegenerateUpper: return "degenerate-upper";
+  }
+  return "unknown";
+}
+
+namespace {
+
+constexpr Eigen::Index kDenseLimit = 4000;
+
+bool is_degenerate(ComponentState s) {
+  return s == ComponentState::DegenerateLower || s == ComponentState::DegenerateUpper;
+}
+bool at_upper(ComponentState s) { return s == ComponentState::AtUpper || s == ComponentState::DegenerateUpper; }
+
+void check_options(const SensitivityOptions& options) {
+  if (!(options.tolerance > 0 && options.tolerance < 1)) {
+    throw InvalidProblem("sensitivity options: tolerance must be in (0, 1), got " + number_text(options.tolerance));
+  }
+  if (!(options.solution_tolerance > 0 && options.solution_tolerance < 1)) {
+    throw InvalidProblem("sensitivity options: solution_tolerance must be in (0, 1), got " +
+                         number_text(options.solution_tolerance));
+  }
+}
+
+// `v` when sized n, zeros when empty; throws otherwise.
+Eigen::VectorXd or_zero(const Eigen::VectorXd& v, Eigen::Index n, const char* field) {
+  if (v.size() == 0) return Eigen::VectorXd::Zero(n);
+  require_size(v, n, field);
+  require_finite(v, field);
+  return v;
+}
+
+// dK z for a perturbation dK (empty: zero) of an r×cols block.
+Eigen::VectorXd times_or_zero(const Eigen::MatrixXd& dK, Eigen::Index rows, const Eigen::VectorXd& z, const char* field) {
+  if (dK.size() == 0) return Eigen::VectorXd::Zero(rows);
+  if (dK.rows() != rows || dK.cols() != z.size()) {
+    throw InvalidProblem(std::string(field) + ": expected " + std::to_string(rows) + "x" + std::to_string(z.size()) +
+                         ", got " + std::to_string(dK.rows()) + "x" + std::to_string(dK.cols()));
+  }
+  require_finite(dK, field);
+  return dK * z;
+}
+
+void require_solution(double relative, double tolerance, const char* what) {
+  if (!(relative <= tolerance)) {
+    throw InvalidProblem(std::string(what) + " is not a solution: its relative residual is " + number_text(relative) +
+                         " (solution_tolerance " + number_text(tolerance) +
+                         "); derivatives are taken at a solution only");
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+BoxSensitivity::BoxSensitivity(const Eigen::MatrixXd& K, const Eigen::VectorXd& w, const Eigen::VectorXd& z,
+                               const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
+                               const std::vector<Eigen::Index>& coupled_normal, const Eigen::VectorXd& coupled_mu,
+                               double scale_w, const SensitivityOptions& options)
+    : K_(K), z_(z), w_(w), normal_(coupled_normal), mu_(coupled_mu) {
+  const Eigen::Index n = z.size();
+  const double tol = options.tolerance;
+  const double Z = n > 0 ? z.cwiseAbs().maxCoeff() : 0.0;
+  const double W = std::max(scale_w, n > 0 ? w.cwiseAbs().maxCoeff() : 0.0);
+  states_.assign(static_cast<std::size_t>(n), ComponentState::Free);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double lo = lower(i), hi = upper(i);
+    if (normal_[static_cast<std::size_t>(i)] >= 0) {
+      const double bound = mu_(i) * std::abs(z(normal_[static_cast<std::size_t>(i)]));
+      lo = -bound;
+      hi = bound;
+    }
+    const auto near = [&](double bound) {
+      return std::isfinite(bound) && std::abs(z(i) - bound) <= tol * std::max(Z, std::abs(bound));
+    };
+    const bool at_lo = near(lo), at_hi = near(hi);
+    const bool w_zero = std::abs(w(i)) <= tol * W;
+    ComponentState state = ComponentState::Free;
+    if (at_lo && at_hi) {
+      state = w_zero ? ComponentState::DegenerateLower : (w(i) > 0 ? ComponentState::AtLower : ComponentState::AtUpper);
+    } else if (at_lo) {
+      state = w(i) > tol * W ? ComponentState::AtLower : ComponentState::DegenerateLower;
+    } else if (at_hi) {
+      state = w(i) < -tol * W ? ComponentState::AtUpper : ComponentState::DegenerateUpper;
+    }
+    states_[static_cast<std::size_t>(i)] = state;
+    if (is_degenerate(state)) ++degenerate_count_;
+  }
+
+  rule_degenerate_ = options.degenerate;
+  system_ = membership(rule_degenerate_ == DegenerateRule::Free);
+  const Eigen::Index m = static_cast<Eigen::Index>(system_.primary.size());
+  if (m > kDenseLimit) {
+    throw InvalidProblem("sensitivity: " + std::to_string(m) + " free components exceed the dense limit of " +
+                         std::to_string(kDenseLimit));
+  }
+  if (m > 0) {
+    const Eigen::MatrixXd G = reduced_matrix(system_);
+    lu_.compute(G);
+    rcond_ = lu_.rcond();
+    invertible_ = rcond_ > static_cast<double>(m) * std::numeric_limits<double>::epsilon();
+  }
+
+  int free_count = 0, bound_count = 0;
+  for (ComponentState s : states_) {
+    if (s == ComponentState::Free) ++free_count;
+    if (s == ComponentState::AtLower || s == ComponentState::AtUpper) ++bound_count;
+  }
+  rule_ = std::to_string(free_count) + " free, " + std::to_string(bound_count) + " at a bound, " +
+          std::to_string(degenerate_count_) + " degenerate";
+  if (degenerate_count_ > 0) {
+    rule_ += rule_degenerate_ == DegenerateRule::Bound
+                 ? " (taken at their bounds: the derivative of the piece where they stay inactive)"
+                 : " (taken as free: the derivative of the piece where they leave their bounds)";
+  }
+  rule_ += invertible_ ? "; the reduced system is nonsingular (reciprocal condition " + number_text(rcond_) + ")"
+                       : "; the reduced system is singular (reciprocal condition " + number_text(rcond_) +
+                             "): z is not locally unique, so it has no derivative here";
+}
+
+BoxSensitivity::System BoxSensitivity::membership(bool degenerate_free) const {
+  const Eigen::Index n = z_.size();
+  System system;
+  system.position.assign(static_cast<std::size_t>(n), -1);
+  system.kind.assign(static_cast<std::size_t>(n), Kind::Known);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const ComponentState s = states_[static_cast<std::size_t>(i)];
+    const bool free = s == ComponentState::Free || (degenerate_free && is_degenerate(s));
+    if (free) {
+      system.position[static_cast<std::size_t>(i)] = static_cast<Eigen::Index>(system.primary.size());
+      system.primary.push_back(i);
+      system.kind[static_cast<std::size_t>(i)] = Kind::Primary;
+    } else if (normal_[static_cast<std::size_t>(i)] >= 0 && z_(normal_[static_cast<std::size_t>(i)]) != 0) {
+      system.kind[static_cast<std::size_t>(i)] = Kind::Coupled;
+      system.coupled.push_back(i);
+    }
+  }
+  return system;
+}
+
+double BoxSensitivity::coupling_sign(Eigen::Index c) const {
+  return at_upper(states_[static_cast<std::size_t>(c)]) ? 1.0 : -1.0;
+}
+
+// a_c = s μ sgn(z_j): dz_c = a_c dz_j + s |z_j| dμ_c.
+double BoxSensitivity::coupling_slope(Eigen::Index c) const {
+  const Eigen::Index j = normal_[static_cast<std::size_t>(c)];
+  return coupling_sign(c) * mu_(c) * (z_(j) > 0 ? 1.0 : -1.0);
+}
+
+Eigen::MatrixXd BoxSensitivity::reduced_matrix(const System& system) const {
+  const Eigen::Index m = static_cast<Eigen::Index>(system.primary.size());
+  Eigen::MatrixXd G(m, m);
+  for (Eigen::Index b = 0; b < m; ++b) {
+    for (Eigen::Index a = 0; a < m; ++a) G(a, b) = K_(system.primary[static_cast<std::size_t>(a)], system.primary[static_cast<std::size_t>(b)]);
+  }
+  for (Eigen::Index c : system.coupled) {
+    const Eigen::Index j = normal_[static_cast<std::size_t>(c)];
+    const Eigen::Index col = system.position[static_cast<std::size_t>(j)];
+    if (col < 0) continue;
+    const double slope = coupling_slope(c);
+    for (Eigen::Index a = 0; a < m; ++a) G(a, col) += K_(system.primary[static_cast<std::size_t>(a)], c) * slope;
+  }
+  return G;
+}
+
+// dz of the known and coupled components given dz on the primaries (`primary_dz`, may be empty
+// before the solve: then only the known ones are filled and the coupled ones hold their
+// constant part).
+void BoxSensitivity::fill_dependent(const System& system, const Eigen::VectorXd& dlower, const Eigen::VectorXd& dupper,
+                                    const Eigen::VectorXd& dmu, Eigen::VectorXd& dz) const {
+  const Eigen::Index n = z_.size();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (system.kind[static_cast<std::size_t>(i)] != Kind::Known) continue;
+    const ComponentState s = states_[static_cast<std::size_t>(i)];
+    if (normal_[static_cast<std::size_t>(i)] >= 0) {
+      dz(i) = 0;  // bounds ∓μ|z_j| with z_j = 0: they move only at second order
+    } else {
+      dz(i) = at_upper(s) ? dupper(i) : dlower(i);
+    }
+  }
+  for (Eigen::Index c : system.coupled) {
+    const Eigen::Index j = normal_[static_cast<std::size_t>(c)];
+    dz(c) = coupling_slope(c) * dz(j) + coupling_sign(c) * std::abs(z_(j)) * dmu(c);
+  }
+}
+
+Eigen::VectorXd BoxSensitivity::right_side(const System& system, const Eigen::VectorXd& p, const Eigen::VectorXd& dz) const {
+  // rhs = −p_P − K_{P, not P} dz_{not P}, where the coupled dz hold only their constant part
+  // when their normal is primary (its slope part is inside G).
+  const Eigen::Index m = static_cast<Eigen::Index>(system.primary.size());
+  Eigen::VectorXd rhs(m);
+  for (Eigen::Index a = 0; a < m; ++a) rhs(a) = -p(system.primary[static_cast<std::size_t>(a)]);
+  for (Eigen::Index k = 0; k < z_.size(); ++k) {
+    if (system.kind[static_cast<std::size_t>(k)] == Kind::Primary || dz(k) == 0) continue;
+    for (Eigen::Index a = 0; a < m; ++a) rhs(a) -= K_(system.primary[static_cast<std::size_t>(a)], k) * dz(k);
+  }
+  return rhs;
+}
+
+void BoxSensitivity::require_invertible() const {
+  if (!invertible_) throw InvalidProblem("sensitivity: " + rule_);
+}
+
+Eigen::VectorXd BoxSensitivity::jvp(const Eigen::VectorXd& p, const Eigen::VectorXd& dlower,
+                                    const Eigen::VectorXd& dupper, const Eigen::VectorXd& dmu) const {
+  require_invertible();
+  const Eigen::Index n = z_.size();
+  Eigen::VectorXd dz = Eigen::VectorXd::Zero(n);
+  // Coupled components whose normal is primary: constant part first (slope part lives in G).
+  fill_dependent(system_, dlower, dupper, dmu, dz);
+  for (Eigen::Index c : system_.coupled) {
+    const Eigen::Index j = normal_[static_cast<std::size_t>(c)];
+    if (system_.kind[static_cast<std::size_t>(j)] == Kind::Primary) {
+      dz(c) = coupling_sign(c) * std::abs(z_(j)) * dmu(c);
+    }
+  }
+  if (!system_.primary.empty()) {
+    const Eigen::VectorXd y = lu_.solve(right_side(system_, p, dz));
+    for (std::size_t a = 0; a < system_.primary.size(); ++a) dz(system_.primary[a]) = y(static_cast<Eigen::Index>(a));
+  }
+  fill_dependent(system_, dlower, dupper, dmu, dz);  // the coupled ones again, now with their normals
+  return dz;
+}
+
+BoxSensitivity::Adjoint BoxSensitivity::vjp(const Eigen::VectorXd& z_bar) const {
+  require_invertible();
+  const Eigen::Index n = z_.size();
+  require_size(z_bar, n, "z_bar");
+  require_finite(z_bar, "z_bar");
+  const Eigen::Index m = static_cast<Eigen::Index>(system_.primary.size());
+  Adjoint adj{Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n)};
+
+  // Adjoint of the primaries: their own z̄ plus what the coupled components' outputs carry.
+  Eigen::VectorXd y_bar(m);
+  for (Eigen::Index a = 0; a < m; ++a) y_bar(a) = z_bar(system_.primary[static_cast<std::size_t>(a)]);
+  for (Eigen::Index c : system_.coupled) {
+    const Eigen::Index col = system_.position[static_cast<std::size_t>(normal_[static_cast<std::size_t>(c)])];
+    if (col >= 0) y_bar(col) += z_bar(c) * coupling_slope(c);
+  }
+  Eigen::VectorXd lambda = m > 0 ? Eigen::VectorXd(lu_.transpose().solve(y_bar)) : Eigen::VectorXd();
+
+  // K_{P,k}ᵀ λ for every column k.
+  const auto column_dot = [&](Eigen::Index k) {
+    double sum = 0;
+    for (Eigen::Index a = 0; a < m; ++a) sum += K_(system_.primary[static_cast<std::size_t>(a)], k) * lambda(a);
+    return sum;
+  };
+  for (Eigen::Index a = 0; a < m; ++a) adj.p(system_.primary[static_cast<std::size_t>(a)]) = -lambda(a);
+
+  // g_k: the adjoint of dz_k for every non-primary component.
+  Eigen::VectorXd g = Eigen::VectorXd::Zero(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    if (system_.kind[static_cast<std::size_t>(k)] != Kind::Primary) g(k) = z_bar(k) - column_dot(k);
+  }
+  for (Eigen::Index c : system_.coupled) {
+    const Eigen::Index j = normal_[static_cast<std::size_t>(c)];
+    adj.mu(c) = g(c) * coupling_sign(c) * std::abs(z_(j));
+    if (system_.kind[static_cast<std::size_t>(j)] == Kind::Known) g(j) += g(c) * coupling_slope(c);
+  }
+  for (Eigen::Index k = 0; k < n; ++k) {
+    if (system_.kind[static_cast<std::size_t>(k)] != Kind::Known || normal_[static_cast<std::size_t>(k)] >= 0) continue;
+    (at_upper(states_[static_cast<std::size_t>(k)]) ? adj.upper : adj.lower)(k) = g(k);
+  }
+  return adj;
+}
+
+BoxSensitivity::Directional BoxSensitivity::directional(const Eigen::VectorXd& p, const Eigen::VectorXd& dlower,
+                                                        const Eigen::VectorXd& dupper) const {
+  const Eigen::Index n = z_.size();
+  Directional out;
+  if (degenerate_count_ == 0) {
+    out.dz = jvp(p, dlower, dupper, Eigen::VectorXd::Zero(n));
+    out.solve.status = Status::Solved;
+    out.solve.z = out.dz;
+    out.solve.message = "no degenerate component: the derivative is the unique one";
+    out.solve.method = "none";
+    return out;
+  }
+  // Non-coupled degenerate components join the primaries with one-sided bounds; coupled degenerate
+  // ones follow the rule (their bound moves with the normal, not a box bound).
+  System system;
+  system.position.assign(static_cast<std::size_t>(n), -1);
+  system.kind.assign(static_cast<std::size_t>(n), Kind::Known);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const ComponentState s = states_[static_cast<std::size_t>(i)];
+    const bool coupled = normal_[static_cast<std::size_t>(i)] >= 0;
+    const bool primary = s == ComponentState::Free || (is_degenerate(s) && !coupled) ||
+                         (is_degenerate(s) && coupled && rule_degenerate_ == DegenerateRule::Free);
+    if (primary) {
+      system.position[static_cast<std::size_t>(i)] = static_cast<Eigen::Index>(system.primary.size());
+      system.primary.push_back(i);
+      system.kind[static_cast<std::size_t>(i)] = Kind::Primary;
+    } else if (coupled && z_(normal_[static_cast<std::size_t>(i)]) != 0) {
+      system.kind[static_cast<std::size_t>(i)] = Kind::Coupled;
+      system.coupled.push_back(i);
+    }
+  }
+  const Eigen::VectorXd dmu = Eigen::VectorXd::Zero(n);
+  Eigen::VectorXd dz = Eigen::VectorXd::Zero(n);
+  fill_dependent(system, dlower, dupper, dmu, dz);
+  for (Eigen::Index c : system.coupled) {
+    if (system.kind[static_cast<std::size_t>(normal_[static_cast<std::size_t>(c)])] == Kind::Primary) dz(c) = 0;
+  }
+  BoxLcp local;
+  local.M = reduced_matrix(system);
+  local.q = -right_side(system, p, dz);
+  const Eigen::Index m = local.M.rows();
+  const double inf = std::numeric_limits<double>::infinity();
+  local.lower = Eigen::VectorXd::Constant(m, -inf);
+  local.upper = Eigen::VectorXd::Constant(m, inf);
+  for (Eigen::Index a = 0; a < m; ++a) {
+    const Eigen::Index i = system.primary[static_cast<std::size_t>(a)];
+    const ComponentState s = states_[static_cast<std::size_t>(i)];
+    if (s == ComponentState::DegenerateLower) local.lower(a) = dlower(i);
+    if (s == ComponentState::DegenerateUpper) local.upper(a) = dupper(i);
+  }
+  out.solve = solve(local, Method::Auto);
+  for (Eigen::Index a = 0; a < m; ++a) dz(system.primary[static_cast<std::size_t>(a)]) = out.solve.z(a);
+  fill_dependent(system, dlower, dupper, dmu, dz);
+  out.dz = dz;
+  return out;
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// LCP
+
+LcpSensitivity::LcpSensitivity(const Lcp& problem, const Eigen::VectorXd& z, const SensitivityOptions& options)
+    : z_(z) {
+  problem.validate();
+  check_options(options);
+  require_size(z, problem.size(), "z");
+  require_finite(z, "z");
+  const Eigen::VectorXd w = problem.M * z + problem.q;
+  require_solution(relative_residual(problem, z, w), options.solution_tolerance, "z");
+  const Eigen::Index n = problem.size();
+  kernel_ = detail::BoxSensitivity(problem.M, w, z, Eigen::VectorXd::Zero(n),
+                                   Eigen::VectorXd::Constant(n, std::numeric_limits<double>::infinity()),
+                                   std::vector<Eigen::Index>(static_cast<std::size_t>(n), -1), Eigen::VectorXd::Zero(n),
+                                   static_cast<double>(w_scale(problem.M, problem.q, z)), options);
+}
+
+Eigen::VectorXd LcpSensitivity::jvp(const Eigen::MatrixXd& dM, const Eigen::VectorXd& dq) const {
+  const Eigen::Index n = z_.size();
+  const Eigen::VectorXd p = times_or_zero(dM, n, z_, "dM") + or_zero(dq, n, "dq");
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
+  return kernel_.jvp(p, zero, zero, zero);
+}
+
+detail::BoxSensitivity::Directional LcpSensitivity::directional(const Eigen::MatrixXd& dM, const Eigen::VectorXd& dq) const {
+  const Eigen::Index n = z_.size();
+  const Eigen::VectorXd p = times_or_zero(dM, n, z_, "dM") + or_zero(dq, n, "dq");
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
+  return kernel_.directional(p, zero, zero);
+}
+
+LcpSensitivity::Gradient LcpSensitivity::vjp(const Eigen::VectorXd& z_bar) const {
+  const auto adj = kernel_.vjp(z_bar);
+  return {adj.p * z_.transpose(), adj.p};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Box LCP
+
+BoxLcpSensitivity::BoxLcpSensitivity(const BoxLcp& problem, const Eigen::VectorXd& z, const SensitivityOptions& options)
+    : z_(z), friction_(problem.friction) {
+  problem.validate();
+  check_options(options);
+  const Eigen::Index n = problem.size();
+  require_size(z, n, "z");
+  require_finite(z, "z");
+  const Eigen::VectorXd w = problem.M * z + problem.q;
+  require_solution(relative_residual(problem, z, w), options.solution_tolerance, "z");
+  std::vector<Eigen::Index> normal(static_cast<std::size_t>(n), -1);
+  Eigen::VectorXd mu = Eigen::VectorXd::Zero(n);
+  for (const FrictionCoupling& f : problem.friction) {
+    normal[static_cast<std::size_t>(f.index)] = f.normal;
+    mu(f.index) = f.mu;
+  }
+  kernel_ = detail::BoxSensitivity(problem.M, w, z, problem.lower, problem.upper, normal, mu,
+                                   static_cast<double>(w_scale(problem.M, problem.q, z)), options);
+}
+
+Eigen::VectorXd BoxLcpSensitivity::p_of(const Perturbation& d) const {
+  const Eigen::Index n = z_.size();
+  return times_or_zero(d.M, n, z_, "M") + or_zero(d.q, n, "q");
+}
+
+Eigen::VectorXd BoxLcpSensitivity::mu_of(const Perturbation& d) const {
+  const Eigen::Index n = z_.size();
+  Eigen::VectorXd per_component = Eigen::VectorXd::Zero(n);
+  if (d.mu.size() == 0) return per_component;
+  require_size(d.mu, static_cast<Eigen::Index>(friction_.size()), "mu");
+  require_finite(d.mu, "mu");
+  for (std::size_t f = 0; f < friction_.size(); ++f) per_component(friction_[f].index) = d.mu(static_cast<Eigen::Index>(f));
+  return per_component;
+}
+
+// Infinite bounds have no perturbation: their entries are read as zero.
+static Eigen::VectorXd bound_perturbation(const Eigen::VectorXd& d, Eigen::Index n, const char* field) {
+  if (d.size() == 0) return Eigen::VectorXd::Zero(n);
+  require_size(d, n, field);
+  return d.unaryExpr([](double x) { return std::isfinite(x) ? x : 0.0; });
+}
+
+Eigen::VectorXd BoxLcpSensitivity::jvp(const Perturbation& d) const {
+  const Eigen::Index n = z_.size();
+  return kernel_.jvp(p_of(d), bound_perturbation(d.lower, n, "lower"), bound_perturbation(d.upper, n, "upper"), mu_of(d));
+}
+
+detail::BoxSensitivity::Directional BoxLcpSensitivity::directional(const Perturbation& d) const {
+  const Eigen::Index n = z_.size();
+  if (d.mu.size() != 0 && d.mu.cwiseAbs().maxCoeff() > 0) {
+    throw InvalidProblem("BoxLcpSensitivity::directional: a perturbation of mu is not supported (use jvp)");
+  }
+  return kernel_.directional(p_of(d), bound_perturbation(d.lower, n, "lower"), bound_perturbation(d.upper, n, "upper"));
+}
+
+BoxLcpSensitivity::Perturbation BoxLcpSensitivity::vjp(const Eigen::VectorXd& z_bar) const {
+  const auto adj = kernel_.vjp(z_bar);
+  Perturbation g;
+  g.M = adj.p * z_.transpose();
+  g.q = adj.p;
+  g.lower = adj.lower;
+  g.upper = adj.upper;
+  g.mu = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(friction_.size()));
+  for (std::size_t f = 0; f < friction_.size(); ++f) g.mu(static_cast<Eigen::Index>(f)) = adj.mu(friction_[f].index);
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// MLCP: z = (u, v), u free (bounds ±∞), v >= 0.
+
+MlcpSensitivity::MlcpSensitivity(const Mlcp& problem, const Eigen::VectorXd& z, const SensitivityOptions& options)
+    : n_(problem.equalities()), m_(problem.complementarities()), z_(z) {
+  problem.validate();
+  check_options(options);
+  const Eigen::Index size = problem.size();
+  require_size(z, size, "z");
+  require_finite(z, "z");
+  const Eigen::VectorXd w = problem.slack(z);
+  require_solution(relative_residual(problem, z, w), options.solution_tolerance, "z");
+  const double inf = std::numeric_limits<double>::infinity();
+  Eigen::VectorXd lower(size), upper = Eigen::VectorXd::Constant(size, inf);
+  lower << Eigen::VectorXd::Constant(n_, -inf), Eigen::VectorXd::Zero(m_);
+  const Eigen::MatrixXd K = problem.matrix();
+  kernel_ = detail::BoxSensitivity(K, w, z, lower, upper, std::vector<Eigen::Index>(static_cast<std::size_t>(size), -1),
+                                   Eigen::VectorXd::Zero(size), static_cast<double>(w_scale(K, problem.offset(), z)),
+                                   options);
+}
+
+Eigen::VectorXd MlcpSensitivity::p_of(const Blocks& d) const {
+  const Eigen::VectorXd u = z_.head(n_), v = z_.tail(m_);
+  Eigen::VectorXd p(n_ + m_);
+  p.head(n_) = times_or_zero(d.A, n_, u, "A") + times_or_zero(d.C, n_, v, "C") + or_zero(d.a, n_, "a");
+  p.tail(m_) = times_or_zero(d.D, m_, u, "D") + times_or_zero(d.B, m_, v, "B") + or_zero(d.b, m_, "b");
+  return p;
+}
+
+Eigen::VectorXd MlcpSensitivity::jvp(const Blocks& d) const {
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n_ + m_);
+  return kernel_.jvp(p_of(d), zero, zero, zero);
+}
+
+detail::BoxSensitivity::Directional MlcpSensitivity::directional(const Blocks& d) const {
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n_ + m_);
+  return kernel_.directional(p_of(d), zero, zero);
+}
+
+MlcpSensitivity::Blocks MlcpSensitivity::vjp(const Eigen::VectorXd& z_bar) const {
+  const auto adj = kernel_.vjp(z_bar);
+  const Eigen::VectorXd u = z_.head(n_), v = z_.tail(m_);
+  const Eigen::VectorXd pa = adj.p.head(n_), pb = adj.p.tail(m_);
+  return {pa * u.transpose(), pb * v.transpose(), pa * v.transpose(), pb * u.transpose(), pa, pb};
+}
+
+// ---------------------------------------------------------------------------------------------
+// QP through its KKT LCP: z = (x, μ), K = [[Q, −Aᵀ], [A, 0]], c = (c, −b).
+
+QpSensitivity::QpSensitivity(const Qp& problem, const Eigen::VectorXd& x, const Eigen::VectorXd& mu,
+                             const SensitivityOptions& options)
+    : n_(problem.variables()), k_(problem.constraints()), x_(x), mu_(mu) {
+  problem.validate();
+  check_options(options);
+  require_size(x, n_, "x");
+  require_size(mu, k_, "mu");
+  require_finite(x, "x");
+  require_finite(mu, "mu");
+  const Lcp kkt = kkt_lcp(problem);
+  Eigen::VectorXd z(n_ + k_);
+  z << x, mu;
+  require_solution(relative_residual(kkt, z, kkt.M * z + kkt.q), options.solution_tolerance, "(x, mu)");
+  kernel_ = detail::BoxSensitivity(kkt.M, kkt.M * z + kkt.q, z, Eigen::VectorXd::Zero(n_ + k_),
+                                   Eigen::VectorXd::Constant(n_ + k_, std::numeric_limits<double>::infinity()),
+                                   std::vector<Eigen::Index>(static_cast<std::size_t>(n_ + k_), -1),
+                                   Eigen::VectorXd::Zero(n_ + k_), static_cast<double>(w_scale(kkt.M, kkt.q, z)), options);
+}
+
+Eigen::VectorXd QpSensitivity::p_of(const Data& d) const {
+  Eigen::VectorXd p(n_ + k_);
+  Eigen::VectorXd dAt_mu = Eigen::VectorXd::Zero(n_);
+  if (d.A.size() != 0) {
+    if (d.A.rows() != k_ || d.A.cols() != n_) {
+      throw InvalidProblem("A: expected " + std::to_string(k_) + "x" + std::to_string(n_) + ", got " +
+                           std::to_string(d.A.rows()) + "x" + std::to_string(d.A.cols()));
+    }
+    require_finite(d.A, "A");
+    dAt_mu = d.A.transpose() * mu_;
+  }
+  p.head(n_) = times_or_zero(d.Q, n_, x_, "Q") + or_zero(d.c, n_, "c") - dAt_mu;
+  p.tail(k_) = times_or_zero(d.A, k_, x_, "A") - or_zero(d.b, k_, "b");
+  return p;
+}
+
+QpSensitivity::Point QpSensitivity::jvp(const Data& d) const {
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n_ + k_);
+  const Eigen::VectorXd dz = kernel_.jvp(p_of(d), zero, zero, zero);
+  return {dz.head(n_), dz.tail(k_)};
+}
+
+QpSensitivity::Data QpSensitivity::vjp(const Eigen::VectorXd& x_bar, const Eigen::VectorXd& mu_bar) const {
+  require_size(x_bar, n_, "x_bar");
+  require_finite(x_bar, "x_bar");
+  Eigen::VectorXd z_bar(n_ + k_);
+  z_bar << x_bar, or_zero(mu_bar, k_, "mu_bar");
+  const auto adj = kernel_.vjp(z_bar);
+  const Eigen::VectorXd p1 = adj.p.head(n_), p2 = adj.p.tail(k_);
+  Data g;
+  g.Q = p1 * x_.transpose();
+  g.A = p2 * x_.transpose() - mu_ * p1.transpose();
+  g.c = p1;
+  g.b = -p2;
+  return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2D frictional contact: r = (r_N, r_T) per contact, r_N >= 0, r_T coupled to r_N by μ.
+
+FrictionContactSensitivity::FrictionContactSensitivity(const FrictionContact& problem, const Eigen::VectorXd& r,
+                                                       const SensitivityOptions& options)
+    : r_(r) {
+  problem.validate();
+  check_options(options);
+  if (problem.dimension != 2) {
+    throw InvalidProblem("FrictionContactSensitivity: dimension " + std::to_string(problem.dimension) +
+                         " is not supported (only d = 2)");
+  }
+  const Eigen::Index n = problem.size();
+  if (n > kDenseLimit) {
+    throw InvalidProblem("FrictionContactSensitivity: " + std::to_string(n) + " unknowns exceed the dense limit of " +
+                         std::to_string(kDenseLimit));
+  }
+  require_size(r, n, "r");
+  require_finite(r, "r");
+  const Eigen::VectorXd u = problem.velocity(r);
+  const FrictionContactResiduals residuals = friction_contact_residuals(problem, r, u);
+  require_solution(residuals.relative_error, options.solution_tolerance, "r");
+  const double inf = std::numeric_limits<double>::infinity();
+  Eigen::VectorXd lower(n), upper(n), mu = Eigen::VectorXd::Zero(n);
+  std::vector<Eigen::Index> normal(static_cast<std::size_t>(n), -1);
+  for (Eigen::Index c = 0; c < problem.contacts(); ++c) {
+    lower(2 * c) = 0;
+    upper(2 * c) = inf;
+    lower(2 * c + 1) = -inf;
+    upper(2 * c + 1) = inf;
+    normal[static_cast<std::size_t>(2 * c + 1)] = 2 * c;
+    mu(2 * c + 1) = problem.mu(c);
+  }
+  const double scale = n > 0 ? problem.q.cwiseAbs().maxCoeff() : 0.0;
+  kernel_ = detail::BoxSensitivity(Eigen::MatrixXd(problem.W), u, r, lower, upper, normal, mu, scale, options);
+}
+
+Eigen::VectorXd FrictionContactSensitivity::jvp(const Perturbation& d) const {
+  const Eigen::Index n = r_.size();
+  const Eigen::Index nc = n / 2;
+  const Eigen::VectorXd p = times_or_zero(d.W, n, r_, "W") + or_zero(d.q, n, "q");
+  Eigen::VectorXd dmu = Eigen::VectorXd::Zero(n);
+  const Eigen::VectorXd dmu_c = or_zero(d.mu, nc, "mu");
+  for (Eigen::Index c = 0; c < nc; ++c) dmu(2 * c + 1) = dmu_c(c);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
+  return kernel_.jvp(p, zero, zero, dmu);
+}
+
+FrictionContactSensitivity::Perturbation FrictionContactSensitivity::vjp(const Eigen::VectorXd& r_bar) const {
+  const Eigen::Index n = r_.size();
+  const auto adj = kernel_.vjp(r_bar);
+  Perturbation g;
+  g.W = adj.p * r_.transpose();
+  g.q = adj.p;
+  g.mu = Eigen::VectorXd(n / 2);
+  for (Eigen::Index c = 0; c < n / 2; ++c) g.mu(c) = adj.mu(2 * c + 1);
+  return g;
+}
+
+}  // namespace perp
