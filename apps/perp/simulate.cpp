@@ -11,12 +11,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "perp/perp.hpp"
 #include "perp/io/simulation.hpp"
 #include "perp/solvers/friction_contact.hpp"
-#include "png.hpp"
+#include "plot.hpp"
 
 namespace perp::cli {
 namespace {
@@ -65,40 +67,46 @@ class Progress {
   std::chrono::steady_clock::duration delay_ = std::chrono::seconds(1);
 };
 
-/// The plot: x and y of every body, its angle, and the energies, against time, from the run's
-/// decimated frames.
-void write_plot(const std::filesystem::path& path, const SimulationRecord& record, const std::vector<Body>& bodies) {
+/// The plot: x, y and angle of every body and the energies against time, from the run's frames.
+void write_plot(const std::filesystem::path& path, PlotFormat format, const SimulationRecord& record,
+                const std::vector<Body>& bodies, const std::string& scene_name) {
   const std::vector<SimulationFrame>& frames = record.frames;
   std::vector<double> t;
+  t.reserve(frames.size());
   for (const SimulationFrame& f : frames) t.push_back(f.t);
-  auto series_of = [&](auto value) {
-    std::vector<double> out;
-    for (const SimulationFrame& f : frames) out.push_back(value(f));
-    return out;
+  const auto series_of = [&](const std::string& label, Rgb color, auto value) {
+    Series s{label, t, {}, color};
+    s.y.reserve(frames.size());
+    for (const SimulationFrame& f : frames) s.y.push_back(value(f));
+    return s;
   };
-  std::vector<Series> x_series;
-  std::vector<Series> y_series;
-  std::vector<Series> angle_series;
-  const std::size_t shown = std::min<std::size_t>(bodies.size(), 8);  // legend room
-  for (std::size_t b = 0; b < shown; ++b) {
-    x_series.push_back({bodies[b].name, t, series_of([&](const SimulationFrame& f) { return f.state[3 * b]; }), palette(b)});
-    y_series.push_back({bodies[b].name, t, series_of([&](const SimulationFrame& f) { return f.state[3 * b + 1]; }), palette(b)});
-    angle_series.push_back(
-        {bodies[b].name, t, series_of([&](const SimulationFrame& f) { return f.state[3 * b + 2]; }), palette(b)});
+  Panel x_panel{.title = "horizontal position", .x_label = "t (s)", .y_label = "x (m)"};
+  Panel y_panel{.title = "height", .x_label = "t (s)", .y_label = "y (m)"};
+  Panel angle_panel{.title = "rotation", .x_label = "t (s)", .y_label = "angle (rad)"};
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    const Rgb color = palette(b);
+    x_panel.series.push_back(series_of(bodies[b].name, color, [b](const SimulationFrame& f) { return f.state[3 * b]; }));
+    y_panel.series.push_back(
+        series_of(bodies[b].name, color, [b](const SimulationFrame& f) { return f.state[3 * b + 1]; }));
+    angle_panel.series.push_back(
+        series_of(bodies[b].name, color, [b](const SimulationFrame& f) { return f.state[3 * b + 2]; }));
   }
-  const std::vector<Series> energy_series{
-      {"kinetic", t, series_of([](const SimulationFrame& f) { return f.kinetic; }), palette(0)},
-      {"potential", t, series_of([](const SimulationFrame& f) { return f.potential; }), palette(1)},
-      {"total", t, series_of([](const SimulationFrame& f) { return f.kinetic + f.potential; }), palette(3)},
+  Panel energy_panel{.title = "energy", .x_label = "t (s)", .y_label = "energy (J)"};
+  energy_panel.series = {
+      series_of("kinetic", palette(0), [](const SimulationFrame& f) { return f.kinetic; }),
+      series_of("potential", palette(1), [](const SimulationFrame& f) { return f.potential; }),
+      series_of("total", palette(3), [](const SimulationFrame& f) { return f.kinetic + f.potential; }),
   };
-  constexpr int kWidth = 1000;
-  constexpr int kPanel = 230;
-  Canvas canvas(kWidth, 4 * kPanel);
-  draw_panel(canvas, 0, 0, kWidth, kPanel, "x (m)", x_series);
-  draw_panel(canvas, 0, kPanel, kWidth, 2 * kPanel, "y (m)", y_series);
-  draw_panel(canvas, 0, 2 * kPanel, kWidth, 3 * kPanel, "angle (rad)", angle_series);
-  draw_panel(canvas, 0, 3 * kPanel, kWidth, 4 * kPanel, "energy (j) vs t (s)", energy_series);
-  canvas.write_png(path);
+  if (record.decimated()) {
+    char note[96];
+    std::snprintf(note, sizeof note, "every %ld-th step shown", record.frame_stride);
+    energy_panel.notes.emplace_back(note);
+  }
+  // Tall enough that the legend holds 15 bodies in one column.
+  const int panel_height = bodies.size() > 12 ? 300 : 240;
+  Figure figure{.title = "perp simulate " + scene_name};
+  figure.panels = {{x_panel, panel_height}, {y_panel, panel_height}, {angle_panel, panel_height}, {energy_panel, 240}};
+  write_figure(figure, path, format);
 }
 
 }  // namespace
@@ -127,11 +135,17 @@ int run_simulate(const SimulateArguments& args) {
                            (coulomb ? "the Coulomb model" : "an LCP friction model") + "); use one of " + names);
     }
   }
+  const bool plot = args.plot != "none";
+  const PlotFormat plot_format = plot ? plot_format_from_name(args.plot) : PlotFormat::Png;
   StagedFiles files(args.out);
   Progress progress(scene.step_count());
   const SimulationRecord record = write_simulation(scene, files, {.progress = [&](long done, long) { progress.update(done); }});
   progress.finish();
-  write_plot(files.temporary("plot.png"), record, scene.world.bodies);
+  const std::string scene_name = std::filesystem::path(args.scene).filename().string();
+  if (plot) {
+    write_plot(files.temporary(std::string("plot.") + extension(plot_format)), plot_format, record,
+               scene.world.bodies, scene_name);
+  }
   files.commit();
 
   std::printf("%s: %ld steps of %g s, %zu bodies, up to %zu active contacts\n", args.scene.c_str(), record.steps,
@@ -144,7 +158,9 @@ int run_simulate(const SimulateArguments& args) {
     std::printf("warning: %ld steps ended without a solved LCP (first: step %ld, %s)\n", record.unsolved,
                 record.first_failure_step, to_string(record.first_failure).c_str());
   }
-  std::printf("wrote %s/{trajectory.csv, contacts.csv, energy.csv, steps.csv, plot.png}\n", args.out.c_str());
+  std::string written;
+  for (const std::string& name : files.names()) written += (written.empty() ? "" : ", ") + name;
+  std::printf("wrote %s/{%s}\n", args.out.c_str(), written.c_str());
   return record.unsolved == 0 ? 0 : 1;
 }
 

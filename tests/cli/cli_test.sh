@@ -176,6 +176,40 @@ for scene in bouncing_ball two_contact_block sliding_box box_stack disk_pile pai
   check "simulate $scene" 0 "wrote" -- "$perp" simulate "$scenes/$scene.json" --out "$tmp/$scene"
   check "$scene plot.png decodes" 0 "png ok" -- png_ok "$tmp/$scene/plot.png"
 done
+# Plots (cairo): a normal size, every series drawn, --plot svg|none (issue 17).
+check "15-disk plot.png under 200 KB" 0 '^ok *$' -- bash -c "s=\$(wc -c < '$tmp/disk_pile/plot.png'); [ \$s -gt 20000 ] && [ \$s -lt 200000 ] && echo ok || echo \$s"
+check "simulate --plot svg" 0 'plot\.svg\}' -- "$perp" simulate "$scenes/disk_pile.json" --out "$tmp/pile_svg" --plot svg
+check "svg header" 0 '^<\?xml .*<svg ' -- head -c 300 "$tmp/pile_svg/plot.svg"
+check "svg axis labels" 0 'x axis: t \(s\) y axis: x \(m\).*y axis: y \(m\).*y axis: angle \(rad\).*y axis: energy \(J\)' -- \
+  sed -n '/<desc>/,/<\/desc>/p' "$tmp/pile_svg/plot.svg"
+check "svg every series in its legend" 0 '^15 3 *$' -- bash -c "sed -n '/<desc>/,/<\/desc>/p' '$tmp/pile_svg/plot.svg' | awk '/panel: horizontal/ {p=1} /panel: height/ {p=0} p && /^series: disk/ {b++} /^series: (kinetic|potential|total)/ {e++} END {print b, e}'"
+# 15 bodies x 3 panels + 3 energies, each a stroked curve and a stroked legend line in its colour:
+# 96 coloured stroke paths (the frame and ticks are black, the grid grey).
+check "svg one path per series" 0 '^96 *$' -- bash -c "grep -o '<path [^>]*>' '$tmp/pile_svg/plot.svg' | grep 'fill:none' | grep -v 'rgb(0%,0%,0%)' | grep -vc 'rgb(90%,90%,90%)'"
+check "svg under 200 KB" 0 '^ok *$' -- bash -c "[ \$(wc -c < '$tmp/pile_svg/plot.svg') -lt 200000 ] && echo ok"
+check "simulate --plot none" 0 '^0 *$' -- bash -c "'$perp' simulate '$scenes/bouncing_ball.json' --out '$tmp/noplot' --plot none >/dev/null && ls '$tmp/noplot' | grep -c '^plot'; true"
+check "simulate --plot pdf refused" 2 'plot: pdf not in \{png,svg,none\}|pdf' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --plot pdf
+check "painleve diagram svg" 0 'wrote' -- "$perp" painleve --diagram "$tmp/painleve.svg"
+check "painleve diagram labels" 0 'x axis: theta \(rad\).*y axis: mu.*region: inconsistent' -- cat "$tmp/painleve.svg"
+check "painleve diagram png written" 0 'wrote' -- "$perp" painleve --diagram "$tmp/painleve.png"
+check "painleve diagram png" 0 'png ok' -- png_ok "$tmp/painleve.png"
+check "painleve diagram bad extension" 2 'extension must be \.png or \.svg' -- "$perp" painleve --diagram "$tmp/painleve.gif"
+check "solve --plot history" 0 'pgs: solved' -- "$perp" solve "$data/lcp_mmc.dat" --method pgs --plot "$tmp/history.svg"
+check "history plot labels" 0 'x axis: iteration y axis: natural residual.*series: pgs residual.*note: solved after [0-9]+ iterations' -- cat "$tmp/history.svg"
+check "solve --plot bad extension" 2 'extension must be' -- "$perp" solve "$data/lcp_mmc.dat" --plot "$tmp/history.jpg"
+# perp cones: the chapter's three-solution example (M not P, but Q), a P-matrix, a non-Q matrix.
+check "cones three solutions" 0 '3 solutions.*every q has a solution.*up to 3 on one direction.*not a P-matrix' -- \
+  "$perp" cones "$tmp/three.json" --plot "$tmp/cones.png"
+check "cones png" 0 'png ok' -- png_ok "$tmp/cones.png"
+echo '{"M": [[2, 1], [1, 2]], "q": [-1, -1]}' > "$tmp/p2.json"
+check "cones P-matrix" 0 '"q_matrix_as_seen": true, "unique_as_seen": true, "p_matrix": true' -- "$perp" cones "$tmp/p2.json" --json
+check "cones P solution" 0 '"solutions": \[\{"z": \[0\.33333333333333' -- "$perp" cones "$tmp/p2.json" --json
+echo '{"M": [[-1, 0], [0, -1]], "q": [1, -1]}' > "$tmp/notq.json"
+check "cones not Q" 0 '"solutions": \[\], .*"q_matrix_as_seen": false' -- "$perp" cones "$tmp/notq.json" --json
+check "cones svg" 0 'region: cone z1 z2 \(holds q\).*point: q = \(-1, -1\)' -- bash -c "'$perp' cones '$tmp/three.json' --plot '$tmp/cones.svg' >/dev/null && cat '$tmp/cones.svg'"
+echo '{"M": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "q": [-1, -1, -1]}' > "$tmp/three_by_three.json"
+check "cones 3x3 refused" 2 'M is 3x3; the complementary cones are drawn in the plane' -- "$perp" cones "$tmp/three_by_three.json"
+check "cones box lcp refused" 2 'holds a box-lcp problem' -- "$perp" cones "$problems/box_lcp_friction.json"
 check "trajectory header" 0 '^t,ball\.x,ball\.y,ball\.angle,ball\.vx,ball\.vy,ball\.omega $' -- head -1 "$tmp/bouncing_ball/trajectory.csv"
 check "trajectory rows: initial + 3000 steps" 0 '^3002 ' -- wc -l "$tmp/bouncing_ball/trajectory.csv"
 check "contacts header" 0 '^t,body_a,body_b,x,y,gap,normal_impulse,tangent_impulse $' -- head -1 "$tmp/two_contact_block/contacts.csv"
