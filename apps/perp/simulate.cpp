@@ -17,6 +17,7 @@
 
 #include "perp/perp.hpp"
 #include "perp/io/simulation.hpp"
+#include "perp/io/viewer.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "plot.hpp"
 
@@ -146,6 +147,7 @@ int run_simulate(const SimulateArguments& args) {
     write_plot(files.temporary(std::string("plot.") + extension(plot_format)), plot_format, record,
                scene.world.bodies, scene_name);
   }
+  write_viewer_html(files.temporary("view.html"), scene, record, scene_name);
   files.commit();
 
   std::printf("%s: %ld steps of %g s, %zu bodies, up to %zu active contacts\n", args.scene.c_str(), record.steps,

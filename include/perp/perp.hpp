@@ -27,6 +27,7 @@
 #include "perp/io/scene.hpp"
 #include "perp/io/siconos.hpp"
 #include "perp/io/simulation.hpp"
+#include "perp/io/viewer.hpp"
 #include "perp/solvers/box_lcp.hpp"
 #include "perp/solvers/dantzig.hpp"
 #include "perp/solvers/enumeration.hpp"

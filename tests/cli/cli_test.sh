@@ -178,7 +178,7 @@ for scene in bouncing_ball two_contact_block sliding_box box_stack disk_pile pai
 done
 # Plots (cairo): a normal size, every series drawn, --plot svg|none (issue 17).
 check "15-disk plot.png under 200 KB" 0 '^ok *$' -- bash -c "s=\$(wc -c < '$tmp/disk_pile/plot.png'); [ \$s -gt 20000 ] && [ \$s -lt 200000 ] && echo ok || echo \$s"
-check "simulate --plot svg" 0 'plot\.svg\}' -- "$perp" simulate "$scenes/disk_pile.json" --out "$tmp/pile_svg" --plot svg
+check "simulate --plot svg" 0 'plot\.svg, view\.html\}' -- "$perp" simulate "$scenes/disk_pile.json" --out "$tmp/pile_svg" --plot svg
 check "svg header" 0 '^<\?xml .*<svg ' -- head -c 300 "$tmp/pile_svg/plot.svg"
 check "svg axis labels" 0 'x axis: t \(s\) y axis: x \(m\).*y axis: y \(m\).*y axis: angle \(rad\).*y axis: energy \(J\)' -- \
   sed -n '/<desc>/,/<\/desc>/p' "$tmp/pile_svg/plot.svg"
@@ -210,6 +210,11 @@ check "cones svg" 0 'region: cone z1 z2 \(holds q\).*point: q = \(-1, -1\)' -- b
 echo '{"M": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "q": [-1, -1, -1]}' > "$tmp/three_by_three.json"
 check "cones 3x3 refused" 2 'M is 3x3; the complementary cones are drawn in the plane' -- "$perp" cones "$tmp/three_by_three.json"
 check "cones box lcp refused" 2 'holds a box-lcp problem' -- "$perp" cones "$problems/box_lcp_friction.json"
+# The viewer page (tests/cli/viewer_test.py loads it in a browser): one file, nothing from outside,
+# names escaped so that none can close the script element.
+check "view.html written" 0 '^<!DOCTYPE html>' -- head -1 "$tmp/bouncing_ball/view.html"
+check "view.html self-contained" 0 '^0 *$' -- bash -c "grep -cE 'https?://|<script[^>]*src=|<link' '$tmp/bouncing_ball/view.html'; true"
+check "view.html holds the frames" 0 '"steps":3000,"stride":1,"decimated":false' -- cat "$tmp/bouncing_ball/view.html"
 check "trajectory header" 0 '^t,ball\.x,ball\.y,ball\.angle,ball\.vx,ball\.vy,ball\.omega $' -- head -1 "$tmp/bouncing_ball/trajectory.csv"
 check "trajectory rows: initial + 3000 steps" 0 '^3002 ' -- wc -l "$tmp/bouncing_ball/trajectory.csv"
 check "contacts header" 0 '^t,body_a,body_b,x,y,gap,normal_impulse,tangent_impulse $' -- head -1 "$tmp/two_contact_block/contacts.csv"
@@ -379,13 +384,13 @@ echo "{$scene_head, \"timestep\": 0.01, \"duration\": 0.05, \"ground\": {\"heigh
 check "simulate odd names" 0 'wrote' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out"
 check "names quoted in the header" 0 '^t,"a,b.x",.*"say ""hi""' -- head -c 200 "$tmp/names_out/trajectory.csv"
 check "csv columns intact" 0 '^13 13 8 8 *$' -- python3 -c "import csv; t = list(csv.reader(open('$tmp/names_out/trajectory.csv'))); c = list(csv.reader(open('$tmp/names_out/contacts.csv'))); print(len(t[0]), len(t[1]), len(c[0]), len(c[1]))"
-before=$(cat "$tmp/names_out"/*.csv "$tmp/names_out/plot.png" | md5sum)
+before=$(cat "$tmp/names_out"/*.csv "$tmp/names_out/plot.png" "$tmp/names_out/view.html" | md5sum)
 check "simulate bad --solver" 2 '--solver schur cannot solve this scene' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out" --solver schur
 echo "{$scene_head, \"timestep\": 1e153, \"duration\": 5e153, \"bodies\": [$(disk '"b"' 0 ', "velocity": [0, 1e152]')]}" > "$tmp/late_overflow.json"
 check "simulate stops at a non-finite value" 2 'at t = 2e\+153 s, the kinetic energy is inf.*left as they were' -- \
   "$perp" simulate "$tmp/late_overflow.json" --out "$tmp/names_out"
-check "failed runs left the old files" 0 "^$before *\$" -- bash -c "cat '$tmp/names_out'/*.csv '$tmp/names_out/plot.png' | md5sum"
-check "no temporary files left" 0 '^5 *$' -- bash -c "ls -A '$tmp/names_out' | wc -l"
+check "failed runs left the old files" 0 "^$before *\$" -- bash -c "cat '$tmp/names_out'/*.csv '$tmp/names_out/plot.png' '$tmp/names_out/view.html' | md5sum"
+check "no temporary files left" 0 '^6 *$' -- bash -c "ls -A '$tmp/names_out' | wc -l"
 echo "{$scene_head, \"timestep\": 0.01, \"duration\": 0.05, \"bodies\": [$(disk '"b"' 0 '') ]}" | sed 's/"mass": 1/"mass": 1e-320/' > "$tmp/tiny_mass.json"
 check "scene mass 1e-320 by key path" 2 'bodies\[0\]\.mass = 9\.99989e-321 is too small' -- "$perp" simulate "$tmp/tiny_mass.json" --out "$tmp/x_out"
 echo "{$scene_head, \"timestep\": 1e300, \"duration\": 1e300, \"bodies\": [$(disk '"b"' 0 '')]}" > "$tmp/huge_step.json"

@@ -78,7 +78,7 @@ struct SimulationOutputOptions {
   std::size_t frame_capacity = 0;
   /// With `frame_capacity` 0: the capacity is frame_budget / (15 · bodies), clamped to [50, 2000]
   /// (a frame holds 3 numbers a body and about 4 numbers for each of ~3 contacts a body).
-  std::size_t frame_budget = 1'000'000;
+  std::size_t frame_budget = 600'000;
   /// Called after every step with (steps done, total steps); may be empty.
   std::function<void(long, long)> progress;
 };
