@@ -9,6 +9,7 @@
 #include "classify.hpp"
 #include "cones.hpp"
 #include "demo.hpp"
+#include "diagnose.hpp"
 #include "painleve.hpp"
 #include "perp/perp.hpp"
 #include "simulate.hpp"
@@ -63,6 +64,9 @@ int main(int argc, char** argv) {
   simulate->add_option("--solver", simulate_args.solver,
                        "LCP method of each step: enum, lemke, murty, pgs, psor, auto");
 
+  perp::cli::DiagnoseArguments diagnose_args;
+  CLI::App* diagnose = perp::cli::add_diagnose_command(app, diagnose_args);
+
   perp::cli::ConesArguments cones_args;
   CLI::App* cones = perp::cli::add_cones_command(app, cones_args);
 
@@ -103,6 +107,7 @@ int main(int argc, char** argv) {
     if (*simulate) return checked_output(perp::cli::run_simulate(simulate_args));
     if (*painleve) return checked_output(perp::cli::run_painleve(painleve_args));
     if (*cones) return checked_output(perp::cli::run_cones(cones_args));
+    if (*diagnose) return checked_output(perp::cli::run_diagnose(diagnose_args));
   } catch (const perp::InvalidProblem& e) {
     std::cerr << "perp: invalid input: " << e.what() << "\n";
     return kExitInvalid;
@@ -114,6 +119,7 @@ int main(int argc, char** argv) {
     if (*solve) input = solve_args.file;
     if (*classify) input = classify_args.file;
     if (*cones) input = cones_args.file;
+    if (*diagnose) input = diagnose_args.file;
     if (*simulate) input = simulate_args.scene;
     std::cerr << "perp: error: out of memory: `perp " << name << "`" << (input.empty() ? "" : " on '" + input + "'")
               << " needs more memory than this machine can give (std::bad_alloc); the problem is too large\n";

@@ -397,5 +397,44 @@ echo "{$scene_head, \"timestep\": 1e300, \"duration\": 1e300, \"bodies\": [$(dis
 check "scene timestep 1e300" 2 'timestep = 1e\+300' -- "$perp" simulate "$tmp/huge_step.json" --out "$tmp/x_out"
 check "nothing written for refused scenes" 0 '^0 *$' -- bash -c "ls -A '$tmp/x_out' 2>/dev/null | wc -l"
 
+
+# perp diagnose (issue 17): the troubleshooting table on the corpus, other problem types and scenes.
+check "diagnose deudeu" 0 'classes: symmetric, positive-definite.*recommended: lemke.*lemke +solved.*findings: none.*verdict: solved by lemke' -- \
+  "$perp" diagnose "$data/lcp_deudeu.dat"
+check "diagnose no solution" 1 'not P: minor \{0, 2\} = -1.*2\^3 active sets examined: LCP\(q, M\) has no solution.*zero or negative diagonal: PGS cannot run.*M\(0, 0\) = 0.*Newton stalls.*verdict: no method solved it' -- \
+  "$perp" diagnose "$data/lcp_Pang_isolated_sol_perturbed.dat"
+# Every corpus file: a JSON object whose verdict agrees with the methods' statuses and the exit code.
+for f in "$data"/*.dat; do
+  check "diagnose $(basename "$f")" 0 '^consistent *$' -- bash -c "'$perp' diagnose '$f' --json > '$tmp/diag.json'; code=\$?; python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+solved = any(m[\"status\"] == \"solved\" for m in d[\"methods\"])
+assert d[\"solved\"] == solved and int(sys.argv[2]) == (0 if solved else 1), (d[\"solved\"], sys.argv[2])
+assert all(m[\"curve\"] in (\"converging\", \"stalling\", \"oscillating\", \"too short\", \"no history\") for m in d[\"methods\"])
+assert all(set(f) >= {\"cause\", \"evidence\", \"fix\", \"helped\", \"outcome\"} for f in d[\"findings\"])
+assert d[\"matrix\"][\"n\"] > 0 and \"classes\" in d[\"matrix\"] and \"scaling\" in d[\"matrix\"]
+print(\"consistent\")' '$tmp/diag.json' \$code"
+done
+check "diagnose mlcp singular A" 0 'Schur reduction is not available.*tried: enum: solved.*-> helped' -- \
+  "$perp" diagnose "$data/../mlcp/diodeBridge_mlcp.dat"
+check "diagnose fc2d" 0 'nsgs +solved' -- "$perp" diagnose "$fc/fc2d/FrictionContactProblem00031.dat"
+check "diagnose box lcp" 0 'dantzig +solved' -- "$perp" diagnose "$problems/box_lcp_friction.json"
+check "diagnose qp" 0 'verdict: solved' -- "$perp" diagnose "$problems/qp_small.json"
+# One contact, W = [[1, 2], [2, 1]], q = (-1, 1): a solution (sliding) exists exactly for mu < 1/2
+# (r_n = 1 / (1 - 2 mu)); at mu = 3 there is none, and the sweep brackets 1/2.
+echo '{"type": "friction-contact", "dimension": 2, "W": {"rows": 2, "cols": 2, "triplets": [[0,0,1],[0,1,2],[1,0,2],[1,1,1]]}, "q": [-1, 1], "mu": [3]}' > "$tmp/painleve_fc.json"
+check "diagnose painleve-type fc" 1 'friction large enough for a Painleve-type inconsistency.*solved up to mu = 0\.375, not at mu = 0\.75' -- \
+  "$perp" diagnose "$tmp/painleve_fc.json"
+check "diagnose scene" 0 'run: 500 steps.*0 unsolved.*findings: none.*verdict: every step solved' -- "$perp" diagnose "$scenes/two_contact_block.json"
+# A disk hitting the ground at 10 m/s with h = 5 ms stays 2.6 cm inside it (plain Moreau-Jean does
+# not push it out); baumgarte with split impulse does.
+echo '{"gravity": [0, -9.81], "timestep": 0.005, "duration": 1.0, "restitution": 0, "friction": 0.3, "ground": {"height": 0},
+ "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1, "position": [0, 0.2], "velocity": [0, -10]}]}' > "$tmp/hard_ball.json"
+check "diagnose deep penetration" 0 'deep penetration.*0\.0257 m in the last.*baumgarte 0\.2 with split impulse.*-> helped' -- "$perp" diagnose "$tmp/hard_ball.json"
+check "diagnose scene json" 0 '"type": "scene"' -- "$perp" diagnose "$tmp/hard_ball.json" --json
+check "diagnose unknown file" 2 'cannot open' -- "$perp" diagnose "$tmp/nothing.dat"
+echo '{"bodies": 3}' > "$tmp/neither.json"
+check "diagnose neither problem nor scene" 2 'as a scene:' -- "$perp" diagnose "$tmp/neither.json"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
