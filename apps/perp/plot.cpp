@@ -59,6 +59,7 @@ std::vector<double> nice_ticks(double lo, double hi, int target) {
 }
 
 std::string tick_label(double value, double step) {
+  if (value == 0) return "0";
   char buffer[32];
   const double a = std::abs(value);
   if ((a >= 1e5 || (a > 0 && a < 1e-4) || step < 1e-4) && value != 0) {
@@ -444,10 +445,10 @@ void draw_panel(cairo_t* cr, const Panel& panel, double x0, double y0, double wi
   double note_y = top + 10 + static_cast<double>(std::min(rows, std::max(shown, std::size_t{0}))) * kLegendRow;
   if (shown < entries.size()) {
     char more[64];
-    std::snprintf(more, sizeof more, "... %zu more not shown", entries.size() - shown);
+    std::snprintf(more, sizeof more, "+%zu more", entries.size() - shown);
     set_color(cr, {0.3, 0.3, 0.3});
-    show_text(cr, lx + static_cast<double>(shown / rows) * column_width, top + 10 + static_cast<double>(shown % rows) * kLegendRow,
-              more);
+    show_text(cr, lx + static_cast<double>(shown / rows) * column_width,
+              top + 10 + static_cast<double>(shown % rows) * kLegendRow, fit(cr, more, column_width - 4));
     note_y = top + 10 + static_cast<double>(rows) * kLegendRow;
   }
   set_color(cr, {0, 0, 0});

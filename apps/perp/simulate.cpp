@@ -100,7 +100,7 @@ void write_plot(const std::filesystem::path& path, PlotFormat format, const Simu
   };
   if (record.decimated()) {
     char note[96];
-    std::snprintf(note, sizeof note, "every %ld-th step shown", record.frame_stride);
+    std::snprintf(note, sizeof note, "one state every %ld steps shown", record.frame_stride);
     energy_panel.notes.emplace_back(note);
   }
   // Tall enough that the legend holds 15 bodies in one column.
