@@ -329,7 +329,10 @@ ordered_json diagnose_lcp(const Lcp& lcp, const SolveOptions& options) {
       helped = r.solved();
       outcome = "pgs from lemke's z: " + outcome_text(r);
     }
-    std::string why = report && !report->proves(MatrixClass::PositiveSemidefinite) && !report->proves(MatrixClass::DiagonallyDominant)
+    const bool proven = report && ((report->proves(MatrixClass::Symmetric) &&
+                                    report->proves(MatrixClass::PositiveSemidefinite)) ||
+                                   report->proves(MatrixClass::DiagonallyDominant));
+    std::string why = report && !proven
                           ? "; M is neither symmetric PSD nor diagonally dominant, where PGS is proven to converge"
                           : "";
     findings.push_back(finding("PGS does not converge", "pgs: " + to_string(pgs->result.status) + ", curve " + shape + why,

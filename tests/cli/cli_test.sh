@@ -415,6 +415,17 @@ assert all(set(f) >= {\"cause\", \"evidence\", \"fix\", \"helped\", \"outcome\"}
 assert d[\"matrix\"][\"n\"] > 0 and \"classes\" in d[\"matrix\"] and \"scaling\" in d[\"matrix\"]
 print(\"consistent\")' '$tmp/diag.json' \$code"
 done
+# The fixes the chapter suggests, tried: PGS oscillates on this P-matrix (not symmetric, not
+# diagonally dominant) and converges from Lemke's z; Newton stalls here and solves from PGS's z;
+# a condition of 1e12 is reported with the diagonal scaling tried.
+echo '{"M": [[1.2, -2.2], [2.5, 1.3]], "q": [0.7, -0.6]}' > "$tmp/pgs_oscillates.json"
+check "diagnose pgs warm start" 0 'pgs +max-iterations .*curve oscillating.*PGS does not converge.*neither symmetric PSD nor diagonally dominant.*tried: pgs from lemke.s z: pgs: solved.*-> helped' -- \
+  "$perp" diagnose "$tmp/pgs_oscillates.json"
+echo '{"M": [[1.4, 2.3, 2.9], [-0.4, 1.1, 2.6], [-1.7, 1.5, 0.7]], "q": [-1.0, -1.3, -1.8]}' > "$tmp/newton_stalls.json"
+check "diagnose newton from pgs" 0 'newton-fb +no-solution-found.*Newton stalls.*generalized Jacobian of min\(z, w\).*tried: newton-fb from pgs.s z: newton-fb: solved.*-> helped' -- \
+  "$perp" diagnose "$tmp/newton_stalls.json"
+echo '{"M": [[1, 0], [0, 1e-12]], "q": [-1, -1e-12]}' > "$tmp/ill.json"
+check "diagnose ill conditioning" 0 'condition estimate 1e\+12.*ill conditioning.*rescale: solve D M D' -- "$perp" diagnose "$tmp/ill.json"
 check "diagnose mlcp singular A" 0 'Schur reduction is not available.*tried: enum: solved.*-> helped' -- \
   "$perp" diagnose "$data/../mlcp/diodeBridge_mlcp.dat"
 check "diagnose fc2d" 0 'nsgs +solved' -- "$perp" diagnose "$fc/fc2d/FrictionContactProblem00031.dat"
