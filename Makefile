@@ -17,20 +17,30 @@ FUZZ_TARGETS := siconos_lcp siconos_mlcp siconos_fc json_problem scene solve
 PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock-dev \
             libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev libbox2d-dev \
             clang libclang-rt-14-dev \
-            pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest python3-matplotlib
+            pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest python3-matplotlib \
+            libcairo2-dev
+# Only the tests need these (the viewer's browser test); `make demo` and `make build` do not install them.
+TEST_PACKAGES := chromium
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test unit-test python-test asan-test install-test demo install bench clean fuzz-build fuzz fuzz-smoke
+.PHONY: deps test-deps build test unit-test python-test asan-test install-test demo install bench clean fuzz-build fuzz fuzz-smoke
 
-deps:
-	@missing=""; for p in $(PACKAGES); do \
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	else echo "deps: all packages present"; fi
+	else echo "$(2): all packages present"; fi
+endef
+
+deps:
+	$(call install_missing,$(PACKAGES),deps)
+
+test-deps: deps
+	$(call install_missing,$(TEST_PACKAGES),test-deps)
 
 # The library, the CLI and the Python module (build/python/perp/): `make demo` and `make install`
 # need no test suite. The tests are built in the same tree by `unit-test`, reusing the library's
@@ -39,7 +49,7 @@ build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DPERP_WERROR=ON -DPERP_BUILD_PYTHON=ON -DPython_EXECUTABLE=$(PYTHON)
 	cmake --build $(BUILD) -j $(JOBS) --target perp_cli perp_python
 
-unit-test: build
+unit-test: build test-deps
 	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 

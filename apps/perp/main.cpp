@@ -7,7 +7,9 @@
 #include <string>
 
 #include "classify.hpp"
+#include "cones.hpp"
 #include "demo.hpp"
+#include "diagnose.hpp"
 #include "painleve.hpp"
 #include "perp/perp.hpp"
 #include "simulate.hpp"
@@ -54,10 +56,19 @@ int main(int argc, char** argv) {
   CLI::App* simulate =
       app.add_subcommand("simulate", "Run a contact-dynamics scene (JSON) with Moreau-Jean time stepping");
   simulate->add_option("SCENE", simulate_args.scene, "scene file (JSON), see docs/contact.md")->required();
-  simulate->add_option("--out", simulate_args.out, "folder for trajectory.csv, contacts.csv, energy.csv, plot.png")
+  simulate->add_option("--out", simulate_args.out, "folder for trajectory.csv, contacts.csv, energy.csv, steps.csv, plot")
       ->required();
+  simulate->add_option("--plot", simulate_args.plot, "format of the plot: png, svg or none")
+      ->check(CLI::IsMember({"png", "svg", "none"}))
+      ->capture_default_str();
   simulate->add_option("--solver", simulate_args.solver,
                        "LCP method of each step: enum, lemke, murty, pgs, psor, auto");
+
+  perp::cli::DiagnoseArguments diagnose_args;
+  CLI::App* diagnose = perp::cli::add_diagnose_command(app, diagnose_args);
+
+  perp::cli::ConesArguments cones_args;
+  CLI::App* cones = perp::cli::add_cones_command(app, cones_args);
 
   perp::cli::PainleveArguments painleve_args;
   CLI::App* painleve =
@@ -72,7 +83,7 @@ int main(int argc, char** argv) {
   painleve->add_flag("--json", painleve_args.json, "print one JSON object");
   painleve->add_flag("--critical-mu", painleve_args.critical_mu,
                      "the smallest mu with alpha < 0 somewhere, and its theta");
-  painleve->add_option("--diagram", painleve_args.diagram, "write the (theta, mu) regime map as a PNG");
+  painleve->add_option("--diagram", painleve_args.diagram, "write the (theta, mu) regime map into FILE.png or FILE.svg");
 
   try {
     app.parse(argc, argv);
@@ -95,6 +106,8 @@ int main(int argc, char** argv) {
     if (*classify) return checked_output(perp::cli::run_classify(classify_args));
     if (*simulate) return checked_output(perp::cli::run_simulate(simulate_args));
     if (*painleve) return checked_output(perp::cli::run_painleve(painleve_args));
+    if (*cones) return checked_output(perp::cli::run_cones(cones_args));
+    if (*diagnose) return checked_output(perp::cli::run_diagnose(diagnose_args));
   } catch (const perp::InvalidProblem& e) {
     std::cerr << "perp: invalid input: " << e.what() << "\n";
     return kExitInvalid;
@@ -105,6 +118,8 @@ int main(int argc, char** argv) {
     std::string input;
     if (*solve) input = solve_args.file;
     if (*classify) input = classify_args.file;
+    if (*cones) input = cones_args.file;
+    if (*diagnose) input = diagnose_args.file;
     if (*simulate) input = simulate_args.scene;
     std::cerr << "perp: error: out of memory: `perp " << name << "`" << (input.empty() ? "" : " on '" + input + "'")
               << " needs more memory than this machine can give (std::bad_alloc); the problem is too large\n";

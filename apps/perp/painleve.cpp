@@ -1,12 +1,14 @@
 #include "painleve.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
 #include <string>
 
 #include "perp/perp.hpp"
-#include "png.hpp"
+#include "plot.hpp"
 
 namespace perp::cli {
 namespace {
@@ -31,76 +33,57 @@ contact::PainleveRod rod_from(const PainleveArguments& args) {
   return rod;
 }
 
-Color regime_color(PainleveRegime regime) {
+Rgb regime_color(PainleveRegime regime) {
   switch (regime) {
     case PainleveRegime::Separating:
-      return {158, 202, 225};
+      return {158 / 255.0, 202 / 255.0, 225 / 255.0};
     case PainleveRegime::Contact:
-      return {199, 233, 192};
+      return {199 / 255.0, 233 / 255.0, 192 / 255.0};
     case PainleveRegime::Indeterminate:
-      return {253, 208, 162};
+      return {253 / 255.0, 208 / 255.0, 162 / 255.0};
     case PainleveRegime::Inconsistent:
-      return {252, 146, 114};
+      return {252 / 255.0, 146 / 255.0, 114 / 255.0};
   }
-  return {255, 255, 255};
+  return {1, 1, 1};
 }
 
 /// The (θ, μ) regime map for the given θ̇, m, l, g, with the curve α = 0 and the critical point.
 void write_diagram(const PainleveArguments& args) {
-  constexpr int kWidth = 900;
-  constexpr int kHeight = 640;
-  constexpr int kLeft = 70;
-  constexpr int kRight = kWidth - 20;
-  constexpr int kTop = 60;
-  constexpr int kBottom = kHeight - 50;
+  const PlotFormat format = plot_format_from_path(args.diagram);
   constexpr double kMaxMu = 3.0;
-  Canvas canvas(kWidth, kHeight);
-  contact::PainleveRod rod = rod_from(args);
   const double half_pi = std::numbers::pi / 2;
-  for (int px = kLeft; px <= kRight; ++px) {
-    for (int py = kTop; py <= kBottom; ++py) {
-      rod.theta = std::clamp((px - kLeft + 0.5) / (kRight - kLeft + 1) * half_pi, 1e-9, half_pi - 1e-9);
-      rod.friction = (kBottom - py + 0.5) / (kBottom - kTop + 1) * kMaxMu;
-      canvas.set(px, py, regime_color(contact::analyze_painleve(rod).regime));
-    }
+  const contact::PainleveRod base = rod_from(args);
+  char title[96];
+  std::snprintf(title, sizeof title, "Painleve rod regimes, theta dot = %g rad/s", args.theta_dot);
+  Panel panel{.title = title,
+              .x_label = "theta (rad), angle between rod and ground",
+              .y_label = "mu (Coulomb coefficient)",
+              .x_range = std::array<double, 2>{0, half_pi},
+              .y_range = std::array<double, 2>{0, kMaxMu}};
+  panel.fill = [base, half_pi](double theta, double mu) {
+    contact::PainleveRod rod = base;
+    rod.theta = std::clamp(theta, 1e-9, half_pi - 1e-9);
+    rod.friction = std::max(mu, 0.0);
+    return regime_color(contact::analyze_painleve(rod).regime);
+  };
+  for (const PainleveRegime regime : {PainleveRegime::Separating, PainleveRegime::Contact,
+                                      PainleveRegime::Indeterminate, PainleveRegime::Inconsistent}) {
+    panel.fill_legend.emplace_back(to_string(regime), regime_color(regime));
   }
-  const Color black{0, 0, 0};
   // α = 0: μ = (tan² θ + 4) / (3 tan θ).
-  double last_x = 0;
-  double last_y = 0;
+  Series alpha{"alpha = 0: mu = (tan^2 + 4) / (3 tan)", {}, {}, Rgb{0, 0, 0}, 2};
   for (int i = 1; i < 2000; ++i) {
     const double theta = i * half_pi / 2000;
     const double t = std::tan(theta);
-    const double mu = (t * t + 4) / (3 * t);
-    const double x = kLeft + theta / half_pi * (kRight - kLeft);
-    const double y = kBottom - mu / kMaxMu * (kBottom - kTop);
-    if (i > 1 && mu <= kMaxMu && y >= kTop) canvas.line(last_x, last_y, x, y, black, 2);
-    last_x = x;
-    last_y = y;
+    alpha.x.push_back(theta);
+    alpha.y.push_back((t * t + 4) / (3 * t));
   }
+  panel.series.push_back(std::move(alpha));
   const contact::CriticalFriction critical = contact::painleve_critical_friction();
-  const int cx = static_cast<int>(kLeft + critical.theta / half_pi * (kRight - kLeft));
-  const int cy = static_cast<int>(kBottom - critical.friction / kMaxMu * (kBottom - kTop));
-  canvas.fill_rect(cx - 4, cy - 4, cx + 4, cy + 4, black);
-  canvas.text(cx + 8, cy + 8, "mu = 4/3, theta = atan 2", black);
-  canvas.line(kLeft, kTop, kLeft, kBottom, black);
-  canvas.line(kLeft, kBottom, kRight, kBottom, black);
-  char title[96];
-  std::snprintf(title, sizeof title, "painleve rod regimes, theta dot = %g", args.theta_dot);
-  canvas.text(kLeft, 12, title, black, 3);
-  int legend = kLeft;
-  for (PainleveRegime regime : {PainleveRegime::Separating, PainleveRegime::Contact, PainleveRegime::Indeterminate,
-                                PainleveRegime::Inconsistent}) {
-    canvas.fill_rect(legend, 40, legend + 12, 50, regime_color(regime));
-    canvas.text(legend + 16, 40, to_string(regime), black);
-    legend += 16 + Canvas::text_width(to_string(regime)) + 24;
-  }
-  canvas.text(kLeft - 12, kBottom + 8, "0", black);
-  canvas.text(kRight - Canvas::text_width("1.571"), kBottom + 8, "1.571", black);
-  canvas.text((kLeft + kRight) / 2 - 40, kBottom + 28, "theta (rad)", black);
-  canvas.text(8, kTop, "mu = 3", black);
-  canvas.text(8, (kTop + kBottom) / 2, "mu", black);
-  canvas.write_png(args.diagram);
+  panel.markers.push_back({"mu = 4/3 at theta = atan 2", critical.theta, critical.friction, Rgb{0, 0, 0}});
+  Figure figure{.width = 900};
+  figure.panels.push_back({std::move(panel), 620});
+  write_figure(figure, args.diagram, format);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "format.hpp"
+#include "history_plot.hpp"
 #include "perp/perp.hpp"
 #include "perp/solvers/friction_contact.hpp"
 
@@ -139,6 +140,7 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
       solve->add_option("--relaxation", args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)")->check(kInRange);
   solve->add_flag("--all", args.all, "enum on an LCP: list every distinct solution");
   solve->add_flag("--json", args.json, "print one JSON object instead of a summary");
+  solve->add_option("--plot", args.plot, "draw the residual history into FILE.png or FILE.svg");
   return solve;
 }
 
@@ -158,7 +160,14 @@ int run_solve(const SolveArguments& args) {
     std::cerr << "perp: warning: --all lists every solution only with --method enum; " << to_string(method)
               << " stops at the first\n";
   }
-  return std::visit([&](const auto& p) { return report(args, p, solve(p, method, options)); }, problem);
+  if (!args.plot.empty()) (void)plot_format_from_path(args.plot);  // a bad name is refused before solving
+  return std::visit(
+      [&](const auto& p) {
+        const auto result = solve(p, method, options);
+        if (!args.plot.empty()) write_history_plot(args.plot, args.file, result);
+        return report(args, p, result);
+      },
+      problem);
 }
 
 }  // namespace perp::cli

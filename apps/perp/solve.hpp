@@ -14,6 +14,8 @@ struct SolveArguments {
   const CLI::Option* relaxation_option = nullptr;  // set only when given, so 0 is refused, not ignored
   bool all = false;
   bool json = false;
+  /// --plot FILE.png|svg: the convergence history (residual per iteration); empty = none.
+  std::string plot;
 };
 
 CLI::App* add_solve_command(CLI::App& app, SolveArguments& args);

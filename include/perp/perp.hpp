@@ -26,6 +26,8 @@
 #include "perp/io/report.hpp"
 #include "perp/io/scene.hpp"
 #include "perp/io/siconos.hpp"
+#include "perp/io/simulation.hpp"
+#include "perp/io/viewer.hpp"
 #include "perp/solvers/box_lcp.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/mlcp.hpp"

@@ -176,6 +176,45 @@ for scene in bouncing_ball two_contact_block sliding_box box_stack disk_pile pai
   check "simulate $scene" 0 "wrote" -- "$perp" simulate "$scenes/$scene.json" --out "$tmp/$scene"
   check "$scene plot.png decodes" 0 "png ok" -- png_ok "$tmp/$scene/plot.png"
 done
+# Plots (cairo): a normal size, every series drawn, --plot svg|none (issue 17).
+check "15-disk plot.png under 200 KB" 0 '^ok *$' -- bash -c "s=\$(wc -c < '$tmp/disk_pile/plot.png'); [ \$s -gt 20000 ] && [ \$s -lt 200000 ] && echo ok || echo \$s"
+check "simulate --plot svg" 0 'plot\.svg, view\.html\}' -- "$perp" simulate "$scenes/disk_pile.json" --out "$tmp/pile_svg" --plot svg
+check "svg header" 0 '^<\?xml .*<svg ' -- head -c 300 "$tmp/pile_svg/plot.svg"
+check "svg axis labels" 0 'x axis: t \(s\) y axis: x \(m\).*y axis: y \(m\).*y axis: angle \(rad\).*y axis: energy \(J\)' -- \
+  sed -n '/<desc>/,/<\/desc>/p' "$tmp/pile_svg/plot.svg"
+check "svg every series in its legend" 0 '^15 3 *$' -- bash -c "sed -n '/<desc>/,/<\/desc>/p' '$tmp/pile_svg/plot.svg' | awk '/panel: horizontal/ {p=1} /panel: height/ {p=0} p && /^series: disk/ {b++} /^series: (kinetic|potential|total)/ {e++} END {print b, e}'"
+# 15 bodies x 3 panels + 3 energies, each a stroked curve and a stroked legend line in its colour:
+# 96 coloured stroke paths (the frame and ticks are black, the grid grey).
+check "svg one path per series" 0 '^96 *$' -- bash -c "grep -o '<path [^>]*>' '$tmp/pile_svg/plot.svg' | grep 'fill:none' | grep -v 'rgb(0%,0%,0%)' | grep -vc 'rgb(90%,90%,90%)'"
+check "svg under 200 KB" 0 '^ok *$' -- bash -c "[ \$(wc -c < '$tmp/pile_svg/plot.svg') -lt 200000 ] && echo ok"
+check "simulate --plot none" 0 '^0 *$' -- bash -c "'$perp' simulate '$scenes/bouncing_ball.json' --out '$tmp/noplot' --plot none >/dev/null && ls '$tmp/noplot' | grep -c '^plot'; true"
+check "simulate --plot pdf refused" 2 'plot: pdf not in \{png,svg,none\}|pdf' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --plot pdf
+check "painleve diagram svg" 0 'wrote' -- "$perp" painleve --diagram "$tmp/painleve.svg"
+check "painleve diagram labels" 0 'x axis: theta \(rad\).*y axis: mu.*region: inconsistent' -- cat "$tmp/painleve.svg"
+check "painleve diagram png written" 0 'wrote' -- "$perp" painleve --diagram "$tmp/painleve.png"
+check "painleve diagram png" 0 'png ok' -- png_ok "$tmp/painleve.png"
+check "painleve diagram bad extension" 2 'extension must be \.png or \.svg' -- "$perp" painleve --diagram "$tmp/painleve.gif"
+check "solve --plot history" 0 'pgs: solved' -- "$perp" solve "$data/lcp_mmc.dat" --method pgs --plot "$tmp/history.svg"
+check "history plot labels" 0 'x axis: iteration y axis: natural residual.*series: pgs residual.*note: solved after [0-9]+ iterations' -- cat "$tmp/history.svg"
+check "solve --plot bad extension" 2 'extension must be' -- "$perp" solve "$data/lcp_mmc.dat" --plot "$tmp/history.jpg"
+# perp cones: the chapter's three-solution example (M not P, but Q), a P-matrix, a non-Q matrix.
+check "cones three solutions" 0 '3 solutions.*every q has a solution.*up to 3 on one direction.*not a P-matrix' -- \
+  "$perp" cones "$tmp/three.json" --plot "$tmp/cones.png"
+check "cones png" 0 'png ok' -- png_ok "$tmp/cones.png"
+echo '{"M": [[2, 1], [1, 2]], "q": [-1, -1]}' > "$tmp/p2.json"
+check "cones P-matrix" 0 '"q_matrix_as_seen": true, "unique_as_seen": true, "p_matrix": true' -- "$perp" cones "$tmp/p2.json" --json
+check "cones P solution" 0 '"solutions": \[\{"z": \[0\.33333333333333' -- "$perp" cones "$tmp/p2.json" --json
+echo '{"M": [[-1, 0], [0, -1]], "q": [1, -1]}' > "$tmp/notq.json"
+check "cones not Q" 0 '"solutions": \[\], .*"q_matrix_as_seen": false' -- "$perp" cones "$tmp/notq.json" --json
+check "cones svg" 0 'region: cone z1 z2 \(holds q\).*point: q = \(-1, -1\)' -- bash -c "'$perp' cones '$tmp/three.json' --plot '$tmp/cones.svg' >/dev/null && cat '$tmp/cones.svg'"
+echo '{"M": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "q": [-1, -1, -1]}' > "$tmp/three_by_three.json"
+check "cones 3x3 refused" 2 'M is 3x3; the complementary cones are drawn in the plane' -- "$perp" cones "$tmp/three_by_three.json"
+check "cones box lcp refused" 2 'holds a box-lcp problem' -- "$perp" cones "$problems/box_lcp_friction.json"
+# The viewer page (tests/cli/viewer_test.py loads it in a browser): one file, nothing from outside,
+# names escaped so that none can close the script element.
+check "view.html written" 0 '^<!DOCTYPE html>' -- head -1 "$tmp/bouncing_ball/view.html"
+check "view.html self-contained" 0 '^0 *$' -- bash -c "grep -cE 'https?://|<script[^>]*src=|<link' '$tmp/bouncing_ball/view.html'; true"
+check "view.html holds the frames" 0 '"steps":3000,"stride":1,"decimated":false' -- cat "$tmp/bouncing_ball/view.html"
 check "trajectory header" 0 '^t,ball\.x,ball\.y,ball\.angle,ball\.vx,ball\.vy,ball\.omega $' -- head -1 "$tmp/bouncing_ball/trajectory.csv"
 check "trajectory rows: initial + 3000 steps" 0 '^3002 ' -- wc -l "$tmp/bouncing_ball/trajectory.csv"
 check "contacts header" 0 '^t,body_a,body_b,x,y,gap,normal_impulse,tangent_impulse $' -- head -1 "$tmp/two_contact_block/contacts.csv"
@@ -345,18 +384,68 @@ echo "{$scene_head, \"timestep\": 0.01, \"duration\": 0.05, \"ground\": {\"heigh
 check "simulate odd names" 0 'wrote' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out"
 check "names quoted in the header" 0 '^t,"a,b.x",.*"say ""hi""' -- head -c 200 "$tmp/names_out/trajectory.csv"
 check "csv columns intact" 0 '^13 13 8 8 *$' -- python3 -c "import csv; t = list(csv.reader(open('$tmp/names_out/trajectory.csv'))); c = list(csv.reader(open('$tmp/names_out/contacts.csv'))); print(len(t[0]), len(t[1]), len(c[0]), len(c[1]))"
-before=$(cat "$tmp/names_out"/*.csv "$tmp/names_out/plot.png" | md5sum)
+before=$(cat "$tmp/names_out"/*.csv "$tmp/names_out/plot.png" "$tmp/names_out/view.html" | md5sum)
 check "simulate bad --solver" 2 '--solver schur cannot solve this scene' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out" --solver schur
 echo "{$scene_head, \"timestep\": 1e153, \"duration\": 5e153, \"bodies\": [$(disk '"b"' 0 ', "velocity": [0, 1e152]')]}" > "$tmp/late_overflow.json"
 check "simulate stops at a non-finite value" 2 'at t = 2e\+153 s, the kinetic energy is inf.*left as they were' -- \
   "$perp" simulate "$tmp/late_overflow.json" --out "$tmp/names_out"
-check "failed runs left the old files" 0 "^$before *\$" -- bash -c "cat '$tmp/names_out'/*.csv '$tmp/names_out/plot.png' | md5sum"
-check "no temporary files left" 0 '^5 *$' -- bash -c "ls -A '$tmp/names_out' | wc -l"
+check "failed runs left the old files" 0 "^$before *\$" -- bash -c "cat '$tmp/names_out'/*.csv '$tmp/names_out/plot.png' '$tmp/names_out/view.html' | md5sum"
+check "no temporary files left" 0 '^6 *$' -- bash -c "ls -A '$tmp/names_out' | wc -l"
 echo "{$scene_head, \"timestep\": 0.01, \"duration\": 0.05, \"bodies\": [$(disk '"b"' 0 '') ]}" | sed 's/"mass": 1/"mass": 1e-320/' > "$tmp/tiny_mass.json"
 check "scene mass 1e-320 by key path" 2 'bodies\[0\]\.mass = 9\.99989e-321 is too small' -- "$perp" simulate "$tmp/tiny_mass.json" --out "$tmp/x_out"
 echo "{$scene_head, \"timestep\": 1e300, \"duration\": 1e300, \"bodies\": [$(disk '"b"' 0 '')]}" > "$tmp/huge_step.json"
 check "scene timestep 1e300" 2 'timestep = 1e\+300' -- "$perp" simulate "$tmp/huge_step.json" --out "$tmp/x_out"
 check "nothing written for refused scenes" 0 '^0 *$' -- bash -c "ls -A '$tmp/x_out' 2>/dev/null | wc -l"
+
+
+# perp diagnose (issue 17): the troubleshooting table on the corpus, other problem types and scenes.
+check "diagnose deudeu" 0 'classes: symmetric, positive-definite.*recommended: lemke.*lemke +solved.*findings: none.*verdict: solved by lemke' -- \
+  "$perp" diagnose "$data/lcp_deudeu.dat"
+check "diagnose no solution" 1 'not P: minor \{0, 2\} = -1.*2\^3 active sets examined: LCP\(q, M\) has no solution.*zero or negative diagonal: PGS cannot run.*M\(0, 0\) = 0.*Newton stalls.*verdict: no method solved it' -- \
+  "$perp" diagnose "$data/lcp_Pang_isolated_sol_perturbed.dat"
+# Every corpus file: a JSON object whose verdict agrees with the methods' statuses and the exit code.
+for f in "$data"/*.dat; do
+  check "diagnose $(basename "$f")" 0 '^consistent *$' -- bash -c "'$perp' diagnose '$f' --json > '$tmp/diag.json'; code=\$?; python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+solved = any(m[\"status\"] == \"solved\" for m in d[\"methods\"])
+assert d[\"solved\"] == solved and int(sys.argv[2]) == (0 if solved else 1), (d[\"solved\"], sys.argv[2])
+assert all(m[\"curve\"] in (\"converging\", \"stalling\", \"oscillating\", \"too short\", \"no history\") for m in d[\"methods\"])
+assert all(set(f) >= {\"cause\", \"evidence\", \"fix\", \"helped\", \"outcome\"} for f in d[\"findings\"])
+assert d[\"matrix\"][\"n\"] > 0 and \"classes\" in d[\"matrix\"] and \"scaling\" in d[\"matrix\"]
+print(\"consistent\")' '$tmp/diag.json' \$code"
+done
+# The fixes the chapter suggests, tried: PGS oscillates on this P-matrix (not symmetric, not
+# diagonally dominant) and converges from Lemke's z; Newton stalls here and solves from PGS's z;
+# a condition of 1e12 is reported with the diagonal scaling tried.
+echo '{"M": [[1.2, -2.2], [2.5, 1.3]], "q": [0.7, -0.6]}' > "$tmp/pgs_oscillates.json"
+check "diagnose pgs warm start" 0 'pgs +max-iterations .*curve oscillating.*PGS does not converge.*neither symmetric PSD nor diagonally dominant.*tried: pgs from lemke.s z: pgs: solved.*-> helped' -- \
+  "$perp" diagnose "$tmp/pgs_oscillates.json"
+echo '{"M": [[1.4, 2.3, 2.9], [-0.4, 1.1, 2.6], [-1.7, 1.5, 0.7]], "q": [-1.0, -1.3, -1.8]}' > "$tmp/newton_stalls.json"
+check "diagnose newton from pgs" 0 'newton-fb +no-solution-found.*Newton stalls.*generalized Jacobian of min\(z, w\).*tried: newton-fb from pgs.s z: newton-fb: solved.*-> helped' -- \
+  "$perp" diagnose "$tmp/newton_stalls.json"
+echo '{"M": [[1, 0], [0, 1e-12]], "q": [-1, -1e-12]}' > "$tmp/ill.json"
+check "diagnose ill conditioning" 0 'condition estimate 1e\+12.*ill conditioning.*rescale: solve D M D' -- "$perp" diagnose "$tmp/ill.json"
+check "diagnose mlcp singular A" 0 'Schur reduction is not available.*tried: enum: solved.*-> helped' -- \
+  "$perp" diagnose "$data/../mlcp/diodeBridge_mlcp.dat"
+check "diagnose fc2d" 0 'nsgs +solved' -- "$perp" diagnose "$fc/fc2d/FrictionContactProblem00031.dat"
+check "diagnose box lcp" 0 'dantzig +solved' -- "$perp" diagnose "$problems/box_lcp_friction.json"
+check "diagnose qp" 0 'verdict: solved' -- "$perp" diagnose "$problems/qp_small.json"
+# One contact, W = [[1, 2], [2, 1]], q = (-1, 1): a solution (sliding) exists exactly for mu < 1/2
+# (r_n = 1 / (1 - 2 mu)); at mu = 3 there is none, and the sweep brackets 1/2.
+echo '{"type": "friction-contact", "dimension": 2, "W": {"rows": 2, "cols": 2, "triplets": [[0,0,1],[0,1,2],[1,0,2],[1,1,1]]}, "q": [-1, 1], "mu": [3]}' > "$tmp/painleve_fc.json"
+check "diagnose painleve-type fc" 1 'friction large enough for a Painleve-type inconsistency.*solved up to mu = 0\.375, not at mu = 0\.75' -- \
+  "$perp" diagnose "$tmp/painleve_fc.json"
+check "diagnose scene" 0 'run: 500 steps.*0 unsolved.*findings: none.*verdict: every step solved' -- "$perp" diagnose "$scenes/two_contact_block.json"
+# A disk hitting the ground at 10 m/s with h = 5 ms stays 2.6 cm inside it (plain Moreau-Jean does
+# not push it out); baumgarte with split impulse does.
+echo '{"gravity": [0, -9.81], "timestep": 0.005, "duration": 1.0, "restitution": 0, "friction": 0.3, "ground": {"height": 0},
+ "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1, "position": [0, 0.2], "velocity": [0, -10]}]}' > "$tmp/hard_ball.json"
+check "diagnose deep penetration" 0 'deep penetration.*0\.0257 m in the last.*baumgarte 0\.2 with split impulse.*-> helped' -- "$perp" diagnose "$tmp/hard_ball.json"
+check "diagnose scene json" 0 '"type": "scene"' -- "$perp" diagnose "$tmp/hard_ball.json" --json
+check "diagnose unknown file" 2 'cannot open' -- "$perp" diagnose "$tmp/nothing.dat"
+echo '{"bodies": 3}' > "$tmp/neither.json"
+check "diagnose neither problem nor scene" 2 'as a scene:' -- "$perp" diagnose "$tmp/neither.json"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,129 @@
+#pragma once
+/// \file
+/// Running a scene and writing what it did: the CSVs of `perp simulate` (trajectory, contacts,
+/// energy, steps), the energy bookkeeping, and a decimated record of the run kept in memory for
+/// plots and the viewer (io/viewer.hpp).
+///
+/// Files are written under temporary names in the output folder and renamed over the final ones
+/// together by `StagedFiles::commit`, once the whole run (and whatever the caller adds: a plot,
+/// the viewer page) has succeeded: a run that fails part-way leaves the previous run's files as
+/// they were, never a mix of two runs.
+
+#include <array>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "perp/contact/moreau_jean.hpp"
+#include "perp/contact/scene.hpp"
+#include "perp/core/status.hpp"
+
+namespace perp {
+
+/// A set of files in one folder, written under temporary names (".NAME.partial-PID") and renamed
+/// over their final names together by `commit`. Temporaries not committed are removed by the
+/// destructor.
+class StagedFiles {
+ public:
+  /// Creates `dir` (and its parents) when missing; throws `InvalidProblem` when it cannot.
+  explicit StagedFiles(std::filesystem::path dir);
+  StagedFiles(const StagedFiles&) = delete;
+  StagedFiles& operator=(const StagedFiles&) = delete;
+  ~StagedFiles();
+
+  /// The temporary path under which final file `name` is to be written; registers `name`.
+  [[nodiscard]] std::filesystem::path temporary(const std::string& name);
+  /// Renames every registered temporary over its final name; throws `InvalidProblem` naming the
+  /// file that could not be renamed.
+  void commit();
+  [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
+  /// The final names registered so far, in order.
+  [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  [[nodiscard]] std::filesystem::path staged(const std::string& name) const;
+  std::filesystem::path dir_;
+  std::vector<std::string> names_;
+  bool committed_ = false;
+};
+
+/// A contact as the viewer draws it: where it acts and the impulse it carries there,
+/// P = λ_N n + λ_T t (N·s, world frame).
+struct FrameContact {
+  double x = 0;
+  double y = 0;
+  double impulse_x = 0;
+  double impulse_y = 0;
+};
+
+/// One recorded state of the run: the time, each body's (x, y, angle) in `state` (3 per body),
+/// the energies, the contacts of the step that led to it, and the deepest overlap among them
+/// (min gap, 0 when none overlaps; negative: penetration).
+struct SimulationFrame {
+  long step = 0;
+  double t = 0;
+  std::vector<double> state;
+  double kinetic = 0;
+  double potential = 0;
+  std::vector<FrameContact> contacts;
+  double deepest_overlap = 0;
+};
+
+struct SimulationOutputOptions {
+  /// Frames kept in memory (for the plot and the viewer): when more than 2·frame_capacity would be
+  /// kept, every other one is dropped and the stride doubles, so the kept frames stay evenly
+  /// spaced (every stride-th step) and memory stays bounded. 0 = from `frame_budget`.
+  std::size_t frame_capacity = 0;
+  /// With `frame_capacity` 0: the capacity is frame_budget / (15 · bodies), clamped to [50, 2000]
+  /// (a frame holds 3 numbers a body and about 4 numbers for each of ~3 contacts a body).
+  std::size_t frame_budget = 600'000;
+  /// Called after every step with (steps done, total steps); may be empty.
+  std::function<void(long, long)> progress;
+};
+
+/// What a run did, with its decimated frames.
+struct SimulationRecord {
+  /// Kept frames, the first at t = 0, then every `frame_stride`-th step (the last step is
+  /// always kept). Each frame's time equals a row of trajectory.csv.
+  std::vector<SimulationFrame> frames;
+  long frame_stride = 1;
+  long steps = 0;
+  std::size_t most_contacts = 0;
+  contact::Energy initial_energy;
+  double last_time = 0;
+  double last_energy = 0;
+  /// The deepest overlap of any step (min gap, ≤ 0) and the step where it was seen.
+  double deepest_overlap = 0;
+  long deepest_overlap_step = -1;
+  double solve_ms = 0;
+  double step_ms = 0;
+  long unsolved = 0;
+  long first_failure_step = -1;
+  Status first_failure = Status::Solved;
+  /// Whether frames were dropped (steps + 1 > frames.size()).
+  [[nodiscard]] bool decimated() const { return static_cast<std::size_t>(steps + 1) > frames.size(); }
+};
+
+/// The CSV files `write_simulation` stages, in order.
+inline constexpr std::array<const char*, 4> kSimulationCsvFiles = {"trajectory.csv", "contacts.csv", "energy.csv",
+                                                                   "steps.csv"};
+
+/// Runs `scene` (validated first) and writes trajectory.csv (t and x, y, angle, vx, vy, omega of
+/// every body), contacts.csv (each active contact of each step: bodies, point, gap, impulses),
+/// energy.csv (kinetic, potential, total, and dissipated = initial total − total) and steps.csv
+/// (each step's status, method, iterations, residual, criteria, timings) into `files` (not
+/// committed). Refuses (`InvalidProblem`) a run whose CSVs would not fit on the disk, a world of
+/// overlapping bodies beyond detection's limit, and any non-finite number about to be written
+/// (naming the body, the quantity and the time). Numbers are written with 12 significant digits.
+SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& files,
+                                  const SimulationOutputOptions& options = {});
+
+/// A number as the CSVs write it: 12 significant digits, −0 as 0.
+[[nodiscard]] std::string csv_number(double value);
+/// A CSV field per RFC 4180: quoted, with its quotes doubled, when it holds a comma, a quote or a
+/// line break.
+[[nodiscard]] std::string csv_field(const std::string& text);
+
+}  // namespace perp
