@@ -3,7 +3,9 @@
 // test: rows touching, no walls), and heaps of disks dropped on the ground. Same h = 1/60, μ = 0.6,
 // restitution 0, masses (density 1 per unit area), gravity 9.81.
 //
-// Per scene and engine: wall-clock ms a step (mean over the run, the step call alone), the
+// Per scene and engine: wall-clock ms a step (mean over the run, the step call alone, and the
+// median step: perp's mean is a few hard steps — a cold start, a heap settling — over cheap
+// warm-started ones), the
 // largest and the mean penetration (measured for both engines by perp's own contact detection
 // on the engine's state after each step, so that the figures compare), the drift of the top body
 // over the run, whether the structure stands (every body within 10 % of its size of where it
@@ -12,7 +14,7 @@
 //
 // Box2D rounds every polygon by b2_polygonRadius (1 cm): its boxes are made that much smaller so
 // that the rounded outline is perp's box. Box2D is run at its defaults (8 velocity, 3 position
-// iterations) and at (30, 10).
+// iterations, sleeping on) and at (30, 10), and at 8/3 without sleeping (like perp).
 //
 // Usage: compare_box2d [--seconds S] [--scene NAME]...   (scenes: stack10, pyramid5, pyramid20,
 //   disks100, disks1000 (between two walls), slope20; default all, 10 s each)
@@ -131,6 +133,8 @@ Scene slope() {
 
 struct Figures {
   double ms_per_step = 0;
+  double median_ms = 0;  // the median step: the cost of a step without the few hard ones
+  std::vector<double> step_ms;
   double max_penetration = 0;
   double mean_penetration = 0;  // mean over steps of the step's largest penetration
   double top_drift = 0;
@@ -160,6 +164,9 @@ std::size_t top_body(const World& world) {
 
 void finish(Figures& figures, const Scene& scene, const World& end, int steps, double total_ms) {
   figures.ms_per_step = total_ms / steps;
+  std::vector<double> sorted = figures.step_ms;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+  figures.median_ms = sorted.empty() ? 0 : sorted[sorted.size() / 2];
   figures.mean_penetration /= steps;
   const std::size_t top = top_body(scene.world);
   figures.top_drift = (end.bodies[top].position - scene.world.bodies[top].position).norm();
@@ -191,7 +198,9 @@ Figures run_perp(const Scene& scene, int steps, bool split) {
   for (int k = 0; k < steps; ++k) {
     const auto start = std::chrono::steady_clock::now();
     const perp::contact::StepReport report = perp::contact::moreau_jean_step(world, options);
-    total_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    total_ms += ms;
+    figures.step_ms.push_back(ms);
     if (report.status != perp::Status::Solved) ++figures.unsolved;
     figures.solve_share += report.solve_ms;
     figures.worst_criterion = std::max({figures.worst_criterion, report.criteria.signorini, report.criteria.coulomb,
@@ -205,8 +214,12 @@ Figures run_perp(const Scene& scene, int steps, bool split) {
   return figures;
 }
 
-Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int position_iterations) {
+/// `sleeping`: Box2D's default (bodies at rest for half a second stop being simulated, so its later
+/// steps cost almost nothing); perp has no sleeping, so the rows without it compare like for like.
+Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int position_iterations,
+                  bool sleeping = true) {
   b2World engine(b2Vec2(0, static_cast<float>(-kGravity)));
+  engine.SetAllowSleeping(sleeping);
   b2BodyDef ground_def;
   b2Body* ground = engine.CreateBody(&ground_def);
   b2EdgeShape edge;
@@ -259,7 +272,9 @@ Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int po
   for (int k = 0; k < steps; ++k) {
     const auto start = std::chrono::steady_clock::now();
     engine.Step(static_cast<float>(kTimestep), velocity_iterations, position_iterations);
-    total_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    total_ms += ms;
+    figures.step_ms.push_back(ms);
     for (std::size_t i = 0; i < bodies.size(); ++i) {
       const b2Vec2 p = bodies[i]->GetPosition();
       const b2Vec2 v = bodies[i]->GetLinearVelocity();
@@ -282,8 +297,8 @@ void print(const Scene& scene, const std::string& engine, const Figures& f) {
     std::snprintf(perp_columns, sizeof perp_columns, "%d | %.1e | %.0f %%", f.unsolved, f.worst_criterion,
                   100 * f.solve_share);
   }
-  std::printf("| %s | %s | %.3f | %.2e | %.2e | %.2e | %s | %.2e | %s |\n", scene.name.c_str(), engine.c_str(),
-              f.ms_per_step, f.max_penetration, f.mean_penetration, f.top_drift,
+  std::printf("| %s | %s | %.3f | %.3f | %.2e | %.2e | %.2e | %s | %.2e | %s |\n", scene.name.c_str(), engine.c_str(),
+              f.ms_per_step, f.median_ms, f.max_penetration, f.mean_penetration, f.top_drift,
               !scene.structure ? "n/a" : f.stands ? "yes" : "no", f.kinetic,
               f.perp ? perp_columns : "- | - | -");
   std::fflush(stdout);
@@ -310,14 +325,15 @@ int main(int argc, char** argv) {
                                              [] { return pyramid(20); }, [] { return disks(100); },
                                              [] { return disks(1000); }, [] { return slope(); }};
   std::printf("h = 1/60, mu = 0.6, %d steps (%.3g s)\n\n", steps, seconds);
-  std::printf("| scene | engine | ms/step | max penetration (m) | mean penetration (m) | top drift (m) | stands | "
+  std::printf("| scene | engine | ms/step | median ms/step | max penetration (m) | mean penetration (m) | top drift (m) | stands | "
               "final KE (J) | perp unsolved steps | perp worst criterion | perp time in the solve |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& make : scenes) {
     const Scene scene = make();
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), scene.name) == wanted.end()) continue;
     print(scene, "Box2D 8/3", run_box2d(scene, steps, 8, 3));
     print(scene, "Box2D 30/10", run_box2d(scene, steps, 30, 10));
+    print(scene, "Box2D 8/3, no sleeping", run_box2d(scene, steps, 8, 3, false));
     print(scene, "perp (Coulomb, auto)", run_perp(scene, steps, false));
     print(scene, "perp (Coulomb, auto, split impulse)", run_perp(scene, steps, true));
   }

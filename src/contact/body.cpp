@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 
 #include "perp/core/error.hpp"
 
@@ -100,7 +101,10 @@ double combine_restitution(const std::optional<double>& a, const std::optional<d
 }
 
 void World::validate() const {
-  std::set<std::string> names;
+  // Checked at every step: a hash set of views, not a tree of copies (that was a sixth of a
+  // 10 000-body step without contacts).
+  std::unordered_set<std::string_view> names;
+  names.reserve(bodies.size());
   for (const Body& body : bodies) {
     body.validate();
     if (!names.insert(body.name).second) throw InvalidProblem("body name \"" + body.name + "\" is used twice");

@@ -3,6 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 #include <cstdio>
 #include <numeric>
 #include <string>
@@ -288,6 +293,108 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
                        " m: bodies that start inside each other collide pairwise, separate them");
 }
 
+/// The pairs (i < j) whose bounding disks, grown by `margin`, overlap and that are not both fixed,
+/// in increasing order. A uniform grid of cells of side s = 2 R + margin, R the largest bounding
+/// radius among all but the largest tenth of the bodies (so that one long rod or a wide fixed table
+/// does not make every cell huge): a body whose bounding disk fits (2 R_i + margin <= s) is filed
+/// under the cell of its centre and meets only the bodies of the 3×3 cells around it; the few larger
+/// ones are checked against every body. O(N + pairs) for bodies of similar sizes, where a sweep
+/// along x meets O(N^1.5) candidate pairs on a square heap.
+std::vector<std::pair<int, int>> candidate_pairs(const World& world, double margin) {
+  const auto count = static_cast<int>(world.bodies.size());
+  std::vector<double> radius(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) radius[static_cast<std::size_t>(i)] = world.bodies[static_cast<std::size_t>(i)].bounding_radius();
+  std::vector<std::pair<int, int>> pairs;
+  if (count < 2) return pairs;
+  const auto overlapping = [&](int i, int j) {
+    const Body& bi = world.bodies[static_cast<std::size_t>(i)];
+    const Body& bj = world.bodies[static_cast<std::size_t>(j)];
+    if (bi.fixed && bj.fixed) return false;
+    const double reach = radius[static_cast<std::size_t>(i)] + radius[static_cast<std::size_t>(j)] + margin;
+    return std::abs(bi.position.x() - bj.position.x()) <= reach && std::abs(bi.position.y() - bj.position.y()) <= reach;
+  };
+  std::vector<double> sorted = radius;
+  const auto tenth = static_cast<std::ptrdiff_t>(sorted.size() - 1 - sorted.size() / 10);
+  std::nth_element(sorted.begin(), sorted.begin() + tenth, sorted.end());
+  const double side = 2 * sorted[static_cast<std::size_t>(tenth)] + margin;
+  std::vector<int> large;
+  // Cells as (column, row) keys, clamped so that far-out coordinates stay representable (bodies
+  // clamped together are merely checked against each other: more work, never a missed pair).
+  constexpr double kClamp = 1099511627776.0;  // 2^40 cells
+  using Key = std::pair<std::int64_t, std::int64_t>;
+  const auto cell = [&](int i) {
+    const Eigen::Vector2d& x = world.bodies[static_cast<std::size_t>(i)].position;
+    const auto index = [&](double v) {
+      const double c = side > 0 ? std::floor(v / side) : 0.0;
+      return static_cast<std::int64_t>(std::clamp(c, -kClamp, kClamp));
+    };
+    return Key{index(x.x()), index(x.y())};
+  };
+  std::vector<std::pair<Key, int>> filed;
+  filed.reserve(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    if (!(side > 0) || 2 * radius[static_cast<std::size_t>(i)] + margin > side) {
+      large.push_back(i);
+    } else {
+      filed.emplace_back(cell(i), i);
+    }
+  }
+  std::sort(filed.begin(), filed.end());
+  // The run [first, last) of `filed` in each occupied cell.
+  struct KeyHash {
+    std::size_t operator()(const Key& key) const {
+      return std::hash<std::int64_t>{}(key.first * 73856093 ^ key.second * 19349663);
+    }
+  };
+  std::unordered_map<Key, std::pair<std::size_t, std::size_t>, KeyHash> runs;
+  runs.reserve(filed.size());
+  for (std::size_t u = 0; u < filed.size();) {
+    std::size_t end = u;
+    while (end < filed.size() && filed[end].first == filed[u].first) ++end;
+    runs.emplace(filed[u].first, std::pair{u, end});
+    u = end;
+  }
+  const auto run = [&](const Key& key) {
+    const auto found = runs.find(key);
+    const auto at = [&](std::size_t k) { return filed.begin() + static_cast<std::ptrdiff_t>(k); };
+    return found == runs.end() ? std::pair{filed.end(), filed.end()}
+                               : std::pair{at(found->second.first), at(found->second.second)};
+  };
+  for (std::size_t u = 0; u < filed.size();) {
+    const Key key = filed[u].first;
+    std::size_t end = u;
+    while (end < filed.size() && filed[end].first == key) ++end;
+    for (std::int64_t dx = -1; dx <= 1; ++dx) {
+      for (std::int64_t dy = -1; dy <= 1; ++dy) {
+        const Key neighbour{key.first + dx, key.second + dy};
+        if (neighbour < key) continue;  // each pair of cells once
+        const auto [first, last] = neighbour == key ? std::pair{filed.begin() + static_cast<std::ptrdiff_t>(u),
+                                                                filed.begin() + static_cast<std::ptrdiff_t>(end)}
+                                                    : run(neighbour);
+        for (std::size_t p = u; p < end; ++p) {
+          for (auto q = first; q != last; ++q) {
+            const int i = filed[p].second;
+            const int j = q->second;
+            if (neighbour == key && j <= i) continue;  // within a cell, each pair once
+            if (overlapping(i, j)) pairs.emplace_back(std::min(i, j), std::max(i, j));
+          }
+        }
+      }
+    }
+    u = end;
+  }
+  for (const int l : large) {
+    for (int j = 0; j < count; ++j) {
+      if (j == l) continue;
+      const bool j_large = 2 * radius[static_cast<std::size_t>(j)] + margin > side || !(side > 0);
+      if (j_large && j < l) continue;  // a pair of large bodies once
+      if (overlapping(l, j)) pairs.emplace_back(std::min(l, j), std::max(l, j));
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
 }  // namespace
 
 std::size_t contact_limit(const World& world) { return kMaxContacts + 16 * world.bodies.size(); }
@@ -309,26 +416,9 @@ std::vector<Contact> detect_contacts(const World& world, double margin) {
       plane_contacts(contacts, world, i, plane_id(p), plane.point, plane.unit_normal(), margin);
     }
   }
-  // Sweep and prune along x over bounding disks.
-  std::vector<int> order(static_cast<std::size_t>(count));
-  std::iota(order.begin(), order.end(), 0);
-  auto low = [&](int i) {
-    const Body& body = world.bodies[static_cast<std::size_t>(i)];
-    return body.position.x() - body.bounding_radius();
-  };
-  std::sort(order.begin(), order.end(), [&](int i, int j) { return low(i) < low(j) || (low(i) == low(j) && i < j); });
-  for (std::size_t u = 0; u < order.size(); ++u) {
-    const int i = order[u];
-    const Body& bi = world.bodies[static_cast<std::size_t>(i)];
-    const double high_i = bi.position.x() + bi.bounding_radius() + margin;
-    for (std::size_t k = u + 1; k < order.size() && low(order[k]) <= high_i; ++k) {
-      const int j = order[k];
-      const Body& bj = world.bodies[static_cast<std::size_t>(j)];
-      if (bi.fixed && bj.fixed) continue;
-      if (std::abs(bi.position.y() - bj.position.y()) > bi.bounding_radius() + bj.bounding_radius() + margin) continue;
-      pair_contacts(contacts, world, std::min(i, j), std::max(i, j), margin);
-      if (contacts.size() > cap) refuse_contact_count(contacts, world, cap);
-    }
+  for (const auto& [i, j] : candidate_pairs(world, margin)) {
+    pair_contacts(contacts, world, i, j, margin);
+    if (contacts.size() > cap) refuse_contact_count(contacts, world, cap);
   }
   if (contacts.size() > cap) refuse_contact_count(contacts, world, cap);
   return contacts;

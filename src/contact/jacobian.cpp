@@ -60,6 +60,43 @@ Eigen::SparseMatrix<double> tangent_jacobian(const std::vector<Contact>& contact
   return jacobian_along(contacts, body_count, [](const Contact& c) { return c.tangent(); });
 }
 
+Eigen::SparseMatrix<double, Eigen::RowMajor> interleaved_jacobian(const std::vector<Contact>& contacts,
+                                                                 Eigen::Index body_count) {
+  const auto m = static_cast<Eigen::Index>(contacts.size());
+  Eigen::SparseMatrix<double, Eigen::RowMajor> J(2 * m, 3 * body_count);
+  // Rows in order, 3 or 6 entries each, written in place (body a's columns, then body b's, sorted).
+  J.resizeNonZeros(12 * m);
+  int* const outer = J.outerIndexPtr();
+  int* const inner = J.innerIndexPtr();
+  double* const values = J.valuePtr();
+  int written = 0;
+  outer[0] = 0;
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const Contact& c = contacts[static_cast<std::size_t>(k)];
+    if (c.body_a < 0 || c.body_a >= body_count || c.body_b >= body_count || c.body_a == c.body_b) {
+      throw InvalidProblem("contact " + std::to_string(k) + ": bodies (" + std::to_string(c.body_a) + ", " +
+                           std::to_string(c.body_b) + ") out of range for " + std::to_string(body_count) + " bodies");
+    }
+    for (int row = 0; row < 2; ++row) {
+      const Eigen::Vector2d d = row == 0 ? c.normal : c.tangent();
+      const auto side = [&](int body, const Eigen::Vector2d& arm, double sign) {
+        inner[written] = 3 * body;
+        values[written++] = sign * d.x();
+        inner[written] = 3 * body + 1;
+        values[written++] = sign * d.y();
+        inner[written] = 3 * body + 2;
+        values[written++] = sign * cross(arm, d);
+      };
+      if (c.body_b >= 0 && c.body_b < c.body_a) side(c.body_b, c.arm_b, -1.0);
+      side(c.body_a, c.arm_a, 1.0);
+      if (c.body_b > c.body_a) side(c.body_b, c.arm_b, -1.0);
+      outer[2 * k + row + 1] = written;
+    }
+  }
+  J.resizeNonZeros(written);
+  return J;
+}
+
 Eigen::MatrixXd delassus_dense(const Eigen::SparseMatrix<double>& A, const Eigen::VectorXd& inverse_mass,
                                const Eigen::SparseMatrix<double>& B) {
   check_sizes(A, inverse_mass, B);
@@ -85,7 +122,9 @@ Eigen::SparseMatrix<double> delassus_interleaved(const std::vector<Contact>& con
   // body's M⁻¹ applied: G = J_c M_c⁻¹.
   std::vector<Block> scaled(static_cast<std::size_t>(2 * m));
   std::vector<Block> plain(static_cast<std::size_t>(2 * m));
-  std::vector<std::vector<Eigen::Index>> on_body(static_cast<std::size_t>(bodies));
+  // The (contact, side) entries of each body, as compressed lists: first[b] … first[b + 1] in `entries`.
+  std::vector<Eigen::Index> first(static_cast<std::size_t>(bodies + 1), 0);
+  std::vector<char> coupled(static_cast<std::size_t>(2 * m), 0);
   const auto cross = [](const Eigen::Vector2d& r, const Eigen::Vector2d& d) { return r.x() * d.y() - r.y() * d.x(); };
   for (Eigen::Index k = 0; k < m; ++k) {
     const Contact& c = contacts[static_cast<std::size_t>(k)];
@@ -106,28 +145,52 @@ Eigen::SparseMatrix<double> delassus_interleaved(const std::vector<Contact>& con
       J << sign * n.x(), sign * n.y(), sign * cross(arm, n), sign * t.x(), sign * t.y(), sign * cross(arm, t);
       plain[static_cast<std::size_t>(2 * k + side)] = J;
       scaled[static_cast<std::size_t>(2 * k + side)] = J * minv.asDiagonal();
-      on_body[static_cast<std::size_t>(body)].push_back(2 * k + side);
+      coupled[static_cast<std::size_t>(2 * k + side)] = 1;
+      ++first[static_cast<std::size_t>(body) + 1];
     }
   }
-  std::vector<int> outer(static_cast<std::size_t>(2 * m + 1), 0);
-  std::vector<int> inner;
-  std::vector<double> values;
+  for (Eigen::Index b = 0; b < bodies; ++b) first[static_cast<std::size_t>(b + 1)] += first[static_cast<std::size_t>(b)];
+  std::vector<Eigen::Index> entries(static_cast<std::size_t>(first.back()));
+  {
+    std::vector<Eigen::Index> next(first.begin(), first.end() - 1);
+    for (Eigen::Index e = 0; e < 2 * m; ++e) {
+      if (!coupled[static_cast<std::size_t>(e)]) continue;
+      const Contact& c = contacts[static_cast<std::size_t>(e / 2)];
+      const auto body = static_cast<std::size_t>(e % 2 == 0 ? c.body_a : c.body_b);
+      entries[static_cast<std::size_t>(next[body]++)] = e;
+    }
+  }
+  Eigen::SparseMatrix<double> W(2 * m, 2 * m);
+  // Column pair 2l, 2l + 1 holds the block W_kl (2 rows each) of every contact k sharing a body
+  // with l: at most 4 Σ_b n_b² values over the bodies' n_b entries. W's own storage is sized to
+  // that bound, written in place and cut to what was written.
+  Eigen::Index bound = 0;
+  for (Eigen::Index b = 0; b < bodies; ++b) {
+    const Eigen::Index count = first[static_cast<std::size_t>(b + 1)] - first[static_cast<std::size_t>(b)];
+    bound += 4 * count * count;
+  }
+  W.resizeNonZeros(bound);
+  int* const outer = W.outerIndexPtr();
+  int* const inner = W.innerIndexPtr();
+  double* const values = W.valuePtr();
+  int written = 0;
+  outer[0] = 0;
   std::vector<Eigen::Index> slot(static_cast<std::size_t>(m), -1);
   std::vector<Eigen::Index> rows;
   std::vector<Eigen::Matrix2d> blocks;
+  std::vector<std::size_t> order;
   for (Eigen::Index l = 0; l < m; ++l) {
     rows.clear();
     blocks.clear();
     const Contact& c = contacts[static_cast<std::size_t>(l)];
     for (int side = 0; side < 2; ++side) {
-      const int body = side == 0 ? c.body_a : c.body_b;
-      if (body < 0) continue;
-      if (inverse_mass.segment<3>(3 * body).isZero()) continue;  // fixed
-      const auto& list = on_body[static_cast<std::size_t>(body)];
+      if (!coupled[static_cast<std::size_t>(2 * l + side)]) continue;
+      const auto body = static_cast<std::size_t>(side == 0 ? c.body_a : c.body_b);
       const Block& Gl = plain[static_cast<std::size_t>(2 * l + side)];
-      for (const Eigen::Index entry : list) {
+      for (Eigen::Index p = first[body]; p < first[body + 1]; ++p) {
+        const Eigen::Index entry = entries[static_cast<std::size_t>(p)];
         const Eigen::Index k = entry / 2;
-        Eigen::Matrix2d block = scaled[static_cast<std::size_t>(entry)] * Gl.transpose();
+        const Eigen::Matrix2d block = scaled[static_cast<std::size_t>(entry)] * Gl.transpose();
         if (slot[static_cast<std::size_t>(k)] < 0) {
           slot[static_cast<std::size_t>(k)] = static_cast<Eigen::Index>(rows.size());
           rows.push_back(k);
@@ -137,22 +200,23 @@ Eigen::SparseMatrix<double> delassus_interleaved(const std::vector<Contact>& con
         }
       }
     }
-    std::vector<std::size_t> order(rows.size());
+    order.resize(rows.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return rows[x] < rows[y]; });
     for (int column = 0; column < 2; ++column) {
       for (const std::size_t i : order) {
         for (int row = 0; row < 2; ++row) {
-          inner.push_back(static_cast<int>(2 * rows[i] + row));
-          values.push_back(blocks[i](row, column));
+          inner[written] = static_cast<int>(2 * rows[i] + row);
+          values[written] = blocks[i](row, column);
+          ++written;
         }
       }
-      outer[static_cast<std::size_t>(2 * l + column + 1)] = static_cast<int>(inner.size());
+      outer[2 * l + column + 1] = written;
     }
     for (const Eigen::Index k : rows) slot[static_cast<std::size_t>(k)] = -1;
   }
-  return Eigen::Map<const Eigen::SparseMatrix<double>>(2 * m, 2 * m, static_cast<Eigen::Index>(values.size()),
-                                                       outer.data(), inner.data(), values.data());
+  W.resizeNonZeros(written);
+  return W;
 }
 
 }  // namespace perp::contact

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -34,6 +35,38 @@ double detection_margin(const World& world, double timestep, double tolerance) {
   return timestep * fastest + tolerance;
 }
 
+double cross(const Eigen::Vector2d& r, const Eigen::Vector2d& d) { return r.x() * d.y() - r.y() * d.x(); }
+
+/// d·(v_a + ω_a × r_a − v_b − ω_b × r_b): a row of J_N or J_T (jacobian.hpp) times v, without the
+/// sparse matrix.
+double relative_velocity(const Contact& c, const Eigen::Vector2d& d, const Eigen::VectorXd& v) {
+  const Eigen::Index a = 3 * c.body_a;
+  double rate = d.x() * v[a] + d.y() * v[a + 1] + cross(c.arm_a, d) * v[a + 2];
+  if (c.body_b >= 0) {
+    const Eigen::Index b = 3 * c.body_b;
+    rate -= d.x() * v[b] + d.y() * v[b + 1] + cross(c.arm_b, d) * v[b + 2];
+  }
+  return rate;
+}
+
+/// out += J_Nᵀ Λ_N + J_Tᵀ Λ_T, contact by contact.
+void add_contact_impulses(const std::vector<Contact>& contacts, const Eigen::VectorXd& normal,
+                          const Eigen::VectorXd& tangent, Eigen::VectorXd& out) {
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const Contact& c = contacts[k];
+    const Eigen::Vector2d f = normal[static_cast<Eigen::Index>(k)] * c.normal +
+                              tangent[static_cast<Eigen::Index>(k)] * c.tangent();
+    const Eigen::Index a = 3 * c.body_a;
+    out.segment<2>(a) += f;
+    out[a + 2] += cross(c.arm_a, f);
+    if (c.body_b >= 0) {
+      const Eigen::Index b = 3 * c.body_b;
+      out.segment<2>(b) -= f;
+      out[b + 2] -= cross(c.arm_b, f);
+    }
+  }
+}
+
 /// The ordinal of each contact among the contacts of its pair (0 for the first of the pair in
 /// the list, 1 for the second, …): with the pair, the identity that carries an impulse to the
 /// next step.
@@ -55,14 +88,17 @@ std::vector<int> pair_ordinals(const std::vector<Contact>& contacts) {
 }
 
 /// The frictional contact step: fills the report's impulses, status and criteria, and the
-/// world's impulse cache; returns the impulse Jᵀ r in generalized coordinates.
-Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eigen::VectorXd& normal_bias,
+/// world's impulse cache; returns the impulse Jᵀ r in generalized coordinates. Its unknowns are
+/// those of the frictional contact problem, interleaved per contact: r = (Λ_N,k, Λ_T,k)_k.
+Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& normal_bias,
                              const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction,
                              const MoreauJeanOptions& options, StepReport& report) {
-  const Eigen::Index m = space.contact_count();
-  FrictionContact problem;
+  const auto m = static_cast<Eigen::Index>(report.contacts.size());
+  // W = J M⁻¹ Jᵀ kept as its factors: nsgs sweeps on them, W is formed only if auto goes further.
+  FactoredFrictionContact problem;
   problem.dimension = 2;
-  problem.W = delassus_interleaved(report.contacts, space.inverse_mass);
+  problem.H = interleaved_jacobian(report.contacts, inverse_mass.size() / 3);
+  problem.inverse_mass = inverse_mass;
   problem.q.resize(2 * m);
   for (Eigen::Index k = 0; k < m; ++k) {
     problem.q[2 * k] = normal_bias[k];
@@ -98,12 +134,12 @@ Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eige
       std::min(solve_options.friction_contact.lcp_max_size, kStepLemkeMaxSize);
 
   const auto solve_start = std::chrono::steady_clock::now();
-  Result result = solve(problem, options.method, solve_options);
+  Result result = solve(problem, options.method, solve_options, report.criteria);
   if (result.status != Status::Solved && options.method != Method::Auto && result.z.allFinite()) {
     // Not advanced with an unsolved impulse silently: auto (its chain of methods) from that point.
     report.fallback = result.method + ": " + to_string(result.status);
     solve_options.initial_guess = result.z;
-    result = solve(problem, Method::Auto, solve_options);
+    result = solve(problem, Method::Auto, solve_options, report.criteria);
   }
   report.solve_ms = milliseconds_since(solve_start);
   report.status = result.status;
@@ -111,7 +147,6 @@ Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eige
   report.iterations = result.iterations;
   report.residual = result.residual;
   report.lcp_size = problem.size();
-  report.criteria = friction_contact_residuals(problem, result.z, result.w);
   world.impulses.clear();
   world.impulses.reserve(static_cast<std::size_t>(m));
   for (Eigen::Index k = 0; k < m; ++k) {
@@ -121,10 +156,9 @@ Eigen::VectorXd coulomb_step(World& world, const ContactSpace& space, const Eige
     world.impulses.push_back(
         {contact.body_a, contact.body_b, ordinals[static_cast<std::size_t>(k)], result.z[2 * k], result.z[2 * k + 1]});
   }
-  // Jᵀ r of the interleaved J, from the normal and tangent Jacobians the step already has.
-  const Eigen::VectorXd normal = result.z(Eigen::seqN(0, m, 2));
-  const Eigen::VectorXd tangent = result.z(Eigen::seqN(1, m, 2));
-  return space.normal.transpose() * normal + space.tangent.transpose() * tangent;
+  Eigen::VectorXd impulse = Eigen::VectorXd::Zero(inverse_mass.size());
+  add_contact_impulses(report.contacts, report.normal_impulse, report.tangent_impulse, impulse);
+  return impulse;
 }
 
 /// The split impulse: the frictionless problem of the overlapping contacts for a pseudo-velocity
@@ -170,6 +204,56 @@ Eigen::VectorXd split_impulse_shift(const ContactSpace& space, const Eigen::Vect
   report.split_contacts = static_cast<std::size_t>(count);
   report.split_status = result.status;
   return options.timestep * space.inverse_mass.cwiseProduct(Eigen::VectorXd(J.transpose() * result.z));
+}
+
+/// An LCP formulation of the step: its problem and how its unknowns read back as impulses.
+struct LcpFormulation {
+  Lcp lcp;
+  /// z ↦ (Λ_N, Λ_T), the impulses of the contacts.
+  std::function<void(const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent)> read_back;
+};
+
+/// The LCP of `model` (frictionless when every μ is 0), with its layout of unknowns:
+///   frictionless     z = Λ_N
+///   Stewart–Trinkle  z = [Λ_N, β⁺, β⁻, γ], Λ_T = β⁺ − β⁻
+///   Anitescu–Potra   z = [β⁺, β⁻], Λ_N = β⁺ + β⁻, Λ_T = μ (β⁺ − β⁻)
+LcpFormulation lcp_formulation(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
+                               const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction,
+                               FrictionModel model) {
+  const Eigen::Index m = space.contact_count();
+  if (friction.maxCoeff() == 0) {
+    return {{delassus_dense(space.normal, space.inverse_mass), normal_bias},
+            [](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd&) { normal = z; }};
+  }
+  if (model == FrictionModel::StewartTrinkle) {
+    return {stewart_trinkle_lcp(space, normal_bias, tangent_bias, friction),
+            [m](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
+              normal = z.segment(0, m);
+              tangent = z.segment(m, m) - z.segment(2 * m, m);
+            }};
+  }
+  return {anitescu_potra_lcp(space, normal_bias, tangent_bias, friction),
+          [m, friction](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
+            normal = z.segment(0, m) + z.segment(m, m);
+            tangent = friction.cwiseProduct(z.segment(0, m) - z.segment(m, m));
+          }};
+}
+
+/// The step through an LCP formulation: fills the report's impulses and status; returns Jᵀ Λ.
+Eigen::VectorXd lcp_step(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
+                         const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction, FrictionModel model,
+                         const MoreauJeanOptions& options, StepReport& report) {
+  const LcpFormulation formulation = lcp_formulation(space, normal_bias, tangent_bias, friction, model);
+  const auto solve_start = std::chrono::steady_clock::now();
+  const Result result = solve(formulation.lcp, options.method, options.solve);
+  report.solve_ms = milliseconds_since(solve_start);
+  report.status = result.status;
+  report.method = result.method;
+  report.iterations = result.iterations;
+  report.residual = result.residual;
+  report.lcp_size = formulation.lcp.size();
+  formulation.read_back(result.z, report.normal_impulse, report.tangent_impulse);
+  return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
 }
 
 /// The material of one side of a contact: a body's, a plane's, or the ground's (none of its own).
@@ -224,12 +308,10 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
   const std::vector<Contact> candidates =
       detect_contacts(world, detection_margin(world, h, options.activation_tolerance));
   StepReport report;
-  if (!candidates.empty()) {
-    const Eigen::VectorXd gap_rate = normal_jacobian(candidates, body_count) * v;
-    for (std::size_t k = 0; k < candidates.size(); ++k) {
-      if (candidates[k].gap + 0.5 * h * gap_rate[static_cast<Eigen::Index>(k)] <= options.activation_tolerance) {
-        report.contacts.push_back(candidates[k]);
-      }
+  report.contacts.reserve(candidates.size());
+  for (const Contact& candidate : candidates) {
+    if (candidate.gap + 0.5 * h * relative_velocity(candidate, candidate.normal, v) <= options.activation_tolerance) {
+      report.contacts.push_back(candidate);
     }
   }
 
@@ -246,20 +328,20 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
   report.tangent_impulse = Eigen::VectorXd::Zero(m);
   Eigen::VectorXd v_next = v_free;
   if (m > 0) {
-    const ContactSpace space{normal_jacobian(report.contacts, body_count),
-                             tangent_jacobian(report.contacts, body_count), inverse_mass};
-    // Each contact's μ and e from its two sides.
+    // Each contact's μ and e from its two sides, and the biases J_N v_free + e J_N v, J_T v_free.
     Eigen::VectorXd friction(m);
-    Eigen::VectorXd restitution(m);
+    Eigen::VectorXd normal_bias(m);
+    Eigen::VectorXd tangent_bias(m);
     for (Eigen::Index k = 0; k < m; ++k) {
       const Contact& contact = report.contacts[static_cast<std::size_t>(k)];
       const Side a = side_of(world, contact.body_a);
       const Side b = side_of(world, contact.body_b);
       friction[k] = combine_friction(a.friction, b.friction, options.friction);
-      restitution[k] = combine_restitution(a.restitution, b.restitution, options.restitution);
+      const double restitution = combine_restitution(a.restitution, b.restitution, options.restitution);
+      normal_bias[k] = relative_velocity(contact, contact.normal, v_free);
+      if (restitution != 0) normal_bias[k] += restitution * relative_velocity(contact, contact.normal, v);
+      tangent_bias[k] = relative_velocity(contact, contact.tangent(), v_free);
     }
-    Eigen::VectorXd normal_bias = space.normal * v_free + restitution.cwiseProduct(space.normal * v);
-    const Eigen::VectorXd tangent_bias = space.tangent * v_free;
     // Baumgarte: overlaps beyond the slop ask for a separation velocity (in this solve, or in the
     // split solve after it).
     Eigen::VectorXd overlap_bias = Eigen::VectorXd::Zero(m);
@@ -277,44 +359,22 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
                          std::find(cone_methods.begin(), cone_methods.end(), options.method) != cone_methods.end();
     const FrictionModel lcp_model =
         options.friction_model == FrictionModel::Coulomb ? FrictionModel::StewartTrinkle : options.friction_model;
-    if (options.split_impulse && overlap_bias.minCoeff() < 0) {
-      split_shift = split_impulse_shift(space, overlap_bias, options, report);
+    // The sparse J_N, J_T: only the split impulse and the LCP formulations use them.
+    const bool split = options.split_impulse && overlap_bias.minCoeff() < 0;
+    ContactSpace space;
+    if (split || !on_cone) {
+      space = {normal_jacobian(report.contacts, body_count), tangent_jacobian(report.contacts, body_count),
+               inverse_mass};
     }
+    if (split) split_shift = split_impulse_shift(space, overlap_bias, options, report);
+    Eigen::VectorXd impulse;
     if (on_cone) {
-      v_next +=
-          inverse_mass.cwiseProduct(coulomb_step(world, space, normal_bias, tangent_bias, friction, options, report));
+      impulse = coulomb_step(world, inverse_mass, normal_bias, tangent_bias, friction, options, report);
     } else {
       world.impulses.clear();
-      Lcp lcp;
-      const bool frictionless = friction.maxCoeff() == 0;
-      if (frictionless) {
-        lcp = {delassus_dense(space.normal, inverse_mass), normal_bias};
-      } else if (lcp_model == FrictionModel::StewartTrinkle) {
-        lcp = stewart_trinkle_lcp(space, normal_bias, tangent_bias, friction);
-      } else {
-        lcp = anitescu_potra_lcp(space, normal_bias, tangent_bias, friction);
-      }
-      const auto solve_start = std::chrono::steady_clock::now();
-      const Result result = solve(lcp, options.method, options.solve);
-      report.solve_ms = milliseconds_since(solve_start);
-      report.status = result.status;
-      report.method = result.method;
-      report.iterations = result.iterations;
-      report.residual = result.residual;
-      report.lcp_size = lcp.size();
-      if (frictionless) {
-        report.normal_impulse = result.z;
-      } else if (lcp_model == FrictionModel::StewartTrinkle) {
-        report.normal_impulse = result.z.segment(0, m);
-        report.tangent_impulse = result.z.segment(m, m) - result.z.segment(2 * m, m);
-      } else {
-        report.normal_impulse = result.z.segment(0, m) + result.z.segment(m, m);
-        report.tangent_impulse = friction.cwiseProduct(result.z.segment(0, m) - result.z.segment(m, m));
-      }
-      const Eigen::VectorXd impulse =
-          space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
-      v_next += inverse_mass.cwiseProduct(impulse);
+      impulse = lcp_step(space, normal_bias, tangent_bias, friction, lcp_model, options, report);
     }
+    v_next += inverse_mass.cwiseProduct(impulse);
   } else {
     world.impulses.clear();
   }

@@ -29,22 +29,30 @@ bool accepts_friction_contact(Method method) {
                        "' does not accept a FrictionContact; use one of: lemke, nsgs, newton-ac, prox, auto");
 }
 
-// z finite, w = W r + q and the relative error recomputed from z, the status judged by it.
-void finish(const FrictionContact& problem, const SolveOptions& options, Result& result) {
+// z finite, w = W r + q and the relative error from z, the status judged by it. `fresh`: the
+// residuals of (z, w) when the method formed w = W z + q from the z it returned (nsgs does, so the
+// product and the pass are not repeated); otherwise w and the residuals are recomputed here. On
+// return `fresh` holds the residuals of the returned (z, w).
+template <class Velocity>
+void finish(const FrictionContact& problem, const Velocity& velocity, const SolveOptions& options, Result& result,
+            std::optional<FrictionContactResiduals>& fresh) {
   const Eigen::Index n = problem.size();
   if (result.z.size() != n) result.z = Eigen::VectorXd::Zero(n);
+  if (!result.z.allFinite() || result.w.size() != n) fresh.reset();
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!std::isfinite(result.z[i])) result.z[i] = 0.0;
   }
-  result.w = problem.velocity(result.z);
+  if (!fresh) result.w = velocity(result.z);
   bool overflowed = false;
   if (!result.w.allFinite()) {
     // The contract keeps r and u finite: the point is dropped for r = 0 (u = q).
     overflowed = true;
     result.z.setZero();
     result.w = problem.q;
+    fresh.reset();
   }
-  const FrictionContactResiduals residuals = friction_contact_residuals(problem, result.z, result.w);
+  if (!fresh) fresh = friction_contact_residuals(problem, result.z, result.w);
+  const FrictionContactResiduals& residuals = *fresh;
   result.residual = residuals.relative_error;
   // Siconos' error divides by max(‖q‖, ‖r‖, ‖u‖), so a sequence r → ∞ drives it to 0 on a problem
   // with no solution (W = 0, q_N < 0: u_N = q_N whatever r). A point is accepted only when, besides,
@@ -191,30 +199,65 @@ Result solve_lemke_reformulation(const FrictionContact& problem, const SolveOpti
   return result;
 }
 
-Result run(const FrictionContact& problem, Method method, const SolveOptions& options, const Eigen::VectorXd& r0);
+using Fresh = std::optional<FrictionContactResiduals>;
 
-/// auto's second nsgs, after newton-ac: from `r0`, parts of `part_sweeps`, then each as long as all
-/// the sweeps so far (doubling, `limit` in all), while each part cuts the relative error by at
-/// least a tenth. nsgs on a heap is slow while it finds the contact statuses and fast after:
-/// measured on a step of a 1000-disk heap (521 contacts), 500, 1000, 2000, 4000 sweeps reach 3.2e-3,
-/// 2.8e-3, 6.9e-4, 2.5e-6, and nsgs solves it in 5 270 sweeps (81 ms) where newton-ac and prox
-/// after 1 000 sweeps stalled and Lemke took 29 s. A stalled nsgs (the error flat within a tenth)
-/// stops after one part.
+/// The over-relaxation of auto's second nsgs (see continued_nsgs).
+constexpr double kContinuedRelaxation = 1.5;
+
+auto velocity_of(const FrictionContact& problem) {
+  return [&problem](const Eigen::VectorXd& r) { return problem.velocity(r); };
+}
+
+// The checks every solve makes of its options and method.
+void check_call(Method method, const SolveOptions& options, Eigen::Index size, Eigen::Index contacts) {
+  options.validate(size);
+  options.friction_contact.validate(contacts);
+  if (!accepts_friction_contact(method)) reject(method);
+  if (options.all_solutions) {
+    throw InvalidProblem(
+        "all_solutions is supported only by enum on an Lcp; the frictional contact methods stop at "
+        "the first solution");
+  }
+  if (options.lemke.covering_vector) {
+    throw InvalidProblem(
+        "lemke.covering_vector is not read on a FrictionContact (lemke pivots on an LCP of its own "
+        "size there); leave it unset");
+  }
+}
+
+Result run(const FrictionContact& problem, Method method, const SolveOptions& options, const Eigen::VectorXd& r0,
+           Fresh& fresh);
+
+/// `run` and `finish`: a finished attempt and, in `fresh`, the residuals of its point.
+Result finished_run(const FrictionContact& problem, Method method, const SolveOptions& options,
+                    const Eigen::VectorXd& r0, Fresh& fresh) {
+  Result result = run(problem, method, options, r0, fresh);
+  finish(problem, velocity_of(problem), options, result, fresh);
+  return result;
+}
+
+/// auto's second nsgs, after newton-ac: from `r0`, over-relaxed (ω = `kContinuedRelaxation` unless
+/// `friction_contact.relaxation` was set), in parts of `part_sweeps`, then each as long as all the
+/// sweeps so far (doubling, `limit` in all), until it solves, the limit, or the error grows tenfold
+/// over the best (divergence). nsgs on a heap is slow while it finds the contact statuses and fast
+/// after, and the error on the way is not monotone: measured on steps of heaps between walls (μ =
+/// 0.6, tolerance 1e-10), a 151-contact step of 100 disks needs 14 900 sweeps at ω = 1, 8 600 at 1.3,
+/// 4 300 at 1.6 (its error flat near 4e-5 until the statuses settle, then 1e-10 within 600 sweeps),
+/// and a 1 054-contact step of 1 000 disks 26 000 at ω = 1.5 (its error even rising slowly, 3.3e-6 to
+/// 3.9e-6, for 10 000 sweeps before it falls); newton-ac cycles and prox stalls on both, and Lemke
+/// on the first takes 0.5-1 s. So no rule on the progress of a part: only the limit stops it.
 Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, const Eigen::VectorXd& r0,
-                      int part_sweeps, int limit) {
+                      int part_sweeps, int limit, Fresh& fresh) {
+  if (attempt.friction_contact.relaxation == 1.0) attempt.friction_contact.relaxation = kContinuedRelaxation;
   const auto part = [&](const Eigen::VectorXd& start, int sweeps) {
     attempt.max_iterations = sweeps;
     attempt.initial_guess = start;
-    Result r = run(problem, Method::Nsgs, attempt, start);
-    finish(problem, attempt, r);
-    return r;
+    return finished_run(problem, Method::Nsgs, attempt, start, fresh);
   };
   Result result = part(r0, std::min(part_sweeps, limit));
   int sweeps = result.iterations;
-  double previous = std::numeric_limits<double>::infinity();
-  while (result.status != Status::Solved && result.z.allFinite() && result.residual <= 0.9 * previous &&
-         sweeps < limit) {
-    previous = result.residual;
+  double best = result.residual;
+  while (result.status != Status::Solved && result.z.allFinite() && result.residual <= 10 * best && sweeps < limit) {
     Result more = part(result.z, std::min(sweeps, limit - sweeps));
     sweeps += more.iterations;
     more.iterations = sweeps;
@@ -222,16 +265,21 @@ Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, cons
       more.history.insert(more.history.begin(), result.history.begin(), result.history.end());
     }
     result = std::move(more);
+    best = std::min(best, result.residual);
   }
-  result.message += " (" + std::to_string(sweeps) + " sweeps from newton-ac's point, in parts that each cut the "
-                    "relative error by a tenth or more until one did not)";
+  result.message += " (" + std::to_string(sweeps) + " sweeps from newton-ac's point, over-relaxed with omega " +
+                    number_text(attempt.friction_contact.relaxation) + ")";
   return result;
 }
 
-Result solve_auto(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0) {
+/// auto; `fresh` gets the residuals of the point it returns (each attempt is finished on its own).
+/// `swept`: r0 is where nsgs' first sweeps ended (on the factors of W), so the chain starts at newton-ac.
+Result solve_auto(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0,
+                  Fresh& fresh, bool swept = false) {
   const int d = problem.dimension;
   const Eigen::Index lcp_size = problem.contacts() * 4;
   std::vector<Method> order = {Method::Nsgs, Method::NewtonAc, Method::Nsgs, Method::Prox};
+  if (swept) order.erase(order.begin());
   std::string reason =
       "nsgs first (sweeps of cost O(nnz(W)) with exact local solvers, warm-started), limited to "
       "friction_contact.auto_nsgs_sweeps sweeps; newton-ac next from nsgs' point (a quadratic tail once the contact "
@@ -245,44 +293,54 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
   }
   Eigen::VectorXd best = r0;
   double best_error = std::numeric_limits<double>::infinity();
+  Fresh best_residuals;
+  Fresh last_residuals;
   const int limit = options.iteration_limit(10000);
   const int budget = std::min(limit, options.friction_contact.auto_nsgs_sweeps);
-  int nsgs_runs = 0;
-  return detail::first_that_solves(
+  int nsgs_runs = swept ? 1 : 0;
+  Result result = detail::first_that_solves(
       order,
       [&](Method method) {
         SolveOptions attempt = options;
         attempt.initial_guess = best;
-        Result result;
+        Result attempt_result;
+        Fresh residuals;
         if (method == Method::Nsgs && nsgs_runs++ > 0) {
-          result = continued_nsgs(problem, attempt, best, budget, limit - budget);
-        } else if (method == Method::Nsgs) {
-          attempt.max_iterations = budget;
-          result = run(problem, method, attempt, best);
-          finish(problem, attempt, result);
+          attempt_result = continued_nsgs(problem, attempt, best, budget, limit - budget, residuals);
         } else {
-          result = run(problem, method, attempt, best);
-          finish(problem, attempt, result);
+          if (method == Method::Nsgs) attempt.max_iterations = budget;
+          attempt_result = finished_run(problem, method, attempt, best, residuals);
         }
-        if (result.residual < best_error) {
-          best_error = result.residual;
-          best = result.z;
+        if (attempt_result.residual < best_error) {
+          best_error = attempt_result.residual;
+          best = attempt_result.z;
+          best_residuals = residuals;
         }
-        return result;
+        last_residuals = residuals;
+        return attempt_result;
       },
       reason);
+  // first_that_solves returns the attempt that solved (the last one run) or the best one.
+  fresh = result.solved() ? last_residuals : result.residual == best_error ? best_residuals : Fresh{};
+  return result;
 }
 
-Result run(const FrictionContact& problem, Method method, const SolveOptions& options, const Eigen::VectorXd& r0) {
+Result run(const FrictionContact& problem, Method method, const SolveOptions& options, const Eigen::VectorXd& r0,
+           Fresh& fresh) {
+  fresh.reset();
   switch (method) {
-    case Method::Nsgs:
-      return detail::solve_nsgs(problem, options, r0);
+    case Method::Nsgs: {
+      FrictionContactResiduals residuals;
+      Result result = detail::solve_nsgs(problem, options, r0, residuals);
+      fresh = residuals;
+      return result;
+    }
     case Method::Prox:
       return detail::solve_prox(problem, options, r0);
     case Method::Lemke:
       return solve_lemke_reformulation(problem, options);
     case Method::Auto:
-      return solve_auto(problem, options, r0);
+      return solve_auto(problem, options, r0, fresh);
     case Method::NewtonAc:
       return detail::solve_newton_ac(problem, options, r0);
     default:
@@ -294,31 +352,141 @@ Result run(const FrictionContact& problem, Method method, const SolveOptions& op
 }  // namespace
 
 Result solve(const FrictionContact& problem, Method method, const SolveOptions& options) {
+  FrictionContactResiduals criteria;
+  return solve(problem, method, options, criteria);
+}
+
+Result solve(const FrictionContact& problem, Method method, const SolveOptions& options,
+             FrictionContactResiduals& criteria) {
   problem.validate();
-  options.validate(problem.size());
-  options.friction_contact.validate(problem.contacts());
-  if (!accepts_friction_contact(method)) reject(method);
-  if (options.all_solutions) {
-    throw InvalidProblem(
-        "all_solutions is supported only by enum on an Lcp; the frictional contact methods stop at "
-        "the first solution");
-  }
-  if (options.lemke.covering_vector) {
-    throw InvalidProblem(
-        "lemke.covering_vector is not read on a FrictionContact (lemke pivots on an LCP of its own "
-        "size there); leave it unset");
-  }
+  check_call(method, options, problem.size(), problem.contacts());
   const auto start = std::chrono::steady_clock::now();
   Result result;
+  Fresh fresh;
   if (std::optional<Result> trivial = trivial_result(problem)) {
     result = *std::move(trivial);
   } else {
     const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size()));
-    result = run(problem, method, options, r0);
+    result = run(problem, method, options, r0, fresh);
   }
-  finish(problem, options, result);
+  finish(problem, velocity_of(problem), options, result, fresh);
+  criteria = *fresh;
   if (method != Method::Auto || result.method.empty()) result.method = to_string(method);
   // The frictional error is already relative (Siconos' measure, docs/solvers.md "Frictional contact").
+  result.relative_residual = result.residual;
+  result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+void FactoredFrictionContact::validate() const {
+  if (dimension != 2 && dimension != 3) {
+    throw InvalidProblem("dimension: expected 2 or 3, got " + std::to_string(dimension));
+  }
+  const Eigen::Index n = dimension * mu.size();
+  if (q.size() != n) {
+    throw InvalidProblem("q: expected size " + std::to_string(n) + " (dimension " + std::to_string(dimension) +
+                         " x " + std::to_string(mu.size()) + " contacts, one mu each), got " + std::to_string(q.size()));
+  }
+  if (H.rows() != n || H.cols() != inverse_mass.size()) {
+    throw InvalidProblem("H: expected " + std::to_string(n) + "x" + std::to_string(inverse_mass.size()) +
+                         " (dimension x contacts, inverse_mass's size), got " + std::to_string(H.rows()) + "x" +
+                         std::to_string(H.cols()));
+  }
+  for (Eigen::Index i = 0; i < H.outerSize(); ++i) {
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(H, i); it; ++it) {
+      if (!std::isfinite(it.value())) {
+        throw InvalidProblem("H(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) + ") is " +
+                             number_text(it.value()) + "; every entry must be finite");
+      }
+    }
+  }
+  require_finite(q, "q");
+  require_finite(mu, "mu");
+  require_finite(inverse_mass, "inverse_mass");
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    if (mu[i] < 0) throw InvalidProblem("mu[" + std::to_string(i) + "] is " + number_text(mu[i]) + "; must be >= 0");
+  }
+  for (Eigen::Index i = 0; i < inverse_mass.size(); ++i) {
+    if (inverse_mass[i] < 0) {
+      throw InvalidProblem("inverse_mass[" + std::to_string(i) + "] is " + number_text(inverse_mass[i]) +
+                           "; must be >= 0");
+    }
+  }
+}
+
+Eigen::VectorXd FactoredFrictionContact::velocity(const Eigen::VectorXd& r) const {
+  require_size(r, q.size(), "r");
+  const Eigen::VectorXd v = inverse_mass.cwiseProduct(Eigen::VectorXd(H.transpose() * r));
+  Eigen::VectorXd u = q;
+  u.noalias() += H * v;
+  return u;
+}
+
+FrictionContact FactoredFrictionContact::assembled() const {
+  FrictionContact problem;
+  problem.dimension = dimension;
+  const Eigen::SparseMatrix<double> scaled = H * inverse_mass.asDiagonal();
+  problem.W = scaled * Eigen::SparseMatrix<double>(H.transpose());
+  problem.W.makeCompressed();
+  problem.q = q;
+  problem.mu = mu;
+  return problem;
+}
+
+Result solve(const FactoredFrictionContact& problem, Method method, const SolveOptions& options,
+             FrictionContactResiduals& criteria) {
+  problem.validate();
+  check_call(method, options, problem.size(), problem.contacts());
+  const auto start = std::chrono::steady_clock::now();
+  FrictionContact shell;  // d, q and μ for the residuals (its W is never read)
+  shell.dimension = problem.dimension;
+  shell.q = problem.q;
+  shell.mu = problem.mu;
+  const auto velocity = [&problem](const Eigen::VectorXd& r) { return problem.velocity(r); };
+  Result result;
+  Fresh fresh;
+  if (std::optional<Result> trivial = trivial_result(shell)) {
+    result = *std::move(trivial);
+  } else if (method == Method::Nsgs || method == Method::Auto) {
+    const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size()));
+    SolveOptions attempt = options;
+    if (method == Method::Auto) {
+      attempt.max_iterations = std::min(options.iteration_limit(10000), options.friction_contact.auto_nsgs_sweeps);
+    }
+    FrictionContactResiduals residuals;
+    result = detail::solve_nsgs_factored(problem.H, problem.inverse_mass, shell, attempt, r0, residuals);
+    fresh = residuals;
+    finish(shell, velocity, attempt, result, fresh);
+    if (method == Method::Auto && !result.solved()) {
+      // The sweeps on the factors did not solve: W formed, and auto's chain from their point
+      // (newton-ac first: those sweeps were the chain's first nsgs).
+      const FrictionContact formed = problem.assembled();
+      Fresh chained_fresh;
+      Result chained = solve_auto(formed, options, result.z, chained_fresh, true);
+      finish(formed, velocity_of(formed), options, chained, chained_fresh);
+      const FrictionContactResiduals rest_criteria = *chained_fresh;
+      const std::string first = "nsgs on the factors of W: " + to_string(result.status) + " after " +
+                                std::to_string(result.iterations) + " sweeps (relative error " +
+                                number_text(result.residual) + "), then W formed; ";
+      if (chained.solved() || chained.residual <= result.residual) {
+        chained.iterations += result.iterations;
+        chained.message = first + chained.message;
+        result = std::move(chained);
+        fresh = rest_criteria;
+      } else {
+        result.message = first + "its chain ended farther (" + chained.message + "); the sweeps' point is returned";
+      }
+    } else if (method == Method::Auto) {
+      result.message = "auto (nsgs on the factors of W: solved): " + result.message;
+    }
+  } else {
+    result = solve(problem.assembled(), method, options, criteria);
+    result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+  finish(shell, velocity, options, result, fresh);
+  criteria = *fresh;
+  if (method != Method::Auto || result.method.empty()) result.method = to_string(method);
   result.relative_residual = result.residual;
   result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <random>
 #include <string>
 
 #include "perp/core/error.hpp"
@@ -276,25 +277,15 @@ ContactSweeper::ContactSweeper(const FrictionContact& problem, const FrictionCon
     : d_(problem.dimension),
       nc_(problem.contacts()),
       W_(problem.W),
-      off_diagonal_(problem.W),
+      local_(problem.dimension, options),
       mu_(problem.mu),
       omega_(options.relaxation),
-      local_iterations_(options.local_iterations),
-      local_tolerance_(options.local_tolerance),
       order_kind_(options.order),
       random_(options.seed) {
-  const int d = d_;
-  off_diagonal_.prune([d](Eigen::Index row, Eigen::Index col, double) { return row / d != col / d; });
-  off_diagonal_.makeCompressed();
-  const auto dd = static_cast<std::size_t>(d_ * d_);
-  diagonal_.assign(static_cast<std::size_t>(nc_) * dd, 0.0);
-  for (Eigen::Index col = 0; col < W_.outerSize(); ++col) {
-    const Eigen::Index j = col / d_;
-    for (Eigen::SparseMatrix<double>::InnerIterator it(W_, col); it; ++it) {
-      if (it.row() / d_ != j) continue;
-      diagonal_[static_cast<std::size_t>(j) * dd + static_cast<std::size_t>((it.row() % d_) * d_ + col % d_)] +=
-          it.value();
-    }
+  if (d_ == 2) {
+    split_blocks<2>();
+  } else {
+    split_blocks<3>();
   }
   if (order_kind_ == ContactOrder::Given) {
     order_ = options.permutation;
@@ -305,24 +296,56 @@ ContactSweeper::ContactSweeper(const FrictionContact& problem, const FrictionCon
   set_shift(0.0);
 }
 
-void ContactSweeper::set_shift(double rho) {
-  shift_ = rho;
-  local_ = diagonal_;
-  const auto dd = static_cast<std::size_t>(d_ * d_);
-  for (Eigen::Index i = 0; i < nc_; ++i) {
-    for (int k = 0; k < d_; ++k) local_[static_cast<std::size_t>(i) * dd + static_cast<std::size_t>(k * d_ + k)] += rho;
+template <int D>
+void ContactSweeper::split_blocks() {
+  const Eigen::Index n = W_.rows();
+  constexpr auto dd = static_cast<std::size_t>(D * D);
+  diagonal_.assign(static_cast<std::size_t>(nc_) * dd, 0.0);
+  // W's entries outside the diagonal blocks, row by row (counted, then placed; a column-major W
+  // read column by column leaves each row's columns in increasing order), and the blocks W_ii.
+  // D is a constant so that the block of an index is no run-time division (it was most of a
+  // warm-started step's solve).
+  row_start_.assign(static_cast<std::size_t>(n + 1), 0);
+  for (Eigen::Index col = 0; col < W_.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(W_, col); it; ++it) {
+      if (it.row() / D != col / D) ++row_start_[static_cast<std::size_t>(it.row()) + 1];
+    }
   }
+  for (Eigen::Index row = 0; row < n; ++row) {
+    row_start_[static_cast<std::size_t>(row + 1)] += row_start_[static_cast<std::size_t>(row)];
+  }
+  columns_.resize(static_cast<std::size_t>(row_start_.back()));
+  values_.resize(static_cast<std::size_t>(row_start_.back()));
+  std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
+  for (Eigen::Index col = 0; col < W_.outerSize(); ++col) {
+    const Eigen::Index j = col / D;
+    for (Eigen::SparseMatrix<double>::InnerIterator it(W_, col); it; ++it) {
+      if (it.row() / D == j) {
+        diagonal_[static_cast<std::size_t>(j) * dd + static_cast<std::size_t>((it.row() % D) * D + col % D)] +=
+            it.value();
+        continue;
+      }
+      const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(it.row())]++);
+      columns_[at] = static_cast<int>(col);
+      values_[at] = it.value();
+    }
+  }
+}
+
+void LocalProblems::prepare(std::vector<double> blocks, const Eigen::VectorXd& mu) {
+  blocks_ = std::move(blocks);
+  const Eigen::Index nc = mu.size();
   if (d_ == 2) {
-    local2_.resize(static_cast<std::size_t>(nc_));
-    for (Eigen::Index i = 0; i < nc_; ++i) {
-      local2_[static_cast<std::size_t>(i)] = prepare_local_2d(local_.data() + i * 4, mu_[i]);
+    local2_.resize(static_cast<std::size_t>(nc));
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      local2_[static_cast<std::size_t>(i)] = prepare_local_2d(blocks_.data() + i * 4, mu[i]);
     }
     return;
   }
-  inverse_.assign(static_cast<std::size_t>(nc_) * 9, 0.0);
-  invertible_.assign(static_cast<std::size_t>(nc_), 0);
-  for (Eigen::Index i = 0; i < nc_; ++i) {
-    const Eigen::Map<const Mat3> A(local_.data() + i * 9);
+  inverse_.assign(static_cast<std::size_t>(nc) * 9, 0.0);
+  invertible_.assign(static_cast<std::size_t>(nc), 0);
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    const Eigen::Map<const Mat3> A(blocks_.data() + i * 9);
     const Eigen::FullPivLU<Mat3> lu(A);
     // A stick solution is only trusted from a reasonably conditioned block; Newton handles the rest.
     if (lu.isInvertible() && lu.rcond() > 1e-12) {
@@ -330,6 +353,16 @@ void ContactSweeper::set_shift(double rho) {
       invertible_[static_cast<std::size_t>(i)] = 1;
     }
   }
+}
+
+void ContactSweeper::set_shift(double rho) {
+  shift_ = rho;
+  std::vector<double> shifted = diagonal_;
+  const auto dd = static_cast<std::size_t>(d_ * d_);
+  for (Eigen::Index i = 0; i < nc_; ++i) {
+    for (int k = 0; k < d_; ++k) shifted[static_cast<std::size_t>(i) * dd + static_cast<std::size_t>(k * d_ + k)] += rho;
+  }
+  local_.prepare(std::move(shifted), mu_);
 }
 
 double ContactSweeper::mean_diagonal() const {
@@ -345,6 +378,8 @@ double ContactSweeper::mean_diagonal() const {
 
 void ContactSweeper::product(const Eigen::VectorXd& r, Eigen::VectorXd& out) const { out.noalias() = W_ * r; }
 
+void ContactSweeper::add_product(const Eigen::VectorXd& r, Eigen::VectorXd& out) const { out.noalias() += W_ * r; }
+
 Eigen::Index ContactSweeper::sweep(const Eigen::VectorXd& q, Eigen::VectorXd& r) {
   if (order_kind_ == ContactOrder::Random) std::shuffle(order_.begin(), order_.end(), random_);
   return d_ == 2 ? sweep_fixed<2>(q, r) : sweep_fixed<3>(q, r);
@@ -352,13 +387,12 @@ Eigen::Index ContactSweeper::sweep(const Eigen::VectorXd& q, Eigen::VectorXd& r)
 
 template <int D>
 Eigen::Index ContactSweeper::sweep_fixed(const Eigen::VectorXd& q, Eigen::VectorXd& r) {
-  const int* const outer = off_diagonal_.outerIndexPtr();
-  const int* const inner = off_diagonal_.innerIndexPtr();
-  const double* const values = off_diagonal_.valuePtr();
+  const int* const outer = row_start_.data();
+  const int* const inner = columns_.data();
+  const double* const values = values_.data();
   double* const rd = r.data();
   const double* const qd = q.data();
   Eigen::Index failures = 0;
-  constexpr int DD = D * D;
   for (const Eigen::Index i : order_) {
     const Eigen::Index base = i * D;
     double* const ri = rd + base;
@@ -373,14 +407,7 @@ Eigen::Index ContactSweeper::sweep_fixed(const Eigen::VectorXd& q, Eigen::Vector
     double x[D];
     for (int k = 0; k < D; ++k) x[k] = ri[k];
     const double mu = mu_[i];
-    bool exact;
-    if constexpr (D == 2) {
-      exact = solve_local_2d(local2_[static_cast<std::size_t>(i)], mu, b, x);
-    } else {
-      const double* inv = invertible_[static_cast<std::size_t>(i)] ? inverse_.data() + i * 9 : nullptr;
-      exact = solve_local_3d(local_.data() + i * DD, inv, mu, b, x, local_tolerance_, local_iterations_);
-    }
-    failures += exact ? 0 : 1;
+    failures += local_.solve<D>(i, mu, b, x) ? 0 : 1;
     if (omega_ != 1.0) {
       for (int k = 0; k < D; ++k) x[k] = omega_ * x[k] + (1 - omega_) * ri[k];
       if (omega_ > 1.0) project_on_cone(x, D, mu, x);
@@ -393,16 +420,19 @@ Eigen::Index ContactSweeper::sweep_fixed(const Eigen::VectorXd& q, Eigen::Vector
 SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
                         int limit, int error_every, std::vector<double>* history) {
   const Eigen::Index n = shifted.size();
-  Eigen::VectorXd u(n);
+  SweepOutcome out;
+  Eigen::VectorXd& u = out.u;
+  u.resize(n);
   Eigen::VectorXd last_finite = r;
   const double rho = sweeper.shift();
   const auto error_of = [&]() {
-    sweeper.product(r, u);
-    u += shifted.q;
+    // As FrictionContact::velocity forms it (q, then += W r), so that the figure is the same.
+    u = shifted.q;
+    sweeper.add_product(r, u);
     if (rho != 0) u += rho * r;
-    return friction_contact_residuals(shifted, r, u).relative_error;
+    out.residuals = friction_contact_residuals(shifted, r, u);
+    return out.residuals.relative_error;
   };
-  SweepOutcome out;
   out.error = error_of();
   if (out.error <= tolerance) {
     out.status = Status::Solved;
@@ -454,20 +484,173 @@ std::string failures_note(Eigen::Index failures) {
 
 }  // namespace
 
-Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0) {
-  ContactSweeper sweeper(problem, options.friction_contact);
-  Eigen::VectorXd r = r0;
+Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0,
+                  FrictionContactResiduals& residuals) {
   Result result;
   result.method = "nsgs";
+  // The start point first: a warm start that solves needs no sweeper.
+  result.w = problem.velocity(r0);
+  residuals = friction_contact_residuals(problem, r0, result.w);
+  if (residuals.relative_error <= options.tolerance) {
+    result.z = r0;
+    result.status = Status::Solved;
+    result.message = "the start point solves (relative error " + number_text(residuals.relative_error) + ", 0 sweeps)";
+    return result;
+  }
+  ContactSweeper sweeper(problem, options.friction_contact);
+  Eigen::VectorXd r = r0;
   const int limit = options.iteration_limit(kDefaultSweeps);
-  const SweepOutcome out =
+  SweepOutcome out =
       run_sweeps(sweeper, problem, r, options.tolerance, limit, options.friction_contact.error_every,
                  options.record_history ? &result.history : nullptr);
   result.z = std::move(r);
+  result.w = std::move(out.u);
+  residuals = out.residuals;
   result.iterations = out.sweeps;
   result.status = out.status;
   result.message = out.message + failures_note(out.local_failures);
   return result;
+}
+
+namespace {
+
+using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+/// The d×d blocks H_i M⁻¹ H_iᵀ of the contacts (row-major), `work` a zeroed scratch of dofs entries.
+template <int D>
+std::vector<double> factored_diagonal(const RowSparse& H, const Eigen::VectorXd& minv, Eigen::Index nc) {
+  std::vector<double> blocks(static_cast<std::size_t>(nc * D * D), 0.0);
+  Eigen::VectorXd work = Eigen::VectorXd::Zero(minv.size());
+  const int* const outer = H.outerIndexPtr();
+  const int* const inner = H.innerIndexPtr();
+  const double* const values = H.valuePtr();
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    for (int a = 0; a < D; ++a) {
+      const Eigen::Index row_a = i * D + a;
+      for (int p = outer[row_a]; p < outer[row_a + 1]; ++p) work[inner[p]] = values[p] * minv[inner[p]];
+      for (int b = 0; b < D; ++b) {
+        const Eigen::Index row_b = i * D + b;
+        double s = 0;
+        for (int p = outer[row_b]; p < outer[row_b + 1]; ++p) s += values[p] * work[inner[p]];
+        blocks[static_cast<std::size_t>(i * D * D + a * D + b)] = s;
+      }
+      for (int p = outer[row_a]; p < outer[row_a + 1]; ++p) work[inner[p]] = 0;
+    }
+  }
+  return blocks;
+}
+
+template <int D>
+Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const FrictionContact& shell,
+                     const SolveOptions& options, const Eigen::VectorXd& r0, FrictionContactResiduals& residuals) {
+  const Eigen::Index nc = shell.contacts();
+  const FrictionContactOptions& fc = options.friction_contact;
+  Result result;
+  result.method = "nsgs";
+  Eigen::VectorXd r = r0;
+  Eigen::VectorXd v(minv.size());
+  Eigen::VectorXd u(shell.size());
+  // v = M⁻¹ Hᵀ r and u = H v + q from r itself, never from the velocities the sweeps accumulated.
+  const auto error_of = [&]() {
+    v.noalias() = H.transpose() * r;
+    v.array() *= minv.array();
+    u = shell.q;
+    u.noalias() += H * v;
+    residuals = friction_contact_residuals(shell, r, u);
+    return residuals.relative_error;
+  };
+  const auto finish_with = [&](Status status, int sweeps, std::string message) {
+    result.z = r;
+    result.w = u;
+    result.iterations = sweeps;
+    result.status = status;
+    result.message = std::move(message);
+    return result;
+  };
+  double error = error_of();
+  if (error <= options.tolerance) {
+    return finish_with(Status::Solved, 0, "the start point solves (relative error " + number_text(error) + ", 0 sweeps)");
+  }
+  LocalProblems local(D, fc);
+  local.prepare(factored_diagonal<D>(H, minv, nc), shell.mu);
+  std::vector<Eigen::Index> order;
+  if (fc.order == ContactOrder::Given) {
+    order = fc.permutation;
+  } else {
+    order.resize(static_cast<std::size_t>(nc));
+    std::iota(order.begin(), order.end(), Eigen::Index{0});
+  }
+  std::mt19937_64 random(fc.seed);
+  const int* const outer = H.outerIndexPtr();
+  const int* const inner = H.innerIndexPtr();
+  const double* const values = H.valuePtr();
+  const double omega = fc.relaxation;
+  const int limit = options.iteration_limit(kDefaultSweeps);
+  const int every = fc.error_every;
+  Eigen::VectorXd last_finite = r;
+  Eigen::Index failures = 0;
+  for (int sweep = 1; sweep <= limit; ++sweep) {
+    if (fc.order == ContactOrder::Random) std::shuffle(order.begin(), order.end(), random);
+    for (const Eigen::Index i : order) {
+      double* const ri = r.data() + i * D;
+      const double* const A = local.block(i);
+      // b = q_i + H_i v − A_i r_i: the velocity of contact i without its own reaction.
+      double b[D];
+      for (int k = 0; k < D; ++k) {
+        const Eigen::Index row = i * D + k;
+        double s = shell.q[row];
+        for (int p = outer[row]; p < outer[row + 1]; ++p) s += values[p] * v[inner[p]];
+        for (int l = 0; l < D; ++l) s -= A[k * D + l] * ri[l];
+        b[k] = s;
+      }
+      double x[D];
+      for (int k = 0; k < D; ++k) x[k] = ri[k];
+      const double mu = shell.mu[i];
+      failures += local.solve<D>(i, mu, b, x) ? 0 : 1;
+      if (omega != 1.0) {
+        for (int k = 0; k < D; ++k) x[k] = omega * x[k] + (1 - omega) * ri[k];
+        if (omega > 1.0) project_on_cone(x, D, mu, x);
+      }
+      // v += M⁻¹ H_iᵀ Δr_i.
+      for (int k = 0; k < D; ++k) {
+        const double delta = x[k] - ri[k];
+        ri[k] = x[k];
+        if (delta == 0) continue;
+        const Eigen::Index row = i * D + k;
+        for (int p = outer[row]; p < outer[row + 1]; ++p) v[inner[p]] += minv[inner[p]] * values[p] * delta;
+      }
+    }
+    const bool power_of_two = (sweep & (sweep - 1)) == 0;
+    if (!((sweep < every && power_of_two) || sweep % every == 0 || sweep == limit)) continue;
+    error = error_of();
+    if (!std::isfinite(error) || !r.allFinite()) {
+      r = last_finite;
+      error = error_of();
+      return finish_with(Status::NumericalFailure, sweep,
+                         "the iterates stopped being finite at sweep " + std::to_string(sweep) +
+                             " (is W positive semidefinite?); returning the last finite iterate, relative error " +
+                             number_text(error) + failures_note(failures));
+    }
+    if (options.record_history) result.history.push_back(error);
+    if (error <= options.tolerance) {
+      return finish_with(Status::Solved, sweep,
+                         "relative error " + number_text(error) + " after " + std::to_string(sweep) +
+                             " sweeps (on the factors of W)" + failures_note(failures));
+    }
+    last_finite = r;
+  }
+  return finish_with(Status::MaxIterations, limit,
+                     "sweep limit " + std::to_string(limit) + " reached at relative error " + number_text(error) +
+                         " (on the factors of W)" + failures_note(failures));
+}
+
+}  // namespace
+
+Result solve_nsgs_factored(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H, const Eigen::VectorXd& inverse_mass,
+                           const FrictionContact& shell, const SolveOptions& options, const Eigen::VectorXd& r0,
+                           FrictionContactResiduals& residuals) {
+  return shell.dimension == 2 ? nsgs_factored<2>(H, inverse_mass, shell, options, r0, residuals)
+                              : nsgs_factored<3>(H, inverse_mass, shell, options, r0, residuals);
 }
 
 Result solve_prox(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0) {

@@ -48,6 +48,37 @@ bool solve_local_3d(const double* A, const double* inverse, double mu, const dou
 /// The local relative error of one contact's r against u = A r + b (the quantity above).
 double local_error(const double* A, int dimension, double mu, const double* b, const double* r);
 
+/// The one-contact problems of a sweep: the diagonal blocks A_i (d×d, row-major) prepared once for
+/// their exact local solvers (2D: the closed form's reciprocals; 3D: A_i⁻¹ where A_i is reasonably
+/// conditioned).
+class LocalProblems {
+ public:
+  LocalProblems(int dimension, const FrictionContactOptions& options)
+      : d_(dimension), local_iterations_(options.local_iterations), local_tolerance_(options.local_tolerance) {}
+  /// Takes the blocks (nc·d·d values) and prepares them for the coefficients μ.
+  void prepare(std::vector<double> blocks, const Eigen::VectorXd& mu);
+  /// The local problem of contact i with the bias b (u_i = A_i x + b), from x; true when exact.
+  template <int D>
+  bool solve(Eigen::Index i, double mu, const double* b, double* x) const {
+    if constexpr (D == 2) {
+      return solve_local_2d(local2_[static_cast<std::size_t>(i)], mu, b, x);
+    } else {
+      const double* inv = invertible_[static_cast<std::size_t>(i)] ? inverse_.data() + i * 9 : nullptr;
+      return solve_local_3d(blocks_.data() + i * 9, inv, mu, b, x, local_tolerance_, local_iterations_);
+    }
+  }
+  [[nodiscard]] const double* block(Eigen::Index i) const { return blocks_.data() + i * d_ * d_; }
+
+ private:
+  int d_;
+  int local_iterations_;
+  double local_tolerance_;
+  std::vector<double> blocks_;   // nc blocks of d·d
+  std::vector<Local2d> local2_;  // 2D: the prepared blocks
+  std::vector<double> inverse_;  // 3D: nc blocks of 9, A_i⁻¹
+  std::vector<char> invertible_;  // 3D
+};
+
 /// W held for sweeps: a row-major copy of its off-diagonal blocks (a contact's b_i costs the
 /// nonzeros of its d rows outside W_ii) and the d×d diagonal blocks W_ii, plus ρ I when a proximal
 /// shift is set. Products W·r use the problem's own W, which must outlive the sweeper.
@@ -65,28 +96,29 @@ class ContactSweeper {
 
   /// out = W r (no shift). Allocates nothing.
   void product(const Eigen::VectorXd& r, Eigen::VectorXd& out) const;
+  /// out += W r. Allocates nothing.
+  void add_product(const Eigen::VectorXd& r, Eigen::VectorXd& out) const;
 
   /// The mean of W's diagonal (for prox's first ρ).
   [[nodiscard]] double mean_diagonal() const;
 
  private:
   template <int D>
+  void split_blocks();
+  template <int D>
   Eigen::Index sweep_fixed(const Eigen::VectorXd& q, Eigen::VectorXd& r);
 
   int d_;
   Eigen::Index nc_;
   const Eigen::SparseMatrix<double>& W_;                            // the problem's, for products
-  Eigen::SparseMatrix<double, Eigen::RowMajor, int> off_diagonal_;  // W without its diagonal blocks
+  std::vector<int> row_start_;                                      // W without its diagonal blocks, by rows:
+  std::vector<int> columns_;                                        // row i's columns and values at
+  std::vector<double> values_;                                      // row_start_[i] … row_start_[i + 1]
   std::vector<double> diagonal_;                                    // nc blocks of d·d, row-major: W_ii
-  std::vector<double> local_;                                       // nc blocks of d·d: W_ii + ρI
-  std::vector<Local2d> local2_;                                     // 2D: the prepared W_ii + ρI
-  std::vector<double> inverse_;                                     // 3D: nc blocks of 9, (W_ii + ρI)⁻¹
-  std::vector<char> invertible_;                                    // 3D
+  LocalProblems local_;                                             // W_ii + ρI
   const Eigen::VectorXd& mu_;
   double shift_ = 0;
   double omega_;
-  int local_iterations_;
-  double local_tolerance_;
   ContactOrder order_kind_;
   std::vector<Eigen::Index> order_;
   std::mt19937_64 random_;
@@ -99,6 +131,10 @@ struct SweepOutcome {
   double error = 0;
   Eigen::Index local_failures = 0;  ///< local solves that were not exact, over all sweeps
   std::string message;
+  /// u = (W + ρI) r + q' and the residuals of the shifted problem at the returned r (every return
+  /// follows an error check of that r).
+  Eigen::VectorXd u;
+  FrictionContactResiduals residuals;
 };
 
 /// Sweeps on u = (W + ρI) r + q' (ρ the sweeper's shift, q' = `shifted.q`; `shifted` carries d,
@@ -109,9 +145,20 @@ struct SweepOutcome {
 SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
                         int limit, int error_every, std::vector<double>* history);
 
-/// nsgs on `problem` from r0. The returned Result has z, iterations, history, status and message;
-/// w and residual are left to the caller.
-Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0);
+/// nsgs on `problem` from r0. The returned Result has z, w = W z + q (formed from the returned z),
+/// iterations, history, status and message; `residuals` (not null) gets the residuals of (z, w).
+/// The start point is checked before anything is prepared: a warm start that solves costs one
+/// product and one residual pass.
+Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0,
+                  FrictionContactResiduals& residuals);
+
+/// nsgs on the factored form W = H M⁻¹ Hᵀ (`FactoredFrictionContact`), from r0: sweeps on
+/// v = M⁻¹ Hᵀ r; each error check recomputes v and u = H v + q from r (never accumulated), so the
+/// returned w and `residuals` are those of the returned z. `shell` carries d, q and μ (its W is
+/// not read). Same checks and messages as `solve_nsgs`.
+Result solve_nsgs_factored(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H, const Eigen::VectorXd& inverse_mass,
+                           const FrictionContact& shell, const SolveOptions& options, const Eigen::VectorXd& r0,
+                           FrictionContactResiduals& residuals);
 
 /// prox: proximal point on W + ρI around the current r, each subproblem by nsgs.
 Result solve_prox(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0);

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
+#include <set>
+#include <utility>
 
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
@@ -20,6 +23,39 @@ World with_ground(std::vector<Body> bodies, double height = 0) {
   world.bodies = std::move(bodies);
   world.ground = Ground{height};
   return world;
+}
+
+// The broad phase (a uniform grid, with the largest bodies checked against all) misses no pair: on
+// disks of mixed sizes — a tenth of them 8 times larger than the rest, a few fixed — and a cluster
+// far out at 1e12 m, the pairs of the contacts found are exactly those whose gap
+// |c_i − c_j| − r_i − r_j is <= margin, found by checking every pair.
+TEST(Detection, BroadPhaseMissesNoPair) {
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<double> unit(0, 1);
+  World world;
+  for (int i = 0; i < 400; ++i) {
+    const bool big = i % 10 == 0;
+    const double r = big ? 0.8 : 0.05 + 0.05 * unit(gen);
+    Eigen::Vector2d centre(6 * unit(gen), 6 * unit(gen));
+    if (i >= 360) centre += Eigen::Vector2d(1e12, -1e12);
+    world.bodies.push_back(disk("d" + std::to_string(i), r, 1, centre));
+    world.bodies.back().fixed = i % 7 == 0;
+  }
+  const double margin = 0.01;
+  std::set<std::pair<int, int>> expected;
+  for (std::size_t i = 0; i < world.bodies.size(); ++i) {
+    for (std::size_t j = i + 1; j < world.bodies.size(); ++j) {
+      const Body& a = world.bodies[i];
+      const Body& b = world.bodies[j];
+      if (a.fixed && b.fixed) continue;
+      const double gap = (a.position - b.position).norm() - std::get<Disk>(a.shape).radius - std::get<Disk>(b.shape).radius;
+      if (gap <= margin) expected.emplace(static_cast<int>(i), static_cast<int>(j));
+    }
+  }
+  std::set<std::pair<int, int>> found;
+  for (const Contact& c : detect_contacts(world, margin)) found.emplace(std::min(c.body_a, c.body_b), std::max(c.body_a, c.body_b));
+  EXPECT_GT(expected.size(), 300u);
+  EXPECT_EQ(found, expected);
 }
 
 TEST(Detection, DiskAboveGround) {

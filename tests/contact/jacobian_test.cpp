@@ -114,9 +114,12 @@ TEST(Jacobian, InterleavedDelassusEqualsTheSparseProduct) {
   const Eigen::MatrixXd W = Eigen::MatrixXd(delassus_interleaved(contacts, minv));
   EXPECT_LE((W - expected).cwiseAbs().maxCoeff(), 1e-14 * expected.cwiseAbs().maxCoeff());
   EXPECT_LE((W - W.transpose()).cwiseAbs().maxCoeff(), 1e-15 * W.cwiseAbs().maxCoeff());
+  // The interleaved J itself: the rows of J_N and J_T, exactly.
+  EXPECT_EQ(Eigen::MatrixXd(interleaved_jacobian(contacts, n)), J);
   Contact bad = contacts[0];
   bad.body_b = static_cast<int>(n);
   EXPECT_THROW((void)delassus_interleaved({bad}, minv), InvalidProblem);
+  EXPECT_THROW((void)interleaved_jacobian({bad}, n), InvalidProblem);
 }
 
 }  // namespace

@@ -132,7 +132,8 @@ TEST(FrictionContactSolve, OneContactCriteriaOnCoupledBlock) {
 
 // W = J M⁻¹ Jᵀ of planar bodies (x, y, θ) with contacts between random pairs or a body and the
 // ground; nc <= 3·bodies/2 contacts keep W positive definite generically.
-FrictionContact random_planar(int bodies, int contacts, std::uint32_t seed, double mu_max) {
+// Random planar contacts between bodies (b = -1: the ground), as the factors J, M⁻¹ of W.
+FactoredFrictionContact random_planar_factors(int bodies, int contacts, std::uint32_t seed, double mu_max) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> unit(-1, 1);
   std::uniform_int_distribution<int> pick(-1, bodies - 1);
@@ -156,7 +157,6 @@ FrictionContact random_planar(int bodies, int contacts, std::uint32_t seed, doub
       if (b >= 0) J.block<1, 3>(2 * c + k, 3 * b) << -v[0], -v[1], -(-arm[0] * v[1] + arm[1] * v[0]);
     }
   }
-  const Eigen::MatrixXd W = J * minv.asDiagonal() * J.transpose();
   Eigen::VectorXd q(2 * contacts);
   Eigen::VectorXd mu(contacts);
   for (int c = 0; c < contacts; ++c) {
@@ -164,8 +164,71 @@ FrictionContact random_planar(int bodies, int contacts, std::uint32_t seed, doub
     q[2 * c + 1] = unit(gen);
     mu[c] = mu_max * 0.5 * (1 + unit(gen));
   }
-  return friction_contact_from_dense(2, W, q, mu);
+  FactoredFrictionContact factored;
+  factored.dimension = 2;
+  factored.H = J.sparseView(0.0, 0.0);
+  factored.inverse_mass = minv;
+  factored.q = q;
+  factored.mu = mu;
+  return factored;
 }
+
+std::string error_of(const FactoredFrictionContact& problem) {
+  FrictionContactResiduals criteria;
+  try {
+    (void)solve(problem, Method::Nsgs, {}, criteria);
+  } catch (const InvalidProblem& e) {
+    return e.what();
+  }
+  return "";
+}
+
+FrictionContact random_planar(int bodies, int contacts, std::uint32_t seed, double mu_max) {
+  const FactoredFrictionContact f = random_planar_factors(bodies, contacts, seed, mu_max);
+  const Eigen::MatrixXd J(f.H);
+  const Eigen::MatrixXd W = J * f.inverse_mass.asDiagonal() * J.transpose();
+  return friction_contact_from_dense(2, W, f.q, f.mu);
+}
+
+// The factored form: nsgs on the factors reaches the solution nsgs reaches on W (the same sweeps
+// in exact arithmetic), w = H M⁻¹ Hᵀ z + q, the criteria are those of the returned point, auto
+// and the methods that form W agree, and bad factors are refused by name.
+TEST(FrictionContactSolve, FactoredFormAgreesWithW) {
+  for (std::uint32_t seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE(seed);
+    const FactoredFrictionContact factored = random_planar_factors(12, 16, seed, 0.3);
+    const FrictionContact problem = random_planar(12, 16, seed, 0.3);
+    SolveOptions options;
+    options.tolerance = 1e-10;
+    const Result on_w = solve(problem, Method::Nsgs, options);
+    for (const Method method : {Method::Nsgs, Method::Auto, Method::NewtonAc, Method::Lemke}) {
+      SCOPED_TRACE(to_string(method));
+      FrictionContactResiduals criteria;
+      const Result result = solve(factored, method, options, criteria);
+      ASSERT_EQ(result.z.size(), factored.size());
+      EXPECT_TRUE(result.w.isApprox(factored.velocity(result.z), 1e-13));
+      const FrictionContactResiduals again = friction_contact_residuals(problem, result.z);
+      EXPECT_NEAR(criteria.relative_error, again.relative_error, 1e-12);
+      EXPECT_NEAR(criteria.signorini, again.signorini, 1e-12);
+      if (on_w.solved() && result.solved()) {
+        EXPECT_LE((result.z - on_w.z).lpNorm<Eigen::Infinity>(), 1e-6 * (1 + on_w.z.lpNorm<Eigen::Infinity>()));
+      }
+      if (method == Method::Nsgs) {
+        EXPECT_EQ(result.status, on_w.status);
+      }
+    }
+  }
+  FactoredFrictionContact bad = random_planar_factors(4, 3, 1, 0.3);
+  bad.inverse_mass[2] = -1;
+  EXPECT_NE(error_of(bad).find("inverse_mass[2]"), std::string::npos);
+  bad = random_planar_factors(4, 3, 1, 0.3);
+  bad.H.coeffRef(0, 0) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(error_of(bad).find("H(0, 0)"), std::string::npos);
+  bad = random_planar_factors(4, 3, 1, 0.3);
+  bad.inverse_mass.resize(5);
+  EXPECT_NE(error_of(bad).find("H: expected"), std::string::npos);
+}
+
 
 TEST(FrictionContactSolve, RandomPlanarMethodsAgree) {
   for (const std::uint32_t seed : {1u, 2u, 3u}) {

@@ -23,6 +23,12 @@ namespace perp::contact {
 [[nodiscard]] Eigen::SparseMatrix<double> tangent_jacobian(const std::vector<Contact>& contacts,
                                                            Eigen::Index body_count);
 
+/// J of the frictional contact problem (d = 2): the normal and tangent rows of contact k
+/// interleaved (rows 2k, 2k + 1), row-major — the factor H of `FactoredFrictionContact`, W = J M⁻¹ Jᵀ.
+/// Throws `InvalidProblem` for a body index out of range.
+[[nodiscard]] Eigen::SparseMatrix<double, Eigen::RowMajor> interleaved_jacobian(const std::vector<Contact>& contacts,
+                                                                              Eigen::Index body_count);
+
 /// W = A M⁻¹ Bᵀ with M⁻¹ = diag(inverse_mass) used directly (no inverse of a dense M), dense.
 /// Sizes: A is m×n, B is p×n, inverse_mass n. Throws `InvalidProblem` for mismatched sizes.
 [[nodiscard]] Eigen::MatrixXd delassus_dense(const Eigen::SparseMatrix<double>& A, const Eigen::VectorXd& inverse_mass,

@@ -2,6 +2,8 @@
 /// \file
 /// `solve` for the frictional contact problem (core/friction_contact.hpp).
 
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
 #include <vector>
 
 #include "perp/core/friction_contact.hpp"
@@ -17,6 +19,42 @@ namespace perp {
 /// is <= `SolveOptions::tolerance`. The physical criteria are `friction_contact_residuals(problem, r)`.
 [[nodiscard]] Result solve(const FrictionContact& problem, Method method = Method::Auto,
                            const SolveOptions& options = {});
+/// The same, and `criteria` = `friction_contact_residuals(problem, z, w)` of the returned point,
+/// formed once with the status (a time step reports them without another pass).
+[[nodiscard]] Result solve(const FrictionContact& problem, Method method, const SolveOptions& options,
+                           FrictionContactResiduals& criteria);
+
+/// The frictional contact problem with W given by its factors, W = H M⁻¹ Hᵀ (M⁻¹ = diag(inverse_mass)):
+/// the form in which a time step has it (H the contact Jacobian, its rows per contact in the
+/// problem's order, normal first; M⁻¹ the bodies' inverse masses). nsgs then sweeps on the
+/// velocities v = M⁻¹ Hᵀ r (a contact's local velocity H_i v + q_i, and v += M⁻¹ H_iᵀ Δr_i after
+/// its local solve: O(nnz(H_i)) a contact whatever its neighbours) and W is never formed; memory
+/// O(nnz(H)).
+struct FactoredFrictionContact {
+  int dimension = 2;                                  ///< d: 2 or 3.
+  Eigen::SparseMatrix<double, Eigen::RowMajor> H;     ///< n×dofs, n = d·nc.
+  Eigen::VectorXd inverse_mass;                       ///< dofs entries, each finite and >= 0.
+  Eigen::VectorXd q;                                  ///< n: the free local velocity.
+  Eigen::VectorXd mu;                                 ///< nc friction coefficients, each >= 0.
+
+  [[nodiscard]] Eigen::Index contacts() const { return mu.size(); }
+  [[nodiscard]] Eigen::Index size() const { return q.size(); }
+  /// Throws `InvalidProblem` naming the field: d not 2 or 3, sizes (q: d·nc, H: n×dofs with dofs =
+  /// inverse_mass's size), a non-finite entry, a negative μ or inverse mass.
+  void validate() const;
+  /// u = H M⁻¹ Hᵀ r + q.
+  [[nodiscard]] Eigen::VectorXd velocity(const Eigen::VectorXd& r) const;
+  /// The same problem with W = H M⁻¹ Hᵀ formed (sparse).
+  [[nodiscard]] FrictionContact assembled() const;
+};
+
+/// `solve` on the factored form. nsgs sweeps on the factors; auto runs those sweeps first
+/// (`friction_contact.auto_nsgs_sweeps` of them) and, when they do not solve, forms W and continues
+/// with the chain of `solve(FrictionContact)`'s auto from their point; the other methods form W.
+/// The result, its status and `criteria` are those of `solve(FrictionContact)`, with
+/// u = H M⁻¹ Hᵀ r + q.
+[[nodiscard]] Result solve(const FactoredFrictionContact& problem, Method method, const SolveOptions& options,
+                           FrictionContactResiduals& criteria);
 
 /// The methods that accept a `FrictionContact`, in declaration order.
 [[nodiscard]] std::vector<Method> friction_contact_methods();
