@@ -26,6 +26,7 @@
 #include "perp/io/report.hpp"
 #include "perp/io/scene.hpp"
 #include "perp/io/siconos.hpp"
+#include "perp/solvers/batch.hpp"
 #include "perp/solvers/box_lcp.hpp"
 #include "perp/solvers/dantzig.hpp"
 #include "perp/solvers/enumeration.hpp"

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "auto_lcp.hpp"
 #include "detail.hpp"
 #include "perp/analysis/classify.hpp"
 #include "perp/core/box_lcp.hpp"
@@ -160,7 +161,7 @@ Result run_method(const Lcp& problem, Method method, const SolveOptions& options
     case Method::InteriorPoint:
       return solve_interior_point(problem, options);
     case Method::Auto:
-      return solve_auto(problem, options);
+      return detail::solve_auto_lcp(problem, options, solve_auto);
     case Method::Dantzig:
       return solve_dantzig_lcp(problem, options);
     case Method::Schur:
