@@ -17,7 +17,8 @@ FUZZ_TARGETS := siconos_lcp siconos_mlcp siconos_fc json_problem scene solve
 PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock-dev \
             libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev libbox2d-dev \
             clang libclang-rt-14-dev \
-            pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest python3-matplotlib
+            pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest python3-matplotlib \
+            python3-dask python3-distributed
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -93,6 +94,8 @@ bench: deps
 	$(BENCH_BUILD)/bench/compare_box2d --seconds 10 --scene stack10 --scene pyramid5 --scene pyramid20 \
 	  --scene disks100 --scene slope20
 	$(BENCH_BUILD)/bench/compare_bullet
+	$(BENCH_BUILD)/bench/compare_auto
+	$(BENCH_BUILD)/bench/batch_bench
 
 # libFuzzer targets (fuzz/, clang + ASan/UBSan), each run from fuzz/corpus/TARGET; new inputs
 # go to $(FUZZ_BUILD)/corpus/TARGET, crashes to $(FUZZ_BUILD)/artifacts/.
