@@ -19,8 +19,8 @@ PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock
             clang libclang-rt-14-dev \
             pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest python3-matplotlib \
             libcairo2-dev
-# Only the tests need these (the viewer's browser test); `make demo` and `make build` do not install them.
-TEST_PACKAGES := chromium
+# Only the tests need these (the viewer's browser test, the Dask batch example); `make demo` and `make build` do not install them.
+TEST_PACKAGES := chromium python3-dask python3-distributed
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -104,6 +104,8 @@ bench: deps
 	$(BENCH_BUILD)/bench/compare_box2d --seconds 10 --scene stack10 --scene pyramid5 --scene pyramid20 \
 	  --scene disks100 --scene slope20
 	$(BENCH_BUILD)/bench/compare_bullet
+	$(BENCH_BUILD)/bench/compare_auto
+	$(BENCH_BUILD)/bench/batch_bench
 
 # libFuzzer targets (fuzz/, clang + ASan/UBSan), each run from fuzz/corpus/TARGET; new inputs
 # go to $(FUZZ_BUILD)/corpus/TARGET, crashes to $(FUZZ_BUILD)/artifacts/.

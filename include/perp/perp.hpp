@@ -28,6 +28,7 @@
 #include "perp/io/siconos.hpp"
 #include "perp/io/simulation.hpp"
 #include "perp/io/viewer.hpp"
+#include "perp/solvers/batch.hpp"
 #include "perp/solvers/box_lcp.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/mlcp.hpp"

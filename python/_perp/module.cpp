@@ -4,12 +4,9 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <limits>
-#include <new>
 #include <set>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -499,68 +496,51 @@ Result solve_lcp(const FArray& M, const FArray& q, const std::string& method, do
   return solve(problem, m, o);
 }
 
-/// One problem of solve_many: its result, or the error that stopped it.
-struct BatchItem {
-  Lcp problem;
-  Result result;
-  std::string error;
-  bool failed = false;
-  bool out_of_memory = false;
-};
-
+/// solve_many: the pairs converted here (a pair that does not convert is that item's error), the
+/// batch solved by perp::solve_many (C++ threads, GIL released), errors raised as the exception
+/// objects of their items.
 py::list solve_many(const py::list& problems, const std::string& method, py::object threads, double tol,
                     const py::object& max_iter, const py::dict& options) {
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, py::none(), options);
-  std::vector<BatchItem> items(problems.size());
-  for (std::size_t i = 0; i < items.size(); ++i) {
+  std::vector<Lcp> batch;
+  std::vector<std::size_t> slot(problems.size());      // the item's index in batch
+  std::vector<std::string> errors(problems.size());   // conversion errors
+  batch.reserve(problems.size());
+  for (std::size_t i = 0; i < problems.size(); ++i) {
     py::handle entry = problems[i];
     try {
       auto pair = entry.cast<py::tuple>();
       if (pair.size() != 2) throw py::value_error("expected a pair (M, q)");
-      items[i].problem = Lcp{to_matrix(pair[0].cast<FArray>(), "M"), to_vector(pair[1].cast<FArray>(), "q")};
+      batch.push_back(Lcp{to_matrix(pair[0].cast<FArray>(), "M"), to_vector(pair[1].cast<FArray>(), "q")});
+      slot[i] = batch.size() - 1;
     } catch (const std::exception& error) {
-      items[i].failed = true;
-      items[i].error = error.what();
+      errors[i] = error.what();
+      if (errors[i].empty()) errors[i] = "invalid problem";
     }
   }
-  unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  unsigned workers = 0;  // perp::solve_many: hardware_concurrency
   if (!threads.is_none()) {
     const long long k = threads.cast<long long>();
     if (k < 1) throw py::value_error("threads: expected >= 1, got " + std::to_string(k));
     workers = static_cast<unsigned>(std::min<long long>(k, 1024));
   }
-  workers = static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(items.size(), 1)));
+  std::vector<BatchResult> solved;
   {
     py::gil_scoped_release release;
-    std::atomic<std::size_t> next{0};
-    auto work = [&]() {
-      for (std::size_t i = next++; i < items.size(); i = next++) {
-        BatchItem& item = items[i];
-        if (item.failed) continue;
-        try {
-          item.result = solve(item.problem, m, o);
-        } catch (const std::bad_alloc&) {
-          item.failed = true;
-          item.out_of_memory = true;
-          item.error = "out of memory";
-        } catch (const std::exception& error) {
-          item.failed = true;
-          item.error = error.what();
-        }
-        item.problem = Lcp{};  // free the copy as soon as it is solved
-      }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < workers; ++t) pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool) t.join();
+    solved = perp::solve_many(batch, m, o, workers);
   }
   py::list out;
-  for (BatchItem& item : items) {
-    if (item.failed) {
-      out.append(item.out_of_memory ? py::reinterpret_borrow<py::object>(PyExc_MemoryError)(item.error)
-                                    : invalid_problem_type()(item.error));
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    if (!errors[i].empty()) {
+      out.append(invalid_problem_type()(errors[i]));
+      continue;
+    }
+    BatchResult& item = solved[slot[i]];
+    if (item.out_of_memory) {
+      out.append(py::reinterpret_borrow<py::object>(PyExc_MemoryError)(item.error));
+    } else if (!item.ok()) {
+      out.append(invalid_problem_type()(item.error));
     } else {
       out.append(py::cast(std::move(item.result)));
     }

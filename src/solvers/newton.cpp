@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "newton_linear.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp_function.hpp"
 #include "perp/core/residual.hpp"
@@ -20,10 +21,6 @@ namespace {
 constexpr int kDefaultNewtonSteps = 200;
 constexpr int kDefaultSmoothingSteps = 1000;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-// Rows with |D_b| <= kIdentityRow·|D_a| are treated as D_a e_i (eliminated from the symmetric system).
-constexpr double kIdentityRow = 1e-12;
-// The Newton system counts as solved when ‖H d + Φ‖∞ <= kSystemResidual·(‖Φ‖∞ + ‖H‖·‖d‖∞).
-constexpr double kSystemResidual = 1e-8;
 // Exponent p of the descent test ∇Ψᵀd <= −ρ‖d‖^p (De Luca–Facchinei–Kanzow use p > 2).
 constexpr double kDescentPower = 2.1;
 // The iteration has stalled when the best Ψ so far has not decreased by kStallDecrease (relative)
@@ -401,79 +398,6 @@ class Reformulator {
 };
 
 // ---------------------------------------------------------------------------------------------
-// The Newton system H d = −Φ with H = diag(Da) + diag(Db) J.
-
-class NewtonSystem {
- public:
-  // Returns false when the system is singular (no finite d that satisfies it).
-  bool solve(const Eigen::MatrixXd& J, bool symmetric, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
-             const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
-    const Eigen::Index n = phi.size();
-    d.resize(n);
-    bool done = symmetric && solve_symmetric(J, Da, Db, phi, d);
-    if (!done) {
-      H_ = Db.asDiagonal() * J;
-      H_.diagonal() += Da;
-      lu_.compute(H_);
-      d = lu_.solve(-phi);
-    }
-    if (!d.allFinite()) return false;
-    // Check H d = −Φ without forming H: Da∘d + Db∘(J d) + Φ.
-    check_.noalias() = J * d;
-    const double residual = (Da.cwiseProduct(d) + Db.cwiseProduct(check_) + phi).cwiseAbs().maxCoeff();
-    const double h_norm = Da.cwiseAbs().maxCoeff() + Db.cwiseAbs().maxCoeff() * J.cwiseAbs().rowwise().sum().maxCoeff();
-    return residual <= kSystemResidual * (phi.cwiseAbs().maxCoeff() + h_norm * d.cwiseAbs().maxCoeff());
-  }
-
- private:
-  // Eliminate the rows where Db ≈ 0 (d_i = −Φ_i / Da_i); the rest, divided by Db, is
-  // (J_RR + diag(Da_R / Db_R)) d_R = −Φ_R / Db_R − J_RN d_N: symmetric, solved by Cholesky.
-  bool solve_symmetric(const Eigen::MatrixXd& J, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
-                       const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
-    const Eigen::Index n = phi.size();
-    rest_.clear();
-    eliminated_.clear();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      if (std::abs(Db[i]) <= kIdentityRow * std::abs(Da[i])) {
-        eliminated_.push_back(i);
-      } else {
-        rest_.push_back(i);
-      }
-    }
-    for (const Eigen::Index i : eliminated_) {
-      if (Da[i] == 0.0) return false;
-      d[i] = -phi[i] / Da[i];
-    }
-    if (rest_.empty()) return true;
-    const auto m = static_cast<Eigen::Index>(rest_.size());
-    reduced_.resize(m, m);
-    rhs_.resize(m);
-    for (Eigen::Index b = 0; b < m; ++b) {
-      const Eigen::Index i = rest_[static_cast<std::size_t>(b)];
-      double r = -phi[i];
-      for (const Eigen::Index j : eliminated_) r -= Db[i] * J(i, j) * d[j];
-      rhs_[b] = r / Db[i];
-    }
-    for (Eigen::Index c = 0; c < m; ++c) {
-      const Eigen::Index j = rest_[static_cast<std::size_t>(c)];
-      for (Eigen::Index b = c; b < m; ++b) reduced_(b, c) = J(rest_[static_cast<std::size_t>(b)], j);
-      reduced_(c, c) += Da[j] / Db[j];
-    }
-    llt_.compute(reduced_);
-    if (llt_.info() != Eigen::Success) return false;
-    solution_ = llt_.solve(rhs_);
-    for (Eigen::Index b = 0; b < m; ++b) d[rest_[static_cast<std::size_t>(b)]] = solution_[b];
-    return true;
-  }
-
-  Eigen::MatrixXd H_, reduced_;
-  Eigen::VectorXd rhs_, solution_, check_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
-  Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt_;
-  std::vector<Eigen::Index> rest_, eliminated_;
-};
-
-// ---------------------------------------------------------------------------------------------
 // The iteration.
 
 const char* method_name(Reformulation r) {
@@ -671,7 +595,7 @@ class Newton {
   Reformulation reformulation_;
   const SolveOptions& options_;
   Reformulator reformulator_;
-  NewtonSystem system_;
+  detail::NewtonSystem system_;
   Eigen::VectorXd F_, phi_, Da_, Db_, phi_merit_, mDa_, mDb_, gradient_, d_, trial_z_, trial_F_, trial_phi_;
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "auto_lcp.hpp"
 #include "detail.hpp"
 #include "pipeline.hpp"
 #include "perp/analysis/classify.hpp"
@@ -117,7 +118,7 @@ Result run_method(const Lcp& problem, Method method, const SolveOptions& options
     case Method::InteriorPoint:
       return solve_interior_point(problem, options);
     case Method::Auto:
-      return solve_auto(problem, options);
+      return detail::solve_auto_lcp(problem, options, solve_auto);
     case Method::Dantzig:  // on the box [0, +∞)
       return solve_dantzig(to_box_lcp(problem), options);
     case Method::Schur:

@@ -15,17 +15,14 @@ namespace perp {
 /// Failure to solve is a status in the result, never an exception.
 ///
 /// `Method::Auto` returns z = 0 at once when q >= 0 (n = 0 included; `Result::method` is then
-/// "auto"). Otherwise it classifies M with `ClassifyOptions::cheap()` (O(n²) tests, a Cholesky
-/// factorization only where the order depends on it: symmetric M with a positive diagonal and
-/// n > 1000, or n <= 16; exact enumerations only for n <= 6) and runs
-/// the methods of `recommend(report, n).order` in turn until one solves (solvers/recommend.hpp):
-///   - symmetric positive definite, symmetric PSD with a positive diagonal, or strictly diagonally
-///     dominant with a positive diagonal, and n > 1000: pgs, then lemke;
-///   - otherwise lemke first; then murty when the diagonal of M is positive and n <= 200, pgs
-///     when the diagonal is positive, newton-fb, and enum when n <= 16.
-/// When none solves it returns the attempt with the smallest residual, and `message` lists what
-/// each method reported and why that order was chosen. `Result::method` names the method whose z
-/// is returned.
+/// "auto"). Otherwise it steers by measured cost (docs/solvers.md, "Auto"): n <= 40, lemke; M
+/// symmetric with a positive diagonal, block principal pivoting from the start while its
+/// infeasible count keeps halving, then PGS in chunks with its rate measured, block pivoting again
+/// once the active set holds, dantzig and lemke when the rate is slow, newton-min from the PGS
+/// point when the sweep budget is spent; otherwise, and where those end unsolved, the order that
+/// `classify(M, ClassifyOptions::cheap())` and `recommend(report, n)` imply (solvers/recommend.hpp),
+/// the first that solves or else the attempt with the smallest residual. `message` names every
+/// switch and why; `Result::method` the method whose z is returned.
 [[nodiscard]] Result solve(const Lcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
 
 /// The NCP z >= 0 ⊥ F(z) >= 0, through its MCP form. Methods: newton-fb, newton-min, penalized-fb,

@@ -1,0 +1,278 @@
+#include "auto_lcp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "detail.hpp"
+#include "newton_linear.hpp"
+#include "perp/core/box_lcp.hpp"
+#include "perp/core/residual.hpp"
+#include "perp/solvers/dantzig.hpp"
+#include "perp/solvers/lemke.hpp"
+#include "perp/solvers/newton.hpp"
+#include "perp/solvers/pgs.hpp"
+
+namespace perp::detail {
+namespace {
+
+// Sweeps between two looks at the rate and the active set: a look costs about two products with M.
+constexpr int kChunk = 8;
+
+std::string text(const char* pattern, double a, double b = 0, double c = 0) {
+  char buffer[200];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
+  return buffer;
+}
+
+// The residual ratio per sweep over one chunk's history (the geometric mean of the ratios).
+double sweep_rate(const std::vector<double>& history, double before) {
+  if (history.empty() || !(before > 0.0)) return 1.0;
+  const double after = history.back();
+  if (!(after > 0.0)) return 0.0;
+  return std::min(1.0, std::pow(after / before, 1.0 / static_cast<double>(history.size())));
+}
+
+// {i : z_i > w_i}, the components the point says are positive at the solution.
+void active_set(const Eigen::VectorXd& z, const Eigen::VectorXd& w, std::vector<Eigen::Index>& alpha) {
+  alpha.clear();
+  for (Eigen::Index i = 0; i < z.size(); ++i) {
+    if (z[i] > w[i]) alpha.push_back(i);
+  }
+}
+
+// The vertex of α reached from z: z_N = 0 and z_α + δ with M_αα δ = −(M_αα z_α + q_α), so
+// w_α = 0. From z rather than from 0, so that where M_αα is singular (and the vertex one of many)
+// the regularized solve stays near the iterate, whose z_α is positive. Empty when M_αα could not
+// be factored (not positive semidefinite).
+std::optional<Eigen::VectorXd> vertex_from(const Lcp& problem, const Eigen::VectorXd& z,
+                                           const std::vector<Eigen::Index>& alpha) {
+  Eigen::VectorXd point = Eigen::VectorXd::Zero(problem.size());
+  if (alpha.empty()) return point;
+  const Eigen::MatrixXd block = problem.M(alpha, alpha);
+  const Eigen::VectorXd start = z(alpha).cwiseMax(0.0);
+  const Eigen::VectorXd slack = block * start + problem.q(alpha);
+  SemidefiniteSolver solver;
+  if (!solver.compute(block)) return std::nullopt;
+  Eigen::VectorXd delta;
+  solver.solve(block, -slack, delta);
+  if (!delta.allFinite()) return std::nullopt;
+  point(alpha) = start + delta;
+  return point;
+}
+
+// Block principal pivoting (Kostreva 1978; Júdice–Pires 1994) from the active set of (z, w):
+// solve for the vertex of α, then move every infeasible index across (z_i < 0 leaves α, w_i < 0
+// joins it). Sign tests are relative to round-off (detail::sign_feasible's scales). Full exchanges
+// can cycle, so instead of Júdice–Pires' fallback to single exchanges the run stops as soon as the
+// infeasible count fails to fall below `progress` times its best so far: it is a fast path, and
+// the caller has others. Stops also at a vertex that meets the tolerance, after `limit` vertices,
+// or when a block cannot be factored.
+struct Pivoting {
+  std::optional<Result> result;  // set when solved
+  Eigen::VectorXd z;             // the last vertex (or the start)
+  int vertices = 0;
+};
+
+// Vertices block pivoting may visit from the start, and from a PGS point whose active set held,
+// and the fall of the infeasible count per vertex it must keep up (else it stops).
+constexpr int kColdVertices = 12;
+constexpr double kColdProgress = 0.6;
+constexpr int kWarmVertices = 30;
+constexpr double kWarmProgress = 0.9;
+
+Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::VectorXd& w, double tolerance, int limit,
+                        double progress) {
+  const Eigen::Index n = problem.size();
+  const DataScale scale = data_scale(problem);
+  std::vector<char> in(static_cast<std::size_t>(n), 0);
+  std::vector<Eigen::Index> alpha;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (z[i] > w[i]) in[static_cast<std::size_t>(i)] = 1;
+  }
+  Pivoting out;
+  Eigen::Index best = n + 1;
+  for (; out.vertices < limit; ++out.vertices) {
+    alpha.clear();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (in[static_cast<std::size_t>(i)] != 0) alpha.push_back(i);
+    }
+    std::optional<Eigen::VectorXd> vertex = vertex_from(problem, z, alpha);
+    if (!vertex) break;
+    Result candidate = make_result(problem, std::move(*vertex), "pgs");
+    z = candidate.z;
+    if (candidate.relative_residual <= tolerance) {
+      candidate.status = Status::Solved;
+      ++out.vertices;
+      out.result = std::move(candidate);
+      break;
+    }
+    const double z_floor = -z_sign_tolerance(candidate.z, 1e-13);
+    const double w_floor = -w_sign_tolerance(scale, candidate.z, 1e-13);
+    Eigen::Index infeasible = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const bool inside = in[static_cast<std::size_t>(i)] != 0;
+      if ((inside && candidate.z[i] < z_floor) || (!inside && candidate.w[i] < w_floor)) {
+        ++infeasible;
+      }
+    }
+    if (infeasible == 0) break;  // feasible to round-off yet not at the tolerance: leave it to others
+    // Measured progress: on a positive definite M the count falls by half or more per vertex; on a
+    // singular one (contact with more contacts than freedoms) it crawls, and other methods win.
+    if (out.vertices > 0 && static_cast<double>(infeasible) > progress * static_cast<double>(best)) {
+      ++out.vertices;
+      break;
+    }
+    best = std::min(best, infeasible);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const bool inside = in[static_cast<std::size_t>(i)] != 0;
+      if (inside && candidate.z[i] < z_floor) in[static_cast<std::size_t>(i)] = 0;
+      if (!inside && candidate.w[i] < w_floor) in[static_cast<std::size_t>(i)] = 1;
+    }
+  }
+  out.z = std::move(z);
+  return out;
+}
+
+// A pivoting finish (dantzig, then Lemke) from scratch; the first that solves or proves there is
+// no solution, else the one with the smaller residual.
+Result pivot(const Lcp& problem, const SolveOptions& options, std::string& log) {
+  Result dantzig = solve_dantzig(to_box_lcp(problem), options);
+  dantzig.method = "dantzig";
+  log += "; dantzig: " + to_string(dantzig.status);
+  if (dantzig.solved()) return dantzig;
+  Result lemke = solve_lemke(problem, options);
+  lemke.method = "lemke";
+  log += "; lemke: " + to_string(lemke.status);
+  if (lemke.solved() || lemke.status == Status::Infeasible || lemke.residual <= dantzig.residual) return lemke;
+  return dantzig;
+}
+
+Result finish(Result result, const std::string& log) {
+  result.message = "auto (" + log + "): " + result.message;
+  return result;
+}
+
+// The measured route for a symmetric M with a positive diagonal (see solve_auto_lcp).
+Result symmetric_route(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified) {
+  const Eigen::Index n = problem.size();
+  std::string log = "symmetric with a positive diagonal";
+  Eigen::VectorXd z = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
+  Eigen::VectorXd w = problem.slack(z);
+  int vertices = 0;
+  const auto pivoted = [&](Pivoting& run, const std::string& from, int sweeps) {
+    Result result = std::move(*run.result);
+    result.iterations = sweeps + vertices;
+    result.message = "the vertex of an active set of " +
+                     std::to_string((result.z.array() > result.w.array()).count()) +
+                     " components, exact to round-off (M_aa z_a = -q_a, Cholesky)";
+    return finish(std::move(result), log + "; block principal pivoting from " + from + ": solved at vertex " +
+                                         std::to_string(run.vertices));
+  };
+  // 1. Block principal pivoting from the start: a few Cholesky factorizations when the active sets
+  // it visits settle quickly (positive definite M), abandoned after kColdVertices.
+  Pivoting cold = block_pivoting(problem, z, w, options.tolerance, kColdVertices, kColdProgress);
+  vertices += cold.vertices;
+  if (cold.result) return pivoted(cold, "the start", 0);
+  log += "; block principal pivoting from the start: no solution in " + std::to_string(cold.vertices) +
+         " vertices; pgs, its rate measured";
+
+  // 2. PGS in chunks; block pivoting again from its point once the active set holds still.
+  SolveOptions chunk_options = options;
+  chunk_options.record_history = true;
+  chunk_options.relaxation.reset();
+  double before = natural_residual(z, w);
+  std::vector<Eigen::Index> alpha, previous, tried;
+  std::vector<double> history;
+  int sweeps = 0;
+  double rate = 1.0;
+  Result last;
+  while (sweeps < kAutoSweepBudget) {
+    chunk_options.initial_guess = z;
+    chunk_options.max_iterations = std::min(kChunk, kAutoSweepBudget - sweeps);
+    last = solve_psor(problem, chunk_options, 1.0);
+    sweeps += last.iterations;
+    if (options.record_history) history.insert(history.end(), last.history.begin(), last.history.end());
+    if (last.solved()) {
+      last.iterations = sweeps + vertices;
+      last.history = std::move(history);
+      return finish(std::move(last), log + "; pgs: solved after " + std::to_string(sweeps) + " sweeps");
+    }
+    if (last.status == Status::NumericalFailure) {
+      log += "; pgs: " + to_string(last.status) + " (" + last.message + ")";
+      break;
+    }
+    rate = sweep_rate(last.history, before);
+    before = last.residual;
+    z = last.z;
+    active_set(z, last.w, alpha);
+    if (alpha == previous && alpha != tried) {
+      tried = alpha;
+      Pivoting warm = block_pivoting(problem, z, last.w, options.tolerance, kWarmVertices, kWarmProgress);
+      vertices += warm.vertices;
+      if (warm.result) {
+        warm.result->history = std::move(history);
+        return pivoted(warm, text("the pgs point (%.0f sweeps at %.3f per sweep, the active set unchanged over the last "
+                                  "8)",
+                                  sweeps, rate),
+                       sweeps);
+      }
+    }
+    previous.swap(alpha);
+    // Sweeps still needed at this rate, against about n sweeps for a pivoting solve.
+    const double needed = rate > 0.0 && rate < 1.0
+                              ? std::log(options.tolerance * std::max(1.0, problem.q.cwiseAbs().maxCoeff()) /
+                                         std::max(before, 1e-300)) /
+                                    std::log(rate)
+                              : 1e300;
+    if ((rate > kAutoSlowRate || needed > static_cast<double>(n))) {
+      log += text("; pgs: %.0f sweeps at %.3f per sweep (about %.0f more to the tolerance, more than a pivoting "
+                  "solve costs): principal pivoting",
+                  sweeps, rate, std::min(needed, 1e9));
+      Result result = pivot(problem, options, log);
+      if (result.solved() || result.status == Status::Infeasible) return finish(std::move(result), log);
+      log += "; the classified order";
+      return finish(classified(problem, options), log);
+    }
+  }
+  // A good rate but no vertex yet: semismooth Newton from the PGS point.
+  log += text("; pgs: %.0f sweeps at %.3f per sweep, %.0f vertices tried: newton-min from the pgs point", sweeps,
+              rate, vertices);
+  SolveOptions newton_options = options;
+  newton_options.initial_guess = z;
+  Result newton = solve_newton(problem, Reformulation::MinMap, newton_options);
+  newton.method = "newton-min";
+  log += "; newton-min: " + to_string(newton.status);
+  if (newton.solved()) return finish(std::move(newton), log);
+  Result result = pivot(problem, options, log);
+  if (result.solved() || result.status == Status::Infeasible) return finish(std::move(result), log);
+  log += "; the classified order";
+  return finish(classified(problem, options), log);
+}
+
+}  // namespace
+
+Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified) {
+  if (auto trivial = trivial_result(problem, "auto")) return *std::move(trivial);
+  const Eigen::Index n = problem.size();
+  if (n <= kAutoPivotFirstSize) {
+    Result lemke = solve_lemke(problem, options);
+    if (lemke.solved()) {
+      lemke.method = "lemke";
+      lemke.message = "auto (n <= 40: lemke first; lemke: solved): " + lemke.message;
+      return lemke;
+    }
+    Result fallback = classified(problem, options);
+    fallback.message = "auto (n <= 40: lemke first; lemke: " + to_string(lemke.status) + "; then the classified order): " +
+                       fallback.message;
+    return fallback;
+  }
+  if (problem.M.diagonal().minCoeff() > 0.0 && scan_matrix(problem.M).symmetric) {
+    return symmetric_route(problem, options, classified);
+  }
+  return classified(problem, options);
+}
+
+}  // namespace perp::detail

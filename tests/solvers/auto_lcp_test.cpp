@@ -1,0 +1,218 @@
+// auto on the LCP (src/solvers/auto_lcp.cpp), the semidefinite solver of the Newton kernels
+// (src/solvers/newton_linear.cpp) and solve_many (src/solvers/batch.cpp).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../../src/solvers/newton_linear.hpp"
+#include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
+#include "perp/solvers/batch.hpp"
+#include "perp/solvers/solve.hpp"
+
+namespace perp {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+double uniform(std::mt19937_64& engine, double low, double high) {
+  return std::uniform_real_distribution<double>(low, high)(engine);
+}
+
+// M = AᵀA + 0.1 I, q uniform in [−1, 1]: symmetric positive definite.
+Lcp spd(Eigen::Index n, unsigned seed) {
+  std::mt19937_64 engine(seed);
+  Eigen::MatrixXd a(n, n);
+  for (double& x : a.reshaped()) x = uniform(engine, -1, 1);
+  Lcp problem{a.transpose() * a, Eigen::VectorXd(n)};
+  problem.M.diagonal().array() += 0.1;
+  problem.M = (0.5 * (problem.M + problem.M.transpose())).eval();
+  for (double& x : problem.q) x = uniform(engine, -1, 1);
+  return problem;
+}
+
+// M = J W Jᵀ with J n × 3b for b = n/4 planar bodies, q = J v: singular positive semidefinite
+// (rank <= 3n/4), and solvable (q lies in the range of J).
+Lcp contact(Eigen::Index n, unsigned seed) {
+  std::mt19937_64 engine(seed);
+  const Eigen::Index bodies = std::max<Eigen::Index>(2, n / 4);
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, 3 * bodies);
+  for (Eigen::Index c = 0; c < n; ++c) {
+    const auto a = static_cast<Eigen::Index>(uniform(engine, 0, static_cast<double>(bodies) - 1e-9));
+    const Eigen::Index b = (a + 1) % bodies;
+    const double angle = uniform(engine, -0.3, 0.3);
+    J(c, 3 * a) = std::sin(angle);
+    J(c, 3 * a + 1) = std::cos(angle);
+    J(c, 3 * a + 2) = uniform(engine, -0.25, 0.25);
+    if (c % 4 != 0) {  // one contact in four is with the ground
+      J(c, 3 * b) = -std::sin(angle);
+      J(c, 3 * b + 1) = -std::cos(angle);
+      J(c, 3 * b + 2) = uniform(engine, -0.25, 0.25);
+    }
+  }
+  Eigen::VectorXd inverse_mass(3 * bodies), v(3 * bodies);
+  for (Eigen::Index i = 0; i < inverse_mass.size(); ++i) {
+    inverse_mass[i] = i % 3 == 2 ? uniform(engine, 10, 40) : uniform(engine, 0.5, 2);
+    v[i] = uniform(engine, -1, 1);
+  }
+  Lcp problem{J * inverse_mass.asDiagonal() * J.transpose(), J * v};
+  problem.M = (0.5 * (problem.M + problem.M.transpose())).eval();
+  return problem;
+}
+
+// The relative residual of the returned z, recomputed here.
+double recomputed(const Lcp& problem, const Result& result) {
+  return relative_residual(problem, result.z, problem.M * result.z + problem.q);
+}
+
+TEST(AutoLcp, PositiveDefiniteSolvedByBlockPivotingToTheLemkeSolution) {
+  for (const unsigned seed : {1u, 2u, 3u}) {
+    const Lcp problem = spd(120, seed);
+    SolveOptions options;
+    options.tolerance = 1e-10;
+    const Result result = solve(problem, Method::Auto, options);
+    ASSERT_TRUE(result.solved()) << result.message;
+    EXPECT_LE(recomputed(problem, result), 1e-10);
+    EXPECT_THAT(result.message, HasSubstr("symmetric with a positive diagonal"));
+    EXPECT_THAT(result.message, HasSubstr("block principal pivoting"));
+    // Positive definite: the solution is unique, so Lemke must find the same z.
+    const Result lemke = solve(problem, Method::Lemke, options);
+    ASSERT_TRUE(lemke.solved());
+    EXPECT_LE((result.z - lemke.z).cwiseAbs().maxCoeff(), 1e-9 * (1 + lemke.z.cwiseAbs().maxCoeff()));
+  }
+}
+
+TEST(AutoLcp, SingularContactMatrixSolvedAndEveryRouteNamed) {
+  for (const Eigen::Index n : {60, 200}) {
+    const Lcp problem = contact(n, 7);
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(problem.M, Eigen::EigenvaluesOnly);
+    ASSERT_LT(eigen.eigenvalues()[0], 1e-10 * eigen.eigenvalues()[n - 1]) << "the test matrix should be singular";
+    SolveOptions options;
+    options.tolerance = 1e-10;
+    const Result result = solve(problem, Method::Auto, options);
+    ASSERT_TRUE(result.solved()) << result.message;
+    EXPECT_LE(recomputed(problem, result), 1e-10);
+    EXPECT_GE(result.z.minCoeff(), 0.0);
+    EXPECT_THAT(result.message, HasSubstr("auto ("));
+    EXPECT_FALSE(result.method.empty());
+  }
+}
+
+TEST(AutoLcp, SmallProblemsGoToLemkeFirst) {
+  const Lcp problem = spd(10, 4);
+  const Result result = solve(problem, Method::Auto);
+  ASSERT_TRUE(result.solved());
+  EXPECT_EQ(result.method, "lemke");
+  EXPECT_THAT(result.message, HasSubstr("lemke first"));
+}
+
+TEST(AutoLcp, NonSymmetricTakesTheClassifiedOrder) {
+  Lcp problem = spd(60, 5);
+  problem.M(0, 1) += 0.5;  // no longer symmetric, still positive definite enough for Lemke
+  const Result result = solve(problem, Method::Auto);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_LE(recomputed(problem, result), 1e-8);
+  EXPECT_THAT(result.message, Not(HasSubstr("symmetric with a positive diagonal")));
+}
+
+TEST(AutoLcp, NoSolutionIsNotReportedSolved) {
+  // M symmetric with a positive diagonal (the measured route) but no solution: the leading block
+  // [[1, −2], [−2, 1]] with q = (−1, −1) needs z_0 >= 1 + 2 z_1 and z_1 >= 1 + 2 z_0 >= 3 + 4 z_1.
+  const Eigen::Index n = 50;
+  Lcp problem{Eigen::MatrixXd::Identity(n, n), Eigen::VectorXd::Ones(n)};
+  problem.M(0, 1) = problem.M(1, 0) = -2.0;
+  problem.q[0] = problem.q[1] = -1.0;
+  const Result result = solve(problem, Method::Auto);
+  EXPECT_FALSE(result.solved()) << result.message;
+  EXPECT_GT(recomputed(problem, result), 1e-8);
+}
+
+TEST(SemidefiniteSolver, SingularConsistentSystemSolvedNearTheLeastNormSolution) {
+  std::mt19937_64 engine(11);
+  Eigen::MatrixXd B(8, 3);
+  for (double& x : B.reshaped()) x = uniform(engine, -1, 1);
+  const Eigen::MatrixXd A = B * B.transpose();  // rank 3
+  Eigen::VectorXd x0(8);
+  for (double& x : x0) x = uniform(engine, -1, 1);
+  const Eigen::VectorXd b = A * x0;
+  detail::SemidefiniteSolver solver;
+  ASSERT_TRUE(solver.compute(A));
+  EXPECT_TRUE(solver.regularized());
+  Eigen::VectorXd x;
+  solver.solve(A, b, x);
+  EXPECT_LE((A * x - b).cwiseAbs().maxCoeff(), 1e-10 * b.cwiseAbs().maxCoeff());
+  // The least-norm solution is the projection of x0 on the range of A (= range of B). The shift
+  // ε = 1e-11·max A_ii leaves round-off (1e-16) in the null space amplified by up to 1/ε·max A_ii.
+  const Eigen::VectorXd least = B * (B.transpose() * B).ldlt().solve(B.transpose() * x0);
+  EXPECT_LE((x - least).cwiseAbs().maxCoeff(), 1e-4);
+  EXPECT_LE(x.norm(), x0.norm());
+}
+
+TEST(SemidefiniteSolver, PositiveDefiniteIsPlainCholeskyAndIndefiniteIsRefused) {
+  Eigen::MatrixXd A(2, 2);
+  A << 4, 1, 1, 3;
+  detail::SemidefiniteSolver solver;
+  ASSERT_TRUE(solver.compute(A));
+  EXPECT_FALSE(solver.regularized());
+  Eigen::VectorXd x;
+  solver.solve(A, Eigen::Vector2d(1, 2), x);
+  EXPECT_NEAR(x[0], 1.0 / 11.0, 1e-15);  // (3·1 − 1·2)/11
+  EXPECT_NEAR(x[1], 7.0 / 11.0, 1e-15);  // (4·2 − 1·1)/11
+  Eigen::MatrixXd indefinite(2, 2);
+  indefinite << 1, 0, 0, -1;
+  detail::SemidefiniteSolver other;
+  EXPECT_FALSE(other.compute(indefinite));
+}
+
+TEST(NewtonOnSingularPsd, ContactLcpSolvedByNewtonMinAndInteriorPoint) {
+  const Lcp problem = contact(120, 3);
+  SolveOptions options;
+  options.tolerance = 1e-10;
+  for (const Method method : {Method::NewtonMin, Method::NewtonFb, Method::InteriorPoint}) {
+    const Result result = solve(problem, method, options);
+    EXPECT_TRUE(result.solved()) << to_string(method) << ": " << result.message;
+    EXPECT_LE(recomputed(problem, result), 1e-10) << to_string(method);
+  }
+}
+
+TEST(SolveMany, InputOrderSameAsSingleSolvesAndOneFailureDoesNotStopTheRest) {
+  std::vector<Lcp> problems;
+  for (unsigned k = 0; k < 12; ++k) problems.push_back(spd(20, 100 + k));
+  problems[5] = Lcp{Eigen::MatrixXd::Ones(2, 3), Eigen::VectorXd::Ones(2)};  // not square
+  problems[8].q[0] = std::numeric_limits<double>::quiet_NaN();
+  for (const unsigned threads : {1u, 2u, 4u}) {
+    const std::vector<BatchResult> results = solve_many(problems, Method::Lemke, {}, threads);
+    ASSERT_EQ(results.size(), problems.size());
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      if (i == 5 || i == 8) {
+        EXPECT_FALSE(results[i].ok()) << i;
+        EXPECT_FALSE(results[i].error.empty());
+        continue;
+      }
+      ASSERT_TRUE(results[i].ok()) << results[i].error;
+      const Result single = solve(problems[i], Method::Lemke);
+      EXPECT_EQ(results[i].result.z, single.z) << "problem " << i << ", threads " << threads;
+      EXPECT_TRUE(results[i].result.solved());
+    }
+    EXPECT_THAT(results[5].error, HasSubstr("M"));
+    EXPECT_THAT(results[8].error, HasSubstr("q"));
+  }
+  EXPECT_TRUE(solve_many(std::vector<Lcp>{}).empty());
+}
+
+TEST(SolveMany, InvalidOptionsFailEveryItemWithoutThrowing) {
+  std::vector<Lcp> problems{spd(5, 1), spd(5, 2)};
+  SolveOptions options;
+  options.tolerance = -1;
+  const std::vector<BatchResult> results = solve_many(problems, Method::Auto, options, 2);
+  ASSERT_EQ(results.size(), 2u);
+  for (const BatchResult& item : results) EXPECT_THAT(item.error, HasSubstr("tolerance"));
+}
+
+}  // namespace
+}  // namespace perp
