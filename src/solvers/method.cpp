@@ -28,7 +28,7 @@ const std::vector<MethodInfo> kTable{
     {Method::Pgs, "pgs", kLcp | kBox | kMlcp, false, "10000 sweeps",
      "positive diagonal on bounded rows, nonzero on free rows; converges for symmetric positive definite M",
      "projected Gauss-Seidel over the bounds"},
-    {Method::Psor, "psor", kLcp | kBox | kMlcp, false, "10000 sweeps",
+    {Method::Psor, "psor", kLcp | kBox, false, "10000 sweeps",
      "as pgs; relaxation in (0, 2), default 1.2", "projected SOR over the bounds"},
     {Method::NewtonFb, "newton-fb", kNewtonFamily, false, "200 steps", "a stationary point of the merit may not solve",
      "semismooth Newton on Fischer-Burmeister, Armijo line search"},
