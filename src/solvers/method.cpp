@@ -1,6 +1,7 @@
 #include "perp/solvers/method.hpp"
 
 #include <algorithm>
+#include <array>
 #include <ostream>
 
 #include "perp/core/error.hpp"
@@ -16,42 +17,44 @@ constexpr unsigned kFriction = static_cast<unsigned>(ProblemKind::FrictionContac
 constexpr unsigned kNewtonFamily = kLcp | kBox | kMlcp | kNonlinear;
 
 // The one table of methods, in declaration order of `Method`. A new method adds its row here.
-const std::vector<MethodInfo> kTable{
-    {Method::Enum, "enum", kLcp | kMlcp, true, "2^18 active sets",
+// constexpr, so that it is ready before any dynamic initialization (benchmarks register their
+// names with to_string(Method) from static constructors).
+constexpr std::array kTable{
+    MethodInfo{Method::Enum, "enum", kLcp | kMlcp, true, "2^18 active sets",
      "n <= 25 on an Lcp, m <= mlcp.enum_max_complementarities on an Mlcp; all_solutions on an Lcp",
      "every active set, nearest the guess first; proves infeasibility when every system is nonsingular"},
-    {Method::Lemke, "lemke", kLcp | kMlcp | kFriction, true, "max(1000, 50 n) pivots",
+    MethodInfo{Method::Lemke, "lemke", kLcp | kMlcp | kFriction, true, "max(1000, 50 n) pivots",
      "a ray proves infeasibility only for copositive-plus M",
      "complementary pivoting with the lexicographic ratio test"},
-    {Method::Murty, "murty", kLcp, true, "max(1000, 50 n) pivots", "finite on P-matrices",
+    MethodInfo{Method::Murty, "murty", kLcp, true, "max(1000, 50 n) pivots", "finite on P-matrices",
      "least-index principal pivoting"},
-    {Method::Pgs, "pgs", kLcp | kBox | kMlcp, false, "10000 sweeps",
+    MethodInfo{Method::Pgs, "pgs", kLcp | kBox | kMlcp, false, "10000 sweeps",
      "positive diagonal on bounded rows, nonzero on free rows; converges for symmetric positive definite M",
      "projected Gauss-Seidel over the bounds"},
-    {Method::Psor, "psor", kLcp | kBox | kMlcp, false, "10000 sweeps",
+    MethodInfo{Method::Psor, "psor", kLcp | kBox, false, "10000 sweeps",
      "as pgs; relaxation in (0, 2), default 1.2", "projected SOR over the bounds"},
-    {Method::NewtonFb, "newton-fb", kNewtonFamily, false, "200 steps", "a stationary point of the merit may not solve",
+    MethodInfo{Method::NewtonFb, "newton-fb", kNewtonFamily, false, "200 steps", "a stationary point of the merit may not solve",
      "semismooth Newton on Fischer-Burmeister, Armijo line search"},
-    {Method::NewtonMin, "newton-min", kNewtonFamily, false, "200 steps", "as newton-fb",
+    MethodInfo{Method::NewtonMin, "newton-min", kNewtonFamily, false, "200 steps", "as newton-fb",
      "semismooth Newton on min(z, F(z)), line search on the FB merit"},
-    {Method::PenalizedFb, "penalized-fb", kNewtonFamily, false, "200 steps", "as newton-fb",
+    MethodInfo{Method::PenalizedFb, "penalized-fb", kNewtonFamily, false, "200 steps", "as newton-fb",
      "semismooth Newton on the penalized FB of Chen-Chen-Kanzow"},
-    {Method::Smoothing, "smoothing", kNewtonFamily, false, "1000 steps (all stages)", "as newton-fb",
+    MethodInfo{Method::Smoothing, "smoothing", kNewtonFamily, false, "1000 steps (all stages)", "as newton-fb",
      "Newton on the smoothed FB with mu -> 0"},
-    {Method::InteriorPoint, "interior-point", kLcp, false, "200 steps", "monotone (positive semidefinite) M",
+    MethodInfo{Method::InteriorPoint, "interior-point", kLcp, false, "200 steps", "monotone (positive semidefinite) M",
      "Mehrotra predictor-corrector with crossover"},
-    {Method::Dantzig, "dantzig", kLcp | kBox, true, "max(1000, 50 n) pivots per fixed box",
+    MethodInfo{Method::Dantzig, "dantzig", kLcp | kBox, true, "max(1000, 50 n) pivots per fixed box",
      "P-matrix on the clamped sets; friction by passes over fixed boxes",
      "Cottle-Dantzig principal pivoting over bounds"},
-    {Method::Schur, "schur", kMlcp, true, "that of mlcp.schur_lcp_method", "A well conditioned",
+    MethodInfo{Method::Schur, "schur", kMlcp, true, "that of mlcp.schur_lcp_method", "A well conditioned",
      "eliminates u and solves the LCP of the Schur complement"},
-    {Method::Nsgs, "nsgs", kFriction, false, "10000 sweeps", "converges for positive definite W",
+    MethodInfo{Method::Nsgs, "nsgs", kFriction, false, "10000 sweeps", "converges for positive definite W",
      "non-smooth block Gauss-Seidel over contacts"},
-    {Method::NewtonAc, "newton-ac", kFriction, false, "200 steps", "local convergence",
+    MethodInfo{Method::NewtonAc, "newton-ac", kFriction, false, "200 steps", "local convergence",
      "semismooth Newton on the Alart-Curnier function"},
-    {Method::Prox, "prox", kFriction, false, "10000 sweeps (all inner sweeps)", "",
+    MethodInfo{Method::Prox, "prox", kFriction, false, "10000 sweeps (all inner sweeps)", "",
      "proximal-point outer loop on W + rho I around nsgs"},
-    {Method::Auto, "auto", kLcp | kBox | kMlcp | kNonlinear | kFriction, false, "that of each method tried", "",
+    MethodInfo{Method::Auto, "auto", kLcp | kBox | kMlcp | kNonlinear | kFriction, false, "that of each method tried", "",
      "picks an order from the problem's structure and falls back"},
 };
 
@@ -73,7 +76,10 @@ std::string_view article_name(ProblemKind kind) {
   return "a problem";
 }
 
-const std::vector<MethodInfo>& method_table() { return kTable; }
+const std::vector<MethodInfo>& method_table() {
+  static const std::vector<MethodInfo> table(kTable.begin(), kTable.end());
+  return table;
+}
 
 const MethodInfo& method_info(Method method) {
   const auto row = std::find_if(kTable.begin(), kTable.end(), [&](const MethodInfo& m) { return m.method == method; });

@@ -632,17 +632,17 @@ Result solve_newton_mcp(const Mlcp& problem, Method method, const SolveOptions& 
 }
 
 // ---------------------------------------------------------------------------------------------
-// pgs, psor: the box LCP's projected Gauss–Seidel on z = (u, v), the u rows free (bounds (−∞, ∞):
+// pgs: the box LCP's projected Gauss–Seidel on z = (u, v), the u rows free (bounds (−∞, ∞):
 // row i is solved exactly for u_i) and v in [0, ∞) (Cottle–Pang–Stone §5.2 with the projection
 // dropped on the free rows). It converges e.g. when M is symmetric positive definite.
 
-Result solve_psor(const Mlcp& problem, const SolveOptions& options, double relaxation) {
+Result solve_pgs(const Mlcp& problem, const SolveOptions& options) {
   const Eigen::Index n = problem.equalities();
   const Eigen::Index m = problem.complementarities();
   BoxLcp box{problem.matrix(), problem.offset(), Eigen::VectorXd(n + m),
              Eigen::VectorXd::Constant(n + m, std::numeric_limits<double>::infinity()), {}};
   box.lower << Eigen::VectorXd::Constant(n, -std::numeric_limits<double>::infinity()), Eigen::VectorXd::Zero(m);
-  return detail::box_psor(box, options, relaxation);
+  return detail::box_psor(box, options, 1.0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -714,9 +714,7 @@ Result run_method(const Mlcp& problem, Method method, const SolveOptions& option
     case Method::Smoothing:
       return solve_newton_mcp(problem, method, options);
     case Method::Pgs:
-      return solve_psor(problem, options, 1.0);
-    case Method::Psor:
-      return solve_psor(problem, options, options.relaxation.value_or(kDefaultRelaxation));
+      return solve_pgs(problem, options);
     case Method::Auto:
       return solve_auto(problem, options);
     default:
