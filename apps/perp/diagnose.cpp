@@ -484,6 +484,9 @@ ordered_json diagnose_scene(const contact::Scene& scene) {
   summary["deepest_overlap"] = record.deepest_overlap;
   summary["energy_start"] = record.initial_energy.total();
   summary["energy_end"] = record.last_energy;
+  summary["steps_by_method"] = record.steps_by_method;
+  summary["fallbacks"] = record.fallbacks;
+  summary["most_iterations"] = record.most_iterations;
   out["run"] = summary;
   double size = 0;
   for (const contact::Body& b : scene.world.bodies) size = std::max(size, b.bounding_radius());
@@ -586,6 +589,12 @@ void print_text(const ordered_json& d) {
               << " contacts; " << r["unsolved_steps"] << " unsolved; deepest overlap "
               << number_text(-r["deepest_overlap"].get<double>()) << " m; energy " << number_text(r["energy_start"])
               << " J -> " << number_text(r["energy_end"]) << " J\n";
+    std::string methods;
+    for (const auto& [name, count] : r["steps_by_method"].items()) {
+      methods += (methods.empty() ? "" : ", ") + name + " " + std::to_string(count.get<long>());
+    }
+    std::cout << "steps by method: " << methods << "; " << r["fallbacks"] << " fell back to auto; at most "
+              << r["most_iterations"] << " iterations in one step\n";
   }
   std::cout << "\nfindings:" << (d["findings"].empty() ? " none\n" : "\n");
   for (const auto& f : d["findings"]) {

@@ -248,6 +248,9 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
                   << "," << csv_number(report.solve_ms) << "," << csv_number(report.step_ms) << ","
                   << report.fallback << "\n";
         record.most_contacts = std::max(record.most_contacts, report.contacts.size());
+        ++record.steps_by_method[report.method.empty() ? "none" : report.method];
+        record.fallbacks += report.fallback.empty() ? 0 : 1;
+        record.most_iterations = std::max(record.most_iterations, report.iterations);
         if (report.status != Status::Solved && record.first_failure_step < 0) {
           record.first_failure = report.status;
           record.first_failure_step = k;

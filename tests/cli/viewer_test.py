@@ -186,6 +186,13 @@ def main():
                 color = hex_color(state["colors"][bodies.index(name)])
                 check(not near(later[int(round(ay))][int(round(ax))], color),
                       f"{scene}: {name} still drawn at its t = {t0} place after seeking to t = {t1}")
+        # Playing at 1x from t = 0: three seconds of the browser's virtual time later the page shows
+        # t >= 1 s (the ball's run lasts 3 s), the slider with it, and met no error on the way.
+        page = os.path.join(work, "bouncing_ball", "view.html")
+        played = browser.state("file://" + page + "#t=0&play=1")
+        check(played["errors"] == [], f"playing: page errors {played['errors']}")
+        check(played["t"] >= 1.0 and played["slider"] == played["frame"],
+              f"playing did not advance: frame {played['frame']}, slider {played['slider']}")
         # The page logs nothing: any console message (an error, an uncaught exception) fails.
         check(browser.console == [], f"console messages: {browser.console}")
     finally:

@@ -139,6 +139,12 @@ TEST(SimulationOutput, FramesAreEvenlyDecimatedAndMatchTheTrajectory) {
   EXPECT_NEAR(last.contacts[0].y, 0, 1e-3);
   EXPECT_NEAR(last.contacts[0].impulse_x, 0, 1e-12);
   EXPECT_NEAR(last.contacts[0].impulse_y, 2 * 10 * 0.001, 1e-9);
+  // Every step counted once, by its method: free flight has no contact ("none").
+  long counted = 0;
+  for (const auto& [method, count] : record.steps_by_method) counted += count;
+  EXPECT_EQ(counted, 500);
+  EXPECT_GT(record.steps_by_method.at("none"), 400);  // the fall lasts 0.424 s of the 0.5
+  EXPECT_EQ(record.fallbacks, 0);
   EXPECT_LE(record.deepest_overlap, 0);
   EXPECT_GE(record.deepest_overlap_step, 0);
   std::filesystem::remove_all(dir);

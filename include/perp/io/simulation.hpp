@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,12 @@ struct SimulationRecord {
   double solve_ms = 0;
   double step_ms = 0;
   long unsolved = 0;
+  /// Steps by the method that produced their impulses ("none" for steps without contacts), and
+  /// the steps whose chosen method failed and that `auto` finished (`StepReport::fallback`).
+  std::map<std::string, long> steps_by_method;
+  long fallbacks = 0;
+  /// The most iterations one step's solve took.
+  int most_iterations = 0;
   long first_failure_step = -1;
   Status first_failure = Status::Solved;
   /// Whether frames were dropped (steps + 1 > frames.size()).

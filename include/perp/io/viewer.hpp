@@ -7,7 +7,7 @@
 ///
 /// The page holds the run's decimated frames (`SimulationRecord::frames`) and says so when frames
 /// were dropped. A script (or a test) can seek by the address: `view.html#t=0.5&contacts=0`
-/// sets the slider to the frame nearest t = 0.5 s and hides the contacts; the element
+/// sets the slider to the frame nearest t = 0.5 s and hides the contacts (`&play=1` starts playing); the element
 /// `<pre id="state">` then holds a JSON object with the frame shown (`frame`, `step`, `t`), the
 /// projection (`scale` in pixels a metre, `origin` the pixel of world (0, 0); pixel x = origin.x +
 /// scale·x, pixel y = origin.y − scale·y on the scene canvas, whose top-left pixel is at
