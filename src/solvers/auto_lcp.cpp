@@ -10,10 +10,10 @@
 #include "newton_linear.hpp"
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/residual.hpp"
-#include "perp/solvers/dantzig.hpp"
-#include "perp/solvers/lemke.hpp"
-#include "perp/solvers/newton.hpp"
-#include "perp/solvers/pgs.hpp"
+#include "dantzig.hpp"
+#include "lemke.hpp"
+#include "newton.hpp"
+#include "pgs.hpp"
 
 namespace perp::detail {
 namespace {

@@ -203,6 +203,8 @@ using Fresh = std::optional<FrictionContactResiduals>;
 
 /// The over-relaxation of auto's second nsgs (see continued_nsgs).
 constexpr double kContinuedRelaxation = 1.5;
+/// auto: when no method solved but the best point is within this many tolerances, nsgs from it.
+constexpr double kPolishReach = 1e3;
 
 auto velocity_of(const FrictionContact& problem) {
   return [&problem](const Eigen::VectorXd& r) { return problem.velocity(r); };
@@ -322,6 +324,21 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
       reason);
   // first_that_solves returns the attempt that solved (the last one run) or the best one.
   fresh = result.solved() ? last_residuals : result.residual == best_error ? best_residuals : Fresh{};
+  if (!result.solved() && best.allFinite() && best_error <= kPolishReach * options.tolerance) {
+    // The best point is within kPolishReach tolerances (Lemke's exact statuses with the round-off
+    // of its pivots, or a tail): plain nsgs sweeps from it. Measured on a 100-disk heap: the two
+    // steps of 600 left unsolved ended at Lemke with 3.1e-10 and 4.0e-10 against 1e-10.
+    SolveOptions attempt = options;
+    attempt.max_iterations = budget;
+    attempt.initial_guess = best;
+    Fresh residuals;
+    Result polished = finished_run(problem, Method::Nsgs, attempt, best, residuals);
+    if (polished.solved()) {
+      polished.message = result.message + "; then nsgs from that point: " + polished.message;
+      fresh = residuals;
+      return polished;
+    }
+  }
   return result;
 }
 
