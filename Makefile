@@ -54,7 +54,7 @@ unit-test: build test-deps
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 # The pytest suite (tests/python/) against the module in $(BUILD)/python, after ctest.
-python-test: build
+python-test: build test-deps
 	PYTHONPATH=$(CURDIR)/$(BUILD)/python MPLBACKEND=Agg PYTHONDONTWRITEBYTECODE=1 \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider tests/python
 
