@@ -256,6 +256,39 @@ Eigen::VectorXd lcp_step(const ContactSpace& space, const Eigen::VectorXd& norma
   return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
 }
 
+/// Sleeping (`MoreauJeanOptions::sleeping`): updates the bodies' rest times from v and marks the
+/// bodies of the islands (bodies joined by `contacts`, fixed bodies and static surfaces joining
+/// nothing) whose every body has been at rest for `sleep_time`.
+std::vector<char> sleeping_bodies(World& world, const Eigen::VectorXd& v, const std::vector<Contact>& contacts,
+                                  const MoreauJeanOptions& options) {
+  const std::size_t count = world.bodies.size();
+  world.rest_time.resize(count, 0.0);
+  std::vector<std::size_t> parent(count);
+  for (std::size_t i = 0; i < count; ++i) parent[i] = i;
+  const auto root = [&](std::size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const auto joins = [&](int body) { return body >= 0 && !world.bodies[static_cast<std::size_t>(body)].fixed; };
+  for (const Contact& c : contacts) {
+    if (joins(c.body_a) && joins(c.body_b)) {
+      parent[root(static_cast<std::size_t>(c.body_a))] = root(static_cast<std::size_t>(c.body_b));
+    }
+  }
+  std::vector<char> awake_root(count, 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    const Body& body = world.bodies[i];
+    if (body.fixed) continue;
+    const auto k = 3 * static_cast<Eigen::Index>(i);
+    const double speed = v.segment<2>(k).norm() + std::abs(v[k + 2]) * body.bounding_radius();
+    world.rest_time[i] = speed <= options.sleep_speed ? world.rest_time[i] + options.timestep : 0.0;
+    if (world.rest_time[i] < options.sleep_time) awake_root[root(i)] = 1;
+  }
+  std::vector<char> asleep(count, 0);
+  for (std::size_t i = 0; i < count; ++i) asleep[i] = !world.bodies[i].fixed && !awake_root[root(i)];
+  return asleep;
+}
+
 /// The material of one side of a contact: a body's, a plane's, or the ground's (none of its own).
 struct Side {
   std::optional<double> friction;
@@ -290,6 +323,10 @@ void MoreauJeanOptions::validate() const {
     fail("baumgarte must be in [0, 1), got " + number_text(baumgarte));
   }
   if (!std::isfinite(slop) || slop < 0) fail("slop must be finite and >= 0, got " + number_text(slop));
+  if (!std::isfinite(sleep_speed) || sleep_speed < 0) {
+    fail("sleep_speed must be finite and >= 0, got " + number_text(sleep_speed));
+  }
+  if (!std::isfinite(sleep_time) || sleep_time <= 0) fail("sleep_time must be finite and > 0, got " + number_text(sleep_time));
   if (!std::isfinite(activation_tolerance) || activation_tolerance < 0) {
     fail("activation_tolerance must be finite and >= 0, got " + std::to_string(activation_tolerance));
   }
@@ -315,10 +352,29 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
     }
   }
 
-  // 2. Free velocity (a fixed body keeps its own).
-  Eigen::VectorXd v_free = v;
+  // Sleeping islands: at rest, out of the solve, their impulses kept for when they wake.
+  std::vector<char> asleep;
+  std::vector<ContactImpulse> asleep_impulses;
+  Eigen::VectorXd v_start = v;
+  if (options.sleeping) {
+    asleep = sleeping_bodies(world, v, report.contacts, options);
+    const auto sleeps = [&](int body) { return body >= 0 && asleep[static_cast<std::size_t>(body)]; };
+    std::erase_if(report.contacts, [&](const Contact& c) { return sleeps(c.body_a) || sleeps(c.body_b); });
+    for (const ContactImpulse& impulse : world.impulses) {
+      if (sleeps(impulse.body_a) || sleeps(impulse.body_b)) asleep_impulses.push_back(impulse);
+    }
+    for (Eigen::Index i = 0; i < body_count; ++i) {
+      if (!asleep[static_cast<std::size_t>(i)]) continue;
+      v_start.segment<3>(3 * i).setZero();
+      ++report.sleeping_bodies;
+    }
+  }
+
+  // 2. Free velocity (a fixed body keeps its own; a sleeping one stays at rest).
+  Eigen::VectorXd v_free = v_start;
   for (Eigen::Index i = 0; i < body_count; ++i) {
-    if (!world.bodies[static_cast<std::size_t>(i)].fixed) v_free.segment<2>(3 * i) += h * options.gravity;
+    const bool sleeps = !asleep.empty() && asleep[static_cast<std::size_t>(i)];
+    if (!world.bodies[static_cast<std::size_t>(i)].fixed && !sleeps) v_free.segment<2>(3 * i) += h * options.gravity;
   }
 
   // 3–4. Impulses and the velocity update.
@@ -378,12 +434,13 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
   } else {
     world.impulses.clear();
   }
+  world.impulses.insert(world.impulses.end(), asleep_impulses.begin(), asleep_impulses.end());
 
   // 5. θ-method position update.
   const double theta = options.theta;
   for (Eigen::Index i = 0; i < body_count; ++i) {
     Body& body = world.bodies[static_cast<std::size_t>(i)];
-    const Eigen::Vector3d mean = (1 - theta) * v.segment<3>(3 * i) + theta * v_next.segment<3>(3 * i);
+    const Eigen::Vector3d mean = (1 - theta) * v_start.segment<3>(3 * i) + theta * v_next.segment<3>(3 * i);
     body.position += h * mean.head<2>();
     body.angle += h * mean[2];
     body.velocity = v_next.segment<2>(3 * i);

@@ -56,6 +56,63 @@ double apex_after_bounce(double drop, double restitution, double timestep) {
   return apex;
 }
 
+// Sleeping islands (off by default): a stack of three boxes at rest falls asleep after sleep_time
+// (no contact solved, nothing moves), a separate disk still falling stays awake; when the disk
+// lands on the stack the island wakes (it is one island with a moving body) and the stack carries
+// it; with sleeping off no body ever sleeps.
+TEST(MoreauJean, SleepingIslandsSleepAndWake) {
+  World world;
+  world.ground = Ground{0};
+  for (int i = 0; i < 3; ++i) world.bodies.push_back(box("b" + std::to_string(i), 1, 1, 1, {0, 0.5 + i}));
+  world.bodies.push_back(disk("ball", 0.2, 1, {0.1, 5.0}));
+  World reference = world;
+  MoreauJeanOptions options;
+  options.timestep = 1.0 / 60;
+  options.friction = 0.5;
+  options.sleeping = true;
+  options.sleep_time = 0.25;
+  const auto step = [&](World& w, const MoreauJeanOptions& o) { return moreau_jean_step(w, o); };
+  // The stack rests from the start: asleep once 0.25 s have passed (15 steps), the ball awake.
+  std::size_t asleep_at_16 = 0;
+  for (int k = 0; k < 16; ++k) {
+    const StepReport report = step(world, options);
+    ASSERT_EQ(report.status, Status::Solved);
+    if (k == 15) {
+      asleep_at_16 = report.sleeping_bodies;
+      EXPECT_TRUE(report.contacts.empty());  // the stack's contacts are out of the solve
+    }
+  }
+  EXPECT_EQ(asleep_at_16, 3u);
+  const Eigen::Vector2d top = world.bodies[2].position;
+  // The ball lands (from 5 m, about 0.9 s): the island wakes at the first contact.
+  bool woke = false;
+  for (int k = 0; k < 90 && !woke; ++k) {
+    const StepReport report = step(world, options);
+    ASSERT_EQ(report.status, Status::Solved);
+    const bool touching = std::any_of(report.contacts.begin(), report.contacts.end(), [](const Contact& c) {
+      return c.body_a == 3 || c.body_b == 3;
+    });
+    if (touching) {
+      woke = true;
+      EXPECT_EQ(report.sleeping_bodies, 0u);
+    } else {
+      EXPECT_EQ(report.sleeping_bodies, 3u);
+      EXPECT_EQ(world.bodies[2].position, top);  // asleep: not moved at all
+    }
+  }
+  EXPECT_TRUE(woke);
+  for (int k = 0; k < 120; ++k) ASSERT_EQ(step(world, options).status, Status::Solved);
+  EXPECT_GT(world.bodies[3].position.y(), 3.0);  // the ball rests on the stack, not through it
+  EXPECT_NEAR(world.bodies[2].position.y(), 2.5, 1e-6);
+  // Off (the default): nothing sleeps.
+  MoreauJeanOptions off = options;
+  off.sleeping = false;
+  for (int k = 0; k < 30; ++k) EXPECT_EQ(step(reference, off).sleeping_bodies, 0u);
+  MoreauJeanOptions bad = options;
+  bad.sleep_time = 0;
+  EXPECT_THROW(step(reference, bad), InvalidProblem);
+}
+
 TEST(MoreauJean, BounceApexIsRestitutionSquaredTimesDrop) {
   for (double e : {0.5, 0.8, 1.0}) {
     const double apex = apex_after_bounce(1.0, e, 1e-4);

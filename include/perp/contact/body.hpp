@@ -130,6 +130,9 @@ struct World {
   /// `FrictionModel::Coulomb`, read by the next step as its warm start; empty at the start).
   /// Clearing it only costs the next step some iterations.
   std::vector<ContactImpulse> impulses;
+  /// With `MoreauJeanOptions::sleeping`: how long each body has been at rest (seconds, one per body;
+  /// written by `moreau_jean_step`, empty at the start). Ignored otherwise.
+  std::vector<double> rest_time;
 
   /// Validates every body, requires unique names, a finite ground height, planes with a finite
   /// point and a finite non-zero normal, friction >= 0 and restitution in [0, 1] where set.

@@ -82,6 +82,18 @@ struct MoreauJeanOptions {
   /// of the same contacts for a pseudo-velocity p (0 <= λ ⊥ W λ + b >= 0, b_k = −β (−g_k − slop)/h
   /// where g_k < −slop) that moves the positions by h M⁻¹ J_Nᵀ λ and leaves the velocities alone.
   bool split_impulse = false;
+  /// Islands with sleeping. Off by default (every body is simulated at every step, so that figures
+  /// compare like for like). On: a body is at rest while |v| + |ω| r_bound <= `sleep_speed`; the
+  /// bodies joined by active contacts (fixed bodies, the ground and planes join nothing) form an
+  /// island, and an island all of whose bodies have been at rest for `sleep_time` sleeps for the
+  /// step: its velocities are set to 0, it gets no gravity, its contacts are left out of the solve
+  /// (their impulses are kept for the warm start) and it does not move. An island with one body not
+  /// at rest (a body that comes into contact with a sleeping one joins its island) is simulated.
+  bool sleeping = false;
+  /// Speed (m/s, finite, >= 0) below which a body counts as at rest. Default 0.01.
+  double sleep_speed = 0.01;
+  /// Time at rest (s, finite, > 0) after which an island sleeps. Default 0.5.
+  double sleep_time = 0.5;
   /// Gravity acceleration (m/s²). Default (0, −9.81).
   Eigen::Vector2d gravity{0.0, -9.81};
   /// The method of each step's solve. With `FrictionModel::Coulomb` and a method of
@@ -132,6 +144,8 @@ struct StepReport {
   /// With `split_impulse`: the contacts corrected, and the status of their solve.
   std::size_t split_contacts = 0;
   Status split_status = Status::Solved;
+  /// With `MoreauJeanOptions::sleeping`: the bodies asleep during the step.
+  std::size_t sleeping_bodies = 0;
   /// When the step's solve was not solved by the chosen method and `auto` was tried from its
   /// point instead: the first method's name and status ("nsgs: max-iterations"); empty otherwise.
   std::string fallback;
