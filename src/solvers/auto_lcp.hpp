@@ -13,8 +13,8 @@ using ClassifiedAuto = Result (*)(const Lcp& problem, const SolveOptions& option
 
 /// Up to this size `auto` starts with Lemke, whose few pivots cost less than any probe.
 inline constexpr Eigen::Index kAutoPivotFirstSize = 40;
-/// A PGS sweep rate (residual ratio per sweep) above this counts as slow from the start.
-inline constexpr double kAutoSlowRate = 0.9;
+/// A PGS rate (residual ratio per sweep, second half of a chunk) above this counts as slow.
+inline constexpr double kAutoSlowRate = 0.85;
 /// At most this many PGS sweeps before newton-min takes over (a good rate without a vertex).
 inline constexpr int kAutoSweepBudget = 400;
 
