@@ -20,6 +20,16 @@
 //
 // Siconos and Bullet are comparison targets only: nothing in perp links to them.
 
+#include <BulletDynamics/MLCPSolvers/btDantzigLCP.h>
+#include <BulletDynamics/MLCPSolvers/btLemkeAlgorithm.h>
+#include <BulletDynamics/MLCPSolvers/btSolveProjectedGaussSeidel.h>
+#include <LCP_Solvers.h>
+#include <LinearComplementarityProblem.h>
+#include <NumericsMatrix.h>
+#include <NumericsVerbose.h>
+#include <SolverOptions.h>
+#include <lcp_cst.h>
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
@@ -37,16 +47,6 @@
 #include "perp/perp.hpp"
 #include "problems.hpp"
 #include "siconos_lcp.hpp"
-
-#include <BulletDynamics/MLCPSolvers/btDantzigLCP.h>
-#include <BulletDynamics/MLCPSolvers/btLemkeAlgorithm.h>
-#include <BulletDynamics/MLCPSolvers/btSolveProjectedGaussSeidel.h>
-#include <LCP_Solvers.h>
-#include <LinearComplementarityProblem.h>
-#include <NumericsMatrix.h>
-#include <NumericsVerbose.h>
-#include <SolverOptions.h>
-#include <lcp_cst.h>
 
 namespace {
 
@@ -69,8 +69,8 @@ struct Contestant {
   std::function<void()> solve;
   std::function<Eigen::VectorXd()> z;
   std::function<std::string()> note;  // iterations or the route, after the last run
-  double ms = 0;       // median of the timed runs
-  double best_ms = 0;  // fastest of them (the figure least disturbed by other load)
+  double ms = 0;                      // median of the timed runs
+  double best_ms = 0;                 // fastest of them (the figure least disturbed by other load)
   double relative = 0;
   bool solved = false;
   bool timed = false;  // timed in the rounds (else `ms` is the one warm-up run)
@@ -97,7 +97,7 @@ void run_all(const perp::Lcp& problem, std::vector<Contestant>& contestants, boo
     const Eigen::VectorXd z = c.z();
     const Eigen::VectorXd w = problem.M * z + problem.q;
     c.relative = z.allFinite() && z.size() == problem.size() ? perp::relative_residual(problem, z, w)
-                                                            : std::numeric_limits<double>::infinity();
+                                                             : std::numeric_limits<double>::infinity();
     const bool is_perp = c.name.rfind("perp", 0) == 0;
     c.solved = c.relative <= (is_perp && perp_exact ? kTolerance : kAnchorSolved);
   }
@@ -153,10 +153,13 @@ Contestant siconos(const perp::Lcp& problem, const char* name, int id, SiconosSo
   Contestant c;
   c.name = std::string("siconos ") + name;
   c.setup = [state] { state->z.setZero(); };
-  c.solve = [state, run] { run(state->lcp.get(), state->z.data(), state->w.data(), &state->info, state->options.get()); };
+  c.solve = [state, run] {
+    run(state->lcp.get(), state->z.data(), state->w.data(), &state->info, state->options.get());
+  };
   c.z = [state] { return state->z; };
   c.note = [state] {
-    return std::to_string(state->options->iparam[SICONOS_IPARAM_ITER_DONE]) + " it, info " + std::to_string(state->info);
+    return std::to_string(state->options->iparam[SICONOS_IPARAM_ITER_DONE]) + " it, info " +
+           std::to_string(state->info);
   };
   return c;
 }
@@ -262,7 +265,9 @@ void add_bullet(const perp::Lcp& problem, std::vector<Contestant>& out) {
     }
     return z;
   };
-  lemke.note = [l] { return std::to_string(l->lemke->getSteps()) + " steps, info " + std::to_string(l->lemke->getInfo()); };
+  lemke.note = [l] {
+    return std::to_string(l->lemke->getSteps()) + " steps, info " + std::to_string(l->lemke->getInfo());
+  };
   out.push_back(lemke);
 }
 
@@ -324,8 +329,7 @@ Summary compare(const std::string& label, const perp::Lcp& problem, bool bullet,
   if (print_all) {
     for (const Contestant& c : contestants) {
       std::printf("%-22s %-22s %5d %10.4f %10.4f %10.2e %-8s %s\n", label.c_str(), c.name.c_str(), c.timed ? rounds : 1,
-                  c.ms, c.best_ms, c.relative,
-                  c.solved ? "solved" : "NOT", c.note().c_str());
+                  c.ms, c.best_ms, c.relative, c.solved ? "solved" : "NOT", c.note().c_str());
     }
   }
   std::printf("%-22s auto %.4f ms (%s), fastest anchor %s %.4f ms: anchor/auto = %.2f\n\n", label.c_str(), s.auto_ms,
@@ -346,8 +350,8 @@ int main(int argc, char** argv) {
       "(sizeof(btScalar) = %zu: dantzig, pgs, lemke); tolerance %.0e for all; relative residual of each z judged\n"
       "here; an anchor counts as solved at <= %.0e, perp at %.0e. Medians of `rounds` round-robin runs.\n\n",
       btGetVersion() / 100, btGetVersion() % 100, sizeof(btScalar), kTolerance, kAnchorSolved, kTolerance);
-  std::printf("%-22s %-22s %5s %10s %10s %10s %-8s %s\n", "problem", "solver", "runs", "median ms", "min ms", "relative",
-              "", "note");
+  std::printf("%-22s %-22s %5s %10s %10s %10s %-8s %s\n", "problem", "solver", "runs", "median ms", "min ms",
+              "relative", "", "note");
   std::vector<Summary> summaries;
   for (const char* family : {"spd", "contact"}) {
     for (const Eigen::Index n : {10, 100, 200, 500, 1000}) {
@@ -366,8 +370,7 @@ int main(int argc, char** argv) {
     const perp::Lcp problem = perp::read_siconos_lcp(file);
     summaries.push_back(compare(file.stem().string() + " n=" + std::to_string(problem.size()), problem, false, true));
   }
-  std::printf(
-      "\nSummary: fastest anchor / auto (> 1: auto faster), on the medians and on the fastest runs (min)\n");
+  std::printf("\nSummary: fastest anchor / auto (> 1: auto faster), on the medians and on the fastest runs (min)\n");
   for (const Summary& s : summaries) {
     std::printf("%-36s auto %10.4f ms %-10s  fastest anchor %-22s %10.4f ms  ratio %6.2f  (min: %6.2f)\n",
                 s.name.c_str(), s.auto_ms, s.auto_solved ? "solved" : "NOT solved",
