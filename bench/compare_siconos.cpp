@@ -27,6 +27,7 @@
 
 #include "perp/perp.hpp"
 #include "problems.hpp"
+#include "siconos_lcp.hpp"
 
 // Siconos numerics' C API (its headers add the extern "C" themselves).
 #include <LCP_Solvers.h>
@@ -37,6 +38,9 @@
 #include <lcp_cst.h>
 
 namespace {
+
+using perp::bench::SiconosLcp;
+using perp::bench::SiconosOptions;
 
 constexpr double kPgsTolerance = 1e-8;
 constexpr int kPgsSweepLimit = 10000;
@@ -73,39 +77,6 @@ double median_ms(int repetitions, const std::function<void()>& solve_once) {
   return *middle;
 }
 
-/// An LCP in Siconos' form: a dense (column-major) NumericsMatrix and a q array, both owned by
-/// the LinearComplementarityProblem and released with freeLinearComplementarityProblem (which
-/// in Siconos 4.4 clears and frees M, frees q and the struct itself).
-class SiconosLcp {
- public:
-  explicit SiconosLcp(const perp::Lcp& problem) : lcp_(newLCP()) {
-    const int n = static_cast<int>(problem.size());
-    lcp_->size = n;
-    lcp_->M = NM_create(NM_DENSE, n, n);
-    // Eigen's default storage is column-major, as NumericsMatrix::matrix0 expects.
-    std::memcpy(lcp_->M->matrix0, problem.M.data(), sizeof(double) * static_cast<std::size_t>(n) * n);
-    lcp_->q = static_cast<double*>(std::malloc(sizeof(double) * static_cast<std::size_t>(n)));
-    std::memcpy(lcp_->q, problem.q.data(), sizeof(double) * static_cast<std::size_t>(n));
-  }
-  ~SiconosLcp() { freeLinearComplementarityProblem(lcp_); }
-  SiconosLcp(const SiconosLcp&) = delete;
-  SiconosLcp& operator=(const SiconosLcp&) = delete;
-
-  [[nodiscard]] LinearComplementarityProblem* get() const { return lcp_; }
-
- private:
-  LinearComplementarityProblem* lcp_;
-};
-
-/// Siconos 4.4's solver_options_delete frees what the struct points to but not the struct
-/// itself (valgrind shows the 120-byte SolverOptions lost otherwise), so it is freed here.
-struct SolverOptionsDeleter {
-  void operator()(SolverOptions* options) const {
-    solver_options_delete(options);
-    std::free(options);
-  }
-};
-using SiconosOptions = std::unique_ptr<SolverOptions, SolverOptionsDeleter>;
 
 /// One row of a table: what each library returned for one n.
 struct Row {

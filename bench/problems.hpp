@@ -61,6 +61,59 @@ inline Lcp spd_problem(Eigen::Index n) {
   return problem;
 }
 
+/// The contact family: the frictionless velocity-level LCP of random planar rigid bodies,
+///
+///   M = J W Jᵀ,  q = J v,
+///
+/// J the contact Jacobian (one normal row per contact), W = diag(1/m, 1/m, 1/I) per body (x, y, θ),
+/// v the bodies' velocities before the impulses (uniform in [−1, 1]). n contacts between
+/// b = max(2, ⌈n/4⌉) bodies, so rank M <= 3b < n from n = 8 on: M is singular positive
+/// semidefinite, as the Delassus operator of an over-constrained pile is. Each contact takes a
+/// uniform body a and, one time in four, the ground, else a body one to four indices further on
+/// (cyclically); its normal is within ±0.3 rad of vertical, its lever arms uniform in
+/// [−0.25, 0.25]² m; masses uniform in [0.5, 2] kg, inertias m·[0.02, 0.08] kg m². The LCP has a
+/// solution for every such q (q = J v lies in the range of J, so no d >= 0 with M d = 0 has
+/// qᵀd < 0), usually not a unique one. Seeded with kProblemSeed + 104729 + n.
+inline Lcp contact_problem(Eigen::Index n) {
+  std::mt19937_64 engine(kProblemSeed + 104729 + static_cast<std::uint64_t>(n));
+  const auto uniform = [&engine](double low, double high) { return low + (high - low) * uniform_unit(engine); };
+  const Eigen::Index bodies = std::max<Eigen::Index>(2, (n + 3) / 4);
+  Eigen::VectorXd inverse_mass(3 * bodies);
+  for (Eigen::Index body = 0; body < bodies; ++body) {
+    const double mass = uniform(0.5, 2.0);
+    inverse_mass[3 * body] = inverse_mass[3 * body + 1] = 1.0 / mass;
+    inverse_mass[3 * body + 2] = 1.0 / (mass * uniform(0.02, 0.08));
+  }
+  Eigen::VectorXd velocity(3 * bodies);
+  for (Eigen::Index i = 0; i < velocity.size(); ++i) velocity[i] = uniform(-1.0, 1.0);
+  Eigen::MatrixXd jacobian = Eigen::MatrixXd::Zero(n, 3 * bodies);
+  for (Eigen::Index c = 0; c < n; ++c) {
+    const auto a = static_cast<Eigen::Index>(uniform_unit(engine) * static_cast<double>(bodies));
+    Eigen::Index b = -1;  // the ground
+    if (uniform_unit(engine) >= 0.25) {
+      const auto offset = 1 + static_cast<Eigen::Index>(uniform_unit(engine) * 4.0);
+      b = (a + std::min(offset, bodies - 1)) % bodies;
+    }
+    const double angle = uniform(-0.3, 0.3);
+    const double nx = std::sin(angle), ny = std::cos(angle);
+    const double rax = uniform(-0.25, 0.25), ray = uniform(-0.25, 0.25);
+    const double rbx = uniform(-0.25, 0.25), rby = uniform(-0.25, 0.25);
+    jacobian(c, 3 * a) += nx;
+    jacobian(c, 3 * a + 1) += ny;
+    jacobian(c, 3 * a + 2) += rax * ny - ray * nx;
+    if (b >= 0) {
+      jacobian(c, 3 * b) -= nx;
+      jacobian(c, 3 * b + 1) -= ny;
+      jacobian(c, 3 * b + 2) -= rbx * ny - rby * nx;
+    }
+  }
+  Lcp problem;
+  problem.M = jacobian * inverse_mass.asDiagonal() * jacobian.transpose();
+  problem.M = (0.5 * (problem.M + problem.M.transpose())).eval();
+  problem.q = jacobian * velocity;
+  return problem;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Box LCPs (issue 4): the problems of box_bench and compare_bullet.
 //

@@ -13,21 +13,24 @@ using ClassifiedAuto = Result (*)(const Lcp& problem, const SolveOptions& option
 
 /// Up to this size `auto` starts with Lemke, whose few pivots cost less than any probe.
 inline constexpr Eigen::Index kAutoPivotFirstSize = 40;
-/// A PGS sweep rate (residual ratio per sweep) above this counts as slow from the start.
-inline constexpr double kAutoSlowRate = 0.9;
+/// A PGS rate (residual ratio per sweep, second half of a chunk) above this counts as slow.
+inline constexpr double kAutoSlowRate = 0.85;
 /// At most this many PGS sweeps before newton-min takes over (a good rate without a vertex).
 inline constexpr int kAutoSweepBudget = 400;
 
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
 ///   - n <= kAutoPivotFirstSize: Lemke; where it does not solve, the classified chain.
-///   - M symmetric (detail::kSymmetry) with a positive diagonal: projected Gauss–Seidel in chunks
-///     of 8 sweeps, each chunk's residual ratio per sweep measured. Whenever the active
-///     set α = {z_i > w_i} is the same at the end of two chunks, the vertex z_α + δ with
-///     M_αα δ = −w_α (Cholesky, or the regularized one where M_αα is singular) is tried: exact to
-///     round-off where α is right. While the rate predicts that PGS reaches the tolerance in fewer
-///     sweeps than n (about the cost of a pivoting solve), the sweeps go on; a slower rate switches
-///     to Cottle–Dantzig principal pivoting (then Lemke), and a spent budget with a good rate to
-///     newton-min warm-started from the PGS point.
+///   - M symmetric (detail::kSymmetry) with a positive diagonal:
+///     1. block principal pivoting from the start (the vertex of α = {z_i > w_i}: z_α + δ with
+///        M_αα δ = −w_α by Cholesky, or the regularized one where M_αα is singular; then every
+///        infeasible index moves across), for as long as its infeasible count keeps falling by
+///        a factor 0.6 per vertex (positive definite M: 3–6 vertices to the exact solution);
+///     2. projected Gauss–Seidel in chunks of 8 sweeps, the rate measured over each chunk's second
+///        half; block pivoting again once the active set is the same at the end of two chunks.
+///        While the rate predicts fewer than n more sweeps to the tolerance (about a pivoting
+///        solve), the sweeps go on; a rate above kAutoSlowRate, or more sweeps, switches to
+///        Cottle–Dantzig principal pivoting (then Lemke, then the classified chain);
+///     3. after kAutoSweepBudget sweeps, newton-min warm-started from the PGS point.
 ///   - otherwise: the classified chain.
 /// The message names every switch and its reason; `Result::method` the method that produced z.
 /// Statuses are judged on the relative residual of the returned z (solved only at the tolerance).

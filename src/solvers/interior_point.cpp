@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "detail.hpp"
-#include "newton_linear.hpp"
 #include "perp/core/residual.hpp"
 
 namespace perp {
@@ -53,29 +52,28 @@ std::string monotonicity_failure(const Eigen::MatrixXd& M) {
   return why + ": the interior-point method needs a monotone LCP; try lemke, newton-fb or auto";
 }
 
-// M + Z⁻¹W: positive definite for a positive semidefinite M in exact arithmetic, but Cholesky can
-// fail in the last steps, where w_i/z_i underflows next to a singular M (contact). The symmetric
-// case then takes the regularized, refined Cholesky of newton_linear.hpp rather than an LU.
 class Factorization {
  public:
   explicit Factorization(bool symmetric) : symmetric_(symmetric) {}
-  void compute(const Eigen::MatrixXd& A) {
-    matrix_ = &A;
-    use_lu_ = !(symmetric_ && semidefinite_.compute(A));
-    if (use_lu_) lu_.compute(A);
+  bool compute(const Eigen::MatrixXd& A) {
+    if (symmetric_) {
+      llt_.compute(A);
+      if (llt_.info() == Eigen::Success) return true;
+    }
+    use_lu_ = true;
+    lu_.compute(A);
+    return true;
   }
-  Eigen::VectorXd solve(const Eigen::VectorXd& rhs) {
-    if (use_lu_) return lu_.solve(rhs);
-    Eigen::VectorXd x;
-    semidefinite_.solve(*matrix_, rhs, x);
-    return x;
+  Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const {
+    if (symmetric_ && !use_lu_) return llt_.solve(rhs);
+    return lu_.solve(rhs);
   }
+  void reset() { use_lu_ = false; }
 
  private:
   bool symmetric_;
   bool use_lu_ = false;
-  const Eigen::MatrixXd* matrix_ = nullptr;
-  detail::SemidefiniteSolver semidefinite_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
 };
 
@@ -154,6 +152,7 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
     r = slack - w;  // M z + q − w
     A = problem.M;
     A.diagonal() += w.cwiseQuotient(z);
+    factorization.reset();
     factorization.compute(A);
     // Predictor (affine scaling): complementarity target 0.
     rc = -z.cwiseProduct(w);

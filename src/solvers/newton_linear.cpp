@@ -24,7 +24,8 @@ void SemidefiniteSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
   x = llt_.solve(b);
   if (!regularized_ || !x.allFinite()) return;
   double scale = 0.0;  // max|A_ij| over the lower triangle, the part that was filled
-  for (Eigen::Index j = 0; j < A.cols(); ++j) scale = std::max(scale, A.col(j).tail(A.rows() - j).cwiseAbs().maxCoeff());
+  for (Eigen::Index j = 0; j < A.cols(); ++j)
+    scale = std::max(scale, A.col(j).tail(A.rows() - j).cwiseAbs().maxCoeff());
   const double b_norm = b.cwiseAbs().maxCoeff();
   for (int k = 0; k < kRefinements; ++k) {
     residual_.noalias() = b - A.selfadjointView<Eigen::Lower>() * x;
@@ -34,8 +35,8 @@ void SemidefiniteSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
   }
 }
 
-bool NewtonSystem::solve(const Eigen::MatrixXd& J, bool symmetric, const Eigen::VectorXd& Da,
-                         const Eigen::VectorXd& Db, const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
+bool NewtonSystem::solve(const Eigen::MatrixXd& J, bool symmetric, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
+                         const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
   const Eigen::Index n = phi.size();
   d.resize(n);
   bool done = symmetric && solve_symmetric(J, Da, Db, phi, d);
