@@ -14,6 +14,7 @@
 #include "perp/core/ncp.hpp"
 #include "perp/solvers/dantzig.hpp"
 #include "perp/solvers/newton.hpp"
+#include "perp/solvers/path.hpp"
 
 namespace perp {
 namespace {
@@ -234,6 +235,8 @@ Result run(const BoxLcp& problem, Method method, const SolveOptions& options) {
     case Method::PenalizedFb:
     case Method::Smoothing:
       return box_newton(problem, *detail::reformulation_of(method), options);
+    case Method::Path:
+      return solve_path(problem, options);
     case Method::Auto:
       return box_auto(problem, options);
     default:

@@ -9,7 +9,7 @@
 namespace perp {
 namespace {
 
-constexpr std::array<std::pair<Method, std::string_view>, 16> kMethodNames{{
+constexpr std::array<std::pair<Method, std::string_view>, 17> kMethodNames{{
     {Method::Enum, "enum"},
     {Method::Lemke, "lemke"},
     {Method::Murty, "murty"},
@@ -19,6 +19,7 @@ constexpr std::array<std::pair<Method, std::string_view>, 16> kMethodNames{{
     {Method::NewtonMin, "newton-min"},
     {Method::PenalizedFb, "penalized-fb"},
     {Method::Smoothing, "smoothing"},
+    {Method::Path, "path"},
     {Method::InteriorPoint, "interior-point"},
     {Method::Dantzig, "dantzig"},
     {Method::Schur, "schur"},
@@ -78,6 +79,7 @@ bool accepts_nonlinear(Method method) {
     case Method::NewtonMin:
     case Method::PenalizedFb:
     case Method::Smoothing:
+    case Method::Path:
     case Method::Auto:
       return true;
     default:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "perp/solvers/lemke.hpp"
 #include "perp/solvers/murty.hpp"
 #include "perp/solvers/newton.hpp"
+#include "perp/solvers/path.hpp"
 #include "perp/solvers/pgs.hpp"
 #include "perp/solvers/recommend.hpp"
 
@@ -157,6 +159,8 @@ Result run_method(const Lcp& problem, Method method, const SolveOptions& options
     case Method::PenalizedFb:
     case Method::Smoothing:
       return solve_newton(problem, *detail::reformulation_of(method), options);
+    case Method::Path:
+      return solve_path(problem, options);
     case Method::InteriorPoint:
       return solve_interior_point(problem, options);
     case Method::Auto:
@@ -176,9 +180,22 @@ Result run(const Mcp& problem, Method method, const SolveOptions& options) {
   if (const std::optional<Reformulation> reformulation = detail::reformulation_of(method)) {
     return solve_newton(problem, *reformulation, options);
   }
+  if (method == Method::Path) return solve_path(problem, options);
   if (method == Method::Auto) {
-    return first_that_solves(problem, {Method::NewtonFb, Method::NewtonMin, Method::Smoothing}, options,
-                             "F is nonlinear: the Newton family, the FB reformulation first");
+    // Each attempt starts from the point of smallest relative residual found so far.
+    SolveOptions attempt = options;
+    double best = std::numeric_limits<double>::infinity();
+    return detail::first_that_solves(
+        {Method::Path, Method::NewtonFb, Method::NewtonMin, Method::Smoothing},
+        [&](Method m) {
+          Result result = run(problem, m, attempt);
+          if (result.z.size() == problem.size() && result.relative_residual < best) {
+            best = result.relative_residual;
+            attempt.initial_guess = result.z;
+          }
+          return result;
+        },
+        "F is nonlinear: path, then the Newton family (FB first), each from the best point so far");
   }
   throw InvalidProblem("method '" + to_string(method) + "' does not accept an Mcp");
 }
@@ -214,7 +231,7 @@ Result solve(const Mcp& problem, Method method, const SolveOptions& options) {
   if (!accepts_nonlinear(method)) {
     throw InvalidProblem("method '" + to_string(method) +
                          "' needs an Lcp (the matrix M); for an Ncp or Mcp use newton-fb, newton-min, penalized-fb, "
-                         "smoothing or auto");
+                         "smoothing, path or auto");
   }
   return timed(problem, method, options);
 }

@@ -42,7 +42,7 @@ TEST(Method, UnknownNameIsAnError) {
   } catch (const InvalidProblem& e) {
     EXPECT_THAT(e.what(), testing::HasSubstr("unknown method 'Lemke'"));
     EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, "
-                                             "smoothing, interior-point, dantzig, schur, nsgs, newton-ac, prox, auto"));
+                                             "smoothing, path, interior-point, dantzig, schur, nsgs, newton-ac, prox, auto"));
   }
 }
 

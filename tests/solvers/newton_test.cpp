@@ -11,6 +11,7 @@
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/solvers/solve.hpp"
+#include "mcp_problems.hpp"
 #include "test_problems.hpp"
 
 namespace perp {
@@ -31,29 +32,7 @@ Ncp small_ncp() {
   return p;
 }
 
-// Kojima–Shindo (MCPLIB "kojshin"): two solutions, (1, 0, 3, 0) (nondegenerate) and
-// (√6/2, 0, 0, 1/2), where z_3 = F_3 = 0 (degenerate).
-Ncp kojima_shindo() {
-  Ncp p;
-  p.n = 4;
-  p.F = [](const Eigen::VectorXd& x) {
-    Eigen::Vector4d f;
-    f << 3 * x[0] * x[0] + 2 * x[0] * x[1] + 2 * x[1] * x[1] + x[2] + 3 * x[3] - 6,
-        2 * x[0] * x[0] + x[0] + x[1] * x[1] + 10 * x[2] + 2 * x[3] - 2,
-        3 * x[0] * x[0] + x[0] * x[1] + 2 * x[1] * x[1] + 2 * x[2] + 9 * x[3] - 9,
-        x[0] * x[0] + 3 * x[1] * x[1] + 2 * x[2] + 3 * x[3] - 3;
-    return Eigen::VectorXd(f);
-  };
-  p.J = [](const Eigen::VectorXd& x) {
-    Eigen::Matrix4d j;
-    j << 6 * x[0] + 2 * x[1], 2 * x[0] + 4 * x[1], 1, 3,  //
-        4 * x[0] + 1, 2 * x[1], 10, 2,                    //
-        6 * x[0] + x[1], x[0] + 4 * x[1], 2, 9,           //
-        2 * x[0], 6 * x[1], 2, 3;
-    return Eigen::MatrixXd(j);
-  };
-  return p;
-}
+using mcp_problems::kojima_shindo;
 const Eigen::Vector4d kKojimaShindoRegular(1, 0, 3, 0);
 const Eigen::Vector4d kKojimaShindoDegenerate(std::sqrt(6.0) / 2, 0, 0, 0.5);
 

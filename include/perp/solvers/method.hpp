@@ -21,6 +21,7 @@ enum class Method {
   NewtonMin,    ///< "newton-min": semismooth Newton on min(z, F(z)), line search on the FB merit
   PenalizedFb,  ///< "penalized-fb": semismooth Newton on the penalized FB of Chen–Chen–Kanzow
   Smoothing,    ///< "smoothing": Newton on the smoothed FB with μ → 0, warm-started (solvers/newton.hpp)
+  Path,         ///< "path": PATH-class path search on the pivoted linearizations of the normal map (solvers/path.hpp)
   InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
   Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP (solvers/dantzig.hpp)
   Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement (solvers/mlcp.hpp)
@@ -31,7 +32,7 @@ enum class Method {
 };
 
 /// "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
-/// "interior-point", "dantzig", "schur", "nsgs", "newton-ac", "prox", "auto".
+/// "path", "interior-point", "dantzig", "schur", "nsgs", "newton-ac", "prox", "auto".
 std::string to_string(Method method);
 
 template <>
@@ -47,7 +48,7 @@ std::vector<Method> all_methods();
 /// needs the equality block of an `Mlcp`, and the frictional contact methods nsgs, newton-ac, prox).
 std::vector<Method> lcp_methods();
 
-/// The methods that accept an `Ncp` or `Mcp` (the Newton family and auto); the others need an
+/// The methods that accept an `Ncp` or `Mcp` (the Newton family, path and auto); the others need an
 /// `Lcp` (its matrix M).
 [[nodiscard]] bool accepts_nonlinear(Method method);
 
