@@ -41,6 +41,8 @@ Color regime_color(PainleveRegime regime) {
       return {253, 208, 162};
     case PainleveRegime::Inconsistent:
       return {252, 146, 114};
+    case PainleveRegime::Degenerate:
+      return {120, 120, 120};
   }
   return {255, 255, 255};
 }
@@ -90,7 +92,7 @@ void write_diagram(const PainleveArguments& args) {
   canvas.text(kLeft, 12, title, black, 3);
   int legend = kLeft;
   for (PainleveRegime regime : {PainleveRegime::Separating, PainleveRegime::Contact, PainleveRegime::Indeterminate,
-                                PainleveRegime::Inconsistent}) {
+                                PainleveRegime::Inconsistent, PainleveRegime::Degenerate}) {
     canvas.fill_rect(legend, 40, legend + 12, 50, regime_color(regime));
     canvas.text(legend + 16, 40, to_string(regime), black);
     legend += 16 + Canvas::text_width(to_string(regime)) + 24;

@@ -14,6 +14,9 @@ struct SolveArguments {
   const CLI::Option* relaxation_option = nullptr;  // set only when given, so 0 is refused, not ignored
   bool all = false;
   bool json = false;
+  std::string warm_start;       // file of numbers: z (r for a frictional problem); empty: none
+  std::string covering_vector;  // file of numbers: Lemke's d; empty: all ones
+  int friction_passes = 50;     // SolveOptions::max_friction_passes
 };
 
 CLI::App* add_solve_command(CLI::App& app, SolveArguments& args);

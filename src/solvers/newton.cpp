@@ -505,6 +505,7 @@ struct Outcome {
   int gradient_steps = 0;
   int active_set_steps = 0;  // LCP: the last step was the active-set solve
   int best_returned = 0;     // 1 when the returned z is an earlier iterate of smaller merit
+  int levenberg_marquardt_steps = 0;
 };
 
 template <class Model>
@@ -662,6 +663,7 @@ class Newton {
       }
       out.why += describe_point(merit, z);
     }
+    out.levenberg_marquardt_steps = levenberg_marquardt_steps_;
     out.z = std::move(z);
     return out;
   }
@@ -715,9 +717,6 @@ class Newton {
     text += g <= 1e-8 * scale ? " (a stationary point of the merit to round-off)"
                               : format(" (not a stationary point: %.3g times the round-off scale |H| |Phi|)",
                                        scale > 0 ? g / scale : 0.0);
-    if (levenberg_marquardt_steps_ > 0) {
-      text += "; " + std::to_string(levenberg_marquardt_steps_) + " Levenberg-Marquardt steps (singular Newton system)";
-    }
     return text;
   }
 
@@ -745,6 +744,11 @@ std::string describe(const Outcome& out) {
     text = out.why;
   }
   if (out.best_returned > 0) text += "; returning the iterate of smallest merit";
+  if (out.levenberg_marquardt_steps > 0) {
+    text += " (" + std::to_string(out.levenberg_marquardt_steps) +
+            (out.levenberg_marquardt_steps == 1 ? " Levenberg-Marquardt step" : " Levenberg-Marquardt steps") +
+            ": singular Newton system)";
+  }
   if (out.gradient_steps > 0) {
     text +=
         " (" + std::to_string(out.gradient_steps) + " of them along -grad Psi: singular or non-descent Newton system)";

@@ -208,10 +208,12 @@ class PathFollower {
         if (std::abs(rate) <= threshold) continue;
         const double theta = room(basic_[static_cast<std::size_t>(p)], rate, n, lower, upper);
         if (!std::isfinite(theta)) continue;
-        // Smallest step first; among ties (degenerate vertices) the largest pivot.
+        // Smallest step first; among ties (degenerate vertices) the lexicographic rule: with the
+        // right-hand side perturbed by (ε, ε², …), the step of position p is θ_p − B⁻¹(p,:)·ε / rate_p,
+        // so the smallest row −B⁻¹(p,:)/rate_p wins (Cottle–Pang–Stone §4.4); it cannot cycle.
         const double tie = 1e-13 * (1.0 + (std::isfinite(best) ? best : theta));
         if (!std::isfinite(best) || theta < best - tie ||
-            (theta <= best + tie && leave >= 0 && std::abs(rate) > std::abs(best_rate))) {
+            (theta <= best + tie && leave >= 0 && lexicographically_smaller(p, rate, leave, best_rate))) {
           best = theta;
           leave = p;
           best_rate = rate;
@@ -280,6 +282,17 @@ class PathFollower {
   }
 
  private:
+  // −B⁻¹(p,:)/rate_p < −B⁻¹(q,:)/rate_q, entry by entry (ties within round-off).
+  [[nodiscard]] bool lexicographically_smaller(Eigen::Index p, double rate_p, Eigen::Index q, double rate_q) const {
+    for (Eigen::Index k = 0; k < inverse_.cols(); ++k) {
+      const double a = -inverse_(p, k) / rate_p, b = -inverse_(q, k) / rate_q;
+      const double tie = 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
+      if (a < b - tie) return true;
+      if (a > b + tie) return false;
+    }
+    return std::abs(rate_p) > std::abs(rate_q);
+  }
+
   static Eigen::Index z_var(Eigen::Index i) { return i; }
   static Eigen::Index s_var(Eigen::Index i, Eigen::Index n) { return n + i; }
   static Eigen::Index t_var(Eigen::Index n) { return 2 * n; }
@@ -517,10 +530,12 @@ class Path {
     }
   }
 
-  // The whole method on `model` from the start point z0 (already in the box).
-  Run solve(Model& model, const Eigen::VectorXd& z0) {
-    // Crash: the projected step's active set, or z0's own, whichever has the smaller merit.
+  // The whole method on `model` from the start point z0 (already in the box), or from the point
+  // `given` of the normal map when there is one.
+  Run solve(Model& model, const Eigen::VectorXd& z0, const Eigen::VectorXd* given = nullptr) {
     Point start, other;
+    if (given != nullptr && evaluate(model, *given, start)) return restarts(model, iterate(model, start));
+    // Crash: the projected step's active set, or z0's own, whichever has the smaller merit.
     if (!evaluate(model, z0, start)) {
       throw InvalidProblem("F is not finite at the start point");
     }
@@ -535,7 +550,11 @@ class Path {
     }
     if (evaluate(model, crash, other) && other.merit < start.merit) start = std::move(other);
 
-    Run run = iterate(model, start);
+    return restarts(model, iterate(model, start));
+  }
+
+  // The proximal-point restarts after a run that got stuck.
+  Run restarts(Model& model, Run run) {
     while (run.end == End::Stuck && proximal_steps_ < kMaxProximalSteps && iterations_ < limit_) {
       // Proximal restarts from the best point (Billups–Ferris): solve G(z) = F(z) + λ(z − z̄) ⊥ box,
       // move z̄ to its solution, until F's merit is below the stuck value.
@@ -604,9 +623,10 @@ class Path {
 };
 
 // Runs the method and fills z, iterations, history and message; the caller sets w and the residuals.
-Result run_path(Model& model, const Eigen::VectorXd& z0, const SolveOptions& options) {
+Result run_path(Model& model, const Eigen::VectorXd& z0, const SolveOptions& options,
+                const Eigen::VectorXd* given = nullptr) {
   Path path(options, options.iteration_limit(kDefaultMajorIterations));
-  Run run = path.solve(model, z0);
+  Run run = path.solve(model, z0, given);
   Result result;
   result.method = "path";
   result.z = std::move(run.best.z);
@@ -665,7 +685,11 @@ Result solve_path(const Lcp& problem, const SolveOptions& options) {
   const Eigen::VectorXd upper = Eigen::VectorXd::Constant(n, kInfinity);
   LinearModel model(problem.M, problem.q, lower, upper, true);
   const Eigen::VectorXd start = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
-  Result run = run_path(model, start, options);
+  // Without a warm start, the first path is Lemke's (covering vector 1): from z = 0, w = q + z₀·1
+  // with z₀ = max(−q), the normal-map point x = −w has F_B(x) = −z₀·1, and the homotopy
+  // A(x(t)) = (1 − t) F_B(x) is w = M z + q + (1 − t) z₀·1.
+  const Eigen::VectorXd lemke = -(problem.q.array() + std::max(0.0, -problem.q.minCoeff())).matrix();
+  Result run = run_path(model, start, options, options.initial_guess ? nullptr : &lemke);
   Result result = detail::make_result(problem, std::move(run.z), "path");
   std::vector<Eigen::Index> active;
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -681,9 +705,6 @@ Result solve_path(const Lcp& problem, const SolveOptions& options) {
 }
 
 Result solve_path(const BoxLcp& problem, const SolveOptions& options) {
-  if (!problem.friction.empty()) {
-    throw InvalidProblem("path: the box LCP has friction couplings; path solves fixed bounds only");
-  }
   const Eigen::Index n = problem.size();
   Result result;
   result.method = "path";

@@ -12,7 +12,7 @@ namespace perp {
 namespace {
 
 TEST(Method, StableNamesRoundTrip) {
-  EXPECT_EQ(all_methods().size(), 16u);
+  EXPECT_EQ(all_methods().size(), 17u);
   for (const Method m : all_methods()) EXPECT_EQ(from_string<Method>(to_string(m)), m);
   EXPECT_EQ(to_string(Method::Enum), "enum");
   EXPECT_EQ(to_string(Method::Lemke), "lemke");

@@ -58,8 +58,9 @@ std::vector<Case> library() {
   };
   cases.push_back({"Mathiesen from 1", to_mcp(mathiesen()), Eigen::Vector4d::Ones(), mathiesen_known});
   const auto billups_known = [](const Eigen::VectorXd& z) { return std::abs(z[0] - kBillupsSolution) <= 1e-8; };
-  for (const double s : {0.0, 0.5, 3.0}) {
-    cases.push_back({"Billups from " + std::to_string(s).substr(0, 3), to_mcp(billups()), Eigen::VectorXd::Constant(1, s),
+  const std::pair<double, const char*> billups_starts[] = {{0.0, "0"}, {0.5, "0.5"}, {3.0, "3"}};
+  for (const auto& [s, text] : billups_starts) {
+    cases.push_back({std::string("Billups from ") + text, to_mcp(billups()), Eigen::VectorXd::Constant(1, s),
                      billups_known});
   }
   cases.push_back({"HS35 from 0", to_mcp(hs35()), Eigen::Vector4d::Zero(),
@@ -84,7 +85,9 @@ TEST(Path, SolvesTheMcplibAndLiteratureCasesFromEveryStart) {
       const Result r = solve(c.problem, m, o);
       expect_mcp_solution(c.problem, r, 1e-7, c.name + " by " + to_string(m));
       EXPECT_TRUE(c.known(r.z)) << c.name << " by " << to_string(m) << ": z = " << r.z.transpose();
-      if (m == Method::Path) EXPECT_EQ(r.method, "path");
+      if (m == Method::Path) {
+        EXPECT_EQ(r.method, "path");
+      }
     }
   }
 }

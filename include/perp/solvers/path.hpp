@@ -51,8 +51,9 @@ namespace perp {
 /// on its active set.
 [[nodiscard]] Result solve_path(const Lcp& problem, const SolveOptions& options);
 
-/// `path` on a box LCP with fixed bounds (`problem.friction` empty). `Result::residual` is the box
-/// natural residual.
+/// `path` on a box LCP with its `lower`/`upper` as fixed bounds (`problem.friction` is not read:
+/// `solve(BoxLcp)` runs the friction passes around it, as for the Newton family). `Result::residual`
+/// is the box natural residual.
 [[nodiscard]] Result solve_path(const BoxLcp& problem, const SolveOptions& options);
 
 }  // namespace perp
