@@ -5,10 +5,10 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <vector>
 #include <string>
 #include <system_error>
 #include <variant>
+#include <vector>
 
 #include "format.hpp"
 #include "perp/perp.hpp"
@@ -157,9 +157,10 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
                    "box-lcp, mlcp, qp or friction-contact)")
       ->required();
   solve
-      ->add_option("--method,-m", args.method,
-                   "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, path, interior-point, "
-                   "dantzig (box LCP), schur (MLCP), nsgs, newton-ac, prox (friction contact) or auto")
+      ->add_option(
+          "--method,-m", args.method,
+          "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, path, interior-point, "
+          "dantzig (box LCP), schur (MLCP), nsgs, newton-ac, prox (friction contact) or auto")
       ->capture_default_str();
   solve->add_option("--tol", args.tolerance, "tolerance on the problem's relative residual (docs/solvers.md)")
       ->check(kInRange)
@@ -169,13 +170,15 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
   args.relaxation_option =
       solve->add_option("--relaxation", args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)")->check(kInRange);
   solve->add_flag("--all", args.all, "enum on an LCP: list every distinct solution");
-  solve->add_option("--warm-start", args.warm_start,
-                    "file of n numbers (whitespace or commas, [ ] allowed): the start z of the iterative methods, r for "
-                    "a frictional contact problem");
+  solve->add_option(
+      "--warm-start", args.warm_start,
+      "file of n numbers (whitespace or commas, [ ] allowed): the start z of the iterative methods, r for "
+      "a frictional contact problem");
   solve->add_option("--covering", args.covering_vector,
                     "file of n numbers > 0: Lemke's covering vector d (default all ones)");
-  solve->add_option("--friction-passes", args.friction_passes,
-                    "box LCP with friction couplings: most fixed-box passes of dantzig and the Newton family (>= 1)")
+  solve
+      ->add_option("--friction-passes", args.friction_passes,
+                   "box LCP with friction couplings: most fixed-box passes of dantzig and the Newton family (>= 1)")
       ->capture_default_str();
   solve->add_flag("--json", args.json, "print one JSON object instead of a summary");
   return solve;
@@ -196,7 +199,8 @@ int run_solve(const SolveArguments& args) {
   // Sizes, signs and finiteness are checked by SolveOptions::validate inside solve, which names the
   // field ("initial_guess", "lemke.covering_vector") and both sizes.
   if (!args.warm_start.empty()) options.initial_guess = read_vector_file(args.warm_start, "--warm-start");
-  if (!args.covering_vector.empty()) options.lemke.covering_vector = read_vector_file(args.covering_vector, "--covering");
+  if (!args.covering_vector.empty())
+    options.lemke.covering_vector = read_vector_file(args.covering_vector, "--covering");
   const Method method = from_string<Method>(args.method);
   if (args.all && method != Method::Enum) {
     std::cerr << "perp: warning: --all lists every solution only with --method enum; " << to_string(method)

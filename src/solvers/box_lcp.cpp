@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "detail.hpp"
-#include "perp/core/residual.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
+#include "perp/core/residual.hpp"
 #include "perp/solvers/dantzig.hpp"
 #include "perp/solvers/newton.hpp"
 #include "perp/solvers/path.hpp"
@@ -242,7 +242,8 @@ Result run(const BoxLcp& problem, Method method, const SolveOptions& options) {
           [&](const BoxLcp& p, const SolveOptions& o) { return solve_newton(p, *detail::reformulation_of(method), o); },
           options);
     case Method::Path:
-      return box_newton(problem, [](const BoxLcp& p, const SolveOptions& o) { return solve_path(p, o); }, options);
+      return box_newton(
+          problem, [](const BoxLcp& p, const SolveOptions& o) { return solve_path(p, o); }, options);
     case Method::Auto:
       return box_auto(problem, options);
     default:

@@ -122,8 +122,8 @@ Equilibrium lemke_howson(const BimatrixGame& game, int label) {
   game.validate();
   const Eigen::Index m = game.A.rows(), n = game.A.cols();
   if (label < 0 || label >= m + n) {
-    throw InvalidProblem("lemke_howson: label " + std::to_string(label) + " out of range [0, " +
-                         std::to_string(m + n) + ")");
+    throw InvalidProblem("lemke_howson: label " + std::to_string(label) + " out of range [0, " + std::to_string(m + n) +
+                         ")");
   }
   // Shift both payoff matrices to entries >= 1 (the equilibria are the same).
   const double shift = 1.0 - std::min(game.A.minCoeff(), game.B.minCoeff());

@@ -544,8 +544,9 @@ class Newton {
       }
       if (stalled >= stall_limit) {
         out.status = Status::NoSolutionFound;
-        out.why = format("stalled: the best merit Psi = %.3g has not decreased by 1e-6 (relative) in the last %.0f steps",
-                         best_psi, stall_limit);
+        out.why =
+            format("stalled: the best merit Psi = %.3g has not decreased by 1e-6 (relative) in the last %.0f steps",
+                   best_psi, stall_limit);
         break;
       }
       if (k >= limit) {
@@ -572,9 +573,13 @@ class Newton {
       }
 
       bool newton_ok = system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
-      if (!newton_ok && o.line_search) newton_ok = levenberg_marquardt(J);
       double slope = newton_ok ? gradient_.dot(d_) : 0.0;
-      if (!newton_ok || (o.line_search && slope > -o.descent_rho * std::pow(d_.norm(), kDescentPower))) {
+      const auto descent = [&] { return slope <= -o.descent_rho * std::pow(d_.norm(), kDescentPower); };
+      if (o.line_search && (!newton_ok || !descent()) && levenberg_marquardt(J)) {
+        newton_ok = true;
+        slope = gradient_.dot(d_);
+      }
+      if (!newton_ok || (o.line_search && !descent())) {
         d_ = -gradient_;
         slope = -gradient_.squaredNorm();
         ++out.gradient_steps;
@@ -649,7 +654,11 @@ class Newton {
           direction.mu *= o.smoothing_factor;
           if (direction.mu < 1e-4 * options_.tolerance * options_.tolerance) direction.mu = 0.0;
           merit.mu = direction.mu;
-          recent.clear();  // merit values of another μ are not comparable
+          // Merit values of another μ are not comparable: the non-monotone memory, the stall test
+          // and the best iterate start again.
+          recent.clear();
+          best_psi = best_merit = kInfinity;
+          stalled = 0;
         }
       }
     }
@@ -711,12 +720,15 @@ class Newton {
     const double psi = 0.5 * phi_merit_.squaredNorm();
     const double g = gradient_.cwiseAbs().maxCoeff();
     // |∇Ψ| = |Hᵀ Φ| <= ‖H‖ ‖Φ‖: stationary when it is round-off of that product.
-    const double h_norm = mDa_.cwiseAbs().maxCoeff() + mDb_.cwiseAbs().maxCoeff() * J.cwiseAbs().colwise().sum().maxCoeff();
+    const double h_norm =
+        mDa_.cwiseAbs().maxCoeff() + mDb_.cwiseAbs().maxCoeff() * J.cwiseAbs().colwise().sum().maxCoeff();
     const double scale = h_norm * phi_merit_.cwiseAbs().maxCoeff();
     std::string text = format("; returned point: Psi = %.3g, |grad Psi|_inf = %.3g", psi, g);
-    text += g <= 1e-8 * scale ? " (a stationary point of the merit to round-off)"
-                              : format(" (not a stationary point: %.3g times the round-off scale |H| |Phi|)",
-                                       scale > 0 ? g / scale : 0.0);
+    text += g <= 1e-8 * scale ? " (a stationary point of the merit: |grad Psi| <= 1e-8 |H| |Phi|)"
+                              : format(
+                                    " (not a stationary point of the merit: |grad Psi| = %.3g |H| |Phi|, "
+                                    "above 1e-8 |H| |Phi|)",
+                                    scale > 0 ? g / scale : 0.0);
     return text;
   }
 

@@ -154,8 +154,8 @@ enum class State { Interior, AtLower, AtUpper, Fixed };
 
 class PathFollower {
  public:
-  LinearPath follow(const Eigen::MatrixXd& M, const Eigen::VectorXd& lower,
-                    const Eigen::VectorXd& upper, const Eigen::VectorXd& x0, const Eigen::VectorXd& r, int max_pivots) {
+  LinearPath follow(const Eigen::MatrixXd& M, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
+                    const Eigen::VectorXd& x0, const Eigen::VectorXd& r, int max_pivots) {
     const Eigen::Index n = x0.size();
     M_ = &M;
     r_ = &r;
@@ -481,13 +481,14 @@ class Path {
       const Eigen::MatrixXd& J = model.jacobian(current.z);
       const double j_scale = std::max(1.0, J.cwiseAbs().rowwise().sum().maxCoeff());
       bool stepped = false;
-      for (delta = delta < kFirstDelta * j_scale ? 0.0 : delta;; delta = delta == 0.0 ? kFirstDelta * j_scale : 10 * delta) {
+      for (delta = delta < kFirstDelta * j_scale ? 0.0 : delta;;
+           delta = delta == 0.0 ? kFirstDelta * j_scale : 10 * delta) {
         if (delta > kLastDelta * j_scale) break;
         linearization_ = J;
         if (delta > 0) linearization_.diagonal().array() += delta;
         // The linearization F(z_k) + M (z − z_k) enters only through r = F_B(x_k) and M.
-        const LinearPath path = follower_.follow(linearization_, model.lower(), model.upper(), current.x, current.r,
-                                                 max_pivots);
+        const LinearPath path =
+            follower_.follow(linearization_, model.lower(), model.upper(), current.x, current.r, max_pivots);
         pivots_ += path.pivots;
         if (delta > 0) ++perturbed_;
         const double reach = largest_t(path);
@@ -565,9 +566,8 @@ class Path {
       while (!below && proximal_steps_ < kMaxProximalSteps && iterations_ < limit_) {
         const Eigen::MatrixXd& J = model.jacobian(centre);
         const Eigen::MatrixXd symmetric = 0.5 * (J + J.transpose());
-        const double lowest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(symmetric, Eigen::EigenvaluesOnly)
-                                  .eigenvalues()
-                                  .minCoeff();
+        const double lowest =
+            Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(symmetric, Eigen::EigenvaluesOnly).eigenvalues().minCoeff();
         const double floor = 1e-2 * std::max(1.0, J.cwiseAbs().rowwise().sum().maxCoeff());
         double lambda = std::max(floor, 2.0 * std::max(0.0, -lowest));
         Run sub;

@@ -85,9 +85,7 @@ inline Ncp hs35() {
   Ncp p;
   p.n = 4;
   static const Eigen::Matrix4d kJ{{4, 2, 2, 1}, {2, 4, 0, 1}, {2, 0, 2, 2}, {-1, -1, -2, 0}};
-  p.F = [](const Eigen::VectorXd& x) {
-    return Eigen::VectorXd(kJ * x + Eigen::Vector4d(-8, -6, -4, 3));
-  };
+  p.F = [](const Eigen::VectorXd& x) { return Eigen::VectorXd(kJ * x + Eigen::Vector4d(-8, -6, -4, 3)); };
   p.J = [](const Eigen::VectorXd&) { return Eigen::MatrixXd(kJ); };
   return p;
 }
@@ -126,6 +124,7 @@ inline Mcp nash_cournot(double capacity = kInf) {
   return p;
 }
 /// The literature's solution (Murphy–Sherali–Soyster; Harker), to the 4 decimals printed there.
-inline const Eigen::VectorXd kNashSolution = (Eigen::VectorXd(5) << 15.4293, 12.4986, 9.6635, 7.1651, 5.1326).finished();
+inline const Eigen::VectorXd kNashSolution =
+    (Eigen::VectorXd(5) << 15.4293, 12.4986, 9.6635, 7.1651, 5.1326).finished();
 
 }  // namespace perp::mcp_problems

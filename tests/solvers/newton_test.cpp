@@ -9,10 +9,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "mcp_problems.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/solvers/solve.hpp"
-#include "mcp_problems.hpp"
 #include "test_problems.hpp"
 
 namespace perp {
@@ -285,8 +285,8 @@ TEST(Newton, StallReturnsTheBestIterateAndSaysWhatItMeasured) {
     std::snprintf(quoted, sizeof quoted, "returned point: Psi = %.3g", psi);
     EXPECT_THAT(r.message, HasSubstr(quoted));
     EXPECT_THAT(r.message, HasSubstr("|grad Psi|_inf = "));
-    EXPECT_THAT(r.message, testing::AnyOf(HasSubstr("(a stationary point of the merit"),
-                                          HasSubstr("(not a stationary point")));
+    EXPECT_THAT(r.message,
+                testing::AnyOf(HasSubstr("(a stationary point of the merit"), HasSubstr("(not a stationary point")));
     EXPECT_THAT(r.message, testing::Not(HasSubstr("may have none")));
   }
   // path and auto solve it.

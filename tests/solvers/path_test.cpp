@@ -40,14 +40,17 @@ bool near(const Eigen::VectorXd& z, const Eigen::VectorXd& target, double tol) {
 
 std::vector<Case> library() {
   const Eigen::Vector4d ks_regular(1, 0, 3, 0), ks_degenerate(std::sqrt(6.0) / 2, 0, 0, 0.5);
-  const auto ks_known = [=](const Eigen::VectorXd& z) { return near(z, ks_regular, 1e-6) || near(z, ks_degenerate, 1e-6); };
+  const auto ks_known = [=](const Eigen::VectorXd& z) {
+    return near(z, ks_regular, 1e-6) || near(z, ks_degenerate, 1e-6);
+  };
   const auto josephy_known = [=](const Eigen::VectorXd& z) { return near(z, ks_degenerate, 1e-6); };
-  const std::vector<Eigen::Vector4d> starts{Eigen::Vector4d::Zero(), Eigen::Vector4d::Ones(), Eigen::Vector4d(1, 0, 1, 0),
-                                            Eigen::Vector4d(0, 1, 1, 0)};
+  const std::vector<Eigen::Vector4d> starts{Eigen::Vector4d::Zero(), Eigen::Vector4d::Ones(),
+                                            Eigen::Vector4d(1, 0, 1, 0), Eigen::Vector4d(0, 1, 1, 0)};
   const char* start_names[] = {"0", "1", "(1,0,1,0)", "(0,1,1,0)"};
   std::vector<Case> cases;
   for (std::size_t s = 0; s < starts.size(); ++s) {
-    cases.push_back({std::string("Kojima-Shindo from ") + start_names[s], to_mcp(kojima_shindo()), starts[s], ks_known});
+    cases.push_back(
+        {std::string("Kojima-Shindo from ") + start_names[s], to_mcp(kojima_shindo()), starts[s], ks_known});
   }
   for (std::size_t s = 0; s < starts.size(); ++s) {
     cases.push_back({std::string("Josephy from ") + start_names[s], to_mcp(josephy()), starts[s], josephy_known});
@@ -60,8 +63,8 @@ std::vector<Case> library() {
   const auto billups_known = [](const Eigen::VectorXd& z) { return std::abs(z[0] - kBillupsSolution) <= 1e-8; };
   const std::pair<double, const char*> billups_starts[] = {{0.0, "0"}, {0.5, "0.5"}, {3.0, "3"}};
   for (const auto& [s, text] : billups_starts) {
-    cases.push_back({std::string("Billups from ") + text, to_mcp(billups()), Eigen::VectorXd::Constant(1, s),
-                     billups_known});
+    cases.push_back(
+        {std::string("Billups from ") + text, to_mcp(billups()), Eigen::VectorXd::Constant(1, s), billups_known});
   }
   cases.push_back({"HS35 from 0", to_mcp(hs35()), Eigen::Vector4d::Zero(),
                    [](const Eigen::VectorXd& z) { return near(z, kHs35Solution, 1e-8); }});
@@ -137,7 +140,7 @@ Lcp singular_psd_lcp() {
 
 TEST(Path, SingularPsdLcpIsSolved) {
   const Lcp p = singular_psd_lcp();
-  for (const Method m : {Method::Path, Method::NewtonFb, Method::NewtonMin}) {
+  for (const Method m : {Method::Path, Method::NewtonFb, Method::NewtonMin, Method::PenalizedFb, Method::Smoothing}) {
     const Result r = solve(p, m, SolveOptions{.tolerance = 1e-12});
     ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
     const Eigen::VectorXd w = p.M * r.z + p.q;
@@ -162,7 +165,8 @@ TEST(Path, ChapterExampleAndBoxLcp) {
   EXPECT_TRUE(r.z.isApprox(Eigen::Vector2d(1, 1), 1e-12));
   // Box LCP, M = [[2, 1], [1, 2]], q = (−5, 1), 0 <= z <= 1: by hand z0 = 1 (w0 = −3 <= 0),
   // z1 = 0 (w1 = 1 + 1 = 2 >= 0).
-  BoxLcp box{Eigen::Matrix2d{{2, 1}, {1, 2}}, Eigen::Vector2d(-5, 1), Eigen::Vector2d::Zero(), Eigen::Vector2d::Ones(), {}};
+  BoxLcp box{
+      Eigen::Matrix2d{{2, 1}, {1, 2}}, Eigen::Vector2d(-5, 1), Eigen::Vector2d::Zero(), Eigen::Vector2d::Ones(), {}};
   const Result b = solve_path(box, SolveOptions{});
   ASSERT_TRUE(b.solved()) << b.message;
   EXPECT_TRUE(b.z.isApprox(Eigen::Vector2d(1, 0), 1e-12)) << b.z.transpose();

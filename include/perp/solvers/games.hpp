@@ -37,12 +37,12 @@ struct BimatrixGame {
 
 /// One equilibrium and how it was found.
 struct Equilibrium {
-  Eigen::VectorXd x;     ///< player 1's mixed strategy (m, sums to 1)
-  Eigen::VectorXd y;     ///< player 2's mixed strategy (n, sums to 1)
-  double payoff1 = 0;    ///< xᵀA y
-  double payoff2 = 0;    ///< xᵀB y
-  int label = 0;         ///< the dropped label that led here (−1 when several did, see below)
-  int pivots = 0;        ///< pivots of that path
+  Eigen::VectorXd x;   ///< player 1's mixed strategy (m, sums to 1)
+  Eigen::VectorXd y;   ///< player 2's mixed strategy (n, sums to 1)
+  double payoff1 = 0;  ///< xᵀA y
+  double payoff2 = 0;  ///< xᵀB y
+  int label = 0;       ///< the dropped label that led here (−1 when several did, see below)
+  int pivots = 0;      ///< pivots of that path
   /// The largest gain of a pure deviation, max(max_i (A y)_i − xᵀAy, max_j (xᵀB)_j − xᵀBy),
   /// recomputed from x and y: zero up to round-off at an equilibrium.
   double regret = 0;

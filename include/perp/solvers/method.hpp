@@ -25,10 +25,11 @@ enum class Method {
   InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
   Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP (solvers/dantzig.hpp)
   Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement (solvers/mlcp.hpp)
-  Nsgs,   ///< "nsgs": frictional contact only; non-smooth block Gauss–Seidel over contacts (solvers/friction_contact.hpp)
+  Nsgs,   ///< "nsgs": frictional contact only; non-smooth block Gauss–Seidel over contacts
+          ///< (solvers/friction_contact.hpp)
   NewtonAc,  ///< "newton-ac": frictional contact only; semismooth Newton on the Alart–Curnier function
-  Prox,   ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
-  Auto,   ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
+  Prox,      ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
+  Auto,      ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
 };
 
 /// "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
