@@ -43,6 +43,8 @@ Rgb regime_color(PainleveRegime regime) {
       return {253 / 255.0, 208 / 255.0, 162 / 255.0};
     case PainleveRegime::Inconsistent:
       return {252 / 255.0, 146 / 255.0, 114 / 255.0};
+    case PainleveRegime::Degenerate:
+      return {120 / 255.0, 120 / 255.0, 120 / 255.0};
   }
   return {1, 1, 1};
 }
@@ -67,7 +69,8 @@ void write_diagram(const PainleveArguments& args) {
     return regime_color(contact::analyze_painleve(rod).regime);
   };
   for (const PainleveRegime regime : {PainleveRegime::Separating, PainleveRegime::Contact,
-                                      PainleveRegime::Indeterminate, PainleveRegime::Inconsistent}) {
+                                      PainleveRegime::Indeterminate, PainleveRegime::Inconsistent,
+                                      PainleveRegime::Degenerate}) {
     panel.fill_legend.emplace_back(to_string(regime), regime_color(regime));
   }
   // α = 0: μ = (tan² θ + 4) / (3 tan θ).

@@ -1,10 +1,14 @@
 #include "solve.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <variant>
+#include <vector>
 
 #include "format.hpp"
 #include "history_plot.hpp"
@@ -116,6 +120,33 @@ const CLI::Validator kInRange(
     },
     "");
 
+// The numbers of a vector file: separated by whitespace or commas, optionally inside [ ]; each
+// must read whole as a finite double.
+Eigen::VectorXd read_vector_file(const std::string& path, const char* option) {
+  std::ifstream in(path);
+  if (!in) throw InvalidProblem(std::string(option) + ": cannot open '" + path + "'");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  for (char& c : text) {
+    if (c == ',' || c == '[' || c == ']') c = ' ';
+  }
+  std::vector<double> values;
+  std::istringstream words(text);
+  std::string word;
+  while (words >> word) {
+    double value = 0;
+    const char* first = word.data() + (word.starts_with('+') ? 1 : 0);
+    const auto [stop, error] = std::from_chars(first, word.data() + word.size(), value);
+    if (error != std::errc() || stop != word.data() + word.size() || !std::isfinite(value)) {
+      throw InvalidProblem(std::string(option) + ": entry " + std::to_string(values.size()) + " of '" + path +
+                           "' is not a finite number: '" + word + "'");
+    }
+    values.push_back(value);
+  }
+  return Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
+}
+
 }  // namespace
 
 CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
@@ -127,9 +158,10 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
                    "box-lcp, mlcp, qp or friction-contact)")
       ->required();
   solve
-      ->add_option("--method,-m", args.method,
-                   "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, interior-point, "
-                   "dantzig (box LCP), schur (MLCP), nsgs, newton-ac, prox (friction contact) or auto")
+      ->add_option(
+          "--method,-m", args.method,
+          "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, path, interior-point, "
+          "dantzig (box LCP), schur (MLCP), nsgs, newton-ac, prox (friction contact) or auto")
       ->capture_default_str();
   solve->add_option("--tol", args.tolerance, "tolerance on the problem's relative residual (docs/solvers.md)")
       ->check(kInRange)
@@ -139,6 +171,16 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
   args.relaxation_option =
       solve->add_option("--relaxation", args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)")->check(kInRange);
   solve->add_flag("--all", args.all, "enum on an LCP: list every distinct solution");
+  solve->add_option(
+      "--warm-start", args.warm_start,
+      "file of n numbers (whitespace or commas, [ ] allowed): the start z of the iterative methods, r for "
+      "a frictional contact problem");
+  solve->add_option("--covering", args.covering_vector,
+                    "file of n numbers > 0: Lemke's covering vector d (default all ones)");
+  solve
+      ->add_option("--friction-passes", args.friction_passes,
+                   "box LCP with friction couplings: most fixed-box passes of dantzig and the Newton family (>= 1)")
+      ->capture_default_str();
   solve->add_flag("--json", args.json, "print one JSON object instead of a summary");
   solve->add_option("--plot", args.plot, "draw the residual history into FILE.png or FILE.svg");
   return solve;
@@ -155,6 +197,12 @@ int run_solve(const SolveArguments& args) {
   options.max_iterations = args.max_iterations;
   options.all_solutions = args.all;
   if (args.relaxation_option != nullptr && args.relaxation_option->count() > 0) options.relaxation = args.relaxation;
+  options.max_friction_passes = args.friction_passes;
+  // Sizes, signs and finiteness are checked by SolveOptions::validate inside solve, which names the
+  // field ("initial_guess", "lemke.covering_vector") and both sizes.
+  if (!args.warm_start.empty()) options.initial_guess = read_vector_file(args.warm_start, "--warm-start");
+  if (!args.covering_vector.empty())
+    options.lemke.covering_vector = read_vector_file(args.covering_vector, "--covering");
   const Method method = from_string<Method>(args.method);
   if (args.all && method != Method::Enum) {
     std::cerr << "perp: warning: --all lists every solution only with --method enum; " << to_string(method)

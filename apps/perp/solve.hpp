@@ -16,6 +16,9 @@ struct SolveArguments {
   bool json = false;
   /// --plot FILE.png|svg: the convergence history (residual per iteration); empty = none.
   std::string plot;
+  std::string warm_start;       // file of numbers: z (r for a frictional problem); empty: none
+  std::string covering_vector;  // file of numbers: Lemke's d; empty: all ones
+  int friction_passes = 50;     // SolveOptions::max_friction_passes
 };
 
 CLI::App* add_solve_command(CLI::App& app, SolveArguments& args);

@@ -276,7 +276,7 @@ def solve_ncp(F: Callable, J: Optional[Callable], x0, method: str = "auto", tol:
 
     ``F(z)`` returns n values and ``J(z)`` the n×n Jacobian, both taking and returning numpy arrays;
     ``J=None`` uses forward differences. An exception raised inside F or J reaches the caller as
-    itself. Methods: newton-fb, newton-min, penalized-fb, smoothing, auto.
+    itself. Methods: newton-fb, newton-min, penalized-fb, smoothing, path, auto.
     """
     x = _vector(x0, "x0")
     _callable(F, "F")
@@ -602,8 +602,8 @@ def write_json(path, problem) -> None:
 # Contact: the Painlevé rod and scene simulation.
 
 class PainleveAnalysis(NamedTuple):
-    """ÿ_A = alpha λ_N + beta at the contact; regime "separating", "contact", "indeterminate" or
-    "inconsistent"; solutions: every λ_N >= 0 of the 1-D LCP, ascending."""
+    """ÿ_A = alpha λ_N + beta at the contact; regime "separating", "contact", "indeterminate",
+    "inconsistent" or "degenerate" (alpha = 0 within round-off); solutions: every λ_N >= 0 of the 1-D LCP, ascending."""
 
     alpha: float
     beta: float
@@ -634,7 +634,7 @@ def critical_mu() -> CriticalFriction:
     return CriticalFriction(mu, theta)
 
 
-PAINLEVE_REGIMES = ("separating", "contact", "indeterminate", "inconsistent")
+PAINLEVE_REGIMES = ("separating", "contact", "indeterminate", "inconsistent", "degenerate")
 
 
 def painleve_regimes(theta, mu, theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0,

@@ -18,7 +18,7 @@ import perp
 
 __all__ = ["convergence", "painleve_map", "cones", "trajectory", "snapshots", "energy"]
 
-REGIME_COLORS = {"separating": "#9ecae1", "contact": "#a1d99b", "indeterminate": "#fdae6b", "inconsistent": "#fc9272"}
+REGIME_COLORS = {"separating": "#9ecae1", "contact": "#a1d99b", "indeterminate": "#fdae6b", "inconsistent": "#fc9272", "degenerate": "#787878"}
 
 
 def _axes(ax, figsize=(6.4, 4.8)):

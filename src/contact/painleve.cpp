@@ -1,6 +1,7 @@
 #include "perp/contact/painleve.hpp"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <string>
 
@@ -32,6 +33,8 @@ std::string to_string(PainleveRegime regime) {
       return "indeterminate";
     case PainleveRegime::Inconsistent:
       return "inconsistent";
+    case PainleveRegime::Degenerate:
+      return "degenerate";
   }
   return "unknown";
 }
@@ -45,6 +48,13 @@ PainleveAnalysis analyze_painleve(const PainleveRod& rod) {
   result.beta = -rod.gravity + rod.half_length * rod.theta_dot * rod.theta_dot * s;
   const double alpha = result.alpha;
   const double beta = result.beta;
+  // The round-off of α: a few ulps of the largest of the terms summed in it.
+  const double alpha_terms = (1 + 3 * std::abs(c) * (std::abs(c) + rod.friction * std::abs(s))) / rod.mass;
+  if (std::abs(alpha) <= 8 * std::numeric_limits<double>::epsilon() * alpha_terms) {
+    result.regime = PainleveRegime::Degenerate;
+    if (beta >= 0) result.solutions = {0.0};
+    return result;
+  }
   if (alpha > 0) {
     result.regime = beta >= 0 ? PainleveRegime::Separating : PainleveRegime::Contact;
     result.solutions = {beta >= 0 ? 0.0 : -beta / alpha};
@@ -53,8 +63,8 @@ PainleveAnalysis analyze_painleve(const PainleveRod& rod) {
     result.solutions = alpha < 0 ? std::vector<double>{0.0, -beta / alpha} : std::vector<double>{0.0};
   } else if (beta < 0) {
     result.regime = PainleveRegime::Inconsistent;
-  } else {
-    result.regime = alpha < 0 ? PainleveRegime::Separating : PainleveRegime::Indeterminate;
+  } else {  // α < 0, β = 0
+    result.regime = PainleveRegime::Separating;
     result.solutions = {0.0};
   }
   return result;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "perp/core/ncp.hpp"
 #include "dantzig.hpp"
 #include "newton.hpp"
+#include "perp/solvers/path.hpp"
 
 namespace perp {
 namespace {
@@ -165,10 +167,12 @@ Result detail::box_psor(const BoxLcp& problem, const SolveOptions& options, doub
 
 namespace {
 
-// The Newton family through the MCP form. With friction coupling, an outer loop fixes the coupled
-// bounds at the last iterate and solves the fixed box, warm-started, until z meets its own bounds.
-Result box_newton(const BoxLcp& problem, Reformulation reformulation, const SolveOptions& options) {
-  if (problem.friction.empty()) return solve_newton(problem, reformulation, options);
+// The Newton family and path (`fixed_box`) through the MCP form. With friction coupling, an outer
+// loop fixes the coupled bounds at the last iterate and solves the fixed box, warm-started, until z
+// meets its own bounds.
+Result box_newton(const BoxLcp& problem, const std::function<Result(const BoxLcp&, const SolveOptions&)>& fixed_box,
+                  const SolveOptions& options) {
+  if (problem.friction.empty()) return fixed_box(problem, options);
   BoxLcp fixed{problem.M, problem.q, {}, {}, {}};
   SolveOptions pass_options = options;
   Eigen::VectorXd z = start_point(problem, options);
@@ -176,7 +180,7 @@ Result box_newton(const BoxLcp& problem, Reformulation reformulation, const Solv
   for (int pass = 1;; ++pass) {
     problem.bounds_at(z, fixed.lower, fixed.upper);
     pass_options.initial_guess = z;
-    Result result = solve_newton(fixed, reformulation, pass_options);
+    Result result = fixed_box(fixed, pass_options);
     total.iterations += result.iterations;
     for (const double h : result.history) record_history(total.history, h);
     z = result.z;
@@ -276,7 +280,13 @@ Result run_method(const BoxLcp& problem, Method method, const SolveOptions& opti
     case Method::NewtonMin:
     case Method::PenalizedFb:
     case Method::Smoothing:
-      return box_newton(problem, *detail::reformulation_of(method), options);
+      return box_newton(
+          problem,
+          [&](const BoxLcp& p, const SolveOptions& o) { return solve_newton(p, *detail::reformulation_of(method), o); },
+          options);
+    case Method::Path:
+      return box_newton(
+          problem, [](const BoxLcp& p, const SolveOptions& o) { return solve_path(p, o); }, options);
     case Method::Auto:
       return box_auto(problem, options);
     default:

@@ -428,6 +428,8 @@ struct Outcome {
   std::string why;  // for a non-solved status
   int gradient_steps = 0;
   int active_set_steps = 0;  // LCP: the last step was the active-set solve
+  int best_returned = 0;     // 1 when the returned z is an earlier iterate of smaller merit
+  int levenberg_marquardt_steps = 0;
 };
 
 template <class Model>
@@ -454,6 +456,9 @@ class Newton {
     std::deque<double> recent;  // merit values for the non-monotone reference
     int stalled = 0;            // steps since the best merit so far last improved by kStallDecrease (relative)
     double best_psi = std::numeric_limits<double>::infinity();
+    // The iterate of smallest merit (the start included): returned when the iteration ends unsolved.
+    Eigen::VectorXd best_z = z;
+    double best_merit = kInfinity;
     const int stall_limit = kStallSteps + o.nonmonotone_memory;
     double residual = natural_residual(z, F_, model_.lower(), model_.upper());
     for (int k = 0;; ++k) {
@@ -463,10 +468,9 @@ class Newton {
       }
       if (stalled >= stall_limit) {
         out.status = Status::NoSolutionFound;
-        out.why = format(
-            "stalled: the best merit Psi = %.3g has not decreased by 1e-6 (relative) in the last %.0f steps: a "
-            "local minimum of the merit that is not a solution; the problem may have none",
-            best_psi, stall_limit);
+        out.why =
+            format("stalled: the best merit Psi = %.3g has not decreased by 1e-6 (relative) in the last %.0f steps",
+                   best_psi, stall_limit);
         break;
       }
       if (k >= limit) {
@@ -487,10 +491,19 @@ class Newton {
       const double psi = 0.5 * phi_merit_.squaredNorm();
       gradient_ = mDa_.cwiseProduct(phi_merit_);
       gradient_.noalias() += J.transpose() * mDb_.cwiseProduct(phi_merit_);
+      if (psi < best_merit) {
+        best_merit = psi;
+        best_z = z;
+      }
 
-      const bool newton_ok = system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
+      bool newton_ok = system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
       double slope = newton_ok ? gradient_.dot(d_) : 0.0;
-      if (!newton_ok || (o.line_search && slope > -o.descent_rho * std::pow(d_.norm(), kDescentPower))) {
+      const auto descent = [&] { return slope <= -o.descent_rho * std::pow(d_.norm(), kDescentPower); };
+      if (o.line_search && (!newton_ok || !descent()) && levenberg_marquardt(J)) {
+        newton_ok = true;
+        slope = gradient_.dot(d_);
+      }
+      if (!newton_ok || (o.line_search && !descent())) {
         d_ = -gradient_;
         slope = -gradient_.squaredNorm();
         ++out.gradient_steps;
@@ -538,7 +551,7 @@ class Newton {
         out.status = Status::NoSolutionFound;
         out.why = format(
             "the line search found no step with sufficient decrease at iteration %.0f "
-            "(Psi = %.3g, |grad Psi| = %.3g): stalled near a stationary point of the merit function",
+            "(Psi = %.3g, |grad Psi|_inf = %.3g there)",
             k, psi, gradient_.cwiseAbs().maxCoeff());
         break;
       }
@@ -565,10 +578,25 @@ class Newton {
           direction.mu *= o.smoothing_factor;
           if (direction.mu < 1e-4 * options_.tolerance * options_.tolerance) direction.mu = 0.0;
           merit.mu = direction.mu;
-          recent.clear();  // merit values of another μ are not comparable
+          // Merit values of another μ are not comparable: the non-monotone memory, the stall test
+          // and the best iterate start again.
+          recent.clear();
+          best_psi = best_merit = kInfinity;
+          stalled = 0;
         }
       }
     }
+    if (out.status != Status::Solved) {
+      // Return the iterate of smallest merit, and say what was measured there.
+      reformulator_.value(merit, z, F_, phi_merit_);
+      if (best_merit < 0.5 * phi_merit_.squaredNorm()) {
+        z = best_z;
+        model_.start_function(z, F_);
+        ++out.best_returned;
+      }
+      out.why += describe_point(merit, z);
+    }
+    out.levenberg_marquardt_steps = levenberg_marquardt_steps_;
     out.z = std::move(z);
     return out;
   }
@@ -587,6 +615,47 @@ class Newton {
     }
     return {Kind::Fb};
   }
+  // A singular (or inaccurately solved) Newton system: the Levenberg–Marquardt step
+  // (H_mᵀH_m + μI) d = −∇Ψ on the merit's H_m = diag(mDa) + diag(mDb) J, μ = ‖Φ‖₂ (Yamashita–Fukushima:
+  // locally fast even where the solutions are not isolated, as for a singular PSD LCP). A descent
+  // direction of Ψ whenever ∇Ψ != 0.
+  bool levenberg_marquardt(const Eigen::MatrixXd& J) {
+    H_ = mDb_.asDiagonal() * J;
+    H_.diagonal() += mDa_;
+    normal_.noalias() = H_.transpose() * H_;
+    const double mu = phi_merit_.norm();
+    if (!(mu > 0.0)) return false;
+    normal_.diagonal().array() += mu;
+    const Eigen::LDLT<Eigen::MatrixXd> ldlt(normal_);
+    if (ldlt.info() != Eigen::Success) return false;
+    d_ = ldlt.solve(-gradient_);
+    if (!d_.allFinite()) return false;
+    ++levenberg_marquardt_steps_;
+    return true;
+  }
+
+  // " (returned point: Psi = …, |grad Psi|_inf = …, …)": the merit and its gradient at z, and
+  // whether that is a stationary point of the merit to round-off.
+  std::string describe_point(const Parameters& merit, const Eigen::VectorXd& z) {
+    const Eigen::MatrixXd& J = model_.jacobian(z);
+    reformulator_.derivative(merit, z, F_, J, phi_merit_, mDa_, mDb_);
+    gradient_ = mDa_.cwiseProduct(phi_merit_);
+    gradient_.noalias() += J.transpose() * mDb_.cwiseProduct(phi_merit_);
+    const double psi = 0.5 * phi_merit_.squaredNorm();
+    const double g = gradient_.cwiseAbs().maxCoeff();
+    // |∇Ψ| = |Hᵀ Φ| <= ‖H‖ ‖Φ‖: stationary when it is round-off of that product.
+    const double h_norm =
+        mDa_.cwiseAbs().maxCoeff() + mDb_.cwiseAbs().maxCoeff() * J.cwiseAbs().colwise().sum().maxCoeff();
+    const double scale = h_norm * phi_merit_.cwiseAbs().maxCoeff();
+    std::string text = format("; returned point: Psi = %.3g, |grad Psi|_inf = %.3g", psi, g);
+    text += g <= 1e-8 * scale ? " (a stationary point of the merit: |grad Psi| <= 1e-8 |H| |Phi|)"
+                              : format(
+                                    " (not a stationary point of the merit: |grad Psi| = %.3g |H| |Phi|, "
+                                    "above 1e-8 |H| |Phi|)",
+                                    scale > 0 ? g / scale : 0.0);
+    return text;
+  }
+
   static Parameters merit_parameters(const Parameters& direction) {
     return direction.kind == Kind::Min ? Parameters{Kind::Fb} : direction;
   }
@@ -597,6 +666,8 @@ class Newton {
   Reformulator reformulator_;
   detail::NewtonSystem system_;
   Eigen::VectorXd F_, phi_, Da_, Db_, phi_merit_, mDa_, mDb_, gradient_, d_, trial_z_, trial_F_, trial_phi_;
+  Eigen::MatrixXd H_, normal_;
+  int levenberg_marquardt_steps_ = 0;
 };
 
 std::string describe(const Outcome& out) {
@@ -607,6 +678,12 @@ std::string describe(const Outcome& out) {
       text += ", the last completed by solving M_aa z_a = -q_a on the identified active set";
   } else {
     text = out.why;
+  }
+  if (out.best_returned > 0) text += "; returning the iterate of smallest merit";
+  if (out.levenberg_marquardt_steps > 0) {
+    text += " (" + std::to_string(out.levenberg_marquardt_steps) +
+            (out.levenberg_marquardt_steps == 1 ? " Levenberg-Marquardt step" : " Levenberg-Marquardt steps") +
+            ": singular Newton system)";
   }
   if (out.gradient_steps > 0) {
     text +=

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "murty.hpp"
 #include "newton.hpp"
 #include "pgs.hpp"
+#include "perp/solvers/path.hpp"
 #include "perp/solvers/recommend.hpp"
 
 namespace perp {
@@ -115,6 +117,8 @@ Result run_method(const Lcp& problem, Method method, const SolveOptions& options
     case Method::PenalizedFb:
     case Method::Smoothing:
       return solve_newton(problem, *detail::reformulation_of(method), options);
+    case Method::Path:
+      return solve_path(problem, options);
     case Method::InteriorPoint:
       return solve_interior_point(problem, options);
     case Method::Auto:
@@ -174,11 +178,22 @@ struct McpSteps {
   static void check(const Mcp&, Method, const SolveOptions&) {}
   static std::optional<Result> trivial(const Mcp&, const SolveOptions&) { return std::nullopt; }
   static Result run(const Mcp& problem, Method method, const SolveOptions& options) {
+    if (method == Method::Path) return solve_path(problem, options);
     if (method == Method::Auto) {
+      // Each attempt starts from the point of smallest relative residual found so far.
+      SolveOptions attempt_options = options;
+      double best = std::numeric_limits<double>::infinity();
       return detail::first_that_solves(
-          {Method::NewtonFb, Method::NewtonMin, Method::Smoothing},
-          [&](Method attempt) { return detail::attempt<McpSteps>(problem, attempt, options); },
-          "F is nonlinear: the Newton family, the FB reformulation first");
+          {Method::Path, Method::NewtonFb, Method::NewtonMin, Method::Smoothing},
+          [&](Method attempt) {
+            Result result = detail::attempt<McpSteps>(problem, attempt, attempt_options);
+            if (result.z.size() == problem.size() && result.relative_residual < best) {
+              best = result.relative_residual;
+              attempt_options.initial_guess = result.z;
+            }
+            return result;
+          },
+          "F is nonlinear: path, then the Newton family (FB first), each from the best point so far");
     }
     return solve_newton(problem, *detail::reformulation_of(method), options);
   }

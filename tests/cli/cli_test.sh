@@ -447,5 +447,20 @@ check "diagnose unknown file" 2 'cannot open' -- "$perp" diagnose "$tmp/nothing.
 echo '{"bodies": 3}' > "$tmp/neither.json"
 check "diagnose neither problem nor scene" 2 'as a scene:' -- "$perp" diagnose "$tmp/neither.json"
 
+# --warm-start, --covering, --friction-passes (issue 16), each validated.
+printf '[1.3333333333333333, 2.3333333333333335]\n' >"$tmp/warm.txt"
+printf '1 x\n' >"$tmp/bad_numbers.txt"
+printf '1, 1, 1\n' >"$tmp/short.txt"
+printf '1 0\n' >"$tmp/zero_d.txt"
+printf '1 2\n' >"$tmp/cover.txt"
+check "path solves deudeu" 0 'path: solved' -- "$perp" solve "$data/lcp_deudeu.dat" --method path
+check "warm start at the solution" 0 'solved in 0 iterations' -- "$perp" solve "$data/lcp_deudeu.dat" --method newton-fb --warm-start "$tmp/warm.txt"
+check "warm start not a number" 2 "--warm-start: entry 1 of .* is not a finite number: 'x'" -- "$perp" solve "$data/lcp_deudeu.dat" --warm-start "$tmp/bad_numbers.txt"
+check "warm start wrong size" 2 'initial_guess: expected size 2, got 3' -- "$perp" solve "$data/lcp_deudeu.dat" --warm-start "$tmp/short.txt"
+check "warm start missing file" 2 "--warm-start: cannot open" -- "$perp" solve "$data/lcp_deudeu.dat" --warm-start "$tmp/none.txt"
+check "covering vector used" 0 'lemke: solved' -- "$perp" solve "$data/lcp_deudeu.dat" --method lemke --covering "$tmp/cover.txt"
+check "covering vector zero" 2 'lemke.covering_vector\[1\] must be > 0' -- "$perp" solve "$data/lcp_deudeu.dat" --method lemke --covering "$tmp/zero_d.txt"
+check "friction passes 0" 2 'max_friction_passes must be >= 1, got 0' -- "$perp" solve "$data/lcp_deudeu.dat" --friction-passes 0
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -77,6 +77,26 @@ TEST(Painleve, Regimes) {
   EXPECT_EQ(to_string(PainleveRegime::Inconsistent), "inconsistent");
 }
 
+TEST(Painleve, AlphaZeroWithinRoundOffIsDegenerate) {
+  // At the critical point (atan 2, 4/3) α = 1 + 3·(1/5 − (4/3)(2/5)) = 0 exactly; in floating point
+  // it comes out 2.2e-16, which read as contact with λ_N = 4.4e16 before.
+  const PainleveAnalysis critical = analyze_painleve(rod_at(std::atan(2.0), 4.0 / 3.0));
+  EXPECT_LE(std::abs(critical.alpha), 1e-15);
+  EXPECT_EQ(critical.regime, PainleveRegime::Degenerate);
+  EXPECT_TRUE(critical.solutions.empty());  // θ̇ = 0: β = −g < 0, no λ_N >= 0 can hold the end up
+  EXPECT_EQ(to_string(PainleveRegime::Degenerate), "degenerate");
+  // The same point spinning fast (β > 0): λ_N = 0 only.
+  const PainleveAnalysis spinning = analyze_painleve(rod_at(std::atan(2.0), 4.0 / 3.0, 4.0));
+  EXPECT_GT(spinning.beta, 0);
+  EXPECT_EQ(spinning.regime, PainleveRegime::Degenerate);
+  ASSERT_EQ(spinning.solutions.size(), 1u);
+  EXPECT_EQ(spinning.solutions[0], 0.0);
+  // α = 0 at θ = π/4, μ = 5/3 as well; a step of μ by 1e-9 leaves it (|α| ~ 1e-9 >> round-off).
+  EXPECT_EQ(analyze_painleve(rod_at(std::numbers::pi / 4, 5.0 / 3.0)).regime, PainleveRegime::Degenerate);
+  EXPECT_EQ(analyze_painleve(rod_at(std::numbers::pi / 4, 5.0 / 3.0 - 1e-9)).regime, PainleveRegime::Contact);
+  EXPECT_EQ(analyze_painleve(rod_at(std::numbers::pi / 4, 5.0 / 3.0 + 1e-9)).regime, PainleveRegime::Inconsistent);
+}
+
 TEST(Painleve, SolutionsSolveTheLcpAndLemkeAgrees) {
   // Where a solution exists, Lemke on the generic layer's LCP finds one of the listed ones;
   // where none exists, it ends on a ray.

@@ -11,7 +11,7 @@ from conftest import lcp_relative_residual, lcp_residual
 
 # Methods that must solve the block exactly (every LCP method does; it is symmetric PD).
 BLOCK_METHODS = ["enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
-                 "interior-point", "dantzig", "auto"]
+                 "path", "interior-point", "dantzig", "auto"]
 
 
 @pytest.mark.parametrize("method", BLOCK_METHODS)

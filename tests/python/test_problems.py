@@ -97,7 +97,7 @@ def J(z):
     return np.array([[2.0, 2 * z[1]], [-1.0, 1.0]])
 
 
-@pytest.mark.parametrize("method", ["newton-fb", "newton-min", "penalized-fb", "smoothing", "auto"])
+@pytest.mark.parametrize("method", ["newton-fb", "newton-min", "penalized-fb", "smoothing", "path", "auto"])
 def test_ncp_by_hand(method):
     # z1 = 0 with F1 = 1 - z0 >= 0 and F0 = 2 z0 - 1 = 0: z = (0.5, 0), F = (0, 0.5)
     r = perp.solve_ncp(F, J, [0.0, 0.0], method=method, tol=1e-12)

@@ -459,7 +459,7 @@ TEST(SolveBoxLcp, DantzigLimitsEndMaxIterations) {
 TEST(SolveBoxLcp, MethodList) {
   EXPECT_EQ(box_lcp_methods(),
             (std::vector<Method>{Method::Pgs, Method::Psor, Method::NewtonFb, Method::NewtonMin, Method::PenalizedFb,
-                                 Method::Smoothing, Method::Dantzig, Method::Auto}));
+                                 Method::Smoothing, Method::Path, Method::Dantzig, Method::Auto}));
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ namespace perp {
 namespace {
 
 TEST(Method, StableNamesRoundTrip) {
-  EXPECT_EQ(all_methods().size(), 16u);
+  EXPECT_EQ(all_methods().size(), 17u);
   for (const Method m : all_methods()) EXPECT_EQ(from_string<Method>(to_string(m)), m);
   EXPECT_EQ(to_string(Method::Enum), "enum");
   EXPECT_EQ(to_string(Method::Lemke), "lemke");
@@ -46,7 +46,7 @@ TEST(Method, UnknownNameIsAnError) {
   } catch (const InvalidProblem& e) {
     EXPECT_THAT(e.what(), testing::HasSubstr("unknown method 'Lemke'"));
     EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, "
-                                             "smoothing, interior-point, dantzig, schur, nsgs, newton-ac, prox, auto"));
+                                             "smoothing, path, interior-point, dantzig, schur, nsgs, newton-ac, prox, auto"));
   }
 }
 
@@ -74,14 +74,14 @@ TEST(MethodTable, OneRowPerMethodInOrder) {
 TEST(MethodTable, ListsOfEachTypeComeFromIt) {
   // Hand-derived from what each solve overload runs.
   EXPECT_EQ(box_lcp_methods(), (std::vector<Method>{Method::Pgs, Method::Psor, Method::NewtonFb, Method::NewtonMin,
-                                                     Method::PenalizedFb, Method::Smoothing, Method::Dantzig,
-                                                     Method::Auto}));
+                                                     Method::PenalizedFb, Method::Smoothing, Method::Path,
+                                                     Method::Dantzig, Method::Auto}));
   EXPECT_EQ(methods_for(ProblemKind::Nonlinear), (std::vector<Method>{Method::NewtonFb, Method::NewtonMin,
                                                                       Method::PenalizedFb, Method::Smoothing,
-                                                                      Method::Auto}));
+                                                                      Method::Path, Method::Auto}));
   EXPECT_EQ(methods_for(ProblemKind::FrictionContact),
             (std::vector<Method>{Method::Lemke, Method::Nsgs, Method::NewtonAc, Method::Prox, Method::Auto}));
-  EXPECT_EQ(method_names_for(ProblemKind::Nonlinear), "newton-fb, newton-min, penalized-fb, smoothing or auto");
+  EXPECT_EQ(method_names_for(ProblemKind::Nonlinear), "newton-fb, newton-min, penalized-fb, smoothing, path or auto");
   for (const Method m : all_methods()) {
     EXPECT_EQ(accepts_nonlinear(m), method_info(m).accepts_kind(ProblemKind::Nonlinear)) << m;
   }
@@ -95,7 +95,7 @@ TEST(MethodTable, RefusalsNameTheMethodsThatApply) {
   EXPECT_THAT([&] { (void)solve(box, Method::Lemke); },
               testing::ThrowsMessage<InvalidProblem>(testing::HasSubstr(
                   "method 'lemke' does not accept a BoxLcp; use pgs, psor, newton-fb, newton-min, penalized-fb, "
-                  "smoothing, dantzig or auto")));
+                  "smoothing, path, dantzig or auto")));
 }
 
 // The LCP's pgs/psor with a warm start returned to sweeping when q >= 0; now z = 0, which solves

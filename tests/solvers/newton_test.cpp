@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "mcp_problems.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 #include "test_problems.hpp"
@@ -30,29 +32,7 @@ Ncp small_ncp() {
   return p;
 }
 
-// Kojima–Shindo (MCPLIB "kojshin"): two solutions, (1, 0, 3, 0) (nondegenerate) and
-// (√6/2, 0, 0, 1/2), where z_3 = F_3 = 0 (degenerate).
-Ncp kojima_shindo() {
-  Ncp p;
-  p.n = 4;
-  p.F = [](const Eigen::VectorXd& x) {
-    Eigen::Vector4d f;
-    f << 3 * x[0] * x[0] + 2 * x[0] * x[1] + 2 * x[1] * x[1] + x[2] + 3 * x[3] - 6,
-        2 * x[0] * x[0] + x[0] + x[1] * x[1] + 10 * x[2] + 2 * x[3] - 2,
-        3 * x[0] * x[0] + x[0] * x[1] + 2 * x[1] * x[1] + 2 * x[2] + 9 * x[3] - 9,
-        x[0] * x[0] + 3 * x[1] * x[1] + 2 * x[2] + 3 * x[3] - 3;
-    return Eigen::VectorXd(f);
-  };
-  p.J = [](const Eigen::VectorXd& x) {
-    Eigen::Matrix4d j;
-    j << 6 * x[0] + 2 * x[1], 2 * x[0] + 4 * x[1], 1, 3,  //
-        4 * x[0] + 1, 2 * x[1], 10, 2,                    //
-        6 * x[0] + x[1], x[0] + 4 * x[1], 2, 9,           //
-        2 * x[0], 6 * x[1], 2, 3;
-    return Eigen::MatrixXd(j);
-  };
-  return p;
-}
+using mcp_problems::kojima_shindo;
 const Eigen::Vector4d kKojimaShindoRegular(1, 0, 3, 0);
 const Eigen::Vector4d kKojimaShindoDegenerate(std::sqrt(6.0) / 2, 0, 0, 0.5);
 
@@ -197,7 +177,7 @@ TEST(Newton, MonotoneLineSearchAlsoSolves) {
   }
 }
 
-TEST(Newton, SingularJacobianAtTheStartFallsBackToTheGradient) {
+TEST(Newton, SingularJacobianAtTheStartTakesALevenbergMarquardtStep) {
   // Free MCP F = (z0² − z1, z0 + z1 − 2): J = [[2 z0, −1], [1, 1]] is singular at z0 = −1/2.
   // Solutions: z1 = z0², z0² + z0 − 2 = 0 ⇒ (1, 1) or (−2, 4).
   Mcp p;
@@ -212,7 +192,7 @@ TEST(Newton, SingularJacobianAtTheStartFallsBackToTheGradient) {
   const bool first = r.z.isApprox(Eigen::Vector2d(1, 1), 1e-10);
   const bool second = r.z.isApprox(Eigen::Vector2d(-2, 4), 1e-10);
   EXPECT_TRUE(first || second) << r.z.transpose();
-  EXPECT_THAT(r.message, HasSubstr("along -grad Psi"));
+  EXPECT_THAT(r.message, HasSubstr("1 Levenberg-Marquardt step"));
 }
 
 TEST(Newton, LcpSingularMatrixAndKinkAtTheStart) {
@@ -289,6 +269,30 @@ TEST(Newton, NoSolutionEndsWithAStatusNotNaN) {
   EXPECT_TRUE(lcp.z.allFinite());
 }
 
+TEST(Newton, StallReturnsTheBestIterateAndSaysWhatItMeasured) {
+  // Josephy from (100, 100, 100, 100): newton-fb stalls (the outside check). Whatever it
+  // ends with, the returned z is the iterate of smallest merit, and the message quotes that merit
+  // (recomputed here from z) and the gradient norm measured there, and guesses nothing.
+  const Ncp p = mcp_problems::josephy();
+  SolveOptions o;
+  o.initial_guess = Eigen::Vector4d::Constant(100);
+  const Result r = solve(p, Method::NewtonFb, o);
+  if (!r.solved()) {
+    const Eigen::VectorXd f = p.F(r.z);
+    const double psi = 0.5 * std::pow(fischer_burmeister_residual(r.z, f), 2);
+    char quoted[64];
+    std::snprintf(quoted, sizeof quoted, "returned point: Psi = %.3g", psi);
+    EXPECT_THAT(r.message, HasSubstr(quoted));
+    EXPECT_THAT(r.message, HasSubstr("|grad Psi|_inf = "));
+    EXPECT_THAT(r.message,
+                testing::AnyOf(HasSubstr("(a stationary point of the merit"), HasSubstr("(not a stationary point")));
+    EXPECT_THAT(r.message, testing::Not(HasSubstr("may have none")));
+  }
+  // path and auto solve it.
+  EXPECT_TRUE(solve(p, Method::Path, o).solved());
+  EXPECT_TRUE(solve(p, Method::Auto, o).solved());
+}
+
 TEST(Newton, BadFunctionsAreRefusedByName) {
   Ncp p = small_ncp();
   Ncp wrong_size = p;
@@ -352,8 +356,8 @@ TEST(Newton, EmptyProblemIsSolvedWithoutCallingF) {
 TEST(Newton, AutoOnAnNcpReportsWhatItTried) {
   const Result r = solve(kojima_shindo());
   ASSERT_TRUE(r.solved()) << r.message;
-  EXPECT_EQ(r.method, "newton-fb");
-  EXPECT_THAT(r.message, HasSubstr("auto (newton-fb: solved)"));
+  EXPECT_EQ(r.method, "path");
+  EXPECT_THAT(r.message, HasSubstr("auto (path: solved)"));
 }
 
 TEST(Newton, ScaleOfTheDataDoesNotChangeTheAnswer) {

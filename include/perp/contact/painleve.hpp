@@ -44,10 +44,13 @@ enum class PainleveRegime {
   Separating,     ///< α > 0, β >= 0 (also α = 0, β > 0 and α < 0, β = 0): only λ_N = 0
   Contact,        ///< α > 0, β < 0: λ_N = −β/α
   Indeterminate,  ///< α < 0, β > 0: two solutions, 0 and −β/α
-  Inconsistent,   ///< α < 0, β < 0 (or α = 0, β < 0): no solution
+  Inconsistent,   ///< α < 0, β < 0: no solution
+  Degenerate,     ///< α = 0 within round-off (|α| <= 8ε (1 + 3|cos θ|(|cos θ| + μ|sin θ|))/m, the size of its
+                  ///< terms; e.g. θ = atan 2, μ = 4/3): λ_N does not act on ÿ_A; β >= 0 gives λ_N = 0 (β = 0:
+                  ///< every λ_N >= 0, 0 listed), β < 0 none
 };
 
-/// "separating", "contact", "indeterminate", "inconsistent".
+/// "separating", "contact", "indeterminate", "inconsistent", "degenerate".
 [[nodiscard]] std::string to_string(PainleveRegime regime);
 
 struct PainleveAnalysis {
@@ -59,8 +62,9 @@ struct PainleveAnalysis {
 };
 
 /// α and β above, the regime and the solutions of the one-dimensional LCP(β, α).
-/// α < 0 with β = 0 has the single solution 0 and counts as separating; α = β = 0 (every
-/// λ_N >= 0 solves it) counts as indeterminate and lists 0 only.
+/// α < 0 with β = 0 has the single solution 0 and counts as separating. α = 0 within round-off
+/// is `Degenerate`, whatever the sign of the round-off (at θ = atan 2, μ = 4/3 the computed α is
+/// 2.2e-16, which would otherwise read as contact with λ_N = 4.4e16).
 [[nodiscard]] PainleveAnalysis analyze_painleve(const PainleveRod& rod);
 
 struct CriticalFriction {

@@ -21,17 +21,19 @@ enum class Method {
   NewtonMin,    ///< "newton-min": semismooth Newton on min(z, F(z)), line search on the FB merit
   PenalizedFb,  ///< "penalized-fb": semismooth Newton on the penalized FB of Chen–Chen–Kanzow
   Smoothing,    ///< "smoothing": Newton on the smoothed FB with μ → 0, warm-started (solvers/newton.hpp)
+  Path,         ///< "path": PATH-class path search on the pivoted linearizations of the normal map (solvers/path.hpp)
   InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
   Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP (solvers/dantzig.hpp)
   Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement (solvers/mlcp.hpp)
-  Nsgs,   ///< "nsgs": frictional contact only; non-smooth block Gauss–Seidel over contacts (solvers/friction_contact.hpp)
+  Nsgs,   ///< "nsgs": frictional contact only; non-smooth block Gauss–Seidel over contacts
+          ///< (solvers/friction_contact.hpp)
   NewtonAc,  ///< "newton-ac": frictional contact only; semismooth Newton on the Alart–Curnier function
-  Prox,   ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
-  Auto,   ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
+  Prox,      ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
+  Auto,      ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
 };
 
 /// "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
-/// "interior-point", "dantzig", "schur", "nsgs", "newton-ac", "prox", "auto".
+/// "path", "interior-point", "dantzig", "schur", "nsgs", "newton-ac", "prox", "auto".
 std::string to_string(Method method);
 
 template <>
@@ -90,7 +92,7 @@ std::vector<Method> all_methods();
 /// `Mlcp`, and the frictional contact methods nsgs, newton-ac, prox.
 std::vector<Method> lcp_methods();
 
-/// Whether the method accepts an `Ncp` or `Mcp` (the Newton family and auto); the others need an
+/// The methods that accept an `Ncp` or `Mcp` (the Newton family, path and auto); the others need an
 /// `Lcp` (its matrix M).
 [[nodiscard]] bool accepts_nonlinear(Method method);
 

@@ -1,0 +1,727 @@
+#include "perp/solvers/path.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "detail.hpp"
+#include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
+
+namespace perp {
+namespace {
+
+constexpr int kDefaultMajorIterations = 200;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// The basis is refactored (LU) and its values recomputed every kRefactorEvery pivots.
+constexpr int kRefactorEvery = 50;
+// A basis whose LU has reciprocal condition below this counts as singular.
+constexpr double kSingularRcond = 1e-13;
+// The proximal perturbation δ: first kFirstDelta·max(1, ‖J‖∞), ×10 per retry, at most kLastDelta·max(1, ‖J‖∞).
+constexpr double kFirstDelta = 1e-6;
+constexpr double kLastDelta = 1e6;
+// The most proximal-point subproblems of one run.
+constexpr int kMaxProximalSteps = 200;
+
+// ---------------------------------------------------------------------------------------------
+// The problem as the method sees it: bounds, F, J and the relative residual that judges "solved".
+
+class Model {
+ public:
+  Model(const Eigen::VectorXd& lower, const Eigen::VectorXd& upper) : lower_(lower), upper_(upper) {}
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+  virtual ~Model() = default;
+  [[nodiscard]] Eigen::Index size() const { return lower_.size(); }
+  [[nodiscard]] const Eigen::VectorXd& lower() const { return lower_; }
+  [[nodiscard]] const Eigen::VectorXd& upper() const { return upper_; }
+  // F(z); false when it is not finite there.
+  virtual bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) = 0;
+  virtual const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) = 0;
+  virtual double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) = 0;
+
+ private:
+  const Eigen::VectorXd& lower_;
+  const Eigen::VectorXd& upper_;
+};
+
+// F = M z + q.
+class LinearModel final : public Model {
+ public:
+  LinearModel(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& lower,
+              const Eigen::VectorXd& upper, bool lcp)
+      : Model(lower, upper), M_(M), q_(q), lcp_(lcp) {}
+  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
+    F.noalias() = M_ * z;
+    F += q_;
+    return F.allFinite();
+  }
+  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) override { return M_; }
+  double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) override {
+    static const Eigen::VectorXd none;
+    const Eigen::VectorXd& lo = lcp_ ? none : lower();
+    const Eigen::VectorXd& hi = lcp_ ? none : upper();
+    return scaled_natural_residual(z, F, lo, hi, z_scale(z, lo, hi), w_scale(M_, q_, z));
+  }
+
+ private:
+  const Eigen::MatrixXd& M_;
+  const Eigen::VectorXd& q_;
+  bool lcp_;
+};
+
+// The user's F and J, checked at every call.
+class FunctionModel final : public Model {
+ public:
+  explicit FunctionModel(const Mcp& problem) : Model(problem.lower, problem.upper), problem_(problem) {}
+  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
+    F = problem_.F(z);
+    if (F.size() != z.size()) {
+      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
+    }
+    return F.allFinite();
+  }
+  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) override {
+    if (J_at_.size() == z.size() && J_at_ == z) return J_;
+    J_ = evaluate_jacobian(problem_.J, z, "J at an iterate");
+    J_at_ = z;
+    return J_;
+  }
+  double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) override {
+    return relative_residual(z, F, jacobian(z), lower(), upper());
+  }
+
+ private:
+  const Mcp& problem_;
+  Eigen::MatrixXd J_;
+  Eigen::VectorXd J_at_;
+};
+
+// The proximal subproblem G(z) = F(z) + λ (z − centre) of a base model.
+class ProximalModel final : public Model {
+ public:
+  ProximalModel(Model& base, const Eigen::VectorXd& centre, double lambda)
+      : Model(base.lower(), base.upper()), base_(base), centre_(centre), lambda_(lambda) {}
+  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
+    if (!base_.function(z, F)) return false;
+    F += lambda_ * (z - centre_);
+    return F.allFinite();
+  }
+  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) override {
+    J_ = base_.jacobian(z);
+    J_.diagonal().array() += lambda_;
+    return J_;
+  }
+  double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) override {
+    return relative_residual(z, F, jacobian(z), lower(), upper());
+  }
+
+ private:
+  Model& base_;
+  const Eigen::VectorXd& centre_;
+  double lambda_;
+  Eigen::MatrixXd J_;
+};
+
+// π(x): the projection onto [l, u].
+Eigen::VectorXd project(const Eigen::VectorXd& x, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper) {
+  return x.cwiseMax(lower).cwiseMin(upper);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The path of the affine normal map A(x) = M π(x) + q + x − π(x) from x₀ with A(x(t)) = (1 − t) r,
+// r = A(x₀), by complementary pivoting. Unknowns per index i: z_i (column M_i; nonbasic at a bound)
+// and s_i = x_i − z_i (column e_i; nonbasic at 0), and t (column r): M z + s + t r = r − q.
+
+struct PathPoint {
+  double t = 0;
+  Eigen::VectorXd x;
+};
+
+struct LinearPath {
+  std::vector<PathPoint> points;  // breakpoints in path order; points[0] = (0, x₀)
+  bool complete = false;          // reached t = 1
+  int pivots = 0;
+  const char* failure = "";  // why it stopped short
+};
+
+enum class State { Interior, AtLower, AtUpper, Fixed };
+
+class PathFollower {
+ public:
+  LinearPath follow(const Eigen::MatrixXd& M, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
+                    const Eigen::VectorXd& x0, const Eigen::VectorXd& r, int max_pivots) {
+    const Eigen::Index n = x0.size();
+    M_ = &M;
+    r_ = &r;
+    LinearPath path;
+    path.points.push_back({0.0, x0});
+    state_.assign(static_cast<std::size_t>(n), State::Interior);
+    z_.resize(n);
+    s_.resize(n);
+    basic_.resize(static_cast<std::size_t>(n));
+    t_ = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      const double l = lower[i], u = upper[i];
+      if (l == u) {
+        state_[k] = State::Fixed;
+      } else if (x0[i] <= l) {
+        state_[k] = State::AtLower;
+      } else if (x0[i] >= u) {
+        state_[k] = State::AtUpper;
+      }
+      z_[i] = std::clamp(x0[i], l, u);
+      s_[i] = x0[i] - z_[i];
+      basic_[k] = state_[k] == State::Interior ? z_var(i) : s_var(i, n);
+    }
+    if (!refactor()) {
+      path.failure = "the linearization is singular on the start's active set";
+      return path;
+    }
+    Eigen::Index entering = t_var(n);
+    double sign = 1.0;
+    for (;;) {
+      if (path.pivots >= max_pivots) {
+        path.failure = "the pivot limit of the linearized problem was reached";
+        return path;
+      }
+      column(entering, n, column_);
+      direction_.noalias() = inverse_ * column_;
+      // Entering moves by sign·θ, basic variable p by −sign·θ·direction_p.
+      double best = kInfinity;
+      Eigen::Index leave = -1;  // basis position; −1 with best finite: the entering variable's own bound
+      double best_rate = 0;
+      const double threshold = 1e-11 * (1.0 + direction_.cwiseAbs().maxCoeff());
+      if (entering == t_var(n)) best = 1.0 - t_;
+      if (entering < n) {
+        const Eigen::Index i = entering;
+        if (std::isfinite(lower[i]) && std::isfinite(upper[i])) best = upper[i] - lower[i];
+      }
+      for (Eigen::Index p = 0; p < n; ++p) {
+        const double rate = -sign * direction_[p];
+        if (std::abs(rate) <= threshold) continue;
+        const double theta = room(basic_[static_cast<std::size_t>(p)], rate, n, lower, upper);
+        if (!std::isfinite(theta)) continue;
+        // Smallest step first; among ties (degenerate vertices) the lexicographic rule: with the
+        // right-hand side perturbed by (ε, ε², …), the step of position p is θ_p − B⁻¹(p,:)·ε / rate_p,
+        // so the smallest row −B⁻¹(p,:)/rate_p wins (Cottle–Pang–Stone §4.4); it cannot cycle.
+        const double tie = 1e-13 * (1.0 + (std::isfinite(best) ? best : theta));
+        if (!std::isfinite(best) || theta < best - tie ||
+            (theta <= best + tie && leave >= 0 && lexicographically_smaller(p, rate, leave, best_rate))) {
+          best = theta;
+          leave = p;
+          best_rate = rate;
+        }
+      }
+      if (!std::isfinite(best)) {
+        path.failure = "the path of the linearized problem leaves along a ray";
+        return path;
+      }
+      best = std::max(best, 0.0);
+      for (Eigen::Index p = 0; p < n; ++p) add(basic_[static_cast<std::size_t>(p)], -sign * best * direction_[p], n);
+      add(entering, sign * best, n);
+      ++path.pivots;
+      if (leave < 0) {  // the entering variable reached its own bound
+        if (entering == t_var(n)) {
+          t_ = 1.0;
+          path.points.push_back({1.0, current_x()});
+          path.complete = true;
+          return path;
+        }
+        // z_i crossed its whole interval: it stays nonbasic at the other bound; s_i enters.
+        const Eigen::Index i = entering;
+        const bool to_upper = sign > 0;
+        z_[i] = to_upper ? upper[i] : lower[i];
+        state_[static_cast<std::size_t>(i)] = to_upper ? State::AtUpper : State::AtLower;
+        path.points.push_back({t_, current_x()});
+        entering = s_var(i, n);
+        sign = to_upper ? 1.0 : -1.0;
+        continue;
+      }
+      const Eigen::Index leaving = basic_[static_cast<std::size_t>(leave)];
+      snap(leaving, best_rate, n, lower, upper);
+      path.points.push_back({t_, current_x()});
+      if (leaving == t_var(n)) {  // t reached 1: the Newton point
+        t_ = 1.0;
+        path.points.back() = {1.0, current_x()};
+        path.complete = true;
+        return path;
+      }
+      // Basis change at position `leave`: product-form update of the explicit inverse.
+      const double pivot = direction_[leave];
+      inverse_.row(leave) /= pivot;
+      for (Eigen::Index p = 0; p < n; ++p) {
+        if (p != leave && direction_[p] != 0.0) inverse_.row(p) -= direction_[p] * inverse_.row(leave);
+      }
+      basic_[static_cast<std::size_t>(leave)] = entering;
+      if (entering < n) state_[static_cast<std::size_t>(entering)] = State::Interior;
+      // The complement of the leaving variable enters.
+      if (leaving < n) {  // z_i left at a bound: s_i enters, away from 0 on that side
+        const Eigen::Index i = leaving;
+        const bool at_upper = z_[i] >= upper[i];
+        state_[static_cast<std::size_t>(i)] = at_upper ? State::AtUpper : State::AtLower;
+        entering = s_var(i, n);
+        sign = at_upper ? 1.0 : -1.0;
+      } else {  // s_i reached 0: z_i enters, into the interval
+        const Eigen::Index i = leaving - n;
+        const bool from_upper = state_[static_cast<std::size_t>(i)] == State::AtUpper;
+        entering = z_var(i);
+        sign = from_upper ? -1.0 : 1.0;
+      }
+      if (path.pivots % kRefactorEvery == 0 && !refactor()) {
+        path.failure = "the basis became singular";
+        return path;
+      }
+    }
+  }
+
+ private:
+  // −B⁻¹(p,:)/rate_p < −B⁻¹(q,:)/rate_q, entry by entry (ties within round-off).
+  [[nodiscard]] bool lexicographically_smaller(Eigen::Index p, double rate_p, Eigen::Index q, double rate_q) const {
+    for (Eigen::Index k = 0; k < inverse_.cols(); ++k) {
+      const double a = -inverse_(p, k) / rate_p, b = -inverse_(q, k) / rate_q;
+      const double tie = 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
+      if (a < b - tie) return true;
+      if (a > b + tie) return false;
+    }
+    return std::abs(rate_p) > std::abs(rate_q);
+  }
+
+  static Eigen::Index z_var(Eigen::Index i) { return i; }
+  static Eigen::Index s_var(Eigen::Index i, Eigen::Index n) { return n + i; }
+  static Eigen::Index t_var(Eigen::Index n) { return 2 * n; }
+
+  void column(Eigen::Index var, Eigen::Index n, Eigen::VectorXd& out) const {
+    if (var < n) {
+      out = M_->col(var);
+    } else if (var < 2 * n) {
+      out.setZero(n);
+      out[var - n] = 1.0;
+    } else {
+      out = *r_;
+    }
+  }
+
+  // How far basic variable `var` may move at `rate` per unit step before it meets its bound.
+  double room(Eigen::Index var, double rate, Eigen::Index n, const Eigen::VectorXd& lower,
+              const Eigen::VectorXd& upper) const {
+    if (var < n) {
+      if (rate < 0) return std::isfinite(lower[var]) ? std::max(0.0, (z_[var] - lower[var]) / -rate) : kInfinity;
+      return std::isfinite(upper[var]) ? std::max(0.0, (upper[var] - z_[var]) / rate) : kInfinity;
+    }
+    if (var < 2 * n) {
+      const Eigen::Index i = var - n;
+      switch (state_[static_cast<std::size_t>(i)]) {
+        case State::AtLower:
+          return rate > 0 ? std::max(0.0, -s_[i] / rate) : kInfinity;
+        case State::AtUpper:
+          return rate < 0 ? std::max(0.0, s_[i] / -rate) : kInfinity;
+        default:
+          return kInfinity;
+      }
+    }
+    // t may fall below 0 (Lemke's covering variable 1 − t above 1); only t = 1 ends the path.
+    return rate > 0 ? std::max(0.0, (1.0 - t_) / rate) : kInfinity;
+  }
+
+  void add(Eigen::Index var, double change, Eigen::Index n) {
+    if (var < n) {
+      z_[var] += change;
+    } else if (var < 2 * n) {
+      s_[var - n] += change;
+    } else {
+      t_ += change;
+    }
+  }
+
+  // The leaving variable is set exactly to the bound it met.
+  void snap(Eigen::Index var, double rate, Eigen::Index n, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper) {
+    if (var < n) {
+      z_[var] = rate < 0 ? lower[var] : upper[var];
+    } else if (var < 2 * n) {
+      s_[var - n] = 0.0;
+    } else {
+      t_ = 1.0;
+      (void)rate;
+    }
+  }
+
+  [[nodiscard]] Eigen::VectorXd current_x() const { return z_ + s_; }
+
+  // LU of the basis matrix and its explicit inverse, recomputed from the columns (the product-form
+  // updates between refactorizations accumulate round-off).
+  bool refactor() {
+    const Eigen::Index n = z_.size();
+    basis_.resize(n, n);
+    for (Eigen::Index p = 0; p < n; ++p) {
+      column(basic_[static_cast<std::size_t>(p)], n, column_);
+      basis_.col(p) = column_;
+    }
+    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(basis_);
+    if (!(lu.rcond() > kSingularRcond)) return false;
+    inverse_ = lu.inverse();
+    return inverse_.allFinite();
+  }
+
+  const Eigen::MatrixXd* M_ = nullptr;
+  const Eigen::VectorXd* r_ = nullptr;
+  std::vector<State> state_;
+  std::vector<Eigen::Index> basic_;
+  Eigen::VectorXd z_, s_, column_, direction_;
+  double t_ = 0;
+  Eigen::MatrixXd basis_, inverse_;
+};
+
+// The point of the path where t first reaches τ (linear between breakpoints).
+Eigen::VectorXd point_at(const LinearPath& path, double tau) {
+  for (std::size_t j = 1; j < path.points.size(); ++j) {
+    const PathPoint& a = path.points[j - 1];
+    const PathPoint& b = path.points[j];
+    if (b.t >= tau && a.t < tau) {
+      const double f = (tau - a.t) / (b.t - a.t);
+      return a.x + f * (b.x - a.x);
+    }
+  }
+  return path.points.back().x;
+}
+
+double largest_t(const LinearPath& path) {
+  double t = 0;
+  for (const PathPoint& p : path.points) t = std::max(t, p.t);
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The major iteration.
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
+  return buffer;
+}
+
+struct Point {
+  Eigen::VectorXd x, z, F, r;  // r = F_B(x) = F(z) + x − z
+  double merit = kInfinity;    // ‖r‖₂
+};
+
+enum class End { Solved, Stuck, Limit };
+
+struct Run {
+  End end = End::Limit;
+  Point best;  // the point of smallest merit; the end point when solved
+  std::string why;
+};
+
+class Path {
+ public:
+  Path(const SolveOptions& options, int limit) : options_(options), limit_(limit) {}
+
+  // Evaluates the point x; false when F is not finite at π(x).
+  static bool evaluate(Model& model, const Eigen::VectorXd& x, Point& p) {
+    p.x = x;
+    p.z = project(x, model.lower(), model.upper());
+    if (!model.function(p.z, p.F)) return false;
+    p.r = p.F + p.x - p.z;
+    p.merit = p.r.norm();
+    return std::isfinite(p.merit);
+  }
+
+  // The x nearest to z with π(x) = z and the smallest residual: x_i = z_i in the interior, and at
+  // a bound moved outwards by F_i's part that points out of the box.
+  static Eigen::VectorXd lift(const Model& model, const Eigen::VectorXd& z, const Eigen::VectorXd& F) {
+    Eigen::VectorXd x = z;
+    for (Eigen::Index i = 0; i < z.size(); ++i) {
+      if (z[i] <= model.lower()[i] && F[i] > 0) x[i] -= F[i];
+      if (z[i] >= model.upper()[i] && F[i] < 0) x[i] -= F[i];
+    }
+    return x;
+  }
+
+  // Newton-type iterations on `model` from x0 until solved, stuck (no δ gives a step) or the
+  // iteration budget runs out.
+  Run iterate(Model& model, Point current) {
+    const NewtonOptions& o = options_.newton;
+    const Eigen::Index n = model.size();
+    const int max_pivots = std::max(1000, static_cast<int>(std::min<Eigen::Index>(20 * n, 1000000)));
+    Run run;
+    run.best = current;
+    std::deque<double> recent;
+    int since_best = 0;
+    double delta = 0;
+    for (;;) {
+      if (model.relative(current.z, current.F) <= options_.tolerance) {
+        run.end = End::Solved;
+        run.best = current;
+        return run;
+      }
+      if (iterations_ >= limit_) {
+        run.end = End::Limit;
+        run.why = "iteration limit " + std::to_string(limit_) + " reached";
+        return run;
+      }
+      // Watchdog: after nonmonotone_memory + 1 steps without a new best merit, back to the best
+      // point and a monotone search from there.
+      if (since_best > o.nonmonotone_memory) {
+        current = run.best;
+        recent.clear();
+        since_best = 0;
+        ++watchdog_returns_;
+      }
+      recent.push_back(current.merit);
+      while (static_cast<int>(recent.size()) > o.nonmonotone_memory + 1) recent.pop_front();
+      const double reference = *std::max_element(recent.begin(), recent.end());
+
+      const Eigen::MatrixXd& J = model.jacobian(current.z);
+      const double j_scale = std::max(1.0, J.cwiseAbs().rowwise().sum().maxCoeff());
+      bool stepped = false;
+      for (delta = delta < kFirstDelta * j_scale ? 0.0 : delta;;
+           delta = delta == 0.0 ? kFirstDelta * j_scale : 10 * delta) {
+        if (delta > kLastDelta * j_scale) break;
+        linearization_ = J;
+        if (delta > 0) linearization_.diagonal().array() += delta;
+        // The linearization F(z_k) + M (z − z_k) enters only through r = F_B(x_k) and M.
+        const LinearPath path =
+            follower_.follow(linearization_, model.lower(), model.upper(), current.x, current.r, max_pivots);
+        pivots_ += path.pivots;
+        if (delta > 0) ++perturbed_;
+        const double reach = largest_t(path);
+        if (!(reach > 0.0)) continue;
+        double tau = reach;
+        Point trial;
+        for (int k = 0; k <= o.max_backtracks; ++k, tau *= o.backtrack) {
+          if (!evaluate(model, point_at(path, tau), trial)) continue;
+          if (trial.merit <= (1.0 - o.armijo * tau) * reference) {
+            stepped = true;
+            break;
+          }
+        }
+        if (stepped) {
+          if (path.complete && tau == reach) ++full_steps_;
+          current = std::move(trial);
+          break;
+        }
+      }
+      if (!stepped) {
+        run.end = End::Stuck;
+        run.why = format(
+            "no point of the linearized problems' paths (perturbed by delta up to %.3g) decreases the normal-map "
+            "merit |F_B(x)| = %.3g",
+            kLastDelta * j_scale, current.merit);
+        if (current.merit < run.best.merit) run.best = current;
+        return run;
+      }
+      delta = delta / 10;
+      ++iterations_;
+      if (options_.record_history && record_) {
+        record_history(history_, natural_residual(current.z, current.F, model.lower(), model.upper()));
+      }
+      if (current.merit < run.best.merit * (1 - 1e-12)) {
+        run.best = current;
+        since_best = 0;
+      } else {
+        ++since_best;
+      }
+    }
+  }
+
+  // The whole method on `model` from the start point z0 (already in the box), or from the point
+  // `given` of the normal map when there is one.
+  Run solve(Model& model, const Eigen::VectorXd& z0, const Eigen::VectorXd* given = nullptr) {
+    Point start, other;
+    if (given != nullptr && evaluate(model, *given, start)) return restarts(model, iterate(model, start));
+    // Crash: the projected step's active set, or z0's own, whichever has the smaller merit.
+    if (!evaluate(model, z0, start)) {
+      throw InvalidProblem("F is not finite at the start point");
+    }
+    Eigen::VectorXd lifted = lift(model, z0, start.F);
+    (void)evaluate(model, lifted, start);
+    // The projected step's active set: taken only where the point's own merit is no better, and
+    // only on the bounds (interior components keep z0's values).
+    Eigen::VectorXd crash = lifted;
+    for (Eigen::Index i = 0; i < crash.size(); ++i) {
+      const double step = z0[i] - start.F[i];
+      if (step <= model.lower()[i] || step >= model.upper()[i]) crash[i] = step;
+    }
+    if (evaluate(model, crash, other) && other.merit < start.merit) start = std::move(other);
+
+    return restarts(model, iterate(model, start));
+  }
+
+  // The proximal-point restarts after a run that got stuck.
+  Run restarts(Model& model, Run run) {
+    while (run.end == End::Stuck && proximal_steps_ < kMaxProximalSteps && iterations_ < limit_) {
+      // Proximal restarts from the best point (Billups–Ferris): solve G(z) = F(z) + λ(z − z̄) ⊥ box,
+      // move z̄ to its solution, until F's merit is below the stuck value.
+      const double stuck = run.best.merit;
+      Eigen::VectorXd centre = run.best.z;
+      Point point = run.best;
+      bool below = false;
+      while (!below && proximal_steps_ < kMaxProximalSteps && iterations_ < limit_) {
+        const Eigen::MatrixXd& J = model.jacobian(centre);
+        const Eigen::MatrixXd symmetric = 0.5 * (J + J.transpose());
+        const double lowest =
+            Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(symmetric, Eigen::EigenvaluesOnly).eigenvalues().minCoeff();
+        const double floor = 1e-2 * std::max(1.0, J.cwiseAbs().rowwise().sum().maxCoeff());
+        double lambda = std::max(floor, 2.0 * std::max(0.0, -lowest));
+        Run sub;
+        for (int attempt = 0; attempt < 6; ++attempt, lambda *= 10) {
+          ProximalModel proximal(model, centre, lambda);
+          Point sub_start;
+          Eigen::VectorXd G;
+          (void)proximal.function(centre, G);
+          (void)evaluate(proximal, lift(proximal, centre, G), sub_start);
+          const bool was = record_;
+          record_ = false;
+          sub = iterate(proximal, sub_start);
+          record_ = was;
+          if (sub.end == End::Solved || sub.best.merit < sub_start.merit) break;
+        }
+        ++proximal_steps_;
+        centre = sub.best.z;
+        if (!evaluate(model, centre, point)) break;
+        (void)evaluate(model, lift(model, centre, point.F), point);
+        below = point.merit < stuck * (1 - 1e-3) || model.relative(point.z, point.F) <= options_.tolerance;
+      }
+      if (!below) {
+        run.why += "; " + std::to_string(proximal_steps_) +
+                   " proximal-point restarts did not bring the merit below that value";
+        break;
+      }
+      Run next = iterate(model, point);
+      if (next.end != End::Solved && run.best.merit < next.best.merit) next.best = run.best;
+      run = std::move(next);
+    }
+    return run;
+  }
+
+  [[nodiscard]] std::string summary() const {
+    std::string text = std::to_string(iterations_) + " major iterations (" + std::to_string(full_steps_) +
+                       " full Newton steps), " + std::to_string(pivots_) + " pivots";
+    if (perturbed_ > 0) text += ", " + std::to_string(perturbed_) + " paths with a proximal perturbation";
+    if (watchdog_returns_ > 0) text += ", " + std::to_string(watchdog_returns_) + " watchdog returns";
+    if (proximal_steps_ > 0) text += ", " + std::to_string(proximal_steps_) + " proximal-point restarts";
+    return text;
+  }
+  [[nodiscard]] int iterations() const { return iterations_; }
+  std::vector<double>& history() { return history_; }
+
+ private:
+  const SolveOptions& options_;
+  int limit_;
+  PathFollower follower_;
+  Eigen::MatrixXd linearization_;
+  std::vector<double> history_;
+  bool record_ = true;
+  int iterations_ = 0, pivots_ = 0, full_steps_ = 0, perturbed_ = 0, watchdog_returns_ = 0, proximal_steps_ = 0;
+};
+
+// Runs the method and fills z, iterations, history and message; the caller sets w and the residuals.
+Result run_path(Model& model, const Eigen::VectorXd& z0, const SolveOptions& options,
+                const Eigen::VectorXd* given = nullptr) {
+  Path path(options, options.iteration_limit(kDefaultMajorIterations));
+  Run run = path.solve(model, z0, given);
+  Result result;
+  result.method = "path";
+  result.z = std::move(run.best.z);
+  result.iterations = path.iterations();
+  result.history = std::move(path.history());
+  switch (run.end) {
+    case End::Solved:
+      result.status = Status::Solved;
+      result.message = "natural residual met the tolerance after " + path.summary();
+      break;
+    case End::Limit:
+      result.status = Status::MaxIterations;
+      result.message = run.why + " after " + path.summary() + "; returning the point of smallest merit";
+      break;
+    case End::Stuck:
+      result.status = Status::NoSolutionFound;
+      result.message = run.why + " (after " + path.summary() + "); returning the point of smallest merit";
+      break;
+  }
+  return result;
+}
+
+void finish(Result& result, double tolerance) {
+  const Status claimed = result.status;
+  detail::judge(result, tolerance, claimed == Status::Solved ? Status::NumericalFailure : claimed, result.message);
+}
+
+}  // namespace
+
+Result solve_path(const Mcp& problem, const SolveOptions& options) {
+  const Eigen::Index n = problem.size();
+  if (n == 0) {
+    Result empty;
+    empty.status = Status::Solved;
+    empty.method = "path";
+    empty.message = "empty problem (n = 0)";
+    return empty;
+  }
+  const Eigen::VectorXd start =
+      project(options.initial_guess.value_or(Eigen::VectorXd::Zero(n)), problem.lower, problem.upper);
+  (void)evaluate_function(problem.F, start, "F at the start point");
+  (void)evaluate_jacobian(problem.J, start, "J at the start point");
+  FunctionModel model(problem);
+  Result result = run_path(model, start, options);
+  result.w = evaluate_function(problem.F, result.z, "F at the returned point");
+  result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
+  result.relative_residual = model.relative(result.z, result.w);
+  finish(result, options.tolerance);
+  return result;
+}
+
+Result solve_path(const Lcp& problem, const SolveOptions& options) {
+  if (auto trivial = detail::trivial_result(problem, "path")) return *trivial;
+  const Eigen::Index n = problem.size();
+  const Eigen::VectorXd lower = Eigen::VectorXd::Zero(n);
+  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(n, kInfinity);
+  LinearModel model(problem.M, problem.q, lower, upper, true);
+  const Eigen::VectorXd start = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
+  // Without a warm start, the first path is Lemke's (covering vector 1): from z = 0, w = q + z₀·1
+  // with z₀ = max(−q), the normal-map point x = −w has F_B(x) = −z₀·1, and the homotopy
+  // A(x(t)) = (1 − t) F_B(x) is w = M z + q + (1 − t) z₀·1.
+  const Eigen::VectorXd lemke = -(problem.q.array() + std::max(0.0, -problem.q.minCoeff())).matrix();
+  Result run = run_path(model, start, options, options.initial_guess ? nullptr : &lemke);
+  Result result = detail::make_result(problem, std::move(run.z), "path");
+  std::vector<Eigen::Index> active;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (result.z[i] > result.w[i]) active.push_back(i);
+  }
+  (void)detail::polish_on_active_set(problem, result, active);
+  result.status = run.status;
+  result.iterations = run.iterations;
+  result.history = std::move(run.history);
+  result.message = std::move(run.message);
+  finish(result, options.tolerance);
+  return result;
+}
+
+Result solve_path(const BoxLcp& problem, const SolveOptions& options) {
+  const Eigen::Index n = problem.size();
+  Result result;
+  result.method = "path";
+  if (n == 0) {
+    result.status = Status::Solved;
+    result.message = "empty problem (n = 0)";
+    return result;
+  }
+  LinearModel model(problem.M, problem.q, problem.lower, problem.upper, false);
+  const Eigen::VectorXd start =
+      project(options.initial_guess.value_or(Eigen::VectorXd::Zero(n)), problem.lower, problem.upper);
+  result = run_path(model, start, options);
+  result.w = problem.slack(result.z);
+  result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
+  result.relative_residual = model.relative(result.z, result.w);
+  finish(result, options.tolerance);
+  return result;
+}
+
+}  // namespace perp
