@@ -343,7 +343,10 @@ std::vector<std::pair<int, int>> candidate_pairs(const World& world, double marg
   // The run [first, last) of `filed` in each occupied cell.
   struct KeyHash {
     std::size_t operator()(const Key& key) const {
-      return std::hash<std::int64_t>{}(key.first * 73856093 ^ key.second * 19349663);
+      // In unsigned arithmetic: cells far out (up to ±2^40) would overflow a signed product.
+      const auto x = static_cast<std::uint64_t>(key.first);
+      const auto y = static_cast<std::uint64_t>(key.second);
+      return std::hash<std::uint64_t>{}(x * 73856093u ^ y * 19349663u);
     }
   };
   std::unordered_map<Key, std::pair<std::size_t, std::size_t>, KeyHash> runs;
