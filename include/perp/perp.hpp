@@ -10,6 +10,7 @@
 #include "perp/contact/painleve.hpp"
 #include "perp/contact/scene.hpp"
 #include "perp/contact/signorini.hpp"
+#include "perp/contact/step_sensitivity.hpp"
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/friction_contact.hpp"

@@ -129,6 +129,15 @@ BoxSensitivity::BoxSensitivity(const Eigen::MatrixXd& K, const Eigen::VectorXd& 
     lu_.compute(G);
     rcond_ = lu_.rcond();
     invertible_ = rcond_ > static_cast<double>(m) * std::numeric_limits<double>::epsilon();
+    if (!invertible_ && options.minimum_norm) {
+      // A rank decision at round-off relative to G's largest entry.
+      const double threshold = static_cast<double>(m) * std::numeric_limits<double>::epsilon() * 1e3;
+      pinv_.setThreshold(threshold);
+      pinv_transpose_.setThreshold(threshold);
+      pinv_.compute(G);
+      pinv_transpose_.compute(G.transpose());
+      use_pinv_ = true;
+    }
   }
 
   int free_count = 0, bound_count = 0;
@@ -146,6 +155,10 @@ BoxSensitivity::BoxSensitivity(const Eigen::MatrixXd& K, const Eigen::VectorXd& 
   rule_ += invertible_ ? "; the reduced system is nonsingular (reciprocal condition " + number_text(rcond_) + ")"
                        : "; the reduced system is singular (reciprocal condition " + number_text(rcond_) +
                              "): z is not locally unique, so it has no derivative here";
+  if (use_pinv_) {
+    rule_ += "; the minimum-norm solution of the reduced system is used (rank " + std::to_string(pinv_.rank()) +
+             " of " + std::to_string(m) + ")";
+  }
 }
 
 BoxSensitivity::System BoxSensitivity::membership(bool degenerate_free) const {
@@ -229,7 +242,7 @@ Eigen::VectorXd BoxSensitivity::right_side(const System& system, const Eigen::Ve
 }
 
 void BoxSensitivity::require_invertible() const {
-  if (!invertible_) throw InvalidProblem("sensitivity: " + rule_);
+  if (!invertible_ && !use_pinv_) throw InvalidProblem("sensitivity: " + rule_);
 }
 
 Eigen::VectorXd BoxSensitivity::jvp(const Eigen::VectorXd& p, const Eigen::VectorXd& dlower,
@@ -246,7 +259,8 @@ Eigen::VectorXd BoxSensitivity::jvp(const Eigen::VectorXd& p, const Eigen::Vecto
     }
   }
   if (!system_.primary.empty()) {
-    const Eigen::VectorXd y = lu_.solve(right_side(system_, p, dz));
+    const Eigen::VectorXd rhs = right_side(system_, p, dz);
+    const Eigen::VectorXd y = use_pinv_ ? Eigen::VectorXd(pinv_.solve(rhs)) : Eigen::VectorXd(lu_.solve(rhs));
     for (std::size_t a = 0; a < system_.primary.size(); ++a) dz(system_.primary[a]) = y(static_cast<Eigen::Index>(a));
   }
   fill_dependent(system_, dlower, dupper, dmu, dz);  // the coupled ones again, now with their normals
@@ -268,7 +282,9 @@ BoxSensitivity::Adjoint BoxSensitivity::vjp(const Eigen::VectorXd& z_bar) const 
     const Eigen::Index col = system_.position[static_cast<std::size_t>(normal_[static_cast<std::size_t>(c)])];
     if (col >= 0) y_bar(col) += z_bar(c) * coupling_slope(c);
   }
-  Eigen::VectorXd lambda = m > 0 ? Eigen::VectorXd(lu_.transpose().solve(y_bar)) : Eigen::VectorXd();
+  Eigen::VectorXd lambda;
+  if (m > 0)
+    lambda = use_pinv_ ? Eigen::VectorXd(pinv_transpose_.solve(y_bar)) : Eigen::VectorXd(lu_.transpose().solve(y_bar));
 
   // K_{P,k}ᵀ λ for every column k.
   const auto column_dot = [&](Eigen::Index k) {

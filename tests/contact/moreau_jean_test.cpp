@@ -268,6 +268,44 @@ TEST(MoreauJean, ThetaAboveHalfDissipatesInFreeFlight) {
   EXPECT_NEAR(energy(world, options.gravity).total() - before, -kG * kG * 1e-6 * 0.5, 1e-12);
 }
 
+// The energy statement of docs/contact.md, at θ ∈ {½, ¾, 1}: an elastic ball (1 kg, dropped 1 m,
+// h = 1e-3, e = 1, frictionless) bouncing for 3 s. With θ = ½ the total never rises above its
+// start; with θ > ½ it rises after each impact by at most m g h |u_N⁻| (θ − ½), |u_N⁻| the impact
+// speed — and reaches that bound (the step's position update carries the post-impact velocity for
+// the fraction θ), then the free-flight losses m g² h² (θ − ½) a step bring it back down.
+TEST(MoreauJean, ElasticBounceEnergyBoundForEachTheta) {
+  for (const double theta : {0.5, 0.75, 1.0}) {
+    World world;
+    world.bodies = {disk("ball", 0.1, 1, {0, 1.1})};
+    world.ground = Ground{0};
+    MoreauJeanOptions options;
+    options.theta = theta;
+    options.restitution = 1.0;
+    const double initial = energy(world, options.gravity).total();
+    double highest = -1e300;
+    double impact_speed = 0;
+    int impacts = 0;
+    for (int k = 0; k < 3000; ++k) {
+      const double before = -world.bodies[0].velocity.y();
+      const StepReport report = moreau_jean_step(world, options);
+      ASSERT_EQ(report.status, Status::Solved);
+      if (!report.contacts.empty() && world.bodies[0].velocity.y() > 0 && before > 0) {
+        impact_speed = std::max(impact_speed, before);
+        ++impacts;
+      }
+      highest = std::max(highest, energy(world, options.gravity).total() - initial);
+    }
+    ASSERT_GE(impacts, 3) << "theta " << theta;
+    const double bound = 1.0 * kG * options.timestep * impact_speed * (theta - 0.5);
+    if (theta == 0.5) {
+      EXPECT_LE(highest, 1e-10);
+    } else {
+      EXPECT_LE(highest, bound * (1 + 1e-6) + 1e-12) << "theta " << theta;
+      EXPECT_GE(highest, 0.9 * bound) << "theta " << theta;  // the bound is reached, not loose
+    }
+  }
+}
+
 TEST(MoreauJean, AnitescuPotraSlidingBoxHovers) {
   World world;
   world.bodies = {box("crate", 0.2, 0.1, 1.0, {0, 0.05})};

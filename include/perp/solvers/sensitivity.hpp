@@ -62,6 +62,13 @@ struct SensitivityOptions {
   /// The given point must be a solution: its relative residual (core/residual.hpp) at most this,
   /// or the constructor throws. In (0, 1).
   double solution_tolerance = 1e-6;
+  /// Where the reduced system is singular (the solution is not locally unique: redundant
+  /// contacts, a singular PSD block), false (default): `jvp`/`vjp` throw. True: they use the
+  /// minimum-norm solution of the reduced system (its pseudo-inverse, and the transpose of that
+  /// for `vjp`). That element is a derivative of every quantity the non-uniqueness does not touch
+  /// — the velocities J M⁻¹ Jᵀ r of redundant contacts that stick — along perturbations that keep
+  /// the reduced system consistent; `rule()` says it was used.
+  bool minimum_norm = false;
 };
 
 namespace detail {
@@ -134,6 +141,9 @@ class BoxSensitivity {
   DegenerateRule rule_degenerate_ = DegenerateRule::Bound;
   System system_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  // The pseudo-inverse's factors of G and Gᵀ, only for a singular G under `minimum_norm`.
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> pinv_, pinv_transpose_;
+  bool use_pinv_ = false;
   bool invertible_ = true;
   int degenerate_count_ = 0;
   double rcond_ = 1;

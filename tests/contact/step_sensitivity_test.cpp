@@ -1,0 +1,468 @@
+#include "perp/contact/step_sensitivity.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "perp/core/error.hpp"
+#include "test_worlds.hpp"
+
+namespace perp::contact {
+namespace {
+
+using test::box;
+using test::disk;
+
+// A perturbation that a step can also be given for real, so that finite differences can check
+// the derivative: positions, velocities, masses (the diagonal of M: m, m, I), the scene's μ and e
+// (every contact here uses them) and gravity (a force m dg on every free body).
+struct Direction {
+  Eigen::VectorXd q, v, mass;
+  double friction = 0, restitution = 0;
+  Eigen::Vector2d gravity = Eigen::Vector2d::Zero();
+};
+
+void perturb(World& world, MoreauJeanOptions& options, const Direction& d, double t) {
+  for (std::size_t i = 0; i < world.bodies.size(); ++i) {
+    Body& body = world.bodies[i];
+    const auto k = 3 * static_cast<Eigen::Index>(i);
+    if (d.q.size() > 0) {
+      body.position += t * d.q.segment<2>(k);
+      body.angle += t * d.q[k + 2];
+    }
+    if (d.v.size() > 0) {
+      body.velocity += t * d.v.segment<2>(k);
+      body.angular_velocity += t * d.v[k + 2];
+    }
+    if (d.mass.size() > 0) {
+      const double inertia = body.moment_of_inertia();
+      body.mass += t * d.mass[k];
+      body.inertia = inertia + t * d.mass[k + 2];
+    }
+  }
+  options.friction += t * d.friction;
+  options.restitution += t * d.restitution;
+  options.gravity += t * d.gravity;
+}
+
+StepState step_state(const World& world) {
+  const Eigen::Index n = world.dofs();
+  StepState s{Eigen::VectorXd(n), generalized_velocity(world.bodies)};
+  for (std::size_t i = 0; i < world.bodies.size(); ++i) {
+    const auto k = 3 * static_cast<Eigen::Index>(i);
+    s.q.segment<2>(k) = world.bodies[i].position;
+    s.q[k + 2] = world.bodies[i].angle;
+  }
+  return s;
+}
+
+// The central difference of one step along d, with the step's active set checked unchanged.
+StepState difference(const World& world, const MoreauJeanOptions& options, const Direction& d, double delta,
+                     std::size_t contacts) {
+  StepState out;
+  StepState side[2];
+  for (int s = 0; s < 2; ++s) {
+    World w = world;
+    MoreauJeanOptions o = options;
+    perturb(w, o, d, s == 0 ? delta : -delta);
+    const StepReport report = moreau_jean_step(w, o);
+    EXPECT_EQ(report.status, Status::Solved) << report.method;
+    EXPECT_EQ(report.contacts.size(), contacts);
+    side[s] = step_state(w);
+  }
+  out.q = (side[0].q - side[1].q) / (2 * delta);
+  out.v = (side[0].v - side[1].v) / (2 * delta);
+  return out;
+}
+
+StepTangent tangent_of(const World& world, const StepSensitivity& s, const Direction& d) {
+  StepTangent t;
+  t.q = d.q;
+  t.v = d.v;
+  t.mass = d.mass;
+  t.friction = Eigen::VectorXd::Constant(s.contacts(), d.friction);
+  t.restitution = Eigen::VectorXd::Constant(s.contacts(), d.restitution);
+  t.force = Eigen::VectorXd::Zero(s.dofs());
+  for (std::size_t i = 0; i < world.bodies.size(); ++i) {
+    if (!world.bodies[i].fixed) t.force.segment<2>(3 * static_cast<Eigen::Index>(i)) = world.bodies[i].mass * d.gravity;
+  }
+  return t;
+}
+
+double relative_gap(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return (a - b).norm() / std::max(1.0, b.norm());
+}
+
+MoreauJeanOptions tight(double friction, double restitution = 0) {
+  MoreauJeanOptions options;
+  options.timestep = 1e-2;
+  options.friction = friction;
+  options.restitution = restitution;
+  options.solve.tolerance = 1e-13;
+  return options;
+}
+
+Direction random_direction(const World& world, unsigned seed, bool geometry = true) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> normal(0, 1);
+  const Eigen::Index n = world.dofs();
+  Direction d;
+  d.q = Eigen::VectorXd::NullaryExpr(n, [&] { return geometry ? normal(gen) : 0.0; });
+  d.v = Eigen::VectorXd::NullaryExpr(n, [&] { return normal(gen); });
+  d.mass = Eigen::VectorXd::Zero(n);
+  for (Eigen::Index i = 0; i < n / 3; ++i) {
+    d.mass[3 * i] = d.mass[3 * i + 1] = 0.1 * normal(gen);
+    d.mass[3 * i + 2] = 0.01 * normal(gen);
+  }
+  d.friction = 0.1 * normal(gen);
+  d.restitution = 0.1 * normal(gen);
+  d.gravity = Eigen::Vector2d(normal(gen), normal(gen));
+  return d;
+}
+
+// Checks jvp against central differences, and vjp against jvp, along a few random directions.
+void check_step(const World& world, const MoreauJeanOptions& options, std::size_t expected_contacts,
+                bool expect_exact_geometry, const SensitivityOptions& sensitivity = {}) {
+  World stepped = world;
+  const StepReport report = moreau_jean_step(stepped, options);
+  ASSERT_EQ(report.status, Status::Solved);
+  ASSERT_EQ(report.contacts.size(), expected_contacts);
+  const StepSensitivity s(world, options, report, sensitivity);
+  EXPECT_EQ(s.geometry_exact(), expect_exact_geometry);
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    Direction d = random_direction(world, seed);
+    if (options.restitution == 0) d.restitution = 0;  // e >= 0: no difference below 0
+    const StepState exact = s.jvp(tangent_of(world, s, d));
+    const StepState fd = difference(world, options, d, 1e-6, expected_contacts);
+    EXPECT_LT(relative_gap(exact.q, fd.q), 1e-6) << "seed " << seed << "\n"
+                                                 << exact.q.transpose() << "\n"
+                                                 << fd.q.transpose();
+    EXPECT_LT(relative_gap(exact.v, fd.v), 1e-6) << "seed " << seed << "\n"
+                                                 << exact.v.transpose() << "\n"
+                                                 << fd.v.transpose();
+
+    // ⟨bar, J d⟩ = ⟨Jᵀ bar, d⟩, over every field.
+    std::mt19937 gen(100 + seed);
+    std::normal_distribution<double> normal(0, 1);
+    const StepState bar{Eigen::VectorXd::NullaryExpr(s.dofs(), [&] { return normal(gen); }),
+                        Eigen::VectorXd::NullaryExpr(s.dofs(), [&] { return normal(gen); })};
+    const StepTangent t = tangent_of(world, s, d);
+    const StepTangent g = s.vjp(bar);
+    const double left = bar.q.dot(exact.q) + bar.v.dot(exact.v);
+    const double right = g.q.dot(t.q) + g.v.dot(t.v) + g.force.dot(t.force) + g.mass.dot(t.mass) +
+                         g.friction.dot(t.friction) + g.restitution.dot(t.restitution);
+    EXPECT_NEAR(left, right, 1e-10 * std::max(1.0, std::abs(left))) << "seed " << seed;
+  }
+}
+
+TEST(StepSensitivity, DiskSlidingOnTheGround) {
+  World world;
+  Body ball = disk("ball", 0.2, 1.5, {0.0, 0.2});
+  ball.velocity = {2.0, -0.1};
+  ball.angular_velocity = 1.0;
+  world.bodies.push_back(ball);
+  world.ground = Ground{0.0};
+  check_step(world, tight(0.3), 1, true);
+}
+
+TEST(StepSensitivity, BallBouncesWithRestitution) {
+  World world;
+  Body ball = disk("ball", 0.1, 1.0, {0.0, 0.105});
+  ball.velocity = {0.3, -2.0};
+  ball.angular_velocity = 0.5;
+  world.bodies.push_back(ball);
+  world.ground = Ground{0.0};
+  check_step(world, tight(0.2, 0.6), 1, true);
+}
+
+TEST(StepSensitivity, TwoDisksCollideOnASlope) {
+  World world;
+  Plane slope;
+  slope.point = {0, 0};
+  slope.normal = {-0.1, 1.0};
+  const Eigen::Vector2d n = slope.unit_normal();
+  const Eigen::Vector2d along(n.y(), -n.x());
+  // Both disks on the slope, 0.5 mm apart, closing at 2.5 m/s.
+  Body left = disk("left", 0.2, 1.0, -0.2 * along + 0.2 * n);
+  left.velocity = {1.5, 0.0};
+  Body right = disk("right", 0.2, 2.0, left.position + 0.4005 * along);
+  right.velocity = {-1.0, -0.2};
+  right.angular_velocity = 2.0;
+  world.bodies = {left, right};
+  world.planes.push_back(slope);
+  check_step(world, tight(0.4), 3, true);
+}
+
+TEST(StepSensitivity, TiltedBoxLandsOnACorner) {
+  World world;
+  const double angle = 0.3;
+  // Lowest corner of a 1 × 0.5 box rotated by 0.3 rad, 1 mm above the ground.
+  const double drop = 0.5 * std::cos(angle) * 0.5 + 0.5 * std::sin(angle) * 1.0;
+  Body b = box("box", 1.0, 0.5, 2.0, {0.0, drop + 1e-3}, angle);
+  b.velocity = {1.0, -1.0};
+  b.angular_velocity = -0.5;
+  world.bodies.push_back(b);
+  world.ground = Ground{0.0};
+  check_step(world, tight(0.5), 1, true);
+}
+
+TEST(StepSensitivity, DiskOnABoxUsesDifferencedGeometry) {
+  World world;
+  Body base = box("base", 2.0, 0.4, 5.0, {0.0, 0.2});
+  base.angle = 0.05;
+  base.velocity = {0.2, 0.0};
+  Body ball = disk("ball", 0.1, 0.5, {0.3, 0.4 + 0.1 + 0.3 * std::sin(0.05) - 1e-4});
+  ball.velocity = {-0.5, -1.0};
+  world.bodies = {base, ball};
+  check_step(world, tight(0.3), 1, false);
+}
+
+TEST(StepSensitivity, RedundantStickingContactsNeedTheMinimumNorm) {
+  // A box at rest on a 10° slope below its friction angle sticks on two corners: W is singular
+  // (two equal tangent rows), the split of the friction between the corners is not unique, the
+  // velocities are.
+  World world;
+  const double slope_angle = 10 * M_PI / 180;
+  Plane slope;
+  slope.normal = {-std::sin(slope_angle), std::cos(slope_angle)};
+  world.planes.push_back(slope);
+  world.bodies.push_back(box("box", 1.0, 0.5, 1.0, 0.25 * slope.unit_normal(), slope_angle));
+  const MoreauJeanOptions options = tight(0.5);
+  World stepped = world;
+  const StepReport report = moreau_jean_step(stepped, options);
+  ASSERT_EQ(report.status, Status::Solved);
+  ASSERT_EQ(report.contacts.size(), 2u);
+  EXPECT_LT(stepped.bodies[0].velocity.norm(), 1e-12);  // it sticks
+  ASSERT_GT(std::abs(report.tangent_impulse[0]), 0.0);
+  ASSERT_GT(std::abs(report.tangent_impulse[1]), 0.0);
+  Direction d;
+  d.v = Eigen::Vector3d(1.0, 0.3, 0.2);
+  d.mass = Eigen::Vector3d(0.2, 0.2, 0.05);
+  d.friction = 0.1;
+  const StepState fd = difference(world, options, d, 1e-7, 2);
+  // The solver leaves one corner's friction on the cone's edge with no slip (degenerate). Taken at
+  // its bound (the default) the reduced system is nonsingular; taken as free, all four impulses
+  // are unknowns of a rank-3 system.
+  const StepSensitivity bound(world, options, report);
+  ASSERT_TRUE(bound.differentiable()) << bound.rule();
+  const StepState at_bound = bound.jvp(tangent_of(world, bound, d));
+  EXPECT_LT(relative_gap(at_bound.v, fd.v), 1e-6) << at_bound.v.transpose() << "\n" << fd.v.transpose();
+
+  SensitivityOptions free_rule;
+  free_rule.degenerate = DegenerateRule::Free;
+  const StepSensitivity plain(world, options, report, free_rule);
+  EXPECT_FALSE(plain.differentiable()) << plain.rule();
+  EXPECT_THROW((void)plain.jvp(tangent_of(world, plain, d)), InvalidProblem);
+
+  SensitivityOptions pinv = free_rule;
+  pinv.minimum_norm = true;
+  const StepSensitivity s(world, options, report, pinv);
+  EXPECT_NE(s.rule().find("minimum-norm solution of the reduced system is used (rank 3 of 4)"), std::string::npos)
+      << s.rule();
+  const StepState exact = s.jvp(tangent_of(world, s, d));
+  EXPECT_LT(relative_gap(exact.v, fd.v), 1e-6) << exact.v.transpose() << "\n" << fd.v.transpose();
+  EXPECT_LT(relative_gap(exact.q, fd.q), 1e-6);
+  // The adjoint of the minimum-norm element is its transpose.
+  const StepState bar{Eigen::Vector3d(0.3, -1.0, 2.0), Eigen::Vector3d(1.0, 0.5, -0.7)};
+  const StepTangent t = tangent_of(world, s, d);
+  const StepTangent g = s.vjp(bar);
+  EXPECT_NEAR(bar.q.dot(exact.q) + bar.v.dot(exact.v),
+              g.v.dot(t.v) + g.mass.dot(t.mass) + g.friction.dot(t.friction) + g.force.dot(t.force), 1e-12);
+}
+
+TEST(StepSensitivity, NoContactIsTheFreeFlightMap) {
+  World world;
+  world.bodies.push_back(disk("ball", 0.1, 2.0, {0.0, 5.0}));
+  const MoreauJeanOptions options = tight(0.3);
+  World stepped = world;
+  const StepReport report = moreau_jean_step(stepped, options);
+  const StepSensitivity s(world, options, report);
+  EXPECT_EQ(s.contacts(), 0);
+  StepTangent t;
+  t.v = Eigen::Vector3d(1, 2, 3);
+  t.force = Eigen::Vector3d(4, 0, 0);
+  const StepState out = s.jvp(t);
+  // v⁺ = v + h g + h f / m, q⁺ = q + h (v + v⁺)/2 (θ = ½).
+  EXPECT_NEAR(out.v[0], 1 + 1e-2 * 4 / 2.0, 1e-15);
+  EXPECT_NEAR(out.v[2], 3, 1e-15);
+  EXPECT_NEAR(out.q[0], 1e-2 * (1 + out.v[0]) / 2, 1e-15);
+}
+
+TEST(StepSensitivity, RefusesWhatItDoesNotDifferentiate) {
+  World world;
+  world.bodies.push_back(disk("ball", 0.1, 1.0, {0.0, 0.1}));
+  world.ground = Ground{0.0};
+  MoreauJeanOptions options = tight(0.3);
+  World stepped = world;
+  const StepReport report = moreau_jean_step(stepped, options);
+  const auto message = [&](const MoreauJeanOptions& o) {
+    try {
+      const StepSensitivity s(world, o, report);
+    } catch (const InvalidProblem& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  MoreauJeanOptions projected = options;
+  projected.projection = true;
+  EXPECT_NE(message(projected).find("projection"), std::string::npos);
+  MoreauJeanOptions lcp = options;
+  lcp.friction_model = FrictionModel::AnitescuPotra;
+  EXPECT_NE(message(lcp).find("Coulomb"), std::string::npos);
+  MoreauJeanOptions baumgarte = options;
+  baumgarte.baumgarte = 0.2;
+  EXPECT_NE(message(baumgarte).find("Baumgarte"), std::string::npos);
+
+  const StepSensitivity s(world, options, report);
+  StepTangent bad;
+  bad.v = Eigen::VectorXd::Zero(4);
+  try {
+    (void)s.jvp(bad);
+    ADD_FAILURE() << "a 4-entry v was accepted";
+  } catch (const InvalidProblem& e) {
+    EXPECT_NE(std::string(e.what()).find("v has 4 entries, expected 3"), std::string::npos) << e.what();
+  }
+  StepReport unsolved = report;
+  unsolved.status = Status::MaxIterations;
+  EXPECT_THROW(StepSensitivity(world, options, unsolved), InvalidProblem);
+  World other;
+  other.bodies.push_back(disk("ball", 0.1, 1.0, {0.0, 0.1}));  // no ground: the report's contact is foreign
+  EXPECT_THROW(StepSensitivity(other, options, report), InvalidProblem);
+}
+
+// A rollout's gradient against differences of the whole rollout: a disk thrown onto the ground
+// bounces and slides (contacts come and go between steps, each step's activation held).
+TEST(StepSensitivity, RolloutGradientMatchesDifferences) {
+  World world;
+  Body ball = disk("ball", 0.1, 1.0, {0.0, 0.3});
+  ball.velocity = {1.0, -1.0};
+  ball.angular_velocity = -2.0;
+  world.bodies.push_back(ball);
+  world.ground = Ground{0.0};
+  const MoreauJeanOptions options = tight(0.3, 0.3);
+  const int steps = 60;
+  const Rollout run = rollout(world, options, steps);
+  std::size_t contact_steps = 0;
+  for (const StepReport& r : run.reports) contact_steps += r.contacts.empty() ? 0 : 1;
+  ASSERT_GT(contact_steps, 5u);
+  // L = x + 2 y + 0.1 ω of the final state.
+  std::vector<StepState> bars(steps);
+  bars.back().q = Eigen::Vector3d(1, 2, 0);
+  bars.back().v = Eigen::Vector3d(0, 0, 0.1);
+  const RolloutGradient g = rollout_gradient(run, options, bars);
+  EXPECT_TRUE(g.geometry_exact);
+  const auto loss = [&](const World& w0, const MoreauJeanOptions& o) {
+    const Rollout r = rollout(w0, o, steps);
+    const Body& b = r.states.back().bodies[0];
+    return b.position.x() + 2 * b.position.y() + 0.1 * b.angular_velocity;
+  };
+  const double delta = 1e-6;
+  const auto check = [&](const Direction& d, double predicted, const char* what) {
+    World plus = world, minus = world;
+    MoreauJeanOptions op = options, om = options;
+    perturb(plus, op, d, delta);
+    perturb(minus, om, d, -delta);
+    const double fd = (loss(plus, op) - loss(minus, om)) / (2 * delta);
+    EXPECT_NEAR(predicted, fd, 1e-6 * std::max(1.0, std::abs(fd))) << what;
+  };
+  Direction dv;
+  dv.v = Eigen::Vector3d(0.3, -0.2, 1.0);
+  check(dv, g.v.dot(dv.v), "v");
+  Direction dq;
+  dq.q = Eigen::Vector3d(0.5, 0.01, 0.7);
+  check(dq, g.q.dot(dq.q), "q");
+  Direction dmu;
+  dmu.friction = 1;
+  check(dmu, g.friction, "friction");
+  Direction de;
+  de.restitution = 1;
+  check(de, g.restitution, "restitution");
+  Direction dm;
+  dm.mass = Eigen::Vector3d(1, 1, 0.01);
+  check(dm, g.mass.dot(dm.mass), "mass");
+}
+
+// Fitting μ to an observed sliding distance: a box launched at 2 m/s on the ground stops at a
+// distance set by μ; Gauss–Newton on (x(μ) − x_observed)² with the rollout's gradient recovers the
+// μ that made the observation.
+TEST(StepSensitivity, FitsFrictionToASlidingDistance) {
+  World world = test::chapter_block();
+  world.bodies[0].velocity = {2.0, 0.0};
+  MoreauJeanOptions options = tight(0.0);
+  options.solve.tolerance = 1e-12;
+  const int steps = 100;  // 1 s; with μ = 0.35 the box stops after 2/(0.35 g) = 0.58 s
+  const auto final_x = [&](double mu) {
+    MoreauJeanOptions o = options;
+    o.friction = mu;
+    return rollout(world, o, steps);
+  };
+  const double true_mu = 0.35;
+  const double observed = final_x(true_mu).states.back().bodies[0].position.x();
+  SensitivityOptions pinv;
+  pinv.minimum_norm = true;  // once it sticks, its two corners' impulses are not unique
+  double mu = 0.2;
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    MoreauJeanOptions o = options;
+    o.friction = mu;
+    const Rollout run = rollout(world, o, steps);
+    const double residual = run.states.back().bodies[0].position.x() - observed;
+    if (std::abs(residual) < 1e-13) break;
+    std::vector<StepState> bars(steps);
+    bars.back().q = Eigen::Vector3d(1, 0, 0);
+    const double slope = rollout_gradient(run, o, bars, pinv).friction;
+    ASSERT_LT(slope, 0);  // more friction, shorter slide
+    mu -= residual / slope;
+  }
+  EXPECT_NEAR(mu, true_mu, 1e-6);
+}
+
+// Fitting e to a bounce height: a ball dropped from 1 m rises to about e² m; Gauss–Newton on the
+// highest point after the first bounce recovers e.
+TEST(StepSensitivity, FitsRestitutionToABounceHeight) {
+  World world;
+  world.bodies.push_back(disk("ball", 0.05, 0.2, {0.0, 1.05}));
+  world.ground = Ground{0.0};
+  MoreauJeanOptions options = tight(0.0);
+  options.timestep = 2e-3;
+  const int steps = 900;  // the fall takes 0.45 s, the rise to e² m about e · 0.45 s
+  // The apex after the bounce: the largest height once the ball has touched the ground.
+  const auto apex = [&](const Rollout& run) {
+    std::size_t first_contact = run.reports.size();
+    for (std::size_t k = 0; k < run.reports.size(); ++k) {
+      if (!run.reports[k].contacts.empty()) {
+        first_contact = k;
+        break;
+      }
+    }
+    std::size_t best = first_contact;
+    for (std::size_t k = first_contact; k < run.reports.size(); ++k) {
+      if (run.states[k + 1].bodies[0].position.y() > run.states[best + 1].bodies[0].position.y()) best = k;
+    }
+    return best;
+  };
+  const double true_e = 0.7;
+  MoreauJeanOptions truth = options;
+  truth.restitution = true_e;
+  const Rollout observed_run = rollout(world, truth, steps);
+  const double observed = observed_run.states[apex(observed_run) + 1].bodies[0].position.y();
+  EXPECT_NEAR(observed - 0.05, true_e * true_e * 1.0, 0.05);  // the physics: e² of the drop
+  double e = 0.5;
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    MoreauJeanOptions o = options;
+    o.restitution = e;
+    const Rollout run = rollout(world, o, steps);
+    const std::size_t k = apex(run);
+    const double residual = run.states[k + 1].bodies[0].position.y() - observed;
+    if (std::abs(residual) < 1e-14) break;
+    std::vector<StepState> bars(k + 1);
+    bars.back().q = Eigen::Vector3d(0, 1, 0);
+    const double slope = rollout_gradient(run, o, bars).restitution;
+    ASSERT_GT(slope, 0);
+    e -= residual / slope;
+  }
+  EXPECT_NEAR(e, true_e, 1e-6);
+}
+
+}  // namespace
+}  // namespace perp::contact
