@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "format.hpp"
+#include "games.hpp"
 #include "history_plot.hpp"
 #include "perp/perp.hpp"
 #include "perp/solvers/friction_contact.hpp"
@@ -151,11 +152,12 @@ Eigen::VectorXd read_vector_file(const std::string& path, const char* option) {
 
 CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
   CLI::App* solve = app.add_subcommand(
-      "solve", "Solve an LCP, box LCP, MLCP, QP or frictional contact problem from a Siconos .dat or a JSON file");
+      "solve",
+      "Solve an LCP, box LCP, MLCP, QP, frictional contact problem or bimatrix game from a Siconos .dat or a JSON file");
   solve
       ->add_option("FILE", args.file,
                    "problem file: .dat (Siconos LCP, MLCP or FrictionContactProblem) or .json (\"type\": lcp, "
-                   "box-lcp, mlcp, qp or friction-contact)")
+                   "box-lcp, mlcp, qp, friction-contact or bimatrix)")
       ->required();
   solve
       ->add_option(
@@ -170,7 +172,11 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
       ->capture_default_str();
   args.relaxation_option =
       solve->add_option("--relaxation", args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)")->check(kInRange);
-  solve->add_flag("--all", args.all, "enum on an LCP: list every distinct solution");
+  solve->add_flag("--all", args.all,
+                  "enum on an LCP: list every distinct solution; a bimatrix game: Lemke–Howson from every label");
+  solve->add_option("--label", args.label,
+                    "bimatrix game: the label Lemke–Howson drops first (0 … m + n − 1; default 0)")
+      ->check(CLI::NonNegativeNumber);
   solve->add_option(
       "--warm-start", args.warm_start,
       "file of n numbers (whitespace or commas, [ ] allowed): the start z of the iterative methods, r for "
@@ -187,6 +193,8 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
 }
 
 int run_solve(const SolveArguments& args) {
+  if (is_bimatrix_file(args.file)) return run_bimatrix(args);
+  if (args.label >= 0) throw InvalidProblem("--label applies to a bimatrix game; " + args.file + " is not one");
   const Problem problem = read_problem_file(args.file);
   if (args.all && !std::holds_alternative<Lcp>(problem)) {
     throw InvalidProblem("--all lists every solution of an LCP by enum; " + args.file + " holds a " +

@@ -1,5 +1,6 @@
 #pragma once
-// perp solve: read any problem file (LCP, box LCP, MLCP, QP, friction contact), solve it, print the result.
+// perp solve: read any problem file (LCP, box LCP, MLCP, QP, friction contact, bimatrix game), solve it, print
+// the result.
 #include <CLI/CLI.hpp>
 #include <string>
 
@@ -19,6 +20,7 @@ struct SolveArguments {
   std::string warm_start;       // file of numbers: z (r for a frictional problem); empty: none
   std::string covering_vector;  // file of numbers: Lemke's d; empty: all ones
   int friction_passes = 50;     // SolveOptions::max_friction_passes
+  int label = -1;               // bimatrix games: Lemke–Howson's dropped label; −1 = unset (0)
 };
 
 CLI::App* add_solve_command(CLI::App& app, SolveArguments& args);

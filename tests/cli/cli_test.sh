@@ -462,5 +462,22 @@ check "covering vector used" 0 'lemke: solved' -- "$perp" solve "$data/lcp_deude
 check "covering vector zero" 2 'lemke.covering_vector\[1\] must be > 0' -- "$perp" solve "$data/lcp_deudeu.dat" --method lemke --covering "$tmp/zero_d.txt"
 check "friction passes 0" 2 'max_friction_passes must be >= 1, got 0' -- "$perp" solve "$data/lcp_deudeu.dat" --friction-passes 0
 
+# Bimatrix games by Lemke–Howson: matching pennies has the one equilibrium (½, ½), (½, ½), reached
+# from all four labels; the coordination game A = B = I from label 0 ends at (e_0, e_0) with payoffs 1.
+echo '{"type": "bimatrix", "A": [[1, -1], [-1, 1]], "B": [[-1, 1], [1, -1]]}' > "$tmp/pennies.json"
+check "bimatrix json" 0 '"method": "lemke-howson".*"status": "solved"' -- "$perp" solve "$tmp/pennies.json" --json
+check "bimatrix equilibrium" 0 'x = \[0\.5, 0\.5\].*y = \[0\.5, 0\.5\]' -- "$perp" solve "$tmp/pennies.json"
+check "bimatrix --all" 0 '1 distinct equilibria from the 4 starting labels|1 equilibrium from the 4 starting labels' -- "$perp" solve "$tmp/pennies.json" --all
+check "bimatrix --all labels" 0 '"labels": \[\s*0,\s*1,\s*2,\s*3\s*\]' -- "$perp" solve "$tmp/pennies.json" --all --json
+echo '{"type": "bimatrix", "A": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "B": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}' > "$tmp/coordination.json"
+check "bimatrix label 0" 0 'x = \[1, 0, 0\].*y = \[1, 0, 0\].*payoffs 1, 1' -- "$perp" solve "$tmp/coordination.json" --label 0
+check "bimatrix label range" 2 '--label 6 is out of range: a 3×3 game has labels 0 … 5' -- "$perp" solve "$tmp/coordination.json" --label 6
+check "bimatrix method" 2 'solved by Lemke–Howson' -- "$perp" solve "$tmp/coordination.json" --method lemke
+echo '{"type": "bimatrix", "A": [[1, 2], [3, 4]], "B": [[1, 2], [3]]}' > "$tmp/ragged_game.json"
+check "bimatrix ragged" 2 '"B" row 1 has 1 entries, row 0 has 2' -- "$perp" solve "$tmp/ragged_game.json"
+echo '{"type": "bimatrix", "A": [[1, 2]]}' > "$tmp/half_game.json"
+check "bimatrix missing B" 2 '"B" is missing' -- "$perp" solve "$tmp/half_game.json"
+check "label on an LCP" 2 '--label applies to a bimatrix game' -- "$perp" solve "$tmp/chapter.json" --label 1
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
