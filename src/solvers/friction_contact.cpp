@@ -208,7 +208,7 @@ constexpr double kContinuedRelaxation = 1.5;
 /// heap (μ = 0.6, h = 1/60, 130-180 contacts, from nsgs' 1 000 sweeps): where newton-ac solves it
 /// needs 1-84 steps (most <= 20), where it fails it cycles for 68-121 steps (170-190 ms, more than
 /// Lemke's 150-660 ms that solves them all); 200 steps of the heap with a cap of 20, 10 or 1 and
-/// Lemke before prox took 0.57-0.69 of the time of the chain without (every step solved).
+/// Lemke before prox took 0.54-0.70 of the time of the chain without (every step solved).
 /// Larger problems keep newton-ac's own limit: there it is the method that finishes (93 steps on
 /// a 1 391-contact step of a 1 000-disk heap).
 constexpr int kNewtonStepsBeforeLemke = 20;
