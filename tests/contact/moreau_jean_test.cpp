@@ -299,8 +299,8 @@ TEST(MoreauJean, DiskHeapBetweenWallsEveryStepSolvesCoulomb) {
         const Body& body = world.bodies[static_cast<std::size_t>(index)];
         return body.velocity + body.angular_velocity * Eigen::Vector2d(-arm.y(), arm.x());
       };
-      const Eigen::Vector2d relative = point_velocity(contact.body_a, contact.arm_a) -
-                                       point_velocity(contact.body_b, contact.arm_b);
+      const Eigen::Vector2d relative =
+          point_velocity(contact.body_a, contact.arm_a) - point_velocity(contact.body_b, contact.arm_b);
       const double un = relative.dot(contact.normal);
       const double ut = relative.dot(contact.tangent());
       const double rn = report.normal_impulse[static_cast<Eigen::Index>(c)];
