@@ -257,6 +257,68 @@ TEST(MoreauJean, EnergyDoesNotGrow) {
   }
 }
 
+TEST(MoreauJean, DiskHeapBetweenWallsEveryStepSolvesCoulomb) {
+  // 36 disks dropped between two walls, μ = 0.6, h = 1/60 (a small twin of bench/compare_box2d's
+  // disks100): redundant contacts, so W is singular and the settling steps go past nsgs through
+  // auto's chain (newton-ac, Lemke). Each step's law is checked from the velocities after the
+  // step, independently of the solver's own residual: u_N >= 0, Λ_N >= 0, Λ_N u_N = 0,
+  // |Λ_T| <= μ Λ_N, u_T = 0 where the contact sticks, and Λ_T u_T <= 0 (friction dissipates).
+  World world;
+  for (int k = 0; k < 36; ++k) {
+    const int row = k / 6;
+    const int column = k % 6;
+    const double x = 0.55 * column + (row % 2 == 0 ? 0.0 : 0.1) - 1.65;
+    world.bodies.push_back(disk("d" + std::to_string(k), 0.25, M_PI * 0.0625, {x, 0.3 + 0.55 * row}));
+  }
+  world.ground = Ground{0};
+  Plane left;
+  left.point = {-2.05, 0};
+  left.normal = {1, 0};
+  Plane right;
+  right.point = {2.15, 0};
+  right.normal = {-1, 0};
+  world.planes = {left, right};
+  MoreauJeanOptions options;
+  options.timestep = 1.0 / 60;
+  options.friction = 0.6;
+  // The criterion: 1e-6 in the units of a disk's m g h (impulses), g h (velocities) and
+  // their product.
+  const double impulse_unit = M_PI * 0.0625 * kG * options.timestep;
+  const double speed_unit = kG * options.timestep;
+  const double du = 1e-6 * speed_unit;
+  const double dr = 1e-6 * impulse_unit;
+  const double dp = 1e-6 * impulse_unit * speed_unit;
+  std::size_t disk_pairs = 0;
+  for (int step = 0; step < 150; ++step) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved) << "step " << step << ": " << report.method;
+    for (std::size_t c = 0; c < report.contacts.size(); ++c) {
+      const Contact& contact = report.contacts[c];
+      const auto point_velocity = [&](int index, const Eigen::Vector2d& arm) -> Eigen::Vector2d {
+        if (index < 0) return Eigen::Vector2d::Zero();
+        const Body& body = world.bodies[static_cast<std::size_t>(index)];
+        return body.velocity + body.angular_velocity * Eigen::Vector2d(-arm.y(), arm.x());
+      };
+      const Eigen::Vector2d relative =
+          point_velocity(contact.body_a, contact.arm_a) - point_velocity(contact.body_b, contact.arm_b);
+      const double un = relative.dot(contact.normal);
+      const double ut = relative.dot(contact.tangent());
+      const double rn = report.normal_impulse[static_cast<Eigen::Index>(c)];
+      const double rt = report.tangent_impulse[static_cast<Eigen::Index>(c)];
+      EXPECT_GE(un, -du) << "step " << step << ", contact " << c;
+      EXPECT_GE(rn, -dr) << "step " << step << ", contact " << c;
+      EXPECT_LE(std::abs(rn * un), dp) << "step " << step << ", contact " << c;
+      EXPECT_LE(std::abs(rt), 0.6 * rn + dr) << "step " << step << ", contact " << c;
+      EXPECT_LE(rt * ut, dp) << "step " << step << ", contact " << c;
+      if (std::abs(rt) < 0.6 * rn - 1e-3 * impulse_unit) {
+        EXPECT_LE(std::abs(ut), du) << "step " << step << ", contact " << c;
+      }
+      if (step == 149 && contact.body_b >= 0) ++disk_pairs;
+    }
+  }
+  EXPECT_GT(disk_pairs, 36U);  // at rest the heap is packed: more disk-disk contacts than disks
+}
+
 TEST(MoreauJean, ThetaAboveHalfDissipatesInFreeFlight) {
   World world;
   world.bodies = {disk("ball", 0.1, 1, {0, 10})};
