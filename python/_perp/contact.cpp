@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "common.hpp"
+#include "perp/contact/step_sensitivity.hpp"
 
 namespace perp::python {
 
@@ -271,7 +272,8 @@ py::dict criteria_dict(const FrictionContactResiduals& r) {
 py::dict step_world(World& world, double timestep, double theta, double restitution, double friction,
                     const std::string& friction_model, double activation_tolerance, bool projection,
                     const FArray& gravity, const std::string& method, double tol, const py::object& max_iter,
-                    const py::dict& options, double baumgarte, double slop, bool split_impulse) {
+                    const py::dict& options, double baumgarte, double slop, bool split_impulse, bool derivatives,
+                    const std::string& degenerate, bool minimum_norm) {
   contact::MoreauJeanOptions o;
   o.baumgarte = baumgarte;
   o.slop = slop;
@@ -290,12 +292,26 @@ py::dict step_world(World& world, double timestep, double theta, double restitut
   // meanwhile cannot race with it; the copy replaces the world afterwards.
   World copy = world;
   contact::StepReport report;
+  std::optional<contact::StepSensitivity> derivative;
+  std::optional<World> before;
+  if (derivatives) before = world;
   {
     py::gil_scoped_release release;
     report = contact::moreau_jean_step(copy, o);
+    if (derivatives) {
+      SensitivityOptions so;
+      if (degenerate == "free") {
+        so.degenerate = DegenerateRule::Free;
+      } else if (degenerate != "bound") {
+        throw InvalidProblem("degenerate: expected \"bound\" or \"free\", got \"" + degenerate + "\"");
+      }
+      so.minimum_norm = minimum_norm;
+      derivative.emplace(*before, o, report, so);
+    }
   }
   world = std::move(copy);
   py::dict d;
+  d["derivatives"] = derivative ? py::cast(std::move(*derivative)) : py::none();
   d["contacts"] = contacts_dict(report.contacts);
   d["normal_impulse"] = copy_to_numpy(report.normal_impulse);
   d["tangent_impulse"] = copy_to_numpy(report.tangent_impulse);
@@ -533,7 +549,7 @@ void bind_world(py::module_& m) {
   m.def("moreau_jean_step", &step_world, arg("world"), arg("timestep"), arg("theta"), arg("restitution"),
         arg("friction"), arg("friction_model"), arg("activation_tolerance"), arg("projection"), arg("gravity"),
         arg("method"), arg("tol"), arg("max_iter"), arg("options"), arg("baumgarte"), arg("slop"),
-        arg("split_impulse"));
+        arg("split_impulse"), arg("derivatives"), arg("degenerate"), arg("minimum_norm"));
   m.def(
       "painleve_world",
       [](double theta, double mu, double theta_dot, double mass, double half_length, double gravity,

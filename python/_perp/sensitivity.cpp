@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "common.hpp"
+#include "perp/contact/step_sensitivity.hpp"
 #include "perp/solvers/sensitivity.hpp"
 
 namespace perp::python {
@@ -58,7 +59,62 @@ void common_properties(Class& cls) {
 
 }  // namespace
 
+void bind_step_derivatives(py::module_& m) {
+  using contact::StepSensitivity;
+  py::class_<StepSensitivity> step(m, "StepDerivatives",
+                                   "Derivatives of one Moreau–Jean step under fixed contact activation "
+                                   "(docs/sensitivity.md); from moreau_jean_step(..., derivatives=True).");
+  step.def(
+          "jvp",
+          [](const StepSensitivity& s, const py::object& q, const py::object& v, const py::object& force,
+             const py::object& mass, const py::object& friction, const py::object& restitution) {
+            contact::StepTangent t;
+            t.q = optional_vector(q, "q");
+            t.v = optional_vector(v, "v");
+            t.force = optional_vector(force, "force");
+            t.mass = optional_vector(mass, "mass");
+            t.friction = optional_vector(friction, "friction");
+            t.restitution = optional_vector(restitution, "restitution");
+            const contact::StepState out = s.jvp(t);
+            return py::make_tuple(copy_to_numpy(out.q), copy_to_numpy(out.v));
+          },
+          py::arg("q") = py::none(), py::arg("v") = py::none(), py::arg("force") = py::none(),
+          py::arg("mass") = py::none(), py::arg("friction") = py::none(), py::arg("restitution") = py::none(),
+          "(dq_next, dv_next) along the perturbation; None is zero. q, v, force, mass: 3 per body (x, y, angle; "
+          "the diagonal of M is m, m, I); friction, restitution: one per active contact.")
+      .def(
+          "vjp",
+          [](const StepSensitivity& s, const py::object& q_bar, const py::object& v_bar) {
+            const contact::StepTangent g =
+                s.vjp({optional_vector(q_bar, "q_bar"), optional_vector(v_bar, "v_bar")});
+            py::dict d;
+            d["q"] = copy_to_numpy(g.q);
+            d["v"] = copy_to_numpy(g.v);
+            d["force"] = copy_to_numpy(g.force);
+            d["mass"] = copy_to_numpy(g.mass);
+            d["friction"] = copy_to_numpy(g.friction);
+            d["restitution"] = copy_to_numpy(g.restitution);
+            return d;
+          },
+          py::arg("q_bar") = py::none(), py::arg("v_bar") = py::none(),
+          "The gradients of L on every input (a dict: q, v, force, mass, friction, restitution) for "
+          "q_bar = dL/dq_next, v_bar = dL/dv_next.")
+      .def_property_readonly("friction", [](const StepSensitivity& s) { return copy_to_numpy(s.friction()); },
+                             "Each active contact's μ.")
+      .def_property_readonly("restitution", [](const StepSensitivity& s) { return copy_to_numpy(s.restitution()); },
+                             "Each active contact's e.")
+      .def_property_readonly("geometry_exact", &StepSensitivity::geometry_exact,
+                             "False when a contact's geometric derivative came from differences of detection.")
+      .def_property_readonly("states", [](const StepSensitivity& s) { return state_names(s.states()); },
+                             "Per impulse unknown: free, at-lower, at-upper, degenerate-lower or degenerate-upper.")
+      .def_property_readonly("differentiable", &StepSensitivity::differentiable,
+                             "False when the impulses are not locally unique (see minimum_norm).")
+      .def_property_readonly("rule", &StepSensitivity::rule, "The sets and the element chosen, in words.")
+      .def("__repr__", [](const StepSensitivity& s) { return "<perp step derivatives: " + s.rule() + ">"; });
+}
+
 void bind_sensitivity(py::module_& m) {
+  bind_step_derivatives(m);
   py::class_<LcpSensitivity> lcp(m, "LcpDerivatives", "Derivatives of an LCP solution z(M, q) (docs/sensitivity.md).");
   lcp.def(py::init([](const FArray& M, const FArray& q, const FArray& z, double tol, const std::string& degenerate) {
             return LcpSensitivity(Lcp{to_matrix(M, "M"), to_vector(q, "q")}, to_vector(z, "z"),

@@ -27,7 +27,7 @@ import numpy as np
 from . import _perp
 from ._perp import Body, Box, Disk, FrictionContactResult, InvalidProblem, MlcpResult, Plane, QpResult, Result, Rod, World
 from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivatives, MlcpDerivatives,
-                    QpDerivatives)
+                    QpDerivatives, StepDerivatives)
 
 __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "InvalidProblem",
@@ -37,6 +37,7 @@ __all__ = [
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation",
     "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "StepReport", "painleve_world",
     "LcpDerivatives", "BoxLcpDerivatives", "MlcpDerivatives", "QpDerivatives", "FrictionContactDerivatives",
+    "StepDerivatives",
     "METHODS", "LCP_METHODS", "BOX_LCP_METHODS", "MLCP_METHODS", "FRICTION_CONTACT_METHODS", "DENSE_LIMIT",
 ]
 
@@ -775,6 +776,7 @@ class StepReport(NamedTuple):
     split_contacts: int
     split_status: Status
     fallback: str
+    derivatives: Optional[StepDerivatives] = None
 
 
 FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")
@@ -784,26 +786,39 @@ def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, r
                      friction: float = 0.0, friction_model: str = "coulomb", activation_tolerance: float = 1e-9,
                      projection: bool = False, gravity=(0.0, -9.81), method: str = "auto", tol: float = 1e-10,
                      max_iter: Optional[int] = None, baumgarte: float = 0.0, slop: float = 0.0,
-                     split_impulse: bool = False, **method_options) -> StepReport:
+                     split_impulse: bool = False, derivatives: bool = False, degenerate: str = "bound",
+                     minimum_norm: bool = False, **method_options) -> StepReport:
     """Advance ``world`` (in place) by one Moreau–Jean step of size ``timestep`` (docs/contact.md):
     contact detection, the velocity-level problem of the active contacts (by default the exact
     Coulomb frictional contact problem, warm-started from the last step), the velocity and position
     updates. The options are those of a scene file; ``method``/``tol``/``max_iter``/``method_options``
     go to the step's solve. A step whose problem is not solved still advances and says so in
-    ``status``."""
+    ``status``.
+
+    With ``derivatives=True`` the report's ``derivatives`` is a :class:`StepDerivatives` of the
+    step just taken (``jvp(q=, v=, force=, mass=, friction=, restitution=)`` gives ``(dq, dv)`` of
+    the new state, ``vjp(q_bar, v_bar)`` the gradients on every input), under fixed contact
+    activation; ``degenerate`` ("bound" or "free") and ``minimum_norm`` (redundant contacts whose
+    impulses are not unique) choose the element at non-smooth points (docs/sensitivity.md). It
+    needs the Coulomb model, no projection, Baumgarte or split impulse, and a solved step."""
     if not isinstance(world, World):
         raise TypeError(f"world: expected a perp.World, got {type(world).__name__}")
     if not isinstance(friction_model, str):
         raise TypeError(f"friction_model: expected one of {', '.join(FRICTION_MODELS)}")
     if not isinstance(projection, (bool, np.bool_)):
         raise TypeError(f"projection: expected a bool, got {type(projection).__name__}")
-    if not isinstance(split_impulse, (bool, np.bool_)):
-        raise TypeError(f"split_impulse: expected a bool, got {type(split_impulse).__name__}")
+    for name, flag in (("split_impulse", split_impulse), ("derivatives", derivatives),
+                       ("minimum_norm", minimum_norm)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+    if not isinstance(degenerate, str):
+        raise TypeError(f"degenerate: expected \"bound\" or \"free\", got {type(degenerate).__name__}")
     d = _perp.moreau_jean_step(world, _real(timestep, "timestep"), _real(theta, "theta"),
                                _real(restitution, "restitution"), _real(friction, "friction"), friction_model,
                                _real(activation_tolerance, "activation_tolerance"), bool(projection),
                                _vector(gravity, "gravity"), _method(method), _real(tol, "tol"), _max_iter(max_iter),
-                               method_options, _real(baumgarte, "baumgarte"), _real(slop, "slop"), bool(split_impulse))
+                               method_options, _real(baumgarte, "baumgarte"), _real(slop, "slop"), bool(split_impulse),
+                               bool(derivatives), degenerate, bool(minimum_norm))
     return StepReport(**d)
 
 
