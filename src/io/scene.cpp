@@ -158,8 +158,8 @@ class SceneReader {
     require_object(document, "");
     require_known_keys(document, "",
                        {"gravity", "timestep", "duration", "theta", "restitution", "friction", "friction_model",
-                        "projection", "baumgarte", "slop", "split_impulse", "ground", "planes", "bodies",
-                        "tolerance", "solver"});
+                        "projection", "baumgarte", "slop", "split_impulse", "sleeping", "sleep_speed",
+                        "sleep_time", "ground", "planes", "bodies", "tolerance", "solver"});
     contact::Scene scene;
     contact::MoreauJeanOptions& options = scene.options;
     options.gravity = vector2(require(document, "", "gravity"), "gravity");
@@ -208,6 +208,15 @@ class SceneReader {
       if (!split->is_boolean()) fail("split_impulse must be true or false, got " + split->dump());
       options.split_impulse = split->get<bool>();
     }
+    if (const json* sleeping = find(document, "sleeping")) {
+      if (!sleeping->is_boolean()) fail("sleeping must be true or false, got " + sleeping->dump());
+      options.sleeping = sleeping->get<bool>();
+    }
+    if (const json* speed = find(document, "sleep_speed")) {
+      options.sleep_speed = number(*speed, "sleep_speed");
+      if (options.sleep_speed < 0) fail("sleep_speed must be >= 0, got " + speed->dump());
+    }
+    if (const json* time = find(document, "sleep_time")) options.sleep_time = positive(*time, "sleep_time");
     if (const json* planes = find(document, "planes")) {
       if (!planes->is_array()) fail(std::string("planes must be an array, got ") + planes->type_name());
       for (std::size_t i = 0; i < planes->size(); ++i) {

@@ -186,6 +186,23 @@ TEST(Scene, FrictionModelOption) {
               HasSubstr("projection must be true or false"));
 }
 
+// Islands with sleeping: off unless asked; the speed and time below which an island sleeps.
+TEST(Scene, SleepingOptions) {
+  const contact::Scene plain = parse_scene_json(edited("\"friction\": 0.3", "\"friction\": 0.3"));
+  EXPECT_FALSE(plain.options.sleeping);
+  const contact::Scene scene = parse_scene_json(
+      edited("\"friction\": 0.3", "\"friction\": 0.3, \"sleeping\": true, \"sleep_speed\": 0.02, \"sleep_time\": 0.25"));
+  EXPECT_TRUE(scene.options.sleeping);
+  EXPECT_DOUBLE_EQ(scene.options.sleep_speed, 0.02);
+  EXPECT_DOUBLE_EQ(scene.options.sleep_time, 0.25);
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"sleeping\": \"yes\"")),
+              HasSubstr("sleeping must be true or false"));
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"sleep_speed\": -1")),
+              HasSubstr("sleep_speed must be >= 0"));
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"sleep_time\": 0")),
+              HasSubstr("sleep_time"));
+}
+
 TEST(Scene, SimulateCallsBackEveryStep) {
   const contact::Scene scene = parse_scene_json(edited("\"duration\": 2.0", "\"duration\": 0.01"));
   long calls = 0;
