@@ -79,6 +79,7 @@ install-test: build
 	$(BUILD)/examples-build/ncp_mcp
 	$(BUILD)/examples-build/bouncing_ball
 	$(BUILD)/examples-build/box_mlcp_qp
+	$(BUILD)/examples-build/fit_friction
 	PYTHONPATH=$(CURDIR)/$(BUILD)/install-test/$$(sed -n 's/^PERP_PYTHON_INSTALL_DIR:STRING=//p' $(BUILD)/CMakeCache.txt) \
 	  $(PYTHON) -c "import perp, sys; assert perp.__file__.startswith(sys.argv[1]), perp.__file__; \
 	  assert perp.solve([[2.0]], [-2.0]).z[0] == 1.0; print('python: perp from', perp.__file__)" $(CURDIR)/$(BUILD)/install-test
