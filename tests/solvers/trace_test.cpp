@@ -317,6 +317,48 @@ TEST(Trace, AutoTracesEachMethodUnderItsName) {
   for (const Recorded& r : events) EXPECT_NE(r.method, "auto");
 }
 
+// auto on a symmetric positive definite M with n > 40 starts with block principal pivoting from
+// z = 0: its first vertex's set is {i : q_i < 0} (z_i > w_i = q_i), each later one moves the
+// infeasible indices across, and the last is the solution (exact to round-off).
+TEST(Trace, AutoTracesBlockPivotingVertices) {
+  std::mt19937_64 engine(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const Eigen::Index n = 60;
+  Eigen::MatrixXd A(n, n);
+  for (double& x : A.reshaped()) x = u(engine);
+  Eigen::VectorXd q(n);
+  for (double& x : q) x = u(engine);
+  Eigen::MatrixXd M = A.transpose() * A + Eigen::MatrixXd::Identity(n, n);
+  M = (0.5 * (M + M.transpose())).eval();
+  const Lcp p{M, q};
+  Result result;
+  const std::vector<Recorded> all = traced(p, Method::Auto, {}, &result);
+  ASSERT_TRUE(result.solved()) << result.message;
+  ASSERT_THAT(result.message, testing::HasSubstr("block principal pivoting from the start: solved"));
+  std::vector<TraceEvent> vertices;
+  for (const Recorded& r : all) {
+    if (r.method == "block-pivoting") vertices.push_back(r.event);
+  }
+  ASSERT_FALSE(vertices.empty());
+  std::vector<Eigen::Index> negative;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (q[i] < 0) negative.push_back(i);
+  }
+  EXPECT_EQ(vertices[0].entered, negative);
+  EXPECT_THAT(vertices[0].left, IsEmpty());
+  std::vector<char> in(static_cast<std::size_t>(n), 0);
+  for (std::size_t k = 0; k < vertices.size(); ++k) {
+    EXPECT_EQ(vertices[k].kind, TraceKind::PrincipalPivot);
+    EXPECT_EQ(vertices[k].iteration, static_cast<int>(k + 1));
+    for (const Eigen::Index i : vertices[k].entered) in[static_cast<std::size_t>(i)] = 1;
+    for (const Eigen::Index i : vertices[k].left) in[static_cast<std::size_t>(i)] = 0;
+    EXPECT_EQ(*vertices[k].active_size, std::count(in.begin(), in.end(), 1));
+  }
+  // The last vertex is the returned point: its set is the support of z, its residual the result's.
+  for (Eigen::Index i = 0; i < n; ++i) EXPECT_EQ(in[static_cast<std::size_t>(i)] == 1, result.z[i] > 0.0) << i;
+  EXPECT_NEAR(*vertices.back().residual, result.residual, 1e-12);
+}
+
 TEST(Trace, AnExceptionFromTheCallbackEndsTheSolve) {
   SolveOptions options;
   options.trace = [](const TraceEvent&) { throw std::runtime_error("stop"); };
