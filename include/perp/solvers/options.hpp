@@ -74,9 +74,12 @@ struct PivotVariable {
 ///   `residual` after; dantzig: `driving` (the index being driven), `entered`/`left` the index that
 ///   joined or left the clamped set C (w_i = 0, z_i between its bounds), or neither when the driving
 ///   index reached a bound, `step` (how far z_driving moved).
-/// - `Sweep`: `residual` (natural residual of the sweep's z, with w recomputed as M z + q), `entered`
-///   and `left` (indices whose z_i became positive / became 0 in this sweep; iteration 0 lists the
-///   start point's positive z_i as entered), `active_size` = #{i : z_i > 0}.
+/// - `PrincipalPivot` of "block-pivoting" (auto on a symmetric M, n > 40): one vertex, `entered`/`left`
+///   the indices that crossed to reach it (the first lists its whole set), `active_size`, `residual`.
+/// - `Sweep` (pgs, psor on an `Lcp`; the box LCP's and MLCP's sweeps do not trace): `residual`
+///   (natural residual of the sweep's z, with w recomputed as M z + q), `entered` and `left` (indices
+///   whose z_i became positive / became 0 in this sweep; iteration 0 lists the start point's positive
+///   z_i as entered), `active_size` = #{i : z_i > 0}.
 /// - `NewtonStep`: `merit` (Ψ = ½‖Φ‖², Φ the FB-type function of the line search, at the new point),
 ///   `step` (the accepted step length t), `direction` ("newton", "levenberg-marquardt" or "gradient"),
 ///   `residual` after the step, `entered`/`left` the changes of the active set {i : l_i < z_i − F_i < u_i}
@@ -87,7 +90,7 @@ struct PivotVariable {
 ///   measure zᵀw/n after the step), `entered`/`left` and `active_size` for {i : z_i > w_i}.
 struct TraceEvent {
   /// The method's name as `to_string(Method)` writes it ("lemke", "pgs", …); auto traces each method
-  /// it runs under that method's name.
+  /// it runs under that method's name, and its block principal pivoting as "block-pivoting".
   const char* method = "";
   TraceKind kind = TraceKind::Pivot;
   /// Pivots, sweeps or steps so far (1 for the first); 0 for an iterative method's start point.
