@@ -31,6 +31,9 @@ using nlohmann::ordered_json;
 /// work; the condition estimate is one dense LU).
 constexpr Eigen::Index kDenseLimit = 3000;
 
+// The depth of an overlap (a gap <= 0) as a nonnegative number: no overlap reads 0, not -0.
+double depth(double gap) { return gap < 0.0 ? -gap : 0.0; }
+
 std::string number_text(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3g", value);
@@ -504,11 +507,11 @@ ordered_json diagnose_scene(const contact::Scene& scene) {
     (void)early_fixed;
     findings.push_back(finding(
         drifting ? "drift: penetration grows" : "deep penetration",
-        "deepest overlap " + number_text(-early) + " m in the first quarter of the run, " + number_text(-late) +
-            " m in the last (deepest " + number_text(-record.deepest_overlap) + " m at step " +
+        "deepest overlap " + number_text(depth(early)) + " m in the first quarter of the run, " + number_text(depth(late)) +
+            " m in the last (deepest " + number_text(depth(record.deepest_overlap)) + " m at step " +
             std::to_string(record.deepest_overlap_step) + "; largest body radius " + number_text(size) + " m)",
         "add stabilization (baumgarte 0.2 with split impulse)", -late_fixed < 0.5 * -late,
-        "with it: " + number_text(-late_fixed) + " m in the last quarter, " + std::to_string(again.unsolved) +
+        "with it: " + number_text(depth(late_fixed)) + " m in the last quarter, " + std::to_string(again.unsolved) +
             " unsolved steps"));
   }
   if (record.unsolved > 0) {
@@ -587,7 +590,7 @@ void print_text(const ordered_json& d) {
     const ordered_json& r = d["run"];
     std::cout << "\nrun: " << r["steps"] << " steps, " << r["bodies"] << " bodies, up to " << r["most_contacts"]
               << " contacts; " << r["unsolved_steps"] << " unsolved; deepest overlap "
-              << number_text(-r["deepest_overlap"].get<double>()) << " m; energy " << number_text(r["energy_start"])
+              << number_text(depth(r["deepest_overlap"].get<double>())) << " m; energy " << number_text(r["energy_start"])
               << " J -> " << number_text(r["energy_end"]) << " J\n";
     std::string methods;
     for (const auto& [name, count] : r["steps_by_method"].items()) {

@@ -76,8 +76,8 @@ int run_bimatrix(const SolveArguments& args) {
     throw InvalidProblem("a bimatrix game is solved by Lemke–Howson (--method lemke-howson or auto), not '" +
                          args.method + "'");
   }
-  if (!args.warm_start.empty() || !args.covering_vector.empty() || !args.plot.empty()) {
-    throw InvalidProblem("--warm-start, --covering and --plot do not apply to a bimatrix game");
+  if (!args.warm_start.empty() || !args.covering_vector.empty() || !args.plot.empty() || args.trace) {
+    throw InvalidProblem("--warm-start, --covering, --plot and --trace do not apply to a bimatrix game");
   }
   if (!(std::isfinite(args.tolerance) && args.tolerance > 0)) {
     throw InvalidProblem("tolerance must be finite and > 0, got " + std::to_string(args.tolerance));

@@ -15,6 +15,7 @@
 #include "history_plot.hpp"
 #include "perp/perp.hpp"
 #include "perp/solvers/friction_contact.hpp"
+#include "trace.hpp"
 
 namespace perp::cli {
 namespace {
@@ -22,13 +23,18 @@ namespace {
 constexpr int kExitSolved = 0;
 constexpr int kExitNotSolved = 1;
 
+// The result object, with the trace array when --trace was given.
+std::string json_text(const std::string& result, const nlohmann::ordered_json* trace) {
+  return trace != nullptr ? with_trace(result, *trace) : result;
+}
+
 void print_common(const std::string& file, const std::string& what, const Result& result) {
   std::cout << file << " (" << what << ")\n" << result.brief_report() << "\n" << result.message << "\n";
 }
 
-int report(const SolveArguments& args, const Lcp& problem, const Result& result) {
+int report(const SolveArguments& args, const Lcp& problem, const Result& result, const nlohmann::ordered_json* trace) {
   if (args.json) {
-    std::cout << result_to_json(result) << "\n";
+    std::cout << json_text(result_to_json(result), trace) << "\n";
   } else {
     print_common(args.file, "LCP, n = " + std::to_string(problem.size()), result);
     std::cout << "z = " << format_vector(result.z) << "\n"
@@ -41,9 +47,10 @@ int report(const SolveArguments& args, const Lcp& problem, const Result& result)
   return result.solved() ? kExitSolved : kExitNotSolved;
 }
 
-int report(const SolveArguments& args, const BoxLcp& problem, const Result& result) {
+int report(const SolveArguments& args, const BoxLcp& problem, const Result& result,
+           const nlohmann::ordered_json* trace) {
   if (args.json) {
-    std::cout << box_lcp_result_to_json(result) << "\n";
+    std::cout << json_text(box_lcp_result_to_json(result), trace) << "\n";
   } else {
     print_common(args.file,
                  "box LCP, n = " + std::to_string(problem.size()) + ", " + std::to_string(problem.friction.size()) +
@@ -55,9 +62,9 @@ int report(const SolveArguments& args, const BoxLcp& problem, const Result& resu
   return result.solved() ? kExitSolved : kExitNotSolved;
 }
 
-int report(const SolveArguments& args, const Mlcp& problem, const Result& result) {
+int report(const SolveArguments& args, const Mlcp& problem, const Result& result, const nlohmann::ordered_json* trace) {
   if (args.json) {
-    std::cout << mlcp_result_to_json(problem, result) << "\n";
+    std::cout << json_text(mlcp_result_to_json(problem, result), trace) << "\n";
   } else {
     const Eigen::Index n = problem.equalities();
     const Eigen::Index m = problem.complementarities();
@@ -72,9 +79,9 @@ int report(const SolveArguments& args, const Mlcp& problem, const Result& result
   return result.solved() ? kExitSolved : kExitNotSolved;
 }
 
-int report(const SolveArguments& args, const Qp& problem, const QpResult& result) {
+int report(const SolveArguments& args, const Qp& problem, const QpResult& result, const nlohmann::ordered_json* trace) {
   if (args.json) {
-    std::cout << qp_result_to_json(result) << "\n";
+    std::cout << json_text(qp_result_to_json(result), trace) << "\n";
   } else {
     print_common(args.file,
                  "QP, n = " + std::to_string(problem.variables()) +
@@ -88,9 +95,10 @@ int report(const SolveArguments& args, const Qp& problem, const QpResult& result
   return result.solved() ? kExitSolved : kExitNotSolved;
 }
 
-int report(const SolveArguments& args, const FrictionContact& problem, const Result& result) {
+int report(const SolveArguments& args, const FrictionContact& problem, const Result& result,
+           const nlohmann::ordered_json* trace) {
   if (args.json) {
-    std::cout << friction_contact_result_to_json(problem, result) << "\n";
+    std::cout << json_text(friction_contact_result_to_json(problem, result), trace) << "\n";
   } else {
     print_common(args.file,
                  "friction contact, d = " + std::to_string(problem.dimension) + ", " +
@@ -188,6 +196,10 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
                    "box LCP with friction couplings: most fixed-box passes of dantzig and the Newton family (>= 1)")
       ->capture_default_str();
   solve->add_flag("--json", args.json, "print one JSON object instead of a summary");
+  solve->add_flag("--trace", args.trace,
+                  "print every iteration (lemke: basis, entering/leaving, ratio test, z0; pivoting methods: the "
+                  "index that changes set; pgs/psor: residual and active set; Newton: merit, step, active and kink "
+                  "sets); with --json a \"trace\" array");
   solve->add_option("--plot", args.plot, "draw the residual history into FILE.png or FILE.svg");
   return solve;
 }
@@ -217,11 +229,22 @@ int run_solve(const SolveArguments& args) {
               << " stops at the first\n";
   }
   if (!args.plot.empty()) (void)plot_format_from_path(args.plot);  // a bad name is refused before solving
+  // --trace: text lines as the iterations happen, or the events kept for the JSON object.
+  nlohmann::ordered_json trace = nlohmann::ordered_json::array();
+  if (args.trace) {
+    options.trace = [&](const TraceEvent& event) {
+      if (args.json) {
+        trace.push_back(trace_event_json(event));
+      } else {
+        std::cout << trace_event_text(event) << "\n";
+      }
+    };
+  }
   return std::visit(
       [&](const auto& p) {
         const auto result = solve(p, method, options);
         if (!args.plot.empty()) write_history_plot(args.plot, args.file, result);
-        return report(args, p, result);
+        return report(args, p, result, args.trace ? &trace : nullptr);
       },
       problem);
 }

@@ -15,6 +15,7 @@ struct SolveArguments {
   const CLI::Option* relaxation_option = nullptr;  // set only when given, so 0 is refused, not ignored
   bool all = false;
   bool json = false;
+  bool trace = false;  // --trace: every iteration (SolveOptions::trace), as text or the JSON "trace" array
   /// --plot FILE.png|svg: the convergence history (residual per iteration); empty = none.
   std::string plot;
   std::string warm_start;       // file of numbers: z (r for a frictional problem); empty: none

@@ -216,6 +216,39 @@ class Fields {
 
 Method method_option(const std::string& name) { return from_string<Method>(name); }
 
+// A trace event as the dict the Python callback receives: the keys of `perp solve --trace --json`
+// (docs/cli.md), pivot variables by their chapter names, lists as Python lists.
+py::dict trace_event_dict(const TraceEvent& e) {
+  py::dict d;
+  d["method"] = e.method;
+  d["kind"] = to_string(e.kind);
+  d["iteration"] = e.iteration;
+  if (e.entering) d["entering"] = to_string(*e.entering);
+  if (e.leaving) d["leaving"] = to_string(*e.leaving);
+  if (e.ratio) d["ratio"] = *e.ratio;
+  if (e.z0) d["z0"] = *e.z0;
+  if (!e.basis.empty()) {
+    py::list basis;
+    for (const PivotVariable& v : e.basis) basis.append(to_string(v));
+    d["basis"] = basis;
+  }
+  if (!e.values.empty()) d["values"] = e.values;
+  if (!e.ratios.empty()) d["ratios"] = e.ratios;
+  if (e.driving) d["driving"] = *e.driving;
+  if (e.kind != TraceKind::Pivot) {
+    d["entered"] = e.entered;
+    d["left"] = e.left;
+  }
+  if (e.active_size) d["active_size"] = *e.active_size;
+  if (e.kind == TraceKind::NewtonStep) d["kinks"] = e.kinks;
+  if (e.residual) d["residual"] = *e.residual;
+  if (e.merit) d["merit"] = *e.merit;
+  if (e.step) d["step"] = *e.step;
+  if (e.mu) d["mu"] = *e.mu;
+  if (e.direction != nullptr) d["direction"] = e.direction;
+  return d;
+}
+
 }  // namespace
 
 SolveOptions make_options(double tol, const py::object& max_iter, const py::object& warm_start,
@@ -247,6 +280,18 @@ SolveOptions make_options(double tol, const py::object& max_iter, const py::obje
   f.boolean("all_solutions", o.all_solutions);
   f.boolean("record_history", o.record_history);
   f.integer("max_friction_passes", o.max_friction_passes);
+  if (f.has("trace") && !f.at("trace").is_none()) {
+    // Called with the GIL taken per event (the solve runs without it); the handle is borrowed from
+    // the options dict, which outlives the solve, so copying it touches no reference count.
+    py::handle callback = f.at("trace");
+    if (PyCallable_Check(callback.ptr()) == 0) {
+      throw py::type_error("option 'trace': expected a callable taking one dict, got " + type_name(callback));
+    }
+    o.trace = [callback](const TraceEvent& event) {
+      py::gil_scoped_acquire gil;
+      callback(trace_event_dict(event));
+    };
+  }
   if (auto g = f.group("lemke")) {
     Fields l(*g, "lemke.");
     Eigen::VectorXd d;

@@ -89,8 +89,10 @@ constexpr double kColdProgress = 0.6;
 constexpr int kWarmVertices = 30;
 constexpr double kWarmProgress = 0.9;
 
+// With `trace` set, each vertex is an event of method "block-pivoting": the indices that crossed
+// to reach it (the first lists its whole set α as entered), |α| and the vertex's natural residual.
 Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::VectorXd& w, double tolerance, int limit,
-                        double progress) {
+                        double progress, const TraceCallback& trace) {
   const Eigen::Index n = problem.size();
   const DataScale scale = data_scale(problem);
   std::vector<char> in(static_cast<std::size_t>(n), 0);
@@ -103,6 +105,7 @@ Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::Vect
   // contact matrix most of those indices come out infeasible (80 % on bench/'s family, 43 % on its
   // positive definite one).
   Eigen::Index best = std::max<Eigen::Index>(1, std::count(in.begin(), in.end(), 1));
+  std::vector<char> traced_in;  // the set of the last traced vertex
   for (; out.vertices < limit; ++out.vertices) {
     alpha.clear();
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -112,6 +115,22 @@ Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::Vect
     if (!vertex) break;
     Result candidate = make_result(problem, std::move(*vertex), "pgs");
     z = candidate.z;
+    if (trace) {
+      TraceEvent event;
+      event.method = "block-pivoting";
+      event.kind = TraceKind::PrincipalPivot;
+      event.iteration = out.vertices + 1;
+      traced_in.resize(static_cast<std::size_t>(n), 0);
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const char now = in[static_cast<std::size_t>(i)];
+        if (now && !traced_in[static_cast<std::size_t>(i)]) event.entered.push_back(i);
+        if (!now && traced_in[static_cast<std::size_t>(i)]) event.left.push_back(i);
+      }
+      traced_in = in;
+      event.active_size = static_cast<Eigen::Index>(alpha.size());
+      event.residual = candidate.residual;
+      trace(event);
+    }
     if (candidate.relative_residual <= tolerance) {
       candidate.status = Status::Solved;
       ++out.vertices;
@@ -181,7 +200,7 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
   };
   // 1. Block principal pivoting from the start: a few Cholesky factorizations when the active sets
   // it visits settle quickly (positive definite M), abandoned after kColdVertices.
-  Pivoting cold = block_pivoting(problem, z, w, options.tolerance, kColdVertices, kColdProgress);
+  Pivoting cold = block_pivoting(problem, z, w, options.tolerance, kColdVertices, kColdProgress, options.trace);
   vertices += cold.vertices;
   if (cold.result) return pivoted(cold, "the start", 0);
   log += "; block principal pivoting from the start: stopped after " + std::to_string(cold.vertices) +
@@ -218,7 +237,7 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
     active_set(z, last.w, alpha);
     if (alpha == previous && alpha != tried) {
       tried = alpha;
-      Pivoting warm = block_pivoting(problem, z, last.w, options.tolerance, kWarmVertices, kWarmProgress);
+      Pivoting warm = block_pivoting(problem, z, last.w, options.tolerance, kWarmVertices, kWarmProgress, options.trace);
       vertices += warm.vertices;
       if (warm.result) {
         warm.result->history = std::move(history);

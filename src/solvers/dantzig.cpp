@@ -118,6 +118,12 @@ class Pivoting {
 
   [[nodiscard]] std::size_t clamped_count() const { return clamped_.size(); }
 
+  // Trace every pivot to `trace` (not owned; null or empty: no trace), numbered from `base` + 1.
+  void set_trace(const TraceCallback* trace, int base) {
+    trace_ = trace != nullptr && *trace ? trace : nullptr;
+    trace_base_ = base;
+  }
+
   // w = M z + q at the z of the last successful `run` or `refine_again`.
   [[nodiscard]] const Eigen::VectorXd& slack() const { return residual_; }
 
@@ -358,6 +364,8 @@ class Pivoting {
         return false;
       }
 
+      if (trace_ != nullptr) trace_pivot(d, event, who, step, out.pivots);
+
       // The step.
       z[d] += s * step;
       for (std::size_t k = 0; k < clamped_.size(); ++k) {
@@ -410,6 +418,29 @@ class Pivoting {
           break;
       }
     }
+  }
+
+  // The event of one pivot, before the sets change: the index that joins or leaves C.
+  void trace_pivot(Eigen::Index d, Event event, std::size_t who, double step, int pivots) {
+    TraceEvent e;
+    e.method = "dantzig";
+    e.kind = TraceKind::PrincipalPivot;
+    e.iteration = trace_base_ + pivots;
+    e.driving = d;
+    e.step = step;
+    auto size = static_cast<Eigen::Index>(clamped_.size());
+    if (event == Event::DrivenJoins) {
+      e.entered.push_back(d);
+      ++size;
+    } else if (event == Event::ClampedLeaves) {
+      e.left.push_back(clamped_[who]);
+      --size;
+    } else if (event == Event::BoundedJoins) {
+      e.entered.push_back(bounded_[who]);
+      ++size;
+    }
+    e.active_size = size;
+    (*trace_)(e);
   }
 
   // One step of iterative refinement of z_C on the final sets: z_C −= M_CC⁻¹ (M z + q)_C, which
@@ -517,6 +548,8 @@ class Pivoting {
   std::vector<Eigen::Index> clamped_;  // C, in the order of the factor's rows
   std::vector<Eigen::Index> bounded_;  // N: processed indices at a bound (not fixed), in coupling_'s row order
   std::vector<State> states_;
+  const TraceCallback* trace_ = nullptr;  // set_trace: the pivots are traced when not null
+  int trace_base_ = 0;
   std::vector<char> is_coupled_;  // per index: 1 when `friction` bounds it
 };
 
@@ -565,6 +598,7 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   std::string message;
   Status status = Status::Solved;
   for (int pass = 1;; ++pass) {
+    pivoting.set_trace(&options.trace, result.iterations);
     const PassOutcome out = pivoting.run(lo, hi, z, order, problem.friction, pass > 1);
     result.iterations += out.pivots;
     if (out.status != Status::Solved) {

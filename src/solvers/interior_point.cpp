@@ -109,10 +109,37 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
   std::string why = "iteration limit " + std::to_string(limit) + " reached";
   Eigen::VectorXd best = z;
   int k = 0;
+  // The trace (only with options.trace): one event per iterate, the start included, with the
+  // changes of {i : z_i > w_i} since the last one.
+  TraceEvent event;
+  std::vector<char> above;
+  double last_step = 0.0;
   for (;; ++k) {
     slack = problem.slack(z);
     const double natural = natural_residual(z, slack);
     if (k > 0 && options.record_history) record_history(history, natural);
+    if (options.trace) {
+      event.method = kName;
+      event.kind = TraceKind::InteriorStep;
+      event.iteration = k;
+      event.residual = natural;
+      event.mu = z.dot(w) / static_cast<double>(n);
+      event.step = k > 0 ? std::optional<double>(last_step) : std::nullopt;
+      event.entered.clear();
+      event.left.clear();
+      above.resize(static_cast<std::size_t>(n), 0);
+      Eigen::Index count = 0;
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const char now = z[i] > slack[i] ? 1 : 0;
+        char& before = above[static_cast<std::size_t>(i)];
+        if (now && !before) event.entered.push_back(i);
+        if (!now && before) event.left.push_back(i);
+        before = now;
+        count += now;
+      }
+      event.active_size = count;
+      options.trace(event);
+    }
     if (relative_residual(problem, z, slack) <= options.tolerance) {
       status = Status::Solved;
       why = "natural residual met the tolerance at an interior point after " + std::to_string(k) + " steps";
@@ -176,6 +203,7 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
       break;
     }
     const double step = std::min(1.0, fraction * std::min(step_to_boundary(z, dz), step_to_boundary(w, dw)));
+    last_step = step;
     z += step * dz;
     w += step * dw;
     z = z.cwiseMax(std::numeric_limits<double>::min());

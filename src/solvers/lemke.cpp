@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,10 +70,12 @@ class LemkeTableau {
     return lexicographic_minimum();
   }
 
+  // Entries of col_ at or below this are zero to the ratio test.
+  [[nodiscard]] double pivot_threshold() const { return pivot_tolerance_ * std::max(1.0, col_.cwiseAbs().maxCoeff()); }
+
   // Ratio test on col_: −1 when no entry is positive (a ray).
   Eigen::Index leaving_position() {
-    const double scale = std::max(1.0, col_.cwiseAbs().maxCoeff());
-    const double threshold = pivot_tolerance_ * scale;
+    const double threshold = pivot_threshold();
     candidates_.clear();
     for (Eigen::Index p = 0; p < n_; ++p) {
       if (col_[p] > threshold) candidates_.push_back(p);
@@ -117,6 +120,34 @@ class LemkeTableau {
     basis_[static_cast<std::size_t>(r)] = entering;
     position_[static_cast<std::size_t>(entering)] = r;
     position_[static_cast<std::size_t>(leaving)] = -1;
+  }
+
+  // For the trace (none of this runs without one): the variable v, a tableau value of v in the
+  // problem's units (w and z0 carry the factor s, z does not), the ratio test on col_ before a pivot
+  // in the units of `entering` (the first pivot: z0's values −q_i/d_i), and the basis after it.
+  [[nodiscard]] PivotVariable variable(Eigen::Index v) const {
+    if (v == z0_) return {PivotVariable::Kind::Z0, 0};
+    return v < n_ ? PivotVariable{PivotVariable::Kind::W, v} : PivotVariable{PivotVariable::Kind::Z, v - n_};
+  }
+  [[nodiscard]] double unscaled(Eigen::Index v, double value) const {
+    return v >= n_ && v < z0_ ? value : std::ldexp(value, -scale_exponent_);
+  }
+  void ratio_test(Eigen::Index entering, bool first, std::vector<double>& ratios) const {
+    ratios.assign(static_cast<std::size_t>(n_), std::numeric_limits<double>::infinity());
+    const double threshold = pivot_threshold();
+    for (Eigen::Index p = 0; p < n_; ++p) {
+      if (first || col_[p] > threshold) ratios[static_cast<std::size_t>(p)] = unscaled(entering, x_[p] / col_[p]);
+    }
+  }
+  void describe_basis(TraceEvent& event) const {
+    event.basis.resize(static_cast<std::size_t>(n_));
+    event.values.resize(static_cast<std::size_t>(n_));
+    for (Eigen::Index p = 0; p < n_; ++p) {
+      const Eigen::Index v = basis_[static_cast<std::size_t>(p)];
+      event.basis[static_cast<std::size_t>(p)] = variable(v);
+      event.values[static_cast<std::size_t>(p)] = unscaled(v, x_[p]);
+    }
+    event.z0 = z0_value();
   }
 
   Eigen::Index basic(Eigen::Index r) const { return basis_[static_cast<std::size_t>(r)]; }
@@ -316,13 +347,29 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
     return result;
   };
 
+  // One event per pivot when traced (the event's vectors are reused from pivot to pivot).
+  TraceEvent event;
+  event.method = "lemke";
+  event.kind = TraceKind::Pivot;
+  const auto trace = [&](Eigen::Index row, Eigen::Index entering, Eigen::Index left, int count) {
+    event.iteration = count;
+    event.entering = tableau.variable(entering);
+    event.leaving = tableau.variable(left);
+    tableau.describe_basis(event);
+    event.ratio = event.values[static_cast<std::size_t>(row)];
+    event.residual = tableau.residual();
+    options.trace(event);
+  };
+
   // First pivot: z0 enters at the value max_i(−q_i/d_i).
   Eigen::Index r = tableau.initial_leaving_position();
   tableau.compute_column(tableau.z0());
   Eigen::Index leaving = tableau.basic(r);
+  if (options.trace) tableau.ratio_test(tableau.z0(), true, event.ratios);
   tableau.pivot(r, tableau.z0());
   int pivots = 1;
   if (options.record_history) record_history(history, tableau.residual());
+  if (options.trace) trace(r, tableau.z0(), leaving, pivots);
 
   while (true) {
     const Eigen::Index entering = LemkeTableau::complement(leaving, n);
@@ -370,9 +417,11 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
       return result;
     }
     leaving = tableau.basic(r);
+    if (options.trace) tableau.ratio_test(entering, false, event.ratios);
     tableau.pivot(r, entering);
     ++pivots;
     if (options.record_history) record_history(history, tableau.residual());
+    if (options.trace) trace(r, entering, leaving, pivots);
     if (leaving == tableau.z0()) break;
   }
 

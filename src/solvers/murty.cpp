@@ -93,6 +93,16 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
     z = trial;
     w = problem.slack(z);
     if (options.record_history) record_history(history, natural_residual(z, w));
+    if (options.trace) {
+      TraceEvent event;
+      event.method = "murty";
+      event.kind = TraceKind::PrincipalPivot;
+      event.iteration = pivots;
+      (in_alpha[static_cast<std::size_t>(flip)] ? event.entered : event.left).push_back(flip);
+      event.active_size = static_cast<Eigen::Index>(std::count(in_alpha.begin(), in_alpha.end(), true));
+      event.residual = natural_residual(z, w);
+      options.trace(event);
+    }
   }
 }
 

@@ -310,6 +310,8 @@ class Reformulator {
   }
 
   [[nodiscard]] std::size_t kink_count() const { return kinks_.size(); }
+  // The rows the last `derivative` found at an FB-type kink (0, 0).
+  [[nodiscard]] const std::vector<Eigen::Index>& kinks() const { return kinks_; }
 
  private:
   struct Row {
@@ -461,6 +463,8 @@ class Newton {
     double best_merit = kInfinity;
     const int stall_limit = kStallSteps + o.nonmonotone_memory;
     double residual = natural_residual(z, F_, model_.lower(), model_.upper());
+    const char* direction_name = "newton";
+    if (options_.trace) trace(0, merit, z, residual, nullptr, std::nullopt);
     for (int k = 0;; ++k) {
       if (model_.relative(z, F_) <= options_.tolerance) {
         out.status = Status::Solved;
@@ -480,6 +484,7 @@ class Newton {
       }
       const Eigen::MatrixXd& J = model_.jacobian(z);
       reformulator_.derivative(direction, z, F_, J, phi_, Da_, Db_);
+      if (options_.trace) step_kinks(direction, z);
       // The merit Ψ = ½‖Φ_merit‖² and its gradient Hᵀ Φ_merit = Da∘Φ + Jᵀ(Db∘Φ).
       if (merit.kind == direction.kind) {
         phi_merit_ = phi_;
@@ -499,11 +504,14 @@ class Newton {
       bool newton_ok = system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
       double slope = newton_ok ? gradient_.dot(d_) : 0.0;
       const auto descent = [&] { return slope <= -o.descent_rho * std::pow(d_.norm(), kDescentPower); };
+      direction_name = "newton";
       if (o.line_search && (!newton_ok || !descent()) && levenberg_marquardt(J)) {
         newton_ok = true;
         slope = gradient_.dot(d_);
+        direction_name = "levenberg-marquardt";
       }
       if (!newton_ok || (o.line_search && !descent())) {
+        direction_name = "gradient";
         d_ = -gradient_;
         slope = -gradient_.squaredNorm();
         ++out.gradient_steps;
@@ -571,6 +579,7 @@ class Newton {
         ++out.active_set_steps;
       }
       if (options_.record_history) record_history(out.history, residual);
+      if (options_.trace) trace(out.iterations, merit, z, residual, direction_name, t);
       if (reformulation_ == Reformulation::Smoothing && direction.mu > 0.0) {
         // Shrink μ once the smoothed system is solved to within √μ; below (tol/100)² finish with μ = 0.
         reformulator_.value(direction, z, F_, phi_);
@@ -602,6 +611,52 @@ class Newton {
   }
 
  private:
+  // The trace (only with options.trace): the rows at Φ's kink where the step is computed, and one
+  // event per iterate with the changes of the active set {i : l_i < z_i − F_i < u_i} since the last.
+  void step_kinks(const Parameters& direction, const Eigen::VectorXd& z) {
+    event_.kinks.clear();
+    if (direction.kind != Kind::Min) {
+      event_.kinks = reformulator_.kinks();
+      return;
+    }
+    const Eigen::VectorXd& lo = model_.lower();
+    const Eigen::VectorXd& hi = model_.upper();
+    for (Eigen::Index i = 0; i < z.size(); ++i) {
+      const double v = z[i] - F_[i];
+      const bool bounded = lo[i] > -kInfinity || hi[i] < kInfinity;
+      if (bounded && lo[i] != hi[i] && (v == lo[i] || v == hi[i])) event_.kinks.push_back(i);
+    }
+  }
+  void trace(int iteration, const Parameters& merit, const Eigen::VectorXd& z, double residual, const char* direction,
+             std::optional<double> step) {
+    event_.method = method_name(reformulation_);
+    event_.kind = TraceKind::NewtonStep;
+    event_.iteration = iteration;
+    if (iteration == 0) event_.kinks.clear();
+    reformulator_.value(merit, z, F_, trace_phi_);
+    event_.merit = 0.5 * trace_phi_.squaredNorm();
+    event_.residual = residual;
+    event_.step = step;
+    event_.direction = direction;
+    event_.entered.clear();
+    event_.left.clear();
+    const Eigen::VectorXd& lo = model_.lower();
+    const Eigen::VectorXd& hi = model_.upper();
+    active_.resize(static_cast<std::size_t>(z.size()), 0);
+    Eigen::Index count = 0;
+    for (Eigen::Index i = 0; i < z.size(); ++i) {
+      const double v = z[i] - F_[i];
+      const char now = lo[i] < v && v < hi[i] ? 1 : 0;
+      char& before = active_[static_cast<std::size_t>(i)];
+      if (now && !before) event_.entered.push_back(i);
+      if (!now && before) event_.left.push_back(i);
+      before = now;
+      count += now;
+    }
+    event_.active_size = count;
+    options_.trace(event_);
+  }
+
   [[nodiscard]] Parameters parameters() const {
     switch (reformulation_) {
       case Reformulation::FischerBurmeister:
@@ -668,6 +723,9 @@ class Newton {
   Eigen::VectorXd F_, phi_, Da_, Db_, phi_merit_, mDa_, mDb_, gradient_, d_, trial_z_, trial_F_, trial_phi_;
   Eigen::MatrixXd H_, normal_;
   int levenberg_marquardt_steps_ = 0;
+  TraceEvent event_;          // the trace's event and state (untouched without options.trace)
+  std::vector<char> active_;  // the active set of the last event
+  Eigen::VectorXd trace_phi_;
 };
 
 std::string describe(const Outcome& out) {

@@ -146,3 +146,35 @@ void FrictionContactOptions::validate(Eigen::Index contacts) const {
 }
 
 }  // namespace perp
+
+namespace perp {
+
+std::string to_string(TraceKind kind) {
+  switch (kind) {
+    case TraceKind::Pivot:
+      return "pivot";
+    case TraceKind::PrincipalPivot:
+      return "principal-pivot";
+    case TraceKind::Sweep:
+      return "sweep";
+    case TraceKind::NewtonStep:
+      return "newton-step";
+    case TraceKind::InteriorStep:
+      return "interior-step";
+  }
+  return "unknown";
+}
+
+std::string to_string(const PivotVariable& variable) {
+  switch (variable.kind) {
+    case PivotVariable::Kind::W:
+      return "w" + std::to_string(variable.index + 1);
+    case PivotVariable::Kind::Z:
+      return "z" + std::to_string(variable.index + 1);
+    case PivotVariable::Kind::Z0:
+      return "z0";
+  }
+  return "?";
+}
+
+}  // namespace perp

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "detail.hpp"
 #include "perp/core/residual.hpp"
@@ -118,8 +119,35 @@ Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxa
     return result;
   };
 
+  // The trace (only with options.trace): the active set {i : z_i > 0} of the last event, and the
+  // residual with w recomputed from z, so that it does not depend on the incremental w.
+  TraceEvent event;
+  std::vector<char> positive;
+  const auto trace = [&](int sweep) {
+    event.method = name;
+    event.kind = TraceKind::Sweep;
+    event.iteration = sweep;
+    event.entered.clear();
+    event.left.clear();
+    positive.resize(static_cast<std::size_t>(n), 0);
+    Eigen::Index count = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const char now = z[i] > 0.0 ? 1 : 0;
+      char& before = positive[static_cast<std::size_t>(i)];
+      if (now && !before) event.entered.push_back(i);
+      if (!now && before) event.left.push_back(i);
+      before = now;
+      count += now;
+    }
+    event.active_size = count;
+    event.residual = natural_residual(z, problem.slack(z));
+    options.trace(event);
+  };
+  if (options.trace) trace(0);
+
   for (int sweep = 1; sweep <= limit; ++sweep) {
     gauss_seidel_sweep(M, inverse_diagonal, z, w);
+    if (options.trace) trace(sweep);
     if (sweep % kRefreshEvery == 0) w = problem.slack(z);
     double residual = natural_residual(z, w);
     if (!std::isfinite(residual)) {

@@ -443,9 +443,79 @@ echo '{"gravity": [0, -9.81], "timestep": 0.005, "duration": 1.0, "restitution":
  "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1, "position": [0, 0.2], "velocity": [0, -10]}]}' > "$tmp/hard_ball.json"
 check "diagnose deep penetration" 0 'deep penetration.*0\.0257 m in the last.*baumgarte 0\.2 with split impulse.*-> helped' -- "$perp" diagnose "$tmp/hard_ball.json"
 check "diagnose scene json" 0 '"type": "scene"' -- "$perp" diagnose "$tmp/hard_ball.json" --json
+# Drift: a disk dropped from 1 m lands at 0.45 s, after the first quarter of the run; plain
+# Moreau-Jean leaves it inside the ground from then on, so the last quarter's overlap is deeper than
+# the first quarter's (none): the drift branch, and stabilization pulls it out.
+echo '{"gravity": [0, -9.81], "timestep": 0.01, "duration": 1.0, "restitution": 0, "friction": 0, "ground": {"height": 0},
+ "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1, "position": [0, 1.1]}]}' > "$tmp/late_landing.json"
+check "diagnose drift" 0 'drift: penetration grows.*evidence: deepest overlap 0 m in the first quarter of the run, [0-9.e-]+ m in the last.*fix: add stabilization.*-> helped' -- \
+  "$perp" diagnose "$tmp/late_landing.json"
+check "diagnose drift json" 0 '^drift *$' -- bash -c "'$perp' diagnose '$tmp/late_landing.json' --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+f = [f for f in d[\"findings\"] if f[\"cause\"].startswith(\"drift\")]
+assert d[\"solved\"] and len(f) == 1 and f[0][\"helped\"] is True, d[\"findings\"]
+assert d[\"run\"][\"deepest_overlap\"] < 0
+print(\"drift\")'"
+# Unsolved steps: PGS cannot run on the Stewart-Trinkle LCP (its friction-cone rows have a zero
+# diagonal), so every step in contact ends not-applicable; halving mu cannot help that.
+echo '{"gravity": [0, -9.81], "timestep": 0.01, "duration": 0.1, "restitution": 0, "friction": 0.3, "solver": "pgs", "ground": {"height": 0},
+ "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1, "position": [0, 0.1]}]}' > "$tmp/pgs_friction.json"
+check "diagnose unsolved with friction" 1 'run: 10 steps.*10 unsolved.*unsolved steps with friction \(Painleve-type inconsistency is possible\).*evidence: 10 steps unsolved, the first at step 0 \(not-applicable\), largest mu 0\.3.*fix: lower mu \(here: halved\).*10 unsolved steps with mu halved -> did not help.*verdict: 10 steps unsolved' -- \
+  "$perp" diagnose "$tmp/pgs_friction.json"
+# Unsolved steps without friction: a tolerance of 1e-300 that PGS cannot reach once the two stacked
+# disks' contacts couple; the finding names no friction and suggests another method (not tried).
+echo '{"gravity": [0, -9.81], "timestep": 0.01, "duration": 0.05, "restitution": 0, "friction": 0, "solver": "pgs", "tolerance": 1e-300, "ground": {"height": 0},
+ "bodies": [{"name": "a", "shape": {"type": "disk", "radius": 0.1}, "mass": 1, "position": [0, 0.1]},
+            {"name": "b", "shape": {"type": "disk", "radius": 0.1}, "mass": 3, "position": [0.05, 0.29365], "velocity": [0.3, -0.7]}]}' > "$tmp/unreachable_tolerance.json"
+check "diagnose unsolved without friction" 1 '[1-9][0-9]* unsolved.*\* unsolved steps +evidence: [1-9][0-9]* steps unsolved +fix: another method \(--solver lemke\) +tried: not tried -> not judged.*verdict: [1-9][0-9]* steps unsolved' -- \
+  "$perp" diagnose "$tmp/unreachable_tolerance.json"
+check "diagnose unsolved status json" 0 '^max-iterations *$' -- bash -c "'$perp' diagnose '$tmp/unreachable_tolerance.json' --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert not d[\"solved\"] and \"unsolved steps\" in [f[\"cause\"] for f in d[\"findings\"]]
+print(d[\"run\"][\"first_unsolved_status\"])'"
 check "diagnose unknown file" 2 'cannot open' -- "$perp" diagnose "$tmp/nothing.dat"
 echo '{"bodies": 3}' > "$tmp/neither.json"
 check "diagnose neither problem nor scene" 2 'as a scene:' -- "$perp" diagnose "$tmp/neither.json"
+
+# --trace (issue 17): the chapter's Lemke table by hand (w = M z + q + d z0, d = 1): z0 enters at
+# 3 with w2 leaving; z2 enters, w1 leaves at ratio 2 (z0 = 1); z1 enters, z0 leaves at ratio 1.
+check "trace lemke pivot 1" 0 'lemke pivot 1: z0 enters, w2 leaves \(ratio 3\); z0 = 3; basis \[w1 = 2, z0 = 3\]; ratio test \[1, 3\]' -- \
+  "$perp" solve "$tmp/chapter.json" --method lemke --trace
+check "trace lemke pivot 3" 0 'lemke pivot 3: z1 enters, z0 leaves \(ratio 1\); z0 = 0; basis \[z2 = 1, z1 = 1\]; ratio test \[2, 1\]; residual 0 .*lemke: solved in 3 iterations' -- \
+  "$perp" solve "$tmp/chapter.json" --method lemke --trace
+check "trace lemke json" 0 '^well-formed *$' -- bash -c "'$perp' solve '$tmp/chapter.json' --method lemke --trace --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = d[\"trace\"]
+assert d[\"status\"] == \"solved\" and len(t) == d[\"iterations\"] == 3, d
+assert [(e[\"entering\"], e[\"leaving\"]) for e in t] == [(\"z0\", \"w2\"), (\"z2\", \"w1\"), (\"z1\", \"z0\")], t
+assert [e[\"ratio\"] for e in t] == [3, 2, 1] and [e[\"z0\"] for e in t] == [3, 1, 0]
+assert t[2][\"basis\"] == [\"z2\", \"z1\"] and t[2][\"values\"] == [1, 1] and t[1][\"ratios\"] == [2, 3]
+assert all(e[\"method\"] == \"lemke\" and e[\"kind\"] == \"pivot\" and e[\"iteration\"] == k + 1 for k, e in enumerate(t))
+print(\"well-formed\")'"
+check "trace pgs json" 0 '^well-formed *$' -- bash -c "'$perp' solve '$data/lcp_deudeu.dat' --method pgs --trace --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = d[\"trace\"]
+assert len(t) == d[\"iterations\"] + 1 and [e[\"iteration\"] for e in t] == list(range(len(t)))
+assert all(e[\"kind\"] == \"sweep\" and set(e) >= {\"residual\", \"entered\", \"left\", \"active_size\"} for e in t)
+assert abs(t[-1][\"residual\"] - d[\"residual\"]) <= 1e-12 and t[0][\"residual\"] > t[-1][\"residual\"]
+print(\"well-formed\")'"
+check "trace newton json" 0 '^well-formed *$' -- bash -c "'$perp' solve '$data/lcp_deudeu.dat' --method newton-min --trace --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = d[\"trace\"]
+assert len(t) == d[\"iterations\"] + 1 and t[0][\"iteration\"] == 0 and \"step\" not in t[0]
+assert all(e[\"kind\"] == \"newton-step\" and \"merit\" in e and \"kinks\" in e for e in t)
+assert all(0 < e[\"step\"] <= 1 and e[\"direction\"] in (\"newton\", \"levenberg-marquardt\", \"gradient\") for e in t[1:])
+print(\"well-formed\")'"
+check "trace text newton" 0 'newton-fb step 0: merit [0-9.e+-]+, active [0-9]+ \(\+\{.*residual' -- "$perp" solve "$data/lcp_deudeu.dat" --method newton-fb --trace
+check "no trace key without --trace" 0 '^absent *$' -- bash -c "'$perp' solve '$tmp/chapter.json' --method lemke --json | python3 -c '
+import json, sys
+print(\"absent\" if \"trace\" not in json.load(sys.stdin) else \"present\")'"
+check "trace murty" 0 'murty pivot 1: basic z 1 \(\+\{0\} -\{\}\), residual 1' -- "$perp" solve "$tmp/chapter.json" --method murty --trace
 
 # --warm-start, --covering, --friction-passes (issue 16), each validated.
 printf '[1.3333333333333333, 2.3333333333333335]\n' >"$tmp/warm.txt"
