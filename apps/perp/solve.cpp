@@ -167,12 +167,13 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
                    "problem file: .dat (Siconos LCP, MLCP or FrictionContactProblem) or .json (\"type\": lcp, "
                    "box-lcp, mlcp, qp, friction-contact or bimatrix)")
       ->required();
-  solve
-      ->add_option(
-          "--method,-m", args.method,
-          "enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, smoothing, path, interior-point, "
-          "dantzig (box LCP), schur (MLCP), nsgs, newton-ac, prox (friction contact) or auto")
-      ->capture_default_str();
+  // The method list per problem type, read from the method table (solvers/method.hpp).
+  const std::string methods = "LCP: " + method_names_for(ProblemKind::Lcp) +
+                              "; box LCP: " + method_names_for(ProblemKind::BoxLcp) +
+                              "; MLCP: " + method_names_for(ProblemKind::Mlcp) +
+                              "; friction contact: " + method_names_for(ProblemKind::FrictionContact) +
+                              "; a QP takes the LCP's; a bimatrix game: lemke-howson";
+  solve->add_option("--method,-m", args.method, methods)->capture_default_str();
   solve->add_option("--tol", args.tolerance, "tolerance on the problem's relative residual (docs/solvers.md)")
       ->check(kInRange)
       ->capture_default_str();
