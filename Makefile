@@ -73,7 +73,7 @@ asan-test: deps
 	  -DPERP_WERROR=ON -DPERP_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
 # Install into a scratch prefix and build examples/ against it with find_package(perp).
@@ -129,7 +129,7 @@ define run_fuzzers
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
 	  log=$(FUZZ_BUILD)/fuzz_$$t.log; \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  $(FUZZ_BUILD)/fuzz/fuzz_$$t -max_total_time=$(1) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(2) \
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t >$$log 2>&1 \
 	    || { tail -40 $$log; echo "fuzz_$$t FAILED (input in $(FUZZ_BUILD)/artifacts/, log $$log)"; exit 1; }; \
