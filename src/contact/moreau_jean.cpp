@@ -14,6 +14,7 @@
 #include "perp/core/error.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "perp/solvers/solve.hpp"
+#include "material.hpp"
 
 namespace perp::contact {
 namespace {
@@ -289,21 +290,8 @@ std::vector<char> sleeping_bodies(World& world, const Eigen::VectorXd& v, const 
   return asleep;
 }
 
-/// The material of one side of a contact: a body's, a plane's, or the ground's (none of its own).
-struct Side {
-  std::optional<double> friction;
-  std::optional<double> restitution;
-};
-
-Side side_of(const World& world, int index) {
-  if (index >= 0) {
-    const Body& body = world.bodies[static_cast<std::size_t>(index)];
-    return {body.friction, body.restitution};
-  }
-  if (index == kGround) return {};
-  const Plane& plane = world.planes[plane_of(index)];
-  return {plane.friction, plane.restitution};
-}
+using detail::Side;
+using detail::side_of;
 
 }  // namespace
 

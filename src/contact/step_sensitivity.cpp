@@ -8,6 +8,7 @@
 
 #include "perp/contact/jacobian.hpp"
 #include "perp/core/error.hpp"
+#include "material.hpp"
 
 namespace perp::contact {
 namespace {
@@ -31,20 +32,8 @@ Eigen::VectorXd or_zero(const Eigen::VectorXd& x, Eigen::Index n, const char* fi
   return x;
 }
 
-struct Side {
-  std::optional<double> friction;
-  std::optional<double> restitution;
-};
-
-Side side_of(const World& world, int index) {
-  if (index >= 0) {
-    const Body& body = world.bodies[static_cast<std::size_t>(index)];
-    return {body.friction, body.restitution};
-  }
-  if (index == kGround) return {};
-  const Plane& plane = world.planes[plane_of(index)];
-  return {plane.friction, plane.restitution};
-}
+using detail::Side;
+using detail::side_of;
 
 // The contact's normal and arms after moving coordinate `coord` (0–2: a's x, y, angle; 3–5: b's)
 // by `delta`, from detection on a world of the two bodies alone, at the contact nearest the original.
