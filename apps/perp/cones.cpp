@@ -80,7 +80,7 @@ std::vector<std::array<double, 2>> wedge(const Cone& cone, double R) {
   return points;
 }
 
-std::string vector_json(const Eigen::VectorXd& v) {
+std::string vector_json_text(const Eigen::VectorXd& v) {
   std::string text = "[";
   char buffer[32];
   for (Eigen::Index i = 0; i < v.size(); ++i) {
@@ -157,18 +157,18 @@ int run_cones(const ConesArguments& args) {
                 kDirections);
 
   if (args.json) {
-    std::cout << "{\"M\": [" << vector_json(M.row(0).transpose()) << ", " << vector_json(M.row(1).transpose())
-              << "], \"q\": " << vector_json(q) << ", \"cones\": [";
+    std::cout << "{\"M\": [" << vector_json_text(M.row(0).transpose()) << ", " << vector_json_text(M.row(1).transpose())
+              << "], \"q\": " << vector_json_text(q) << ", \"cones\": [";
     for (std::size_t c = 0; c < cones.size(); ++c) {
       std::cout << (c ? ", " : "") << "{\"basis\": \"" << cones[c].name() << "\", \"generators\": ["
-                << vector_json(cones[c].generators[0]) << ", " << vector_json(cones[c].generators[1])
+                << vector_json_text(cones[c].generators[0]) << ", " << vector_json_text(cones[c].generators[1])
                 << "], \"degenerate\": " << (cones[c].degenerate ? "true" : "false")
                 << ", \"contains_q\": " << (cones[c].contains_q ? "true" : "false") << "}";
     }
     std::cout << "], \"solutions\": [";
     for (std::size_t s = 0; s < all.solutions.size(); ++s) {
-      std::cout << (s ? ", " : "") << "{\"z\": " << vector_json(all.solutions[s])
-                << ", \"w\": " << vector_json(M * all.solutions[s] + q) << "}";
+      std::cout << (s ? ", " : "") << "{\"z\": " << vector_json_text(all.solutions[s])
+                << ", \"w\": " << vector_json_text(M * all.solutions[s] + q) << "}";
     }
     std::cout << "], \"directions\": " << kDirections << ", \"covered\": " << covered
               << ", \"min_cones\": " << min_count << ", \"max_cones\": " << max_count

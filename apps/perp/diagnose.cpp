@@ -34,7 +34,7 @@ constexpr Eigen::Index kDenseLimit = 3000;
 // The depth of an overlap (a gap <= 0) as a nonnegative number: no overlap reads 0, not -0.
 double depth(double gap) { return gap < 0.0 ? -gap : 0.0; }
 
-std::string number_text(double value) {
+std::string three_digits(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3g", value);
   return buffer;
@@ -109,7 +109,7 @@ ordered_json finding(const std::string& cause, const std::string& evidence, cons
 }
 
 std::string outcome_text(const Result& r) {
-  return r.method + ": " + to_string(r.status) + ", residual " + number_text(r.residual) + " after " +
+  return r.method + ": " + to_string(r.status) + ", residual " + three_digits(r.residual) + " after " +
          std::to_string(r.iterations) + " iterations";
 }
 
@@ -190,10 +190,10 @@ ordered_json friction_finding(const P& problem, double max_mu, const SolveOption
   const Result lower = solve(with_factor(problem, 0.5), Method::Auto, options);
   ordered_json f = finding("friction large enough for a Painleve-type inconsistency",
                            first_failed < 0
-                               ? "auto fails at the given mu (" + number_text(max_mu) + ") but solves every scaled mu"
-                               : "auto with mu scaled: solved up to mu = " + number_text(last_solved * max_mu) +
-                                     ", not at mu = " + number_text(first_failed * max_mu) +
-                                     ": the solution disappears as mu grows (largest mu given " + number_text(max_mu) + ")",
+                               ? "auto fails at the given mu (" + three_digits(max_mu) + ") but solves every scaled mu"
+                               : "auto with mu scaled: solved up to mu = " + three_digits(last_solved * max_mu) +
+                                     ", not at mu = " + three_digits(first_failed * max_mu) +
+                                     ": the solution disappears as mu grows (largest mu given " + three_digits(max_mu) + ")",
                            "lower mu (here: halved)", lower.solved(), "mu/2: " + outcome_text(lower));
   f["sweep"] = rows;
   return f;
@@ -297,12 +297,12 @@ ordered_json diagnose_lcp(const Lcp& lcp, const SolveOptions& options) {
       const double rel = relative_residual(lcp, z, w);
       const bool helped = rel <= options.tolerance && solver == nullptr;
       findings.push_back(finding("ill conditioning",
-                                 "reciprocal condition estimate " + number_text(rcond) + " (condition about " +
-                                     number_text(1 / std::max(rcond, 1e-300)) + ")",
+                                 "reciprocal condition estimate " + three_digits(rcond) + " (condition about " +
+                                     three_digits(1 / std::max(rcond, 1e-300)) + ")",
                                  "rescale: solve D M D, D q with D = diag(1/sqrt|M_ii|), and map z back",
                                  solver == nullptr ? std::optional<bool>(helped) : std::nullopt,
                                  "scaled auto: " + to_string(r.status) + ", relative residual of the unscaled z " +
-                                     number_text(rel)));
+                                     three_digits(rel)));
     }
   }
   // 3. Zero or negative diagonal: PGS divides by M_ii.
@@ -312,7 +312,7 @@ ordered_json diagnose_lcp(const Lcp& lcp, const SolveOptions& options) {
     const Attempt* pgs = solved_by(Method::Pgs);
     const Attempt* lemke = solved_by(Method::Lemke);
     findings.push_back(finding("zero or negative diagonal: PGS cannot run",
-                               "M(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + number_text(m) +
+                               "M(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + three_digits(m) +
                                    (pgs ? "; pgs: " + to_string(pgs->result.status) : ""),
                                "a pivoting method (Lemke), which needs no diagonal",
                                lemke ? std::optional<bool>(lemke->result.solved()) : std::nullopt,
@@ -347,7 +347,7 @@ ordered_json diagnose_lcp(const Lcp& lcp, const SolveOptions& options) {
     const double rcond = n <= kDenseLimit ? min_map_jacobian_rcond(lcp, a.result.z) : 1.0;
     const std::string evidence =
         to_string(a.method) + ": " + to_string(a.result.status) + ", curve " + curve_shape(a.result.history, false) +
-        "; reciprocal condition of the generalized Jacobian of min(z, w) at its last z: " + number_text(rcond) +
+        "; reciprocal condition of the generalized Jacobian of min(z, w) at its last z: " + three_digits(rcond) +
         (rcond < 1e-12 ? " (singular)" : "");
     if (lcp.M.diagonal().minCoeff() <= 0) {
       findings.push_back(finding("Newton stalls", evidence, "start Newton from PGS", std::nullopt,
@@ -396,7 +396,7 @@ ordered_json diagnose_box_lcp(const BoxLcp& box, const SolveOptions& options) {
   ordered_json findings = ordered_json::array();
   if (box.M.rows() > 0 && box.M.diagonal().minCoeff() <= 0) {
     findings.push_back(finding("zero or negative diagonal: PGS cannot run",
-                               "min M_ii = " + number_text(box.M.diagonal().minCoeff()), "dantzig (pivoting)",
+                               "min M_ii = " + three_digits(box.M.diagonal().minCoeff()), "dantzig (pivoting)",
                                attempts[0].result.solved(), outcome_text(attempts[0].result)));
   }
   if (!solved && !box.friction.empty()) {
@@ -438,7 +438,7 @@ ordered_json diagnose_mlcp(const Mlcp& mlcp, const SolveOptions& options) {
     findings.push_back(finding("the Schur reduction is not available: A (the equations in the free unknowns) is singular "
                                "or ill conditioned",
                                "reciprocal condition of A " +
-                                   (n > 0 ? number_text(out["matrix"]["rcond_A"].get<double>()) : std::string("-")) +
+                                   (n > 0 ? three_digits(out["matrix"]["rcond_A"].get<double>()) : std::string("-")) +
                                    "; schur: " + schur->result.message,
                                "a method on the whole MLCP (enum, lemke, the Newton family)", other != nullptr,
                                other ? outcome_text(other->result) : "none of them solved it"));
@@ -507,11 +507,11 @@ ordered_json diagnose_scene(const contact::Scene& scene) {
     (void)early_fixed;
     findings.push_back(finding(
         drifting ? "drift: penetration grows" : "deep penetration",
-        "deepest overlap " + number_text(depth(early)) + " m in the first quarter of the run, " + number_text(depth(late)) +
-            " m in the last (deepest " + number_text(depth(record.deepest_overlap)) + " m at step " +
-            std::to_string(record.deepest_overlap_step) + "; largest body radius " + number_text(size) + " m)",
+        "deepest overlap " + three_digits(depth(early)) + " m in the first quarter of the run, " + three_digits(depth(late)) +
+            " m in the last (deepest " + three_digits(depth(record.deepest_overlap)) + " m at step " +
+            std::to_string(record.deepest_overlap_step) + "; largest body radius " + three_digits(size) + " m)",
         "add stabilization (baumgarte 0.2 with split impulse)", -late_fixed < 0.5 * -late,
-        "with it: " + number_text(depth(late_fixed)) + " m in the last quarter, " + std::to_string(again.unsolved) +
+        "with it: " + three_digits(depth(late_fixed)) + " m in the last quarter, " + std::to_string(again.unsolved) +
             " unsolved steps"));
   }
   if (record.unsolved > 0) {
@@ -530,7 +530,7 @@ ordered_json diagnose_scene(const contact::Scene& scene) {
       findings.push_back(finding("unsolved steps with friction (Painleve-type inconsistency is possible)",
                                  std::to_string(record.unsolved) + " steps unsolved, the first at step " +
                                      std::to_string(record.first_failure_step) + " (" + to_string(record.first_failure) +
-                                     "), largest mu " + number_text(mu),
+                                     "), largest mu " + three_digits(mu),
                                  "lower mu (here: halved)", again.unsolved < record.unsolved,
                                  std::to_string(again.unsolved) + " unsolved steps with mu halved"));
     } else {
@@ -560,15 +560,15 @@ void print_text(const ordered_json& d) {
       for (const auto& i : m["implications"]) std::cout << "  - " << i.get<std::string>() << "\n";
       std::cout << "  condition estimate "
                 << (m["condition_estimate"].is_null() ? std::string("infinite (singular)")
-                                                      : number_text(m["condition_estimate"].get<double>()))
+                                                      : three_digits(m["condition_estimate"].get<double>()))
                 << " (rcond "
-                << number_text(m["rcond"].get<double>()) << ")\n";
+                << three_digits(m["rcond"].get<double>()) << ")\n";
     }
     const ordered_json& s = m["scaling"];
-    std::cout << "  scaling: max|M| " << number_text(s["max_abs_M"]) << ", diagonal in ["
-              << number_text(s["min_diagonal"]) << ", " << number_text(s["max_diagonal"]) << "] (ratio "
-              << number_text(s["diagonal_ratio"]) << "), max|q| " << number_text(s["max_abs_q"]) << ", min q "
-              << number_text(s["min_q"]) << (s["q_nonnegative"].get<bool>() ? " (q >= 0: z = 0 solves it)" : "")
+    std::cout << "  scaling: max|M| " << three_digits(s["max_abs_M"]) << ", diagonal in ["
+              << three_digits(s["min_diagonal"]) << ", " << three_digits(s["max_diagonal"]) << "] (ratio "
+              << three_digits(s["diagonal_ratio"]) << "), max|q| " << three_digits(s["max_abs_q"]) << ", min q "
+              << three_digits(s["min_q"]) << (s["q_nonnegative"].get<bool>() ? " (q >= 0: z = 0 solves it)" : "")
               << "\n";
   }
   if (d.contains("recommendation")) {
@@ -581,7 +581,7 @@ void print_text(const ordered_json& d) {
       char line[256];
       std::snprintf(line, sizeof line, "  %-14s %-18s residual %-10s iterations %-6d curve %-12s %.3g ms\n",
                     a["method"].get<std::string>().c_str(), a["status"].get<std::string>().c_str(),
-                    number_text(a["residual"]).c_str(), a["iterations"].get<int>(), a["curve"].get<std::string>().c_str(),
+                    three_digits(a["residual"]).c_str(), a["iterations"].get<int>(), a["curve"].get<std::string>().c_str(),
                     a["time_ms"].get<double>());
       std::cout << line;
     }
@@ -590,8 +590,8 @@ void print_text(const ordered_json& d) {
     const ordered_json& r = d["run"];
     std::cout << "\nrun: " << r["steps"] << " steps, " << r["bodies"] << " bodies, up to " << r["most_contacts"]
               << " contacts; " << r["unsolved_steps"] << " unsolved; deepest overlap "
-              << number_text(depth(r["deepest_overlap"].get<double>())) << " m; energy " << number_text(r["energy_start"])
-              << " J -> " << number_text(r["energy_end"]) << " J\n";
+              << three_digits(depth(r["deepest_overlap"].get<double>())) << " m; energy " << three_digits(r["energy_start"])
+              << " J -> " << three_digits(r["energy_end"]) << " J\n";
     std::string methods;
     for (const auto& [name, count] : r["steps_by_method"].items()) {
       methods += (methods.empty() ? "" : ", ") + name + " " + std::to_string(count.get<long>());

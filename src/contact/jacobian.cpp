@@ -4,12 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "material.hpp"
 #include "perp/core/error.hpp"
 
 namespace perp::contact {
 namespace {
 
-double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
+using detail::cross;
 
 /// Row k: d·(v_a + ω_a × r_a − v_b − ω_b × r_b), with (ω × r)·d = ω (r × d).
 template <class Direction>

@@ -1,12 +1,16 @@
 #pragma once
-// The material of one side of a contact (not installed): what moreau_jean.cpp combines into a
-// contact's μ and e, and what step_sensitivity.cpp differentiates through the same rules.
+// Private helpers of the contact layer (not installed): the planar cross product, and the material
+// of one side of a contact (what moreau_jean.cpp combines into a contact's μ and e, and what
+// step_sensitivity.cpp differentiates through the same rules).
 #include <optional>
 
 #include "perp/contact/body.hpp"
 #include "perp/contact/detection.hpp"
 
 namespace perp::contact::detail {
+
+/// The planar cross product a × b = a_x b_y − a_y b_x (so that (ω × r)·d = ω (r × d)).
+inline double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
 
 /// A body's, a plane's, or the ground's (none of its own).
 struct Side {

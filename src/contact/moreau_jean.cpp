@@ -36,7 +36,7 @@ double detection_margin(const World& world, double timestep, double tolerance) {
   return timestep * fastest + tolerance;
 }
 
-double cross(const Eigen::Vector2d& r, const Eigen::Vector2d& d) { return r.x() * d.y() - r.y() * d.x(); }
+using detail::cross;
 
 /// d·(v_a + ω_a × r_a − v_b − ω_b × r_b): a row of J_N or J_T (jacobian.hpp) times v, without the
 /// sparse matrix.

@@ -15,7 +15,7 @@ namespace {
 
 using Eigen::Vector2d;
 
-double cross(const Vector2d& a, const Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
+using detail::cross;
 // The derivative of R(φ) x with respect to φ: x turned by a quarter.
 Vector2d quarter_turn(const Vector2d& x) { return {-x.y(), x.x()}; }
 Vector2d tangent_of(const Vector2d& n) { return {n.y(), -n.x()}; }

@@ -2,6 +2,7 @@
 // Private helpers of the io readers (not installed).
 
 #include <Eigen/Core>
+#include <climits>
 #include <cstddef>
 #include <filesystem>
 #include <iosfwd>
@@ -31,6 +32,19 @@ inline constexpr int kMaxJsonDepth = 64;
 /// syntax, "SOURCE: malformed JSON: ..." for other parse errors (e.g. a number too large for a
 /// double), and "SOURCE: JSON nested deeper than 64 levels ..." past `kMaxJsonDepth`.
 [[nodiscard]] nlohmann::json parse_json(const std::string& text, const std::string& source);
+
+/// Siconos reads every count with fscanf("%d"), so nothing larger is a size it could have
+/// written; the bound also keeps rows * cols inside a 64-bit Eigen::Index.
+inline constexpr long long kMaxCount = INT_MAX;
+
+/// Bound on what a Siconos reader reserves up front: a header may claim any size, but the values
+/// are only stored as the stream actually delivers them, so a short file never allocates much.
+inline constexpr std::size_t kMaxReserve = std::size_t{1} << 16;
+
+/// "(i, j)": an entry's position in the readers' messages.
+inline std::string index_text(Eigen::Index i, Eigen::Index j) {
+  return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
+}
 
 /// The token stream of the Siconos readers (src/io/siconos.cpp), for the readers in other files
 /// (src/io/siconos_fc.cpp): the same tokens, positions and messages ("SOURCE: token K ('TEXT'):

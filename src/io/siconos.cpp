@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -23,13 +22,8 @@
 namespace perp {
 namespace {
 
-// Siconos reads every count with fscanf("%d"), so nothing larger is a size it could have
-// written; the bound also keeps rows * cols inside a 64-bit Eigen::Index.
-constexpr long long kMaxCount = INT_MAX;
-
-// Bound on what a reader reserves up front: a header may claim any size, but the values are
-// only stored as the stream actually delivers them, so a short file never allocates much.
-constexpr std::size_t kMaxReserve = std::size_t{1} << 16;
+using detail::kMaxCount;
+using detail::kMaxReserve;
 
 // The largest dense M a sparse-block file may expand to: 2^28 entries (2 GiB of doubles, n up to
 // 16384). perp holds M dense, and a few small blocks can claim any n, so the claim is capped here
@@ -38,12 +32,15 @@ constexpr long long kMaxDenseEntries = 1LL << 28;
 constexpr long long kDenseEntriesPerByte = 4096;
 constexpr long long kMaxReserveEntries = 1LL << 16;
 
-std::string index_text(Eigen::Index i, Eigen::Index j) {
-  return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
-}
+using detail::index_text;
+
+}  // namespace
+
+namespace detail {
 
 /// The token stream of FORMATS.md §0: whitespace-separated words, line breaks meaning nothing.
 /// Every error it raises names the source, the 1-based token position and the token text.
+/// (In perp::detail, not file-local: `SiconosTokens::Impl` holds one.)
 class TokenReader {
  public:
   TokenReader(std::istream& in, const std::string& source) : in_(in), source_(source) {
@@ -196,6 +193,12 @@ class TokenReader {
   long long bytes_ = -1;       // bytes in the input from the first token on; −1 when unknown
   long long max_tokens_ = -1;  // (bytes_ + 1) / 2; −1 when unknown
 };
+
+}  // namespace detail
+
+namespace {
+
+using detail::TokenReader;
 
 /// size0 × size1 values in column-major order (FORMATS.md §1.1), after the repeated size pair.
 Eigen::MatrixXd read_dense_matrix(TokenReader& tokens, Eigen::Index header_rows, Eigen::Index header_cols) {

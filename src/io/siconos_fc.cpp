@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <climits>
 #include <cmath>
 #include <fstream>
 #include <istream>
@@ -25,17 +24,12 @@
 namespace perp {
 namespace {
 
-// Siconos reads every count with fscanf("%d"): n = d·nc must fit an int as well.
-constexpr long long kMaxCount = INT_MAX;
-
-// What a reader reserves before the data arrives, whatever a header claims.
-constexpr std::size_t kMaxReserve = std::size_t{1} << 16;
+using detail::kMaxCount;  // n = d·nc must fit an int as well
+using detail::kMaxReserve;
 
 using Entry = Eigen::Triplet<double, Eigen::Index>;
 
-std::string index_text(Eigen::Index i, Eigen::Index j) {
-  return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
-}
+using detail::index_text;
 
 std::size_t reserve_for(long long claimed) {
   return claimed <= 0 ? 0 : std::min(static_cast<std::size_t>(claimed), kMaxReserve);

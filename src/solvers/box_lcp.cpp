@@ -21,12 +21,11 @@
 namespace perp {
 namespace {
 
-// w is updated incrementally by each z_i change; recomputed from z this often against round-off.
-constexpr int kRefreshEvery = 64;
+using detail::kPgsRefreshEvery;
 // pgs/psor: a residual this many times the smallest seen means the sweeps diverge (a converging
 // run does not lose ten orders of magnitude on the way); the run stops there with the best point.
-constexpr double kDivergence = 1e10;
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kPgsDivergence = 1e10;
+using detail::kInfinity;
 
 // z = mid(lo(0), hi(0), 0): the trivial candidate (the LCP's z = 0 when q >= 0).
 std::optional<Result> trivial_result(const BoxLcp& problem) {
@@ -127,10 +126,10 @@ Result detail::box_psor(const BoxLcp& problem, const SolveOptions& options, doub
       z[i] = updated;
       w.noalias() += change * M.col(i);
     }
-    if (sweep % kRefreshEvery == 0) w = problem.slack(z);
+    if (sweep % kPgsRefreshEvery == 0) w = problem.slack(z);
     problem.bounds_at(z, lo, hi);
     double residual = natural_residual(z, w, lo, hi);
-    if (!std::isfinite(residual) || residual > kDivergence * std::max(best_residual, options.tolerance)) {
+    if (!std::isfinite(residual) || residual > kPgsDivergence * std::max(best_residual, options.tolerance)) {
       message = (std::isfinite(residual) ? "the residual grew to " + number_text(residual) + " at sweep "
                                          : std::string("iterates stopped being finite at sweep ")) +
                 std::to_string(sweep) + ": the iteration diverges (is M positive definite?); returning the point of " +
@@ -145,7 +144,7 @@ Result detail::box_psor(const BoxLcp& problem, const SolveOptions& options, doub
       best_sweep = sweep;
     }
     bool converged = false;
-    if (residual <= options.tolerance || sweep % kRefreshEvery == 0) {  // the relative test on an exact w
+    if (residual <= options.tolerance || sweep % kPgsRefreshEvery == 0) {  // the relative test on an exact w
       w = problem.slack(z);
       residual = natural_residual(z, w, lo, hi);
       converged = relative_residual(problem, z, w) <= options.tolerance;

@@ -17,14 +17,14 @@ namespace {
 
 using detail::CholeskyFactor;
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+using detail::kInfinity;
 // Entries of a direction below kNegligible times its scale are round-off of a zero: they take no
 // part in the ratio test (a clamped z_i that does not move cannot be the one that hits a bound).
 constexpr double kNegligible = 1e-13;
 // Indices listed in a message before "…".
 constexpr std::size_t kListed = 8;
 
-enum class State : unsigned char { Unprocessed, Clamped, AtLower, AtUpper, Fixed };
+enum class IndexState : unsigned char { Unprocessed, Clamped, AtLower, AtUpper, Fixed };
 
 std::string index_set_text(const std::vector<Eigen::Index>& set) {
   std::string text = "{";
@@ -89,14 +89,14 @@ class Pivoting {
     for (const FrictionCoupling& c : friction) is_coupled_[static_cast<std::size_t>(c.index)] = 1;
     bool bounds_read = false;
     for (const Eigen::Index d : order) {
-      if (state(d) != State::Unprocessed) continue;
+      if (state(d) != IndexState::Unprocessed) continue;
       if (is_coupled_[static_cast<std::size_t>(d)] && !bounds_read) {
         // The first coupled index: every normal has been driven, so the bounds of all coupled
         // indices still to drive are read now, from the normals this run solved. z_i must stay at
         // its start value (the w kept for the processed indices include it), so a bound that would
         // exclude it is widened to it for this run only; the next run re-reads it.
         for (const FrictionCoupling& c : friction) {
-          if (state(c.index) != State::Unprocessed) continue;
+          if (state(c.index) != IndexState::Unprocessed) continue;
           const double bound = c.mu * std::abs(z[c.normal]);
           upper[c.index] = std::max(bound, z[c.index]);
           lower[c.index] = std::min(-bound, z[c.index]);
@@ -105,7 +105,7 @@ class Pivoting {
       }
       if (lower[d] == upper[d]) {
         z[d] = lower[d];
-        state(d) = State::Fixed;
+        state(d) = IndexState::Fixed;
         continue;
       }
       // w_d afresh from z (its stale value was never updated); a column is contiguous.
@@ -133,14 +133,14 @@ class Pivoting {
  private:
   enum class Event { None, DrivenJoins, DrivenAtBound, ClampedLeaves, BoundedJoins };
 
-  State& state(Eigen::Index i) { return states_[static_cast<std::size_t>(i)]; }
+  IndexState& state(Eigen::Index i) { return states_[static_cast<std::size_t>(i)]; }
 
   void reset() {
     cholesky_.clear();
     clamped_.clear();
     bounded_.clear();
     lu_current_ = false;
-    std::fill(states_.begin(), states_.end(), State::Unprocessed);
+    std::fill(states_.begin(), states_.end(), IndexState::Unprocessed);
   }
 
   // x = M_CC⁻¹ M_C,i (and y = L⁻¹ M_C,i on the Cholesky path); returns the pivot
@@ -184,7 +184,7 @@ class Pivoting {
     for (std::size_t r = 0; r < bounded_.size(); ++r) coupling_(static_cast<Eigen::Index>(r), m) = M_(bounded_[r], i);
     clamped_.push_back(i);
     lu_current_ = false;
-    state(i) = State::Clamped;
+    state(i) = IndexState::Clamped;
   }
 
   // `carry` as for CholeskyFactor::remove.
@@ -199,11 +199,11 @@ class Pivoting {
   }
 
   // i joins the processed indices at a bound: its row of M_NC is appended.
-  void add_bounded(Eigen::Index i, State at) {
+  void add_bounded(Eigen::Index i, IndexState at) {
     const auto r = static_cast<Eigen::Index>(bounded_.size());
     for (std::size_t k = 0; k < clamped_.size(); ++k) coupling_(r, static_cast<Eigen::Index>(k)) = M_(i, clamped_[k]);
     bounded_w_[r] = w_[i];
-    bounded_sign_[r] = at == State::AtLower ? 1.0 : -1.0;
+    bounded_sign_[r] = at == IndexState::AtLower ? 1.0 : -1.0;
     bounded_.push_back(i);
     state(i) = at;
   }
@@ -265,12 +265,12 @@ class Pivoting {
     for (;;) {
       if (z[d] <= lo[d] && w_[d] >= -w_noise) {
         z[d] = lo[d];
-        add_bounded(d, State::AtLower);
+        add_bounded(d, IndexState::AtLower);
         return true;
       }
       if (z[d] >= hi[d] && w_[d] <= w_noise) {
         z[d] = hi[d];
-        add_bounded(d, State::AtUpper);
+        add_bounded(d, IndexState::AtUpper);
         return true;
       }
       const double pivot = y_current ? solve_from_y(d) : solve_clamped(d, true);
@@ -377,7 +377,7 @@ class Pivoting {
       switch (event) {
         case Event::DrivenAtBound:
           z[d] = target;
-          add_bounded(d, s > 0.0 ? State::AtUpper : State::AtLower);
+          add_bounded(d, s > 0.0 ? IndexState::AtUpper : IndexState::AtLower);
           return true;
         case Event::DrivenJoins:
           w_[d] = 0.0;
@@ -390,7 +390,7 @@ class Pivoting {
           w_[i] = 0.0;
           remove_clamped(who, y_.data());  // y_ = L⁻¹ M_Cd follows the factor
           y_current = symmetric_;
-          add_bounded(i, to_lower ? State::AtLower : State::AtUpper);
+          add_bounded(i, to_lower ? IndexState::AtLower : IndexState::AtUpper);
           break;
         }
         case Event::BoundedJoins: {
@@ -485,13 +485,13 @@ class Pivoting {
     const Eigen::VectorXd& hi = *hi_;
     bounded_.clear();
     for (Eigen::Index i = 0; i < n_; ++i) {
-      State& s = state(i);
-      if (s == State::AtLower && lo[i] > -kInfinity) {
+      IndexState& s = state(i);
+      if (s == IndexState::AtLower && lo[i] > -kInfinity) {
         z[i] = lo[i];
-      } else if (s == State::AtUpper && hi[i] < kInfinity) {
+      } else if (s == IndexState::AtUpper && hi[i] < kInfinity) {
         z[i] = hi[i];
-      } else if (s != State::Clamped) {
-        s = State::Unprocessed;
+      } else if (s != IndexState::Clamped) {
+        s = IndexState::Unprocessed;
         z[i] = std::min(std::max(z[i], lo[i]), hi[i]);
       }
     }
@@ -506,7 +506,7 @@ class Pivoting {
         const Eigen::Index i = clamped_[k];
         if (z[i] >= lo[i] && z[i] <= hi[i]) continue;
         remove_clamped(k);
-        state(i) = State::Unprocessed;
+        state(i) = IndexState::Unprocessed;
         z[i] = std::min(std::max(z[i], lo[i]), hi[i]);
         dropped = true;
       }
@@ -514,13 +514,13 @@ class Pivoting {
     }
     // residual_ holds w at this z: the last refine left it there and dropped nothing after it.
     for (Eigen::Index i = 0; i < n_; ++i) {
-      const State s = state(i);
-      if (s != State::AtLower && s != State::AtUpper) continue;
-      if ((s == State::AtLower) == (residual_[i] >= 0.0)) {
+      const IndexState s = state(i);
+      if (s != IndexState::AtLower && s != IndexState::AtUpper) continue;
+      if ((s == IndexState::AtLower) == (residual_[i] >= 0.0)) {
         w_[i] = residual_[i];
         add_bounded(i, s);
       } else {
-        state(i) = State::Unprocessed;
+        state(i) = IndexState::Unprocessed;
       }
     }
   }
@@ -547,7 +547,7 @@ class Pivoting {
   Eigen::VectorXd residual_;
   std::vector<Eigen::Index> clamped_;  // C, in the order of the factor's rows
   std::vector<Eigen::Index> bounded_;  // N: processed indices at a bound (not fixed), in coupling_'s row order
-  std::vector<State> states_;
+  std::vector<IndexState> states_;
   const TraceCallback* trace_ = nullptr;  // set_trace: the pivots are traced when not null
   int trace_base_ = 0;
   std::vector<char> is_coupled_;  // per index: 1 when `friction` bounds it

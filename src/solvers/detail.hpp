@@ -2,6 +2,7 @@
 // Private helpers shared by the solver kernels (not installed).
 
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,14 @@
 #include "perp/solvers/options.hpp"
 
 namespace perp::detail {
+
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// PGS kernels (the LCP's and the box LCP's) update w incrementally (w += Δz_i M_:i); they recompute
+// it from z this often, against round-off, and always before a convergence claim.
+inline constexpr int kPgsRefreshEvery = 64;
+// Round-off allowance, relative to the problem's scale, for z >= 0 and w >= 0 in enumeration (LCP
+// and MLCP) and for accepting a singular principal system's particular solution.
+inline constexpr double kEnumerationSign = 1e-10;
 
 /// A result for z: non-finite entries replaced by 0 (the contract says z, w are finite),
 /// w = M z + q and the natural residual recomputed from z. Status and message are left to the

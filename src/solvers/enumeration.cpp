@@ -12,9 +12,7 @@
 namespace perp {
 
 namespace {
-// Round-off allowance, relative to the problem's scale, for z >= 0, w >= 0 and for accepting a
-// singular system's particular solution.
-constexpr double kRelativeSign = 1e-10;
+using detail::kEnumerationSign;
 // Two solutions closer than this (relative to their size) are the same solution.
 constexpr double kDistinct = 1e-7;
 }  // namespace
@@ -86,7 +84,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
         // A singular M_αα may still have solutions (e.g. M = 0, q = 0); keep the LU's
         // particular one only when it really solves the system.
         const double size = rhs.cwiseAbs().maxCoeff() + sub.cwiseAbs().maxCoeff() * solution.cwiseAbs().sum();
-        if (!solution.allFinite() || (sub * solution - rhs).cwiseAbs().maxCoeff() > kRelativeSign * size) {
+        if (!solution.allFinite() || (sub * solution - rhs).cwiseAbs().maxCoeff() > kEnumerationSign * size) {
           continue;
         }
       }
@@ -104,7 +102,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
     }
     // Accept by sign at the problem's own scale; whether the point meets the (absolute)
     // tolerance is judged once, at the end.
-    if (!detail::sign_feasible(scale, z, w, kRelativeSign)) continue;
+    if (!detail::sign_feasible(scale, z, w, kEnumerationSign)) continue;
     if (!options.all_solutions) {
       Result result = detail::make_result(problem, z, "enum");
       result.iterations = examined;

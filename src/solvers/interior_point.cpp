@@ -19,7 +19,7 @@ constexpr int kDefaultSteps = 200;
 // Shift of the monotonicity test, relative to max|M|: PSD matrices with round-off pass.
 constexpr double kMonotoneShift = 1e-10;
 // Iterates beyond this (relative to the start) are taken as diverging.
-constexpr double kDivergence = 1e14;
+constexpr double kIterateBlowUp = 1e14;
 // Crossover is tried once μ has fallen below this fraction of the first μ.
 constexpr double kCrossoverStart = 1e-3;
 // The smallest eigenvalue of the symmetric part is reported up to this size.
@@ -168,7 +168,7 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
       best = z;
       break;
     }
-    if (z.cwiseAbs().maxCoeff() > kDivergence * std::max(1.0, start_size)) {
+    if (z.cwiseAbs().maxCoeff() > kIterateBlowUp * std::max(1.0, start_size)) {
       status = Status::NoSolutionFound;
       why =
           "the iterates diverge (|z| > 1e14 times the start): a monotone LCP that has a solution keeps them "

@@ -22,9 +22,7 @@
 namespace perp {
 namespace {
 
-// Round-off allowance, relative to the problem's scale, for v >= 0 and w >= 0 in enum and for
-// accepting a singular system's particular solution (the value enumeration.cpp uses for LCPs).
-constexpr double kRelativeSign = 1e-10;
+using detail::kEnumerationSign;
 
 std::string text(double value) {
   char buffer[32];
@@ -217,7 +215,7 @@ std::optional<Eigen::VectorXd> active_set_point(const Mlcp& problem, const std::
     // A singular system may still be consistent; keep the particular solution only when it
     // really solves it, at the scale of the terms summed.
     const double size = rhs.cwiseAbs().maxCoeff() + system.cwiseAbs().maxCoeff() * solution.cwiseAbs().sum();
-    if (!solution.allFinite() || (system * solution - rhs).cwiseAbs().maxCoeff() > kRelativeSign * size) {
+    if (!solution.allFinite() || (system * solution - rhs).cwiseAbs().maxCoeff() > kEnumerationSign * size) {
       return std::nullopt;
     }
   }
@@ -310,8 +308,8 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
         // point that passes them but misses the absolute tolerance (an ill-conditioned bordered
         // system: the Buck* files) is kept aside and the search goes on; another active set of a
         // degenerate solution may give an accurate point.
-        if (m == 0 || (z->tail(m).minCoeff() >= -detail::z_sign_tolerance(*z, kRelativeSign) &&
-                       w.tail(m).minCoeff() >= -detail::w_sign_tolerance(scale, *z, kRelativeSign))) {
+        if (m == 0 || (z->tail(m).minCoeff() >= -detail::z_sign_tolerance(*z, kEnumerationSign) &&
+                       w.tail(m).minCoeff() >= -detail::w_sign_tolerance(scale, *z, kEnumerationSign))) {
           if (relative_residual(problem, *z, w) <= options.tolerance) {
             Result result = make_result(problem, *z, "enum");
             result.iterations = static_cast<int>(examined);

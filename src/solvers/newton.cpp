@@ -20,7 +20,7 @@ namespace {
 
 constexpr int kDefaultNewtonSteps = 200;
 constexpr int kDefaultSmoothingSteps = 1000;
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+using detail::kInfinity;
 // Exponent p of the descent test ∇Ψᵀd <= −ρ‖d‖^p (De Luca–Facchinei–Kanzow use p > 2).
 constexpr double kDescentPower = 2.1;
 // The iteration has stalled when the best Ψ so far has not decreased by kStallDecrease (relative)

@@ -12,9 +12,7 @@
 namespace perp {
 namespace {
 
-// w is updated incrementally (w += Δz_i M_:i); it is recomputed from z this often to keep
-// round-off from accumulating, and always before a convergence claim.
-constexpr int kRefreshEvery = 64;
+using detail::kPgsRefreshEvery;
 
 // w += Σ_k delta[k] · column[k] for up to four columns in one pass over w, so that w is loaded and
 // stored once per group rather than once per column (what makes a sweep cost one product).
@@ -148,7 +146,7 @@ Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxa
   for (int sweep = 1; sweep <= limit; ++sweep) {
     gauss_seidel_sweep(M, inverse_diagonal, z, w);
     if (options.trace) trace(sweep);
-    if (sweep % kRefreshEvery == 0) w = problem.slack(z);
+    if (sweep % kPgsRefreshEvery == 0) w = problem.slack(z);
     double residual = natural_residual(z, w);
     if (!std::isfinite(residual)) {
       return finish(last_finite, Status::NumericalFailure,

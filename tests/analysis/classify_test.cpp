@@ -12,7 +12,7 @@
 #include "perp/io/siconos.hpp"
 #include "witness_check.hpp"
 
-namespace perp {
+namespace perp::analysis_classify_test {
 namespace {
 
 using Eigen::Index;
@@ -525,4 +525,4 @@ TEST(ClassifyRandom, CopositiveAnswersSurviveSampling) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::analysis_classify_test

@@ -9,7 +9,7 @@
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_body_test {
 namespace {
 
 using test::box;
@@ -77,4 +77,4 @@ TEST(Body, MassMatrixDiagonals) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_body_test

@@ -11,7 +11,7 @@
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_detection_test {
 namespace {
 
 using test::box;
@@ -190,4 +190,4 @@ TEST(Detection, RejectsBadMargin) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_detection_test

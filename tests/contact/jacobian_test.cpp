@@ -8,7 +8,7 @@
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_jacobian_test {
 namespace {
 
 using test::box;
@@ -123,4 +123,4 @@ TEST(Jacobian, InterleavedDelassusEqualsTheSparseProduct) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_jacobian_test

@@ -9,7 +9,7 @@
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_limits_test {
 namespace {
 
 TEST(ContactLimit, PiledDisksAreRefusedNamingTheOverlap) {
@@ -33,4 +33,4 @@ TEST(ContactLimit, PiledDisksAreRefusedNamingTheOverlap) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_limits_test

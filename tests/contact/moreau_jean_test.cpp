@@ -8,7 +8,7 @@
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_moreau_jean_test {
 namespace {
 
 using test::box;
@@ -536,4 +536,4 @@ TEST(MoreauJean, OptionsValidateNameTheField) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_moreau_jean_test

@@ -10,7 +10,7 @@
 #include "perp/core/error.hpp"
 #include "perp/solvers/solve.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_painleve_test {
 namespace {
 
 PainleveRod rod_at(double theta, double mu, double theta_dot = 0, double mass = 1, double half_length = 1) {
@@ -173,4 +173,4 @@ TEST(Painleve, ValidateNamesTheField) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_painleve_test

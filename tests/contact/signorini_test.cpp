@@ -9,7 +9,7 @@
 #include "perp/solvers/solve.hpp"
 #include "test_worlds.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_signorini_test {
 namespace {
 
 using test::box;
@@ -169,4 +169,4 @@ TEST(SlidingAcceleration, MatrixIsNotSymmetric) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_signorini_test

@@ -8,7 +8,7 @@
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_stabilization_test {
 namespace {
 
 /// A disk of radius 0.1 at rest, 1 cm inside the ground.
@@ -79,4 +79,4 @@ TEST(Stabilization, OptionsAreChecked) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_stabilization_test

@@ -10,7 +10,7 @@
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_static_geometry_test {
 namespace {
 
 using test::box;
@@ -263,4 +263,4 @@ TEST(StaticGeometry, BadPlanesAndMaterialsAreRefusedByName) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_static_geometry_test

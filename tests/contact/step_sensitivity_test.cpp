@@ -8,7 +8,7 @@
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
-namespace perp::contact {
+namespace perp::contact::contact_step_sensitivity_test {
 namespace {
 
 using test::box;
@@ -465,4 +465,4 @@ TEST(StepSensitivity, FitsRestitutionToABounceHeight) {
 }
 
 }  // namespace
-}  // namespace perp::contact
+}  // namespace perp::contact::contact_step_sensitivity_test

@@ -8,7 +8,7 @@
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 
-namespace perp {
+namespace perp::core_box_lcp_test {
 namespace {
 
 using testing::HasSubstr;
@@ -108,4 +108,4 @@ TEST(BoxLcp, CoupledComponentsIgnoreTheirOwnBounds) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::core_box_lcp_test

@@ -9,7 +9,7 @@
 
 #include "perp/core/error.hpp"
 
-namespace perp {
+namespace perp::core_friction_contact_test {
 namespace {
 
 using testing::HasSubstr;
@@ -168,4 +168,4 @@ TEST(FrictionContact, ErrorsNeitherUnderflowNorOverflow) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::core_friction_contact_test

@@ -7,7 +7,7 @@
 
 #include "perp/core/error.hpp"
 
-namespace perp {
+namespace perp::core_lcp_test {
 namespace {
 
 using testing::HasSubstr;
@@ -61,4 +61,4 @@ TEST(Lcp, SlackRejectsWrongSize) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::core_lcp_test

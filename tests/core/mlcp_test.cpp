@@ -7,7 +7,7 @@
 
 #include "perp/core/error.hpp"
 
-namespace perp {
+namespace perp::core_mlcp_test {
 namespace {
 
 using testing::HasSubstr;
@@ -96,4 +96,4 @@ TEST(Mlcp, BadShapesAndValuesAreNamed) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::core_mlcp_test

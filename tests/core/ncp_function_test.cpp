@@ -6,7 +6,7 @@
 
 #include "perp/core/error.hpp"
 
-namespace perp {
+namespace perp::core_ncp_function_test {
 namespace {
 
 // Central differences, for checking analytic gradients away from kinks.
@@ -105,4 +105,4 @@ TEST(SmoothedFischerBurmeister, ZeroOnTheCentralPathAndSmooth) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::core_ncp_function_test

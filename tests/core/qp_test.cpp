@@ -7,7 +7,7 @@
 
 #include "perp/core/error.hpp"
 
-namespace perp {
+namespace perp::core_qp_test {
 namespace {
 
 using testing::HasSubstr;
@@ -72,4 +72,4 @@ TEST(Qp, BadInputIsNamed) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::core_qp_test

@@ -7,7 +7,7 @@
 
 #include "perp/core/error.hpp"
 
-namespace perp {
+namespace perp::core_residual_test {
 namespace {
 
 TEST(Residual, ZeroAtTheChaptersBlockSolution) {
@@ -66,4 +66,4 @@ TEST(Complementarity, VectorCheckListsFailingPairs) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::core_residual_test

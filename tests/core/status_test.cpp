@@ -8,7 +8,7 @@
 #include "perp/core/error.hpp"
 #include "perp/core/result.hpp"
 
-namespace perp {
+namespace perp::core_status_test {
 namespace {
 
 TEST(Status, NamesRoundTrip) {
@@ -41,4 +41,4 @@ TEST(Status, UnknownNameListsTheValidOnes) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::core_status_test

@@ -11,7 +11,7 @@
 #include "perp/io/json.hpp"
 #include "perp/io/siconos.hpp"
 
-namespace perp {
+namespace perp::io_json_fc_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -179,4 +179,4 @@ TEST(JsonFrictionContact, ResultRecomputesUAndEveryCriterionFromR) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::io_json_fc_test

@@ -21,7 +21,7 @@
 #include "perp/io/siconos.hpp"
 #include "perp/solvers/qp.hpp"
 
-namespace perp {
+namespace perp::io_json_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -801,4 +801,4 @@ TEST(ReadMatrixFile, AnMlcpDatSaysItIsAnMlcpFile) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::io_json_test

@@ -11,7 +11,7 @@
 #include "perp/io/scene.hpp"
 #include "perp/io/siconos.hpp"
 
-namespace perp {
+namespace perp::io_limits_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -119,4 +119,4 @@ TEST(SiconosClaims, MlcpWithoutEqualitiesRoundTrips) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::io_limits_test

@@ -10,7 +10,7 @@
 #include "perp/core/error.hpp"
 #include "perp/io/json.hpp"
 
-namespace perp {
+namespace perp::io_report_test {
 namespace {
 
 using testing::HasSubstr;
@@ -110,4 +110,4 @@ TEST(MatrixFile, ReadsDatAndJsonByExtension) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::io_report_test

@@ -8,7 +8,7 @@
 #include "perp/core/error.hpp"
 #include "perp/solvers/method.hpp"
 
-namespace perp {
+namespace perp::io_scene_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -218,4 +218,4 @@ TEST(Scene, SimulateCallsBackEveryStep) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::io_scene_test

@@ -17,7 +17,7 @@
 #include "perp/io/json.hpp"
 #include "perp/io/siconos.hpp"
 
-namespace perp {
+namespace perp::io_siconos_fc_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -572,4 +572,4 @@ TEST(SiconosProblem, RecognisesFrictionContactFiles) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::io_siconos_fc_test

@@ -18,7 +18,7 @@
 
 #include "perp/core/error.hpp"
 
-namespace perp {
+namespace perp::io_siconos_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -550,4 +550,4 @@ TEST(SiconosLcp, AUtf8ByteOrderMarkIsSkippedAsInJson) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::io_siconos_test

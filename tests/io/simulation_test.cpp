@@ -15,7 +15,7 @@
 #include "perp/core/error.hpp"
 #include "perp/io/scene.hpp"
 
-namespace perp {
+namespace perp::io_simulation_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -176,4 +176,4 @@ TEST(SimulationOutput, NonFiniteValuesAreRefusedNamingTheQuantity) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::io_simulation_test

@@ -11,7 +11,7 @@
 #include "perp/core/error.hpp"
 #include "perp/io/scene.hpp"
 
-namespace perp {
+namespace perp::io_viewer_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -63,4 +63,4 @@ TEST(Viewer, AnUnwritablePathIsRefused) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::io_viewer_test

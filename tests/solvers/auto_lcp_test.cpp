@@ -14,7 +14,7 @@
 #include "perp/solvers/batch.hpp"
 #include "perp/solvers/solve.hpp"
 
-namespace perp {
+namespace perp::solvers_auto_lcp_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -215,4 +215,4 @@ TEST(SolveMany, InvalidOptionsFailEveryItemWithoutThrowing) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_auto_lcp_test

@@ -13,7 +13,7 @@
 #include "test_problems.hpp"
 #include "relative_check.hpp"
 
-namespace perp {
+namespace perp::solvers_box_lcp_test {
 namespace {
 
 using testing::HasSubstr;
@@ -463,4 +463,4 @@ TEST(SolveBoxLcp, MethodList) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_box_lcp_test

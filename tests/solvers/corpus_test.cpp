@@ -16,7 +16,7 @@
 #include "perp/solvers/solve.hpp"
 #include "relative_check.hpp"
 
-namespace perp {
+namespace perp::solvers_corpus_test {
 namespace {
 
 struct CorpusCase {
@@ -138,4 +138,4 @@ INSTANTIATE_TEST_SUITE_P(Siconos, Corpus,
                          case_name);
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_corpus_test

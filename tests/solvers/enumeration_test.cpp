@@ -7,7 +7,7 @@
 #include "perp/core/residual.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_enumeration_test {
 namespace {
 
 using namespace testing_problems;
@@ -75,4 +75,4 @@ TEST(Enumeration, EmptyAndTrivialProblems) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_enumeration_test

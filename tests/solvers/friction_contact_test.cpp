@@ -17,7 +17,7 @@
 
 #include "perp/core/error.hpp"
 
-namespace perp {
+namespace perp::solvers_friction_contact_test {
 namespace {
 
 using testing::HasSubstr;
@@ -568,4 +568,4 @@ TEST(FrictionContactSolve, SweepTimeAgainstOneProduct) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_friction_contact_test

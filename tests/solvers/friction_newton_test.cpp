@@ -18,7 +18,7 @@
 
 #include "perp/core/friction_contact.hpp"
 
-namespace perp {
+namespace perp::solvers_friction_newton_test {
 namespace {
 
 using Eigen::MatrixXd;
@@ -648,4 +648,4 @@ TEST(FrictionNewton, FinisherMeasurement) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_friction_newton_test

@@ -8,7 +8,7 @@
 #include "perp/core/residual.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_interior_point_test {
 namespace {
 
 using namespace testing_problems;
@@ -76,4 +76,4 @@ TEST(InteriorPoint, PositiveSemidefiniteWithManySolutions) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_interior_point_test

@@ -7,7 +7,7 @@
 #include "perp/solvers/games.hpp"
 #include "perp/solvers/solve.hpp"
 
-namespace perp {
+namespace perp::solvers_lemke_howson_test {
 namespace {
 
 // Independent check: no pure deviation gains, from x and y alone.
@@ -152,4 +152,4 @@ TEST(LemkeHowson, LemkeOnTheGamesLcpClaimsNoProof) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_lemke_howson_test

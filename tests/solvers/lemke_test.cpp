@@ -6,7 +6,7 @@
 #include "perp/core/residual.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_lemke_test {
 namespace {
 
 using namespace testing_problems;
@@ -132,4 +132,4 @@ TEST(Lemke, RandomSpdProblemsSolveToRoundOff) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_lemke_test

@@ -12,7 +12,7 @@
 #include "perp/solvers/mlcp.hpp"
 #include "perp/solvers/solve.hpp"
 
-namespace perp {
+namespace perp::solvers_method_test {
 namespace {
 
 TEST(Method, StableNamesRoundTrip) {
@@ -124,4 +124,4 @@ TEST(Pipeline, ZeroPgsDiagonalIsNotApplicableForEveryType) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_method_test

@@ -15,7 +15,7 @@
 #include "perp/solvers/mlcp.hpp"
 #include "relative_check.hpp"
 
-namespace perp {
+namespace perp::solvers_mlcp_corpus_test {
 namespace {
 
 const std::filesystem::path kMlcpCorpus = PERP_SICONOS_MLCP_DIR;
@@ -150,4 +150,4 @@ TEST(MlcpCorpus, DiodeBridgeMatchesSiconosReferenceSolution) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_mlcp_corpus_test

@@ -13,7 +13,7 @@
 #include "perp/core/error.hpp"
 #include "relative_check.hpp"
 
-namespace perp {
+namespace perp::solvers_mlcp_test {
 namespace {
 
 Mlcp make(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, const Eigen::MatrixXd& C, const Eigen::MatrixXd& D,
@@ -394,4 +394,4 @@ TEST(MlcpSolveBadInput, OptionsAreValidated) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_mlcp_test

@@ -6,7 +6,7 @@
 #include "perp/core/residual.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_murty_test {
 namespace {
 
 using namespace testing_problems;
@@ -51,4 +51,4 @@ TEST(Murty, ReportsWhenItCannotProceed) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_murty_test

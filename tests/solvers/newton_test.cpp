@@ -14,7 +14,7 @@
 #include "perp/core/residual.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_newton_test {
 namespace {
 
 using namespace testing_problems;
@@ -373,4 +373,4 @@ TEST(Newton, ScaleOfTheDataDoesNotChangeTheAnswer) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_newton_test

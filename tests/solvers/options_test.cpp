@@ -9,7 +9,7 @@
 #include "perp/solvers/solve.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_options_test {
 namespace {
 
 using testing::HasSubstr;
@@ -93,4 +93,4 @@ TEST(SolveOptions, DantzigAndFrictionFieldsAreNamed) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_options_test

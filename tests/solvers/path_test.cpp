@@ -13,7 +13,7 @@
 #include "perp/solvers/solve.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_path_test {
 namespace {
 
 using namespace mcp_problems;
@@ -209,4 +209,4 @@ TEST(Path, IterationTable) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_path_test

@@ -6,7 +6,7 @@
 #include "perp/core/residual.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_pgs_test {
 namespace {
 
 using namespace testing_problems;
@@ -110,4 +110,4 @@ TEST(Pgs, DivergenceEndsFiniteAndNotSolved) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_pgs_test

@@ -22,7 +22,7 @@
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/solve.hpp"
 
-namespace perp {
+namespace perp::solvers_property_test {
 namespace {
 
 constexpr double kTolerance = 1e-8;
@@ -245,4 +245,4 @@ TEST(Property, EveryClaimOfEveryMethodHoldsAtEveryScale) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_property_test

@@ -10,7 +10,7 @@
 #include "perp/core/error.hpp"
 #include "perp/solvers/solve.hpp"
 
-namespace perp {
+namespace perp::solvers_qp_test {
 namespace {
 
 using testing::HasSubstr;
@@ -310,4 +310,4 @@ TEST(QpSolve, BadInputNamesTheField) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_qp_test

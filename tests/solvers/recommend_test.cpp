@@ -12,7 +12,7 @@
 #include "perp/solvers/solve.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_recommend_test {
 namespace {
 
 using Eigen::Index;
@@ -115,4 +115,4 @@ TEST(Recommend, AutoFollowsTheRecommendedOrder) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_recommend_test

@@ -18,7 +18,7 @@
 #include "perp/solvers/mlcp.hpp"
 #include "perp/solvers/qp.hpp"
 
-namespace perp {
+namespace perp::solvers_reliability_test {
 namespace {
 
 constexpr double kTiny = 1e-310;  // subnormal: below the smallest normal double 2.2e-308
@@ -428,4 +428,4 @@ TEST(Claims, RelativeResidualIsScaleFreeAndRejectsPointsAtInfinity) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_reliability_test

@@ -17,7 +17,7 @@
 #include "perp/solvers/qp.hpp"
 #include "perp/solvers/solve.hpp"
 
-namespace perp {
+namespace perp::solvers_sensitivity_test {
 namespace {
 
 using testing::HasSubstr;
@@ -505,4 +505,4 @@ TEST(FrictionContactSensitivity, RefusesThreeDimensions) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_sensitivity_test

@@ -10,7 +10,7 @@
 #include "test_problems.hpp"
 #include "relative_check.hpp"
 
-namespace perp {
+namespace perp::solvers_solve_test {
 namespace {
 
 using namespace testing_problems;
@@ -107,9 +107,9 @@ TEST(Solve, AutoIsNeverWorseThanTheBestSingleMethod) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_solve_test
 
-namespace perp {
+namespace perp::solvers_solve_test {
 namespace {
 
 // Regression: with an absolute pivot tolerance Lemke ended on a "ray" for 1e-100·(M, q), and
@@ -136,4 +136,4 @@ TEST(Solve, PivotingMethodsAreScaleInvariant) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_solve_test

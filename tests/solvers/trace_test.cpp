@@ -16,7 +16,7 @@
 #include "perp/solvers/solve.hpp"
 #include "test_problems.hpp"
 
-namespace perp {
+namespace perp::solvers_trace_test {
 namespace {
 
 using testing::ElementsAre;
@@ -366,4 +366,4 @@ TEST(Trace, AnExceptionFromTheCallbackEndsTheSolve) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_trace_test
