@@ -1,11 +1,13 @@
 #include "lemke.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "detail.hpp"
@@ -13,30 +15,78 @@
 namespace perp {
 namespace {
 
+// A list of indices over storage the tableau's owner provides (heap or stack): the few operations
+// of std::vector the tableau uses, and swap in O(1) (it exchanges the two views).
+class IndexList {
+ public:
+  IndexList(Eigen::Index* data, std::size_t size) : data_(data), size_(size) {}
+  Eigen::Index& operator[](std::size_t i) { return data_[i]; }
+  Eigen::Index operator[](std::size_t i) const { return data_[i]; }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  void push_back(Eigen::Index v) { data_[size_++] = v; }  // capacity n: the owner's slice
+  void pop_back() { --size_; }
+  [[nodiscard]] Eigen::Index front() const { return data_[0]; }
+  [[nodiscard]] Eigen::Index back() const { return data_[size_ - 1]; }
+  [[nodiscard]] const Eigen::Index* begin() const { return data_; }
+  [[nodiscard]] const Eigen::Index* end() const { return data_ + size_; }
+  void swap(IndexList& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+  }
+
+ private:
+  Eigen::Index* data_;
+  std::size_t size_;
+};
+
+// What a tableau of size n works in: n² + 3n doubles (B⁻¹, x, the work column, d) and 7n + 1
+// indices (basis, position, the dense rows and their slots, two candidate lists).
+constexpr std::size_t tableau_values(Eigen::Index n) {
+  return static_cast<std::size_t>(n) * static_cast<std::size_t>(n) + 3 * static_cast<std::size_t>(n);
+}
+constexpr std::size_t tableau_indices(Eigen::Index n) { return 7 * static_cast<std::size_t>(n) + 1; }
+
+// Up to this size the tableau lives on the stack (2.4 KB of values, 0.9 KB of indices), so a small
+// solve allocates nothing but its result (issue 19: the fixed cost of small solves).
+constexpr Eigen::Index kStackTableau = 16;
+
 // Variables of the augmented system  w − M z − d z0 = q:  index v < n is w_v, n <= v < 2n is
-// z_{v−n}, and 2n is the artificial z0.
+// z_{v−n}, and 2n is the artificial z0. Works in the `values` and `indices` it is given (sized by
+// tableau_values and tableau_indices), so the same code runs on the heap and on the stack.
 class LemkeTableau {
  public:
-  LemkeTableau(const Lcp& problem, const Eigen::VectorXd& covering, double pivot_tolerance)
+  LemkeTableau(const Lcp& problem, const Eigen::VectorXd* covering, double pivot_tolerance, double* values,
+               Eigen::Index* indices)
       : M_(problem.M),
-        d_(covering),
         n_(problem.size()),
         z0_(2 * n_),
-        binv_(Eigen::MatrixXd::Identity(n_, n_)),
+        binv_(values, n_, n_),
+        x_(values + n_ * n_, n_),
+        col_(values + n_ * n_ + n_, n_),
+        d_(values + n_ * n_ + 2 * n_, n_),
         scale_exponent_(unit_scale_exponent(problem)),
-        x_(problem.q.unaryExpr([e = scale_exponent_](double v) { return std::ldexp(v, e); })),
-        col_(n_),
-        basis_(static_cast<std::size_t>(n_)),
-        position_(static_cast<std::size_t>(2 * n_ + 1), -1),
-        dense_slot_(static_cast<std::size_t>(n_), -1),
+        basis_(indices, static_cast<std::size_t>(n_)),
+        position_(indices + n_, static_cast<std::size_t>(2 * n_ + 1)),
+        dense_(indices + 3 * n_ + 1, 0),
+        dense_slot_(indices + 4 * n_ + 1, static_cast<std::size_t>(n_)),
+        candidates_(indices + 5 * n_ + 1, 0),
+        next_(indices + 6 * n_ + 1, 0),
         pivot_tolerance_(pivot_tolerance) {
+    binv_.setIdentity();
+    x_ = problem.q.unaryExpr([e = scale_exponent_](double v) { return std::ldexp(v, e); });
+    if (covering != nullptr) {
+      d_ = *covering;
+    } else {
+      d_.setOnes();
+    }
     for (Eigen::Index i = 0; i < n_; ++i) {
       basis_[static_cast<std::size_t>(i)] = i;
       position_[static_cast<std::size_t>(i)] = i;
+      dense_slot_[static_cast<std::size_t>(i)] = -1;
     }
-    dense_.reserve(static_cast<std::size_t>(n_));
-    candidates_.reserve(static_cast<std::size_t>(n_));
-    next_.reserve(static_cast<std::size_t>(n_));
+    for (Eigen::Index v = n_; v <= z0_; ++v) position_[static_cast<std::size_t>(v)] = -1;
   }
 
   Eigen::Index n() const { return n_; }
@@ -258,19 +308,19 @@ class LemkeTableau {
   }
 
   const Eigen::MatrixXd& M_;
-  const Eigen::VectorXd& d_;
   Eigen::Index n_;
   Eigen::Index z0_;
-  Eigen::MatrixXd binv_;                  // B⁻¹, column-major; columns of rows with basic w are unit vectors
-  int scale_exponent_;                    // the tableau holds (s M, s q) with s = 2^scale_exponent_
-  Eigen::VectorXd x_;                     // values of the basic variables, x = B⁻¹ (s q)
-  Eigen::VectorXd col_;                   // work column B⁻¹ a_entering
-  std::vector<Eigen::Index> basis_;       // variable at each position
-  std::vector<Eigen::Index> position_;    // position of each variable, −1 when nonbasic
-  std::vector<Eigen::Index> dense_;       // rows whose w is nonbasic: dense columns of B⁻¹
-  std::vector<Eigen::Index> dense_slot_;  // index of each row in dense_, −1 when absent
-  std::vector<Eigen::Index> candidates_;
-  std::vector<Eigen::Index> next_;
+  Eigen::Map<Eigen::MatrixXd> binv_;  // B⁻¹, column-major; columns of rows with basic w are unit vectors
+  Eigen::Map<Eigen::VectorXd> x_;     // values of the basic variables, x = B⁻¹ (s q)
+  Eigen::Map<Eigen::VectorXd> col_;   // work column B⁻¹ a_entering
+  Eigen::Map<Eigen::VectorXd> d_;     // the covering vector
+  int scale_exponent_;                // the tableau holds (s M, s q) with s = 2^scale_exponent_
+  IndexList basis_;                   // variable at each position
+  IndexList position_;                // position of each variable, −1 when nonbasic
+  IndexList dense_;                   // rows whose w is nonbasic: dense columns of B⁻¹
+  IndexList dense_slot_;              // index of each row in dense_, −1 when absent
+  IndexList candidates_;
+  IndexList next_;
   double pivot_tolerance_;
 };
 
@@ -311,8 +361,50 @@ std::optional<double> verify_infeasibility_ray(const Lcp& problem, const Eigen::
   return static_cast<double>(qv);
 }
 
-// Re-solve M_αα z_α = −q_α on the final complementary basis; keep it when no worse.
+// Re-solve M_αα z_α = −q_α on the final complementary basis, α = {z_i > 0}; keep it when no
+// worse. Up to kStackTableau the system, its LU and the point kept for comparison live on the
+// stack; the candidate is recomputed in the result's own z and w (as detail::make_result would),
+// so the comparison is the one detail::polish_on_active_set makes above that size.
+void refine_small(const Lcp& problem, Result& result) {
+  using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kStackTableau, kStackTableau>;
+  using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kStackTableau, 1>;
+  const Eigen::Index n = result.z.size();
+  std::array<Eigen::Index, kStackTableau> active{};
+  Eigen::Index k = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (result.z[i] > 0.0) active[static_cast<std::size_t>(k++)] = i;
+  }
+  if (k == 0) return;
+  Matrix block(k, k);
+  Vector rhs(k);
+  for (Eigen::Index b = 0; b < k; ++b) {
+    const Eigen::Index j = active[static_cast<std::size_t>(b)];
+    for (Eigen::Index a = 0; a < k; ++a) block(a, b) = problem.M(active[static_cast<std::size_t>(a)], j);
+    rhs[b] = -problem.q[j];
+  }
+  const Eigen::PartialPivLU<Matrix> lu(block);
+  const Vector solution = lu.solve(rhs);
+  if (!solution.allFinite()) return;
+  const Vector z = result.z;
+  const Vector w = result.w;
+  const double residual = result.residual;
+  const double relative = result.relative_residual;
+  result.z.setZero();
+  for (Eigen::Index a = 0; a < k; ++a) result.z[active[static_cast<std::size_t>(a)]] = solution[a];
+  detail::recompute(problem, result);
+  if (result.residual > residual) {  // worse: the pivoted point stays
+    result.z = z;
+    result.w = w;
+    result.residual = residual;
+    result.relative_residual = relative;
+  }
+}
+
 void refine(const Lcp& problem, Result& result) {
+  if (result.z.size() <= kStackTableau) {
+    refine_small(problem, result);
+    return;
+  }
   std::vector<Eigen::Index> active;
   for (Eigen::Index i = 0; i < result.z.size(); ++i) {
     if (result.z[i] > 0.0) active.push_back(i);
@@ -320,26 +412,28 @@ void refine(const Lcp& problem, Result& result) {
   if (!active.empty()) (void)detail::polish_on_active_set(problem, result, active);
 }
 
-}  // namespace
-
-Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
-  if (auto trivial = detail::trivial_result(problem, "lemke")) return *trivial;
+// Lemke's path on a tableau held in `values` and `indices` (tableau_values(n), tableau_indices(n)).
+Result run_lemke(const Lcp& problem, const SolveOptions& options, const char* solved_message, double* values,
+                 Eigen::Index* indices) {
   const Eigen::Index n = problem.size();
-  const Eigen::VectorXd covering =
-      options.lemke.covering_vector ? *options.lemke.covering_vector : Eigen::VectorXd::Ones(n);
   const int limit = options.iteration_limit(std::max(1000, 50 * static_cast<int>(n)));
 
-  LemkeTableau tableau(problem, covering, options.lemke.pivot_tolerance);
+  LemkeTableau tableau(problem, options.lemke.covering_vector ? &*options.lemke.covering_vector : nullptr,
+                       options.lemke.pivot_tolerance, values, indices);
   std::vector<double> history;
-  // Room for every entry history keeps (at most kHistoryLimit), so the loop itself never allocates.
+  // Room for every entry history keeps (at most kHistoryLimit), so the loop itself never allocates;
+  // a small problem's path is short (about n pivots), so it reserves 8n and grows past that.
   if (options.record_history) {
-    history.reserve(std::min(static_cast<std::size_t>(std::max(limit, 1)), kHistoryLimit));
+    const std::size_t room = std::min(static_cast<std::size_t>(std::max(limit, 1)), kHistoryLimit);
+    history.reserve(n <= kStackTableau ? std::min(room, 8 * static_cast<std::size_t>(n)) : room);
   }
 
-  Eigen::VectorXd z(n);
   const auto finish = [&](Status status, std::string message, int pivots) {
-    tableau.current_z(z);
-    Result result = detail::make_result(problem, z, "lemke");
+    Result result;
+    result.z.resize(n);
+    tableau.current_z(result.z);
+    detail::recompute(problem, result);
+    result.method = "lemke";
     result.iterations = pivots;
     result.history = std::move(history);
     result.status = status;
@@ -427,10 +521,33 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
 
   Result result = finish(Status::Solved, "", pivots);
   if (options.lemke.refine) refine(problem, result);
+  if (result.relative_residual <= options.tolerance) {
+    result.status = Status::Solved;
+    result.message = solved_message;
+    return result;
+  }
   detail::judge(result, options.tolerance, Status::NumericalFailure,
                 "z0 left the basis but the complementary point misses the tolerance: M is ill-conditioned");
-  if (result.solved()) result.message = "z0 left the basis after " + std::to_string(pivots) + " pivots";
   return result;
+}
+
+}  // namespace
+
+Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
+  return solve_lemke(problem, options, kLemkeSolved);
+}
+
+Result solve_lemke(const Lcp& problem, const SolveOptions& options, const char* solved_message) {
+  if (auto trivial = detail::trivial_result(problem, "lemke")) return *std::move(trivial);
+  const Eigen::Index n = problem.size();
+  if (n <= kStackTableau) {
+    std::array<double, tableau_values(kStackTableau)> values;
+    std::array<Eigen::Index, tableau_indices(kStackTableau)> indices;
+    return run_lemke(problem, options, solved_message, values.data(), indices.data());
+  }
+  std::vector<double> values(tableau_values(n));
+  std::vector<Eigen::Index> indices(tableau_indices(n));
+  return run_lemke(problem, options, solved_message, values.data(), indices.data());
 }
 
 }  // namespace perp
