@@ -227,9 +227,14 @@ std::optional<Result> solve_small(const Lcp& problem, Method method, const Solve
   constexpr double kLargest = std::numeric_limits<double>::max();
   const double m = problem.M.cwiseAbs().maxCoeff<Eigen::PropagateNaN>();
   const double q = problem.q.cwiseAbs().maxCoeff<Eigen::PropagateNaN>();
-  if (!(m <= kLargest) || !(q <= kLargest) || !(problem.q.minCoeff() < 0.0) || far_from_unit_scale(m, q)) {
-    return std::nullopt;  // invalid, trivial (q >= 0) or to be scaled: the pipeline's cases
+  if (!(m <= kLargest) || !(q <= kLargest) || !(problem.q.minCoeff() < 0.0)) {
+    return std::nullopt;  // invalid or trivial (q >= 0): the pipeline's cases
   }
+  // Both maxima in [2^-32, 2^32] are inside run_scaled's window with room to spare (a test without
+  // its ilogb calls); elsewhere the window itself decides, and data to be scaled takes the pipeline.
+  constexpr double kNear = 4294967296.0;  // 2^32
+  const bool near = m >= 1.0 / kNear && m <= kNear && q >= 1.0 / kNear && q <= kNear;
+  if (!near && far_from_unit_scale(m, q)) return std::nullopt;
   options.validate(n);
   Result result = solve_lemke(problem, options, method == Method::Auto ? detail::kAutoLemkeSolved : kLemkeSolved);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
