@@ -16,7 +16,16 @@
 // more than 10 times the fastest solver's, are not timed again (runs = 1: that warm-up time is
 // printed); perp auto is always timed.
 //
-// Usage: compare_auto [max_n]   (families up to max_n, default 1000; the files always)
+// Last, the fixed cost of small solves (issue 19): µs per solve over a loop of 10^5 solves (5
+// batches of 20 000, the median batch) on every problem with n <= 10 (the families at n = 10 and
+// the files with n <= 9): perp auto and perp lemke through `solve`, the bare Lemke kernel
+// (`solve_lemke`, private to the library: no validation, no pipeline), Siconos' lemke, pivot and pgs,
+// Bullet's Dantzig. Each loop iteration includes the solver's setup (zeroing z; Bullet: copying
+// A and b, which it overwrites) and, for perp, the move-assignment of the `Result` (freeing the
+// previous one's vectors). Solvers other than perp auto are timed only where they solve.
+//
+// Usage: compare_auto [max_n [small]]   (families up to max_n, default 1000; the files always;
+//                                          with `small`, only the small-solve table)
 //
 // Siconos and Bullet are comparison targets only: nothing in perp links to them.
 
@@ -44,6 +53,7 @@
 #include <string>
 #include <vector>
 
+#include "../src/solvers/lemke.hpp"  // the bare kernel, for the small-solve table
 #include "perp/perp.hpp"
 #include "problems.hpp"
 #include "siconos_lcp.hpp"
@@ -339,12 +349,101 @@ Summary compare(const std::string& label, const perp::Lcp& problem, bool bullet,
   return s;
 }
 
+// ---- the fixed cost of small solves -----------------------------------------------------------
+
+/// µs per call of `c` (setup and solve) over kSmallBatches batches of kSmallBatch calls: the
+/// median batch.
+constexpr int kSmallBatches = 5;
+constexpr int kSmallBatch = 20000;
+double small_us(Contestant& c) {
+  std::vector<double> batches;
+  for (int b = 0; b < kSmallBatches; ++b) {
+    const double start = now_ms();
+    for (int k = 0; k < kSmallBatch; ++k) {
+      c.setup();
+      c.solve();
+    }
+    batches.push_back((now_ms() - start) * 1000.0 / kSmallBatch);
+  }
+  std::nth_element(batches.begin(), batches.begin() + kSmallBatches / 2, batches.end());
+  return batches[kSmallBatches / 2];
+}
+
+/// The Lemke kernel called directly (what `solve(problem, lemke)` runs after its checks).
+Contestant bare_lemke(const perp::Lcp& problem) {
+  auto result = std::make_shared<perp::Result>();
+  perp::SolveOptions options;
+  options.tolerance = kTolerance;
+  options.record_history = false;
+  Contestant c;
+  c.name = "bare lemke kernel";
+  c.setup = [] {};
+  c.solve = [result, &problem, options] { *result = perp::solve_lemke(problem, options); };
+  c.z = [result] { return result->z; };
+  c.note = [result] { return std::to_string(result->iterations) + " it"; };
+  return c;
+}
+
+void small_table(const std::vector<std::pair<std::string, perp::Lcp>>& problems) {
+  std::printf(
+      "\nSmall solves: us per solve (median of %d batches of %d; NOT: does not solve to 1e-8 / perp to 1e-10)\n",
+      kSmallBatches, kSmallBatch);
+  std::printf("%-34s %8s %8s %8s %8s %8s %8s %8s %8s  %s\n", "problem", "auto", "lemke", "bare", "sic-lmk",
+              "sic-piv", "sic-pgs", "bt-dantz", "auto/bare", "fastest siconos / auto, fastest anchor / auto");
+  for (const auto& [label, problem] : problems) {
+    std::vector<Contestant> cs;
+    cs.push_back(perp_method(problem, perp::Method::Auto));
+    cs.push_back(perp_method(problem, perp::Method::Lemke));
+    cs.push_back(bare_lemke(problem));
+    add_siconos(problem, cs);
+    cs.erase(cs.begin() + 6, cs.end());  // Siconos' lemke, pivot, pgs (its Newton methods are slower)
+    std::vector<Contestant> bullet;
+    add_bullet(problem, bullet);
+    cs.push_back(bullet.front());  // Dantzig
+    std::vector<double> us;
+    std::vector<bool> solved;
+    for (Contestant& c : cs) {
+      c.setup();
+      c.solve();
+      const Eigen::VectorXd z = c.z();
+      const Eigen::VectorXd w = problem.M * z + problem.q;
+      const double relative = z.allFinite() && z.size() == problem.size() ? perp::relative_residual(problem, z, w)
+                                                                          : std::numeric_limits<double>::infinity();
+      solved.push_back(relative <= (c.name.rfind("perp", 0) == 0 ? kTolerance : kAnchorSolved));
+      // perp auto is always timed (its right answer on lcp_Pang_isolated_sol_perturbed is "not
+      // solved"); the others only where they solve (Siconos' Lemke prints a line per call on a ray).
+      const bool timed = solved.back() || us.empty();
+      us.push_back(timed ? small_us(c) : std::numeric_limits<double>::quiet_NaN());
+    }
+    double siconos = std::numeric_limits<double>::infinity();
+    double anchor = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 3; k < cs.size(); ++k) {
+      if (!solved[k]) continue;
+      if (k < 6) siconos = std::min(siconos, us[k]);
+      anchor = std::min(anchor, us[k]);
+    }
+    std::printf("%-34s", label.c_str());
+    for (std::size_t k = 0; k < cs.size(); ++k) {
+      if (std::isnan(us[k])) {
+        std::printf(" %7s ", "-");
+      } else {
+        std::printf(" %7.3f%s", us[k], solved[k] ? " " : "!");
+      }
+    }
+    std::printf(" %8.2f  %.2f, %.2f%s\n", us[0] / us[2], siconos / us[0], anchor / us[0],
+                solved[0] ? "" : " (auto NOT solved)");
+    std::fflush(stdout);
+  }
+  std::printf("(-: that solver's z does not solve, not timed; !: auto's z does not solve)\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   numerics_set_verbose(0);
   const long max_n = perp::bench::max_n_argument(argc, argv);
   if (max_n == 0) return EXIT_FAILURE;
+  const bool only_small = argc > 2 && std::strcmp(argv[2], "small") == 0;
   std::printf(
       "perp auto vs Siconos numerics (lemke, pivot, pgs, newton-fb, newton-minfb) and Bullet %d.%02d in double\n"
       "(sizeof(btScalar) = %zu: dantzig, pgs, lemke); tolerance %.0e for all; relative residual of each z judged\n"
@@ -355,7 +454,7 @@ int main(int argc, char** argv) {
   std::vector<Summary> summaries;
   for (const char* family : {"spd", "contact"}) {
     for (const Eigen::Index n : {10, 100, 200, 500, 1000}) {
-      if (n > max_n) continue;
+      if (n > max_n || only_small) continue;
       const perp::Lcp problem =
           std::strcmp(family, "spd") == 0 ? perp::bench::spd_problem(n) : perp::bench::contact_problem(n);
       summaries.push_back(compare(std::string(family) + " n=" + std::to_string(n), problem, true, true));
@@ -366,9 +465,16 @@ int main(int argc, char** argv) {
     if (entry.path().extension() == ".dat") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
+  std::vector<std::pair<std::string, perp::Lcp>> small;
+  for (const char* family : {"spd", "contact"}) {
+    small.emplace_back(std::string(family) + " n=10",
+                       std::strcmp(family, "spd") == 0 ? perp::bench::spd_problem(10) : perp::bench::contact_problem(10));
+  }
   for (const std::filesystem::path& file : files) {
     const perp::Lcp problem = perp::read_siconos_lcp(file);
-    summaries.push_back(compare(file.stem().string() + " n=" + std::to_string(problem.size()), problem, false, true));
+    const std::string label = file.stem().string() + " n=" + std::to_string(problem.size());
+    if (!only_small) summaries.push_back(compare(label, problem, false, true));
+    if (problem.size() <= 10) small.emplace_back(label, problem);
   }
   std::printf("\nSummary: fastest anchor / auto (> 1: auto faster), on the medians and on the fastest runs (min)\n");
   for (const Summary& s : summaries) {
@@ -377,5 +483,6 @@ int main(int argc, char** argv) {
                 s.anchor.empty() ? "(none solved)" : s.anchor.c_str(), s.anchor_ms, s.anchor_ms / s.auto_ms,
                 s.anchor_best / s.auto_best);
   }
+  small_table(small);
   return EXIT_SUCCESS;
 }

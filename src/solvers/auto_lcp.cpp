@@ -287,12 +287,8 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
   if (auto trivial = trivial_result(problem, "auto")) return *std::move(trivial);
   const Eigen::Index n = problem.size();
   if (n <= kAutoPivotFirstSize) {
-    Result lemke = solve_lemke(problem, options);
-    if (lemke.solved()) {
-      lemke.method = "lemke";
-      lemke.message = "auto (n <= 40: lemke first; lemke: solved): " + lemke.message;
-      return lemke;
-    }
+    Result lemke = solve_lemke(problem, options, kAutoLemkeSolved);
+    if (lemke.solved()) return lemke;  // its method is "lemke"
     Result fallback = classified(problem, options);
     fallback.message = "auto (n <= 40: lemke first; lemke: " + to_string(lemke.status) +
                        "; then the classified order): " + fallback.message;

@@ -13,6 +13,9 @@ using ClassifiedAuto = Result (*)(const Lcp& problem, const SolveOptions& option
 
 /// Up to this size `auto` starts with Lemke, whose few pivots cost less than any probe.
 inline constexpr Eigen::Index kAutoPivotFirstSize = 40;
+/// auto's message when Lemke, its first try at n <= kAutoPivotFirstSize, solves: a fixed text
+/// (lemke.hpp's kLemkeSolved after the route), so that the success path formats nothing.
+inline constexpr const char* kAutoLemkeSolved = "auto (n <= 40: lemke first; lemke: solved): z0 left the basis";
 /// A PGS rate (residual ratio per sweep, second half of a chunk) above this counts as slow.
 inline constexpr double kAutoSlowRate = 0.85;
 /// At most this many PGS sweeps before newton-min takes over (a good rate without a vertex).

@@ -17,6 +17,11 @@ Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method) {
 }
 
 void recompute(const Lcp& problem, Result& result) {
+  recompute_point(problem, result);
+  result.relative_residual = relative_residual(problem, result.z, result.w);
+}
+
+void recompute_point(const Lcp& problem, Result& result) {
   if (result.z.size() != problem.size()) result.z = Eigen::VectorXd::Zero(problem.size());
   for (double& x : result.z) {
     if (!std::isfinite(x)) x = 0.0;
@@ -30,7 +35,6 @@ void recompute(const Lcp& problem, Result& result) {
     result.w = problem.q;
     result.residual = natural_residual(result.z, result.w);
   }
-  result.relative_residual = relative_residual(problem, result.z, result.w);
 }
 
 std::optional<Result> trivial_result(const Lcp& problem, const char* method) {

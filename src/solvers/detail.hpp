@@ -32,6 +32,9 @@ inline constexpr double kEnumerationSign = 1e-10;
 /// The same on a `Result` in place, its z sized n first (zeros when it is not): what the pipeline's
 /// finish does for an LCP. Reuses the storage of z and w, so it allocates nothing when they are sized.
 void recompute(const Lcp& problem, Result& result);
+/// `recompute` less the relative residual (left as it was): for a kernel that compares natural
+/// residuals of candidate points and measures the relative one once, on the point it returns.
+void recompute_point(const Lcp& problem, Result& result);
 
 /// n = 0 or q >= 0: z = 0 solves (w = q >= 0, z·w = 0). Handled before any pivoting.
 [[nodiscard]] std::optional<Result> trivial_result(const Lcp& problem, const char* method);

@@ -1,64 +1,125 @@
 #include "lemke.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "detail.hpp"
+#include "perp/core/residual.hpp"
 
 namespace perp {
 namespace {
 
+// A list of indices over storage the tableau's owner provides (heap or stack): the few operations
+// of std::vector the tableau uses, and swap in O(1) (it exchanges the two views).
+class IndexList {
+ public:
+  IndexList(Eigen::Index* data, std::size_t size) : data_(data), size_(size) {}
+  Eigen::Index& operator[](std::size_t i) { return data_[i]; }
+  Eigen::Index operator[](std::size_t i) const { return data_[i]; }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  void push_back(Eigen::Index v) { data_[size_++] = v; }  // capacity n: the owner's slice
+  void pop_back() { --size_; }
+  [[nodiscard]] Eigen::Index front() const { return data_[0]; }
+  [[nodiscard]] Eigen::Index back() const { return data_[size_ - 1]; }
+  [[nodiscard]] const Eigen::Index* begin() const { return data_; }
+  [[nodiscard]] const Eigen::Index* end() const { return data_ + size_; }
+  void swap(IndexList& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+  }
+
+ private:
+  Eigen::Index* data_;
+  std::size_t size_;
+};
+
+// What a tableau of size n works in: n² + 3n doubles (B⁻¹, x, the work column, d) and 7n + 1
+// indices (basis, position, the dense rows and their slots, two candidate lists).
+constexpr std::size_t tableau_values(Eigen::Index n) {
+  return static_cast<std::size_t>(n) * static_cast<std::size_t>(n) + 3 * static_cast<std::size_t>(n);
+}
+constexpr std::size_t tableau_indices(Eigen::Index n) { return 7 * static_cast<std::size_t>(n) + 1; }
+
+// Up to this size the tableau lives on the stack (2.4 KB of values, 0.9 KB of indices), so a small
+// solve allocates nothing but its result (issue 19: the fixed cost of small solves).
+constexpr Eigen::Index kStackTableau = 16;
+
 // Variables of the augmented system  w − M z − d z0 = q:  index v < n is w_v, n <= v < 2n is
-// z_{v−n}, and 2n is the artificial z0.
+// z_{v−n}, and 2n is the artificial z0. Works in the `values` and `indices` it is given (sized by
+// tableau_values and tableau_indices), so the same code runs on the heap and on the stack.
 class LemkeTableau {
  public:
-  LemkeTableau(const Lcp& problem, const Eigen::VectorXd& covering, double pivot_tolerance)
+  LemkeTableau(const Lcp& problem, const Eigen::VectorXd* covering, double pivot_tolerance, double* values,
+               Eigen::Index* indices)
       : M_(problem.M),
-        d_(covering),
         n_(problem.size()),
         z0_(2 * n_),
-        binv_(Eigen::MatrixXd::Identity(n_, n_)),
+        binv_(values, n_, n_),
+        x_(values + n_ * n_, n_),
+        col_(values + n_ * n_ + n_, n_),
+        d_(values + n_ * n_ + 2 * n_, n_),
         scale_exponent_(unit_scale_exponent(problem)),
-        x_(problem.q.unaryExpr([e = scale_exponent_](double v) { return std::ldexp(v, e); })),
-        col_(n_),
-        basis_(static_cast<std::size_t>(n_)),
-        position_(static_cast<std::size_t>(2 * n_ + 1), -1),
-        dense_slot_(static_cast<std::size_t>(n_), -1),
+        scale_(power_of_two(scale_exponent_)),
+        unscale_(power_of_two(-scale_exponent_)),
+        basis_(indices, static_cast<std::size_t>(n_)),
+        position_(indices + n_, static_cast<std::size_t>(2 * n_ + 1)),
+        dense_(indices + 3 * n_ + 1, 0),
+        dense_slot_(indices + 4 * n_ + 1, static_cast<std::size_t>(n_)),
+        candidates_(indices + 5 * n_ + 1, 0),
+        next_(indices + 6 * n_ + 1, 0),
         pivot_tolerance_(pivot_tolerance) {
+    binv_.setIdentity();
+    for (Eigen::Index i = 0; i < n_; ++i) x_[i] = scaled(problem.q[i]);
+    if (covering != nullptr) {
+      d_ = *covering;
+    } else {
+      d_.setOnes();
+    }
     for (Eigen::Index i = 0; i < n_; ++i) {
       basis_[static_cast<std::size_t>(i)] = i;
       position_[static_cast<std::size_t>(i)] = i;
+      dense_slot_[static_cast<std::size_t>(i)] = -1;
     }
-    dense_.reserve(static_cast<std::size_t>(n_));
-    candidates_.reserve(static_cast<std::size_t>(n_));
-    next_.reserve(static_cast<std::size_t>(n_));
+    for (Eigen::Index v = n_; v <= z0_; ++v) position_[static_cast<std::size_t>(v)] = -1;
   }
 
   Eigen::Index n() const { return n_; }
   Eigen::Index z0() const { return z0_; }
   static Eigen::Index complement(Eigen::Index v, Eigen::Index n) { return v < n ? v + n : v - n; }
 
-  // col = B⁻¹ a_v, where a_v is the column of variable v in [I, −M, −d].
+  // col = B⁻¹ a_v, where a_v is the column of variable v in [I, −M, −d]. The column operations
+  // here and in pivot() are plain loops: on the few entries of a small tableau an Eigen expression's
+  // set-up cost more than its arithmetic, which is the same (a multiply, then an add).
   void compute_column(Eigen::Index v) {
+    double* const col = col_.data();
     if (v < n_) {
-      col_ = binv_.col(v);
+      const double* const source = &binv_(0, v);
+      std::copy(source, source + n_, col);
       return;
     }
-    const auto coefficient = [&](Eigen::Index row) {
-      return v == z0_ ? -d_[row] : -std::ldexp(M_(row, v - n_), scale_exponent_);
-    };
-    col_.setZero();
+    const auto coefficient = [&](Eigen::Index row) { return v == z0_ ? -d_[row] : -scaled(M_(row, v - n_)); };
+    std::fill(col, col + n_, 0.0);
     // Columns of B⁻¹ for rows whose w is basic are unit vectors e_position(w_row).
     for (Eigen::Index row = 0; row < n_; ++row) {
       const Eigen::Index p = position_[static_cast<std::size_t>(row)];
-      if (p >= 0) col_[p] += coefficient(row);
+      if (p >= 0) col[p] += coefficient(row);
     }
-    for (const Eigen::Index row : dense_) col_.noalias() += coefficient(row) * binv_.col(row);
+    for (const Eigen::Index row : dense_) {
+      const double c = coefficient(row);
+      const double* const b = &binv_(0, row);
+      for (Eigen::Index p = 0; p < n_; ++p) col[p] += c * b[p];
+    }
   }
 
   // The first pivot: z0 enters and the row r = lexmin_i (q_i, e_iᵀ)/d_i leaves, which makes every
@@ -95,26 +156,31 @@ class LemkeTableau {
   // Gauss–Jordan pivot: variable `entering` replaces basis_[r]; col_ holds B⁻¹ a_entering.
   void pivot(Eigen::Index r, Eigen::Index entering) {
     const Eigen::Index leaving = basis_[static_cast<std::size_t>(r)];
-    const double pivot_value = col_[r];
+    const double* const col = col_.data();
+    const double pivot_value = col[r];
     for (const Eigen::Index c : dense_) {
-      const double v = binv_(r, c) / pivot_value;
-      binv_.col(c).noalias() -= v * col_;
-      binv_(r, c) = v;
+      double* const b = &binv_(0, c);
+      const double v = b[r] / pivot_value;
+      for (Eigen::Index p = 0; p < n_; ++p) b[p] -= v * col[p];
+      b[r] = v;
     }
     if (leaving < n_) {
       // w_leaving's column of B⁻¹ was e_r; after the pivot it is dense.
-      binv_.col(leaving) = col_ * (-1.0 / pivot_value);
-      binv_(r, leaving) = 1.0 / pivot_value;
+      double* const b = &binv_(0, leaving);
+      const double factor = -1.0 / pivot_value;
+      for (Eigen::Index p = 0; p < n_; ++p) b[p] = col[p] * factor;
+      b[r] = 1.0 / pivot_value;
       add_dense(leaving);
     }
     if (entering < n_) {
       // w_entering becomes basic at r: its column is exactly e_r.
-      binv_.col(entering).setZero();
-      binv_(r, entering) = 1.0;
+      double* const b = &binv_(0, entering);
+      std::fill(b, b + n_, 0.0);
+      b[r] = 1.0;
       remove_dense(entering);
     }
     const double theta = x_[r] / pivot_value;
-    x_.noalias() -= theta * col_;
+    for (Eigen::Index p = 0; p < n_; ++p) x_[p] -= theta * col[p];
     x_[r] = theta;
     for (Eigen::Index p = 0; p < n_; ++p) x_[p] = std::max(x_[p], 0.0);  // round-off below zero
     basis_[static_cast<std::size_t>(r)] = entering;
@@ -130,7 +196,7 @@ class LemkeTableau {
     return v < n_ ? PivotVariable{PivotVariable::Kind::W, v} : PivotVariable{PivotVariable::Kind::Z, v - n_};
   }
   [[nodiscard]] double unscaled(Eigen::Index v, double value) const {
-    return v >= n_ && v < z0_ ? value : std::ldexp(value, -scale_exponent_);
+    return v >= n_ && v < z0_ ? value : unscaled_value(value);
   }
   void ratio_test(Eigen::Index entering, bool first, std::vector<double>& ratios) const {
     ratios.assign(static_cast<std::size_t>(n_), std::numeric_limits<double>::infinity());
@@ -163,7 +229,7 @@ class LemkeTableau {
   }
 
   // z0 of the original problem (the scaled problem's z0 is s times it).
-  double z0_value() const { return std::ldexp(x_z0(), -scale_exponent_); }
+  double z0_value() const { return unscaled_value(x_z0()); }
 
   // Whether the basic values and the work column are finite (a NaN or ±inf tableau cannot be
   // trusted: its ratio test would read no candidate and report a ray that is not there).
@@ -177,7 +243,7 @@ class LemkeTableau {
       const Eigen::Index pz = position(i + n_);
       const Eigen::Index pw = position(i);
       const double zi = pz >= 0 ? x_[pz] : 0.0;
-      const double wi = std::ldexp((pw >= 0 ? x_[pw] : 0.0) - d_[i] * t, -scale_exponent_);
+      const double wi = unscaled_value((pw >= 0 ? x_[pw] : 0.0) - d_[i] * t);
       worst = std::max(worst, std::abs(std::min(zi, wi)));
     }
     return worst;
@@ -215,6 +281,18 @@ class LemkeTableau {
     const detail::DataScale scale = detail::data_scale(problem);
     const double largest = std::max(scale.m_max, scale.q_max);
     return largest > 0.0 && std::isfinite(largest) ? -std::ilogb(largest) : 0;
+  }
+
+  // 2^e where that is a normal double, else 0 (then scaled/unscaled call ldexp).
+  static double power_of_two(int e) {
+    if (e < -1022 || e > 1023) return 0.0;
+    return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);  // the exponent field alone
+  }
+  // v·2^e and v·2^−e, e the scale exponent, correctly rounded: a product with the power of two
+  // where it is a normal double (the value std::ldexp returns, without a call per entry).
+  [[nodiscard]] double scaled(double v) const { return scale_ != 0.0 ? v * scale_ : std::ldexp(v, scale_exponent_); }
+  [[nodiscard]] double unscaled_value(double v) const {
+    return unscale_ != 0.0 ? v * unscale_ : std::ldexp(v, -scale_exponent_);
   }
 
   double x_z0() const {
@@ -258,19 +336,21 @@ class LemkeTableau {
   }
 
   const Eigen::MatrixXd& M_;
-  const Eigen::VectorXd& d_;
   Eigen::Index n_;
   Eigen::Index z0_;
-  Eigen::MatrixXd binv_;                  // B⁻¹, column-major; columns of rows with basic w are unit vectors
-  int scale_exponent_;                    // the tableau holds (s M, s q) with s = 2^scale_exponent_
-  Eigen::VectorXd x_;                     // values of the basic variables, x = B⁻¹ (s q)
-  Eigen::VectorXd col_;                   // work column B⁻¹ a_entering
-  std::vector<Eigen::Index> basis_;       // variable at each position
-  std::vector<Eigen::Index> position_;    // position of each variable, −1 when nonbasic
-  std::vector<Eigen::Index> dense_;       // rows whose w is nonbasic: dense columns of B⁻¹
-  std::vector<Eigen::Index> dense_slot_;  // index of each row in dense_, −1 when absent
-  std::vector<Eigen::Index> candidates_;
-  std::vector<Eigen::Index> next_;
+  Eigen::Map<Eigen::MatrixXd> binv_;  // B⁻¹, column-major; columns of rows with basic w are unit vectors
+  Eigen::Map<Eigen::VectorXd> x_;     // values of the basic variables, x = B⁻¹ (s q)
+  Eigen::Map<Eigen::VectorXd> col_;   // work column B⁻¹ a_entering
+  Eigen::Map<Eigen::VectorXd> d_;     // the covering vector
+  int scale_exponent_;                // the tableau holds (s M, s q) with s = 2^scale_exponent_
+  double scale_;                      // s, or 0 where it is not a normal double
+  double unscale_;                    // 1/s, or 0 where it is not a normal double
+  IndexList basis_;                   // variable at each position
+  IndexList position_;                // position of each variable, −1 when nonbasic
+  IndexList dense_;                   // rows whose w is nonbasic: dense columns of B⁻¹
+  IndexList dense_slot_;              // index of each row in dense_, −1 when absent
+  IndexList candidates_;
+  IndexList next_;
   double pivot_tolerance_;
 };
 
@@ -311,8 +391,76 @@ std::optional<double> verify_infeasibility_ray(const Lcp& problem, const Eigen::
   return static_cast<double>(qv);
 }
 
-// Re-solve M_αα z_α = −q_α on the final complementary basis; keep it when no worse.
+// Re-solve M_αα z_α = −q_α on the final complementary basis, α = {z_i > 0}; keep it when no
+// worse. Up to kStackTableau the system, its LU and the point kept for comparison live on the
+// stack; the candidate is recomputed in the result's own z and w (detail::recompute_point: the
+// natural residual, which is what detail::polish_on_active_set compares above that size; the
+// relative one is measured once, on the point kept).
+void refine_small(const Lcp& problem, Result& result) {
+  const Eigen::Index n = result.z.size();
+  std::array<Eigen::Index, kStackTableau> active{};
+  Eigen::Index k = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (result.z[i] > 0.0) active[static_cast<std::size_t>(k++)] = i;
+  }
+  if (k == 0) return;
+  // M_αα (row-major, k×k) and −q_α, then Gaussian elimination with partial pivoting and back
+  // substitution in plain loops (Eigen's LU costs more in set-up than in arithmetic at this size).
+  std::array<double, kStackTableau * kStackTableau> a;
+  std::array<double, kStackTableau> x;
+  const auto at = [&](Eigen::Index i, Eigen::Index j) -> double& { return a[static_cast<std::size_t>(i * k + j)]; };
+  for (Eigen::Index i = 0; i < k; ++i) {
+    const Eigen::Index row = active[static_cast<std::size_t>(i)];
+    for (Eigen::Index j = 0; j < k; ++j) at(i, j) = problem.M(row, active[static_cast<std::size_t>(j)]);
+    x[static_cast<std::size_t>(i)] = -problem.q[row];
+  }
+  for (Eigen::Index c = 0; c < k; ++c) {
+    Eigen::Index pivot = c;
+    for (Eigen::Index i = c + 1; i < k; ++i) {
+      if (std::abs(at(i, c)) > std::abs(at(pivot, c))) pivot = i;
+    }
+    if (!(std::abs(at(pivot, c)) > 0.0)) return;  // M_αα singular: the pivoted point stays
+    if (pivot != c) {
+      for (Eigen::Index j = c; j < k; ++j) std::swap(at(c, j), at(pivot, j));
+      std::swap(x[static_cast<std::size_t>(c)], x[static_cast<std::size_t>(pivot)]);
+    }
+    for (Eigen::Index i = c + 1; i < k; ++i) {
+      const double factor = at(i, c) / at(c, c);
+      if (factor == 0.0) continue;
+      for (Eigen::Index j = c + 1; j < k; ++j) at(i, j) -= factor * at(c, j);
+      x[static_cast<std::size_t>(i)] -= factor * x[static_cast<std::size_t>(c)];
+    }
+  }
+  for (Eigen::Index i = k - 1; i >= 0; --i) {
+    double sum = x[static_cast<std::size_t>(i)];
+    for (Eigen::Index j = i + 1; j < k; ++j) sum -= at(i, j) * x[static_cast<std::size_t>(j)];
+    x[static_cast<std::size_t>(i)] = sum / at(i, i);
+    if (!std::isfinite(x[static_cast<std::size_t>(i)])) return;
+  }
+  // The candidate in the result's own z and w, the pivoted point kept to restore.
+  std::array<double, kStackTableau> z_kept;
+  std::array<double, kStackTableau> w_kept;
+  std::copy(result.z.data(), result.z.data() + n, z_kept.data());
+  std::copy(result.w.data(), result.w.data() + n, w_kept.data());
+  const double residual = result.residual;
+  result.z.setZero();
+  for (Eigen::Index i = 0; i < k; ++i) result.z[active[static_cast<std::size_t>(i)]] = x[static_cast<std::size_t>(i)];
+  detail::recompute_point(problem, result);
+  if (result.residual > residual) {  // worse: the pivoted point stays
+    std::copy(z_kept.data(), z_kept.data() + n, result.z.data());
+    std::copy(w_kept.data(), w_kept.data() + n, result.w.data());
+    result.residual = residual;
+  }
+}
+
+// The refinement of the point where z0 left the basis. A natural residual of exactly 0 (every
+// min(z_i, w_i) = 0 in floating point) cannot improve, so small problems skip the re-solve there.
 void refine(const Lcp& problem, Result& result) {
+  if (result.z.size() <= kStackTableau) {
+    if (result.residual == 0.0) return;
+    refine_small(problem, result);
+    return;
+  }
   std::vector<Eigen::Index> active;
   for (Eigen::Index i = 0; i < result.z.size(); ++i) {
     if (result.z[i] > 0.0) active.push_back(i);
@@ -320,26 +468,34 @@ void refine(const Lcp& problem, Result& result) {
   if (!active.empty()) (void)detail::polish_on_active_set(problem, result, active);
 }
 
-}  // namespace
-
-Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
-  if (auto trivial = detail::trivial_result(problem, "lemke")) return *trivial;
+// Lemke's path on a tableau held in `values` and `indices` (tableau_values(n), tableau_indices(n)).
+Result run_lemke(const Lcp& problem, const SolveOptions& options, const char* solved_message, double* values,
+                 Eigen::Index* indices) {
   const Eigen::Index n = problem.size();
-  const Eigen::VectorXd covering =
-      options.lemke.covering_vector ? *options.lemke.covering_vector : Eigen::VectorXd::Ones(n);
   const int limit = options.iteration_limit(std::max(1000, 50 * static_cast<int>(n)));
 
-  LemkeTableau tableau(problem, covering, options.lemke.pivot_tolerance);
+  LemkeTableau tableau(problem, options.lemke.covering_vector ? &*options.lemke.covering_vector : nullptr,
+                       options.lemke.pivot_tolerance, values, indices);
   std::vector<double> history;
-  // Room for every entry history keeps (at most kHistoryLimit), so the loop itself never allocates.
+  // Room for every entry history keeps (at most kHistoryLimit), so the loop itself never allocates;
+  // a small problem's path is short (about n pivots), so it reserves 8n and grows past that.
   if (options.record_history) {
-    history.reserve(std::min(static_cast<std::size_t>(std::max(limit, 1)), kHistoryLimit));
+    const std::size_t room = std::min(static_cast<std::size_t>(std::max(limit, 1)), kHistoryLimit);
+    history.reserve(n <= kStackTableau ? std::min(room, 8 * static_cast<std::size_t>(n)) : room);
   }
 
-  Eigen::VectorXd z(n);
-  const auto finish = [&](Status status, std::string message, int pivots) {
-    tableau.current_z(z);
-    Result result = detail::make_result(problem, z, "lemke");
+  // The result at z (w and both residuals recomputed from it; `relative` false: the relative one
+  // is left to the caller, which measures it once the refinement has chosen the point).
+  const auto finish = [&](Status status, std::string message, int pivots, bool relative = true) {
+    Result result;
+    result.z.resize(n);
+    tableau.current_z(result.z);
+    if (relative) {
+      detail::recompute(problem, result);
+    } else {
+      detail::recompute_point(problem, result);
+    }
+    result.method = "lemke";
     result.iterations = pivots;
     result.history = std::move(history);
     result.status = status;
@@ -425,12 +581,36 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
     if (leaving == tableau.z0()) break;
   }
 
-  Result result = finish(Status::Solved, "", pivots);
+  Result result = finish(Status::Solved, "", pivots, false);
   if (options.lemke.refine) refine(problem, result);
+  result.relative_residual = relative_residual(problem, result.z, result.w);
+  if (result.relative_residual <= options.tolerance) {
+    result.status = Status::Solved;
+    result.message = solved_message;
+    return result;
+  }
   detail::judge(result, options.tolerance, Status::NumericalFailure,
                 "z0 left the basis but the complementary point misses the tolerance: M is ill-conditioned");
-  if (result.solved()) result.message = "z0 left the basis after " + std::to_string(pivots) + " pivots";
   return result;
+}
+
+}  // namespace
+
+Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
+  return solve_lemke(problem, options, kLemkeSolved);
+}
+
+Result solve_lemke(const Lcp& problem, const SolveOptions& options, const char* solved_message) {
+  if (auto trivial = detail::trivial_result(problem, "lemke")) return *std::move(trivial);
+  const Eigen::Index n = problem.size();
+  if (n <= kStackTableau) {
+    std::array<double, tableau_values(kStackTableau)> values;
+    std::array<Eigen::Index, tableau_indices(kStackTableau)> indices;
+    return run_lemke(problem, options, solved_message, values.data(), indices.data());
+  }
+  std::vector<double> values(tableau_values(n));
+  std::vector<Eigen::Index> indices(tableau_indices(n));
+  return run_lemke(problem, options, solved_message, values.data(), indices.data());
 }
 
 }  // namespace perp

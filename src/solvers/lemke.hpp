@@ -8,7 +8,9 @@
 ///
 /// Implementation: revised form with an explicit basis inverse B⁻¹. A column of B⁻¹ whose w_i is
 /// basic is a unit vector and is never touched, so a pivot costs O(n·k) where k − 1 is the
-/// number of basic z's (at most O(n²)); all work arrays are allocated before the first pivot.
+/// number of basic z's (at most O(n²)); all work arrays are allocated before the first pivot, in
+/// two blocks, or on the stack for n <= 16 (then a solve allocates only its result's z, w, message
+/// and history).
 
 #include "perp/core/lcp.hpp"
 #include "perp/core/result.hpp"
@@ -20,5 +22,13 @@ namespace perp {
 /// the basis, `RayTermination` (with `Result::ray`) when the entering column has no positive
 /// entry, `MaxIterations` at the pivot limit.
 [[nodiscard]] Result solve_lemke(const Lcp& problem, const SolveOptions& options);
+
+/// The message of a solved Lemke result: a fixed sentence (the pivots are `Result::iterations`),
+/// so that the success path formats no string.
+inline constexpr const char* kLemkeSolved = "z0 left the basis";
+
+/// `solve_lemke` with `solved_message` (a fixed text) as the message when it solves: `auto` puts its
+/// route there without a second string.
+[[nodiscard]] Result solve_lemke(const Lcp& problem, const SolveOptions& options, const char* solved_message);
 
 }  // namespace perp

@@ -67,14 +67,18 @@ Extent extent(const Range& values) {
 
 bool outside_window(double x) { return x > 0.0 && (std::ilogb(x) < -kUnitWindow || std::ilogb(x) > kUnitWindow); }
 
+// Whether data with these largest magnitudes of M and q is solved at unit scale (above).
+bool far_from_unit_scale(double m_largest, double q_largest) {
+  return outside_window(m_largest) || outside_window(q_largest) ||
+         (m_largest > 0.0 && q_largest > 0.0 && std::abs(std::ilogb(q_largest) - std::ilogb(m_largest)) > kUnitWindow);
+}
+
 // The method on the problem, or on its equivalent at unit scale (above).
 Result run_scaled(const Lcp& problem, Method method, const SolveOptions& options) {
   const Extent m = extent(problem.M.reshaped());
   const Extent q = extent(problem.q);
-  const bool far = outside_window(m.largest) || outside_window(q.largest) ||
-                   (m.largest > 0.0 && q.largest > 0.0 && std::abs(std::ilogb(q.largest) - std::ilogb(m.largest)) > kUnitWindow);
   Result result;
-  if (far) {
+  if (far_from_unit_scale(m.largest, q.largest)) {
     const int a = unit_exponent(m.largest, m.smallest);
     const int b = unit_exponent(q.largest, q.smallest);
     Lcp unit{problem.M, problem.q};
@@ -200,10 +204,56 @@ struct McpSteps {
   static void finish(const Mcp&, const SolveOptions&, Result&) {}
 };
 
+// The lean route of small LCPs (issue 19: the fixed cost of a solve at n <= 10 near that of the
+// kernel). lemke, and auto (whose first try up to kAutoPivotFirstSize is Lemke), on n <= kSmallLcp
+// without a trace or all_solutions, on finite data near unit scale with some q_i < 0, run the Lemke
+// kernel directly: one pass over M and one over q (finite, and run_scaled's window), the options
+// validated as always, no classification, the tableau on the stack (lemke.cpp), w and the residuals
+// recomputed from z once, and a fixed message. That is what the pipeline returns on such a problem
+// (the same kernel on the same data, judged on the same recomputed residual), less its repeated
+// passes and strings. Anything else, and a Lemke run that does not solve, takes the full pipeline
+// from the start; `spent_ms` is then the time lost here.
+constexpr Eigen::Index kSmallLcp = 16;
+
+std::optional<Result> solve_small(const Lcp& problem, Method method, const SolveOptions& options, double& spent_ms) {
+  const Eigen::Index n = problem.size();
+  if ((method != Method::Lemke && method != Method::Auto) || n == 0 || n > kSmallLcp || problem.M.rows() != n ||
+      problem.M.cols() != n || options.trace || options.all_solutions) {
+    return std::nullopt;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  // max|M| and max|q| with NaN propagated: finite exactly when every entry is (Lcp::validate's
+  // test: where it fails, the pipeline throws its message).
+  constexpr double kLargest = std::numeric_limits<double>::max();
+  const double m = problem.M.cwiseAbs().maxCoeff<Eigen::PropagateNaN>();
+  const double q = problem.q.cwiseAbs().maxCoeff<Eigen::PropagateNaN>();
+  if (!(m <= kLargest) || !(q <= kLargest) || !(problem.q.minCoeff() < 0.0)) {
+    return std::nullopt;  // invalid or trivial (q >= 0): the pipeline's cases
+  }
+  // Both maxima in [2^-32, 2^32] are inside run_scaled's window with room to spare (a test without
+  // its ilogb calls); elsewhere the window itself decides, and data to be scaled takes the pipeline.
+  constexpr double kNear = 4294967296.0;  // 2^32
+  const bool near = m >= 1.0 / kNear && m <= kNear && q >= 1.0 / kNear && q <= kNear;
+  if (!near && far_from_unit_scale(m, q)) return std::nullopt;
+  options.validate(n);
+  Result result = solve_lemke(problem, options, method == Method::Auto ? detail::kAutoLemkeSolved : kLemkeSolved);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!result.solved()) {
+    spent_ms = ms;
+    return std::nullopt;
+  }
+  result.time_ms = ms;
+  return result;
+}
+
 }  // namespace
 
 Result solve(const Lcp& problem, Method method, const SolveOptions& options) {
-  return detail::solve_through<LcpSteps>(problem, method, options);
+  double spent_ms = 0;
+  if (std::optional<Result> small = solve_small(problem, method, options, spent_ms)) return *std::move(small);
+  Result result = detail::solve_through<LcpSteps>(problem, method, options);
+  result.time_ms += spent_ms;
+  return result;
 }
 
 Result solve(const Ncp& problem, Method method, const SolveOptions& options) {

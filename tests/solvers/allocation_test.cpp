@@ -1,5 +1,5 @@
 // Lemke's pivot loop allocates nothing: the number of heap allocations of a solve does not grow
-// with the number of pivots. Its own executable, because it interposes malloc (glibc), which
+// with the number of pivots. Its own executable, because it interposes malloc, calloc and realloc (glibc), which
 // both Eigen's allocations and operator new go through; not built under the sanitizers, which
 // interpose malloc themselves.
 #include <gtest/gtest.h>
@@ -12,6 +12,8 @@
 #include "test_problems.hpp"
 
 extern "C" void* __libc_malloc(std::size_t size);  // glibc's own allocator
+extern "C" void* __libc_calloc(std::size_t count, std::size_t size);
+extern "C" void* __libc_realloc(void* pointer, std::size_t size);
 
 namespace {
 std::atomic<long> allocations{0};
@@ -20,6 +22,17 @@ std::atomic<long> allocations{0};
 extern "C" void* malloc(std::size_t size) {
   allocations.fetch_add(1, std::memory_order_relaxed);
   return __libc_malloc(size);
+}
+
+// GCC turns a malloc followed by zeroing (an Eigen vector resized, then setZero) into calloc.
+extern "C" void* calloc(std::size_t count, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(count, size);
+}
+
+extern "C" void* realloc(void* pointer, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(pointer, size);
 }
 
 namespace perp {
@@ -45,6 +58,27 @@ TEST(LemkeAllocations, DoNotGrowWithThePivots) {
   EXPECT_EQ(small, large) << small_pivots << " pivots: " << small << " allocations; " << large_pivots
                           << " pivots: " << large << " allocations";
   EXPECT_LT(large, 40);  // a fixed set-up: tableau, work vectors, result
+}
+
+// A small solve through the lean route (solve.cpp, issue 19) allocates its result's z, w and message
+// only (and the history when recorded): no tableau, no validation or classification, no formatting.
+TEST(SmallSolveAllocations, OnlyTheResult) {
+  for (const Eigen::Index n : {2, 4, 9, 10, 16}) {
+    const Lcp problem = testing_problems::random_spd(n, 3);
+    for (const Method method : {Method::Lemke, Method::Auto}) {
+      for (const bool history : {false, true}) {
+        SolveOptions options;
+        options.record_history = history;
+        const long before = allocations.load();
+        const Result r = solve(problem, method, options);
+        const long count = allocations.load() - before;
+        ASSERT_TRUE(r.solved()) << r.message;
+        EXPECT_EQ(r.method, "lemke");
+        EXPECT_EQ(count, history ? 4 : 3) << "n = " << n << ", " << to_string(method) << ", history " << history
+                                          << ": " << r.message;
+      }
+    }
+  }
 }
 
 // nsgs's sweeps allocate nothing: a solve of 500 sweeps allocates as often as one of 50 (2D and 3D;

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <limits>
 #include <random>
 #include <string>
@@ -11,8 +12,10 @@
 #include "../../src/solvers/newton_linear.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
+#include "perp/io/siconos.hpp"
 #include "perp/solvers/batch.hpp"
 #include "perp/solvers/solve.hpp"
+#include "relative_check.hpp"
 
 namespace perp::solvers_auto_lcp_test {
 namespace {
@@ -178,6 +181,72 @@ TEST(NewtonOnSingularPsd, ContactLcpSolvedByNewtonMinAndInteriorPoint) {
     EXPECT_TRUE(result.solved()) << to_string(method) << ": " << result.message;
     EXPECT_LE(recomputed(problem, result), 1e-10) << to_string(method);
   }
+}
+
+// The lean route of small solves (solve.cpp, issue 19) against the full pipeline: lemke and auto on
+// n <= 16 without a trace take the lean route; a trace (here one that only counts) sends the same
+// call through the pipeline (the lean route skips traced solves), which runs the same Lemke kernel
+// and then, where Lemke fails, auto's classified order. Both must agree on the status, the method,
+// the pivots and z, and each claim is checked on the relative residual recomputed here.
+void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name) {
+  for (const Method method : {Method::Lemke, Method::Auto}) {
+    SolveOptions options;
+    options.tolerance = 1e-10;
+    const Result lean = solve(problem, method, options);
+    int events = 0;
+    options.trace = [&events](const TraceEvent&) { ++events; };
+    const Result full = solve(problem, method, options);
+    const std::string what = name + ", " + to_string(method) + ": " + lean.message + " | " + full.message;
+    EXPECT_EQ(lean.status, full.status) << what;
+    EXPECT_EQ(lean.method, full.method) << what;
+    EXPECT_EQ(lean.iterations, full.iterations) << what;
+    EXPECT_EQ(lean.message, full.message) << what;
+    ASSERT_EQ(lean.z.size(), problem.size()) << what;
+    const double size = 1.0 + full.z.cwiseAbs().maxCoeff();
+    EXPECT_LE((lean.z - full.z).cwiseAbs().maxCoeff(), 1e-12 * size) << what;
+    EXPECT_LE((lean.w - (problem.M * lean.z + problem.q)).cwiseAbs().maxCoeff(),
+              1e-12 * (1.0 + problem.q.cwiseAbs().maxCoeff() + problem.M.cwiseAbs().maxCoeff() * size))
+        << what;
+    const long double relative = testing_relative::relative(problem, lean.z);
+    EXPECT_EQ(lean.solved(), lean.relative_residual <= options.tolerance) << what;
+    if (lean.solved()) {
+      EXPECT_LE(relative, options.tolerance) << what;
+      EXPECT_GE(lean.z.minCoeff(), 0.0) << what;
+    }
+    if (full.iterations > 0 && full.method == "lemke") {
+      EXPECT_GT(events, 0) << what;
+    }
+  }
+}
+
+TEST(SmallSolves, LeanRouteAsThePipelineOnTheSiconosFiles) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(PERP_SICONOS_DATA_DIR)) {
+    const Lcp problem = read_siconos_lcp(entry.path());
+    if (problem.size() > 16) continue;
+    ++files;
+    expect_lean_route_as_pipeline(problem, entry.path().filename().string());
+  }
+  EXPECT_EQ(files, 18);  // the 20 files less lcp_mmc (n = 26) and lcp_tobenna (n = 40)
+}
+
+TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
+  std::mt19937_64 engine(19);
+  int lemke_failed = 0;
+  for (Eigen::Index n = 1; n <= 16; ++n) {
+    for (int k = 0; k < 12; ++k) {
+      Lcp problem{Eigen::MatrixXd(n, n), Eigen::VectorXd(n)};
+      for (double& x : problem.M.reshaped()) x = uniform(engine, -1, 1);
+      for (double& x : problem.q) x = uniform(engine, -1, 1);
+      if (k % 3 == 0) problem = spd(n, static_cast<unsigned>(100 * n + k));          // positive definite
+      if (k % 3 == 1) problem.M.diagonal().array() += static_cast<double>(n) / 2.0;  // often a P-matrix
+      // k % 3 == 2: a general M, on which Lemke may end on a ray and auto try the classified order
+      const Result lemke = solve(problem, Method::Lemke);
+      if (!lemke.solved()) ++lemke_failed;
+      expect_lean_route_as_pipeline(problem, "n = " + std::to_string(n) + ", k = " + std::to_string(k));
+    }
+  }
+  EXPECT_GT(lemke_failed, 0);  // the fallback to the pipeline was exercised
 }
 
 TEST(SolveMany, InputOrderSameAsSingleSolvesAndOneFailureDoesNotStopTheRest) {
