@@ -3,6 +3,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <limits>
@@ -460,9 +461,13 @@ class ActiveSetNewtonPoint {
     }
     label_.assign(static_cast<std::size_t>(n), 0);
     for (Eigen::Index i = 0; i < n; ++i) label_[static_cast<std::size_t>(i)] = label(x0[i], lower[i], upper[i]);
-    double best_merit = kInfinity;
-    Eigen::VectorXd best_x;
+    seen_.clear();
     for (int solve = 0; solve < kMaxActiveSetSolves; ++solve) {
+      // A labelling seen before (FNV-1a hash of the labels) means block pivoting cycles: stop early.
+      std::uint64_t hash = 1469598103934665603ULL;
+      for (const int l : label_) hash = (hash ^ static_cast<std::uint64_t>(l + 1)) * 1099511628211ULL;
+      if (std::find(seen_.begin(), seen_.end(), hash) != seen_.end()) break;
+      seen_.push_back(hash);
       z_.resize(n);
       free_.clear();
       for (Eigen::Index i = 0; i < n; ++i) {
@@ -481,8 +486,9 @@ class ActiveSetNewtonPoint {
         block_ = detail::submatrix(M, free_, free_, position_);
         ++solves_;
         if (!solver_.compute(block_, symmetric) || !solver_.solve(rhs_, solution_)) {
-          if (best_x.size() == 0) path.failure = "the free block of the linearization is singular";
-          break;
+          path.failure = "the free block of the linearization is singular";
+          ++unsettled_;
+          return path;
         }
         for (Eigen::Index k = 0; k < m; ++k) z_[free_[static_cast<std::size_t>(k)]] = solution_[k];
       } else {
@@ -502,30 +508,20 @@ class ActiveSetNewtonPoint {
           changed = true;
         }
       }
-      // ‖A(x)‖ of this point: kept when the labels do not settle within the budget.
-      const Eigen::VectorXd projected = x_.cwiseMax(lower).cwiseMin(upper);
-      a_.noalias() = M * projected;
-      a_ += c_ + x_ - projected;
-      const double merit = a_.norm();
-      if (merit < best_merit) {
-        best_merit = merit;
-        best_x = x_;
-      }
       if (!changed) {
         path.points.push_back({1.0, x_});
         path.complete = true;
         return path;
       }
     }
-    if (best_x.size() != 0) {
-      // Not settled (block pivoting may cycle when M is not a P-matrix): the best point seen; the
-      // path search on the true merit judges it.
-      path.points.push_back({1.0, std::move(best_x)});
-      path.failure = "block pivoting did not settle; its best point is used";
-    }
+    // Not settled (block pivoting may cycle when M is not a P-matrix, and the linearization may
+    // have no solution): no Newton point, so the caller perturbs M as for a path that fails.
+    path.failure = "block pivoting did not settle";
+    ++unsettled_;
     return path;
   }
   [[nodiscard]] long solves() const { return solves_; }
+  [[nodiscard]] long unsettled() const { return unsettled_; }
 
  private:
   // −1: at the lower bound (fixed variables too), +1: at the upper bound, 0: free.
@@ -537,10 +533,12 @@ class ActiveSetNewtonPoint {
 
   std::vector<int> label_;
   std::vector<Eigen::Index> free_, position_;
-  Eigen::VectorXd c_, z_, w_, x_, a_, rhs_, solution_, scale_;
+  Eigen::VectorXd c_, z_, w_, x_, rhs_, solution_, scale_;
+  std::vector<std::uint64_t> seen_;
   detail::SparseMatrix block_;
   detail::SparseSolver solver_;
   long solves_ = 0;
+  long unsettled_ = 0;
 };
 
 // The point of the path where t first reaches τ (linear between breakpoints).
@@ -797,6 +795,11 @@ class Path {
     text += newton_point_.solves() > 0
                 ? std::to_string(newton_point_.solves()) + " sparse active-set solves (block pivoting)"
                 : std::to_string(pivots_) + " pivots";
+    if (newton_point_.unsettled() > 0) {
+      text += " (" + std::to_string(newton_point_.unsettled()) +
+              " linearizations without a Newton point: block pivoting cycled, met a singular free block or used its " +
+              std::to_string(kMaxActiveSetSolves) + " solves; M was then perturbed as for a failed path)";
+    }
     if (perturbed_ > 0) text += ", " + std::to_string(perturbed_) + " paths with a proximal perturbation";
     if (watchdog_returns_ > 0) text += ", " + std::to_string(watchdog_returns_) + " watchdog returns";
     if (proximal_steps_ > 0) text += ", " + std::to_string(proximal_steps_) + " proximal-point restarts";

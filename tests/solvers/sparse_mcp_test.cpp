@@ -1,6 +1,7 @@
 // MCPs whose Jacobian is given sparse (`Mcp::J_sparse`): validation, agreement with the dense
 // route, a discretized obstacle problem with a solution known in closed form, and the named
-// nonlinear problems of mcp_problems.hpp through the sparse route. Every residual is recomputed
+// nonlinear problems of mcp_problems.hpp from every start of docs/solvers.md's table through the
+// sparse route (where block pivoting cycles or meets singular blocks on the way). Every residual is recomputed
 // here from F(z).
 
 #include <gmock/gmock.h>
@@ -201,15 +202,22 @@ TEST(SparseMcp, NamedNonlinearProblemsThroughTheSparseRoute) {
     Mcp problem;
     Eigen::VectorXd start;
   };
-  const std::vector<Named> cases{
-      {"Kojima-Shindo from 0", to_mcp(kojima_shindo()), Eigen::Vector4d::Zero()},
-      {"Kojima-Shindo from 1", to_mcp(kojima_shindo()), Eigen::Vector4d::Ones()},
-      {"Josephy from (100,100,100,100)", to_mcp(josephy()), Eigen::Vector4d::Constant(100)},
-      {"Mathiesen from 1", to_mcp(mathiesen()), Eigen::VectorXd::Ones(4)},
-      {"HS35 from 0", to_mcp(hs35()), Eigen::VectorXd::Zero(4)},
-      {"Billups from 0", to_mcp(billups()), Eigen::VectorXd::Zero(1)},
-      {"Nash-Cournot", nash_cournot(), Eigen::VectorXd::Constant(5, 10.0)},
-  };
+  const Eigen::Vector4d starts[] = {Eigen::Vector4d::Zero(), Eigen::Vector4d::Ones(), Eigen::Vector4d(1, 0, 1, 0),
+                                    Eigen::Vector4d(0, 1, 1, 0)};
+  std::vector<Named> cases;
+  for (const Eigen::Vector4d& start : starts) {
+    cases.push_back({"Kojima-Shindo", to_mcp(kojima_shindo()), start});
+    cases.push_back({"Josephy", to_mcp(josephy()), start});
+  }
+  cases.push_back({"Josephy", to_mcp(josephy()), Eigen::Vector4d::Constant(100)});
+  cases.push_back({"Mathiesen", to_mcp(mathiesen()), Eigen::VectorXd::Ones(4)});
+  cases.push_back({"HS35", to_mcp(hs35()), Eigen::VectorXd::Zero(4)});
+  for (const double start : {0.0, 0.5, 3.0}) {
+    cases.push_back({"Billups", to_mcp(billups()), Eigen::VectorXd::Constant(1, start)});
+  }
+  cases.push_back({"Nash-Cournot", nash_cournot(), Eigen::VectorXd::Constant(5, 10.0)});
+  cases.push_back({"Nash-Cournot, capacity 10", nash_cournot(10), Eigen::VectorXd::Constant(5, 1.0)});
+
   for (const Named& c : cases) {
     const Mcp p = sparse_copy(c.problem);
     SolveOptions options;
@@ -217,7 +225,8 @@ TEST(SparseMcp, NamedNonlinearProblemsThroughTheSparseRoute) {
     options.tolerance = 1e-10;
     for (const Method method : {Method::Path, Method::Auto}) {
       const Result r = solve(p, method, options);
-      EXPECT_TRUE(r.solved()) << c.name << ", " << to_string(method) << ": " << r.message;
+      EXPECT_TRUE(r.solved()) << c.name << " from " << c.start.transpose() << ", " << to_string(method) << ": "
+                              << r.message;
       if (r.solved()) {
         EXPECT_LE(recomputed_residual(p, r.z), 1e-6) << c.name << ", " << to_string(method);
       }
