@@ -7,7 +7,8 @@
 //   iterations   pivots (lemke, murty) or sweeps (pgs, psor), Result::iterations
 //   residual     natural residual ‖min(z, w)‖∞ of the returned z, Result::residual
 //   ms_per_pivot (lemke) solve time / pivots, averaged over the benchmark's iterations
-//   ms_per_iteration (newton-fb, newton-min, interior-point) solve time / Newton steps, likewise
+//   ms_per_iteration (newton-fb, newton-min, interior-point, path) solve time / Newton steps (path:
+//                major iterations), likewise
 // BM_corpus/<file>/<method> runs the Siconos LCP corpus (data/siconos/lcp) the same way; a
 // method that does not solve a file shows as an error row naming its status.
 // A solve that does not end `Solved` marks the benchmark as an error, so a regression in
@@ -94,7 +95,7 @@ void run_solver(benchmark::State& state, perp::Method method) {
   if (method == perp::Method::Lemke) {
     state.counters["ms_per_pivot"] = benchmark::Counter(ms_per_pivot_sum, benchmark::Counter::kAvgIterations);
   } else if (method == perp::Method::NewtonFb || method == perp::Method::NewtonMin ||
-             method == perp::Method::InteriorPoint) {
+             method == perp::Method::InteriorPoint || method == perp::Method::Path) {
     state.counters["ms_per_iteration"] = benchmark::Counter(ms_per_pivot_sum, benchmark::Counter::kAvgIterations);
   }
 }
@@ -106,6 +107,7 @@ void BM_psor(benchmark::State& state) { run_solver(state, perp::Method::Psor); }
 void BM_newton_fb(benchmark::State& state) { run_solver(state, perp::Method::NewtonFb); }
 void BM_newton_min(benchmark::State& state) { run_solver(state, perp::Method::NewtonMin); }
 void BM_interior_point(benchmark::State& state) { run_solver(state, perp::Method::InteriorPoint); }
+void BM_path(benchmark::State& state) { run_solver(state, perp::Method::Path); }
 
 // Fixed iteration counts for the slow cases keep `make bench` within a few minutes on a
 // 2-core machine; the fast ones let Google Benchmark pick (its default 0.5 s per case).
@@ -123,6 +125,8 @@ BENCHMARK(BM_newton_fb)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})-
 BENCHMARK(BM_newton_fb)->Unit(benchmark::kMillisecond)->Args({1000})->Iterations(5);
 BENCHMARK(BM_newton_min)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args({500});
 BENCHMARK(BM_newton_min)->Unit(benchmark::kMillisecond)->Args({1000})->Iterations(5);
+BENCHMARK(BM_path)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args({500});
+BENCHMARK(BM_path)->Unit(benchmark::kMillisecond)->Args({1000})->Iterations(5);
 BENCHMARK(BM_interior_point)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args({500});
 BENCHMARK(BM_interior_point)->Unit(benchmark::kMillisecond)->Args({1000})->Iterations(5);
 

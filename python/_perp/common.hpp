@@ -66,6 +66,9 @@ py::object status_object(Status status);
 /// not an array of floats of the right dimension). Exceptions it raises propagate as themselves.
 VectorFunction wrap_function(py::handle function, const char* name);
 JacobianFunction wrap_jacobian(py::handle function, const char* name);
+/// A Python callable returning (rows, cols, indptr, indices, data) of a CSC matrix (the Python layer
+/// converts what the user's J returns) as the `SparseJacobianFunction` of an `Mcp`.
+SparseJacobianFunction wrap_sparse_jacobian(py::handle function, const char* name);
 
 void bind_problems(py::module_& m);
 void bind_contact(py::module_& m);

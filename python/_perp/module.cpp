@@ -418,6 +418,19 @@ JacobianFunction wrap_jacobian(py::handle function, const char* name) {
   };
 }
 
+SparseJacobianFunction wrap_sparse_jacobian(py::handle function, const char* name) {
+  return [function, name](const Eigen::VectorXd& z) -> Eigen::SparseMatrix<double> {
+    py::gil_scoped_acquire gil;
+    py::object out = function(copy_to_numpy(z));
+    if (!py::isinstance<py::tuple>(out) || out.cast<py::tuple>().size() != 5) {
+      throw py::type_error(std::string(name) + " must return a scipy.sparse matrix, got " + type_name(out));
+    }
+    auto t = out.cast<py::tuple>();
+    return to_sparse(t[0].cast<Eigen::Index>(), t[1].cast<Eigen::Index>(), t[2].cast<py::array_t<long long>>(),
+                     t[3].cast<py::array_t<long long>>(), t[4].cast<FArray>(), name);
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Results.
 

@@ -79,8 +79,13 @@ QpResult solve_qp(const FArray& Q, const FArray& c, const FArray& A, const FArra
 }
 
 Result solve_ncp(const py::function& F, const py::function& J, Eigen::Index n, const std::string& method, double tol,
-                 const py::object& max_iter, const py::object& warm_start, const py::dict& options) {
-  Ncp problem{n, wrap_function(F, "F"), wrap_jacobian(J, "J")};
+                 const py::object& max_iter, const py::object& warm_start, const py::dict& options, bool sparse) {
+  Ncp problem{n, wrap_function(F, "F"), nullptr};
+  if (sparse) {
+    problem.J_sparse = wrap_sparse_jacobian(J, "J");
+  } else {
+    problem.J = wrap_jacobian(J, "J");
+  }
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
   py::gil_scoped_release release;
@@ -89,8 +94,13 @@ Result solve_ncp(const py::function& F, const py::function& J, Eigen::Index n, c
 
 Result solve_mcp(const py::function& F, const py::function& J, const FArray& lower, const FArray& upper,
                  const std::string& method, double tol, const py::object& max_iter, const py::object& warm_start,
-                 const py::dict& options) {
-  Mcp problem{wrap_function(F, "F"), wrap_jacobian(J, "J"), to_vector(lower, "lower"), to_vector(upper, "upper")};
+                 const py::dict& options, bool sparse) {
+  Mcp problem{wrap_function(F, "F"), nullptr, to_vector(lower, "lower"), to_vector(upper, "upper")};
+  if (sparse) {
+    problem.J_sparse = wrap_sparse_jacobian(J, "J");
+  } else {
+    problem.J = wrap_jacobian(J, "J");
+  }
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
   py::gil_scoped_release release;
@@ -247,9 +257,9 @@ void bind_problems(py::module_& m) {
   m.def("solve_qp", &solve_qp, arg("Q"), arg("c"), arg("A"), arg("b"), arg("method"), arg("tol"), arg("max_iter"),
         arg("warm_start"), arg("options"));
   m.def("solve_ncp", &solve_ncp, arg("F"), arg("J"), arg("n"), arg("method"), arg("tol"), arg("max_iter"),
-        arg("warm_start"), arg("options"));
+        arg("warm_start"), arg("options"), arg("sparse") = false);
   m.def("solve_mcp", &solve_mcp, arg("F"), arg("J"), arg("lower"), arg("upper"), arg("method"), arg("tol"),
-        arg("max_iter"), arg("warm_start"), arg("options"));
+        arg("max_iter"), arg("warm_start"), arg("options"), arg("sparse") = false);
   m.def("solve_friction_contact", &solve_friction_contact, arg("dimension"), arg("W"), arg("q"), arg("mu"),
         arg("method"), arg("tol"), arg("max_iter"), arg("warm_start"), arg("options"));
   m.def("read_problem", &read_problem, arg("path"));

@@ -271,26 +271,48 @@ def _difference_jacobian(F: Callable) -> Callable:
     return J
 
 
+def _jacobian(F: Callable, J: Optional[Callable], sparse: bool):
+    """J for the compiled side: as given, forward differences for None, or (sparse=True) a wrapper
+    that hands the CSC arrays of the scipy.sparse matrix J returns."""
+    if not isinstance(sparse, bool):
+        raise TypeError(f"sparse: expected True or False, got {type(sparse).__name__}")
+    if not sparse:
+        return _difference_jacobian(F) if J is None else _callable(J, "J")
+    if J is None:
+        raise ValueError("sparse=True needs J: forward differences would form a dense Jacobian")
+    _callable(J, "J")
+
+    def sparse_J(z):
+        out = J(z)
+        if not _is_sparse(out):
+            raise TypeError(f"J must return a scipy.sparse matrix when sparse=True, got {type(out).__name__}")
+        return _sparse_operator(out, "J")
+    return sparse_J
+
+
 def solve_ncp(F: Callable, J: Optional[Callable], x0, method: str = "auto", tol: float = 1e-8,
-              max_iter: Optional[int] = None, **method_options) -> Result:
+              max_iter: Optional[int] = None, sparse: bool = False, **method_options) -> Result:
     """Solve the NCP  z >= 0 ⊥ F(z) >= 0  from the start point x0 (which sets n).
 
     ``F(z)`` returns n values and ``J(z)`` the n×n Jacobian, both taking and returning numpy arrays;
-    ``J=None`` uses forward differences. An exception raised inside F or J reaches the caller as
-    itself. Methods: newton-fb, newton-min, penalized-fb, smoothing, path, auto.
+    ``J=None`` uses forward differences. With ``sparse=True``, J must return a scipy.sparse matrix,
+    which reaches the library sparse (never densified; docs/solvers.md, "Sparse nonlinear
+    problems"). An exception raised inside F or J reaches the caller as itself. Methods: newton-fb,
+    newton-min, penalized-fb, smoothing, path, auto.
     """
     x = _vector(x0, "x0")
     _callable(F, "F")
-    J = _difference_jacobian(F) if J is None else _callable(J, "J")
-    return _perp.solve_ncp(F, J, x.size, _method(method), _real(tol, "tol"), _max_iter(max_iter), x, method_options)
+    J = _jacobian(F, J, sparse)
+    return _perp.solve_ncp(F, J, x.size, _method(method), _real(tol, "tol"), _max_iter(max_iter), x, method_options,
+                           sparse)
 
 
 def solve_mcp(F: Callable, J: Optional[Callable], lower, upper, x0=None, method: str = "auto", tol: float = 1e-8,
-              max_iter: Optional[int] = None, **method_options) -> Result:
+              max_iter: Optional[int] = None, sparse: bool = False, **method_options) -> Result:
     """Solve the MCP on the box [lower, upper] (bounds may be ±inf): z = mid(lower, upper, z − F(z)).
 
     ``lower``/``upper`` are arrays, or scalars when ``x0`` gives n; ``x0`` defaults to 0 projected on
-    the box. F, J as for :func:`solve_ncp`.
+    the box. F, J and ``sparse`` as for :func:`solve_ncp`.
     """
     x = _optional_vector(x0, "x0")
     n = None
@@ -301,9 +323,9 @@ def solve_mcp(F: Callable, J: Optional[Callable], lower, upper, x0=None, method:
     if n is None:
         raise ValueError("lower, upper, x0: give n, as an array for a bound or as x0")
     _callable(F, "F")
-    J = _difference_jacobian(F) if J is None else _callable(J, "J")
+    J = _jacobian(F, J, sparse)
     return _perp.solve_mcp(F, J, _vector_or_scalar(lower, "lower", n), _vector_or_scalar(upper, "upper", n),
-                           _method(method), _real(tol, "tol"), _max_iter(max_iter), x, method_options)
+                           _method(method), _real(tol, "tol"), _max_iter(max_iter), x, method_options, sparse)
 
 
 def _sparse_operator(W: Any, name: str):

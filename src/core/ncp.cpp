@@ -9,15 +9,29 @@
 #include "perp/core/lcp.hpp"
 
 namespace perp {
+namespace {
+void require_one_jacobian(bool dense, bool sparse, const char* prefix) {
+  if (!dense && !sparse) {
+    throw InvalidProblem(std::string(prefix) +
+                         "J is empty; set the Jacobian J(z) of F (J for a dense matrix, or J_sparse for a sparse one)");
+  }
+  if (dense && sparse) {
+    throw InvalidProblem(
+        std::string(prefix) +
+        "both J and J_sparse are set; set exactly one (J for a dense Jacobian, J_sparse for a sparse one)");
+  }
+}
+}  // namespace
+
 void Ncp::validate() const {
   if (n < 0) throw InvalidProblem("Ncp: n must be >= 0, got " + std::to_string(n));
   if (!F) throw InvalidProblem("Ncp: F is empty; set the function F(z)");
-  if (!J) throw InvalidProblem("Ncp: J is empty; set the Jacobian J(z) of F");
+  require_one_jacobian(static_cast<bool>(J), static_cast<bool>(J_sparse), "Ncp: ");
 }
 
 void Mcp::validate() const {
   if (!F) throw InvalidProblem("Mcp: F is empty; set the function F(z)");
-  if (!J) throw InvalidProblem("Mcp: J is empty; set the Jacobian J(z) of F");
+  require_one_jacobian(static_cast<bool>(J), static_cast<bool>(J_sparse), "Mcp: ");
   if (upper.size() != lower.size()) {
     throw InvalidProblem("Mcp: upper has size " + std::to_string(upper.size()) + " but lower has size " +
                          std::to_string(lower.size()) + "; both must have n entries");
@@ -47,7 +61,7 @@ void require_valid_bounds(double lower, double upper, Eigen::Index i, const char
 Mcp to_mcp(const Ncp& problem) {
   problem.validate();
   return Mcp{problem.F, problem.J, Eigen::VectorXd::Zero(problem.n),
-             Eigen::VectorXd::Constant(problem.n, std::numeric_limits<double>::infinity())};
+             Eigen::VectorXd::Constant(problem.n, std::numeric_limits<double>::infinity()), problem.J_sparse};
 }
 
 Eigen::VectorXd evaluate_function(const VectorFunction& F, const Eigen::VectorXd& z, const char* what) {
@@ -75,6 +89,27 @@ Eigen::MatrixXd evaluate_jacobian(const JacobianFunction& J, const Eigen::Vector
                          std::to_string(z.size()));
   }
   require_finite(value, (std::string(what) + ": J").c_str());
+  return value;
+}
+
+Eigen::SparseMatrix<double> evaluate_jacobian(const SparseJacobianFunction& J, const Eigen::VectorXd& z,
+                                              const char* what) {
+  Eigen::SparseMatrix<double> value = J(z);
+  if (value.rows() != z.size() || value.cols() != z.size()) {
+    throw InvalidProblem(std::string(what) + ": J_sparse returned a " + std::to_string(value.rows()) + "x" +
+                         std::to_string(value.cols()) + " matrix, expected " + std::to_string(z.size()) + "x" +
+                         std::to_string(z.size()));
+  }
+  value.makeCompressed();
+  for (Eigen::Index j = 0; j < value.outerSize(); ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(value, j); it; ++it) {
+      if (!std::isfinite(it.value())) {
+        throw InvalidProblem(std::string(what) + ": J_sparse(" + std::to_string(it.row()) + ", " +
+                             std::to_string(it.col()) + ") is " + number_text(it.value()) +
+                             "; J must return finite values");
+      }
+    }
+  }
   return value;
 }
 

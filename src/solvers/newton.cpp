@@ -14,6 +14,7 @@
 #include "perp/core/error.hpp"
 #include "perp/core/ncp_function.hpp"
 #include "perp/core/residual.hpp"
+#include "sparse_linear.hpp"
 
 namespace perp {
 namespace {
@@ -198,6 +199,52 @@ class McpModel {
   bool symmetric_ = false;
 };
 
+// The same with the Jacobian given sparse (`Mcp::J_sparse`): nothing dense of size n×n.
+class SparseMcpModel {
+ public:
+  static constexpr bool kWatchdog = false;
+  explicit SparseMcpModel(const Mcp& problem) : problem_(problem) {}
+  [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
+  [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
+  [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
+  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
+    F = problem_.F(z);
+    if (F.size() != z.size()) {
+      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
+    }
+    return F.allFinite();
+  }
+  void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
+    F = evaluate_function(problem_.F, z, "F at the start point");
+  }
+  const detail::SparseMatrix& jacobian(const Eigen::VectorXd& z) {
+    if (J_at_.size() == z.size() && J_at_ == z) return J_;
+    J_ = evaluate_jacobian(problem_.J_sparse, z, "J at an iterate");
+    J_at_ = z;
+    symmetric_ = detail::is_symmetric(J_);
+    return J_;
+  }
+  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) {
+    return relative_residual(z, F, jacobian(z), problem_.lower, problem_.upper);
+  }
+  [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
+  static bool finish(Eigen::VectorXd& /*z*/, Eigen::VectorXd& /*F*/, double /*tolerance*/) { return false; }
+
+ private:
+  const Mcp& problem_;
+  detail::SparseMatrix J_;
+  Eigen::VectorXd J_at_;
+  bool symmetric_ = false;
+};
+
+// What the iteration needs of J, for either storage.
+void add_column(Eigen::VectorXd& out, const Eigen::MatrixXd& J, Eigen::Index j) { out += J.col(j); }
+void add_column(Eigen::VectorXd& out, const detail::SparseMatrix& J, Eigen::Index j) {
+  for (detail::SparseMatrix::InnerIterator it(J, j); it; ++it) out[it.row()] += it.value();
+}
+double max_column_sum(const Eigen::MatrixXd& J) { return J.cwiseAbs().colwise().sum().maxCoeff(); }
+double max_column_sum(const detail::SparseMatrix& J) { return detail::max_column_sum(J); }
+
 // ---------------------------------------------------------------------------------------------
 // The reformulation Φ, componentwise, with D_a and D_b.
 
@@ -288,7 +335,8 @@ class Reformulator {
     for (Eigen::Index i = 0; i < z.size(); ++i) out[i] = component(p, i, z[i], F[i], nullptr);
   }
 
-  void derivative(const Parameters& p, const Eigen::VectorXd& z, const Eigen::VectorXd& F, const Eigen::MatrixXd& J,
+  template <class Matrix>
+  void derivative(const Parameters& p, const Eigen::VectorXd& z, const Eigen::VectorXd& F, const Matrix& J,
                   Eigen::VectorXd& out, Eigen::VectorXd& Da, Eigen::VectorXd& Db) {
     const Eigen::Index n = z.size();
     out.resize(n);
@@ -305,7 +353,7 @@ class Reformulator {
     if (kinks_.empty()) return;
     // Direction: every kinked z_i moves by +1; its effect on F is J·dir.
     Jdir_.setZero(n);
-    for (const Eigen::Index j : kinks_) Jdir_ += J.col(j);
+    for (const Eigen::Index j : kinks_) add_column(Jdir_, J, j);
     for (const Eigen::Index i : kinks_) kink_row(p, i, z[i], F[i], Jdir_[i], Da[i], Db[i]);
   }
 
@@ -482,7 +530,7 @@ class Newton {
         out.why = "iteration limit " + std::to_string(limit) + " reached";
         break;
       }
-      const Eigen::MatrixXd& J = model_.jacobian(z);
+      const auto& J = model_.jacobian(z);
       reformulator_.derivative(direction, z, F_, J, phi_, Da_, Db_);
       if (options_.trace) step_kinks(direction, z);
       // The merit Ψ = ½‖Φ_merit‖² and its gradient Hᵀ Φ_merit = Da∘Φ + Jᵀ(Db∘Φ).
@@ -501,7 +549,7 @@ class Newton {
         best_z = z;
       }
 
-      bool newton_ok = system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
+      bool newton_ok = newton_system(J);
       double slope = newton_ok ? gradient_.dot(d_) : 0.0;
       const auto descent = [&] { return slope <= -o.descent_rho * std::pow(d_.norm(), kDescentPower); };
       direction_name = "newton";
@@ -674,6 +722,31 @@ class Newton {
   // (H_mᵀH_m + μI) d = −∇Ψ on the merit's H_m = diag(mDa) + diag(mDb) J, μ = ‖Φ‖₂ (Yamashita–Fukushima:
   // locally fast even where the solutions are not isolated, as for a singular PSD LCP). A descent
   // direction of Ψ whenever ∇Ψ != 0.
+  bool newton_system(const Eigen::MatrixXd& J) {
+    return system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
+  }
+  bool newton_system(const detail::SparseMatrix& J) {
+    return sparse_system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
+  }
+  // The Levenberg–Marquardt step with J sparse: the same normal equations, factored sparse (LDLᵀ).
+  bool levenberg_marquardt(const detail::SparseMatrix& J) {
+    const double mu = phi_merit_.norm();
+    if (!(mu > 0.0)) return false;
+    detail::SparseMatrix H = mDb_.asDiagonal() * J;
+    detail::SparseMatrix D(J.rows(), J.cols());
+    D.reserve(Eigen::VectorXi::Constant(J.cols(), 1));
+    for (Eigen::Index i = 0; i < J.rows(); ++i) D.insert(i, i) = mDa_[i];
+    H += D;
+    detail::SparseMatrix normal = H.transpose() * H;
+    for (Eigen::Index i = 0; i < J.rows(); ++i) D.coeffRef(i, i) = mu;
+    normal += D;
+    sparse_ldlt_.compute(normal);
+    if (sparse_ldlt_.info() != Eigen::Success) return false;
+    d_ = sparse_ldlt_.solve(-gradient_);
+    if (!d_.allFinite()) return false;
+    ++levenberg_marquardt_steps_;
+    return true;
+  }
   bool levenberg_marquardt(const Eigen::MatrixXd& J) {
     H_ = mDb_.asDiagonal() * J;
     H_.diagonal() += mDa_;
@@ -692,15 +765,14 @@ class Newton {
   // " (returned point: Psi = …, |grad Psi|_inf = …, …)": the merit and its gradient at z, and
   // whether that is a stationary point of the merit to round-off.
   std::string describe_point(const Parameters& merit, const Eigen::VectorXd& z) {
-    const Eigen::MatrixXd& J = model_.jacobian(z);
+    const auto& J = model_.jacobian(z);
     reformulator_.derivative(merit, z, F_, J, phi_merit_, mDa_, mDb_);
     gradient_ = mDa_.cwiseProduct(phi_merit_);
     gradient_.noalias() += J.transpose() * mDb_.cwiseProduct(phi_merit_);
     const double psi = 0.5 * phi_merit_.squaredNorm();
     const double g = gradient_.cwiseAbs().maxCoeff();
     // |∇Ψ| = |Hᵀ Φ| <= ‖H‖ ‖Φ‖: stationary when it is round-off of that product.
-    const double h_norm =
-        mDa_.cwiseAbs().maxCoeff() + mDb_.cwiseAbs().maxCoeff() * J.cwiseAbs().colwise().sum().maxCoeff();
+    const double h_norm = mDa_.cwiseAbs().maxCoeff() + mDb_.cwiseAbs().maxCoeff() * max_column_sum(J);
     const double scale = h_norm * phi_merit_.cwiseAbs().maxCoeff();
     std::string text = format("; returned point: Psi = %.3g, |grad Psi|_inf = %.3g", psi, g);
     text += g <= 1e-8 * scale ? " (a stationary point of the merit: |grad Psi| <= 1e-8 |H| |Phi|)"
@@ -720,6 +792,8 @@ class Newton {
   const SolveOptions& options_;
   Reformulator reformulator_;
   detail::NewtonSystem system_;
+  detail::SparseNewtonSystem sparse_system_;
+  Eigen::SimplicialLDLT<detail::SparseMatrix> sparse_ldlt_;
   Eigen::VectorXd F_, phi_, Da_, Db_, phi_merit_, mDa_, mDb_, gradient_, d_, trial_z_, trial_F_, trial_phi_;
   Eigen::MatrixXd H_, normal_;
   int levenberg_marquardt_steps_ = 0;
@@ -817,17 +891,24 @@ Result solve_newton(const Mcp& problem, Reformulation reformulation, const Solve
   }
   Eigen::VectorXd start = options.initial_guess.value_or(Eigen::VectorXd::Zero(n));
   start = start.cwiseMax(problem.lower).cwiseMin(problem.upper);
+  const auto finish = [&](auto& model, Outcome out) {
+    Result result;
+    result.w = evaluate_function(problem.F, out.z, "F at the returned point");
+    result.z = std::move(out.z);
+    result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
+    result.relative_residual = model.relative(result.z, result.w);
+    result.method = name;
+    report(result, out, options.tolerance);
+    return result;
+  };
+  if (problem.sparse()) {
+    SparseMcpModel model(problem);
+    Newton<SparseMcpModel> newton(model, reformulation, options);
+    return finish(model, newton.run(std::move(start)));
+  }
   McpModel model(problem);
   Newton<McpModel> newton(model, reformulation, options);
-  Outcome out = newton.run(std::move(start));
-  Result result;
-  result.w = evaluate_function(problem.F, out.z, "F at the returned point");
-  result.z = std::move(out.z);
-  result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
-  result.relative_residual = model.relative(result.z, result.w);
-  result.method = name;
-  report(result, out, options.tolerance);
-  return result;
+  return finish(model, newton.run(std::move(start)));
 }
 
 }  // namespace perp

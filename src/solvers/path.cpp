@@ -3,15 +3,18 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
+#include "sparse_linear.hpp"
 
 namespace perp {
 namespace {
@@ -27,6 +30,8 @@ constexpr double kFirstDelta = 1e-6;
 constexpr double kLastDelta = 1e6;
 // The most proximal-point subproblems of one run.
 constexpr int kMaxProximalSteps = 200;
+// Sparse route: the most block-pivoting (active-set) solves for one Newton point.
+constexpr int kMaxActiveSetSolves = 60;
 
 // ---------------------------------------------------------------------------------------------
 // The problem as the method sees it: bounds, F, J and the relative residual that judges "solved".
@@ -44,6 +49,11 @@ class Model {
   virtual bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) = 0;
   virtual const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) = 0;
   virtual double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) = 0;
+  // Whether J is sparse: then only `sparse_jacobian` is called, never `jacobian`.
+  [[nodiscard]] virtual bool sparse() const { return false; }
+  virtual const detail::SparseMatrix& sparse_jacobian(const Eigen::VectorXd& /*z*/) {
+    throw std::logic_error("path: sparse_jacobian called on a dense model");
+  }
 
  private:
   const Eigen::VectorXd& lower_;
@@ -102,6 +112,37 @@ class FunctionModel final : public Model {
   Eigen::VectorXd J_at_;
 };
 
+// The user's F and sparse J (`Mcp::J_sparse`), checked at every call.
+class SparseFunctionModel final : public Model {
+ public:
+  explicit SparseFunctionModel(const Mcp& problem) : Model(problem.lower, problem.upper), problem_(problem) {}
+  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
+    F = problem_.F(z);
+    if (F.size() != z.size()) {
+      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
+    }
+    return F.allFinite();
+  }
+  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) override {
+    throw std::logic_error("path: the dense Jacobian was requested on the sparse route");
+  }
+  [[nodiscard]] bool sparse() const override { return true; }
+  const detail::SparseMatrix& sparse_jacobian(const Eigen::VectorXd& z) override {
+    if (J_at_.size() == z.size() && J_at_ == z) return J_;
+    J_ = evaluate_jacobian(problem_.J_sparse, z, "J at an iterate");
+    J_at_ = z;
+    return J_;
+  }
+  double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) override {
+    return relative_residual(z, F, sparse_jacobian(z), lower(), upper());
+  }
+
+ private:
+  const Mcp& problem_;
+  detail::SparseMatrix J_;
+  Eigen::VectorXd J_at_;
+};
+
 // The proximal subproblem G(z) = F(z) + λ (z − centre) of a base model.
 class ProximalModel final : public Model {
  public:
@@ -117,7 +158,17 @@ class ProximalModel final : public Model {
     J_.diagonal().array() += lambda_;
     return J_;
   }
+  [[nodiscard]] bool sparse() const override { return base_.sparse(); }
+  const detail::SparseMatrix& sparse_jacobian(const Eigen::VectorXd& z) override {
+    if (sparse_at_.size() == z.size() && sparse_at_ == z) return sparse_J_;
+    detail::SparseMatrix identity(z.size(), z.size());
+    identity.setIdentity();
+    sparse_J_ = base_.sparse_jacobian(z) + lambda_ * identity;
+    sparse_at_ = z;
+    return sparse_J_;
+  }
   double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) override {
+    if (sparse()) return relative_residual(z, F, sparse_jacobian(z), lower(), upper());
     return relative_residual(z, F, jacobian(z), lower(), upper());
   }
 
@@ -126,6 +177,8 @@ class ProximalModel final : public Model {
   const Eigen::VectorXd& centre_;
   double lambda_;
   Eigen::MatrixXd J_;
+  detail::SparseMatrix sparse_J_;
+  Eigen::VectorXd sparse_at_;
 };
 
 // π(x): the projection onto [l, u].
@@ -378,6 +431,116 @@ class PathFollower {
   Eigen::MatrixXd basis_, inverse_;
 };
 
+// ---------------------------------------------------------------------------------------------
+// The sparse route: the Newton point of the affine normal map A(x) = M π(x) + c + x − π(x),
+// c = F(z₀) − M z₀ (M = J(z₀) + δI), found by block pivoting (the primal-dual active-set method, i.e.
+// semismooth Newton on A): each index is labelled at its lower bound, at its upper bound or free;
+// the labelled z_N is fixed, the free block solves M_FF z_F = −c_F − M_FN z_N (sparse LDLᵀ or LU),
+// and the new labels are read from x = z − (M z + c). Unchanged labels: x is the exact zero of A.
+// Starts from the labels of x₀ (the current point's active set). The "path" handed to the search is
+// the segment from x₀ to that point in normal-map space (its points π(x) bend along the box).
+
+class ActiveSetNewtonPoint {
+ public:
+  LinearPath follow(const detail::SparseMatrix& M, bool symmetric, const Eigen::VectorXd& lower,
+                    const Eigen::VectorXd& upper, const Eigen::VectorXd& x0, const Eigen::VectorXd& r) {
+    const Eigen::Index n = x0.size();
+    LinearPath path;
+    path.points.push_back({0.0, x0});
+    const Eigen::VectorXd z0 = x0.cwiseMax(lower).cwiseMin(upper);
+    // c = F(z₀) − M z₀, with F(z₀) = r − (x₀ − z₀).
+    c_ = r - (x0 - z0);
+    c_.noalias() -= M * z0;
+    // The labels are read from z − D⁻¹w with D = diag(M) where positive (1 elsewhere): the same
+    // conditions at a fixed point (w_F = 0, w >= 0 at lower, w <= 0 at upper), but a step of w that
+    // is large against the box's width no longer flips a variable from one bound to the other.
+    scale_.resize(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double d = M.coeff(i, i);
+      scale_[i] = d > 0 ? 1.0 / d : 1.0;
+    }
+    label_.assign(static_cast<std::size_t>(n), 0);
+    for (Eigen::Index i = 0; i < n; ++i) label_[static_cast<std::size_t>(i)] = label(x0[i], lower[i], upper[i]);
+    seen_.clear();
+    for (int solve = 0; solve < kMaxActiveSetSolves; ++solve) {
+      // A labelling seen before (FNV-1a hash of the labels) means block pivoting cycles: stop early.
+      std::uint64_t hash = 1469598103934665603ULL;
+      for (const int l : label_) hash = (hash ^ static_cast<std::uint64_t>(l + 1)) * 1099511628211ULL;
+      if (std::find(seen_.begin(), seen_.end(), hash) != seen_.end()) break;
+      seen_.push_back(hash);
+      z_.resize(n);
+      free_.clear();
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const int l = label_[static_cast<std::size_t>(i)];
+        z_[i] = l < 0 ? lower[i] : (l > 0 ? upper[i] : 0.0);
+        if (l == 0) free_.push_back(i);
+      }
+      if (!free_.empty()) {
+        w_.noalias() = M * z_;  // M_:N z_N (z_F = 0 here)
+        const auto m = static_cast<Eigen::Index>(free_.size());
+        rhs_.resize(m);
+        for (Eigen::Index k = 0; k < m; ++k) {
+          const Eigen::Index i = free_[static_cast<std::size_t>(k)];
+          rhs_[k] = -c_[i] - w_[i];
+        }
+        block_ = detail::submatrix(M, free_, free_, position_);
+        ++solves_;
+        if (!solver_.compute(block_, symmetric) || !solver_.solve(rhs_, solution_)) {
+          path.failure = "the free block of the linearization is singular";
+          ++unsettled_;
+          return path;
+        }
+        for (Eigen::Index k = 0; k < m; ++k) z_[free_[static_cast<std::size_t>(k)]] = solution_[k];
+      } else {
+        ++solves_;
+      }
+      w_.noalias() = M * z_;
+      w_ += c_;
+      // x = z − w on the bounded rows; on the free rows w is the solve's round-off and x = z exactly
+      // (x = z − w there would move π(x) off z by w, an error of ‖M‖·|w| in the normal map).
+      x_ = z_ - w_;
+      for (const Eigen::Index i : free_) x_[i] = z_[i];
+      bool changed = false;
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const int l = label(z_[i] - scale_[i] * w_[i], lower[i], upper[i]);
+        if (l != label_[static_cast<std::size_t>(i)]) {
+          label_[static_cast<std::size_t>(i)] = l;
+          changed = true;
+        }
+      }
+      if (!changed) {
+        path.points.push_back({1.0, x_});
+        path.complete = true;
+        return path;
+      }
+    }
+    // Not settled (block pivoting may cycle when M is not a P-matrix, and the linearization may
+    // have no solution): no Newton point, so the caller perturbs M as for a path that fails.
+    path.failure = "block pivoting did not settle";
+    ++unsettled_;
+    return path;
+  }
+  [[nodiscard]] long solves() const { return solves_; }
+  [[nodiscard]] long unsettled() const { return unsettled_; }
+
+ private:
+  // −1: at the lower bound (fixed variables too), +1: at the upper bound, 0: free.
+  static int label(double x, double lower, double upper) {
+    if (lower == upper || x <= lower) return -1;
+    if (x >= upper) return 1;
+    return 0;
+  }
+
+  std::vector<int> label_;
+  std::vector<Eigen::Index> free_, position_;
+  Eigen::VectorXd c_, z_, w_, x_, rhs_, solution_, scale_;
+  std::vector<std::uint64_t> seen_;
+  detail::SparseMatrix block_;
+  detail::SparseSolver solver_;
+  long solves_ = 0;
+  long unsettled_ = 0;
+};
+
 // The point of the path where t first reaches τ (linear between breakpoints).
 Eigen::VectorXd point_at(const LinearPath& path, double tau) {
   for (std::size_t j = 1; j < path.points.size(); ++j) {
@@ -478,17 +641,32 @@ class Path {
       while (static_cast<int>(recent.size()) > o.nonmonotone_memory + 1) recent.pop_front();
       const double reference = *std::max_element(recent.begin(), recent.end());
 
-      const Eigen::MatrixXd& J = model.jacobian(current.z);
-      const double j_scale = std::max(1.0, J.cwiseAbs().rowwise().sum().maxCoeff());
+      const bool sparse = model.sparse();
+      const Eigen::MatrixXd* J = sparse ? nullptr : &model.jacobian(current.z);
+      const detail::SparseMatrix* Js = sparse ? &model.sparse_jacobian(current.z) : nullptr;
+      const double j_scale =
+          std::max(1.0, sparse ? detail::max_row_sum(*Js) : J->cwiseAbs().rowwise().sum().maxCoeff());
+      const bool symmetric = sparse && detail::is_symmetric(*Js);
       bool stepped = false;
       for (delta = delta < kFirstDelta * j_scale ? 0.0 : delta;;
            delta = delta == 0.0 ? kFirstDelta * j_scale : 10 * delta) {
         if (delta > kLastDelta * j_scale) break;
-        linearization_ = J;
-        if (delta > 0) linearization_.diagonal().array() += delta;
         // The linearization F(z_k) + M (z − z_k) enters only through r = F_B(x_k) and M.
-        const LinearPath path =
-            follower_.follow(linearization_, model.lower(), model.upper(), current.x, current.r, max_pivots);
+        LinearPath path;
+        if (sparse) {
+          sparse_linearization_ = *Js;
+          if (delta > 0) {
+            detail::SparseMatrix shift(Js->rows(), Js->cols());
+            shift.setIdentity();
+            sparse_linearization_ += delta * shift;
+          }
+          path = newton_point_.follow(sparse_linearization_, symmetric, model.lower(), model.upper(), current.x,
+                                      current.r);
+        } else {
+          linearization_ = *J;
+          if (delta > 0) linearization_.diagonal().array() += delta;
+          path = follower_.follow(linearization_, model.lower(), model.upper(), current.x, current.r, max_pivots);
+        }
         pivots_ += path.pivots;
         if (delta > 0) ++perturbed_;
         const double reach = largest_t(path);
@@ -564,11 +742,21 @@ class Path {
       Point point = run.best;
       bool below = false;
       while (!below && proximal_steps_ < kMaxProximalSteps && iterations_ < limit_) {
-        const Eigen::MatrixXd& J = model.jacobian(centre);
-        const Eigen::MatrixXd symmetric = 0.5 * (J + J.transpose());
-        const double lowest =
-            Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(symmetric, Eigen::EigenvaluesOnly).eigenvalues().minCoeff();
-        const double floor = 1e-2 * std::max(1.0, J.cwiseAbs().rowwise().sum().maxCoeff());
+        double lowest = 0, j_norm = 0;
+        if (model.sparse()) {
+          // Sparse: Gershgorin's bound on λ_min instead of the eigenvalues (a λ at least as large).
+          const detail::SparseMatrix& J = model.sparse_jacobian(centre);
+          lowest = detail::gershgorin_lower_bound(J);
+          j_norm = detail::max_row_sum(J);
+        } else {
+          const Eigen::MatrixXd& J = model.jacobian(centre);
+          const Eigen::MatrixXd symmetric = 0.5 * (J + J.transpose());
+          lowest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(symmetric, Eigen::EigenvaluesOnly)
+                       .eigenvalues()
+                       .minCoeff();
+          j_norm = J.cwiseAbs().rowwise().sum().maxCoeff();
+        }
+        const double floor = 1e-2 * std::max(1.0, j_norm);
         double lambda = std::max(floor, 2.0 * std::max(0.0, -lowest));
         Run sub;
         for (int attempt = 0; attempt < 6; ++attempt, lambda *= 10) {
@@ -602,8 +790,16 @@ class Path {
   }
 
   [[nodiscard]] std::string summary() const {
-    std::string text = std::to_string(iterations_) + " major iterations (" + std::to_string(full_steps_) +
-                       " full Newton steps), " + std::to_string(pivots_) + " pivots";
+    std::string text =
+        std::to_string(iterations_) + " major iterations (" + std::to_string(full_steps_) + " full Newton steps), ";
+    text += newton_point_.solves() > 0
+                ? std::to_string(newton_point_.solves()) + " sparse active-set solves (block pivoting)"
+                : std::to_string(pivots_) + " pivots";
+    if (newton_point_.unsettled() > 0) {
+      text += " (" + std::to_string(newton_point_.unsettled()) +
+              " linearizations without a Newton point: block pivoting cycled, met a singular free block or used its " +
+              std::to_string(kMaxActiveSetSolves) + " solves; M was then perturbed as for a failed path)";
+    }
     if (perturbed_ > 0) text += ", " + std::to_string(perturbed_) + " paths with a proximal perturbation";
     if (watchdog_returns_ > 0) text += ", " + std::to_string(watchdog_returns_) + " watchdog returns";
     if (proximal_steps_ > 0) text += ", " + std::to_string(proximal_steps_) + " proximal-point restarts";
@@ -616,7 +812,9 @@ class Path {
   const SolveOptions& options_;
   int limit_;
   PathFollower follower_;
+  ActiveSetNewtonPoint newton_point_;
   Eigen::MatrixXd linearization_;
+  detail::SparseMatrix sparse_linearization_;
   std::vector<double> history_;
   bool record_ = true;
   int iterations_ = 0, pivots_ = 0, full_steps_ = 0, perturbed_ = 0, watchdog_returns_ = 0, proximal_steps_ = 0;
@@ -668,14 +866,22 @@ Result solve_path(const Mcp& problem, const SolveOptions& options) {
   const Eigen::VectorXd start =
       project(options.initial_guess.value_or(Eigen::VectorXd::Zero(n)), problem.lower, problem.upper);
   (void)evaluate_function(problem.F, start, "F at the start point");
+  const auto run = [&](Model& model) {
+    Result result = run_path(model, start, options);
+    result.w = evaluate_function(problem.F, result.z, "F at the returned point");
+    result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
+    result.relative_residual = model.relative(result.z, result.w);
+    finish(result, options.tolerance);
+    return result;
+  };
+  if (problem.sparse()) {
+    (void)evaluate_jacobian(problem.J_sparse, start, "J at the start point");
+    SparseFunctionModel model(problem);
+    return run(model);
+  }
   (void)evaluate_jacobian(problem.J, start, "J at the start point");
   FunctionModel model(problem);
-  Result result = run_path(model, start, options);
-  result.w = evaluate_function(problem.F, result.z, "F at the returned point");
-  result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
-  result.relative_residual = model.relative(result.z, result.w);
-  finish(result, options.tolerance);
-  return result;
+  return run(model);
 }
 
 Result solve_path(const Lcp& problem, const SolveOptions& options) {

@@ -121,6 +121,46 @@ def test_mcp_by_hand():
     np.testing.assert_allclose(r.w, [0.0, 0.125], atol=1e-10)
 
 
+@pytest.mark.parametrize("method", ["newton-fb", "newton-min", "path", "auto"])
+def test_sparse_jacobian_ncp_by_hand(method):
+    # The same NCP with J given as a scipy.sparse matrix (sparse=True): the same answer.
+    r = perp.solve_ncp(F, lambda z: scipy.sparse.csr_matrix(J(z)), [0.0, 0.0], method=method, tol=1e-12, sparse=True)
+    assert r.solved, r.message
+    np.testing.assert_allclose(r.z, [0.5, 0.0], atol=1e-10)
+
+
+def obstacle_1d(n=99):
+    # -u'' = -8 on (0, 1), u(0) = u(1) = 0, u >= -1/4, h = 1/100: the exact discrete solution is
+    # 4(x - 1/4)^2 - 1/4 on [0, 1/4], -1/4 on [1/4, 3/4], 4(x - 3/4)^2 - 1/4 on [3/4, 1] (the contact
+    # ends are nodes and the second difference of a quadratic is exact).
+    h = 1.0 / (n + 1)
+    A = scipy.sparse.diags([-np.ones(n - 1), 2 * np.ones(n), -np.ones(n - 1)], [-1, 0, 1], format="csc") / h**2
+    x = h * np.arange(1, n + 1)
+    exact = np.where(x <= 0.25, 4 * (x - 0.25) ** 2 - 0.25, np.where(x >= 0.75, 4 * (x - 0.75) ** 2 - 0.25, -0.25))
+    return A, exact
+
+
+@pytest.mark.parametrize("method", ["path", "newton-min", "newton-fb"])
+def test_sparse_mcp_obstacle(method):
+    A, exact = obstacle_1d()
+    r = perp.solve_mcp(lambda u: A @ u + 8.0, lambda u: A, -0.25, np.inf, x0=np.zeros(99), method=method,
+                       tol=1e-11, sparse=True)
+    assert r.solved, r.message
+    np.testing.assert_allclose(r.z, exact, atol=1e-8)
+    w = A @ r.z + 8.0
+    assert float(np.max(np.abs(r.z - np.maximum(-0.25, r.z - w)))) <= 1e-8
+
+
+def test_sparse_jacobian_errors():
+    A, _ = obstacle_1d()
+    with pytest.raises(TypeError, match="scipy.sparse matrix when sparse=True"):
+        perp.solve_mcp(lambda u: A @ u + 8.0, lambda u: A.toarray(), -0.25, np.inf, x0=np.zeros(99), sparse=True)
+    with pytest.raises(ValueError, match="sparse=True needs J"):
+        perp.solve_mcp(lambda u: A @ u + 8.0, None, -0.25, np.inf, x0=np.zeros(99), sparse=True)
+    with pytest.raises(ValueError, match="J_sparse returned a 98x98 matrix, expected 99x99"):
+        perp.solve_mcp(lambda u: A @ u + 8.0, lambda u: A[:98, :98], -0.25, np.inf, x0=np.zeros(99), sparse=True)
+
+
 class Boom(Exception):
     pass
 

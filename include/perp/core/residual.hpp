@@ -5,6 +5,7 @@
 /// solution, and it measures violations of z >= 0, w >= 0 and z·w = 0 in the units of z, w.
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCore>
 #include <vector>
 
 #include "perp/core/lcp.hpp"
@@ -50,6 +51,10 @@ namespace perp {
 /// max_i Σ_j |J_ij z_j|).
 [[nodiscard]] double relative_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& F, const Eigen::MatrixXd& J,
                                        const Eigen::VectorXd& lower, const Eigen::VectorXd& upper);
+/// The same with a sparse J (O(nnz(J)); the scales are the dense overload's).
+[[nodiscard]] double relative_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& F,
+                                       const Eigen::SparseMatrix<double>& J, const Eigen::VectorXd& lower,
+                                       const Eigen::VectorXd& upper);
 
 /// W = ‖q‖∞, or when q = 0, max_i Σ_j |M_ij| |z_j| (long double: never overflows for finite data).
 [[nodiscard]] long double w_scale(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& z);

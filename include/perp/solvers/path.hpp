@@ -31,6 +31,11 @@
 /// Options: `SolveOptions::newton`'s armijo (σ), backtrack (β), max_backtracks and nonmonotone_memory;
 /// `max_iterations` bounds the major iterations, proximal subproblems' iterations included (default
 /// 200). Each path is limited to max(1000, 20 n) pivots. Dense: each pivot costs O(n²).
+///
+/// An `Mcp` with `J_sparse` takes the sparse route: the Newton point of each linearization is found
+/// by block pivoting (primal-dual active set) with sparse LDLᵀ/LU solves of the free block, at most
+/// 60 solves, and the search runs along the segment from x_k to it in normal-map space; the rest is
+/// as above (docs/solvers.md, "Sparse nonlinear problems").
 
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/lcp.hpp"
