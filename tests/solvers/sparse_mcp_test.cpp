@@ -19,7 +19,7 @@
 #include "perp/core/ncp.hpp"
 #include "perp/solvers/solve.hpp"
 
-namespace perp {
+namespace perp::solvers_sparse_mcp_test {
 namespace {
 
 using testing::HasSubstr;
@@ -374,4 +374,4 @@ TEST(SparseMcp, TwoDimensionalObstacleWithTwoSidedBounds) {
 }
 
 }  // namespace
-}  // namespace perp
+}  // namespace perp::solvers_sparse_mcp_test
