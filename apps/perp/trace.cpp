@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
 #include <vector>
+
+#include "perp/solvers/trace.hpp"
 
 namespace perp::cli {
 namespace {
@@ -37,40 +40,21 @@ std::string set_changes(const TraceEvent& e, const char* name) {
 
 }  // namespace
 
+// The fields of `for_each_field` as JSON: a non-finite number (a ratio test's +inf) as null.
 nlohmann::ordered_json trace_event_json(const TraceEvent& e) {
   nlohmann::ordered_json o;
-  o["method"] = e.method;
-  o["kind"] = to_string(e.kind);
-  o["iteration"] = e.iteration;
-  if (e.entering) o["entering"] = to_string(*e.entering);
-  if (e.leaving) o["leaving"] = to_string(*e.leaving);
-  if (e.ratio) o["ratio"] = number(*e.ratio);
-  if (e.z0) o["z0"] = number(*e.z0);
-  if (!e.basis.empty()) {
-    nlohmann::ordered_json basis = nlohmann::ordered_json::array();
-    for (const PivotVariable& v : e.basis) basis.push_back(to_string(v));
-    o["basis"] = std::move(basis);
-  }
-  const auto numbers = [](const std::vector<double>& values) {
-    nlohmann::ordered_json array = nlohmann::ordered_json::array();
-    for (const double v : values) array.push_back(number(v));
-    return array;
-  };
-  if (!e.values.empty()) o["values"] = numbers(e.values);
-  if (!e.ratios.empty()) o["ratios"] = numbers(e.ratios);
-  if (e.driving) o["driving"] = *e.driving;
-  const bool sets = e.kind != TraceKind::Pivot;
-  if (sets) {
-    o["entered"] = e.entered;
-    o["left"] = e.left;
-  }
-  if (e.active_size) o["active_size"] = *e.active_size;
-  if (e.kind == TraceKind::NewtonStep) o["kinks"] = e.kinks;
-  if (e.residual) o["residual"] = number(*e.residual);
-  if (e.merit) o["merit"] = number(*e.merit);
-  if (e.step) o["step"] = number(*e.step);
-  if (e.mu) o["mu"] = number(*e.mu);
-  if (e.direction != nullptr) o["direction"] = e.direction;
+  for_each_field(e, [&o](const char* key, const auto& value) {
+    using T = std::decay_t<decltype(value)>;
+    if constexpr (std::is_same_v<T, double>) {
+      o[key] = number(value);
+    } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+      nlohmann::ordered_json array = nlohmann::ordered_json::array();
+      for (const double v : value) array.push_back(number(v));
+      o[key] = std::move(array);
+    } else {
+      o[key] = value;
+    }
+  });
   return o;
 }
 

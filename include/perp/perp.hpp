@@ -39,3 +39,4 @@
 #include "perp/solvers/recommend.hpp"
 #include "perp/solvers/sensitivity.hpp"
 #include "perp/solvers/solve.hpp"
+#include "perp/solvers/trace.hpp"

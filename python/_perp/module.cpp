@@ -218,34 +218,10 @@ Method method_option(const std::string& name) { return from_string<Method>(name)
 
 // A trace event as the dict the Python callback receives: the keys of `perp solve --trace --json`
 // (docs/cli.md), pivot variables by their chapter names, lists as Python lists.
+// (for_each_field, options.hpp), with Python floats as they are (+inf stays inf).
 py::dict trace_event_dict(const TraceEvent& e) {
   py::dict d;
-  d["method"] = e.method;
-  d["kind"] = to_string(e.kind);
-  d["iteration"] = e.iteration;
-  if (e.entering) d["entering"] = to_string(*e.entering);
-  if (e.leaving) d["leaving"] = to_string(*e.leaving);
-  if (e.ratio) d["ratio"] = *e.ratio;
-  if (e.z0) d["z0"] = *e.z0;
-  if (!e.basis.empty()) {
-    py::list basis;
-    for (const PivotVariable& v : e.basis) basis.append(to_string(v));
-    d["basis"] = basis;
-  }
-  if (!e.values.empty()) d["values"] = e.values;
-  if (!e.ratios.empty()) d["ratios"] = e.ratios;
-  if (e.driving) d["driving"] = *e.driving;
-  if (e.kind != TraceKind::Pivot) {
-    d["entered"] = e.entered;
-    d["left"] = e.left;
-  }
-  if (e.active_size) d["active_size"] = *e.active_size;
-  if (e.kind == TraceKind::NewtonStep) d["kinks"] = e.kinks;
-  if (e.residual) d["residual"] = *e.residual;
-  if (e.merit) d["merit"] = *e.merit;
-  if (e.step) d["step"] = *e.step;
-  if (e.mu) d["mu"] = *e.mu;
-  if (e.direction != nullptr) d["direction"] = e.direction;
+  for_each_field(e, [&d](const char* key, const auto& value) { d[key] = value; });
   return d;
 }
 
