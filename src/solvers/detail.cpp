@@ -8,6 +8,12 @@
 
 namespace perp::detail {
 
+std::string format(const char* pattern, double a, double b, double c) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
+  return buffer;
+}
+
 Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method) {
   Result result;
   result.z = std::move(z);

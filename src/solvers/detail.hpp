@@ -24,6 +24,10 @@ inline constexpr int kPgsRefreshEvery = 64;
 // and MLCP) and for accepting a singular principal system's particular solution.
 inline constexpr double kEnumerationSign = 1e-10;
 
+/// `pattern` (a printf pattern with up to three %g-style conversions) filled with a, b and c, for
+/// the messages of the Newton family and path.
+[[nodiscard]] std::string format(const char* pattern, double a, double b = 0, double c = 0);
+
 /// A result for z: non-finite entries replaced by 0 (the contract says z, w are finite),
 /// w = M z + q and the natural residual recomputed from z. Status and message are left to the
 /// caller.

@@ -464,11 +464,7 @@ const char* method_name(Reformulation r) {
   return "newton";
 }
 
-std::string format(const char* pattern, double a, double b = 0, double c = 0) {
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
-  return buffer;
-}
+using detail::format;
 
 struct Outcome {
   Eigen::VectorXd z;

@@ -20,7 +20,7 @@ namespace perp {
 namespace {
 
 constexpr int kDefaultMajorIterations = 200;
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+using detail::kInfinity;
 // The basis is refactored (LU) and its values recomputed every kRefactorEvery pivots.
 constexpr int kRefactorEvery = 50;
 // A basis whose LU has reciprocal condition below this counts as singular.
@@ -61,9 +61,9 @@ class Model {
 };
 
 // F = M z + q.
-class LinearModel final : public Model {
+class PathLinearModel final : public Model {
  public:
-  LinearModel(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& lower,
+  PathLinearModel(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& lower,
               const Eigen::VectorXd& upper, bool lcp)
       : Model(lower, upper), M_(M), q_(q), lcp_(lcp) {}
   bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
@@ -563,11 +563,7 @@ double largest_t(const LinearPath& path) {
 // ---------------------------------------------------------------------------------------------
 // The major iteration.
 
-std::string format(const char* pattern, double a, double b = 0, double c = 0) {
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer, pattern, a, b, c);
-  return buffer;
-}
+using detail::format;
 
 struct Point {
   Eigen::VectorXd x, z, F, r;  // r = F_B(x) = F(z) + x − z
@@ -889,7 +885,7 @@ Result solve_path(const Lcp& problem, const SolveOptions& options) {
   const Eigen::Index n = problem.size();
   const Eigen::VectorXd lower = Eigen::VectorXd::Zero(n);
   const Eigen::VectorXd upper = Eigen::VectorXd::Constant(n, kInfinity);
-  LinearModel model(problem.M, problem.q, lower, upper, true);
+  PathLinearModel model(problem.M, problem.q, lower, upper, true);
   const Eigen::VectorXd start = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
   // Without a warm start, the first path is Lemke's (covering vector 1): from z = 0, w = q + z₀·1
   // with z₀ = max(−q), the normal-map point x = −w has F_B(x) = −z₀·1, and the homotopy
@@ -919,7 +915,7 @@ Result solve_path(const BoxLcp& problem, const SolveOptions& options) {
     result.message = "empty problem (n = 0)";
     return result;
   }
-  LinearModel model(problem.M, problem.q, problem.lower, problem.upper, false);
+  PathLinearModel model(problem.M, problem.q, problem.lower, problem.upper, false);
   const Eigen::VectorXd start =
       project(options.initial_guess.value_or(Eigen::VectorXd::Zero(n)), problem.lower, problem.upper);
   result = run_path(model, start, options);
