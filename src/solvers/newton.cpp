@@ -158,11 +158,11 @@ class BoxModel : public LinearModel {
   std::vector<int> labels_, previous_, tried_;
 };
 
-// F and J given as functions, checked at every call.
-class McpModel {
+// What the models of a user's Mcp share: the bounds and F, checked at every call.
+class McpFunction {
  public:
   static constexpr bool kWatchdog = false;
-  explicit McpModel(const Mcp& problem) : problem_(problem) {}
+  explicit McpFunction(const Mcp& problem) : problem_(problem) {}
   [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
   [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
   [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
@@ -176,6 +176,17 @@ class McpModel {
   void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
     F = evaluate_function(problem_.F, z, "F at the start point");
   }
+  // No active-set step for a nonlinear F.
+  static bool finish(Eigen::VectorXd& /*z*/, Eigen::VectorXd& /*F*/, double /*tolerance*/) { return false; }
+
+ protected:
+  const Mcp& problem_;
+};
+
+// F and J given as functions, checked at every call.
+class McpModel : public McpFunction {
+ public:
+  explicit McpModel(const Mcp& problem) : McpFunction(problem) {}
   const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) {
     if (J_at_.size() == z.size() && J_at_ == z) return J_;  // already evaluated there (by `relative`)
     J_ = evaluate_jacobian(problem_.J, z, "J at an iterate");
@@ -189,34 +200,17 @@ class McpModel {
     return relative_residual(z, F, jacobian(z), problem_.lower, problem_.upper);
   }
   [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
-  // No active-set step for a nonlinear F.
-  static bool finish(Eigen::VectorXd& /*z*/, Eigen::VectorXd& /*F*/, double /*tolerance*/) { return false; }
 
  private:
-  const Mcp& problem_;
   Eigen::MatrixXd J_;
   Eigen::VectorXd J_at_;
   bool symmetric_ = false;
 };
 
 // The same with the Jacobian given sparse (`Mcp::J_sparse`): nothing dense of size n×n.
-class SparseMcpModel {
+class SparseMcpModel : public McpFunction {
  public:
-  static constexpr bool kWatchdog = false;
-  explicit SparseMcpModel(const Mcp& problem) : problem_(problem) {}
-  [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
-  [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
-  [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
-  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
-    F = problem_.F(z);
-    if (F.size() != z.size()) {
-      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
-    }
-    return F.allFinite();
-  }
-  void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
-    F = evaluate_function(problem_.F, z, "F at the start point");
-  }
+  explicit SparseMcpModel(const Mcp& problem) : McpFunction(problem) {}
   const detail::SparseMatrix& jacobian(const Eigen::VectorXd& z) {
     if (J_at_.size() == z.size() && J_at_ == z) return J_;
     J_ = evaluate_jacobian(problem_.J_sparse, z, "J at an iterate");
@@ -228,10 +222,8 @@ class SparseMcpModel {
     return relative_residual(z, F, jacobian(z), problem_.lower, problem_.upper);
   }
   [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
-  static bool finish(Eigen::VectorXd& /*z*/, Eigen::VectorXd& /*F*/, double /*tolerance*/) { return false; }
 
  private:
-  const Mcp& problem_;
   detail::SparseMatrix J_;
   Eigen::VectorXd J_at_;
   bool symmetric_ = false;
