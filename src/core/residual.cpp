@@ -21,6 +21,15 @@ void require_same_size(const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
   }
 }
 
+// relative_residual(z, F, J, lower, upper): J n×n and the bounds sized n, whatever J's storage.
+void require_linearization_sizes(Eigen::Index n, Eigen::Index rows, Eigen::Index cols, const Eigen::VectorXd& lower,
+                                 const Eigen::VectorXd& upper) {
+  if (rows != n || cols != n || lower.size() != n || upper.size() != n) {
+    throw InvalidProblem("relative_residual: J must be " + std::to_string(n) + "x" + std::to_string(n) +
+                         " and the bounds sized " + std::to_string(n));
+  }
+}
+
 }  // namespace
 
 double natural_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
@@ -144,10 +153,7 @@ double relative_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& F, con
   require_same_size(z, F);
   const Eigen::Index n = z.size();
   if (n == 0) return 0.0;
-  if (J.rows() != n || J.cols() != n || lower.size() != n || upper.size() != n) {
-    throw InvalidProblem("relative_residual: J must be " + std::to_string(n) + "x" + std::to_string(n) +
-                         " and the bounds sized " + std::to_string(n));
-  }
+  require_linearization_sizes(n, J.rows(), J.cols(), lower, upper);
   // The linearization F(z) = J z + (F(z) − J z): F(z) − J z plays the part of q (and the terms
   // of J z that of M z's when it vanishes).
   long double W = 0.0L, homogeneous = 0.0L;
@@ -171,10 +177,7 @@ double relative_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& F, con
   require_same_size(z, F);
   const Eigen::Index n = z.size();
   if (n == 0) return 0.0;
-  if (J.rows() != n || J.cols() != n || lower.size() != n || upper.size() != n) {
-    throw InvalidProblem("relative_residual: J must be " + std::to_string(n) + "x" + std::to_string(n) +
-                         " and the bounds sized " + std::to_string(n));
-  }
+  require_linearization_sizes(n, J.rows(), J.cols(), lower, upper);
   // As the dense overload, column by column: the row sums accumulate in long double.
   std::vector<long double> product(static_cast<std::size_t>(n), 0.0L), size(static_cast<std::size_t>(n), 0.0L);
   for (Eigen::Index j = 0; j < J.outerSize(); ++j) {
