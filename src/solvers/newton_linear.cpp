@@ -54,22 +54,27 @@ bool NewtonSystem::solve(const Eigen::MatrixXd& J, bool symmetric, const Eigen::
   return residual <= kSystemResidual * (phi.cwiseAbs().maxCoeff() + h_norm * d.cwiseAbs().maxCoeff());
 }
 
-bool NewtonSystem::solve_symmetric(const Eigen::MatrixXd& J, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
-                                   const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
-  const Eigen::Index n = phi.size();
-  rest_.clear();
-  eliminated_.clear();
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (std::abs(Db[i]) <= kIdentityRow * std::abs(Da[i])) {
-      eliminated_.push_back(i);
+bool eliminate_identity_rows(const Eigen::VectorXd& Da, const Eigen::VectorXd& Db, const Eigen::VectorXd& phi,
+                             Eigen::VectorXd& d, std::vector<Eigen::Index>& eliminated, std::vector<Eigen::Index>& rest) {
+  eliminated.clear();
+  rest.clear();
+  for (Eigen::Index i = 0; i < phi.size(); ++i) {
+    if (std::abs(Db[i]) <= NewtonSystem::kIdentityRow * std::abs(Da[i])) {
+      eliminated.push_back(i);
     } else {
-      rest_.push_back(i);
+      rest.push_back(i);
     }
   }
-  for (const Eigen::Index i : eliminated_) {
+  for (const Eigen::Index i : eliminated) {
     if (Da[i] == 0.0) return false;
     d[i] = -phi[i] / Da[i];
   }
+  return true;
+}
+
+bool NewtonSystem::solve_symmetric(const Eigen::MatrixXd& J, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
+                                   const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
+  if (!eliminate_identity_rows(Da, Db, phi, d, eliminated_, rest_)) return false;
   if (rest_.empty()) return true;
   const auto m = static_cast<Eigen::Index>(rest_.size());
   reduced_.resize(m, m);

@@ -44,6 +44,12 @@ class SemidefiniteSolver {
 /// divided by D_b, is the symmetric (J_RR + diag(Da_R / Db_R)) d_R = −Φ_R / Db_R − J_RN d_N, solved
 /// by `SemidefiniteSolver` (singular J_RR included); otherwise, or where that matrix is
 /// indefinite, by LU of H.
+/// The first part of a Newton system's reduction, for dense and sparse J alike: the rows with
+/// |Db_i| <= kIdentityRow·|Da_i| (H's row is Da_i e_i) into `eliminated`, with d_i = −Φ_i/Da_i, and
+/// the others into `rest`; d is left untouched on `rest`. False when such a row has Da_i = 0.
+bool eliminate_identity_rows(const Eigen::VectorXd& Da, const Eigen::VectorXd& Db, const Eigen::VectorXd& phi,
+                             Eigen::VectorXd& d, std::vector<Eigen::Index>& eliminated, std::vector<Eigen::Index>& rest);
+
 class NewtonSystem {
  public:
   /// Returns false when the system is singular (no finite d that satisfies it to

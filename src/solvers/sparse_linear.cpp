@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "newton_linear.hpp"
+
 namespace perp::detail {
 
 bool is_symmetric(const SparseMatrix& A) {
@@ -114,19 +116,7 @@ bool SparseNewtonSystem::solve(const SparseMatrix& J, bool symmetric, const Eige
                                const Eigen::VectorXd& Db, const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
   const Eigen::Index n = phi.size();
   d.setZero(n);
-  rest_.clear();
-  eliminated_.clear();
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (std::abs(Db[i]) <= kIdentityRow * std::abs(Da[i])) {
-      eliminated_.push_back(i);
-    } else {
-      rest_.push_back(i);
-    }
-  }
-  for (const Eigen::Index i : eliminated_) {
-    if (Da[i] == 0.0) return false;
-    d[i] = -phi[i] / Da[i];
-  }
+  if (!eliminate_identity_rows(Da, Db, phi, d, eliminated_, rest_)) return false;
   if (!rest_.empty()) {
     // Right-hand side of the rows kept: (−Φ_R − Db_R ∘ (J_RN d_N)) / Db_R, with d_R = 0 in d here.
     check_.noalias() = J * d;

@@ -52,7 +52,7 @@ class SparseSolver {
 };
 
 /// The semismooth Newton system H d = −Φ, H = diag(Da) + diag(Db) J, with J sparse (the sparse
-/// counterpart of `NewtonSystem`, newton_linear.hpp). Rows with |Db_i| <= kIdentityRow·|Da_i| give
+/// counterpart of `NewtonSystem`, newton_linear.hpp). Rows with |Db_i| <= NewtonSystem::kIdentityRow·|Da_i| give
 /// d_i = −Φ_i/Da_i; the rest is the reduced system (J_RR + diag(Da_R/Db_R)) d_R = −Φ_R/Db_R − J_RN d_N,
 /// symmetric when J is (LDLᵀ), otherwise LU (`SparseSolver`).
 class SparseNewtonSystem {
@@ -62,7 +62,6 @@ class SparseNewtonSystem {
   bool solve(const SparseMatrix& J, bool symmetric, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
              const Eigen::VectorXd& phi, Eigen::VectorXd& d);
 
-  static constexpr double kIdentityRow = 1e-12;
   static constexpr double kSystemResidual = 1e-8;
 
  private:
