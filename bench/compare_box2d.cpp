@@ -16,8 +16,11 @@
 // that the rounded outline is perp's box. Box2D is run at its defaults (8 velocity, 3 position
 // iterations, sleeping on) and at (30, 10), and at 8/3 without sleeping (like perp).
 //
-// Usage: compare_box2d [--seconds S] [--scene NAME]...   (scenes: stack10, pyramid5, pyramid20,
-//   disks100, disks1000 (between two walls), slope20; default all, 10 s each)
+// Usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--perp-only] [--verbose]
+//   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
+//   all, 10 s each; M: perp's method, default auto; --anitescu-potra: perp steps the convex
+//   relaxation of Coulomb friction instead of Coulomb's law; --perp-only skips Box2D;
+//   --verbose prints each perp step's solve on stderr)
 //
 // Box2D is a comparison target only: nothing in perp links to it.
 
@@ -181,9 +184,11 @@ void finish(Figures& figures, const Scene& scene, const World& end, int steps, d
 }
 
 /// `split`: the split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on.
-Figures run_perp(const Scene& scene, int steps, bool split) {
+Figures run_perp(const Scene& scene, int steps, bool split, perp::Method method, bool relaxed, bool verbose) {
   World world = scene.world;
   perp::contact::MoreauJeanOptions options;
+  options.method = method;
+  if (relaxed) options.friction_model = perp::contact::FrictionModel::AnitescuPotra;
   if (split) {
     options.baumgarte = 0.2;
     options.slop = 0.005;
@@ -202,6 +207,12 @@ Figures run_perp(const Scene& scene, int steps, bool split) {
     total_ms += ms;
     figures.step_ms.push_back(ms);
     if (report.status != perp::Status::Solved) ++figures.unsolved;
+    if (verbose) {
+      std::fprintf(stderr, "step %d: %zu contacts, %s, %s, %d iterations, residual %.2e, solve %.2f ms, unknowns %ld%s%s\n", k,
+                   report.contacts.size(), perp::to_string(report.status).c_str(), report.method.c_str(),
+                   report.iterations, report.residual, report.solve_ms, static_cast<long>(report.lcp_size),
+                   report.fallback.empty() ? "" : ", fallback from ", report.fallback.c_str());
+    }
     figures.solve_share += report.solve_ms;
     figures.worst_criterion = std::max({figures.worst_criterion, report.criteria.signorini, report.criteria.coulomb,
                                         report.criteria.complementarity, report.criteria.dissipation});
@@ -309,14 +320,26 @@ void print(const Scene& scene, const std::string& engine, const Figures& f) {
 int main(int argc, char** argv) {
   double seconds = 10;
   std::vector<std::string> wanted;
+  perp::Method method = perp::Method::Auto;
+  bool box2d = true;
+  bool verbose = false;
+  bool relaxed = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
       seconds = std::strtod(argv[++i], nullptr);
+    } else if (arg == "--method" && i + 1 < argc) {
+      method = perp::from_string<perp::Method>(argv[++i]);
+    } else if (arg == "--anitescu-potra") {
+      relaxed = true;
+    } else if (arg == "--perp-only") {
+      box2d = false;
+    } else if (arg == "--verbose") {
+      verbose = true;
     } else if (arg == "--scene" && i + 1 < argc) {
       wanted.emplace_back(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: compare_box2d [--seconds S] [--scene NAME]...\n");
+      std::fprintf(stderr, "usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--perp-only] [--verbose]\n");
       return 2;
     }
   }
@@ -331,11 +354,14 @@ int main(int argc, char** argv) {
   for (const auto& make : scenes) {
     const Scene scene = make();
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), scene.name) == wanted.end()) continue;
-    print(scene, "Box2D 8/3", run_box2d(scene, steps, 8, 3));
-    print(scene, "Box2D 30/10", run_box2d(scene, steps, 30, 10));
-    print(scene, "Box2D 8/3, no sleeping", run_box2d(scene, steps, 8, 3, false));
-    print(scene, "perp (Coulomb, auto)", run_perp(scene, steps, false));
-    print(scene, "perp (Coulomb, auto, split impulse)", run_perp(scene, steps, true));
+    if (box2d) {
+      print(scene, "Box2D 8/3", run_box2d(scene, steps, 8, 3));
+      print(scene, "Box2D 30/10", run_box2d(scene, steps, 30, 10));
+      print(scene, "Box2D 8/3, no sleeping", run_box2d(scene, steps, 8, 3, false));
+    }
+    const std::string name = std::string(relaxed ? "Anitescu-Potra, " : "Coulomb, ") + perp::to_string(method);
+    print(scene, "perp (" + name + ")", run_perp(scene, steps, false, method, relaxed, verbose));
+    print(scene, "perp (" + name + ", split impulse)", run_perp(scene, steps, true, method, relaxed, verbose));
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

@@ -31,6 +31,7 @@
 #include "perp/io/viewer.hpp"
 #include "perp/solvers/batch.hpp"
 #include "perp/solvers/box_lcp.hpp"
+#include "perp/solvers/factored_lcp.hpp"
 #include "perp/solvers/games.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/mlcp.hpp"

@@ -12,6 +12,7 @@
 #include "perp/contact/jacobian.hpp"
 #include "perp/contact/signorini.hpp"
 #include "perp/core/error.hpp"
+#include "perp/solvers/factored_lcp.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "perp/solvers/solve.hpp"
 #include "material.hpp"
@@ -21,6 +22,9 @@ namespace {
 
 /// The largest Stewart–Trinkle LCP (4 unknowns a contact) auto pivots on within a step.
 constexpr Eigen::Index kStepLemkeMaxSize = 1000;
+/// auto on the convex formulations (frictionless, Anitescu–Potra): above this many contacts the
+/// LCP is solved on its factors by the interior point instead of formed densely.
+constexpr Eigen::Index kFactoredAbove = 64;
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -88,6 +92,16 @@ std::vector<int> pair_ordinals(const std::vector<Contact>& contacts) {
   return ordinals;
 }
 
+/// The report's account of a step's solve: its time, status, method, iterations, residual, size.
+void record_solve(StepReport& report, const Result& result, double solve_ms, Eigen::Index size) {
+  report.solve_ms = solve_ms;
+  report.status = result.status;
+  report.method = result.method;
+  report.iterations = result.iterations;
+  report.residual = result.residual;
+  report.lcp_size = size;
+}
+
 /// The frictional contact step: fills the report's impulses, status and criteria, and the
 /// world's impulse cache; returns the impulse Jᵀ r in generalized coordinates. Its unknowns are
 /// those of the frictional contact problem, interleaved per contact: r = (Λ_N,k, Λ_T,k)_k.
@@ -142,12 +156,7 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
     solve_options.initial_guess = result.z;
     result = solve(problem, Method::Auto, solve_options, report.criteria);
   }
-  report.solve_ms = milliseconds_since(solve_start);
-  report.status = result.status;
-  report.method = result.method;
-  report.iterations = result.iterations;
-  report.residual = result.residual;
-  report.lcp_size = problem.size();
+  record_solve(report, result, milliseconds_since(solve_start), problem.size());
   world.impulses.clear();
   world.impulses.reserve(static_cast<std::size_t>(m));
   for (Eigen::Index k = 0; k < m; ++k) {
@@ -240,19 +249,62 @@ LcpFormulation lcp_formulation(const ContactSpace& space, const Eigen::VectorXd&
           }};
 }
 
+/// The convex formulations (frictionless, Anitescu–Potra) as an LCP given by its factors,
+/// A M⁻¹ Aᵀ z + c, with the layout of unknowns of `lcp_formulation`: A = J_N, or the rows
+/// (n ± μ_k t)ᵀ J stacked as [plus; minus].
+FactoredLcp factored_formulation(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
+                                 const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction) {
+  FactoredLcp problem;
+  problem.inverse_mass = space.inverse_mass;
+  if (friction.maxCoeff() == 0) {
+    problem.A = space.normal;
+    problem.c = normal_bias;
+    return problem;
+  }
+  const Eigen::SparseMatrix<double> scaled_tangent = friction.asDiagonal() * space.tangent;
+  const Eigen::Index m = space.contact_count();
+  Eigen::SparseMatrix<double, Eigen::RowMajor> A(2 * m, space.inverse_mass.size());
+  A.topRows(m) = space.normal + scaled_tangent;
+  A.bottomRows(m) = space.normal - scaled_tangent;
+  problem.A = std::move(A);
+  problem.c.resize(2 * m);
+  problem.c.head(m) = normal_bias + friction.cwiseProduct(tangent_bias);
+  problem.c.tail(m) = normal_bias - friction.cwiseProduct(tangent_bias);
+  return problem;
+}
+
 /// The step through an LCP formulation: fills the report's impulses and status; returns Jᵀ Λ.
 Eigen::VectorXd lcp_step(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
                          const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction, FrictionModel model,
                          const MoreauJeanOptions& options, StepReport& report) {
+  const bool convex = model == FrictionModel::AnitescuPotra || friction.maxCoeff() == 0;
+  const bool factored = convex && (options.method == Method::InteriorPoint ||
+                                   (options.method == Method::Auto && space.contact_count() > kFactoredAbove));
+  if (factored) {
+    // Never formed: the interior point on the factors (memory O(nnz(J)) and the factor's fill).
+    const FactoredLcp problem = factored_formulation(space, normal_bias, tangent_bias, friction);
+    const auto solve_start = std::chrono::steady_clock::now();
+    const Result result = solve(problem, Method::InteriorPoint, options.solve);
+    record_solve(report, result, milliseconds_since(solve_start), problem.size());
+    const Eigen::Index m = space.contact_count();
+    if (problem.size() == m) {
+      report.normal_impulse = result.z;
+    } else {
+      report.normal_impulse = result.z.head(m) + result.z.tail(m);
+      report.tangent_impulse = friction.cwiseProduct(result.z.head(m) - result.z.tail(m));
+    }
+    const bool dense_fallback = !result.solved() && options.method == Method::Auto && problem.size() <= kStepLemkeMaxSize;
+    if (!dense_fallback) {
+      return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
+    }
+    // Small enough to form: auto on the dense LCP (pivoting), and the report says so.
+    report.fallback = result.method + ": " + to_string(result.status);
+  }
+  const double earlier_ms = report.solve_ms;  // the factored attempt's, where it fell back
   const LcpFormulation formulation = lcp_formulation(space, normal_bias, tangent_bias, friction, model);
   const auto solve_start = std::chrono::steady_clock::now();
   const Result result = solve(formulation.lcp, options.method, options.solve);
-  report.solve_ms = milliseconds_since(solve_start);
-  report.status = result.status;
-  report.method = result.method;
-  report.iterations = result.iterations;
-  report.residual = result.residual;
-  report.lcp_size = formulation.lcp.size();
+  record_solve(report, result, earlier_ms + milliseconds_since(solve_start), formulation.lcp.size());
   formulation.read_back(result.z, report.normal_impulse, report.tangent_impulse);
   return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "friction_ipm.hpp"
 #include "friction_newton.hpp"
 #include "nsgs.hpp"
 #include "perp/core/error.hpp"
@@ -21,12 +22,12 @@ namespace {
 
 bool accepts_friction_contact(Method method) {
   return method == Method::Lemke || method == Method::Nsgs || method == Method::NewtonAc || method == Method::Prox ||
-         method == Method::Auto;
+         method == Method::InteriorPoint || method == Method::Auto;
 }
 
 [[noreturn]] void reject(Method method) {
   throw InvalidProblem("method '" + to_string(method) +
-                       "' does not accept a FrictionContact; use one of: lemke, nsgs, newton-ac, prox, auto");
+                       "' does not accept a FrictionContact; use one of: lemke, nsgs, newton-ac, prox, interior-point, auto");
 }
 
 // z finite, w = W r + q and the relative error from z, the status judged by it. `fresh`: the
@@ -376,6 +377,8 @@ Result run(const FrictionContact& problem, Method method, const SolveOptions& op
       return solve_auto(problem, options, r0, fresh);
     case Method::NewtonAc:
       return detail::solve_newton_ac(problem, options, r0);
+    case Method::InteriorPoint:
+      return detail::solve_friction_interior_point(problem, options, r0);
     default:
       break;
   }
@@ -480,6 +483,9 @@ Result solve(const FactoredFrictionContact& problem, Method method, const SolveO
   Fresh fresh;
   if (std::optional<Result> trivial = trivial_result(shell)) {
     result = *std::move(trivial);
+  } else if (method == Method::InteriorPoint) {
+    const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size()));
+    result = detail::solve_friction_interior_point(problem.H, problem.inverse_mass, shell, options, r0);
   } else if (method == Method::Nsgs || method == Method::Auto) {
     const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size()));
     SolveOptions attempt = options;

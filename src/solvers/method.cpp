@@ -44,8 +44,11 @@ constexpr std::array kTable{
     MethodInfo{Method::Path, "path", kLcp | kBox | kNonlinear, false, "200 major iterations",
      "a linearization solved by pivoting each step; proximal perturbation when singular",
      "PATH-class: pivoted normal-map linearizations, non-monotone watchdog path search"},
-    MethodInfo{Method::InteriorPoint, "interior-point", kLcp, false, "200 steps", "monotone (positive semidefinite) M",
-     "Mehrotra predictor-corrector with crossover"},
+    MethodInfo{Method::InteriorPoint, "interior-point", kLcp | kFriction, false,
+     "200 steps (a FrictionContact: 100, then 1000 nsgs sweeps)",
+     "monotone (positive semidefinite) M; a FrictionContact: planar, W symmetric positive semidefinite",
+     "Mehrotra predictor-corrector with crossover (a FrictionContact: on the convex program of the velocities, "
+     "the de Saxce shift updated each step)"},
     MethodInfo{Method::Dantzig, "dantzig", kLcp | kBox, true, "max(1000, 50 n) pivots per fixed box",
      "P-matrix on the clamped sets; friction by passes over fixed boxes",
      "Cottle-Dantzig principal pivoting over bounds"},

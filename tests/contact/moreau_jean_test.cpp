@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
@@ -13,6 +14,7 @@ namespace {
 
 using test::box;
 using test::disk;
+using test::disk_heap_between_walls;
 
 constexpr double kG = 9.81;
 
@@ -257,27 +259,25 @@ TEST(MoreauJean, EnergyDoesNotGrow) {
   }
 }
 
+// The normal and tangential relative velocity at a contact, from the bodies' velocities.
+std::pair<double, double> contact_velocity(const World& world, const Contact& contact) {
+  const auto point_velocity = [&](int index, const Eigen::Vector2d& arm) -> Eigen::Vector2d {
+    if (index < 0) return Eigen::Vector2d::Zero();
+    const Body& body = world.bodies[static_cast<std::size_t>(index)];
+    return body.velocity + body.angular_velocity * Eigen::Vector2d(-arm.y(), arm.x());
+  };
+  const Eigen::Vector2d relative =
+      point_velocity(contact.body_a, contact.arm_a) - point_velocity(contact.body_b, contact.arm_b);
+  return {relative.dot(contact.normal), relative.dot(contact.tangent())};
+}
+
 TEST(MoreauJean, DiskHeapBetweenWallsEveryStepSolvesCoulomb) {
   // 36 disks dropped between two walls, μ = 0.6, h = 1/60 (a small twin of bench/compare_box2d's
   // disks100): redundant contacts, so W is singular and the settling steps go past nsgs through
   // auto's chain (newton-ac, Lemke). Each step's law is checked from the velocities after the
   // step, independently of the solver's own residual: u_N >= 0, Λ_N >= 0, Λ_N u_N = 0,
   // |Λ_T| <= μ Λ_N, u_T = 0 where the contact sticks, and Λ_T u_T <= 0 (friction dissipates).
-  World world;
-  for (int k = 0; k < 36; ++k) {
-    const int row = k / 6;
-    const int column = k % 6;
-    const double x = 0.55 * column + (row % 2 == 0 ? 0.0 : 0.1) - 1.65;
-    world.bodies.push_back(disk("d" + std::to_string(k), 0.25, M_PI * 0.0625, {x, 0.3 + 0.55 * row}));
-  }
-  world.ground = Ground{0};
-  Plane left;
-  left.point = {-2.05, 0};
-  left.normal = {1, 0};
-  Plane right;
-  right.point = {2.15, 0};
-  right.normal = {-1, 0};
-  world.planes = {left, right};
+  World world = disk_heap_between_walls(36);
   MoreauJeanOptions options;
   options.timestep = 1.0 / 60;
   options.friction = 0.6;
@@ -294,15 +294,7 @@ TEST(MoreauJean, DiskHeapBetweenWallsEveryStepSolvesCoulomb) {
     ASSERT_EQ(report.status, Status::Solved) << "step " << step << ": " << report.method;
     for (std::size_t c = 0; c < report.contacts.size(); ++c) {
       const Contact& contact = report.contacts[c];
-      const auto point_velocity = [&](int index, const Eigen::Vector2d& arm) -> Eigen::Vector2d {
-        if (index < 0) return Eigen::Vector2d::Zero();
-        const Body& body = world.bodies[static_cast<std::size_t>(index)];
-        return body.velocity + body.angular_velocity * Eigen::Vector2d(-arm.y(), arm.x());
-      };
-      const Eigen::Vector2d relative =
-          point_velocity(contact.body_a, contact.arm_a) - point_velocity(contact.body_b, contact.arm_b);
-      const double un = relative.dot(contact.normal);
-      const double ut = relative.dot(contact.tangent());
+      const auto [un, ut] = contact_velocity(world, contact);
       const double rn = report.normal_impulse[static_cast<Eigen::Index>(c)];
       const double rt = report.tangent_impulse[static_cast<Eigen::Index>(c)];
       EXPECT_GE(un, -du) << "step " << step << ", contact " << c;
@@ -317,6 +309,57 @@ TEST(MoreauJean, DiskHeapBetweenWallsEveryStepSolvesCoulomb) {
     }
   }
   EXPECT_GT(disk_pairs, 36U);  // at rest the heap is packed: more disk-disk contacts than disks
+}
+
+TEST(MoreauJean, DiskHeapAnitescuPotraOnTheFactors) {
+  // The same heap with Anitescu–Potra's convex relaxation, solved on the factors of its LCP by the
+  // interior point (never formed). Each step's law from the velocities after it: u_N >= μ|u_T|
+  // (the relaxation separates sliding contacts), |Λ_T| <= μ Λ_N, Λ_N u_N + Λ_T u_T = 0. Every
+  // 30th step is also taken with Lemke on the dense LCP from the same state: the velocities (unique
+  // although the impulses are not, the contacts being redundant) agree.
+  World world = disk_heap_between_walls(36);
+  MoreauJeanOptions options;
+  options.timestep = 1.0 / 60;
+  options.friction = 0.6;
+  options.friction_model = FrictionModel::AnitescuPotra;
+  options.method = Method::InteriorPoint;
+  const double impulse_unit = M_PI * 0.0625 * kG * options.timestep;
+  const double speed_unit = kG * options.timestep;
+  std::size_t most_contacts = 0;
+  for (int step = 0; step < 150; ++step) {
+    if (step % 30 == 29) {
+      World dense = world;
+      MoreauJeanOptions pivoting = options;
+      pivoting.method = Method::Lemke;
+      ASSERT_EQ(moreau_jean_step(dense, pivoting).status, Status::Solved) << "step " << step;
+      World factored = world;
+      const StepReport report = moreau_jean_step(factored, options);
+      for (std::size_t b = 0; b < world.bodies.size(); ++b) {
+        EXPECT_NEAR((factored.bodies[b].velocity - dense.bodies[b].velocity).norm(), 0, 1e-7 * speed_unit)
+            << "step " << step << ", body " << b;
+      }
+      EXPECT_EQ(report.lcp_size, static_cast<Eigen::Index>(2 * report.contacts.size()));
+    }
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved) << "step " << step << ": " << report.method;
+    if (!report.contacts.empty()) {
+      EXPECT_EQ(report.method, "interior-point");
+    }
+    most_contacts = std::max(most_contacts, report.contacts.size());
+    for (std::size_t c = 0; c < report.contacts.size(); ++c) {
+      const Contact& contact = report.contacts[c];
+      const auto [un, ut] = contact_velocity(world, contact);
+      const double rn = report.normal_impulse[static_cast<Eigen::Index>(c)];
+      const double rt = report.tangent_impulse[static_cast<Eigen::Index>(c)];
+      EXPECT_GE(un - 0.6 * std::abs(ut), -1e-6 * speed_unit) << "step " << step << ", contact " << c;
+      EXPECT_GE(rn, -1e-6 * impulse_unit) << "step " << step << ", contact " << c;
+      EXPECT_LE(std::abs(rt), 0.6 * rn + 1e-6 * impulse_unit) << "step " << step << ", contact " << c;
+      EXPECT_LE(std::abs(rn * un + rt * ut), 1e-6 * impulse_unit * speed_unit) << "step " << step << ", contact " << c;
+    }
+  }
+  // Packed: more LCP rows (two a contact) than degrees of freedom (three a disk), so the matrix
+  // A M⁻¹ Aᵀ is singular.
+  EXPECT_GT(2 * most_contacts, 3 * 36U);
 }
 
 TEST(MoreauJean, ThetaAboveHalfDissipatesInFreeFlight) {

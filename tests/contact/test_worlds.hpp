@@ -46,4 +46,26 @@ inline World chapter_block() {
   return world;
 }
 
+/// `count` disks of radius 0.25 (mass π/16) in rows of 6, dropped between two walls on the ground:
+/// a small twin of bench/compare_box2d's disk heaps. At rest the heap is packed (more contacts
+/// than degrees of freedom).
+inline World disk_heap_between_walls(int count) {
+  World world;
+  for (int k = 0; k < count; ++k) {
+    const int row = k / 6;
+    const int column = k % 6;
+    const double x = 0.55 * column + (row % 2 == 0 ? 0.0 : 0.1) - 1.65;
+    world.bodies.push_back(disk("d" + std::to_string(k), 0.25, 3.14159265358979323846 * 0.0625, {x, 0.3 + 0.55 * row}));
+  }
+  world.ground = Ground{0};
+  Plane left;
+  left.point = {-2.05, 0};
+  left.normal = {1, 0};
+  Plane right;
+  right.point = {2.15, 0};
+  right.normal = {-1, 0};
+  world.planes = {left, right};
+  return world;
+}
+
 }  // namespace perp::contact::test

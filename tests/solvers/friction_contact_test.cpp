@@ -441,8 +441,59 @@ TEST(FrictionContactSolve, LemkeSizeGuard) {
 }
 
 TEST(FrictionContactSolve, MethodsList) {
-  EXPECT_EQ(friction_contact_methods(),
-            (std::vector<Method>{Method::Lemke, Method::Nsgs, Method::NewtonAc, Method::Prox, Method::Auto}));
+  EXPECT_EQ(friction_contact_methods(), (std::vector<Method>{Method::Lemke, Method::InteriorPoint, Method::Nsgs,
+                                                              Method::NewtonAc, Method::Prox, Method::Auto}));
+}
+
+TEST(FrictionContactSolve, InteriorPointPlanar) {
+  // The symmetric planar hand cases: the interior point on W's convex program with de Saxcé's
+  // shift, then its crossover, reaches the closed forms.
+  for (const HandCase& c : hand_cases()) {
+    if (c.d != 2 || !c.W.isApprox(c.W.transpose())) continue;
+    SCOPED_TRACE(c.name);
+    const FrictionContact problem = one_contact(2, c.W, c.q, c.mu);
+    const Result result = solve(problem, Method::InteriorPoint, {.tolerance = 1e-13});
+    expect_consistent(problem, result);
+    ASSERT_TRUE(result.solved()) << result.message;
+    EXPECT_LE((result.z - c.r).norm(), 1e-11 * (1 + c.r.norm())) << result.z.transpose();
+    EXPECT_EQ(result.method, "interior-point");
+  }
+  // Random planar problems, on W (factored by LDLᵀ) and on the factors: the velocities of nsgs.
+  for (const std::uint32_t seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
+    const FrictionContact problem = random_planar(12, 16, seed, 0.3);
+    const FactoredFrictionContact factored = random_planar_factors(12, 16, seed, 0.3);
+    const SolveOptions options{.tolerance = 1e-11};
+    const Result reference = solve(problem, Method::Nsgs, options);
+    ASSERT_TRUE(reference.solved()) << reference.message;
+    const Result on_w = solve(problem, Method::InteriorPoint, options);
+    ASSERT_TRUE(on_w.solved()) << on_w.message;
+    expect_consistent(problem, on_w);
+    EXPECT_LE((on_w.w - reference.w).lpNorm<Eigen::Infinity>(), 1e-8 * (1 + reference.w.lpNorm<Eigen::Infinity>()));
+    FrictionContactResiduals criteria;
+    const Result on_factors = solve(factored, Method::InteriorPoint, options, criteria);
+    ASSERT_TRUE(on_factors.solved()) << on_factors.message;
+    EXPECT_LE((on_factors.w - reference.w).lpNorm<Eigen::Infinity>(),
+              1e-8 * (1 + reference.w.lpNorm<Eigen::Infinity>()));
+    EXPECT_NEAR(criteria.relative_error, friction_contact_residuals(problem, on_factors.z).relative_error, 1e-12);
+  }
+}
+
+TEST(FrictionContactSolve, InteriorPointNotApplicableSaysWhy) {
+  Eigen::Matrix3d W3 = Eigen::Vector3d(2, 1, 1).asDiagonal();
+  const Result spatial = solve(one_contact(3, W3, Eigen::Vector3d(-1, 0, 1), 0.5), Method::InteriorPoint);
+  EXPECT_EQ(spatial.status, Status::NotApplicable);
+  EXPECT_THAT(spatial.message, HasSubstr("planar only"));
+  Eigen::Matrix2d N;
+  N << 2, 0.5, 0.3, 1;
+  const Result nonsymmetric = solve(one_contact(2, N, Eigen::Vector2d(-2, 3), 0.5), Method::InteriorPoint);
+  EXPECT_EQ(nonsymmetric.status, Status::NotApplicable);
+  EXPECT_THAT(nonsymmetric.message, HasSubstr("symmetric W"));
+  Eigen::Matrix2d indefinite;
+  indefinite << 1, 0, 0, -1;
+  const Result negative = solve(one_contact(2, indefinite, Eigen::Vector2d(-2, 3), 0.5), Method::InteriorPoint);
+  EXPECT_EQ(negative.status, Status::NotApplicable);
+  EXPECT_THAT(negative.message, HasSubstr("positive semidefinite"));
 }
 
 // A test-only reader of Siconos' dense (storage 0) FrictionContactProblem files: d, nc, 0, the

@@ -80,7 +80,8 @@ TEST(MethodTable, ListsOfEachTypeComeFromIt) {
                                                                       Method::PenalizedFb, Method::Smoothing,
                                                                       Method::Path, Method::Auto}));
   EXPECT_EQ(methods_for(ProblemKind::FrictionContact),
-            (std::vector<Method>{Method::Lemke, Method::Nsgs, Method::NewtonAc, Method::Prox, Method::Auto}));
+            (std::vector<Method>{Method::Lemke, Method::InteriorPoint, Method::Nsgs, Method::NewtonAc, Method::Prox,
+                                 Method::Auto}));
   EXPECT_EQ(method_names_for(ProblemKind::Nonlinear), "newton-fb, newton-min, penalized-fb, smoothing, path or auto");
   for (const Method m : all_methods()) {
     EXPECT_EQ(accepts_nonlinear(m), method_info(m).accepts_kind(ProblemKind::Nonlinear)) << m;

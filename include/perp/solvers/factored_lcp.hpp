@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// The LCP whose matrix is given by its factors, M = A M⁻¹ Aᵀ: the form of the convex contact
+/// problems of a time step (frictionless Signorini, Anitescu's relaxation of Coulomb friction),
+/// solved without forming M.
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+
+#include "perp/core/lcp.hpp"
+#include "perp/core/result.hpp"
+#include "perp/solvers/method.hpp"
+#include "perp/solvers/options.hpp"
+
+namespace perp {
+
+/// Find z with w = A M⁻¹ Aᵀ z + c, 0 <= z ⊥ w >= 0, where A is sparse (rows × dofs) and
+/// M⁻¹ = diag(inverse_mass) >= 0. The matrix is symmetric positive semidefinite, and singular when
+/// rows are redundant (more contacts than degrees of freedom, as in packed heaps): w is then unique
+/// at every solution, z is not. A row of a contact Jacobian per constraint, c the free velocities.
+struct FactoredLcp {
+  Eigen::SparseMatrix<double, Eigen::RowMajor> A;  ///< rows × dofs
+  Eigen::VectorXd inverse_mass;                    ///< dofs entries, each finite and >= 0
+  Eigen::VectorXd c;                               ///< rows
+
+  [[nodiscard]] Eigen::Index size() const { return c.size(); }
+  /// Throws `InvalidProblem` naming the field: A not c.size() × inverse_mass.size(), a non-finite
+  /// entry, a negative inverse mass.
+  void validate() const;
+  /// w = A M⁻¹ Aᵀ z + c.
+  [[nodiscard]] Eigen::VectorXd slack(const Eigen::VectorXd& z) const;
+  /// The same LCP with M = A M⁻¹ Aᵀ formed densely (for the methods that need M).
+  [[nodiscard]] Lcp assembled() const;
+};
+
+/// Solves the factored LCP. interior-point (and auto, which is interior-point here) works on the
+/// factors: Mehrotra's predictor-corrector on the convex program of the velocities
+/// min ½ vᵀ M v subject to A v + c >= 0, whose multipliers are z, with one sparse LDLᵀ of
+/// M + Aᵀ D A a step (memory O(nnz(A)) and the factor's fill). Every other LCP method runs on
+/// `assembled()`. The result is judged as an `Lcp`'s: w recomputed from z, `Status::Solved` only
+/// when the relative natural residual is <= tolerance.
+[[nodiscard]] Result solve(const FactoredLcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
+
+}  // namespace perp

@@ -1,0 +1,149 @@
+#include "perp/solvers/factored_lcp.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "detail.hpp"
+#include "friction_ipm.hpp"
+#include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
+#include "perp/solvers/solve.hpp"
+
+namespace perp {
+namespace {
+
+/// interior-point's steps on a FactoredLcp when `max_iterations` is not set.
+constexpr int kFactoredSteps = 100;
+/// It stops when its residual has not halved in this many steps.
+constexpr int kFactoredStall = 20;
+/// The crossover is tried from the step whose residual is below this many sqrt(tolerance).
+constexpr double kCrossoverReach = 10.0;
+
+using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+/// w, the natural residual and the relative one (docs/solvers.md: Z = ‖z‖∞, W = ‖c‖∞) from z.
+void judge(const FactoredLcp& problem, Result& result, double tolerance) {
+  result.w = problem.slack(result.z);
+  result.residual = natural_residual(result.z, result.w);
+  const long double W = problem.c.lpNorm<Eigen::Infinity>();
+  static const Eigen::VectorXd none;
+  result.relative_residual = W > 0 ? scaled_natural_residual(result.z, result.w, none, none,
+                                                             z_scale(result.z, none, none), W)
+                                   : result.residual;
+  const bool meets = result.relative_residual <= tolerance;
+  if (result.solved() && !meets) {
+    result.status = Status::NumericalFailure;
+    result.message += "; but the relative residual recomputed from z, " + number_text(result.relative_residual) +
+                      ", misses the tolerance";
+  } else if (!result.solved() && meets && result.status != Status::NotApplicable) {
+    result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
+    result.status = Status::Solved;
+  }
+}
+
+}  // namespace
+
+void FactoredLcp::validate() const {
+  if (A.rows() != c.size() || A.cols() != inverse_mass.size()) {
+    throw InvalidProblem("A: expected " + std::to_string(c.size()) + "x" + std::to_string(inverse_mass.size()) +
+                         " (c's size x inverse_mass's size), got " + std::to_string(A.rows()) + "x" +
+                         std::to_string(A.cols()));
+  }
+  for (Eigen::Index i = 0; i < A.outerSize(); ++i) {
+    for (RowSparse::InnerIterator it(A, i); it; ++it) {
+      if (!std::isfinite(it.value())) {
+        throw InvalidProblem("A(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) + ") is " +
+                             number_text(it.value()) + "; every entry must be finite");
+      }
+    }
+  }
+  require_finite(c, "c");
+  require_finite(inverse_mass, "inverse_mass");
+  for (Eigen::Index j = 0; j < inverse_mass.size(); ++j) {
+    if (inverse_mass[j] < 0) {
+      throw InvalidProblem("inverse_mass[" + std::to_string(j) + "] is " + number_text(inverse_mass[j]) +
+                           "; must be >= 0");
+    }
+  }
+}
+
+Eigen::VectorXd FactoredLcp::slack(const Eigen::VectorXd& z) const {
+  require_size(z, c.size(), "z");
+  const Eigen::VectorXd v = inverse_mass.cwiseProduct(Eigen::VectorXd(A.transpose() * z));
+  Eigen::VectorXd w = c;
+  w.noalias() += A * v;
+  return w;
+}
+
+Lcp FactoredLcp::assembled() const {
+  const Eigen::SparseMatrix<double> scaled = A * inverse_mass.asDiagonal();
+  const Eigen::SparseMatrix<double> M = scaled * Eigen::SparseMatrix<double>(A.transpose());
+  return {Eigen::MatrixXd(M), c};
+}
+
+Result solve(const FactoredLcp& problem, Method method, const SolveOptions& options) {
+  problem.validate();
+  options.validate(problem.size());
+  if (method != Method::InteriorPoint && method != Method::Auto) {
+    Result result = solve(problem.assembled(), method, options);
+    return result;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Result result;
+  result.method = "interior-point";
+  const Eigen::Index n = problem.size();
+  if (n == 0 || problem.c.minCoeff() >= 0) {
+    result.z = Eigen::VectorXd::Zero(n);
+    result.status = Status::Solved;
+    result.message = n == 0 ? "empty problem" : "c >= 0: z = 0 solves (w = c)";
+  } else {
+    Eigen::VectorXd z0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
+    const detail::ConeProgram program = detail::ConeProgram::restricted(problem.A, problem.inverse_mass);
+    Eigen::VectorXd e = problem.c;
+    const long double W = problem.c.lpNorm<Eigen::Infinity>();
+    static const Eigen::VectorXd none;
+    const auto error_of = [&](const Eigen::VectorXd& z) {
+      const Eigen::VectorXd w = problem.slack(z);
+      return scaled_natural_residual(z, w, none, none, z_scale(z, none, none), W);
+    };
+    // The crossover to the vertex the interior point approaches (from its active rows), tried at
+    // each step once the interior point is within kCrossoverReach of the tolerance's square root.
+    Eigen::VectorXd vertex;
+    double vertex_error = detail::kInfinity;
+    int crossovers = 0;
+    const double reach = kCrossoverReach * std::sqrt(options.tolerance);
+    const auto crossover = [&](const Eigen::VectorXd& lambda, double, double error) {
+      if (error > reach) return false;
+      ++crossovers;
+      Eigen::VectorXd candidate = detail::active_set_crossover(program, problem.c, lambda).cwiseMax(0.0);
+      const double candidate_error = error_of(candidate);
+      if (candidate_error < vertex_error) {
+        vertex = std::move(candidate);
+        vertex_error = candidate_error;
+      }
+      return vertex_error <= options.tolerance;
+    };
+    const detail::InteriorOutcome outcome =
+        detail::mehrotra_on_cones(program, e, z0, error_of, crossover, options.tolerance,
+                                  options.iteration_limit(kFactoredSteps), kFactoredStall,
+                                  options.record_history ? &result.history : nullptr);
+    result.z = outcome.lambda;
+    result.iterations = outcome.steps;
+    result.message = "interior point on the factors: " + std::to_string(outcome.steps) + " steps, stopped by " +
+                     outcome.stop + " at relative residual " + number_text(outcome.error);
+    double error = outcome.error;
+    if (vertex_error < error) {
+      result.z = vertex;
+      error = vertex_error;
+      result.message += "; the crossover to its active set (" + std::to_string(crossovers) +
+                        " tried): relative residual " + number_text(vertex_error);
+    }
+    result.status = error <= options.tolerance ? Status::Solved : Status::MaxIterations;
+  }
+  judge(problem, result, options.tolerance);
+  result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace perp

@@ -1,0 +1,82 @@
+#pragma once
+// Private: the interior point on programs of the velocities (friction_ipm.cpp), behind
+// interior-point on a planar FrictionContact and on a FactoredLcp. Not installed.
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCore>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "perp/core/friction_contact.hpp"
+#include "perp/core/result.hpp"
+#include "perp/solvers/options.hpp"
+
+namespace perp::detail {
+
+/// The convex program of the velocities v of the moving degrees of freedom
+///   min ½ vᵀ M v  subject to  A v + e >= 0,
+/// whose multipliers λ >= 0 (M v = Aᵀ λ) solve the LCP 0 <= λ ⊥ A M⁻¹ Aᵀ λ + e >= 0. M is
+/// diagonal and positive, so the program has one v even where the rows of A are redundant (λ then
+/// is not unique), and its Newton matrix M + Aᵀ D A (D = diag(λ/s) > 0) is positive definite.
+struct ConeProgram {
+  Eigen::SparseMatrix<double, Eigen::RowMajor> A;  ///< rows × nf, on the moving columns
+  Eigen::SparseMatrix<double> At;                  ///< Aᵀ
+  Eigen::VectorXd mass;                            ///< nf: M, 1/M⁻¹ of each moving column
+  std::vector<Eigen::Index> columns;               ///< nf: the moving columns among the original ones
+
+  /// A restricted to the columns with M⁻¹ > 0 that some row touches (the others keep v = 0).
+  static ConeProgram restricted(const Eigen::SparseMatrix<double, Eigen::RowMajor>& A,
+                                const Eigen::VectorXd& inverse_mass);
+};
+
+/// How the interior point ended: the multipliers with the smallest error seen, that error, the
+/// steps taken and why it stopped.
+struct InteriorOutcome {
+  Eigen::VectorXd lambda;
+  double error = 0;
+  int steps = 0;
+  std::string stop;
+};
+
+/// Mehrotra's predictor-corrector on the program from λ0 (v = M⁻¹ Aᵀ λ0, pushed inside the
+/// orthant), until `error_of(λ)` <= tolerance, `limit` steps, or no halving of the error in
+/// `stall_window` steps (0: no such test).
+/// After each step `after_step(λ, program_error, error)` may change e (the shift of a frictional
+/// problem), or return true to stop (it found a point that solves, e.g. by a crossover from λ);
+/// program_error is the program's own residual at the current e (its infeasibility and gap in the
+/// scales of s and λ). `history`, when not null, gets the error after each step.
+InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e, const Eigen::VectorXd& lambda0,
+                                  const std::function<double(const Eigen::VectorXd&)>& error_of,
+                                  const std::function<bool(const Eigen::VectorXd&, double, double)>& after_step, double tolerance,
+                                  int limit, int stall_window, std::vector<double>* history);
+
+/// The crossover from an interior point λ to the vertex it approximates: the active rows
+/// B = {k : λ_k d_k > w_k} (w = A M⁻¹ Aᵀ λ + e, d_k row k's diagonal of A M⁻¹ Aᵀ), then a few Newton corrections on them,
+/// λ_B −= (N + εI)⁻¹ w_B with N = A_B M⁻¹ A_Bᵀ and ε = 1e-12 of N's largest diagonal (the
+/// corrections of iterated Tikhonov: N is singular where rows are redundant, its system
+/// consistent), λ = 0 off B. Returns the corrected multipliers (the caller keeps the better point).
+[[nodiscard]] Eigen::VectorXd active_set_crossover(const ConeProgram& program, const Eigen::VectorXd& e,
+                                                   const Eigen::VectorXd& lambda);
+
+/// interior-point on a planar (d = 2) frictional contact problem given by its factors,
+/// W = H M⁻¹ Hᵀ (M⁻¹ = diag(inverse_mass)); `shell` carries q and μ (its W is not read).
+///
+/// In the plane the cone K_μ has two edges, r = λ₊ (1, μ) + λ₋ (1, −μ) with λ >= 0, and Coulomb's
+/// law with de Saxcé's shift s_i = μ_i |u_T,i| is K_μ ∋ r ⊥ û = u + s e_N ∈ K_μ*, i.e. the LCP in λ
+/// of the program above with A = the edges times H and e = q_N + s ± μ q_T. Each program (fixed s)
+/// is solved by `mehrotra_on_cones`; s is updated from the velocities reached once the program's
+/// residual is below a tenth of the frictional error (a fixed point on s, which converges where
+/// friction couples weakly and may not in packed heaps). Then a crossover: nsgs sweeps from the
+/// best point. z = r; iterations: steps and sweeps; `finish` recomputes w and the residual.
+[[nodiscard]] Result solve_friction_interior_point(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H,
+                                                   const Eigen::VectorXd& inverse_mass, const FrictionContact& shell,
+                                                   const SolveOptions& options, const Eigen::VectorXd& r0);
+
+/// The same on a problem given by W: W must be symmetric positive semidefinite, and is factored as
+/// Pᵀ L D Lᵀ P (sparse LDLᵀ), so that H = Pᵀ L and M⁻¹ = D. Not applicable (with the reason) in
+/// 3D, when W is not symmetric, or when W is not positive semidefinite.
+[[nodiscard]] Result solve_friction_interior_point(const FrictionContact& problem, const SolveOptions& options,
+                                                   const Eigen::VectorXd& r0);
+
+}  // namespace perp::detail

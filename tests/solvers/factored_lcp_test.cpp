@@ -1,0 +1,140 @@
+#include "perp/solvers/factored_lcp.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
+#include "perp/solvers/solve.hpp"
+
+namespace perp::solvers_factored_lcp_test {
+namespace {
+
+using testing::HasSubstr;
+using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+FactoredLcp make(const Eigen::MatrixXd& A, const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& c) {
+  return {A.sparseView(0.0, 0.0), inverse_mass, c};
+}
+
+// Checks what a result claims from z alone: w = A M⁻¹ Aᵀ z + c recomputed, and the LCP's own
+// relative residual of the assembled problem.
+void expect_solves(const FactoredLcp& problem, const Result& result, double tolerance) {
+  ASSERT_TRUE(result.solved()) << result.message;
+  ASSERT_EQ(result.z.size(), problem.size());
+  EXPECT_TRUE(result.w.isApprox(problem.slack(result.z), 1e-13) || result.w.norm() == 0);
+  const Lcp dense = problem.assembled();
+  EXPECT_LE(relative_residual(dense, result.z, dense.M * result.z + dense.q), tolerance);
+  EXPECT_GE(result.z.minCoeff(), 0.0);
+}
+
+// Rows of random planar contact Jacobians (normal and tangent rows mixed with ±μ, as the cone's
+// edges of a time step): `rows` constraints on `bodies` bodies of 3 degrees of freedom.
+FactoredLcp random_problem(int bodies, int rows, std::uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  std::uniform_int_distribution<int> pick(0, bodies - 1);
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(rows, 3 * bodies);
+  for (int k = 0; k < rows; ++k) {
+    const int a = pick(gen);
+    const int b = pick(gen);
+    A.block<1, 3>(k, 3 * a) << unit(gen), 1 + 0.5 * unit(gen), 0.3 * unit(gen);
+    if (b != a) A.block<1, 3>(k, 3 * b) << unit(gen), -1 + 0.5 * unit(gen), 0.3 * unit(gen);
+  }
+  Eigen::VectorXd inverse_mass(3 * bodies);
+  for (int j = 0; j < 3 * bodies; ++j) inverse_mass[j] = 0.5 + 0.5 * (1 + unit(gen));
+  Eigen::VectorXd c(rows);
+  for (int k = 0; k < rows; ++k) c[k] = unit(gen) - 0.4;
+  return make(A, inverse_mass, c);
+}
+
+TEST(FactoredLcp, TwoRedundantRowsByHand) {
+  // One degree of freedom, two rows on it: M = [[1, 1], [1, 1]] (singular). With c = (−1, −2),
+  // w_2 = 0 needs z_1 + z_2 = 2, then w_1 = 1 > 0 forces z_1 = 0: z = (0, 2), w = (1, 0).
+  const FactoredLcp problem = make(Eigen::MatrixXd::Ones(2, 1), Eigen::VectorXd::Ones(1), Eigen::Vector2d(-1, -2));
+  const Result result = solve(problem, Method::InteriorPoint, {.tolerance = 1e-12});
+  expect_solves(problem, result, 1e-12);
+  EXPECT_NEAR(result.z[0], 0.0, 1e-12);
+  EXPECT_NEAR(result.z[1], 2.0, 1e-12);
+  EXPECT_NEAR(result.w[0], 1.0, 1e-12);
+  // c = (−1, −1): every split of z_1 + z_2 = 1 solves (w = 0); only the sum is determined.
+  const FactoredLcp tie = make(Eigen::MatrixXd::Ones(2, 1), Eigen::VectorXd::Ones(1), Eigen::Vector2d(-1, -1));
+  const Result split = solve(tie, Method::Auto, {.tolerance = 1e-12});
+  expect_solves(tie, split, 1e-12);
+  EXPECT_NEAR(split.z.sum(), 1.0, 1e-12);
+}
+
+TEST(FactoredLcp, RandomRedundantRowsAgreeWithLemkeOnTheFormedLcp) {
+  // More rows than degrees of freedom (M = A M⁻¹ Aᵀ singular): z may differ, w may not.
+  for (const std::uint32_t seed : {1u, 2u, 3u, 4u, 5u}) {
+    SCOPED_TRACE(seed);
+    const FactoredLcp problem = random_problem(10, seed % 2 == 0 ? 20 : 45, seed);
+    const Result dense = solve(problem.assembled(), Method::Lemke, {.tolerance = 1e-10});
+    ASSERT_TRUE(dense.solved()) << dense.message;
+    const Result result = solve(problem, Method::InteriorPoint, {.tolerance = 1e-10});
+    expect_solves(problem, result, 1e-10);
+    EXPECT_LE((result.w - dense.w).lpNorm<Eigen::Infinity>(), 1e-7 * (1 + dense.w.lpNorm<Eigen::Infinity>()));
+    EXPECT_EQ(result.method, "interior-point");
+    // Any other method runs on the formed LCP.
+    const Result other = solve(problem, Method::Lemke, {.tolerance = 1e-10});
+    EXPECT_EQ(other.method, "lemke");
+    EXPECT_TRUE(other.solved());
+  }
+}
+
+TEST(FactoredLcp, FixedDegreesOfFreedomAndInfeasibleRows) {
+  // The second dof is fixed (M⁻¹ = 0): a row on it alone has w = c whatever z. c_2 = −1 there makes
+  // the LCP infeasible, which must not be reported solved; with c_2 = +1 it is z_2 = 0.
+  Eigen::MatrixXd A(2, 2);
+  A << 1, 0, 0, 1;
+  const Eigen::Vector2d inverse_mass(2, 0);
+  const FactoredLcp feasible = make(A, inverse_mass, Eigen::Vector2d(-1, 1));
+  const Result ok = solve(feasible, Method::InteriorPoint, {.tolerance = 1e-12});
+  expect_solves(feasible, ok, 1e-12);
+  EXPECT_NEAR(ok.z[0], 0.5, 1e-12);  // w_1 = 2 z_1 − 1 = 0
+  EXPECT_NEAR(ok.z[1], 0.0, 1e-12);
+  const FactoredLcp infeasible = make(A, inverse_mass, Eigen::Vector2d(-1, -1));
+  const Result bad = solve(infeasible, Method::InteriorPoint, {.tolerance = 1e-10});
+  EXPECT_FALSE(bad.solved()) << bad.message;
+  EXPECT_TRUE(bad.z.allFinite());
+  EXPECT_GT(bad.relative_residual, 1e-10);
+}
+
+TEST(FactoredLcp, TrivialAndEmpty) {
+  const FactoredLcp nonnegative = make(Eigen::MatrixXd::Ones(3, 2), Eigen::VectorXd::Ones(2), Eigen::Vector3d(0, 1, 2));
+  const Result zero = solve(nonnegative);
+  ASSERT_TRUE(zero.solved());
+  EXPECT_EQ(zero.z, Eigen::VectorXd::Zero(3));
+  EXPECT_EQ(zero.w, nonnegative.c);
+  const Result empty = solve(FactoredLcp{RowSparse(0, 2), Eigen::VectorXd::Ones(2), Eigen::VectorXd()});
+  EXPECT_TRUE(empty.solved());
+  EXPECT_EQ(empty.z.size(), 0);
+}
+
+TEST(FactoredLcp, BadInputIsNamed) {
+  const auto message = [](const FactoredLcp& problem) -> std::string {
+    try {
+      (void)solve(problem);
+    } catch (const InvalidProblem& e) {
+      return e.what();
+    }
+    return "";
+  };
+  FactoredLcp problem = make(Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Ones(2), Eigen::Vector2d(-1, -1));
+  problem.inverse_mass[1] = -1;
+  EXPECT_THAT(message(problem), HasSubstr("inverse_mass[1]"));
+  problem = make(Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Ones(2), Eigen::Vector2d(-1, -1));
+  problem.A.coeffRef(1, 0) = std::numeric_limits<double>::infinity();
+  EXPECT_THAT(message(problem), HasSubstr("A(1, 0)"));
+  problem = make(Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Ones(3), Eigen::Vector2d(-1, -1));
+  EXPECT_THAT(message(problem), HasSubstr("A: expected 2x3"));
+  problem = make(Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Ones(2), Eigen::Vector2d(-1, NAN));
+  EXPECT_THAT(message(problem), HasSubstr("c"));
+}
+
+}  // namespace
+}  // namespace perp::solvers_factored_lcp_test
