@@ -3,15 +3,14 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "detail.hpp"
+#include "path_detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 #include "sparse_linear.hpp"
@@ -30,35 +29,13 @@ constexpr double kFirstDelta = 1e-6;
 constexpr double kLastDelta = 1e6;
 // The most proximal-point subproblems of one run.
 constexpr int kMaxProximalSteps = 200;
-// Sparse route: the most block-pivoting (active-set) solves for one Newton point.
-constexpr int kMaxActiveSetSolves = 60;
 
-// ---------------------------------------------------------------------------------------------
-// The problem as the method sees it: bounds, F, J and the relative residual that judges "solved".
-
-class Model {
- public:
-  Model(const Eigen::VectorXd& lower, const Eigen::VectorXd& upper) : lower_(lower), upper_(upper) {}
-  Model(const Model&) = delete;
-  Model& operator=(const Model&) = delete;
-  virtual ~Model() = default;
-  [[nodiscard]] Eigen::Index size() const { return lower_.size(); }
-  [[nodiscard]] const Eigen::VectorXd& lower() const { return lower_; }
-  [[nodiscard]] const Eigen::VectorXd& upper() const { return upper_; }
-  // F(z); false when it is not finite there.
-  virtual bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) = 0;
-  virtual const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) = 0;
-  virtual double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) = 0;
-  // Whether J is sparse: then only `sparse_jacobian` is called, never `jacobian`.
-  [[nodiscard]] virtual bool sparse() const { return false; }
-  virtual const detail::SparseMatrix& sparse_jacobian(const Eigen::VectorXd& /*z*/) {
-    throw std::logic_error("path: sparse_jacobian called on a dense model");
-  }
-
- private:
-  const Eigen::VectorXd& lower_;
-  const Eigen::VectorXd& upper_;
-};
+using path_detail::ActiveSetNewtonPoint;
+using path_detail::kMaxActiveSetSolves;
+using path_detail::LinearPath;
+using path_detail::Model;
+using path_detail::PathPoint;
+using path_detail::SparseFunctionModel;
 
 // F = M z + q.
 class PathLinearModel final : public Model {
@@ -112,37 +89,6 @@ class FunctionModel final : public Model {
   Eigen::VectorXd J_at_;
 };
 
-// The user's F and sparse J (`Mcp::J_sparse`), checked at every call.
-class SparseFunctionModel final : public Model {
- public:
-  explicit SparseFunctionModel(const Mcp& problem) : Model(problem.lower, problem.upper), problem_(problem) {}
-  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
-    F = problem_.F(z);
-    if (F.size() != z.size()) {
-      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
-    }
-    return F.allFinite();
-  }
-  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) override {
-    throw std::logic_error("path: the dense Jacobian was requested on the sparse route");
-  }
-  [[nodiscard]] bool sparse() const override { return true; }
-  const detail::SparseMatrix& sparse_jacobian(const Eigen::VectorXd& z) override {
-    if (J_at_.size() == z.size() && J_at_ == z) return J_;
-    J_ = evaluate_jacobian(problem_.J_sparse, z, "J at an iterate");
-    J_at_ = z;
-    return J_;
-  }
-  double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) override {
-    return relative_residual(z, F, sparse_jacobian(z), lower(), upper());
-  }
-
- private:
-  const Mcp& problem_;
-  detail::SparseMatrix J_;
-  Eigen::VectorXd J_at_;
-};
-
 // The proximal subproblem G(z) = F(z) + λ (z − centre) of a base model.
 class ProximalModel final : public Model {
  public:
@@ -190,18 +136,6 @@ Eigen::VectorXd project(const Eigen::VectorXd& x, const Eigen::VectorXd& lower, 
 // The path of the affine normal map A(x) = M π(x) + q + x − π(x) from x₀ with A(x(t)) = (1 − t) r,
 // r = A(x₀), by complementary pivoting. Unknowns per index i: z_i (column M_i; nonbasic at a bound)
 // and s_i = x_i − z_i (column e_i; nonbasic at 0), and t (column r): M z + s + t r = r − q.
-
-struct PathPoint {
-  double t = 0;
-  Eigen::VectorXd x;
-};
-
-struct LinearPath {
-  std::vector<PathPoint> points;  // breakpoints in path order; points[0] = (0, x₀)
-  bool complete = false;          // reached t = 1
-  int pivots = 0;
-  const char* failure = "";  // why it stopped short
-};
 
 enum class State { Interior, AtLower, AtUpper, Fixed };
 
@@ -429,116 +363,6 @@ class PathFollower {
   Eigen::VectorXd z_, s_, column_, direction_;
   double t_ = 0;
   Eigen::MatrixXd basis_, inverse_;
-};
-
-// ---------------------------------------------------------------------------------------------
-// The sparse route: the Newton point of the affine normal map A(x) = M π(x) + c + x − π(x),
-// c = F(z₀) − M z₀ (M = J(z₀) + δI), found by block pivoting (the primal-dual active-set method, i.e.
-// semismooth Newton on A): each index is labelled at its lower bound, at its upper bound or free;
-// the labelled z_N is fixed, the free block solves M_FF z_F = −c_F − M_FN z_N (sparse LDLᵀ or LU),
-// and the new labels are read from x = z − (M z + c). Unchanged labels: x is the exact zero of A.
-// Starts from the labels of x₀ (the current point's active set). The "path" handed to the search is
-// the segment from x₀ to that point in normal-map space (its points π(x) bend along the box).
-
-class ActiveSetNewtonPoint {
- public:
-  LinearPath follow(const detail::SparseMatrix& M, bool symmetric, const Eigen::VectorXd& lower,
-                    const Eigen::VectorXd& upper, const Eigen::VectorXd& x0, const Eigen::VectorXd& r) {
-    const Eigen::Index n = x0.size();
-    LinearPath path;
-    path.points.push_back({0.0, x0});
-    const Eigen::VectorXd z0 = x0.cwiseMax(lower).cwiseMin(upper);
-    // c = F(z₀) − M z₀, with F(z₀) = r − (x₀ − z₀).
-    c_ = r - (x0 - z0);
-    c_.noalias() -= M * z0;
-    // The labels are read from z − D⁻¹w with D = diag(M) where positive (1 elsewhere): the same
-    // conditions at a fixed point (w_F = 0, w >= 0 at lower, w <= 0 at upper), but a step of w that
-    // is large against the box's width no longer flips a variable from one bound to the other.
-    scale_.resize(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double d = M.coeff(i, i);
-      scale_[i] = d > 0 ? 1.0 / d : 1.0;
-    }
-    label_.assign(static_cast<std::size_t>(n), 0);
-    for (Eigen::Index i = 0; i < n; ++i) label_[static_cast<std::size_t>(i)] = label(x0[i], lower[i], upper[i]);
-    seen_.clear();
-    for (int solve = 0; solve < kMaxActiveSetSolves; ++solve) {
-      // A labelling seen before (FNV-1a hash of the labels) means block pivoting cycles: stop early.
-      std::uint64_t hash = 1469598103934665603ULL;
-      for (const int l : label_) hash = (hash ^ static_cast<std::uint64_t>(l + 1)) * 1099511628211ULL;
-      if (std::find(seen_.begin(), seen_.end(), hash) != seen_.end()) break;
-      seen_.push_back(hash);
-      z_.resize(n);
-      free_.clear();
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const int l = label_[static_cast<std::size_t>(i)];
-        z_[i] = l < 0 ? lower[i] : (l > 0 ? upper[i] : 0.0);
-        if (l == 0) free_.push_back(i);
-      }
-      if (!free_.empty()) {
-        w_.noalias() = M * z_;  // M_:N z_N (z_F = 0 here)
-        const auto m = static_cast<Eigen::Index>(free_.size());
-        rhs_.resize(m);
-        for (Eigen::Index k = 0; k < m; ++k) {
-          const Eigen::Index i = free_[static_cast<std::size_t>(k)];
-          rhs_[k] = -c_[i] - w_[i];
-        }
-        block_ = detail::submatrix(M, free_, free_, position_);
-        ++solves_;
-        if (!solver_.compute(block_, symmetric) || !solver_.solve(rhs_, solution_)) {
-          path.failure = "the free block of the linearization is singular";
-          ++unsettled_;
-          return path;
-        }
-        for (Eigen::Index k = 0; k < m; ++k) z_[free_[static_cast<std::size_t>(k)]] = solution_[k];
-      } else {
-        ++solves_;
-      }
-      w_.noalias() = M * z_;
-      w_ += c_;
-      // x = z − w on the bounded rows; on the free rows w is the solve's round-off and x = z exactly
-      // (x = z − w there would move π(x) off z by w, an error of ‖M‖·|w| in the normal map).
-      x_ = z_ - w_;
-      for (const Eigen::Index i : free_) x_[i] = z_[i];
-      bool changed = false;
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const int l = label(z_[i] - scale_[i] * w_[i], lower[i], upper[i]);
-        if (l != label_[static_cast<std::size_t>(i)]) {
-          label_[static_cast<std::size_t>(i)] = l;
-          changed = true;
-        }
-      }
-      if (!changed) {
-        path.points.push_back({1.0, x_});
-        path.complete = true;
-        return path;
-      }
-    }
-    // Not settled (block pivoting may cycle when M is not a P-matrix, and the linearization may
-    // have no solution): no Newton point, so the caller perturbs M as for a path that fails.
-    path.failure = "block pivoting did not settle";
-    ++unsettled_;
-    return path;
-  }
-  [[nodiscard]] long solves() const { return solves_; }
-  [[nodiscard]] long unsettled() const { return unsettled_; }
-
- private:
-  // −1: at the lower bound (fixed variables too), +1: at the upper bound, 0: free.
-  static int label(double x, double lower, double upper) {
-    if (lower == upper || x <= lower) return -1;
-    if (x >= upper) return 1;
-    return 0;
-  }
-
-  std::vector<int> label_;
-  std::vector<Eigen::Index> free_, position_;
-  Eigen::VectorXd c_, z_, w_, x_, rhs_, solution_, scale_;
-  std::vector<std::uint64_t> seen_;
-  detail::SparseMatrix block_;
-  detail::SparseSolver solver_;
-  long solves_ = 0;
-  long unsettled_ = 0;
 };
 
 // The point of the path where t first reaches τ (linear between breakpoints).
