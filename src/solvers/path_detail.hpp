@@ -1,8 +1,10 @@
 #pragma once
 // Private parts of path (not installed) shared by the dense model and path search
-// (src/solvers/path.cpp) and the sparse route (src/solvers/path_sparse.cpp): the problem as the
-// method sees it (`Model`), the path of one linearization (`LinearPath`), the model of an `Mcp`
-// with a sparse Jacobian and the Newton point of a sparse linearization by block pivoting.
+// (src/solvers/path.cpp), the complementary pivoting of a dense linearization
+// (src/solvers/path_pivoting.cpp) and the sparse route (src/solvers/path_sparse.cpp): the problem
+// as the method sees it (`Model`), the path of one linearization (`LinearPath`, `PathFollower`), the
+// model of an `Mcp` with a sparse Jacobian and the Newton point of a sparse linearization by block
+// pivoting (`ActiveSetNewtonPoint`).
 
 #include <Eigen/Core>
 #include <cstdint>
@@ -57,6 +59,51 @@ struct LinearPath {
   bool complete = false;          // reached t = 1
   int pivots = 0;
   const char* failure = "";  // why it stopped short
+};
+
+// The path of the affine normal map A(x) = M π(x) + q + x − π(x) from x₀ with A(x(t)) = (1 − t) r,
+// r = A(x₀), by complementary pivoting. Unknowns per index i: z_i (column M_i; nonbasic at a bound)
+// and s_i = x_i − z_i (column e_i; nonbasic at 0), and t (column r): M z + s + t r = r − q.
+// The dense route (path_pivoting.cpp).
+class PathFollower {
+ public:
+  LinearPath follow(const Eigen::MatrixXd& M, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
+                    const Eigen::VectorXd& x0, const Eigen::VectorXd& r, int max_pivots);
+
+ private:
+  enum class State { Interior, AtLower, AtUpper, Fixed };
+
+  // −B⁻¹(p,:)/rate_p < −B⁻¹(q,:)/rate_q, entry by entry (ties within round-off).
+  [[nodiscard]] bool lexicographically_smaller(Eigen::Index p, double rate_p, Eigen::Index q, double rate_q) const;
+
+  void column(Eigen::Index var, Eigen::Index n, Eigen::VectorXd& out) const;
+
+  // How far basic variable `var` may move at `rate` per unit step before it meets its bound.
+  double room(Eigen::Index var, double rate, Eigen::Index n, const Eigen::VectorXd& lower,
+              const Eigen::VectorXd& upper) const;
+
+  void add(Eigen::Index var, double change, Eigen::Index n);
+
+  // The leaving variable is set exactly to the bound it met.
+  void snap(Eigen::Index var, double rate, Eigen::Index n, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper);
+
+  // LU of the basis matrix and its explicit inverse, recomputed from the columns (the product-form
+  // updates between refactorizations accumulate round-off).
+  bool refactor();
+
+  static Eigen::Index z_var(Eigen::Index i) { return i; }
+  static Eigen::Index s_var(Eigen::Index i, Eigen::Index n) { return n + i; }
+  static Eigen::Index t_var(Eigen::Index n) { return 2 * n; }
+
+  [[nodiscard]] Eigen::VectorXd current_x() const { return z_ + s_; }
+
+  const Eigen::MatrixXd* M_ = nullptr;
+  const Eigen::VectorXd* r_ = nullptr;
+  std::vector<State> state_;
+  std::vector<Eigen::Index> basic_;
+  Eigen::VectorXd z_, s_, column_, direction_;
+  double t_ = 0;
+  Eigen::MatrixXd basis_, inverse_;
 };
 
 // The user's F and sparse J (`Mcp::J_sparse`), checked at every call.
