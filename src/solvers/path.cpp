@@ -16,6 +16,15 @@
 #include "sparse_linear.hpp"
 
 namespace perp {
+
+bool path_detail::user_function(const Mcp& problem, const Eigen::VectorXd& z, Eigen::VectorXd& F) {
+  F = problem.F(z);
+  if (F.size() != z.size()) {
+    throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
+  }
+  return F.allFinite();
+}
+
 namespace {
 
 constexpr int kDefaultMajorIterations = 200;
@@ -64,11 +73,7 @@ class FunctionModel final : public Model {
  public:
   explicit FunctionModel(const Mcp& problem) : Model(problem.lower, problem.upper), problem_(problem) {}
   bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
-    F = problem_.F(z);
-    if (F.size() != z.size()) {
-      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
-    }
-    return F.allFinite();
+    return path_detail::user_function(problem_, z, F);
   }
   const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) override {
     if (J_at_.size() == z.size() && J_at_ == z) return J_;

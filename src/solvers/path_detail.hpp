@@ -106,6 +106,10 @@ class PathFollower {
   Eigen::MatrixXd basis_, inverse_;
 };
 
+// F(z) of the user's problem into F; throws `InvalidProblem` unless it has z's size, false when it
+// is not finite (path.cpp; the function of both models of an `Mcp`).
+bool user_function(const Mcp& problem, const Eigen::VectorXd& z, Eigen::VectorXd& F);
+
 // The user's F and sparse J (`Mcp::J_sparse`), checked at every call.
 class SparseFunctionModel final : public Model {
  public:

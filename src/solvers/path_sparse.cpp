@@ -6,22 +6,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "path_detail.hpp"
-#include "perp/core/error.hpp"
+#include "perp/core/ncp.hpp"
 #include "perp/core/residual.hpp"
 #include "sparse_linear.hpp"
 
 namespace perp::path_detail {
 
 bool SparseFunctionModel::function(const Eigen::VectorXd& z, Eigen::VectorXd& F) {
-  F = problem_.F(z);
-  if (F.size() != z.size()) {
-    throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
-  }
-  return F.allFinite();
+  return user_function(problem_, z, F);
 }
 
 const Eigen::MatrixXd& SparseFunctionModel::jacobian(const Eigen::VectorXd& /*z*/) {
