@@ -24,48 +24,12 @@
 #include <string>
 #include <vector>
 
+#include "../tests/solvers/mcp_problems.hpp"  // the obstacle problem, shared with the tests
 #include "perp/perp.hpp"
 
 namespace {
 
 using Sparse = Eigen::SparseMatrix<double>;
-constexpr double kKappa = 1000;
-
-perp::Mcp obstacle(int m, bool fd) {
-  const int n = m * m;
-  const double h = 1.0 / (m + 1);
-  const double s = fd ? 1.0 : h * h;
-  const double pi = std::acos(-1.0);
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(static_cast<std::size_t>(5 * n));
-  Eigen::VectorXd f(n);
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < m; ++j) {
-      const int k = i * m + j;
-      entries.emplace_back(k, k, 4 * s / (h * h));
-      if (i > 0) entries.emplace_back(k, k - m, -s / (h * h));
-      if (i + 1 < m) entries.emplace_back(k, k + m, -s / (h * h));
-      if (j > 0) entries.emplace_back(k, k - 1, -s / (h * h));
-      if (j + 1 < m) entries.emplace_back(k, k + 1, -s / (h * h));
-      f[k] = s * 60 * std::sin(2 * pi * (i + 1) * h) * std::sin(2 * pi * (j + 1) * h);
-    }
-  }
-  Sparse A(n, n);
-  A.setFromTriplets(entries.begin(), entries.end());
-  perp::Mcp p;
-  const double kappa = s * kKappa;
-  p.F = [A, f, kappa](const Eigen::VectorXd& u) {
-    return Eigen::VectorXd(A * u + kappa * u.array().cube().matrix() - f);
-  };
-  p.J_sparse = [A, kappa](const Eigen::VectorXd& u) {
-    Sparse J = A;
-    for (Eigen::Index i = 0; i < J.rows(); ++i) J.coeffRef(i, i) += 3 * kappa * u[i] * u[i];
-    return J;
-  };
-  p.lower = Eigen::VectorXd::Constant(n, -0.1);
-  p.upper = Eigen::VectorXd::Constant(n, 0.1);
-  return p;
-}
 
 double residual(const perp::Mcp& p, const Eigen::VectorXd& u) {
   const Eigen::VectorXd F = p.F(u);
@@ -108,7 +72,7 @@ int main(int argc, char** argv) {
         return 1;
       }
       if (child == 0) {
-        const perp::Mcp p = obstacle(m, fd);
+        const perp::Mcp p = perp::mcp_problems::obstacle_2d(m, !fd);
         const Sparse J0 = p.J_sparse(Eigen::VectorXd::Zero(p.size()));
         const auto start = std::chrono::steady_clock::now();
         const perp::Result r = perp::solve(p, perp::from_string<perp::Method>(name));

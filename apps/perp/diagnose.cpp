@@ -2,8 +2,6 @@
 // of §1.3–§1.7) as a command, on public library calls only.
 #include "diagnose.hpp"
 
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -18,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "diagnose_parts.hpp"
 #include "perp/perp.hpp"
 #include "perp/io/simulation.hpp"
 #include "perp/solvers/friction_contact.hpp"
@@ -26,19 +25,14 @@ namespace perp::cli {
 namespace {
 
 using nlohmann::ordered_json;
+using diagnose_detail::depth;
+using diagnose_detail::diagnose_scene;
+using diagnose_detail::finding;
+using diagnose_detail::three_digits;
 
 /// Above this size M is not classified nor factored densely (classify's own budgets bound its
 /// work; the condition estimate is one dense LU).
 constexpr Eigen::Index kDenseLimit = 3000;
-
-// The depth of an overlap (a gap <= 0) as a nonnegative number: no overlap reads 0, not -0.
-double depth(double gap) { return gap < 0.0 ? -gap : 0.0; }
-
-std::string three_digits(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", value);
-  return buffer;
-}
 
 /// The shape of a residual history: "converging" (it reached the tolerance, or fell by 10^3 and
 /// still falls), "stalling" (the last quarter cut it by less than half), "oscillating" (over 30 %
@@ -94,17 +88,6 @@ ordered_json attempt_json(const Attempt& a) {
   o["curve"] = curve_shape(a.result.history, a.result.solved());
   o["time_ms"] = a.ms;
   o["message"] = a.result.message;
-  return o;
-}
-
-ordered_json finding(const std::string& cause, const std::string& evidence, const std::string& fix,
-                     std::optional<bool> helped, const std::string& outcome) {
-  ordered_json o;
-  o["cause"] = cause;
-  o["evidence"] = evidence;
-  o["fix"] = fix;
-  o["helped"] = helped ? ordered_json(*helped) : ordered_json(nullptr);
-  o["outcome"] = outcome;
   return o;
 }
 
@@ -444,103 +427,6 @@ ordered_json diagnose_mlcp(const Mlcp& mlcp, const SolveOptions& options) {
                                other ? outcome_text(other->result) : "none of them solved it"));
   }
   conclude(out, findings, attempts);
-  return out;
-}
-
-/// The deepest overlap (min gap, <= 0) among the frames of the first and of the last quarter.
-std::pair<double, double> overlaps(const SimulationRecord& record) {
-  const std::vector<SimulationFrame>& frames = record.frames;
-  const std::size_t quarter = std::max<std::size_t>(frames.size() / 4, 1);
-  double early = 0;
-  double late = 0;
-  for (std::size_t i = 0; i < frames.size(); ++i) {
-    if (i < quarter) early = std::min(early, frames[i].deepest_overlap);
-    if (i + quarter >= frames.size()) late = std::min(late, frames[i].deepest_overlap);
-  }
-  return {early, late};
-}
-
-/// A scene: run it (files staged in a scratch folder, never committed), look at the unsolved
-/// steps and at the overlaps over time (drift), and try the chapter's fixes.
-ordered_json diagnose_scene(const contact::Scene& scene) {
-  ordered_json out;
-  const auto run = [](const contact::Scene& s) {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / ("perp-diagnose-" + std::to_string(::getpid()));
-    SimulationRecord record;
-    {
-      StagedFiles files(dir);
-      record = write_simulation(s, files, {.frame_capacity = 200});
-    }
-    std::error_code ignored;
-    std::filesystem::remove_all(dir, ignored);
-    return record;
-  };
-  const SimulationRecord record = run(scene);
-  ordered_json summary;
-  summary["bodies"] = scene.world.bodies.size();
-  summary["steps"] = record.steps;
-  summary["unsolved_steps"] = record.unsolved;
-  summary["first_unsolved_step"] = record.first_failure_step;
-  summary["first_unsolved_status"] = record.first_failure_step >= 0 ? to_string(record.first_failure) : "";
-  summary["most_contacts"] = record.most_contacts;
-  summary["deepest_overlap"] = record.deepest_overlap;
-  summary["energy_start"] = record.initial_energy.total();
-  summary["energy_end"] = record.last_energy;
-  summary["steps_by_method"] = record.steps_by_method;
-  summary["fallbacks"] = record.fallbacks;
-  summary["most_iterations"] = record.most_iterations;
-  out["run"] = summary;
-  double size = 0;
-  for (const contact::Body& b : scene.world.bodies) size = std::max(size, b.bounding_radius());
-  ordered_json findings = ordered_json::array();
-  const auto [early, late] = overlaps(record);
-  // Drift: the overlap of the last quarter of the run deeper than the first's (and not round-off);
-  // or any overlap deeper than 5 % of the largest body.
-  const bool drifting = -late > 1e-3 * size && late < 2 * early;
-  if (drifting || -record.deepest_overlap > 0.05 * size) {
-    contact::Scene fixed = scene;
-    fixed.options.baumgarte = 0.2;
-    fixed.options.split_impulse = true;
-    const SimulationRecord again = run(fixed);
-    const auto [early_fixed, late_fixed] = overlaps(again);
-    (void)early_fixed;
-    findings.push_back(finding(
-        drifting ? "drift: penetration grows" : "deep penetration",
-        "deepest overlap " + three_digits(depth(early)) + " m in the first quarter of the run, " + three_digits(depth(late)) +
-            " m in the last (deepest " + three_digits(depth(record.deepest_overlap)) + " m at step " +
-            std::to_string(record.deepest_overlap_step) + "; largest body radius " + three_digits(size) + " m)",
-        "add stabilization (baumgarte 0.2 with split impulse)", -late_fixed < 0.5 * -late,
-        "with it: " + three_digits(depth(late_fixed)) + " m in the last quarter, " + std::to_string(again.unsolved) +
-            " unsolved steps"));
-  }
-  if (record.unsolved > 0) {
-    double mu = scene.options.friction;
-    for (const contact::Body& b : scene.world.bodies) mu = std::max(mu, b.friction.value_or(0.0));
-    if (mu > 0) {
-      contact::Scene lower = scene;
-      lower.options.friction *= 0.5;
-      for (contact::Body& b : lower.world.bodies) {
-        if (b.friction) *b.friction *= 0.5;
-      }
-      for (contact::Plane& p : lower.world.planes) {
-        if (p.friction) *p.friction *= 0.5;
-      }
-      const SimulationRecord again = run(lower);
-      findings.push_back(finding("unsolved steps with friction (Painleve-type inconsistency is possible)",
-                                 std::to_string(record.unsolved) + " steps unsolved, the first at step " +
-                                     std::to_string(record.first_failure_step) + " (" + to_string(record.first_failure) +
-                                     "), largest mu " + three_digits(mu),
-                                 "lower mu (here: halved)", again.unsolved < record.unsolved,
-                                 std::to_string(again.unsolved) + " unsolved steps with mu halved"));
-    } else {
-      findings.push_back(finding("unsolved steps", std::to_string(record.unsolved) + " steps unsolved",
-                                 "another method (--solver lemke)", std::nullopt, "not tried"));
-    }
-  }
-  out["findings"] = findings;
-  out["solved"] = record.unsolved == 0;
-  out["verdict"] = record.unsolved == 0 ? "every step solved" : std::to_string(record.unsolved) + " steps unsolved";
   return out;
 }
 

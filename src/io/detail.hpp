@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -46,44 +47,19 @@ inline std::string index_text(Eigen::Index i, Eigen::Index j) {
   return "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
 }
 
-/// The token stream of the Siconos readers (src/io/siconos.cpp), for the readers in other files
-/// (src/io/siconos_fc.cpp): the same tokens, positions and messages ("SOURCE: token K ('TEXT'):
-/// PROBLEM") as the LCP and MLCP readers.
-class SiconosTokens {
- public:
-  SiconosTokens(std::istream& in, const std::string& source);
-  ~SiconosTokens();
-  SiconosTokens(const SiconosTokens&) = delete;
-  SiconosTokens& operator=(const SiconosTokens&) = delete;
-
-  /// Next whitespace-separated token, or nothing at end of input (the position advances either way).
-  std::optional<std::string> next();
-  /// Throw `InvalidProblem` for the token last returned.
-  [[noreturn]] void fail(const std::string& problem) const;
-  /// A nonnegative integer no larger than INT_MAX (what Siconos' fscanf("%d") could have written).
-  Eigen::Index read_count(const std::string& what);
-  /// Any integer.
-  long long read_integer(const std::string& what);
-  /// A finite double; `what` names the entry.
-  double read_value(const std::string& what);
-  /// `block_count` strictly increasing cumulative block sizes ending at `total`, stored as they arrive.
-  std::vector<Eigen::Index> read_cumulative_sizes(Eigen::Index block_count, Eigen::Index total, const std::string& name,
-                                                  const std::string& total_name);
-  /// The 1-based position of the token last returned.
-  [[nodiscard]] long long position() const;
-  /// Count `tokens` more tokens as read: a caller that read lines from `stream()` keeps the
-  /// positions of later errors right.
-  void skip(long long tokens);
-  /// The underlying stream, for the line-oriented CSparse dump (FC_FORMAT.md §1, storage 2).
-  std::istream& stream();
-  [[nodiscard]] const std::string& source() const;
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
-/// The shortest decimal text that reads back as the same double, as the Siconos writers print it.
+/// The shortest decimal text that reads back as the same double, as the Siconos writers print it
+/// (src/io/siconos.cpp).
 void write_shortest(std::ostream& out, double value);
+
+/// `values` (a vector, or a row or column of a matrix) on one line: separated by spaces, each as
+/// `write_shortest` prints it.
+template <class Values>
+void write_line(std::ostream& out, const Values& values) {
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    if (i > 0) out << ' ';
+    write_shortest(out, values[i]);
+  }
+  out << '\n';
+}
 
 }  // namespace perp::detail

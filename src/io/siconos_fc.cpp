@@ -1,6 +1,6 @@
 // Siconos' FrictionContactProblem text format (FC_FORMAT.md): `d nc`, the NumericsMatrix W in
 // dense, sparse-block or CSparse-dump storage, q and mu. Built on the token reader of the LCP and
-// MLCP readers (detail::SiconosTokens), so that positions and messages read the same.
+// MLCP readers (detail::TokenReader), so that positions and messages read the same.
 
 #include <algorithm>
 #include <charconv>
@@ -13,13 +13,13 @@
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/io/siconos.hpp"
+#include "siconos_reader.hpp"
 
 namespace perp {
 namespace {
@@ -39,7 +39,7 @@ void add_entry(std::vector<Entry>& entries, Eigen::Index i, Eigen::Index j, doub
   if (value != 0) entries.emplace_back(i, j, value);  // exact zeros are not stored
 }
 
-Eigen::VectorXd read_vector(detail::SiconosTokens& tokens, Eigen::Index size, const std::string& name) {
+Eigen::VectorXd read_vector(detail::TokenReader& tokens, Eigen::Index size, const std::string& name) {
   std::vector<double> values;
   values.reserve(reserve_for(size));
   for (Eigen::Index i = 0; i < size; ++i) values.push_back(tokens.read_value(name + "[" + std::to_string(i) + "]"));
@@ -47,7 +47,7 @@ Eigen::VectorXd read_vector(detail::SiconosTokens& tokens, Eigen::Index size, co
 }
 
 /// Storage 0: the repeated `size0 size1`, then n·n values in column-major order (FC_FORMAT.md §1).
-void read_dense(detail::SiconosTokens& tokens, Eigen::Index n, std::vector<Entry>& entries) {
+void read_dense(detail::TokenReader& tokens, Eigen::Index n, std::vector<Entry>& entries) {
   // Siconos keeps this second pair; a file where it disagrees with the header is corrupt.
   for (const char* which : {"row", "column"}) {
     const Eigen::Index repeated = tokens.read_count(std::string("the repeated ") + which + " count of W");
@@ -67,14 +67,11 @@ void read_dense(detail::SiconosTokens& tokens, Eigen::Index n, std::vector<Entry
 
 /// Storage 1: Siconos' SparseBlockStorage (FORMATS.md §1.2). Nothing is sized from a count before
 /// the entries it counts have arrived.
-void read_sparse_block(detail::SiconosTokens& tokens, Eigen::Index n, std::vector<Entry>& entries) {
-  const Eigen::Index block_total = tokens.read_count("nbblocks (the number of stored blocks)");
-  // Siconos' reader builds no matrix at all from 0 blocks.
-  if (block_total == 0) tokens.fail("a sparse-block matrix needs at least one block (nbblocks = 0)");
-  const Eigen::Index block_rows = tokens.read_count("blocknumber0 (the number of block rows)");
-  if (block_rows == 0) tokens.fail("blocknumber0 must be positive");
-  const Eigen::Index block_cols = tokens.read_count("blocknumber1 (the number of block columns)");
-  if (block_cols == 0) tokens.fail("blocknumber1 must be positive");
+void read_sparse_block(detail::TokenReader& tokens, Eigen::Index n, std::vector<Entry>& entries) {
+  const detail::BlockCounts counts = detail::read_block_counts(tokens);
+  const Eigen::Index block_total = counts.stored;
+  const Eigen::Index block_rows = counts.rows;
+  const Eigen::Index block_cols = counts.cols;
   if (block_total > static_cast<long long>(block_rows) * block_cols) {
     tokens.fail("nbblocks = " + std::to_string(block_total) + " exceeds the " + std::to_string(block_rows) + " x " +
                 std::to_string(block_cols) + " blocks of the grid");
@@ -82,56 +79,11 @@ void read_sparse_block(detail::SiconosTokens& tokens, Eigen::Index n, std::vecto
   const auto row_ends = tokens.read_cumulative_sizes(block_rows, n, "blocksize0", "row count");
   const auto col_ends = tokens.read_cumulative_sizes(block_cols, n, "blocksize1", "column count");
 
-  const Eigen::Index pointer_count = tokens.read_count("filled1 (the length of index1_data)");
-  if (pointer_count < 1 || pointer_count > block_rows + 1) {
-    tokens.fail("filled1 = " + std::to_string(pointer_count) +
-                " must lie in [1, blocknumber0 + 1 = " + std::to_string(block_rows + 1) + "]");
-  }
-  const Eigen::Index stored_count = tokens.read_count("filled2 (the length of index2_data)");
-  if (stored_count != block_total) {
-    tokens.fail("filled2 = " + std::to_string(stored_count) + " must equal nbblocks = " + std::to_string(block_total));
-  }
-
-  std::vector<Eigen::Index> row_pointer;
-  row_pointer.reserve(reserve_for(pointer_count));
-  for (Eigen::Index r = 0; r < pointer_count; ++r) {
-    const std::string what = "index1_data[" + std::to_string(r) + "]";
-    const Eigen::Index value = tokens.read_count(what);
-    const Eigen::Index lowest = r == 0 ? 0 : row_pointer.back();
-    if (r == 0 && value != 0) tokens.fail(what + " must be 0 (the row pointer starts at block 0)");
-    if (value < lowest || value > stored_count) {
-      tokens.fail(what + " = " + std::to_string(value) + " must lie in [" + std::to_string(lowest) + ", " +
-                  std::to_string(stored_count) + "] (the row pointer never decreases)");
-    }
-    if (r + 1 == pointer_count && value != stored_count) {
-      tokens.fail(what + " = " + std::to_string(value) +
-                  ": the row pointer must end at filled2 = " + std::to_string(stored_count));
-    }
-    row_pointer.push_back(value);
-  }
-
-  // The block column of every stored block, block row by block row, as the index arrives.
-  std::vector<Eigen::Index> block_row_of;
-  std::vector<Eigen::Index> block_col_of;
-  block_row_of.reserve(reserve_for(stored_count));
-  block_col_of.reserve(reserve_for(stored_count));
-  std::unordered_set<Eigen::Index> in_this_row;
-  for (std::size_t r = 0; r + 1 < row_pointer.size(); ++r) {
-    in_this_row.clear();
-    for (Eigen::Index k = row_pointer[r]; k < row_pointer[r + 1]; ++k) {
-      const std::string what = "index2_data[" + std::to_string(k) + "]";
-      const Eigen::Index c = tokens.read_count(what);
-      if (c >= block_cols) {
-        tokens.fail(what + " = " + std::to_string(c) +
-                    " is not a block column (blocknumber1 = " + std::to_string(block_cols) + ")");
-      }
-      if (!in_this_row.insert(c).second) {
-        tokens.fail(what + ": block row " + std::to_string(r) + " stores block column " + std::to_string(c) + " twice");
-      }
-      block_row_of.push_back(static_cast<Eigen::Index>(r));
-      block_col_of.push_back(c);
-    }
-  }
+  const std::vector<Eigen::Index> row_pointer = detail::read_block_row_pointer(tokens, block_rows, block_total);
+  const detail::BlockPositions positions = detail::read_block_columns(tokens, row_pointer, block_cols);
+  const std::vector<Eigen::Index>& block_row_of = positions.rows;
+  const std::vector<Eigen::Index>& block_col_of = positions.cols;
+  const Eigen::Index stored_count = block_total;
 
   for (Eigen::Index k = 0; k < stored_count; ++k) {
     const Eigen::Index number = tokens.read_count("the number of block " + std::to_string(k));
@@ -158,7 +110,7 @@ void read_sparse_block(detail::SiconosTokens& tokens, Eigen::Index n, std::vecto
 /// errors here and after the dump name the same positions as the token reader does.
 class DumpLines {
  public:
-  explicit DumpLines(detail::SiconosTokens& tokens) : tokens_(tokens), base_(tokens.position()) {}
+  explicit DumpLines(detail::TokenReader& tokens) : tokens_(tokens), base_(tokens.position()) {}
 
   /// Drop what is left of the current line (after the origin, fgets takes the rest of its line).
   void finish_line() {
@@ -248,7 +200,7 @@ class DumpLines {
     for (std::string word; split >> word;) ++consumed_;
   }
 
-  detail::SiconosTokens& tokens_;
+  detail::TokenReader& tokens_;
   long long base_;          // position of the last token read before the dump (the origin)
   long long consumed_ = 0;  // words read from lines so far
   long long first_ = 0;     // 1-based offset of the current line's first word after base_
@@ -257,7 +209,7 @@ class DumpLines {
 
 /// Storage 2 (FC_FORMAT.md §1): `origin` (1 triplet, 2 CSC, 3 CSR), then line by line the banner,
 /// the size line and the entries, each value with cs_print's %g (6 significant digits).
-void read_csparse(detail::SiconosTokens& tokens, Eigen::Index n, std::vector<Entry>& entries) {
+void read_csparse(detail::TokenReader& tokens, Eigen::Index n, std::vector<Entry>& entries) {
   const long long origin = tokens.read_integer("the CSparse origin (1 triplet, 2 CSC, 3 CSR)");
   if (origin < 1 || origin > 3) {
     tokens.fail("unsupported CSparse origin " + std::to_string(origin) + " (expected 1 triplet, 2 CSC or 3 CSR)");
@@ -344,19 +296,10 @@ std::vector<std::pair<Eigen::Index, Eigen::Index>> stored_blocks(const Eigen::Sp
   return blocks;
 }
 
-template <class Values>
-void write_line(std::ostream& out, const Values& values) {
-  for (Eigen::Index i = 0; i < values.size(); ++i) {
-    if (i > 0) out << ' ';
-    detail::write_shortest(out, values[i]);
-  }
-  out << '\n';
-}
-
 }  // namespace
 
 FrictionContact parse_siconos_friction_contact(std::istream& in, const std::string& source) {
-  detail::SiconosTokens tokens(in, source);
+  detail::TokenReader tokens(in, source);
   const long long d = tokens.read_integer("the dimension d (2 or 3)");
   if (d != 2 && d != 3) tokens.fail("the dimension d must be 2 or 3, got " + std::to_string(d));
   const Eigen::Index nc = tokens.read_count("nc (the number of contacts)");
@@ -397,12 +340,7 @@ FrictionContact parse_siconos_friction_contact(std::istream& in, const std::stri
   // Built only now: n values of q have arrived, so W's n + 1 column pointers are backed by input.
   problem.W.resize(n, n);
   problem.W.setFromTriplets(entries.begin(), entries.end());  // duplicates (CSparse triplets) add up
-  try {
-    problem.validate();
-  } catch (const InvalidProblem& error) {
-    throw InvalidProblem(source + ": " + error.what());
-  }
-  return problem;
+  return detail::validated(std::move(problem), source);
 }
 
 FrictionContact read_siconos_friction_contact(const std::filesystem::path& path) {
@@ -427,7 +365,7 @@ void write_siconos_friction_contact(std::ostream& out, const FrictionContact& pr
     Eigen::VectorXd column = Eigen::VectorXd::Zero(n);
     for (Eigen::Index j = 0; j < n; ++j) {
       for (Eigen::SparseMatrix<double>::InnerIterator it(problem.W, j); it; ++it) column[it.row()] = it.value();
-      write_line(out, column);
+      detail::write_line(out, column);
       for (Eigen::SparseMatrix<double>::InnerIterator it(problem.W, j); it; ++it) column[it.row()] = 0;
     }
   } else {
@@ -457,11 +395,11 @@ void write_siconos_friction_contact(std::ostream& out, const FrictionContact& pr
     }
     for (Eigen::Index b = 0; b < block_count; ++b) {
       out << b << '\n';
-      write_line(out, values.segment(b * d * d, d * d));
+      detail::write_line(out, values.segment(b * d * d, d * d));
     }
   }
-  write_line(out, problem.q);
-  write_line(out, problem.mu);
+  detail::write_line(out, problem.q);
+  detail::write_line(out, problem.mu);
 }
 
 void write_siconos_friction_contact(const std::filesystem::path& path, const FrictionContact& problem,

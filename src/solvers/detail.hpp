@@ -23,6 +23,9 @@ inline constexpr int kPgsRefreshEvery = 64;
 // Round-off allowance, relative to the problem's scale, for z >= 0 and w >= 0 in enumeration (LCP
 // and MLCP) and for accepting a singular principal system's particular solution.
 inline constexpr double kEnumerationSign = 1e-10;
+// Sensitivity (sensitivity_kernel.cpp, sensitivity.cpp): the most unknowns of the dense system the
+// implicit differentiation factors (the free components, or all of a frictional contact problem).
+inline constexpr Eigen::Index kSensitivityDenseLimit = 4000;
 
 /// `pattern` (a printf pattern with up to three %g-style conversions) filled with a, b and c, for
 /// the messages of the Newton family and path.

@@ -3,62 +3,45 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "detail.hpp"
+#include "path_detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 #include "sparse_linear.hpp"
 
 namespace perp {
+
+bool path_detail::user_function(const Mcp& problem, const Eigen::VectorXd& z, Eigen::VectorXd& F) {
+  F = problem.F(z);
+  if (F.size() != z.size()) {
+    throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
+  }
+  return F.allFinite();
+}
+
 namespace {
 
 constexpr int kDefaultMajorIterations = 200;
 using detail::kInfinity;
-// The basis is refactored (LU) and its values recomputed every kRefactorEvery pivots.
-constexpr int kRefactorEvery = 50;
-// A basis whose LU has reciprocal condition below this counts as singular.
-constexpr double kSingularRcond = 1e-13;
 // The proximal perturbation δ: first kFirstDelta·max(1, ‖J‖∞), ×10 per retry, at most kLastDelta·max(1, ‖J‖∞).
 constexpr double kFirstDelta = 1e-6;
 constexpr double kLastDelta = 1e6;
 // The most proximal-point subproblems of one run.
 constexpr int kMaxProximalSteps = 200;
-// Sparse route: the most block-pivoting (active-set) solves for one Newton point.
-constexpr int kMaxActiveSetSolves = 60;
 
-// ---------------------------------------------------------------------------------------------
-// The problem as the method sees it: bounds, F, J and the relative residual that judges "solved".
-
-class Model {
- public:
-  Model(const Eigen::VectorXd& lower, const Eigen::VectorXd& upper) : lower_(lower), upper_(upper) {}
-  Model(const Model&) = delete;
-  Model& operator=(const Model&) = delete;
-  virtual ~Model() = default;
-  [[nodiscard]] Eigen::Index size() const { return lower_.size(); }
-  [[nodiscard]] const Eigen::VectorXd& lower() const { return lower_; }
-  [[nodiscard]] const Eigen::VectorXd& upper() const { return upper_; }
-  // F(z); false when it is not finite there.
-  virtual bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) = 0;
-  virtual const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) = 0;
-  virtual double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) = 0;
-  // Whether J is sparse: then only `sparse_jacobian` is called, never `jacobian`.
-  [[nodiscard]] virtual bool sparse() const { return false; }
-  virtual const detail::SparseMatrix& sparse_jacobian(const Eigen::VectorXd& /*z*/) {
-    throw std::logic_error("path: sparse_jacobian called on a dense model");
-  }
-
- private:
-  const Eigen::VectorXd& lower_;
-  const Eigen::VectorXd& upper_;
-};
+using path_detail::ActiveSetNewtonPoint;
+using path_detail::kMaxActiveSetSolves;
+using path_detail::LinearPath;
+using path_detail::Model;
+using path_detail::PathFollower;
+using path_detail::PathPoint;
+using path_detail::SparseFunctionModel;
 
 // F = M z + q.
 class PathLinearModel final : public Model {
@@ -90,11 +73,7 @@ class FunctionModel final : public Model {
  public:
   explicit FunctionModel(const Mcp& problem) : Model(problem.lower, problem.upper), problem_(problem) {}
   bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
-    F = problem_.F(z);
-    if (F.size() != z.size()) {
-      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
-    }
-    return F.allFinite();
+    return path_detail::user_function(problem_, z, F);
   }
   const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) override {
     if (J_at_.size() == z.size() && J_at_ == z) return J_;
@@ -109,37 +88,6 @@ class FunctionModel final : public Model {
  private:
   const Mcp& problem_;
   Eigen::MatrixXd J_;
-  Eigen::VectorXd J_at_;
-};
-
-// The user's F and sparse J (`Mcp::J_sparse`), checked at every call.
-class SparseFunctionModel final : public Model {
- public:
-  explicit SparseFunctionModel(const Mcp& problem) : Model(problem.lower, problem.upper), problem_(problem) {}
-  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
-    F = problem_.F(z);
-    if (F.size() != z.size()) {
-      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
-    }
-    return F.allFinite();
-  }
-  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) override {
-    throw std::logic_error("path: the dense Jacobian was requested on the sparse route");
-  }
-  [[nodiscard]] bool sparse() const override { return true; }
-  const detail::SparseMatrix& sparse_jacobian(const Eigen::VectorXd& z) override {
-    if (J_at_.size() == z.size() && J_at_ == z) return J_;
-    J_ = evaluate_jacobian(problem_.J_sparse, z, "J at an iterate");
-    J_at_ = z;
-    return J_;
-  }
-  double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) override {
-    return relative_residual(z, F, sparse_jacobian(z), lower(), upper());
-  }
-
- private:
-  const Mcp& problem_;
-  detail::SparseMatrix J_;
   Eigen::VectorXd J_at_;
 };
 
@@ -185,361 +133,6 @@ class ProximalModel final : public Model {
 Eigen::VectorXd project(const Eigen::VectorXd& x, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper) {
   return x.cwiseMax(lower).cwiseMin(upper);
 }
-
-// ---------------------------------------------------------------------------------------------
-// The path of the affine normal map A(x) = M π(x) + q + x − π(x) from x₀ with A(x(t)) = (1 − t) r,
-// r = A(x₀), by complementary pivoting. Unknowns per index i: z_i (column M_i; nonbasic at a bound)
-// and s_i = x_i − z_i (column e_i; nonbasic at 0), and t (column r): M z + s + t r = r − q.
-
-struct PathPoint {
-  double t = 0;
-  Eigen::VectorXd x;
-};
-
-struct LinearPath {
-  std::vector<PathPoint> points;  // breakpoints in path order; points[0] = (0, x₀)
-  bool complete = false;          // reached t = 1
-  int pivots = 0;
-  const char* failure = "";  // why it stopped short
-};
-
-enum class State { Interior, AtLower, AtUpper, Fixed };
-
-class PathFollower {
- public:
-  LinearPath follow(const Eigen::MatrixXd& M, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
-                    const Eigen::VectorXd& x0, const Eigen::VectorXd& r, int max_pivots) {
-    const Eigen::Index n = x0.size();
-    M_ = &M;
-    r_ = &r;
-    LinearPath path;
-    path.points.push_back({0.0, x0});
-    state_.assign(static_cast<std::size_t>(n), State::Interior);
-    z_.resize(n);
-    s_.resize(n);
-    basic_.resize(static_cast<std::size_t>(n));
-    t_ = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      const double l = lower[i], u = upper[i];
-      if (l == u) {
-        state_[k] = State::Fixed;
-      } else if (x0[i] <= l) {
-        state_[k] = State::AtLower;
-      } else if (x0[i] >= u) {
-        state_[k] = State::AtUpper;
-      }
-      z_[i] = std::clamp(x0[i], l, u);
-      s_[i] = x0[i] - z_[i];
-      basic_[k] = state_[k] == State::Interior ? z_var(i) : s_var(i, n);
-    }
-    if (!refactor()) {
-      path.failure = "the linearization is singular on the start's active set";
-      return path;
-    }
-    Eigen::Index entering = t_var(n);
-    double sign = 1.0;
-    for (;;) {
-      if (path.pivots >= max_pivots) {
-        path.failure = "the pivot limit of the linearized problem was reached";
-        return path;
-      }
-      column(entering, n, column_);
-      direction_.noalias() = inverse_ * column_;
-      // Entering moves by sign·θ, basic variable p by −sign·θ·direction_p.
-      double best = kInfinity;
-      Eigen::Index leave = -1;  // basis position; −1 with best finite: the entering variable's own bound
-      double best_rate = 0;
-      const double threshold = 1e-11 * (1.0 + direction_.cwiseAbs().maxCoeff());
-      if (entering == t_var(n)) best = 1.0 - t_;
-      if (entering < n) {
-        const Eigen::Index i = entering;
-        if (std::isfinite(lower[i]) && std::isfinite(upper[i])) best = upper[i] - lower[i];
-      }
-      for (Eigen::Index p = 0; p < n; ++p) {
-        const double rate = -sign * direction_[p];
-        if (std::abs(rate) <= threshold) continue;
-        const double theta = room(basic_[static_cast<std::size_t>(p)], rate, n, lower, upper);
-        if (!std::isfinite(theta)) continue;
-        // Smallest step first; among ties (degenerate vertices) the lexicographic rule: with the
-        // right-hand side perturbed by (ε, ε², …), the step of position p is θ_p − B⁻¹(p,:)·ε / rate_p,
-        // so the smallest row −B⁻¹(p,:)/rate_p wins (Cottle–Pang–Stone §4.4); it cannot cycle.
-        const double tie = 1e-13 * (1.0 + (std::isfinite(best) ? best : theta));
-        if (!std::isfinite(best) || theta < best - tie ||
-            (theta <= best + tie && leave >= 0 && lexicographically_smaller(p, rate, leave, best_rate))) {
-          best = theta;
-          leave = p;
-          best_rate = rate;
-        }
-      }
-      if (!std::isfinite(best)) {
-        path.failure = "the path of the linearized problem leaves along a ray";
-        return path;
-      }
-      best = std::max(best, 0.0);
-      for (Eigen::Index p = 0; p < n; ++p) add(basic_[static_cast<std::size_t>(p)], -sign * best * direction_[p], n);
-      add(entering, sign * best, n);
-      ++path.pivots;
-      if (leave < 0) {  // the entering variable reached its own bound
-        if (entering == t_var(n)) {
-          t_ = 1.0;
-          path.points.push_back({1.0, current_x()});
-          path.complete = true;
-          return path;
-        }
-        // z_i crossed its whole interval: it stays nonbasic at the other bound; s_i enters.
-        const Eigen::Index i = entering;
-        const bool to_upper = sign > 0;
-        z_[i] = to_upper ? upper[i] : lower[i];
-        state_[static_cast<std::size_t>(i)] = to_upper ? State::AtUpper : State::AtLower;
-        path.points.push_back({t_, current_x()});
-        entering = s_var(i, n);
-        sign = to_upper ? 1.0 : -1.0;
-        continue;
-      }
-      const Eigen::Index leaving = basic_[static_cast<std::size_t>(leave)];
-      snap(leaving, best_rate, n, lower, upper);
-      path.points.push_back({t_, current_x()});
-      if (leaving == t_var(n)) {  // t reached 1: the Newton point
-        t_ = 1.0;
-        path.points.back() = {1.0, current_x()};
-        path.complete = true;
-        return path;
-      }
-      // Basis change at position `leave`: product-form update of the explicit inverse.
-      const double pivot = direction_[leave];
-      inverse_.row(leave) /= pivot;
-      for (Eigen::Index p = 0; p < n; ++p) {
-        if (p != leave && direction_[p] != 0.0) inverse_.row(p) -= direction_[p] * inverse_.row(leave);
-      }
-      basic_[static_cast<std::size_t>(leave)] = entering;
-      if (entering < n) state_[static_cast<std::size_t>(entering)] = State::Interior;
-      // The complement of the leaving variable enters.
-      if (leaving < n) {  // z_i left at a bound: s_i enters, away from 0 on that side
-        const Eigen::Index i = leaving;
-        const bool at_upper = z_[i] >= upper[i];
-        state_[static_cast<std::size_t>(i)] = at_upper ? State::AtUpper : State::AtLower;
-        entering = s_var(i, n);
-        sign = at_upper ? 1.0 : -1.0;
-      } else {  // s_i reached 0: z_i enters, into the interval
-        const Eigen::Index i = leaving - n;
-        const bool from_upper = state_[static_cast<std::size_t>(i)] == State::AtUpper;
-        entering = z_var(i);
-        sign = from_upper ? -1.0 : 1.0;
-      }
-      if (path.pivots % kRefactorEvery == 0 && !refactor()) {
-        path.failure = "the basis became singular";
-        return path;
-      }
-    }
-  }
-
- private:
-  // −B⁻¹(p,:)/rate_p < −B⁻¹(q,:)/rate_q, entry by entry (ties within round-off).
-  [[nodiscard]] bool lexicographically_smaller(Eigen::Index p, double rate_p, Eigen::Index q, double rate_q) const {
-    for (Eigen::Index k = 0; k < inverse_.cols(); ++k) {
-      const double a = -inverse_(p, k) / rate_p, b = -inverse_(q, k) / rate_q;
-      const double tie = 1e-12 * std::max({1.0, std::abs(a), std::abs(b)});
-      if (a < b - tie) return true;
-      if (a > b + tie) return false;
-    }
-    return std::abs(rate_p) > std::abs(rate_q);
-  }
-
-  static Eigen::Index z_var(Eigen::Index i) { return i; }
-  static Eigen::Index s_var(Eigen::Index i, Eigen::Index n) { return n + i; }
-  static Eigen::Index t_var(Eigen::Index n) { return 2 * n; }
-
-  void column(Eigen::Index var, Eigen::Index n, Eigen::VectorXd& out) const {
-    if (var < n) {
-      out = M_->col(var);
-    } else if (var < 2 * n) {
-      out.setZero(n);
-      out[var - n] = 1.0;
-    } else {
-      out = *r_;
-    }
-  }
-
-  // How far basic variable `var` may move at `rate` per unit step before it meets its bound.
-  double room(Eigen::Index var, double rate, Eigen::Index n, const Eigen::VectorXd& lower,
-              const Eigen::VectorXd& upper) const {
-    if (var < n) {
-      if (rate < 0) return std::isfinite(lower[var]) ? std::max(0.0, (z_[var] - lower[var]) / -rate) : kInfinity;
-      return std::isfinite(upper[var]) ? std::max(0.0, (upper[var] - z_[var]) / rate) : kInfinity;
-    }
-    if (var < 2 * n) {
-      const Eigen::Index i = var - n;
-      switch (state_[static_cast<std::size_t>(i)]) {
-        case State::AtLower:
-          return rate > 0 ? std::max(0.0, -s_[i] / rate) : kInfinity;
-        case State::AtUpper:
-          return rate < 0 ? std::max(0.0, s_[i] / -rate) : kInfinity;
-        default:
-          return kInfinity;
-      }
-    }
-    // t may fall below 0 (Lemke's covering variable 1 − t above 1); only t = 1 ends the path.
-    return rate > 0 ? std::max(0.0, (1.0 - t_) / rate) : kInfinity;
-  }
-
-  void add(Eigen::Index var, double change, Eigen::Index n) {
-    if (var < n) {
-      z_[var] += change;
-    } else if (var < 2 * n) {
-      s_[var - n] += change;
-    } else {
-      t_ += change;
-    }
-  }
-
-  // The leaving variable is set exactly to the bound it met.
-  void snap(Eigen::Index var, double rate, Eigen::Index n, const Eigen::VectorXd& lower, const Eigen::VectorXd& upper) {
-    if (var < n) {
-      z_[var] = rate < 0 ? lower[var] : upper[var];
-    } else if (var < 2 * n) {
-      s_[var - n] = 0.0;
-    } else {
-      t_ = 1.0;
-      (void)rate;
-    }
-  }
-
-  [[nodiscard]] Eigen::VectorXd current_x() const { return z_ + s_; }
-
-  // LU of the basis matrix and its explicit inverse, recomputed from the columns (the product-form
-  // updates between refactorizations accumulate round-off).
-  bool refactor() {
-    const Eigen::Index n = z_.size();
-    basis_.resize(n, n);
-    for (Eigen::Index p = 0; p < n; ++p) {
-      column(basic_[static_cast<std::size_t>(p)], n, column_);
-      basis_.col(p) = column_;
-    }
-    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(basis_);
-    if (!(lu.rcond() > kSingularRcond)) return false;
-    inverse_ = lu.inverse();
-    return inverse_.allFinite();
-  }
-
-  const Eigen::MatrixXd* M_ = nullptr;
-  const Eigen::VectorXd* r_ = nullptr;
-  std::vector<State> state_;
-  std::vector<Eigen::Index> basic_;
-  Eigen::VectorXd z_, s_, column_, direction_;
-  double t_ = 0;
-  Eigen::MatrixXd basis_, inverse_;
-};
-
-// ---------------------------------------------------------------------------------------------
-// The sparse route: the Newton point of the affine normal map A(x) = M π(x) + c + x − π(x),
-// c = F(z₀) − M z₀ (M = J(z₀) + δI), found by block pivoting (the primal-dual active-set method, i.e.
-// semismooth Newton on A): each index is labelled at its lower bound, at its upper bound or free;
-// the labelled z_N is fixed, the free block solves M_FF z_F = −c_F − M_FN z_N (sparse LDLᵀ or LU),
-// and the new labels are read from x = z − (M z + c). Unchanged labels: x is the exact zero of A.
-// Starts from the labels of x₀ (the current point's active set). The "path" handed to the search is
-// the segment from x₀ to that point in normal-map space (its points π(x) bend along the box).
-
-class ActiveSetNewtonPoint {
- public:
-  LinearPath follow(const detail::SparseMatrix& M, bool symmetric, const Eigen::VectorXd& lower,
-                    const Eigen::VectorXd& upper, const Eigen::VectorXd& x0, const Eigen::VectorXd& r) {
-    const Eigen::Index n = x0.size();
-    LinearPath path;
-    path.points.push_back({0.0, x0});
-    const Eigen::VectorXd z0 = x0.cwiseMax(lower).cwiseMin(upper);
-    // c = F(z₀) − M z₀, with F(z₀) = r − (x₀ − z₀).
-    c_ = r - (x0 - z0);
-    c_.noalias() -= M * z0;
-    // The labels are read from z − D⁻¹w with D = diag(M) where positive (1 elsewhere): the same
-    // conditions at a fixed point (w_F = 0, w >= 0 at lower, w <= 0 at upper), but a step of w that
-    // is large against the box's width no longer flips a variable from one bound to the other.
-    scale_.resize(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double d = M.coeff(i, i);
-      scale_[i] = d > 0 ? 1.0 / d : 1.0;
-    }
-    label_.assign(static_cast<std::size_t>(n), 0);
-    for (Eigen::Index i = 0; i < n; ++i) label_[static_cast<std::size_t>(i)] = label(x0[i], lower[i], upper[i]);
-    seen_.clear();
-    for (int solve = 0; solve < kMaxActiveSetSolves; ++solve) {
-      // A labelling seen before (FNV-1a hash of the labels) means block pivoting cycles: stop early.
-      std::uint64_t hash = 1469598103934665603ULL;
-      for (const int l : label_) hash = (hash ^ static_cast<std::uint64_t>(l + 1)) * 1099511628211ULL;
-      if (std::find(seen_.begin(), seen_.end(), hash) != seen_.end()) break;
-      seen_.push_back(hash);
-      z_.resize(n);
-      free_.clear();
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const int l = label_[static_cast<std::size_t>(i)];
-        z_[i] = l < 0 ? lower[i] : (l > 0 ? upper[i] : 0.0);
-        if (l == 0) free_.push_back(i);
-      }
-      if (!free_.empty()) {
-        w_.noalias() = M * z_;  // M_:N z_N (z_F = 0 here)
-        const auto m = static_cast<Eigen::Index>(free_.size());
-        rhs_.resize(m);
-        for (Eigen::Index k = 0; k < m; ++k) {
-          const Eigen::Index i = free_[static_cast<std::size_t>(k)];
-          rhs_[k] = -c_[i] - w_[i];
-        }
-        block_ = detail::submatrix(M, free_, free_, position_);
-        ++solves_;
-        if (!solver_.compute(block_, symmetric) || !solver_.solve(rhs_, solution_)) {
-          path.failure = "the free block of the linearization is singular";
-          ++unsettled_;
-          return path;
-        }
-        for (Eigen::Index k = 0; k < m; ++k) z_[free_[static_cast<std::size_t>(k)]] = solution_[k];
-      } else {
-        ++solves_;
-      }
-      w_.noalias() = M * z_;
-      w_ += c_;
-      // x = z − w on the bounded rows; on the free rows w is the solve's round-off and x = z exactly
-      // (x = z − w there would move π(x) off z by w, an error of ‖M‖·|w| in the normal map).
-      x_ = z_ - w_;
-      for (const Eigen::Index i : free_) x_[i] = z_[i];
-      bool changed = false;
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const int l = label(z_[i] - scale_[i] * w_[i], lower[i], upper[i]);
-        if (l != label_[static_cast<std::size_t>(i)]) {
-          label_[static_cast<std::size_t>(i)] = l;
-          changed = true;
-        }
-      }
-      if (!changed) {
-        path.points.push_back({1.0, x_});
-        path.complete = true;
-        return path;
-      }
-    }
-    // Not settled (block pivoting may cycle when M is not a P-matrix, and the linearization may
-    // have no solution): no Newton point, so the caller perturbs M as for a path that fails.
-    path.failure = "block pivoting did not settle";
-    ++unsettled_;
-    return path;
-  }
-  [[nodiscard]] long solves() const { return solves_; }
-  [[nodiscard]] long unsettled() const { return unsettled_; }
-
- private:
-  // −1: at the lower bound (fixed variables too), +1: at the upper bound, 0: free.
-  static int label(double x, double lower, double upper) {
-    if (lower == upper || x <= lower) return -1;
-    if (x >= upper) return 1;
-    return 0;
-  }
-
-  std::vector<int> label_;
-  std::vector<Eigen::Index> free_, position_;
-  Eigen::VectorXd c_, z_, w_, x_, rhs_, solution_, scale_;
-  std::vector<std::uint64_t> seen_;
-  detail::SparseMatrix block_;
-  detail::SparseSolver solver_;
-  long solves_ = 0;
-  long unsettled_ = 0;
-};
 
 // The point of the path where t first reaches τ (linear between breakpoints).
 Eigen::VectorXd point_at(const LinearPath& path, double tau) {

@@ -1,8 +1,11 @@
 #pragma once
 // Nonlinear complementarity problems from MCPLIB and the literature, with their known solutions,
-// shared by the path and Newton tests.
+// shared by the path and Newton tests, and the 2-D obstacle-type MCP with a sparse Jacobian that
+// tests/solvers/sparse_mcp_test.cpp solves and bench/sparse_mcp_bench.cpp times.
 
+#include <Eigen/SparseCore>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <vector>
 
@@ -126,5 +129,48 @@ inline Mcp nash_cournot(double capacity = kInf) {
 /// The literature's solution (Murphy–Sherali–Soyster; Harker), to the 4 decimals printed there.
 inline const Eigen::VectorXd kNashSolution =
     (Eigen::VectorXd(5) << 15.4293, 12.4986, 9.6635, 7.1651, 5.1326).finished();
+
+/// The 2-D obstacle-type problem on the unit square, an m×m grid of interior nodes (n = m²,
+/// h = 1/(m + 1)): F(u) = s (A u + κu³ − f), −0.1 <= u <= 0.1, A the 5-point Laplacian / h²,
+/// κ = 1000, f(x, y) = 60 sin(2πx) sin(2πy) (both bounds are active on large sets), with
+/// J(u) = s (A + 3κ diag(u²)) given sparse (`Mcp::J_sparse`). The factor s > 0 does not change the
+/// solutions: s = h² is the finite-element scaling (`fe_scaling`, J's entries O(1)), s = 1 the
+/// finite-difference one (J's entries up to 8/h²).
+inline Mcp obstacle_2d(int m, bool fe_scaling) {
+  using Sparse = Eigen::SparseMatrix<double>;
+  const int n = m * m;
+  const double h = 1.0 / (m + 1);
+  const double s = fe_scaling ? h * h : 1.0;
+  const double pi = std::acos(-1.0);
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(5 * n));
+  Eigen::VectorXd f(n);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < m; ++j) {
+      const int k = i * m + j;
+      entries.emplace_back(k, k, 4 * s / (h * h));
+      if (i > 0) entries.emplace_back(k, k - m, -s / (h * h));
+      if (i + 1 < m) entries.emplace_back(k, k + m, -s / (h * h));
+      if (j > 0) entries.emplace_back(k, k - 1, -s / (h * h));
+      if (j + 1 < m) entries.emplace_back(k, k + 1, -s / (h * h));
+      f[k] = s * 60 * std::sin(2 * pi * (i + 1) * h) * std::sin(2 * pi * (j + 1) * h);
+    }
+  }
+  Sparse A(n, n);
+  A.setFromTriplets(entries.begin(), entries.end());
+  const double kappa = 1000 * s;
+  Mcp p;
+  p.F = [A, f, kappa](const Eigen::VectorXd& u) {
+    return Eigen::VectorXd(A * u + kappa * u.array().cube().matrix() - f);
+  };
+  p.J_sparse = [A, kappa](const Eigen::VectorXd& u) {
+    Sparse J = A;
+    for (Eigen::Index i = 0; i < J.rows(); ++i) J.coeffRef(i, i) += 3 * kappa * u[i] * u[i];
+    return J;
+  };
+  p.lower = Eigen::VectorXd::Constant(n, -0.1);
+  p.upper = Eigen::VectorXd::Constant(n, 0.1);
+  return p;
+}
 
 }  // namespace perp::mcp_problems

@@ -308,47 +308,10 @@ TEST(SparseMcp, ValidationNamesWhatIsWrong) {
   EXPECT_LE((r.z - Eigen::VectorXd::Ones(3)).cwiseAbs().maxCoeff(), 1e-12);
 }
 
-// The 2-D obstacle-type problem of bench/sparse_mcp_bench.cpp on an m×m grid (n = m²):
-// F(u) = s (A u + κu³ − f), A the 5-point Laplacian / h², κ = 1000, f = 60 sin(2πx) sin(2πy),
-// −0.1 <= u <= 0.1. The factor s > 0 does not change the solutions: s = h² is the finite-element
-// scaling (J's entries O(1)), s = 1 the finite-difference one (J's entries O(1/h²)).
-Mcp obstacle_2d(int m, bool fe_scaling) {
-  const int n = m * m;
-  const double h = 1.0 / (m + 1);
-  const double s = fe_scaling ? h * h : 1.0;
-  const double pi = std::acos(-1.0);
-  std::vector<Eigen::Triplet<double>> entries;
-  Eigen::VectorXd f(n);
-  for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < m; ++j) {
-      const int k = i * m + j;
-      entries.emplace_back(k, k, 4 * s / (h * h));
-      if (i > 0) entries.emplace_back(k, k - m, -s / (h * h));
-      if (i + 1 < m) entries.emplace_back(k, k + m, -s / (h * h));
-      if (j > 0) entries.emplace_back(k, k - 1, -s / (h * h));
-      if (j + 1 < m) entries.emplace_back(k, k + 1, -s / (h * h));
-      f[k] = s * 60 * std::sin(2 * pi * (i + 1) * h) * std::sin(2 * pi * (j + 1) * h);
-    }
-  }
-  Sparse A(n, n);
-  A.setFromTriplets(entries.begin(), entries.end());
-  const double kappa = 1000 * s;
-  Mcp p;
-  p.F = [A, f, kappa](const Eigen::VectorXd& u) {
-    return Eigen::VectorXd(A * u + kappa * u.array().cube().matrix() - f);
-  };
-  p.J_sparse = [A, kappa](const Eigen::VectorXd& u) {
-    Sparse J = A;
-    for (Eigen::Index i = 0; i < J.rows(); ++i) J.coeffRef(i, i) += 3 * kappa * u[i] * u[i];
-    return J;
-  };
-  p.lower = Eigen::VectorXd::Constant(n, -0.1);
-  p.upper = Eigen::VectorXd::Constant(n, 0.1);
-  return p;
-}
-
+// The 2-D obstacle-type problem (mcp_problems::obstacle_2d, the one bench/sparse_mcp_bench.cpp
+// times) on a 40×40 grid, in both scalings.
 TEST(SparseMcp, TwoDimensionalObstacleWithTwoSidedBounds) {
-  const Mcp p = obstacle_2d(40, true);
+  const Mcp p = mcp_problems::obstacle_2d(40, true);
   SolveOptions options;
   options.tolerance = 1e-10;
   Eigen::VectorXd reference;
@@ -367,7 +330,7 @@ TEST(SparseMcp, TwoDimensionalObstacleWithTwoSidedBounds) {
   }
   // The same solutions with F not scaled by h² (J's entries up to 8/h²): path still solves it, and
   // to the same point.
-  const Mcp plain = obstacle_2d(40, false);
+  const Mcp plain = mcp_problems::obstacle_2d(40, false);
   const Result r = solve(plain, Method::Path, options);
   ASSERT_TRUE(r.solved()) << r.message;
   EXPECT_LE((r.z - reference).cwiseAbs().maxCoeff(), 1e-8);
