@@ -35,6 +35,12 @@ constexpr double kStallDecrease = 1e-6;
 // applied to every system instead of singular ones only, 1e-2 took the spd benchmark from 5 steps
 // to 11-12, so nonsingular systems take no shift.
 constexpr double kProximalShift = 1e-2;
+// A proximal step that is no descent direction is solved again with μ this many times larger
+// (Newton::proximal_retry). On the ten-contacts-a-body variant of the contact family at n = 1000
+// (bench/README.md), unsolved by newton-min either way: with the full shift kProximalShift·max|J_ii|
+// the retried steps crawled to the 200-step limit (3–10 s); with 10 the Levenberg–Marquardt steps
+// took over and crawled too (38 s); with 100 the stall test ends it after 35 steps (0.4 s).
+constexpr double kProximalRetry = 100.0;
 
 // ---------------------------------------------------------------------------------------------
 // The problem as the iteration sees it: bounds, F and J.
@@ -735,12 +741,13 @@ class Newton {
   // locally fast even where the solutions are not isolated, as for a singular PSD LCP). A descent
   // direction of Ψ whenever ∇Ψ != 0.
   // Where the proximal step of a singular system is no descent direction (μ has fallen with ‖Φ‖
-  // and the step follows a nearly singular direction again), the step with the first, largest
-  // shift kProximalShift·max|J_ii|: one more Cholesky, where the Levenberg–Marquardt step forms
-  // the n×n normal matrix. Dense systems only.
+  // and the step follows a nearly singular direction again), the step with μ kProximalRetry times
+  // larger (at most the first shift kProximalShift·max|J_ii|): one more Cholesky, where the
+  // Levenberg–Marquardt step forms the n×n normal matrix. Dense systems only.
   bool proximal_retry(const Eigen::MatrixXd& J) {
     if (!Model::kProximal || !system_.singular_seen()) return false;
-    const double proximal = kProximalShift * J.diagonal().cwiseAbs().maxCoeff();
+    const double proximal =
+        std::min(kProximalShift * J.diagonal().cwiseAbs().maxCoeff(), kProximalRetry * last_proximal_);
     return std::isfinite(proximal) && system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_, proximal);
   }
   static bool proximal_retry(const detail::SparseMatrix& /*J*/) { return false; }
@@ -752,6 +759,7 @@ class Newton {
     if (start_phi_ == 0.0) start_phi_ = size;
     const double ratio = start_phi_ > 0.0 ? std::min(1.0, size / start_phi_) : 1.0;
     const double proximal = kProximalShift * J.diagonal().cwiseAbs().maxCoeff() * ratio * ratio;
+    last_proximal_ = proximal;
     return system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_, std::isfinite(proximal) ? proximal : 0.0);
   }
   bool newton_system(const detail::SparseMatrix& J) {
@@ -826,6 +834,7 @@ class Newton {
   Eigen::VectorXd F_, phi_, Da_, Db_, phi_merit_, mDa_, mDb_, gradient_, d_, trial_z_, trial_F_, trial_phi_;
   Eigen::MatrixXd H_, normal_;
   int levenberg_marquardt_steps_ = 0;
+  double last_proximal_ = 0.0;
   double start_phi_ = 0.0;    // ‖Φ‖∞ at the first Newton system: the scale of the proximal shift
   TraceEvent event_;          // the trace's event and state (untouched without options.trace)
   std::vector<char> active_;  // the active set of the last event
