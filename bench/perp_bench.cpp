@@ -1,4 +1,5 @@
-// Google Benchmark suite for perp's LCP methods on the dense SPD problems of problems.hpp.
+// Google Benchmark suite for perp's LCP methods on the dense SPD problems of problems.hpp (and, in
+// BM_family, the Newton methods and interior point on the singular contact family beside them).
 //
 //   build-bench/bench/perp_bench                       all of it (about half a minute)
 //   build-bench/bench/perp_bench --benchmark_filter=lemke
@@ -21,9 +22,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perp/perp.hpp"
@@ -71,8 +74,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 /// Solves `problem` with `method` once per benchmark iteration and reports the counters
 /// described at the top of the file. Stops with an error at the first solve that is not
 /// `Solved`.
-void run_solver(benchmark::State& state, perp::Method method) {
-  const perp::Lcp& problem = problem_of_size(state.range(0));
+void run_solver(benchmark::State& state, perp::Method method, const perp::Lcp& problem) {
   const perp::SolveOptions options = timed_options();
   perp::Result result;
   double ms_per_pivot_sum = 0;
@@ -98,6 +100,10 @@ void run_solver(benchmark::State& state, perp::Method method) {
              method == perp::Method::InteriorPoint || method == perp::Method::Path) {
     state.counters["ms_per_iteration"] = benchmark::Counter(ms_per_pivot_sum, benchmark::Counter::kAvgIterations);
   }
+}
+
+void run_solver(benchmark::State& state, perp::Method method) {
+  run_solver(state, method, problem_of_size(state.range(0)));
 }
 
 void BM_lemke(benchmark::State& state) { run_solver(state, perp::Method::Lemke); }
@@ -129,6 +135,34 @@ BENCHMARK(BM_path)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args
 BENCHMARK(BM_path)->Unit(benchmark::kMillisecond)->Args({1000})->Iterations(5);
 BENCHMARK(BM_interior_point)->Unit(benchmark::kMillisecond)->Args({10})->Args({100})->Args({500});
 BENCHMARK(BM_interior_point)->Unit(benchmark::kMillisecond)->Args({1000})->Iterations(5);
+
+// The Newton methods and interior point on both families of problems.hpp side by side (issue 19):
+// BM_family/<method>/<n>/<family>, family 0 the spd problem above, 1 the contact problem (M = J W Jᵀ,
+// singular positive semidefinite). Run with --benchmark_filter=BM_family.
+const perp::Lcp& family_problem(Eigen::Index n, std::int64_t family) {
+  static std::map<std::pair<Eigen::Index, std::int64_t>, perp::Lcp> cache;
+  const std::pair key(n, family);
+  auto found = cache.find(key);
+  if (found == cache.end()) {
+    found = cache.emplace(key, family == 0 ? spd_problem(n) : perp::bench::contact_problem(n)).first;
+  }
+  return found->second;
+}
+void BM_family(benchmark::State& state, perp::Method method) {
+  run_solver(state, method, family_problem(state.range(0), state.range(1)));
+}
+BENCHMARK_CAPTURE(BM_family, newton_fb, perp::Method::NewtonFb)
+    ->Unit(benchmark::kMillisecond)
+    ->ArgsProduct({{100, 1000}, {0, 1}})
+    ->Iterations(5);
+BENCHMARK_CAPTURE(BM_family, newton_min, perp::Method::NewtonMin)
+    ->Unit(benchmark::kMillisecond)
+    ->ArgsProduct({{100, 1000}, {0, 1}})
+    ->Iterations(5);
+BENCHMARK_CAPTURE(BM_family, interior_point, perp::Method::InteriorPoint)
+    ->Unit(benchmark::kMillisecond)
+    ->ArgsProduct({{100, 1000}, {0, 1}})
+    ->Iterations(3);
 
 // ---------------------------------------------------------------------------------------------
 // The Siconos corpus: every file × a few methods, registered at start-up from the data folder.

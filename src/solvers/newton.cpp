@@ -28,6 +28,19 @@ constexpr double kDescentPower = 2.1;
 // in kStallSteps + nonmonotone_memory steps.
 constexpr int kStallSteps = 10;
 constexpr double kStallDecrease = 1e-6;
+// The proximal shift of a singular Newton system (newton_linear.hpp, NewtonSystem):
+// μ_k = kProximalShift·max|J_ii|·min(1, ‖Φ_k‖∞/‖Φ_0‖∞)², so that μ falls quadratically with the
+// residual and the local rate returns. On the contact benchmark at n = 1000 (bench/): newton-min
+// 28 steps without it, 12 with 1e-3 and exponent 1, 11 with 1e-2 and exponent 2 (this choice);
+// applied to every system instead of singular ones only, 1e-2 took the spd benchmark from 5 steps
+// to 11-12, so nonsingular systems take no shift.
+constexpr double kProximalShift = 1e-2;
+// A proximal step that is no descent direction is solved again with μ this many times larger
+// (Newton::proximal_retry). On the ten-contacts-a-body variant of the contact family at n = 1000
+// (bench/README.md), unsolved by newton-min either way: with the full shift kProximalShift·max|J_ii|
+// the retried steps crawled to the 200-step limit (3–10 s); with 10 the Levenberg–Marquardt steps
+// took over and crawled too (38 s); with 100 the stall test ends it after 35 steps (0.4 s).
+constexpr double kProximalRetry = 100.0;
 
 // ---------------------------------------------------------------------------------------------
 // The problem as the iteration sees it: bounds, F and J.
@@ -63,6 +76,11 @@ class LinearModel {
 class LcpModel : public LinearModel {
  public:
   static constexpr bool kWatchdog = false;
+  // The proximal shift of singular Newton systems (see Newton::newton_system): on the LCP only,
+  // where a singular symmetric M is positive semidefinite (a monotone problem, on which the
+  // proximal point method converges). The others keep the plain step: on the MLCP with a singular
+  // A of mlcp_test.cpp (an indefinite saddle-point J) the shifted step stalled.
+  static constexpr bool kProximal = true;
   explicit LcpModel(const Lcp& problem)
       : LinearModel(problem.M, problem.q),
         problem_(problem),
@@ -110,6 +128,7 @@ class BoxModel : public LinearModel {
   // it. Not (yet) on for the LCP and MCP models: there it turns quick stall reports on problems
   // without a solution into long monotone crawls (tobenna: 24 → 4685 newton-fb steps).
   static constexpr bool kWatchdog = true;
+  static constexpr bool kProximal = false;
   explicit BoxModel(const BoxLcp& problem) : LinearModel(problem.M, problem.q), problem_(problem) {}
   [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
   [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
@@ -162,6 +181,7 @@ class BoxModel : public LinearModel {
 class McpFunction {
  public:
   static constexpr bool kWatchdog = false;
+  static constexpr bool kProximal = false;
   explicit McpFunction(const Mcp& problem) : problem_(problem) {}
   [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
   [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
@@ -468,6 +488,10 @@ struct Outcome {
   int active_set_steps = 0;  // LCP: the last step was the active-set solve
   int best_returned = 0;     // 1 when the returned z is an earlier iterate of smaller merit
   int levenberg_marquardt_steps = 0;
+  // How the Newton systems were solved (dense J): steps on a singular reduced matrix (the shifted,
+  // refined Cholesky with the proximal shift) and steps by LU of the full H.
+  int singular_steps = 0;
+  int lu_steps = 0;
 };
 
 template <class Model>
@@ -541,6 +565,10 @@ class Newton {
       double slope = newton_ok ? gradient_.dot(d_) : 0.0;
       const auto descent = [&] { return slope <= -o.descent_rho * std::pow(d_.norm(), kDescentPower); };
       direction_name = "newton";
+      if (o.line_search && (!newton_ok || !descent()) && proximal_retry(J)) {
+        newton_ok = true;
+        slope = gradient_.dot(d_);
+      }
       if (o.line_search && (!newton_ok || !descent()) && levenberg_marquardt(J)) {
         newton_ok = true;
         slope = gradient_.dot(d_);
@@ -642,6 +670,8 @@ class Newton {
       out.why += describe_point(merit, z);
     }
     out.levenberg_marquardt_steps = levenberg_marquardt_steps_;
+    out.singular_steps = system_.singular_steps();
+    out.lu_steps = system_.lu_steps();
     out.z = std::move(z);
     return out;
   }
@@ -710,8 +740,27 @@ class Newton {
   // (H_mᵀH_m + μI) d = −∇Ψ on the merit's H_m = diag(mDa) + diag(mDb) J, μ = ‖Φ‖₂ (Yamashita–Fukushima:
   // locally fast even where the solutions are not isolated, as for a singular PSD LCP). A descent
   // direction of Ψ whenever ∇Ψ != 0.
+  // Where the proximal step of a singular system is no descent direction (μ has fallen with ‖Φ‖
+  // and the step follows a nearly singular direction again), the step with μ kProximalRetry times
+  // larger (at most the first shift kProximalShift·max|J_ii|): one more Cholesky, where the
+  // Levenberg–Marquardt step forms the n×n normal matrix. Dense systems only.
+  bool proximal_retry(const Eigen::MatrixXd& J) {
+    if (!Model::kProximal || !system_.singular_seen()) return false;
+    const double proximal =
+        std::min(kProximalShift * J.diagonal().cwiseAbs().maxCoeff(), kProximalRetry * last_proximal_);
+    return std::isfinite(proximal) && system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_, proximal);
+  }
+  static bool proximal_retry(const detail::SparseMatrix& /*J*/) { return false; }
+  // The Newton step: the proximal one, μ_k = kProximalShift·max|J_ii|·min(1, ‖Φ_k‖∞/‖Φ_0‖∞)², once
+  // the system has met a singular matrix (dense J, models with kProximal); the plain one otherwise.
   bool newton_system(const Eigen::MatrixXd& J) {
-    return system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
+    if (!Model::kProximal) return system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
+    const double size = phi_.size() == 0 ? 0.0 : phi_.cwiseAbs().maxCoeff();
+    if (start_phi_ == 0.0) start_phi_ = size;
+    const double ratio = start_phi_ > 0.0 ? std::min(1.0, size / start_phi_) : 1.0;
+    const double proximal = kProximalShift * J.diagonal().cwiseAbs().maxCoeff() * ratio * ratio;
+    last_proximal_ = proximal;
+    return system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_, std::isfinite(proximal) ? proximal : 0.0);
   }
   bool newton_system(const detail::SparseMatrix& J) {
     return sparse_system_.solve(J, model_.symmetric_jacobian(), Da_, Db_, phi_, d_);
@@ -785,6 +834,8 @@ class Newton {
   Eigen::VectorXd F_, phi_, Da_, Db_, phi_merit_, mDa_, mDb_, gradient_, d_, trial_z_, trial_F_, trial_phi_;
   Eigen::MatrixXd H_, normal_;
   int levenberg_marquardt_steps_ = 0;
+  double last_proximal_ = 0.0;
+  double start_phi_ = 0.0;    // ‖Φ‖∞ at the first Newton system: the scale of the proximal shift
   TraceEvent event_;          // the trace's event and state (untouched without options.trace)
   std::vector<char> active_;  // the active set of the last event
   Eigen::VectorXd trace_phi_;
@@ -808,6 +859,13 @@ std::string describe(const Outcome& out) {
   if (out.gradient_steps > 0) {
     text +=
         " (" + std::to_string(out.gradient_steps) + " of them along -grad Psi: singular or non-descent Newton system)";
+  }
+  if (out.singular_steps > 0) {
+    text += "; singular reduced Newton matrix: " + std::to_string(out.singular_steps) +
+            (out.singular_steps == 1 ? " system" : " systems") + " by proximal-shifted Cholesky";
+  }
+  if (out.lu_steps > 0) {
+    text += "; " + std::to_string(out.lu_steps) + (out.lu_steps == 1 ? " system" : " systems") + " by LU";
   }
   return text;
 }

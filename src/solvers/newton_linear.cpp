@@ -36,26 +36,35 @@ void SemidefiniteSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
 }
 
 bool NewtonSystem::solve(const Eigen::MatrixXd& J, bool symmetric, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
-                         const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
+                         const Eigen::VectorXd& phi, Eigen::VectorXd& d, double proximal) {
   const Eigen::Index n = phi.size();
   d.resize(n);
-  bool done = symmetric && solve_symmetric(J, Da, Db, phi, d);
+  double applied = 0.0;  // μ of the system solved
+  bool done = symmetric && solve_symmetric(J, Da, Db, phi, d, proximal, applied);
   if (!done) {
+    // The plain Newton step: the proximal shift belongs to the positive semidefinite route (an
+    // indefinite J, as the saddle-point systems of an MLCP with a singular A, is no monotone
+    // problem; the shifted step stalled there).
+    applied = 0.0;
     H_ = Db.asDiagonal() * J;
     H_.diagonal() += Da;
     lu_.compute(H_);
     d = lu_.solve(-phi);
+    ++lu_steps_;
   }
   if (!d.allFinite()) return false;
-  // Check H d = −Φ without forming H: Da∘d + Db∘(J d) + Φ.
+  // Check H_μ d = −Φ without forming H_μ: Da∘d + Db∘(J d + μ d) + Φ.
   check_.noalias() = J * d;
+  check_ += applied * d;
   const double residual = (Da.cwiseProduct(d) + Db.cwiseProduct(check_) + phi).cwiseAbs().maxCoeff();
-  const double h_norm = Da.cwiseAbs().maxCoeff() + Db.cwiseAbs().maxCoeff() * J.cwiseAbs().rowwise().sum().maxCoeff();
+  const double h_norm =
+      Da.cwiseAbs().maxCoeff() + Db.cwiseAbs().maxCoeff() * (J.cwiseAbs().rowwise().sum().maxCoeff() + applied);
   return residual <= kSystemResidual * (phi.cwiseAbs().maxCoeff() + h_norm * d.cwiseAbs().maxCoeff());
 }
 
 bool eliminate_identity_rows(const Eigen::VectorXd& Da, const Eigen::VectorXd& Db, const Eigen::VectorXd& phi,
-                             Eigen::VectorXd& d, std::vector<Eigen::Index>& eliminated, std::vector<Eigen::Index>& rest) {
+                             Eigen::VectorXd& d, std::vector<Eigen::Index>& eliminated,
+                             std::vector<Eigen::Index>& rest) {
   eliminated.clear();
   rest.clear();
   for (Eigen::Index i = 0; i < phi.size(); ++i) {
@@ -73,7 +82,8 @@ bool eliminate_identity_rows(const Eigen::VectorXd& Da, const Eigen::VectorXd& D
 }
 
 bool NewtonSystem::solve_symmetric(const Eigen::MatrixXd& J, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
-                                   const Eigen::VectorXd& phi, Eigen::VectorXd& d) {
+                                   const Eigen::VectorXd& phi, Eigen::VectorXd& d, double proximal, double& applied) {
+  applied = singular_seen_ ? proximal : 0.0;
   if (!eliminate_identity_rows(Da, Db, phi, d, eliminated_, rest_)) return false;
   if (rest_.empty()) return true;
   const auto m = static_cast<Eigen::Index>(rest_.size());
@@ -88,9 +98,21 @@ bool NewtonSystem::solve_symmetric(const Eigen::MatrixXd& J, const Eigen::Vector
   for (Eigen::Index c = 0; c < m; ++c) {
     const Eigen::Index j = rest_[static_cast<std::size_t>(c)];
     for (Eigen::Index b = c; b < m; ++b) reduced_(b, c) = J(rest_[static_cast<std::size_t>(b)], j);
-    reduced_(c, c) += Da[j] / Db[j];
+    reduced_(c, c) += Da[j] / Db[j] + applied;
   }
   if (!semidefinite_.compute(reduced_)) return false;
+  if (semidefinite_.regularized() && !singular_seen_) {
+    // The first singular matrix: the proximal step from here on, this one included (the shifted
+    // matrix is positive definite; `compute` shifts it by ε·max A_ii more and the refinement
+    // converges in a step or two).
+    singular_seen_ = true;
+    if (proximal > 0.0) {
+      applied = proximal;
+      reduced_.diagonal().array() += applied;
+      if (!semidefinite_.compute(reduced_)) return false;
+    }
+  }
+  if (singular_seen_) ++singular_steps_;
   semidefinite_.solve(reduced_, rhs_, solution_);
   for (Eigen::Index b = 0; b < m; ++b) d[rest_[static_cast<std::size_t>(b)]] = solution_[b];
   return true;

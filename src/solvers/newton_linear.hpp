@@ -39,23 +39,42 @@ class SemidefiniteSolver {
   bool singular_seen_ = false;
 };
 
+/// The first part of a Newton system's reduction, for dense and sparse J alike: the rows with
+/// |Db_i| <= kIdentityRow·|Da_i| (H's row is Da_i e_i) into `eliminated`, with d_i = −Φ_i/Da_i, and
+/// the others into `rest`; d is left untouched on `rest`. False when such a row has Da_i = 0.
+bool eliminate_identity_rows(const Eigen::VectorXd& Da, const Eigen::VectorXd& Db, const Eigen::VectorXd& phi,
+                             Eigen::VectorXd& d, std::vector<Eigen::Index>& eliminated,
+                             std::vector<Eigen::Index>& rest);
+
 /// The semismooth Newton system H d = −Φ with H = diag(Da) + diag(Db) J (src/solvers/newton.cpp).
 /// For a symmetric J the rows where D_b ≈ 0 are eliminated (d_i = −Φ_i / Da_i) and the rest,
 /// divided by D_b, is the symmetric (J_RR + diag(Da_R / Db_R)) d_R = −Φ_R / Db_R − J_RN d_N, solved
 /// by `SemidefiniteSolver` (singular J_RR included); otherwise, or where that matrix is
 /// indefinite, by LU of H.
-/// The first part of a Newton system's reduction, for dense and sparse J alike: the rows with
-/// |Db_i| <= kIdentityRow·|Da_i| (H's row is Da_i e_i) into `eliminated`, with d_i = −Φ_i/Da_i, and
-/// the others into `rest`; d is left untouched on `rest`. False when such a row has Da_i = 0.
-bool eliminate_identity_rows(const Eigen::VectorXd& Da, const Eigen::VectorXd& Db, const Eigen::VectorXd& phi,
-                             Eigen::VectorXd& d, std::vector<Eigen::Index>& eliminated, std::vector<Eigen::Index>& rest);
-
+///
+/// Once a reduced matrix has been singular (J singular positive semidefinite, as a contact
+/// Delassus operator is), the steps that follow solve the proximal system H_μ d = −Φ with
+/// H_μ = diag(Da) + diag(Db)(J + μI), μ = `proximal`: the Newton step of F + μ(z − z_k) at z_k
+/// (one step of the proximal point method, whose subproblems are strongly monotone). The reduced
+/// matrix gains μ on its diagonal, which bounds the step along the nearly singular directions
+/// (eigenvalues of J_RR down to 1e-8·max J_ii on the contact benchmark) that an exact step follows
+/// to lengths of 10³ and more; the caller lets μ fall with ‖Φ‖ so the fast local rate returns.
 class NewtonSystem {
  public:
   /// Returns false when the system is singular (no finite d that satisfies it to
-  /// ‖H d + Φ‖∞ <= kSystemResidual·(‖Φ‖∞ + ‖H‖·‖d‖∞)).
+  /// ‖H_μ d + Φ‖∞ <= kSystemResidual·(‖Φ‖∞ + ‖H_μ‖·‖d‖∞)). μ = `proximal` >= 0 is used only
+  /// once a reduced matrix has been found singular (see `singular_seen`); 0 otherwise.
   bool solve(const Eigen::MatrixXd& J, bool symmetric, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
-             const Eigen::VectorXd& phi, Eigen::VectorXd& d);
+             const Eigen::VectorXd& phi, Eigen::VectorXd& d, double proximal = 0.0);
+
+  /// Whether some reduced matrix of this system was singular (it then solves by the shifted,
+  /// refined Cholesky and applies the proximal shift).
+  [[nodiscard]] bool singular_seen() const { return singular_seen_; }
+  /// How the systems so far were solved: by the symmetric reduction once a reduced matrix has been
+  /// singular (the shifted, refined Cholesky, with the proximal shift where one was given), and by
+  /// the full LU of H (non-symmetric J, or an indefinite reduced matrix).
+  [[nodiscard]] int singular_steps() const { return singular_steps_; }
+  [[nodiscard]] int lu_steps() const { return lu_steps_; }
 
   // Rows with |D_b| <= kIdentityRow·|D_a| are treated as D_a e_i (eliminated from the symmetric system).
   static constexpr double kIdentityRow = 1e-12;
@@ -63,13 +82,16 @@ class NewtonSystem {
 
  private:
   bool solve_symmetric(const Eigen::MatrixXd& J, const Eigen::VectorXd& Da, const Eigen::VectorXd& Db,
-                       const Eigen::VectorXd& phi, Eigen::VectorXd& d);
+                       const Eigen::VectorXd& phi, Eigen::VectorXd& d, double proximal, double& applied);
 
   Eigen::MatrixXd H_, reduced_;
   Eigen::VectorXd rhs_, solution_, check_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   SemidefiniteSolver semidefinite_;
   std::vector<Eigen::Index> rest_, eliminated_;
+  bool singular_seen_ = false;
+  int singular_steps_ = 0;
+  int lu_steps_ = 0;
 };
 
 }  // namespace perp::detail

@@ -9,9 +9,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "../../src/solvers/newton_linear.hpp"
 #include "mcp_problems.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
+#include "relative_check.hpp"
 #include "test_problems.hpp"
 
 namespace perp::solvers_newton_test {
@@ -370,6 +372,87 @@ TEST(Newton, ScaleOfTheDataDoesNotChangeTheAnswer) {
     EXPECT_NEAR(r.z[0], 5, 1e-9);
     EXPECT_NEAR(r.z[1], 5, 1e-9);
   }
+}
+
+// One planar body (x, y, θ; W = I) held by four normal contacts with rows J = (0, 1, 0), (0, 1, 1),
+// (0, 1, −1), (1, 0, 0): rows 2 and 3 add up to twice row 1, so M = J Jᵀ =
+// [[1, 1, 1, 0], [1, 2, 0, 0], [1, 0, 2, 0], [0, 0, 0, 1]] has rank 3 (its Cholesky meets the pivot
+// 2 − 1 − 1 = 0 in the third row, exactly). q = J v for v = (−1, −1, 0): every contact approaches.
+// The solutions bring the body to rest, Jᵀz = (1, 1, 0): z = (1 − 2t, t, t, 1), t ∈ [0, 1/2],
+// with w = 0 (M z is the same for every solution of a symmetric PSD LCP).
+Lcp four_contacts_on_one_body() {
+  Lcp p;
+  p.M = Eigen::Matrix4d{{1, 1, 1, 0}, {1, 2, 0, 0}, {1, 0, 2, 0}, {0, 0, 0, 1}};
+  p.q = Eigen::Vector4d(-1, -1, -1, -1);
+  return p;
+}
+
+TEST(NewtonSingular, FourContactsOnOneBodySolvedWithoutLu) {
+  // Regression: from z = 0 newton-min's reduced matrix is all of M, singular; before the
+  // regularized Cholesky its step went to a full LU of H.
+  const Lcp p = four_contacts_on_one_body();
+  for (const Method m : {Method::NewtonMin, Method::NewtonFb, Method::InteriorPoint}) {
+    const Result r = solve(p, m, SolveOptions{.tolerance = 1e-12});
+    ASSERT_TRUE(r.solved()) << to_string(m) << ": " << r.message;
+    EXPECT_LE(testing_relative::relative(p, r.z), 1e-12L) << to_string(m);
+    const Eigen::VectorXd w = p.M * r.z + p.q;
+    EXPECT_LE(w.cwiseAbs().maxCoeff(), 1e-11) << to_string(m);
+    EXPECT_GE(r.z.minCoeff(), -1e-12) << to_string(m);
+    EXPECT_NEAR(r.z[3], 1.0, 1e-11) << to_string(m);
+    EXPECT_NEAR(r.z[0] + r.z[1] + r.z[2], 1.0, 1e-11) << to_string(m);
+    EXPECT_NEAR(r.z[1], r.z[2], 1e-11) << to_string(m);
+    EXPECT_THAT(r.message, testing::Not(HasSubstr("by LU"))) << to_string(m);
+  }
+  // newton-min meets the singular matrix and says how it solved it.
+  const Result r = solve(p, Method::NewtonMin);
+  EXPECT_THAT(r.message, HasSubstr("by proximal-shifted Cholesky")) << r.message;
+}
+
+TEST(NewtonSingular, NonsingularSystemsTakeNoShift) {
+  const Lcp p = two_contact_block();
+  for (const Method m : {Method::NewtonMin, Method::NewtonFb}) {
+    const Result r = solve(p, m);
+    ASSERT_TRUE(r.solved()) << r.message;
+    EXPECT_THAT(r.message, testing::Not(HasSubstr("proximal"))) << to_string(m);
+    EXPECT_THAT(r.message, testing::Not(HasSubstr("by LU"))) << to_string(m);
+  }
+}
+
+TEST(NewtonSingular, SystemSolvesTheProximalShiftOnceSingular) {
+  // Min-map rows (Da = 0, Db = 1): H = M. First call: M is singular, so the system solved is
+  // (M + μI) d = −Φ, checked here against the matrix itself.
+  const Lcp p = four_contacts_on_one_body();
+  const Eigen::VectorXd Da = Eigen::VectorXd::Zero(4);
+  const Eigen::VectorXd Db = Eigen::VectorXd::Ones(4);
+  const Eigen::VectorXd phi = p.q;
+  detail::NewtonSystem system;
+  Eigen::VectorXd d;
+  const double mu = 0.25;
+  ASSERT_TRUE(system.solve(p.M, true, Da, Db, phi, d, mu));
+  EXPECT_TRUE(system.singular_seen());
+  EXPECT_EQ(system.singular_steps(), 1);
+  EXPECT_EQ(system.lu_steps(), 0);
+  const Eigen::Matrix4d shifted = p.M + mu * Eigen::Matrix4d::Identity();
+  EXPECT_LE((shifted * d + phi).cwiseAbs().maxCoeff(), 1e-13);
+  // Row 4 decouples: (1 + μ) d_3 = 1.
+  EXPECT_NEAR(d[3], 1.0 / (1.0 + mu), 1e-14);
+  // μ = 0 afterwards: M d = −Φ is consistent (Φ = q = J v); the refined solve reaches it.
+  ASSERT_TRUE(system.solve(p.M, true, Da, Db, phi, d, 0.0));
+  EXPECT_LE((p.M * d + phi).cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_EQ(system.singular_steps(), 2);
+  EXPECT_EQ(system.lu_steps(), 0);
+}
+
+TEST(NewtonSingular, NonsingularSystemIgnoresTheShift) {
+  // A positive definite M never switches the shift on: the exact Newton step M d = −Φ.
+  const Eigen::Matrix2d M{{4, 1}, {1, 3}};
+  detail::NewtonSystem system;
+  Eigen::VectorXd d;
+  ASSERT_TRUE(system.solve(M, true, Eigen::Vector2d::Zero(), Eigen::Vector2d::Ones(), Eigen::Vector2d(-1, -2), d, 0.5));
+  EXPECT_FALSE(system.singular_seen());
+  EXPECT_EQ(system.singular_steps(), 0);
+  EXPECT_NEAR(d[0], 1.0 / 11.0, 1e-15);  // M⁻¹ (1, 2) = ((3·1 − 1·2)/11, (4·2 − 1·1)/11)
+  EXPECT_NEAR(d[1], 7.0 / 11.0, 1e-15);
 }
 
 }  // namespace
