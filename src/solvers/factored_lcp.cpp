@@ -19,6 +19,8 @@ constexpr int kFactoredSteps = 100;
 constexpr int kFactoredStall = 20;
 /// The crossover is tried from the step whose residual is below this many sqrt(tolerance).
 constexpr double kCrossoverReach = 10.0;
+/// After a failed try, the next waits for the residual to fall below this fraction of it.
+constexpr double kCrossoverEvery = 0.1;
 
 using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
@@ -107,14 +109,18 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
       const Eigen::VectorXd w = problem.slack(z);
       return scaled_natural_residual(z, w, none, none, z_scale(z, none, none), W);
     };
-    // The crossover to the vertex the interior point approaches (from its active rows), tried at
-    // each step once the interior point is within kCrossoverReach of the tolerance's square root.
+    // The crossover to the vertex the interior point approaches (from its active rows), tried once
+    // the interior point is within kCrossoverReach of the tolerance's square root.
     Eigen::VectorXd vertex;
     double vertex_error = detail::kInfinity;
     int crossovers = 0;
     const double reach = kCrossoverReach * std::sqrt(options.tolerance);
+    double last_try = reach;
     const auto crossover = [&](const Eigen::VectorXd& lambda, double, double error) {
-      if (error > reach) return false;
+      // Once within reach, and then each time the residual has fallen tenfold since the last try
+      // (a try forms and factors the active rows' matrix: about one step's cost).
+      if (error > last_try) return false;
+      last_try = kCrossoverEvery * error;
       ++crossovers;
       Eigen::VectorXd candidate = detail::active_set_crossover(program, problem.c, lambda).cwiseMax(0.0);
       const double candidate_error = error_of(candidate);

@@ -85,6 +85,63 @@ double step_to_boundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
   return alpha;
 }
 
+/// M + Aᵀ D A, its lower triangle on a pattern fixed once: where each product A_ka D_k A_kb of
+/// row k lands in the value array is found at construction, so that a step only scatters.
+class NewtonMatrix {
+ public:
+  explicit NewtonMatrix(const ConeProgram& program) : program_(program) {
+    const Eigen::Index nf = program.mass.size();
+    std::vector<Eigen::Triplet<double>> entries;
+    for (Eigen::Index j = 0; j < nf; ++j) entries.emplace_back(j, j, 0.0);
+    for (Eigen::Index k = 0; k < program.A.outerSize(); ++k) {
+      for (RowSparse::InnerIterator a(program.A, k); a; ++a) {
+        for (RowSparse::InnerIterator b(program.A, k); b && b.col() <= a.col(); ++b) {
+          entries.emplace_back(a.col(), b.col(), 0.0);
+        }
+      }
+    }
+    matrix_.resize(nf, nf);
+    matrix_.setFromTriplets(entries.begin(), entries.end());
+    matrix_.makeCompressed();
+    const auto at = [&](Eigen::Index row, Eigen::Index col) {
+      const int* begin = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col];
+      const int* end = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col + 1];
+      return static_cast<Eigen::Index>(std::lower_bound(begin, end, static_cast<int>(row)) - matrix_.innerIndexPtr());
+    };
+    for (Eigen::Index j = 0; j < nf; ++j) diagonal_.push_back(at(j, j));
+    for (Eigen::Index k = 0; k < program.A.outerSize(); ++k) {
+      for (RowSparse::InnerIterator a(program.A, k); a; ++a) {
+        for (RowSparse::InnerIterator b(program.A, k); b && b.col() <= a.col(); ++b) {
+          position_.push_back(at(a.col(), b.col()));
+        }
+      }
+    }
+  }
+
+  /// The matrix for the weights D (lower triangle only; the rest of the pattern is empty).
+  const ColSparse& assemble(const Eigen::VectorXd& D) {
+    double* values = matrix_.valuePtr();
+    std::fill(values, values + matrix_.nonZeros(), 0.0);
+    for (std::size_t j = 0; j < diagonal_.size(); ++j) values[diagonal_[j]] = program_.mass[static_cast<Eigen::Index>(j)];
+    std::size_t next = 0;
+    for (Eigen::Index k = 0; k < program_.A.outerSize(); ++k) {
+      for (RowSparse::InnerIterator a(program_.A, k); a; ++a) {
+        const double weighted = D[k] * a.value();
+        for (RowSparse::InnerIterator b(program_.A, k); b && b.col() <= a.col(); ++b) {
+          values[position_[next++]] += weighted * b.value();
+        }
+      }
+    }
+    return matrix_;
+  }
+
+ private:
+  const ConeProgram& program_;
+  ColSparse matrix_;
+  std::vector<Eigen::Index> diagonal_;
+  std::vector<Eigen::Index> position_;
+};
+
 /// max |x_ij| over the stored entries (0 for none).
 double max_abs(const ColSparse& x) {
   double largest = 0;
@@ -175,7 +232,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
   int last_halving = 0;
   double halving_mark = kInfinity;  // the first step's error sets it
   Eigen::VectorXd rp(m), rd(nf), rhs(nf), dv(nf), ds(m), dl(m), ds_aff(m), dl_aff(m), rc(m), D(m);
-  ColSparse K;
+  NewtonMatrix newton_matrix(program);
   while (outcome.steps < limit) {
     if (stall_window > 0 && outcome.steps - last_halving >= stall_window) {
       outcome.stop = "no halving of the error in " + std::to_string(stall_window) + " steps";
@@ -187,8 +244,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
     rd.noalias() -= program.At * lambda;
     const double gap = s.dot(lambda) / static_cast<double>(m);
     D = lambda.cwiseQuotient(s).cwiseMin(cap);
-    K = program.At * (D.asDiagonal() * program.A);
-    for (Eigen::Index j = 0; j < nf; ++j) K.coeffRef(j, j) += program.mass[j];
+    const ColSparse& K = newton_matrix.assemble(D);
     if (!analyzed) {
       factor.analyzePattern(K);  // D > 0 throughout: the pattern of K never changes
       analyzed = true;
