@@ -107,15 +107,16 @@ Result solve_mcp(const py::function& F, const py::function& J, const FArray& low
   return solve(problem, m, o);
 }
 
-/// W from what the Python layer passes: a dense 2-D array, or (rows, cols, indptr, indices, data) of a CSC matrix.
-Eigen::SparseMatrix<double> operator_from(const py::object& W) {
+/// A matrix from what the Python layer passes: a dense 2-D array, or (rows, cols, indptr, indices,
+/// data) of a CSC matrix. `name` is the argument's, for the messages.
+Eigen::SparseMatrix<double> operator_from(const py::object& W, const char* name = "W") {
   if (py::isinstance<py::tuple>(W)) {
     auto t = W.cast<py::tuple>();
-    if (t.size() != 5) throw py::value_error("W: expected (rows, cols, indptr, indices, data)");
+    if (t.size() != 5) throw py::value_error(std::string(name) + ": expected (rows, cols, indptr, indices, data)");
     return to_sparse(t[0].cast<Eigen::Index>(), t[1].cast<Eigen::Index>(), t[2].cast<py::array_t<long long>>(),
-                     t[3].cast<py::array_t<long long>>(), t[4].cast<FArray>(), "W");
+                     t[3].cast<py::array_t<long long>>(), t[4].cast<FArray>(), name);
   }
-  return to_matrix(W.cast<FArray>(), "W").sparseView(1.0, 0.0);
+  return to_matrix(W.cast<FArray>(), name).sparseView(1.0, 0.0);
 }
 
 py::tuple csc_tuple(const Eigen::SparseMatrix<double>& W) {
@@ -142,6 +143,16 @@ FrictionContactResult solve_friction_contact(int dimension, const py::object& W,
   out.dimension = dimension;
   out.criteria = friction_contact_residuals(problem, out.z, out.w);
   return out;
+}
+
+Result solve_factored_lcp(const py::object& A, const FArray& inverse_mass, const FArray& c, const std::string& method,
+                          double tol, const py::object& max_iter, const py::object& warm_start,
+                          const py::dict& options) {
+  const FactoredLcp problem{operator_from(A, "A"), to_vector(inverse_mass, "inverse_mass"), to_vector(c, "c")};
+  const Method m = from_string<Method>(method);
+  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
+  py::gil_scoped_release release;
+  return solve(problem, m, o);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -262,6 +273,8 @@ void bind_problems(py::module_& m) {
         arg("max_iter"), arg("warm_start"), arg("options"), arg("sparse") = false);
   m.def("solve_friction_contact", &solve_friction_contact, arg("dimension"), arg("W"), arg("q"), arg("mu"),
         arg("method"), arg("tol"), arg("max_iter"), arg("warm_start"), arg("options"));
+  m.def("solve_factored_lcp", &solve_factored_lcp, arg("A"), arg("inverse_mass"), arg("c"), arg("method"), arg("tol"),
+        arg("max_iter"), arg("warm_start"), arg("options"));
   m.def("read_problem", &read_problem, arg("path"));
   m.def("parse_json", &parse_json, arg("text"), arg("source"));
   m.def("to_json", &to_json, arg("problem"));

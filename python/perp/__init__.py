@@ -32,7 +32,7 @@ from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivative
 __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "InvalidProblem",
     "solve", "solve_box", "solve_mlcp", "solve_qp", "solve_ncp", "solve_mcp", "solve_friction_contact",
-    "solve_many", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
+    "solve_factored", "solve_many", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "read", "loads", "write_siconos", "write_json",
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation",
     "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "StepReport", "painleve_world",
@@ -190,6 +190,22 @@ def solve(M, q, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int]
                              _max_iter(max_iter), _optional_vector(warm_start, "warm_start"), method_options)
     if derivatives:
         _with_derivatives(result, lambda: LcpDerivatives(Ma, qa, result.z))
+    return result
+
+
+def solve_factored(A, inverse_mass, c, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int] = None,
+                   warm_start=None, **method_options) -> Result:
+    """Solve the LCP  w = A diag(inverse_mass) Aᵀ z + c,  0 <= z ⊥ w >= 0,  without forming its matrix.
+
+    ``A`` (rows × dofs) is dense or scipy.sparse, ``inverse_mass`` has dofs entries >= 0 (0: a fixed
+    degree of freedom), ``c`` has rows entries: the convex contact problems of a time step
+    (frictionless, Anitescu–Potra), singular where rows are redundant. "interior-point" and "auto"
+    work on the factors (docs/solvers.md, "LCPs given by their factors"); any other LCP method on
+    the formed matrix. Returns a :class:`Result`, judged as an LCP's.
+    """
+    result = _perp.solve_factored_lcp(_sparse_operator(A, "A"), _vector(inverse_mass, "inverse_mass"),
+                                      _vector(c, "c"), _method(method), _real(tol, "tol"), _max_iter(max_iter),
+                                      _optional_vector(warm_start, "warm_start"), method_options)
     return result
 
 

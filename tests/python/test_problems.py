@@ -279,3 +279,32 @@ def test_qp_infeasible_and_unbounded_with_certificates():
     assert r.status is perp.Status.INFEASIBLE and "unbounded below" in r.lcp.message
     d = r.lcp.ray[:1]
     assert np.all(d >= 0) and np.allclose(Q @ d, 0) and c @ d < 0
+
+
+def test_solve_factored_redundant_rows_by_hand():
+    # One degree of freedom, two rows on it: M = [[1, 1], [1, 1]] (singular). c = (-1, -2): w_2 = 0
+    # needs z_1 + z_2 = 2, then w_1 = 1 > 0 forces z_1 = 0.
+    r = perp.solve_factored(np.ones((2, 1)), [1.0], [-1.0, -2.0], tol=1e-12)
+    assert r.solved and r.method == "interior-point", r.message
+    np.testing.assert_allclose(r.z, [0.0, 2.0], atol=1e-10)
+    np.testing.assert_allclose(r.w, [1.0, 0.0], atol=1e-10)
+
+
+def test_solve_factored_sparse_agrees_with_the_formed_lcp():
+    rng = np.random.default_rng(3)
+    A = scipy.sparse.random(30, 12, density=0.25, random_state=4, format="csr")  # more rows than dofs
+    minv = rng.uniform(0.5, 1.5, 12)
+    c = rng.uniform(-1.0, 0.6, 30)
+    c[A.getnnz(axis=1) == 0] = 0.5  # an empty row has w = c: negative, the LCP would be infeasible
+    r = perp.solve_factored(A, minv, c, tol=1e-10)
+    assert r.solved, r.message
+    M = (A @ scipy.sparse.diags(minv) @ A.T).toarray()
+    np.testing.assert_allclose(r.w, M @ r.z + c, atol=1e-12)
+    assert np.all(r.z >= 0) and np.all(r.w >= -1e-9) and abs(r.z @ r.w) <= 1e-8
+    dense = perp.solve(M, c, method="lemke", tol=1e-10)
+    assert dense.solved
+    np.testing.assert_allclose(r.w, dense.w, atol=1e-7)  # w is unique, z need not be
+    with pytest.raises(perp.InvalidProblem, match="inverse_mass"):
+        perp.solve_factored(A, -minv, c)
+    with pytest.raises(perp.InvalidProblem, match="A: expected"):
+        perp.solve_factored(A, minv[:5], c)
