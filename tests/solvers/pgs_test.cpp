@@ -64,26 +64,34 @@ Eigen::VectorXd reference_sweeps(const Lcp& p, Eigen::VectorXd z, double omega, 
   return z;
 }
 
+// Runs pgs (ω = 1) and psor (ω = 1.3) for at most seven sweeps and compares z with
+// `reference(ω, sweeps)` at the same count (a few small cases are exact after fewer sweeps:
+// residual 0 stops them). Returns how many of the two ran all seven.
+template <class Problem, class Reference>
+int expect_sweeps_match(const Problem& p, const Reference& reference) {
+  int full_runs = 0;
+  for (const double omega : {1.0, 1.3}) {
+    SolveOptions o{.tolerance = 1e-300, .max_iterations = 7};
+    if (omega != 1.0) o.relaxation = omega;
+    const Result r = solve(p, omega == 1.0 ? Method::Pgs : Method::Psor, o);
+    EXPECT_GE(r.iterations, 1);
+    EXPECT_LE(r.iterations, 7);
+    full_runs += r.iterations == 7 ? 1 : 0;
+    const Eigen::VectorXd expected = reference(omega, r.iterations);
+    EXPECT_LE((r.z - expected).cwiseAbs().maxCoeff(), 1e-12 * (1 + expected.cwiseAbs().maxCoeff()))
+        << "n = " << p.size() << ", omega = " << omega;
+  }
+  return full_runs;
+}
+
 TEST(Psor, SweepsMatchTheTextbookIterationForEverySizeModFour) {
   int full_runs = 0;
   for (const Eigen::Index n : {1, 2, 3, 5, 7, 9, 13}) {
     Lcp p = random_spd(n, static_cast<unsigned>(100 + n));
     p.M(0, n - 1) += 0.05;  // not symmetric: the row and column orders must both be right
     p.q[0] = -1.0;          // never q >= 0, which is answered without sweeping
-    for (const double omega : {1.0, 1.3}) {
-      const Method m = omega == 1.0 ? Method::Pgs : Method::Psor;
-      SolveOptions o{.tolerance = 1e-300, .max_iterations = 7};
-      if (omega != 1.0) o.relaxation = omega;
-      const Result r = solve(p, m, o);
-      // A few small cases are exact after fewer sweeps (residual 0 stops them); compare at the
-      // same count, and make sure most cases really ran all 7.
-      ASSERT_GE(r.iterations, 1);
-      ASSERT_LE(r.iterations, 7);
-      full_runs += r.iterations == 7 ? 1 : 0;
-      const Eigen::VectorXd expected = reference_sweeps(p, Eigen::VectorXd::Zero(n), omega, r.iterations);
-      EXPECT_LE((r.z - expected).cwiseAbs().maxCoeff(), 1e-12 * (1 + expected.cwiseAbs().maxCoeff()))
-          << "n = " << n << ", omega = " << omega;
-    }
+    full_runs += expect_sweeps_match(
+        p, [&](double omega, int sweeps) { return reference_sweeps(p, Eigen::VectorXd::Zero(n), omega, sweeps); });
   }
   EXPECT_GE(full_runs, 10);  // of 14
 }
@@ -184,19 +192,9 @@ TEST(PgsOverBounds, BoxSweepsMatchTheTextbookIterationForEverySizeModFour) {
   int full_runs = 0;
   for (const Eigen::Index n : {1, 2, 3, 5, 7, 9, 13}) {
     const BoxLcp p = mixed_box(n, static_cast<unsigned>(200 + n));
-    for (const double omega : {1.0, 1.3}) {
-      const Method m = omega == 1.0 ? Method::Pgs : Method::Psor;
-      SolveOptions o{.tolerance = 1e-300, .max_iterations = 7};
-      if (omega != 1.0) o.relaxation = omega;
-      const Result r = solve(p, m, o);
-      ASSERT_GE(r.iterations, 1);
-      ASSERT_LE(r.iterations, 7);
-      full_runs += r.iterations == 7 ? 1 : 0;
-      const Eigen::VectorXd start = Eigen::VectorXd::Zero(n).cwiseMax(p.lower).cwiseMin(p.upper);
-      const Eigen::VectorXd expected = reference_box_sweeps(p, start, omega, r.iterations);
-      EXPECT_LE((r.z - expected).cwiseAbs().maxCoeff(), 1e-12 * (1 + expected.cwiseAbs().maxCoeff()))
-          << "n = " << n << ", omega = " << omega;
-    }
+    const Eigen::VectorXd start = Eigen::VectorXd::Zero(n).cwiseMax(p.lower).cwiseMin(p.upper);
+    full_runs += expect_sweeps_match(
+        p, [&](double omega, int sweeps) { return reference_box_sweeps(p, start, omega, sweeps); });
   }
   EXPECT_GE(full_runs, 10);  // of 14
 }
