@@ -16,16 +16,11 @@
 #include "perp/core/ncp.hpp"
 #include "dantzig.hpp"
 #include "newton.hpp"
+#include "pgs.hpp"
 #include "perp/solvers/path.hpp"
 
 namespace perp {
 namespace {
-
-using detail::kPgsRefreshEvery;
-// pgs/psor: a residual this many times the smallest seen means the sweeps diverge (a converging
-// run does not lose ten orders of magnitude on the way); the run stops there with the best point.
-constexpr double kPgsDivergence = 1e10;
-using detail::kInfinity;
 
 // z = mid(lo(0), hi(0), 0): the trivial candidate (the LCP's z = 0 when q >= 0).
 std::optional<Result> trivial_result(const BoxLcp& problem) {
@@ -50,122 +45,6 @@ std::optional<Result> trivial_result(const BoxLcp& problem) {
   return result;
 }
 
-// The start z of an iterative method: the warm start or 0, projected onto the fixed bounds first and
-// then onto the coupled bounds of the projected normals.
-Eigen::VectorXd start_point(const BoxLcp& problem, const SolveOptions& options) {
-  Eigen::VectorXd z = options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size()));
-  // (A coupled component's own lower/upper entries may be anything; it is overwritten below.)
-  z = z.cwiseMax(problem.lower).cwiseMin(problem.upper);
-  for (const FrictionCoupling& c : problem.friction) {
-    const double bound = c.mu * std::abs(z[c.normal]);
-    z[c.index] = std::clamp(options.initial_guess ? (*options.initial_guess)[c.index] : 0.0, -bound, bound);
-  }
-  return z;
-}
-
-// Projected Gauss–Seidel / SOR on the box (Cryer 1971; ODE's quickstep for the coupling):
-//   z_i ← mid(lo_i, hi_i, z_i − ω w_i / M_ii),
-// with a coupled component's bounds ∓μ|z_j| read from the current z_j at its own update. A free row
-// (both bounds infinite: the u of an MLCP) is solved exactly for z_i; it needs M_ii != 0, a bounded
-// row M_ii > 0 (the projected step must move towards w_i = 0). The MLCP's pgs and psor run here.
-}  // namespace
-
-Result detail::box_psor(const BoxLcp& problem, const SolveOptions& options, double relaxation) {
-  const char* name = relaxation == 1.0 ? "pgs" : "psor";
-  const Eigen::Index n = problem.size();
-  const Eigen::MatrixXd& M = problem.M;
-  Eigen::VectorXd z = start_point(problem, options);
-  Result result;
-  result.method = name;
-  std::vector<char> coupled(static_cast<std::size_t>(n), 0);
-  for (const FrictionCoupling& c : problem.friction) coupled[static_cast<std::size_t>(c.index)] = 1;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const bool free = !coupled[static_cast<std::size_t>(i)] && problem.lower[i] == -kInfinity &&
-                      problem.upper[i] == kInfinity;
-    if (free ? M(i, i) == 0.0 : !(M(i, i) > 0.0)) {
-      result.status = Status::NotApplicable;
-      result.message = "M(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + number_text(M(i, i)) +
-                       (free ? ": projected Gauss-Seidel divides by the diagonal of a free row"
-                             : ": projected Gauss-Seidel needs a positive diagonal on a bounded row");
-      result.z = std::move(z);
-      return result;
-    }
-  }
-  // normal[i] >= 0: component i is coupled to z_normal[i] with coefficient mu[i].
-  std::vector<Eigen::Index> normal(static_cast<std::size_t>(n), -1);
-  Eigen::VectorXd mu = Eigen::VectorXd::Zero(n);
-  for (const FrictionCoupling& c : problem.friction) {
-    normal[static_cast<std::size_t>(c.index)] = c.normal;
-    mu[c.index] = c.mu;
-  }
-  const Eigen::VectorXd step = M.diagonal().cwiseInverse() * relaxation;
-  const int limit = options.iteration_limit(kDefaultSweeps);
-  Eigen::VectorXd w = problem.slack(z);
-  Eigen::VectorXd lo = problem.lower;
-  Eigen::VectorXd hi = problem.upper;
-  problem.bounds_at(z, lo, hi);
-  // The point of smallest residual seen (sweep 0: the start): what a diverging run returns.
-  Eigen::VectorXd best = z;
-  double best_residual = natural_residual(z, w, lo, hi);
-  int best_sweep = 0;
-  lo = problem.lower;
-  hi = problem.upper;
-  Status status = Status::MaxIterations;
-  std::string message;
-  int sweep = 1;
-  for (; sweep <= limit; ++sweep) {
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const Eigen::Index j = normal[static_cast<std::size_t>(i)];
-      if (j >= 0) {
-        hi[i] = mu[i] * std::abs(z[j]);
-        lo[i] = -hi[i];
-      }
-      const double updated = std::clamp(z[i] - step[i] * w[i], lo[i], hi[i]);
-      const double change = updated - z[i];
-      if (change == 0.0) continue;
-      z[i] = updated;
-      w.noalias() += change * M.col(i);
-    }
-    if (sweep % kPgsRefreshEvery == 0) w = problem.slack(z);
-    problem.bounds_at(z, lo, hi);
-    double residual = natural_residual(z, w, lo, hi);
-    if (!std::isfinite(residual) || residual > kPgsDivergence * std::max(best_residual, options.tolerance)) {
-      message = (std::isfinite(residual) ? "the residual grew to " + number_text(residual) + " at sweep "
-                                         : std::string("iterates stopped being finite at sweep ")) +
-                std::to_string(sweep) + ": the iteration diverges (is M positive definite?); returning the point of " +
-                "smallest residual " + number_text(best_residual) + ", sweep " + std::to_string(best_sweep);
-      z = best;
-      status = Status::NumericalFailure;
-      break;
-    }
-    if (residual < best_residual) {
-      best = z;
-      best_residual = residual;
-      best_sweep = sweep;
-    }
-    bool converged = false;
-    if (residual <= options.tolerance || sweep % kPgsRefreshEvery == 0) {  // the relative test on an exact w
-      w = problem.slack(z);
-      residual = natural_residual(z, w, lo, hi);
-      converged = relative_residual(problem, z, w) <= options.tolerance;
-    }
-    if (options.record_history) record_history(result.history, residual);
-    if (converged) {
-      status = Status::Solved;
-      message = "converged after " + std::to_string(sweep) + " sweeps";
-      break;
-    }
-  }
-  if (status == Status::MaxIterations) message = "sweep limit " + std::to_string(limit) + " reached";
-  result.iterations = std::min(sweep, limit);
-  result.z = std::move(z);
-  result.status = status;
-  result.message = std::move(message);
-  return result;
-}
-
-namespace {
-
 // The Newton family and path (`fixed_box`) through the MCP form. With friction coupling, an outer
 // loop fixes the coupled bounds at the last iterate and solves the fixed box, warm-started, until z
 // meets its own bounds.
@@ -174,7 +53,7 @@ Result box_newton(const BoxLcp& problem, const std::function<Result(const BoxLcp
   if (problem.friction.empty()) return fixed_box(problem, options);
   BoxLcp fixed{problem.M, problem.q, {}, {}, {}};
   SolveOptions pass_options = options;
-  Eigen::VectorXd z = start_point(problem, options);
+  Eigen::VectorXd z = detail::bounded_start(problem.lower, problem.upper, problem.friction, options);
   Result total;
   for (int pass = 1;; ++pass) {
     problem.bounds_at(z, fixed.lower, fixed.upper);
@@ -272,9 +151,9 @@ Result run_method(const BoxLcp& problem, Method method, const SolveOptions& opti
     case Method::Dantzig:
       return solve_dantzig(problem, options);
     case Method::Pgs:
-      return detail::box_psor(problem, options, 1.0);
+      return solve_psor(problem, options, 1.0);
     case Method::Psor:
-      return detail::box_psor(problem, options, options.relaxation.value_or(kDefaultRelaxation));
+      return solve_psor(problem, options, options.relaxation.value_or(kDefaultRelaxation));
     case Method::NewtonFb:
     case Method::NewtonMin:
     case Method::PenalizedFb:

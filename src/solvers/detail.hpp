@@ -17,7 +17,7 @@
 namespace perp::detail {
 
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
-// PGS kernels (the LCP's and the box LCP's) update w incrementally (w += Δz_i M_:i); they recompute
+// The PGS kernel (pgs.cpp, every problem type's) updates w incrementally (w += Δz_i M_:i); it recomputes
 // it from z this often, against round-off, and always before a convergence claim.
 inline constexpr int kPgsRefreshEvery = 64;
 // Round-off allowance, relative to the problem's scale, for z >= 0 and w >= 0 in enumeration (LCP
@@ -81,12 +81,6 @@ struct DataScale {
 /// each |min(z_i/Z, w_i/W)|). Iterations test this every step and the exact measure when it passes.
 [[nodiscard]] bool may_meet(const DataScale& scale, const Eigen::VectorXd& z, const Eigen::VectorXd& w,
                             double tolerance);
-
-/// Projected Gauss–Seidel (relaxation 1) / SOR over the bounds of a box LCP, friction coupling
-/// included (box_lcp.cpp): the one PGS of the box LCP and of the MLCP (its u rows free). Ends
-/// `Solved`, `MaxIterations` (the last iterate), `NotApplicable` (a diagonal entry it cannot divide
-/// by, named) or `NumericalFailure` when the sweeps diverge (the point of smallest residual seen).
-[[nodiscard]] Result box_psor(const BoxLcp& problem, const SolveOptions& options, double relaxation);
 
 /// The reformulation a method of the Newton family solves; empty for the other methods.
 [[nodiscard]] std::optional<Reformulation> reformulation_of(Method method);

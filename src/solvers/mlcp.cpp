@@ -14,6 +14,7 @@
 #include "perp/core/ncp.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/solvers/solve.hpp"
+#include "pgs.hpp"
 #include "pipeline.hpp"
 
 namespace perp {
@@ -96,7 +97,7 @@ Result solve_pgs(const Mlcp& problem, const SolveOptions& options) {
   BoxLcp box{problem.matrix(), problem.offset(), Eigen::VectorXd(n + m),
              Eigen::VectorXd::Constant(n + m, std::numeric_limits<double>::infinity()), {}};
   box.lower << Eigen::VectorXd::Constant(n, -std::numeric_limits<double>::infinity()), Eigen::VectorXd::Zero(m);
-  return detail::box_psor(box, options, 1.0);
+  return solve_psor(box, options, 1.0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,17 +2,68 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "detail.hpp"
+#include "perp/core/error.hpp"
+#include "perp/core/ncp.hpp"
 #include "perp/core/residual.hpp"
 
 namespace perp {
 namespace {
 
+using detail::kInfinity;
 using detail::kPgsRefreshEvery;
+// A residual this many times the smallest seen means the sweeps diverge (a converging run does not
+// lose ten orders of magnitude on the way); the run stops there with the best point.
+constexpr double kPgsDivergence = 1e10;
+
+// What differs between the problem types the kernel runs on: the fixed bounds (the LCP's [0, ∞)),
+// the friction coupling (the box LCP's only), and the natural residual on the bounds (the LCP's
+// |min(z, w)|, which the box form |z − mid(lo, hi, z − w)| equals only up to rounding).
+const std::vector<FrictionCoupling> kPgsUncoupled;
+
+void fixed_bounds(const Lcp& problem, Eigen::VectorXd& lo, Eigen::VectorXd& hi) {
+  lo.setZero(problem.size());
+  hi.setConstant(problem.size(), kInfinity);
+}
+void fixed_bounds(const BoxLcp& problem, Eigen::VectorXd& lo, Eigen::VectorXd& hi) {
+  lo = problem.lower;
+  hi = problem.upper;
+}
+const std::vector<FrictionCoupling>& coupling_of(const Lcp&) { return kPgsUncoupled; }
+const std::vector<FrictionCoupling>& coupling_of(const BoxLcp& problem) { return problem.friction; }
+double bounded_residual(const Lcp&, const Eigen::VectorXd& z, const Eigen::VectorXd& w, const Eigen::VectorXd&,
+                        const Eigen::VectorXd&) {
+  return natural_residual(z, w);
+}
+double bounded_residual(const BoxLcp&, const Eigen::VectorXd& z, const Eigen::VectorXd& w, const Eigen::VectorXd& lo,
+                        const Eigen::VectorXd& hi) {
+  return natural_residual(z, w, lo, hi);
+}
+// Whether to try the relative test (core/residual.hpp) on an exact w after this sweep: the LCP's
+// O(n) bound of it (detail::may_meet); the box LCP's absolute residual within the tolerance, or
+// every kPgsRefreshEvery sweeps, where w is exact anyway.
+detail::DataScale scale_for(const Lcp& problem) { return detail::data_scale(problem); }
+detail::DataScale scale_for(const BoxLcp&) { return {}; }
+bool may_converge(const Lcp&, const detail::DataScale& scale, const Eigen::VectorXd& z, const Eigen::VectorXd& w,
+                  double, int, double tolerance) {
+  return detail::may_meet(scale, z, w, tolerance);
+}
+bool may_converge(const BoxLcp&, const detail::DataScale&, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                  double residual, int sweep, double tolerance) {
+  return residual <= tolerance || sweep % kPgsRefreshEvery == 0;
+}
+
+// The coupled bounds ∓μ_i|z_j| at z (the fixed bounds of the other rows never change).
+void couple_bounds(const std::vector<FrictionCoupling>& friction, const Eigen::VectorXd& z, Eigen::VectorXd& lo,
+                   Eigen::VectorXd& hi) {
+  for (const FrictionCoupling& c : friction) {
+    hi[c.index] = c.mu * std::abs(z[c.normal]);
+    lo[c.index] = -hi[c.index];
+  }
+}
 
 // w += Σ_k delta[k] · column[k] for up to four columns in one pass over w, so that w is loaded and
 // stored once per group rather than once per column (what makes a sweep cost one product).
@@ -46,8 +97,11 @@ void add_columns(double* __restrict w, Eigen::Index n, const double* const* colu
 // One Gauss–Seidel sweep in groups of four rows. Inside a group the order is exact: each row's
 // w is corrected by the earlier changes of its group through the group's diagonal block
 // (contiguous entries of M), and the group's nonzero changes then reach all of w at once.
-// Rows whose z does not change cost nothing beyond the projection.
-void gauss_seidel_sweep(const Eigen::MatrixXd& M, const Eigen::VectorXd& inverse_diagonal, Eigen::VectorXd& z,
+// Rows whose z does not change cost nothing beyond the projection. `normal[i] >= 0` (only when
+// kCoupled): row i's bounds are ∓mu[i]|z_normal[i]|, read at its own update.
+template <bool kCoupled>
+void gauss_seidel_sweep(const Eigen::MatrixXd& M, const Eigen::VectorXd& step, const std::vector<Eigen::Index>& normal,
+                        const Eigen::VectorXd& mu, Eigen::VectorXd& lo, Eigen::VectorXd& hi, Eigen::VectorXd& z,
                         Eigen::VectorXd& w) {
   constexpr Eigen::Index kGroup = 4;
   const Eigen::Index n = z.size();
@@ -61,7 +115,14 @@ void gauss_seidel_sweep(const Eigen::MatrixXd& M, const Eigen::VectorXd& inverse
     int count = 0;
     for (Eigen::Index k = 0; k < width; ++k) {
       const Eigen::Index i = start + k;
-      const double updated = std::max(0.0, z[i] - inverse_diagonal[i] * local[k]);
+      if constexpr (kCoupled) {
+        const Eigen::Index j = normal[static_cast<std::size_t>(i)];
+        if (j >= 0) {
+          hi[i] = mu[i] * std::abs(z[j]);
+          lo[i] = -hi[i];
+        }
+      }
+      const double updated = std::clamp(z[i] - step[i] * local[k], lo[i], hi[i]);
       const double change = updated - z[i];
       if (change == 0.0) continue;
       z[i] = updated;
@@ -75,101 +136,155 @@ void gauss_seidel_sweep(const Eigen::MatrixXd& M, const Eigen::VectorXd& inverse
   }
 }
 
-}  // namespace
-
-Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxation) {
+// The one kernel (pgs.hpp) on an Lcp or a BoxLcp. Returns z, the status, message, iterations and
+// history; w and the residuals are left to the caller.
+template <class Problem>
+Result projected_gauss_seidel(const Problem& problem, const SolveOptions& options, double relaxation) {
   const char* name = relaxation == 1.0 ? "pgs" : "psor";
   const Eigen::Index n = problem.size();
   const Eigen::MatrixXd& M = problem.M;
-  if (!options.initial_guess) {
-    if (auto trivial = detail::trivial_result(problem, name)) return *trivial;
-  }
-  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
-  if (options.initial_guess) z = options.initial_guess->cwiseMax(0.0);  // project the guess onto z >= 0
+  const std::vector<FrictionCoupling>& friction = coupling_of(problem);
+  Eigen::VectorXd lo, hi;
+  fixed_bounds(problem, lo, hi);
+  Eigen::VectorXd z = detail::bounded_start(lo, hi, friction, options);
+  Result result;
+  result.method = name;
 
+  // normal[i] >= 0: component i is coupled to z_normal[i] with coefficient mu[i].
+  std::vector<Eigen::Index> normal(static_cast<std::size_t>(n), -1);
+  Eigen::VectorXd mu = Eigen::VectorXd::Zero(n);
+  for (const FrictionCoupling& c : friction) {
+    normal[static_cast<std::size_t>(c.index)] = c.normal;
+    mu[c.index] = c.mu;
+  }
   for (Eigen::Index i = 0; i < n; ++i) {
-    if (!(M(i, i) > 0.0)) {
-      Result result = detail::make_result(problem, z, name);
+    const bool free = normal[static_cast<std::size_t>(i)] < 0 && lo[i] == -kInfinity && hi[i] == kInfinity;
+    if (free ? M(i, i) == 0.0 : !(M(i, i) > 0.0)) {
       result.status = Status::NotApplicable;
-      char buffer[160];
-      std::snprintf(buffer, sizeof buffer, "M(%td, %td) = %.6g: projected Gauss-Seidel needs a positive diagonal",
-                    static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(i), M(i, i));
-      result.message = buffer;
+      result.message = "M(" + std::to_string(i) + ", " + std::to_string(i) + ") = " + number_text(M(i, i)) +
+                       (free ? ": projected Gauss-Seidel divides by the diagonal of a free row"
+                             : ": projected Gauss-Seidel needs a positive diagonal on a bounded row");
+      result.z = std::move(z);
       return result;
     }
   }
-  const Eigen::VectorXd inverse_diagonal = M.diagonal().cwiseInverse() * relaxation;
-  const int limit = options.iteration_limit(10000);
+  const Eigen::VectorXd step = M.diagonal().cwiseInverse() * relaxation;
+  const int limit = options.iteration_limit(kDefaultSweeps);
+  if (options.record_history) result.history.reserve(static_cast<std::size_t>(std::min(limit, kDefaultSweeps)));
+  const detail::DataScale scale = scale_for(problem);
 
   // From z = 0, w = q needs no product.
-  Eigen::VectorXd w = options.initial_guess ? problem.slack(z) : problem.q;
-  Eigen::VectorXd last_finite = z;
-  std::vector<double> history;
-  if (options.record_history) history.reserve(static_cast<std::size_t>(std::min(limit, 10000)));
-  const detail::DataScale scale = detail::data_scale(problem);
+  Eigen::VectorXd w = (z.array() == 0.0).all() ? Eigen::VectorXd(problem.q) : problem.slack(z);
+  couple_bounds(friction, z, lo, hi);
+  // The point of smallest residual seen (sweep 0: the start): what a diverging run returns.
+  Eigen::VectorXd best = z;
+  double best_residual = bounded_residual(problem, z, w, lo, hi);
+  int best_sweep = 0;
 
-  const auto finish = [&](const Eigen::VectorXd& point, Status status, std::string message, int sweeps) {
-    Result result = detail::make_result(problem, point, name);
-    result.iterations = sweeps;
-    result.history = std::move(history);
-    result.status = status;
-    result.message = std::move(message);
-    return result;
-  };
-
-  // The trace (only with options.trace): the active set {i : z_i > 0} of the last event, and the
-  // residual with w recomputed from z, so that it does not depend on the incremental w.
+  // The trace (only with options.trace): the active set {i : lo_i < z_i < hi_i} (z_i > 0 for the
+  // LCP) of the last event, and the residual with w recomputed from z, so that it does not depend
+  // on the incremental w.
   TraceEvent event;
-  std::vector<char> positive;
+  std::vector<char> inside;
   const auto trace = [&](int sweep) {
     event.method = name;
     event.kind = TraceKind::Sweep;
     event.iteration = sweep;
     event.entered.clear();
     event.left.clear();
-    positive.resize(static_cast<std::size_t>(n), 0);
+    inside.resize(static_cast<std::size_t>(n), 0);
     Eigen::Index count = 0;
     for (Eigen::Index i = 0; i < n; ++i) {
-      const char now = z[i] > 0.0 ? 1 : 0;
-      char& before = positive[static_cast<std::size_t>(i)];
+      const char now = lo[i] < z[i] && z[i] < hi[i] ? 1 : 0;
+      char& before = inside[static_cast<std::size_t>(i)];
       if (now && !before) event.entered.push_back(i);
       if (!now && before) event.left.push_back(i);
       before = now;
       count += now;
     }
     event.active_size = count;
-    event.residual = natural_residual(z, problem.slack(z));
+    event.residual = bounded_residual(problem, z, problem.slack(z), lo, hi);
     options.trace(event);
   };
   if (options.trace) trace(0);
 
-  for (int sweep = 1; sweep <= limit; ++sweep) {
-    gauss_seidel_sweep(M, inverse_diagonal, z, w);
+  Status status = Status::MaxIterations;
+  std::string message;
+  int sweep = 1;
+  for (; sweep <= limit; ++sweep) {
+    if (friction.empty()) {
+      gauss_seidel_sweep<false>(M, step, normal, mu, lo, hi, z, w);
+    } else {
+      gauss_seidel_sweep<true>(M, step, normal, mu, lo, hi, z, w);
+    }
+    couple_bounds(friction, z, lo, hi);
     if (options.trace) trace(sweep);
     if (sweep % kPgsRefreshEvery == 0) w = problem.slack(z);
-    double residual = natural_residual(z, w);
-    if (!std::isfinite(residual)) {
-      return finish(last_finite, Status::NumericalFailure,
-                    "iterates stopped being finite at sweep " + std::to_string(sweep) +
-                        ": the iteration diverges (is M positive definite?)",
-                    sweep);
+    double residual = bounded_residual(problem, z, w, lo, hi);
+    if (!std::isfinite(residual) || residual > kPgsDivergence * std::max(best_residual, options.tolerance)) {
+      message = (std::isfinite(residual) ? "the residual grew to " + number_text(residual) + " at sweep "
+                                         : std::string("iterates stopped being finite at sweep ")) +
+                std::to_string(sweep) + ": the iteration diverges (is M positive definite?); returning the point of " +
+                "smallest residual " + number_text(best_residual) + ", sweep " + std::to_string(best_sweep);
+      z = best;
+      status = Status::NumericalFailure;
+      break;
     }
-    // The relative test (core/residual.hpp) on an exact w, tried when its O(n) bound allows.
+    if (residual < best_residual) {
+      best = z;
+      best_residual = residual;
+      best_sweep = sweep;
+    }
     bool converged = false;
-    if (detail::may_meet(scale, z, w, options.tolerance)) {
+    if (may_converge(problem, scale, z, w, residual, sweep, options.tolerance)) {
       w = problem.slack(z);
-      residual = natural_residual(z, w);
+      residual = bounded_residual(problem, z, w, lo, hi);
       converged = relative_residual(problem, z, w) <= options.tolerance;
     }
-    if (options.record_history) record_history(history, residual);
+    if (options.record_history) record_history(result.history, residual);
     if (converged) {
-      return finish(z, Status::Solved, "converged after " + std::to_string(sweep) + " sweeps", sweep);
+      status = Status::Solved;
+      message = "converged after " + std::to_string(sweep) + " sweeps";
+      break;
     }
-    last_finite = z;
   }
-  Result result = finish(z, Status::MaxIterations, "", limit);
-  detail::judge(result, options.tolerance, Status::MaxIterations, "sweep limit " + std::to_string(limit) + " reached");
+  if (status == Status::MaxIterations) message = "sweep limit " + std::to_string(limit) + " reached";
+  result.iterations = std::min(sweep, limit);
+  result.z = std::move(z);
+  result.status = status;
+  result.message = std::move(message);
   return result;
+}
+
+}  // namespace
+
+Eigen::VectorXd detail::bounded_start(const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
+                                      const std::vector<FrictionCoupling>& friction, const SolveOptions& options) {
+  Eigen::VectorXd z = options.initial_guess.value_or(Eigen::VectorXd::Zero(lower.size()));
+  // (A coupled component's own lower/upper entries may be anything; it is overwritten below.)
+  z = z.cwiseMax(lower).cwiseMin(upper);
+  for (const FrictionCoupling& c : friction) {
+    const double bound = c.mu * std::abs(z[c.normal]);
+    z[c.index] = std::clamp(options.initial_guess ? (*options.initial_guess)[c.index] : 0.0, -bound, bound);
+  }
+  return z;
+}
+
+Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxation) {
+  if (!options.initial_guess) {
+    if (auto trivial = detail::trivial_result(problem, relaxation == 1.0 ? "pgs" : "psor")) return *trivial;
+  }
+  Result result = projected_gauss_seidel(problem, options, relaxation);
+  detail::recompute(problem, result);
+  if (result.status == Status::MaxIterations) {
+    const std::string why_not = result.message;
+    detail::judge(result, options.tolerance, Status::MaxIterations, why_not);
+  }
+  return result;
+}
+
+Result solve_psor(const BoxLcp& problem, const SolveOptions& options, double relaxation) {
+  return projected_gauss_seidel(problem, options, relaxation);
 }
 
 }  // namespace perp
