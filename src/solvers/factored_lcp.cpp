@@ -145,7 +145,9 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
       result.message += "; the crossover to its active set (" + std::to_string(crossovers) +
                         " tried): relative residual " + number_text(vertex_error);
     }
-    result.status = error <= options.tolerance ? Status::Solved : Status::MaxIterations;
+    result.status = error <= options.tolerance ? Status::Solved
+                    : outcome.limit_reached    ? Status::MaxIterations
+                                               : Status::NoSolutionFound;
   }
   judge(problem, result, options.tolerance);
   result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

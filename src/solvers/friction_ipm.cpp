@@ -197,7 +197,9 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
   outcome.lambda = lambda0;
   outcome.error = error_of(lambda0);
   outcome.stop = "the step limit " + std::to_string(limit);
+  outcome.limit_reached = true;
   if (outcome.error <= tolerance) {
+    outcome.limit_reached = false;
     outcome.stop = "the start, which solves";
     return outcome;
   }
@@ -235,6 +237,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
   NewtonMatrix newton_matrix(program);
   while (outcome.steps < limit) {
     if (stall_window > 0 && outcome.steps - last_halving >= stall_window) {
+      outcome.limit_reached = false;
       outcome.stop = "no halving of the error in " + std::to_string(stall_window) + " steps";
       break;
     }
@@ -251,6 +254,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
     }
     factor.factorize(K);
     if (factor.info() != Eigen::Success) {
+      outcome.limit_reached = false;
       outcome.stop = "a Newton matrix M + A^T D A that could not be factored";
       break;
     }
@@ -272,6 +276,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
     newton(rc, dv, ds, dl);
     const double alpha = std::min(step_to_boundary(s, ds), step_to_boundary(lambda, dl));
     if (!(alpha > 0) || !dv.allFinite() || !dl.allFinite()) {
+      outcome.limit_reached = false;
       outcome.stop = "a step of length 0";
       break;
     }
@@ -289,6 +294,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
       outcome.lambda = lambda;
     }
     if (error <= tolerance) {
+      outcome.limit_reached = false;
       outcome.stop = "the tolerance";
       break;
     }
@@ -296,6 +302,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
         std::max((program.A * v + e - s).lpNorm<Eigen::Infinity>() / velocity_scale,
                  s.dot(lambda) / (static_cast<double>(m) * velocity_scale * impulse_scale));
     if (after_step(lambda, program_error, error)) {
+      outcome.limit_reached = false;
       outcome.stop = "the caller, whose point solves";
       break;
     }

@@ -37,6 +37,7 @@ struct InteriorOutcome {
   double error = 0;
   int steps = 0;
   std::string stop;
+  bool limit_reached = false;  ///< stopped by the step limit (not by a stall or a failed step)
 };
 
 /// Mehrotra's predictor-corrector on the program from λ0 (v = M⁻¹ Aᵀ λ0, pushed inside the
