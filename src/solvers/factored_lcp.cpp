@@ -15,6 +15,8 @@ namespace {
 
 /// interior-point's steps on a FactoredLcp when `max_iterations` is not set.
 constexpr int kFactoredSteps = 100;
+/// The largest problem the other methods get formed (8000² doubles: 512 MB).
+constexpr Eigen::Index kFormedMaxSize = 8000;
 /// It stops when its residual has not halved in this many steps.
 constexpr int kFactoredStall = 20;
 /// The crossover is tried from the step whose residual is below this many sqrt(tolerance).
@@ -88,8 +90,18 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
   problem.validate();
   options.validate(problem.size());
   if (method != Method::InteriorPoint && method != Method::Auto) {
-    Result result = solve(problem.assembled(), method, options);
-    return result;
+    if (problem.size() > kFormedMaxSize) {
+      Result refused;
+      refused.method = to_string(method);
+      refused.status = Status::NotApplicable;
+      refused.z = Eigen::VectorXd::Zero(problem.size());
+      refused.w = problem.c;
+      refused.message = to_string(method) + " needs the matrix formed: " + std::to_string(problem.size()) +
+                        " rows, more than " + std::to_string(kFormedMaxSize) +
+                        " (a dense n x n matrix); interior-point and auto work on the factors";
+      return refused;
+    }
+    return solve(problem.assembled(), method, options);
   }
   const auto start = std::chrono::steady_clock::now();
   Result result;

@@ -104,6 +104,16 @@ TEST(FactoredLcp, FixedDegreesOfFreedomAndInfeasibleRows) {
   EXPECT_GT(bad.relative_residual, 1e-10);
 }
 
+TEST(FactoredLcp, FormingAboveTheLimitIsRefused) {
+  // 8 001 rows on one degree of freedom: lemke would need an 8 001² dense matrix.
+  const FactoredLcp big{RowSparse(Eigen::MatrixXd::Ones(8001, 1).sparseView()), Eigen::VectorXd::Ones(1),
+                        Eigen::VectorXd::Constant(8001, -1.0)};
+  const Result refused = solve(big, Method::Lemke);
+  EXPECT_EQ(refused.status, Status::NotApplicable);
+  EXPECT_THAT(refused.message, HasSubstr("8001 rows"));
+  EXPECT_EQ(refused.z.size(), 8001);
+}
+
 TEST(FactoredLcp, TrivialAndEmpty) {
   const FactoredLcp nonnegative = make(Eigen::MatrixXd::Ones(3, 2), Eigen::VectorXd::Ones(2), Eigen::Vector3d(0, 1, 2));
   const Result zero = solve(nonnegative);

@@ -37,7 +37,7 @@ struct FactoredLcp {
 /// factors: Mehrotra's predictor-corrector on the convex program of the velocities
 /// min ½ vᵀ M v subject to A v + c >= 0, whose multipliers are z, with one sparse LDLᵀ of
 /// M + Aᵀ D A a step (memory O(nnz(A)) and the factor's fill). Every other LCP method runs on
-/// `assembled()`. The result is judged as an `Lcp`'s: w recomputed from z, `Status::Solved` only
+/// `assembled()`, up to 8000 rows (`not-applicable` above: the dense matrix would take 512 MB). The result is judged as an `Lcp`'s: w recomputed from z, `Status::Solved` only
 /// when the relative natural residual is <= tolerance.
 [[nodiscard]] Result solve(const FactoredLcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
 
