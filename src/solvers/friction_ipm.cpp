@@ -184,6 +184,12 @@ ConeProgram ConeProgram::restricted(const RowSparse& A, const Eigen::VectorXd& i
   program.A.setFromTriplets(entries.begin(), entries.end());
   program.A.makeCompressed();
   program.At = ColSparse(program.A.transpose());
+  program.row_diagonal = Eigen::VectorXd::Zero(program.A.rows());
+  for (Eigen::Index k = 0; k < program.A.outerSize(); ++k) {
+    for (RowSparse::InnerIterator it(program.A, k); it; ++it) {
+      program.row_diagonal[k] += it.value() * it.value() / program.mass[it.col()];
+    }
+  }
   return program;
 }
 
@@ -215,10 +221,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
   // without bound, and past the cap M + Aᵀ D A would be singular to round-off (redundant rows).
   Eigen::VectorXd cap(m);
   for (Eigen::Index k = 0; k < m; ++k) {
-    double diagonal = 0;
-    for (RowSparse::InnerIterator it(program.A, k); it; ++it) {
-      diagonal += it.value() * it.value() / program.mass[it.col()];
-    }
+    const double diagonal = program.row_diagonal[k];
     if (diagonal > 0) impulse_scale = std::max(impulse_scale, std::abs(e[k]) / diagonal);
     cap[k] = diagonal > 0 ? kStiffnessCap / diagonal : kInfinity;
   }
@@ -319,16 +322,12 @@ Eigen::VectorXd active_set_crossover(const ConeProgram& program, const Eigen::Ve
     return w;
   };
   const Eigen::Index m = program.A.rows();
-  // d_k: row k's diagonal of A M⁻¹ Aᵀ, to compare λ_k (an impulse) with w_k (a velocity).
-  Eigen::VectorXd diagonal = Eigen::VectorXd::Zero(m);
-  for (Eigen::Index k = 0; k < m; ++k) {
-    for (RowSparse::InnerIterator it(program.A, k); it; ++it) {
-      diagonal[k] += it.value() * it.value() / program.mass[it.col()];
-    }
-  }
+  // λ_k d_k against w_k: an impulse in velocity units against a velocity.
   Eigen::VectorXd w = slack(lambda);
   std::vector<char> in(static_cast<std::size_t>(m), 0);
-  for (Eigen::Index k = 0; k < m; ++k) in[static_cast<std::size_t>(k)] = lambda[k] * diagonal[k] > w[k];
+  for (Eigen::Index k = 0; k < m; ++k) {
+    in[static_cast<std::size_t>(k)] = lambda[k] * program.row_diagonal[k] > w[k];
+  }
   Eigen::VectorXd point = lambda;
   for (int round = 0; round < kCrossoverRounds; ++round) {
     std::vector<Eigen::Index> active;

@@ -24,6 +24,7 @@ struct ConeProgram {
   Eigen::SparseMatrix<double> At;                  ///< Aᵀ
   Eigen::VectorXd mass;                            ///< nf: M, 1/M⁻¹ of each moving column
   std::vector<Eigen::Index> columns;               ///< nf: the moving columns among the original ones
+  Eigen::VectorXd row_diagonal;                    ///< rows: d_k = (A M⁻¹ Aᵀ)_kk, impulse to velocity
 
   /// A restricted to the columns with M⁻¹ > 0 that some row touches (the others keep v = 0).
   static ConeProgram restricted(const Eigen::SparseMatrix<double, Eigen::RowMajor>& A,
