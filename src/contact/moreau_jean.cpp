@@ -223,6 +223,19 @@ struct LcpFormulation {
   std::function<void(const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent)> read_back;
 };
 
+/// The impulses of the convex formulations' unknowns: frictionless z = Λ_N (Λ_T left as it is), or
+/// Anitescu–Potra z = [β⁺, β⁻] with Λ_N = β⁺ + β⁻, Λ_T = μ (β⁺ − β⁻); told apart by z's size.
+void read_convex(const Eigen::VectorXd& z, const Eigen::VectorXd& friction, Eigen::VectorXd& normal,
+                 Eigen::VectorXd& tangent) {
+  const Eigen::Index m = friction.size();
+  if (z.size() == m) {
+    normal = z;
+    return;
+  }
+  normal = z.head(m) + z.tail(m);
+  tangent = friction.cwiseProduct(z.head(m) - z.tail(m));
+}
+
 /// The LCP of `model` (frictionless when every μ is 0), with its layout of unknowns:
 ///   frictionless     z = Λ_N
 ///   Stewart–Trinkle  z = [Λ_N, β⁺, β⁻, γ], Λ_T = β⁺ − β⁻
@@ -233,7 +246,9 @@ LcpFormulation lcp_formulation(const ContactSpace& space, const Eigen::VectorXd&
   const Eigen::Index m = space.contact_count();
   if (friction.maxCoeff() == 0) {
     return {{delassus_dense(space.normal, space.inverse_mass), normal_bias},
-            [](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd&) { normal = z; }};
+            [friction](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
+              read_convex(z, friction, normal, tangent);
+            }};
   }
   if (model == FrictionModel::StewartTrinkle) {
     return {stewart_trinkle_lcp(space, normal_bias, tangent_bias, friction),
@@ -243,9 +258,8 @@ LcpFormulation lcp_formulation(const ContactSpace& space, const Eigen::VectorXd&
             }};
   }
   return {anitescu_potra_lcp(space, normal_bias, tangent_bias, friction),
-          [m, friction](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
-            normal = z.segment(0, m) + z.segment(m, m);
-            tangent = friction.cwiseProduct(z.segment(0, m) - z.segment(m, m));
+          [friction](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
+            read_convex(z, friction, normal, tangent);
           }};
 }
 
@@ -286,13 +300,7 @@ Eigen::VectorXd lcp_step(const ContactSpace& space, const Eigen::VectorXd& norma
     const auto solve_start = std::chrono::steady_clock::now();
     const Result result = solve(problem, Method::InteriorPoint, options.solve);
     record_solve(report, result, milliseconds_since(solve_start), problem.size());
-    const Eigen::Index m = space.contact_count();
-    if (problem.size() == m) {
-      report.normal_impulse = result.z;
-    } else {
-      report.normal_impulse = result.z.head(m) + result.z.tail(m);
-      report.tangent_impulse = friction.cwiseProduct(result.z.head(m) - result.z.tail(m));
-    }
+    read_convex(result.z, friction, report.normal_impulse, report.tangent_impulse);
     const bool dense_fallback = !result.solved() && options.method == Method::Auto && problem.size() <= kStepLemkeMaxSize;
     if (!dense_fallback) {
       return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
