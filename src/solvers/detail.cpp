@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 
 namespace perp::detail {
@@ -193,6 +194,34 @@ MatrixScan scan_matrix(const Eigen::MatrixXd& M) {
   out.largest = big.maxCoeff();
   out.symmetric = worst.maxCoeff() <= kSymmetry * out.largest;
   return out;
+}
+
+void validate_factors(const Eigen::SparseMatrix<double, Eigen::RowMajor>& factor, const char* name,
+                      const Eigen::VectorXd& inverse_mass) {
+  for (Eigen::Index i = 0; i < factor.outerSize(); ++i) {
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(factor, i); it; ++it) {
+      if (!std::isfinite(it.value())) {
+        throw InvalidProblem(std::string(name) + "(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) +
+                             ") is " + number_text(it.value()) + "; every entry must be finite");
+      }
+    }
+  }
+  require_finite(inverse_mass, "inverse_mass");
+  for (Eigen::Index j = 0; j < inverse_mass.size(); ++j) {
+    if (inverse_mass[j] < 0) {
+      throw InvalidProblem("inverse_mass[" + std::to_string(j) + "] is " + number_text(inverse_mass[j]) +
+                           "; must be >= 0");
+    }
+  }
+}
+
+Eigen::VectorXd factored_product(const Eigen::SparseMatrix<double, Eigen::RowMajor>& factor,
+                                 const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& x,
+                                 const Eigen::VectorXd& offset) {
+  const Eigen::VectorXd v = inverse_mass.cwiseProduct(Eigen::VectorXd(factor.transpose() * x));
+  Eigen::VectorXd y = offset;
+  y.noalias() += factor * v;
+  return y;
 }
 
 }  // namespace perp::detail

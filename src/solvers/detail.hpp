@@ -1,6 +1,7 @@
 #pragma once
 // Private helpers shared by the solver kernels (not installed).
 
+#include <Eigen/SparseCore>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -108,5 +109,14 @@ struct MatrixScan {
 void judge(Result& result, double tolerance, Status otherwise, const std::string& why_not);
 /// " (relative residual R > tolerance T; absolute residual A in the units of z and w)".
 [[nodiscard]] std::string misses_tolerance(const Result& result, double tolerance);
+
+/// The factors of W = F M⁻¹ Fᵀ (`FactoredFrictionContact`, `FactoredLcp`): throws `InvalidProblem`
+/// naming `name`(i, j) for a non-finite entry of F, and inverse_mass[j] when it is not finite or < 0.
+void validate_factors(const Eigen::SparseMatrix<double, Eigen::RowMajor>& factor, const char* name,
+                      const Eigen::VectorXd& inverse_mass);
+/// F M⁻¹ Fᵀ x + offset, through v = M⁻¹ Fᵀ x (never forming the product).
+[[nodiscard]] Eigen::VectorXd factored_product(const Eigen::SparseMatrix<double, Eigen::RowMajor>& factor,
+                                               const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& x,
+                                               const Eigen::VectorXd& offset);
 
 }  // namespace perp::detail

@@ -6,6 +6,7 @@
 
 #include "detail.hpp"
 #include "friction_ipm.hpp"
+#include "pipeline.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/solvers/solve.hpp"
@@ -26,7 +27,8 @@ constexpr double kCrossoverEvery = 0.1;
 
 using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
-/// w, the natural residual and the relative one (docs/solvers.md: Z = ‖z‖∞, W = ‖c‖∞) from z.
+/// w, the natural residual and the relative one (docs/solvers.md: Z = ‖z‖∞, W = ‖c‖∞) from z, and the
+/// pipeline's one judgement of the status on them.
 void judge(const FactoredLcp& problem, Result& result, double tolerance) {
   result.w = problem.slack(result.z);
   result.residual = natural_residual(result.z, result.w);
@@ -35,15 +37,7 @@ void judge(const FactoredLcp& problem, Result& result, double tolerance) {
   result.relative_residual = W > 0 ? scaled_natural_residual(result.z, result.w, none, none,
                                                              z_scale(result.z, none, none), W)
                                    : result.residual;
-  const bool meets = result.relative_residual <= tolerance;
-  if (result.solved() && !meets) {
-    result.status = Status::NumericalFailure;
-    result.message += "; but the relative residual recomputed from z, " + number_text(result.relative_residual) +
-                      ", misses the tolerance";
-  } else if (!result.solved() && meets && result.status != Status::NotApplicable) {
-    result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
-    result.status = Status::Solved;
-  }
+  detail::settle(result, tolerance);
 }
 
 }  // namespace
@@ -54,30 +48,13 @@ void FactoredLcp::validate() const {
                          " (c's size x inverse_mass's size), got " + std::to_string(A.rows()) + "x" +
                          std::to_string(A.cols()));
   }
-  for (Eigen::Index i = 0; i < A.outerSize(); ++i) {
-    for (RowSparse::InnerIterator it(A, i); it; ++it) {
-      if (!std::isfinite(it.value())) {
-        throw InvalidProblem("A(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) + ") is " +
-                             number_text(it.value()) + "; every entry must be finite");
-      }
-    }
-  }
+  detail::validate_factors(A, "A", inverse_mass);
   require_finite(c, "c");
-  require_finite(inverse_mass, "inverse_mass");
-  for (Eigen::Index j = 0; j < inverse_mass.size(); ++j) {
-    if (inverse_mass[j] < 0) {
-      throw InvalidProblem("inverse_mass[" + std::to_string(j) + "] is " + number_text(inverse_mass[j]) +
-                           "; must be >= 0");
-    }
-  }
 }
 
 Eigen::VectorXd FactoredLcp::slack(const Eigen::VectorXd& z) const {
   require_size(z, c.size(), "z");
-  const Eigen::VectorXd v = inverse_mass.cwiseProduct(Eigen::VectorXd(A.transpose() * z));
-  Eigen::VectorXd w = c;
-  w.noalias() += A * v;
-  return w;
+  return detail::factored_product(A, inverse_mass, z, c);
 }
 
 Lcp FactoredLcp::assembled() const {

@@ -428,34 +428,17 @@ void FactoredFrictionContact::validate() const {
                          " (dimension x contacts, inverse_mass's size), got " + std::to_string(H.rows()) + "x" +
                          std::to_string(H.cols()));
   }
-  for (Eigen::Index i = 0; i < H.outerSize(); ++i) {
-    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(H, i); it; ++it) {
-      if (!std::isfinite(it.value())) {
-        throw InvalidProblem("H(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) + ") is " +
-                             number_text(it.value()) + "; every entry must be finite");
-      }
-    }
-  }
+  detail::validate_factors(H, "H", inverse_mass);
   require_finite(q, "q");
   require_finite(mu, "mu");
-  require_finite(inverse_mass, "inverse_mass");
   for (Eigen::Index i = 0; i < mu.size(); ++i) {
     if (mu[i] < 0) throw InvalidProblem("mu[" + std::to_string(i) + "] is " + number_text(mu[i]) + "; must be >= 0");
-  }
-  for (Eigen::Index i = 0; i < inverse_mass.size(); ++i) {
-    if (inverse_mass[i] < 0) {
-      throw InvalidProblem("inverse_mass[" + std::to_string(i) + "] is " + number_text(inverse_mass[i]) +
-                           "; must be >= 0");
-    }
   }
 }
 
 Eigen::VectorXd FactoredFrictionContact::velocity(const Eigen::VectorXd& r) const {
   require_size(r, q.size(), "r");
-  const Eigen::VectorXd v = inverse_mass.cwiseProduct(Eigen::VectorXd(H.transpose() * r));
-  Eigen::VectorXd u = q;
-  u.noalias() += H * v;
-  return u;
+  return detail::factored_product(H, inverse_mass, r, q);
 }
 
 FrictionContact FactoredFrictionContact::assembled() const {
