@@ -160,7 +160,13 @@ Result solve_nsgs_factored(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H
                            const FrictionContact& shell, const SolveOptions& options, const Eigen::VectorXd& r0,
                            FrictionContactResiduals& residuals);
 
-/// prox: proximal point on W + ρI around the current r, each subproblem by nsgs.
+/// nsgs' and prox's sweep limit when `max_iterations` is not set.
+inline constexpr int kNsgsDefaultSweeps = 10000;
+
+/// The message's note on local solves that were not exact ("" when there were none).
+[[nodiscard]] std::string failures_note(Eigen::Index failures);
+
+/// prox (prox.cpp): proximal point on W + ρI around the current r, each subproblem by nsgs.
 Result solve_prox(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0);
 
 }  // namespace perp::detail
