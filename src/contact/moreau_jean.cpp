@@ -92,6 +92,43 @@ std::vector<int> pair_ordinals(const std::vector<Contact>& contacts) {
   return ordinals;
 }
 
+/// The impulses the same contacts (pair and ordinal) carried in the last step (`World::impulses`),
+/// 0 for a new contact; returns how many were found.
+std::size_t last_impulses(const World& world, const std::vector<Contact>& contacts, const std::vector<int>& ordinals,
+                          Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
+  const auto m = static_cast<Eigen::Index>(contacts.size());
+  normal = Eigen::VectorXd::Zero(m);
+  tangent = Eigen::VectorXd::Zero(m);
+  std::vector<ContactImpulse> previous = world.impulses;
+  const auto key = [](const ContactImpulse& c) { return std::tie(c.body_a, c.body_b, c.ordinal); };
+  const auto before = [&](const ContactImpulse& x, const ContactImpulse& y) { return key(x) < key(y); };
+  std::sort(previous.begin(), previous.end(), before);
+  std::size_t found_count = 0;
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const Contact& contact = contacts[static_cast<std::size_t>(k)];
+    const ContactImpulse probe{contact.body_a, contact.body_b, ordinals[static_cast<std::size_t>(k)], 0, 0};
+    const auto found = std::lower_bound(previous.begin(), previous.end(), probe, before);
+    if (found != previous.end() && key(*found) == key(probe)) {
+      normal[k] = found->normal;
+      tangent[k] = found->tangent;
+      ++found_count;
+    }
+  }
+  return found_count;
+}
+
+/// `World::impulses` := the report's impulses, for the next step's warm start.
+void keep_impulses(World& world, const StepReport& report, const std::vector<int>& ordinals) {
+  world.impulses.clear();
+  world.impulses.reserve(report.contacts.size());
+  for (std::size_t k = 0; k < report.contacts.size(); ++k) {
+    const Contact& contact = report.contacts[k];
+    const auto i = static_cast<Eigen::Index>(k);
+    world.impulses.push_back(
+        {contact.body_a, contact.body_b, ordinals[k], report.normal_impulse[i], report.tangent_impulse[i]});
+  }
+}
+
 /// The report's account of a step's solve: its time, status, method, iterations, residual, size.
 void record_solve(StepReport& report, const Result& result, double solve_ms, Eigen::Index size) {
   report.solve_ms = solve_ms;
@@ -100,6 +137,34 @@ void record_solve(StepReport& report, const Result& result, double solve_ms, Eig
   report.iterations = result.iterations;
   report.residual = result.residual;
   report.lcp_size = size;
+}
+
+/// The impulses of the convex formulations' unknowns: frictionless z = Λ_N (Λ_T left as it is), or
+/// Anitescu–Potra z = [β⁺, β⁻] with Λ_N = β⁺ + β⁻, Λ_T = μ (β⁺ − β⁻); told apart by z's size.
+void read_convex(const Eigen::VectorXd& z, const Eigen::VectorXd& friction, Eigen::VectorXd& normal,
+                 Eigen::VectorXd& tangent) {
+  const Eigen::Index m = friction.size();
+  if (z.size() == m) {
+    normal = z;
+    return;
+  }
+  normal = z.head(m) + z.tail(m);
+  tangent = friction.cwiseProduct(z.head(m) - z.tail(m));
+}
+
+/// The inverse of `read_convex`: the unknowns of the convex formulations that give these impulses
+/// (Λ_N alone when every μ is 0, else β± = (Λ_N ± Λ_T/μ)/2, Λ_N/2 each where μ = 0), clamped at 0.
+Eigen::VectorXd convex_start(const Eigen::VectorXd& normal, const Eigen::VectorXd& tangent,
+                             const Eigen::VectorXd& friction) {
+  const Eigen::Index m = friction.size();
+  if (friction.maxCoeff() == 0) return normal.cwiseMax(0.0);
+  Eigen::VectorXd z(2 * m);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const double edge = friction[k] > 0 ? tangent[k] / friction[k] : 0.0;
+    z[k] = std::max(0.0, (normal[k] + edge) / 2);
+    z[m + k] = std::max(0.0, (normal[k] - edge) / 2);
+  }
+  return z;
 }
 
 /// The frictional contact step: fills the report's impulses, status and criteria, and the
@@ -123,22 +188,13 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
 
   // Warm start: the impulse the same contact carried in the last step.
   const std::vector<int> ordinals = pair_ordinals(report.contacts);
-  std::vector<ContactImpulse> previous = std::move(world.impulses);
-  auto key = [](const ContactImpulse& c) { return std::tie(c.body_a, c.body_b, c.ordinal); };
-  std::sort(previous.begin(), previous.end(),
-            [&](const ContactImpulse& x, const ContactImpulse& y) { return key(x) < key(y); });
-  Eigen::VectorXd start = Eigen::VectorXd::Zero(2 * m);
+  Eigen::VectorXd normal_start;
+  Eigen::VectorXd tangent_start;
+  report.warm_started = last_impulses(world, report.contacts, ordinals, normal_start, tangent_start);
+  Eigen::VectorXd start(2 * m);
   for (Eigen::Index k = 0; k < m; ++k) {
-    const Contact& contact = report.contacts[static_cast<std::size_t>(k)];
-    const ContactImpulse probe{contact.body_a, contact.body_b, ordinals[static_cast<std::size_t>(k)], 0, 0};
-    const auto found =
-        std::lower_bound(previous.begin(), previous.end(), probe,
-                         [&](const ContactImpulse& x, const ContactImpulse& y) { return key(x) < key(y); });
-    if (found != previous.end() && key(*found) == key(probe)) {
-      start[2 * k] = found->normal;
-      start[2 * k + 1] = found->tangent;
-      ++report.warm_started;
-    }
+    start[2 * k] = normal_start[k];
+    start[2 * k + 1] = tangent_start[k];
   }
   SolveOptions solve_options = options.solve;
   solve_options.initial_guess = std::move(start);
@@ -157,15 +213,11 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
     result = solve(problem, Method::Auto, solve_options, report.criteria);
   }
   record_solve(report, result, milliseconds_since(solve_start), problem.size());
-  world.impulses.clear();
-  world.impulses.reserve(static_cast<std::size_t>(m));
   for (Eigen::Index k = 0; k < m; ++k) {
     report.normal_impulse[k] = result.z[2 * k];
     report.tangent_impulse[k] = result.z[2 * k + 1];
-    const Contact& contact = report.contacts[static_cast<std::size_t>(k)];
-    world.impulses.push_back(
-        {contact.body_a, contact.body_b, ordinals[static_cast<std::size_t>(k)], result.z[2 * k], result.z[2 * k + 1]});
   }
+  keep_impulses(world, report, ordinals);
   Eigen::VectorXd impulse = Eigen::VectorXd::Zero(inverse_mass.size());
   add_contact_impulses(report.contacts, report.normal_impulse, report.tangent_impulse, impulse);
   return impulse;
@@ -223,19 +275,6 @@ struct LcpFormulation {
   std::function<void(const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent)> read_back;
 };
 
-/// The impulses of the convex formulations' unknowns: frictionless z = Λ_N (Λ_T left as it is), or
-/// Anitescu–Potra z = [β⁺, β⁻] with Λ_N = β⁺ + β⁻, Λ_T = μ (β⁺ − β⁻); told apart by z's size.
-void read_convex(const Eigen::VectorXd& z, const Eigen::VectorXd& friction, Eigen::VectorXd& normal,
-                 Eigen::VectorXd& tangent) {
-  const Eigen::Index m = friction.size();
-  if (z.size() == m) {
-    normal = z;
-    return;
-  }
-  normal = z.head(m) + z.tail(m);
-  tangent = friction.cwiseProduct(z.head(m) - z.tail(m));
-}
-
 /// The LCP of `model` (frictionless when every μ is 0), with its layout of unknowns:
 ///   frictionless     z = Λ_N
 ///   Stewart–Trinkle  z = [Λ_N, β⁺, β⁻, γ], Λ_T = β⁺ − β⁻
@@ -288,17 +327,24 @@ FactoredLcp factored_formulation(const ContactSpace& space, const Eigen::VectorX
 }
 
 /// The step through an LCP formulation: fills the report's impulses and status; returns Jᵀ Λ.
-Eigen::VectorXd lcp_step(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
-                         const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction, FrictionModel model,
-                         const MoreauJeanOptions& options, StepReport& report) {
+Eigen::VectorXd lcp_step(const World& world, const std::vector<int>& ordinals, const ContactSpace& space,
+                         const Eigen::VectorXd& normal_bias, const Eigen::VectorXd& tangent_bias,
+                         const Eigen::VectorXd& friction, FrictionModel model, const MoreauJeanOptions& options,
+                         StepReport& report) {
   const bool convex = model == FrictionModel::AnitescuPotra || friction.maxCoeff() == 0;
   const bool factored = convex && (options.method == Method::InteriorPoint ||
                                    (options.method == Method::Auto && space.contact_count() > kFactoredAbove));
   if (factored) {
     // Never formed: the interior point on the factors (memory O(nnz(J)) and the factor's fill).
     const FactoredLcp problem = factored_formulation(space, normal_bias, tangent_bias, friction);
+    // Warm start: the last step's impulses of the same contacts, in the layout of the unknowns.
+    Eigen::VectorXd normal_start;
+    Eigen::VectorXd tangent_start;
+    report.warm_started = last_impulses(world, report.contacts, ordinals, normal_start, tangent_start);
+    SolveOptions solve_options = options.solve;
+    if (report.warm_started > 0) solve_options.initial_guess = convex_start(normal_start, tangent_start, friction);
     const auto solve_start = std::chrono::steady_clock::now();
-    const Result result = solve(problem, Method::InteriorPoint, options.solve);
+    const Result result = solve(problem, Method::InteriorPoint, solve_options);
     record_solve(report, result, milliseconds_since(solve_start), problem.size());
     read_convex(result.z, friction, report.normal_impulse, report.tangent_impulse);
     const bool dense_fallback = !result.solved() && options.method == Method::Auto && problem.size() <= kStepLemkeMaxSize;
@@ -475,8 +521,9 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
     if (on_cone) {
       impulse = coulomb_step(world, inverse_mass, normal_bias, tangent_bias, friction, options, report);
     } else {
-      world.impulses.clear();
-      impulse = lcp_step(space, normal_bias, tangent_bias, friction, lcp_model, options, report);
+      const std::vector<int> ordinals = pair_ordinals(report.contacts);
+      impulse = lcp_step(world, ordinals, space, normal_bias, tangent_bias, friction, lcp_model, options, report);
+      keep_impulses(world, report, ordinals);
     }
     v_next += inverse_mass.cwiseProduct(impulse);
   } else {

@@ -1,8 +1,11 @@
 #include "perp/solvers/factored_lcp.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "detail.hpp"
 #include "friction_ipm.hpp"
@@ -24,6 +27,10 @@ constexpr int kFactoredStall = 20;
 constexpr double kCrossoverReach = 10.0;
 /// After a failed try, the next waits for the residual to fall below this fraction of it.
 constexpr double kCrossoverEvery = 0.1;
+/// Where neither the interior point nor its crossover solved: projected Gauss–Seidel sweeps from the
+/// best point, the error checked every kPolishEvery.
+constexpr int kPolishSweeps = 2000;
+constexpr int kPolishEvery = 50;
 
 using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
@@ -38,6 +45,40 @@ void judge(const FactoredLcp& problem, Result& result, double tolerance) {
                                                              z_scale(result.z, none, none), W)
                                    : result.residual;
   detail::settle(result, tolerance);
+}
+
+/// Projected Gauss–Seidel sweeps on the program's rows from z (v = M⁻¹ Aᵀ z kept current: a row
+/// costs its nonzeros twice), the error checked every kPolishEvery sweeps; returns the best point
+/// seen and its error. Rows with a zero diagonal (on fixed dofs only) are left as they are.
+std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, const Eigen::VectorXd& c,
+                                          Eigen::VectorXd z, int sweeps, double tolerance,
+                                          const std::function<double(const Eigen::VectorXd&)>& error_of) {
+  Eigen::VectorXd v = (program.At * z).cwiseQuotient(program.mass);
+  Eigen::VectorXd best = z;
+  double best_error = error_of(z);
+  for (int sweep = 1; sweep <= sweeps && best_error > tolerance; ++sweep) {
+    for (Eigen::Index k = 0; k < program.A.rows(); ++k) {
+      const double d = program.row_diagonal[k];
+      if (!(d > 0)) continue;
+      double w = c[k];
+      for (RowSparse::InnerIterator it(program.A, k); it; ++it) w += it.value() * v[it.col()];
+      const double next = std::max(0.0, z[k] - w / d);
+      const double delta = next - z[k];
+      if (delta == 0) continue;
+      z[k] = next;
+      for (RowSparse::InnerIterator it(program.A, k); it; ++it) {
+        v[it.col()] += delta * it.value() / program.mass[it.col()];
+      }
+    }
+    if (sweep % kPolishEvery != 0 && sweep != sweeps) continue;
+    const double error = error_of(z);
+    if (!std::isfinite(error)) break;
+    if (error < best_error) {
+      best = z;
+      best_error = error;
+    }
+  }
+  return {std::move(best), best_error};
 }
 
 }  // namespace
@@ -119,6 +160,22 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
       }
       return vertex_error <= options.tolerance;
     };
+    // A warm start (the last time step's multipliers, say) is first taken to the vertex of its own
+    // active rows: where the active set has not changed, that solves without an interior point.
+    if (options.initial_guess.has_value() && z0.maxCoeff() > 0) {
+      Eigen::VectorXd candidate = detail::active_set_crossover(program, problem.c, z0).cwiseMax(0.0);
+      vertex_error = error_of(candidate);
+      vertex = std::move(candidate);
+      if (vertex_error <= options.tolerance) {
+        result.z = vertex;
+        result.status = Status::Solved;
+        result.message = "the crossover from the initial guess's active set: relative residual " +
+                         number_text(vertex_error) + " (no interior point)";
+        judge(problem, result, options.tolerance);
+        result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return result;
+      }
+    }
     const detail::InteriorOutcome outcome =
         detail::mehrotra_on_cones(program, e, z0, error_of, crossover, options.tolerance,
                                   options.iteration_limit(kFactoredSteps), kFactoredStall,
@@ -131,8 +188,20 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
     if (vertex_error < error) {
       result.z = vertex;
       error = vertex_error;
-      result.message += "; the crossover to its active set (" + std::to_string(crossovers) +
-                        " tried): relative residual " + number_text(vertex_error);
+      result.message += "; the crossover to an active set (" + std::to_string(crossovers) + " tried" +
+                        (options.initial_guess.has_value() ? ", and one from the initial guess" : "") +
+                        "): relative residual " + number_text(vertex_error);
+    }
+    if (error > options.tolerance) {
+      // The interior point stalled short of the tolerance (degenerate vertices of packed heaps):
+      // sweeps from the best point, whose active set is nearly right.
+      auto [polished, polished_error] =
+          polish(program, problem.c, result.z, kPolishSweeps, options.tolerance, error_of);
+      if (polished_error < error) {
+        result.z = std::move(polished);
+        error = polished_error;
+        result.message += "; then projected Gauss-Seidel sweeps from that point: relative residual " + number_text(error);
+      }
     }
     result.status = error <= options.tolerance ? Status::Solved
                     : outcome.limit_reached    ? Status::MaxIterations

@@ -86,6 +86,55 @@ TEST(FactoredLcp, RandomRedundantRowsAgreeWithLemkeOnTheFormedLcp) {
   }
 }
 
+TEST(FactoredLcp, InitialGuessTakenToItsActiveSetFirst) {
+  // The redundant 2×1 problem by hand: from z0 = (1, 1), w0 = (1, 0), so only row 2 counts as active
+  // (z0_k d_k > w0_k with d = 1); on it z_2 = 2: the solution, without an interior point.
+  const FactoredLcp problem = make(Eigen::MatrixXd::Ones(2, 1), Eigen::VectorXd::Ones(1), Eigen::Vector2d(-1, -2));
+  SolveOptions options{.tolerance = 1e-12};
+  options.initial_guess = Eigen::Vector2d(1, 1);
+  const Result warm = solve(problem, Method::InteriorPoint, options);
+  expect_solves(problem, warm, 1e-12);
+  EXPECT_EQ(warm.iterations, 0);
+  EXPECT_THAT(warm.message, HasSubstr("initial guess"));
+  EXPECT_NEAR(warm.z[1], 2.0, 1e-12);
+  // From z0 = (3, 0), w0 = (2, 1): row 1 alone gives z = (1, 0), w = (0, −1); row 2 enters, and the
+  // two rows' equations contradict (z_1 + z_2 = 1 and = 2): the regularized step sends z_1 negative,
+  // row 1 leaves, and row 2 alone gives z = (0, 2) again: block pivoting recovers, still no interior point.
+  options.initial_guess = Eigen::Vector2d(3, 0);
+  const Result pivoted = solve(problem, Method::InteriorPoint, options);
+  expect_solves(problem, pivoted, 1e-12);
+  EXPECT_EQ(pivoted.iterations, 0);
+  EXPECT_NEAR(pivoted.z[0], 0.0, 1e-12);
+  EXPECT_NEAR(pivoted.z[1], 2.0, 1e-12);
+  // Where the guess's vertex does not solve (an infeasible row on a fixed dof: w_2 = −1 whatever z),
+  // the interior point runs after it, and the status stays unsolved.
+  Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(2, 2);
+  const FactoredLcp infeasible = make(identity, Eigen::Vector2d(2, 0), Eigen::Vector2d(-1, -1));
+  SolveOptions guessed{.tolerance = 1e-10};
+  guessed.initial_guess = Eigen::Vector2d(1, 1);
+  const Result bad = solve(infeasible, Method::InteriorPoint, guessed);
+  EXPECT_FALSE(bad.solved()) << bad.message;
+  EXPECT_GT(bad.iterations, 0);
+  EXPECT_TRUE(bad.z.allFinite());
+  // Random redundant problems: from a perturbed solution (same support, entries off by up to 30 %),
+  // the warm path lands on a solution (w equal to the cold one's).
+  for (const std::uint32_t seed : {11u, 12u, 13u}) {
+    SCOPED_TRACE(seed);
+    const FactoredLcp random = random_problem(10, 40, seed);
+    const Result reference = solve(random, Method::InteriorPoint, {.tolerance = 1e-10});
+    ASSERT_TRUE(reference.solved()) << reference.message;
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> factor(0.7, 1.3);
+    Eigen::VectorXd guess = reference.z;
+    for (Eigen::Index k = 0; k < guess.size(); ++k) guess[k] *= factor(gen);
+    SolveOptions from{.tolerance = 1e-10};
+    from.initial_guess = guess;
+    const Result again = solve(random, Method::InteriorPoint, from);
+    expect_solves(random, again, 1e-10);
+    EXPECT_LE((again.w - reference.w).lpNorm<Eigen::Infinity>(), 1e-7 * (1 + reference.w.lpNorm<Eigen::Infinity>()));
+  }
+}
+
 TEST(FactoredLcp, FixedDegreesOfFreedomAndInfeasibleRows) {
   // The second dof is fixed (M⁻¹ = 0): a row on it alone has w = c whatever z. c_2 = −1 there makes
   // the LCP infeasible, which must not be reported solved; with c_2 = +1 it is z_2 = 0.

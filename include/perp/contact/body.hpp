@@ -126,8 +126,8 @@ struct World {
   std::optional<Ground> ground;
   /// Walls and slopes (static half-planes), beside the ground.
   std::vector<Plane> planes;
-  /// The impulses of the last step's active contacts (written by `moreau_jean_step` with
-  /// `FrictionModel::Coulomb`, read by the next step as its warm start; empty at the start).
+  /// The impulses of the last step's active contacts (written by `moreau_jean_step`, read by the
+  /// next step as its warm start where the step's method takes one; empty at the start).
   /// Clearing it only costs the next step some iterations.
   std::vector<ContactImpulse> impulses;
   /// With `MoreauJeanOptions::sleeping`: how long each body has been at rest (seconds, one per body;

@@ -134,8 +134,11 @@ struct StepReport {
   Eigen::Index lcp_size = 0;
   /// With `FrictionModel::Coulomb`: the physical criteria of the step's solution (Signorini,
   /// Coulomb, complementarity, maximal dissipation, in impulse and velocity units; all 0 without
-  /// contacts), and how many of its contacts started from a warm impulse.
+  /// contacts).
   FrictionContactResiduals criteria;
+  /// How many of the step's contacts started from the impulse they carried in the last step
+  /// (`World::impulses`): the Coulomb step's nsgs, and the convex models on the factors, whose
+  /// interior point first tries the vertex of the warm start's active set.
   std::size_t warm_started = 0;
   /// With `MoreauJeanOptions::projection`: the overlapping contacts after the update, and the
   /// status of their projection LCP (Solved when there was none).

@@ -37,8 +37,13 @@ struct FactoredLcp {
 /// factors: Mehrotra's predictor-corrector on the convex program of the velocities
 /// min ½ vᵀ M v subject to A v + c >= 0, whose multipliers are z, with one sparse LDLᵀ of
 /// M + Aᵀ D A a step (memory O(nnz(A)) and the factor's fill). Every other LCP method runs on
-/// `assembled()`, up to 8000 rows (`not-applicable` above: the dense matrix would take 512 MB). The result is judged as an `Lcp`'s: w recomputed from z, `Status::Solved` only
-/// when the relative natural residual is <= tolerance.
+/// `assembled()`, up to 8000 rows (`not-applicable` above: the dense matrix would take 512 MB).
+/// With `initial_guess` (the last time step's multipliers, say), interior-point first tries the
+/// vertex of the guess's active rows (rows with z_k d_k > w_k, d_k the diagonal of A M⁻¹ Aᵀ; the
+/// same crossover that ends the interior point): when the active set has not changed, that solves
+/// in one or a few sparse factorizations, and the interior point is not run (iterations 0). The
+/// result is judged as an `Lcp`'s: w recomputed from z, `Status::Solved` only when the relative
+/// natural residual is <= tolerance.
 [[nodiscard]] Result solve(const FactoredLcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
 
 }  // namespace perp
