@@ -226,8 +226,12 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
   };
   // 1. Block principal pivoting from the start: a few Cholesky factorizations when the active sets
   // it visits settle quickly (positive definite M), abandoned after kColdVertices.
+  // From z = 0 the starting set {q_i < 0} is a blind guess, and a singular block there says only
+  // that M is not positive definite; a caller's initial guess may name the solution's own set,
+  // whose vertex the regularized solve finds even where M_aa is singular (redundant contacts).
+  const bool definite_only = !options.initial_guess.has_value();
   Pivoting cold =
-      block_pivoting(problem, z, w, options.tolerance, kColdVertices, kColdProgress, options.trace, /*definite_only=*/true);
+      block_pivoting(problem, z, w, options.tolerance, kColdVertices, kColdProgress, options.trace, definite_only);
   vertices += cold.vertices;
   if (cold.result) return pivoted(cold, "the start", 0);
   if (cold.singular) {

@@ -140,6 +140,20 @@ TEST(AutoLcp, SingularStartingBlockGoesToPrincipalPivoting) {
   EXPECT_LE((result.z.tail(n - 2).array() - 1.0).abs().maxCoeff(), 1e-12);
   EXPECT_THAT(result.message, HasSubstr("M_aa of 50 components has no Cholesky factor"));
   EXPECT_THAT(result.message, Not(HasSubstr("pgs:")));
+
+  // Warm-started at a solution's own active set (every index), the singular block is solved by the
+  // regularized Cholesky: one vertex, no principal pivoting. Its z_0 + z_1 = 1 still, z_i = 1.
+  Eigen::VectorXd guess = Eigen::VectorXd::Ones(n);
+  guess[0] = 0.3;
+  guess[1] = 0.6;  // z_0 + z_1 = 0.9: near the solution set, not on it
+  options.initial_guess = guess;
+  const Result warm = solve(problem, Method::Auto, options);
+  ASSERT_TRUE(warm.solved()) << warm.message;
+  EXPECT_LE(recomputed(problem, warm), 1e-10);
+  EXPECT_NEAR(warm.z[0] + warm.z[1], 1.0, 1e-12);
+  EXPECT_GE(std::min(warm.z[0], warm.z[1]), 0.0);
+  EXPECT_THAT(warm.message, HasSubstr("block principal pivoting from the start: solved at vertex 1"));
+  EXPECT_THAT(warm.message, Not(HasSubstr("no Cholesky factor")));
 }
 
 TEST(AutoLcp, NoSolutionIsNotReportedSolved) {
