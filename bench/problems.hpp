@@ -74,10 +74,12 @@ inline Lcp spd_problem(Eigen::Index n) {
 /// [−0.25, 0.25]² m; masses uniform in [0.5, 2] kg, inertias m·[0.02, 0.08] kg m². The LCP has a
 /// solution for every such q (q = J v lies in the range of J, so no d >= 0 with M d = 0 has
 /// qᵀd < 0), usually not a unique one. Seeded with kProblemSeed + 104729 + n.
-inline Lcp contact_problem(Eigen::Index n) {
+/// `contacts_per_body` sets b = max(2, ⌈n/contacts_per_body⌉); 10 gives the denser variant
+/// (rank M <= 3n/10) of docs/solvers.md's "Singular positive semidefinite M".
+inline Lcp contact_problem(Eigen::Index n, Eigen::Index contacts_per_body = 4) {
   std::mt19937_64 engine(kProblemSeed + 104729 + static_cast<std::uint64_t>(n));
   const auto uniform = [&engine](double low, double high) { return low + (high - low) * uniform_unit(engine); };
-  const Eigen::Index bodies = std::max<Eigen::Index>(2, (n + 3) / 4);
+  const Eigen::Index bodies = std::max<Eigen::Index>(2, (n + contacts_per_body - 1) / contacts_per_body);
   Eigen::VectorXd inverse_mass(3 * bodies);
   for (Eigen::Index body = 0; body < bodies; ++body) {
     const double mass = uniform(0.5, 2.0);

@@ -52,18 +52,29 @@ void active_set(const Eigen::VectorXd& z, const Eigen::VectorXd& w, std::vector<
 // The vertex of α reached from z: z_N = 0 and z_α + δ with M_αα δ = −(M_αα z_α + q_α), so
 // w_α = 0. From z rather than from 0, so that where M_αα is singular (and the vertex one of many)
 // the regularized solve stays near the iterate, whose z_α is positive. Empty when M_αα could not
-// be factored (not positive semidefinite).
+// be factored (not positive semidefinite), or with `definite_only` set, when it has no plain
+// Cholesky factor (singular or indefinite; `singular` is then set).
 std::optional<Eigen::VectorXd> vertex_from(const Lcp& problem, const Eigen::VectorXd& z,
-                                           const std::vector<Eigen::Index>& alpha) {
+                                           const std::vector<Eigen::Index>& alpha, bool definite_only,
+                                           bool& singular) {
   Eigen::VectorXd point = Eigen::VectorXd::Zero(problem.size());
   if (alpha.empty()) return point;
   const Eigen::MatrixXd block = problem.M(alpha, alpha);
   const Eigen::VectorXd start = z(alpha).cwiseMax(0.0);
   const Eigen::VectorXd slack = block * start + problem.q(alpha);
-  SemidefiniteSolver solver;
-  if (!solver.compute(block)) return std::nullopt;
   Eigen::VectorXd delta;
-  solver.solve(block, -slack, delta);
+  if (definite_only) {
+    const Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> cholesky(block);
+    if (cholesky.info() != Eigen::Success) {
+      singular = true;
+      return std::nullopt;
+    }
+    delta = cholesky.solve(-slack);
+  } else {
+    SemidefiniteSolver solver;
+    if (!solver.compute(block)) return std::nullopt;
+    solver.solve(block, -slack, delta);
+  }
   if (!delta.allFinite()) return std::nullopt;
   point(alpha) = start + delta;
   return point;
@@ -80,6 +91,8 @@ struct Pivoting {
   std::optional<Result> result;  // set when solved
   Eigen::VectorXd z;             // the last vertex (or the start)
   int vertices = 0;
+  bool singular = false;         // stopped at a block M_aa without a Cholesky factor (`definite_only`)
+  Eigen::Index block_size = 0;   // |a| of that block
 };
 
 // Vertices block pivoting may visit from the start, and from a PGS point whose active set held,
@@ -91,8 +104,9 @@ constexpr double kWarmProgress = 0.9;
 
 // With `trace` set, each vertex is an event of method "block-pivoting": the indices that crossed
 // to reach it (the first lists its whole set α as entered), |α| and the vertex's natural residual.
+// With `definite_only`, a block M_aa that has no plain Cholesky factor ends the run (`singular`).
 Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::VectorXd& w, double tolerance, int limit,
-                        double progress, const TraceCallback& trace) {
+                        double progress, const TraceCallback& trace, bool definite_only = false) {
   const Eigen::Index n = problem.size();
   const DataScale scale = data_scale(problem);
   std::vector<char> in(static_cast<std::size_t>(n), 0);
@@ -111,8 +125,11 @@ Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::Vect
     for (Eigen::Index i = 0; i < n; ++i) {
       if (in[static_cast<std::size_t>(i)] != 0) alpha.push_back(i);
     }
-    std::optional<Eigen::VectorXd> vertex = vertex_from(problem, z, alpha);
-    if (!vertex) break;
+    std::optional<Eigen::VectorXd> vertex = vertex_from(problem, z, alpha, definite_only, out.singular);
+    if (!vertex) {
+      out.block_size = static_cast<Eigen::Index>(alpha.size());
+      break;
+    }
     Result candidate = make_result(problem, std::move(*vertex), "pgs");
     z = candidate.z;
     if (trace) {
@@ -183,6 +200,15 @@ Result finish(Result result, const std::string& log) {
   return result;
 }
 
+// The pivoting finish, and the classified order where it neither solves nor proves infeasibility.
+Result pivot_or_classified(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified,
+                           std::string& log) {
+  Result result = pivot(problem, options, log);
+  if (result.solved() || result.status == Status::Infeasible) return finish(std::move(result), log);
+  log += "; the classified order";
+  return finish(classified(problem, options), log);
+}
+
 // The measured route for a symmetric M with a positive diagonal (see solve_auto_lcp).
 Result symmetric_route(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified) {
   const Eigen::Index n = problem.size();
@@ -200,9 +226,23 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
   };
   // 1. Block principal pivoting from the start: a few Cholesky factorizations when the active sets
   // it visits settle quickly (positive definite M), abandoned after kColdVertices.
-  Pivoting cold = block_pivoting(problem, z, w, options.tolerance, kColdVertices, kColdProgress, options.trace);
+  // From z = 0 the starting set {q_i < 0} is a blind guess, and a singular block there says only
+  // that M is not positive definite; a caller's initial guess may name the solution's own set,
+  // whose vertex the regularized solve finds even where M_aa is singular (redundant contacts).
+  const bool definite_only = !options.initial_guess.has_value();
+  Pivoting cold =
+      block_pivoting(problem, z, w, options.tolerance, kColdVertices, kColdProgress, options.trace, definite_only);
   vertices += cold.vertices;
   if (cold.result) return pivoted(cold, "the start", 0);
+  if (cold.singular) {
+    // A principal block without a Cholesky factor: M is not positive definite. On a singular
+    // positive semidefinite M (contact with more contacts than freedoms) PGS crawls (0.89-0.97 per
+    // sweep on bench/'s contact family) and the regularized vertices leave most indices
+    // infeasible, so the probes would only add to the pivoting solve that follows them.
+    log += "; block principal pivoting from the start: M_aa of " + std::to_string(cold.block_size) +
+           " components has no Cholesky factor (M is not positive definite to round-off): principal pivoting";
+    return pivot_or_classified(problem, options, classified, log);
+  }
   log += "; block principal pivoting from the start: stopped after " + std::to_string(cold.vertices) +
          (cold.vertices == 1 ? " vertex" : " vertices") + " (too few infeasible indices fixed); pgs, its rate measured";
 
@@ -260,10 +300,7 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
           "; pgs: %.0f sweeps at %.3f per sweep (about %.0f more to the tolerance, more than a pivoting "
           "solve costs): principal pivoting",
           sweeps, rate, std::min(needed, 1e9));
-      Result result = pivot(problem, options, log);
-      if (result.solved() || result.status == Status::Infeasible) return finish(std::move(result), log);
-      log += "; the classified order";
-      return finish(classified(problem, options), log);
+      return pivot_or_classified(problem, options, classified, log);
     }
   }
   // A good rate but no vertex yet: semismooth Newton from the PGS point.
@@ -275,10 +312,7 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
   newton.method = "newton-min";
   log += "; newton-min: " + to_string(newton.status);
   if (newton.solved()) return finish(std::move(newton), log);
-  Result result = pivot(problem, options, log);
-  if (result.solved() || result.status == Status::Infeasible) return finish(std::move(result), log);
-  log += "; the classified order";
-  return finish(classified(problem, options), log);
+  return pivot_or_classified(problem, options, classified, log);
 }
 
 }  // namespace

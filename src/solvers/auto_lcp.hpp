@@ -25,11 +25,16 @@ inline constexpr int kAutoSweepBudget = 400;
 ///   - n <= kAutoPivotFirstSize: Lemke; where it does not solve, the classified chain.
 ///   - M symmetric (detail::kSymmetry) with a positive diagonal:
 ///     1. block principal pivoting from the start (the vertex of α = {z_i > w_i}: z_α + δ with
-///        M_αα δ = −w_α by Cholesky, or the regularized one where M_αα is singular; then every
+///        M_αα δ = −w_α by Cholesky; from a PGS point (step 2) also by the regularized one where
+///        M_αα is singular; then every
 ///        infeasible index moves across), for as long as its infeasible count keeps falling by
-///        a factor 0.6 per vertex (positive definite M: 3–6 vertices to the exact solution);
+///        a factor 0.6 per vertex (positive definite M: 3–6 vertices to the exact solution). From
+///        z = 0 (no initial guess), a block M_αα without a plain Cholesky factor (M not positive
+///        definite) goes straight to principal pivoting (dantzig, then Lemke, then the classified
+///        chain), skipping step 2;
 ///     2. projected Gauss–Seidel in chunks of 8 sweeps, the rate measured over each chunk's second
-///        half; block pivoting again once the active set is the same at the end of two chunks.
+///        half; block pivoting again (regularized where M_αα is singular) once the active set is the
+///        same at the end of two chunks.
 ///        While the rate predicts fewer than n more sweeps to the tolerance (about a pivoting
 ///        solve), the sweeps go on; a rate above kAutoSlowRate, or more sweeps, switches to
 ///        Cottle–Dantzig principal pivoting (then Lemke, then the classified chain);

@@ -123,6 +123,39 @@ TEST(AutoLcp, NonSymmetricTakesTheClassifiedOrder) {
   EXPECT_THAT(result.message, Not(HasSubstr("symmetric with a positive diagonal")));
 }
 
+TEST(AutoLcp, SingularStartingBlockGoesToPrincipalPivoting) {
+  // M = I but for the singular leading block [[1, 1], [1, 1]], q = −1: the starting active set is
+  // every index and its block has no Cholesky factor. By hand, w_0 = w_1 = z_0 + z_1 − 1 and
+  // w_i = z_i − 1 for i >= 2, so the solutions are z_0 + z_1 = 1 (both >= 0) and z_i = 1.
+  const Eigen::Index n = 50;
+  Lcp problem{Eigen::MatrixXd::Identity(n, n), -Eigen::VectorXd::Ones(n)};
+  problem.M(0, 1) = problem.M(1, 0) = 1.0;
+  SolveOptions options;
+  options.tolerance = 1e-10;
+  const Result result = solve(problem, Method::Auto, options);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_LE(recomputed(problem, result), 1e-10);
+  EXPECT_NEAR(result.z[0] + result.z[1], 1.0, 1e-12);
+  EXPECT_GE(std::min(result.z[0], result.z[1]), 0.0);
+  EXPECT_LE((result.z.tail(n - 2).array() - 1.0).abs().maxCoeff(), 1e-12);
+  EXPECT_THAT(result.message, HasSubstr("M_aa of 50 components has no Cholesky factor"));
+  EXPECT_THAT(result.message, Not(HasSubstr("pgs:")));
+
+  // Warm-started at a solution's own active set (every index), the singular block is solved by the
+  // regularized Cholesky: one vertex, no principal pivoting. Its z_0 + z_1 = 1 still, z_i = 1.
+  Eigen::VectorXd guess = Eigen::VectorXd::Ones(n);
+  guess[0] = 0.3;
+  guess[1] = 0.6;  // z_0 + z_1 = 0.9: near the solution set, not on it
+  options.initial_guess = guess;
+  const Result warm = solve(problem, Method::Auto, options);
+  ASSERT_TRUE(warm.solved()) << warm.message;
+  EXPECT_LE(recomputed(problem, warm), 1e-10);
+  EXPECT_NEAR(warm.z[0] + warm.z[1], 1.0, 1e-12);
+  EXPECT_GE(std::min(warm.z[0], warm.z[1]), 0.0);
+  EXPECT_THAT(warm.message, HasSubstr("block principal pivoting from the start: solved at vertex 1"));
+  EXPECT_THAT(warm.message, Not(HasSubstr("no Cholesky factor")));
+}
+
 TEST(AutoLcp, NoSolutionIsNotReportedSolved) {
   // M symmetric with a positive diagonal (the measured route) but no solution: the leading block
   // [[1, −2], [−2, 1]] with q = (−1, −1) needs z_0 >= 1 + 2 z_1 and z_1 >= 1 + 2 z_0 >= 3 + 4 z_1.
