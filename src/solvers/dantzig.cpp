@@ -20,7 +20,7 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   using dantzig_detail::Pivoting;
   const Eigen::Index n = problem.size();
   Result result;
-  result.method = "dantzig";
+  result.method = Method::Dantzig;
   if (n == 0) {
     result.status = Status::Solved;
     result.message = "empty problem (n = 0)";

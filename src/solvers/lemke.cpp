@@ -432,7 +432,7 @@ Result run_lemke(const Lcp& problem, const SolveOptions& options, const char* so
     } else {
       detail::recompute_point(problem, result);
     }
-    result.method = "lemke";
+    result.method = Method::Lemke;
     result.iterations = pivots;
     result.history = std::move(history);
     result.status = status;
@@ -538,7 +538,7 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
 }
 
 Result solve_lemke(const Lcp& problem, const SolveOptions& options, const char* solved_message) {
-  if (auto trivial = detail::trivial_result(problem, "lemke")) return *std::move(trivial);
+  if (auto trivial = detail::trivial_result(problem, Method::Lemke)) return *std::move(trivial);
   const Eigen::Index n = problem.size();
   if (n <= kStackTableau) {
     std::array<double, tableau_values(kStackTableau)> values;

@@ -41,18 +41,19 @@ constexpr double kProximalRetry = 100.0;
 // ---------------------------------------------------------------------------------------------
 // The iteration.
 
-const char* method_name(Reformulation r) {
+// The method each reformulation runs as; its name (core's `method_name`, a literal) names the trace.
+Method method_of(Reformulation r) {
   switch (r) {
     case Reformulation::FischerBurmeister:
-      return "newton-fb";
+      return Method::NewtonFb;
     case Reformulation::MinMap:
-      return "newton-min";
+      return Method::NewtonMin;
     case Reformulation::PenalizedFb:
-      return "penalized-fb";
+      return Method::PenalizedFb;
     case Reformulation::Smoothing:
-      return "smoothing";
+      return Method::Smoothing;
   }
-  return "newton";
+  return Method::NewtonFb;
 }
 
 using detail::format;
@@ -274,7 +275,7 @@ class Newton {
   }
   void trace(int iteration, const Parameters& merit, const Eigen::VectorXd& z, double residual, const char* direction,
              std::optional<double> step) {
-    event_.method = method_name(reformulation_);
+    event_.method = method_name(method_of(reformulation_)).data();
     event_.kind = TraceKind::NewtonStep;
     event_.iteration = iteration;
     if (iteration == 0) event_.kinks.clear();
@@ -466,12 +467,12 @@ namespace perp {
 
 Result solve_newton(const Lcp& problem, Reformulation reformulation, const SolveOptions& options) {
   using namespace newton_detail;
-  const char* name = method_name(reformulation);
-  if (auto trivial = detail::trivial_result(problem, name)) return *trivial;
+  const Method method = method_of(reformulation);
+  if (auto trivial = detail::trivial_result(problem, method)) return *trivial;
   LcpModel model(problem);
   Newton<LcpModel> newton(model, reformulation, options);
   Outcome out = newton.run(options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size())));
-  Result result = detail::make_result(problem, std::move(out.z), name);
+  Result result = detail::make_result(problem, std::move(out.z), method);
   // The vertex the iterate approximates: exact where the active set {z_i > w_i} is right.
   std::vector<Eigen::Index> active;
   for (Eigen::Index i = 0; i < result.z.size(); ++i) {
@@ -484,10 +485,10 @@ Result solve_newton(const Lcp& problem, Reformulation reformulation, const Solve
 
 Result solve_newton(const BoxLcp& problem, Reformulation reformulation, const SolveOptions& options) {
   using namespace newton_detail;
-  const char* name = method_name(reformulation);
+  const Method method = method_of(reformulation);
   const Eigen::Index n = problem.size();
   Result result;
-  result.method = name;
+  result.method = method;
   if (n == 0) {
     result.status = Status::Solved;
     result.message = "empty problem (n = 0)";
@@ -511,12 +512,12 @@ Result solve_newton(const BoxLcp& problem, Reformulation reformulation, const So
 
 Result solve_newton(const Mcp& problem, Reformulation reformulation, const SolveOptions& options) {
   using namespace newton_detail;
-  const char* name = method_name(reformulation);
+  const Method method = method_of(reformulation);
   const Eigen::Index n = problem.size();
   if (n == 0) {  // nothing to solve; F is not called on an empty vector
     Result empty;
     empty.status = Status::Solved;
-    empty.method = name;
+    empty.method = method;
     empty.message = "empty problem (n = 0)";
     return empty;
   }
@@ -528,7 +529,7 @@ Result solve_newton(const Mcp& problem, Reformulation reformulation, const Solve
     result.z = std::move(out.z);
     result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
     result.relative_residual = model.relative(result.z, result.w);
-    result.method = name;
+    result.method = method;
     report(result, out, options.tolerance);
     return result;
   };
