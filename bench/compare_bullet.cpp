@@ -267,7 +267,7 @@ std::vector<Row> compare(const perp::BoxLcp& problem, const std::vector<PerpEntr
   for (std::size_t k = 0; k < entries.size(); ++k) {
     const perp::Result& result = results[k];
     row.solver = entries[k].label;
-    if (entries[k].method == perp::Method::Auto) row.solver += " (" + result.method + ")";
+    if (entries[k].method == perp::Method::Auto) row.solver += " (" + perp::to_string(result.method) + ")";
     row.ms = medians[k + 1];
     row.iterations = std::to_string(result.iterations);
     row.residual = perp::natural_residual(problem, result.z);

@@ -150,7 +150,7 @@ Run run_perp(const perp::FrictionContact& problem, perp::Method method, double t
   perp::Result result;
   Run run;
   run.ms = timed([&] { result = perp::solve(problem, method, options); });
-  run.name = result.method;
+  run.name = perp::to_string(result.method);
   run.iterations = result.iterations;
   run.reported = result.residual;
   run.error = perp::friction_contact_residuals(problem, result.z).relative_error;

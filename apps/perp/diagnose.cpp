@@ -72,7 +72,7 @@ Attempt attempt(const P& problem, Method method, const SolveOptions& options) {
   } catch (const InvalidProblem& e) {
     a.result.status = Status::NotApplicable;
     a.result.message = e.what();
-    a.result.method = to_string(method);
+    a.result.method = method;
   }
   a.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return a;
@@ -92,7 +92,7 @@ ordered_json attempt_json(const Attempt& a) {
 }
 
 std::string outcome_text(const Result& r) {
-  return r.method + ": " + to_string(r.status) + ", residual " + three_digits(r.residual) + " after " +
+  return to_string(r.method) + ": " + to_string(r.status) + ", residual " + three_digits(r.residual) + " after " +
          std::to_string(r.iterations) + " iterations";
 }
 

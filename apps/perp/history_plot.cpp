@@ -10,7 +10,7 @@ namespace perp::cli {
 
 void write_history_plot(const std::filesystem::path& path, const std::string& problem_file, const Result& result) {
   const PlotFormat format = plot_format_from_path(path);
-  Series residual{result.method + " residual", {}, {}, palette(0), 1.8};
+  Series residual{to_string(result.method) + " residual", {}, {}, palette(0), 1.8};
   for (std::size_t k = 0; k < result.history.size(); ++k) {
     residual.x.push_back(static_cast<double>(k + 1));
     residual.y.push_back(result.history[k]);
@@ -23,7 +23,7 @@ void write_history_plot(const std::filesystem::path& path, const std::string& pr
   std::snprintf(residual_line, sizeof residual_line, "residual %.3g (relative %.3g)", result.residual,
                 result.relative_residual);
   panel.notes = {final_line, residual_line};
-  if (result.history.empty()) panel.notes.emplace_back("no iteration history (" + result.method + ")");
+  if (result.history.empty()) panel.notes.emplace_back("no iteration history (" + to_string(result.method) + ")");
   if (result.history.size() >= kHistoryLimit) panel.notes.emplace_back("history cut at 10000 entries");
   const bool zeros = std::any_of(result.history.begin(), result.history.end(), [](double r) { return r <= 0; });
   if (zeros) panel.notes.emplace_back("residual 0 not drawn (log scale)");

@@ -15,6 +15,7 @@
 #include "perp/core/error.hpp"
 #include "perp/core/friction_contact.hpp"
 #include "perp/core/lcp.hpp"
+#include "perp/core/method.hpp"
 #include "perp/core/mlcp.hpp"
 #include "perp/core/ncp.hpp"
 #include "perp/core/ncp_function.hpp"

@@ -441,7 +441,7 @@ void bind_results(py::module_& m) {
           },
           "The residual after each iteration.")
       .def_readonly("message", &Result::message)
-      .def_readonly("method", &Result::method)
+      .def_property_readonly("method", [](const Result& r) { return to_string(r.method); })
       .def_readonly("time_ms", &Result::time_ms)
       .def_property_readonly("solutions", &solutions_list, "With all_solutions=True: every distinct solution.")
       .def_property_readonly(
@@ -511,7 +511,7 @@ void bind_results(py::module_& m) {
                                                                                static_cast<Eigen::Index>(r.lcp.history.size()))));
       })
       .def_property_readonly("message", [](const QpResult& r) { return r.lcp.message; })
-      .def_property_readonly("method", [](const QpResult& r) { return r.lcp.method; })
+      .def_property_readonly("method", [](const QpResult& r) { return to_string(r.lcp.method); })
       .def_property_readonly("time_ms", [](const QpResult& r) { return r.lcp.time_ms; })
       .def("__repr__", [](const QpResult& r) {
         return "<perp.QpResult " + r.lcp.brief_report() + ", objective " + number_text(r.objective) + ">";

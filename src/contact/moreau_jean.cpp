@@ -133,7 +133,7 @@ void keep_impulses(World& world, const StepReport& report, const std::vector<int
 void record_solve(StepReport& report, const Result& result, double solve_ms, Eigen::Index size) {
   report.solve_ms = solve_ms;
   report.status = result.status;
-  report.method = result.method;
+  report.method = to_string(result.method);
   report.iterations = result.iterations;
   report.residual = result.residual;
   report.lcp_size = size;
@@ -208,7 +208,7 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
   Result result = solve(problem, options.method, solve_options, report.criteria);
   if (result.status != Status::Solved && options.method != Method::Auto && result.z.allFinite()) {
     // Not advanced with an unsolved impulse silently: auto (its chain of methods) from that point.
-    report.fallback = result.method + ": " + to_string(result.status);
+    report.fallback = to_string(result.method) + ": " + to_string(result.status);
     solve_options.initial_guess = result.z;
     result = solve(problem, Method::Auto, solve_options, report.criteria);
   }
@@ -352,7 +352,7 @@ Eigen::VectorXd lcp_step(const World& world, const std::vector<int>& ordinals, c
       return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
     }
     // Small enough to form: auto on the dense LCP (pivoting), and the report says so.
-    report.fallback = result.method + ": " + to_string(result.status);
+    report.fallback = to_string(result.method) + ": " + to_string(result.status);
   }
   const double earlier_ms = report.solve_ms;  // the factored attempt's, where it fell back
   const LcpFormulation formulation = lcp_formulation(space, normal_bias, tangent_bias, friction, model);

@@ -31,7 +31,7 @@ std::string result_text(const Result& result, std::initializer_list<std::pair<co
                         std::initializer_list<std::pair<const char*, double>> residuals, Fill fill, int indent) {
   ordered_json object;
   object["status"] = to_string(result.status);
-  object["method"] = result.method;
+  object["method"] = to_string(result.method);
   for (const auto& [key, size] : sizes) object[key] = size;
   object["iterations"] = result.iterations;
   object["residual"] = result.residual;

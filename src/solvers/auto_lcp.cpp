@@ -130,7 +130,7 @@ Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::Vect
       out.block_size = static_cast<Eigen::Index>(alpha.size());
       break;
     }
-    Result candidate = make_result(problem, std::move(*vertex), "pgs");
+    Result candidate = make_result(problem, std::move(*vertex), Method::Pgs);
     z = candidate.z;
     if (trace) {
       TraceEvent event;
@@ -185,11 +185,11 @@ Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::Vect
 // no solution, else the one with the smaller residual.
 Result pivot(const Lcp& problem, const SolveOptions& options, std::string& log) {
   Result dantzig = solve_dantzig(to_box_lcp(problem), options);
-  dantzig.method = "dantzig";
+  dantzig.method = Method::Dantzig;
   log += "; dantzig: " + to_string(dantzig.status);
   if (dantzig.solved()) return dantzig;
   Result lemke = solve_lemke(problem, options);
-  lemke.method = "lemke";
+  lemke.method = Method::Lemke;
   log += "; lemke: " + to_string(lemke.status);
   if (lemke.solved() || lemke.status == Status::Infeasible || lemke.residual <= dantzig.residual) return lemke;
   return dantzig;
@@ -309,7 +309,7 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
   SolveOptions newton_options = options;
   newton_options.initial_guess = z;
   Result newton = solve_newton(problem, Reformulation::MinMap, newton_options);
-  newton.method = "newton-min";
+  newton.method = Method::NewtonMin;
   log += "; newton-min: " + to_string(newton.status);
   if (newton.solved()) return finish(std::move(newton), log);
   return pivot_or_classified(problem, options, classified, log);
@@ -318,7 +318,7 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
 }  // namespace
 
 Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified) {
-  if (auto trivial = trivial_result(problem, "auto")) return *std::move(trivial);
+  if (auto trivial = trivial_result(problem, Method::Auto)) return *std::move(trivial);
   const Eigen::Index n = problem.size();
   if (n <= kAutoPivotFirstSize) {
     Result lemke = solve_lemke(problem, options, kAutoLemkeSolved);

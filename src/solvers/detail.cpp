@@ -15,7 +15,7 @@ std::string format(const char* pattern, double a, double b, double c) {
   return buffer;
 }
 
-Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method) {
+Result make_result(const Lcp& problem, Eigen::VectorXd z, Method method) {
   Result result;
   result.z = std::move(z);
   recompute(problem, result);
@@ -44,7 +44,7 @@ void recompute_point(const Lcp& problem, Result& result) {
   }
 }
 
-std::optional<Result> trivial_result(const Lcp& problem, const char* method) {
+std::optional<Result> trivial_result(const Lcp& problem, Method method) {
   if (problem.size() != 0 && problem.q.minCoeff() < 0.0) return std::nullopt;
   Result result = make_result(problem, Eigen::VectorXd::Zero(problem.size()), method);
   result.status = Status::Solved;
@@ -74,7 +74,7 @@ std::optional<Eigen::VectorXd> active_set_point(const Lcp& problem, const std::v
 bool polish_on_active_set(const Lcp& problem, Result& result, const std::vector<Eigen::Index>& alpha) {
   std::optional<Eigen::VectorXd> z = active_set_point(problem, alpha);
   if (!z) return false;
-  Result candidate = make_result(problem, std::move(*z), "");
+  Result candidate = make_result(problem, std::move(*z));
   if (candidate.residual > result.residual) return false;
   result.z = std::move(candidate.z);
   result.w = std::move(candidate.w);
@@ -150,7 +150,7 @@ Result first_that_solves(const std::vector<Method>& order, const std::function<R
   bool have_best = false;
   for (const Method method : order) {
     Result result = attempt(method);
-    result.method = to_string(method);
+    result.method = method;
     log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(result.status);
     if (result.solved() || result.status == Status::Infeasible) {  // a solution, or a proof there is none
       result.message = "auto (" + log + "): " + result.message;
@@ -162,8 +162,8 @@ Result first_that_solves(const std::vector<Method>& order, const std::function<R
       have_best = true;
     }
   }
-  best.message = "auto: no method solved (" + log + "); returning " + best.method + "'s point: " + best.message +
-                 " [order chosen because " + reason + "]";
+  best.message = "auto: no method solved (" + log + "); returning " + to_string(best.method) +
+                 "'s point: " + best.message + " [order chosen because " + reason + "]";
   return best;
 }
 

@@ -35,7 +35,7 @@ inline constexpr Eigen::Index kSensitivityDenseLimit = 4000;
 /// A result for z: non-finite entries replaced by 0 (the contract says z, w are finite),
 /// w = M z + q and the natural residual recomputed from z. Status and message are left to the
 /// caller.
-[[nodiscard]] Result make_result(const Lcp& problem, Eigen::VectorXd z, const char* method);
+[[nodiscard]] Result make_result(const Lcp& problem, Eigen::VectorXd z, Method method = Method::Auto);
 
 /// The same on a `Result` in place, its z sized n first (zeros when it is not): what the pipeline's
 /// finish does for an LCP. Reuses the storage of z and w, so it allocates nothing when they are sized.
@@ -45,7 +45,7 @@ void recompute(const Lcp& problem, Result& result);
 void recompute_point(const Lcp& problem, Result& result);
 
 /// n = 0 or q >= 0: z = 0 solves (w = q >= 0, z·w = 0). Handled before any pivoting.
-[[nodiscard]] std::optional<Result> trivial_result(const Lcp& problem, const char* method);
+[[nodiscard]] std::optional<Result> trivial_result(const Lcp& problem, Method method);
 
 /// The principal system of the active set α: M_αα into `matrix`, −q_α into `rhs`.
 void principal_system(const Lcp& problem, const std::vector<Eigen::Index>& alpha, Eigen::MatrixXd& matrix,

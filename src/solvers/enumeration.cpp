@@ -25,7 +25,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
         ", got n = " + std::to_string(n) + "; use lemke, murty or pgs");
   }
   if (!options.all_solutions) {
-    if (auto trivial = detail::trivial_result(problem, "enum")) return *trivial;
+    if (auto trivial = detail::trivial_result(problem, Method::Enum)) return *trivial;
   }
   const std::uint64_t count = std::uint64_t{1} << n;
   // The budget: `max_iterations` active sets when set, else kEnumerationBudget (a run of a few
@@ -60,7 +60,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   };
   for (; mask < count; advance()) {
     if (static_cast<std::uint64_t>(examined) >= limit) {
-      Result result = detail::make_result(problem, best_z, "enum");
+      Result result = detail::make_result(problem, best_z, Method::Enum);
       result.iterations = examined;
       result.status = Status::MaxIterations;
       result.message = "limit of " + std::to_string(limit) + " active sets reached (of " + std::to_string(count) +
@@ -104,7 +104,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
     // tolerance is judged once, at the end.
     if (!detail::sign_feasible(scale, z, w, kEnumerationSign)) continue;
     if (!options.all_solutions) {
-      Result result = detail::make_result(problem, z, "enum");
+      Result result = detail::make_result(problem, z, Method::Enum);
       result.iterations = examined;
       detail::judge(result, options.tolerance, Status::NumericalFailure,
                     "the active set's point is a solution up to round-off but");
@@ -121,7 +121,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
   }
 
   if (!solutions.empty()) {
-    Result result = detail::make_result(problem, solutions.front(), "enum");
+    Result result = detail::make_result(problem, solutions.front(), Method::Enum);
     result.iterations = examined;
     const std::string found = std::to_string(solutions.size()) + " distinct solution" +
                               (solutions.size() == 1 ? "" : "s") + " among " + std::to_string(count) + " active sets";
@@ -130,7 +130,7 @@ Result solve_enumeration(const Lcp& problem, const SolveOptions& options) {
     result.solutions = std::move(solutions);
     return result;
   }
-  Result result = detail::make_result(problem, best_z, "enum");
+  Result result = detail::make_result(problem, best_z, Method::Enum);
   result.iterations = examined;
   if (overflowed > 0) {
     result.status = Status::NumericalFailure;

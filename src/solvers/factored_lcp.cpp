@@ -110,7 +110,7 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
   if (method != Method::InteriorPoint && method != Method::Auto) {
     if (problem.size() > kFormedMaxSize) {
       Result refused;
-      refused.method = to_string(method);
+      refused.method = method;
       refused.status = Status::NotApplicable;
       refused.z = Eigen::VectorXd::Zero(problem.size());
       refused.w = problem.c;
@@ -123,7 +123,7 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
   }
   const auto start = std::chrono::steady_clock::now();
   Result result;
-  result.method = "interior-point";
+  result.method = Method::InteriorPoint;
   const Eigen::Index n = problem.size();
   if (n == 0 || problem.c.minCoeff() >= 0) {
     result.z = Eigen::VectorXd::Zero(n);

@@ -112,7 +112,7 @@ Result solve_lemke_reformulation(const FrictionContact& problem, const SolveOpti
   const Eigen::Index per = k + 2;
   const Eigen::Index size = nc * per;
   Result result;
-  result.method = "lemke";
+  result.method = Method::Lemke;
   const std::string what = d == 2 ? "the Stewart-Trinkle LCP (exact in 2D)"
                                   : "the LCP of a polyhedral cone with " + std::to_string(k) +
                                         " facets (an inner approximation of the Coulomb cone, so the "
@@ -407,7 +407,7 @@ Result solve(const FrictionContact& problem, Method method, const SolveOptions& 
   }
   finish(problem, velocity_of(problem), options, result, fresh);
   criteria = *fresh;
-  if (method != Method::Auto || result.method.empty()) result.method = to_string(method);
+  if (method != Method::Auto) result.method = method;  // auto: the method that answered
   // The frictional error is already relative (Siconos' measure, docs/solvers.md "Frictional contact").
   result.relative_residual = result.residual;
   result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -508,7 +508,7 @@ Result solve(const FactoredFrictionContact& problem, Method method, const SolveO
   }
   finish(shell, velocity, options, result, fresh);
   criteria = *fresh;
-  if (method != Method::Auto || result.method.empty()) result.method = to_string(method);
+  if (method != Method::Auto) result.method = method;  // auto: the method that answered
   result.relative_residual = result.residual;
   result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -383,7 +383,7 @@ Result solve_friction_interior_point(const RowSparse& H, const Eigen::VectorXd& 
                                      const FrictionContact& shell, const SolveOptions& options,
                                      const Eigen::VectorXd& r0) {
   Result result;
-  result.method = "interior-point";
+  result.method = Method::InteriorPoint;
   if (shell.dimension != 2) {
     result.status = Status::NotApplicable;
     result.message =
@@ -466,7 +466,7 @@ Result solve_friction_interior_point(const RowSparse& H, const Eigen::VectorXd& 
 Result solve_friction_interior_point(const FrictionContact& problem, const SolveOptions& options,
                                      const Eigen::VectorXd& r0) {
   Result result;
-  result.method = "interior-point";
+  result.method = Method::InteriorPoint;
   result.z = r0;
   result.status = Status::NotApplicable;
   if (problem.dimension != 2) {

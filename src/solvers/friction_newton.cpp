@@ -322,7 +322,7 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
   const NewtonOptions& line = options.newton;
 
   Result result;
-  result.method = "newton-ac";
+  result.method = Method::NewtonAc;
   Eigen::VectorXd r = r0;
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!std::isfinite(r[i])) r[i] = 0.0;

@@ -80,10 +80,10 @@ class Factorization {
 }  // namespace
 
 Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
-  if (auto trivial = detail::trivial_result(problem, kName)) return *trivial;
+  if (auto trivial = detail::trivial_result(problem, Method::InteriorPoint)) return *trivial;
   const Eigen::Index n = problem.size();
   if (const std::string why = monotonicity_failure(problem.M); !why.empty()) {
-    Result result = detail::make_result(problem, Eigen::VectorXd::Zero(n), kName);
+    Result result = detail::make_result(problem, Eigen::VectorXd::Zero(n), Method::InteriorPoint);
     result.status = Status::NotApplicable;
     result.message = why;
     return result;
@@ -209,7 +209,7 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
     z = z.cwiseMax(std::numeric_limits<double>::min());
     w = w.cwiseMax(std::numeric_limits<double>::min());
   }
-  result = detail::make_result(problem, std::move(best), kName);
+  result = detail::make_result(problem, std::move(best), Method::InteriorPoint);
   result.iterations = k;
   result.history = std::move(history);
   detail::judge(result, options.tolerance, status == Status::Solved ? Status::NumericalFailure : status, why);

@@ -13,10 +13,13 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "lemke_small.hpp"
 #include "perp/core/residual.hpp"
 
 namespace perp {
 namespace {
+
+using detail::kStackTableau;
 
 // A list of indices over storage the tableau's owner provides (heap or stack): the few operations
 // of std::vector the tableau uses, and swap in O(1) (it exchanges the two views).
@@ -50,10 +53,6 @@ constexpr std::size_t tableau_values(Eigen::Index n) {
   return static_cast<std::size_t>(n) * static_cast<std::size_t>(n) + 3 * static_cast<std::size_t>(n);
 }
 constexpr std::size_t tableau_indices(Eigen::Index n) { return 7 * static_cast<std::size_t>(n) + 1; }
-
-// Up to this size the tableau lives on the stack (2.4 KB of values, 0.9 KB of indices), so a small
-// solve allocates nothing but its result (issue 19: the fixed cost of small solves).
-constexpr Eigen::Index kStackTableau = 16;
 
 // Variables of the augmented system  w − M z − d z0 = q:  index v < n is w_v, n <= v < 2n is
 // z_{v−n}, and 2n is the artificial z0. Works in the `values` and `indices` it is given (sized by
@@ -391,74 +390,12 @@ std::optional<double> verify_infeasibility_ray(const Lcp& problem, const Eigen::
   return static_cast<double>(qv);
 }
 
-// Re-solve M_αα z_α = −q_α on the final complementary basis, α = {z_i > 0}; keep it when no
-// worse. Up to kStackTableau the system, its LU and the point kept for comparison live on the
-// stack; the candidate is recomputed in the result's own z and w (detail::recompute_point: the
-// natural residual, which is what detail::polish_on_active_set compares above that size; the
-// relative one is measured once, on the point kept).
-void refine_small(const Lcp& problem, Result& result) {
-  const Eigen::Index n = result.z.size();
-  std::array<Eigen::Index, kStackTableau> active{};
-  Eigen::Index k = 0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (result.z[i] > 0.0) active[static_cast<std::size_t>(k++)] = i;
-  }
-  if (k == 0) return;
-  // M_αα (row-major, k×k) and −q_α, then Gaussian elimination with partial pivoting and back
-  // substitution in plain loops (Eigen's LU costs more in set-up than in arithmetic at this size).
-  std::array<double, kStackTableau * kStackTableau> a;
-  std::array<double, kStackTableau> x;
-  const auto at = [&](Eigen::Index i, Eigen::Index j) -> double& { return a[static_cast<std::size_t>(i * k + j)]; };
-  for (Eigen::Index i = 0; i < k; ++i) {
-    const Eigen::Index row = active[static_cast<std::size_t>(i)];
-    for (Eigen::Index j = 0; j < k; ++j) at(i, j) = problem.M(row, active[static_cast<std::size_t>(j)]);
-    x[static_cast<std::size_t>(i)] = -problem.q[row];
-  }
-  for (Eigen::Index c = 0; c < k; ++c) {
-    Eigen::Index pivot = c;
-    for (Eigen::Index i = c + 1; i < k; ++i) {
-      if (std::abs(at(i, c)) > std::abs(at(pivot, c))) pivot = i;
-    }
-    if (!(std::abs(at(pivot, c)) > 0.0)) return;  // M_αα singular: the pivoted point stays
-    if (pivot != c) {
-      for (Eigen::Index j = c; j < k; ++j) std::swap(at(c, j), at(pivot, j));
-      std::swap(x[static_cast<std::size_t>(c)], x[static_cast<std::size_t>(pivot)]);
-    }
-    for (Eigen::Index i = c + 1; i < k; ++i) {
-      const double factor = at(i, c) / at(c, c);
-      if (factor == 0.0) continue;
-      for (Eigen::Index j = c + 1; j < k; ++j) at(i, j) -= factor * at(c, j);
-      x[static_cast<std::size_t>(i)] -= factor * x[static_cast<std::size_t>(c)];
-    }
-  }
-  for (Eigen::Index i = k - 1; i >= 0; --i) {
-    double sum = x[static_cast<std::size_t>(i)];
-    for (Eigen::Index j = i + 1; j < k; ++j) sum -= at(i, j) * x[static_cast<std::size_t>(j)];
-    x[static_cast<std::size_t>(i)] = sum / at(i, i);
-    if (!std::isfinite(x[static_cast<std::size_t>(i)])) return;
-  }
-  // The candidate in the result's own z and w, the pivoted point kept to restore.
-  std::array<double, kStackTableau> z_kept;
-  std::array<double, kStackTableau> w_kept;
-  std::copy(result.z.data(), result.z.data() + n, z_kept.data());
-  std::copy(result.w.data(), result.w.data() + n, w_kept.data());
-  const double residual = result.residual;
-  result.z.setZero();
-  for (Eigen::Index i = 0; i < k; ++i) result.z[active[static_cast<std::size_t>(i)]] = x[static_cast<std::size_t>(i)];
-  detail::recompute_point(problem, result);
-  if (result.residual > residual) {  // worse: the pivoted point stays
-    std::copy(z_kept.data(), z_kept.data() + n, result.z.data());
-    std::copy(w_kept.data(), w_kept.data() + n, result.w.data());
-    result.residual = residual;
-  }
-}
-
 // The refinement of the point where z0 left the basis. A natural residual of exactly 0 (every
 // min(z_i, w_i) = 0 in floating point) cannot improve, so small problems skip the re-solve there.
 void refine(const Lcp& problem, Result& result) {
   if (result.z.size() <= kStackTableau) {
     if (result.residual == 0.0) return;
-    refine_small(problem, result);
+    detail::refine_lemke_small(problem, result);
     return;
   }
   std::vector<Eigen::Index> active;
@@ -495,7 +432,7 @@ Result run_lemke(const Lcp& problem, const SolveOptions& options, const char* so
     } else {
       detail::recompute_point(problem, result);
     }
-    result.method = "lemke";
+    result.method = Method::Lemke;
     result.iterations = pivots;
     result.history = std::move(history);
     result.status = status;
@@ -601,7 +538,7 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
 }
 
 Result solve_lemke(const Lcp& problem, const SolveOptions& options, const char* solved_message) {
-  if (auto trivial = detail::trivial_result(problem, "lemke")) return *std::move(trivial);
+  if (auto trivial = detail::trivial_result(problem, Method::Lemke)) return *std::move(trivial);
   const Eigen::Index n = problem.size();
   if (n <= kStackTableau) {
     std::array<double, tableau_values(kStackTableau)> values;

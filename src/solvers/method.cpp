@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <ostream>
 
 #include "perp/core/error.hpp"
 
@@ -16,52 +15,56 @@ constexpr unsigned kNonlinear = static_cast<unsigned>(ProblemKind::Nonlinear);
 constexpr unsigned kFriction = static_cast<unsigned>(ProblemKind::FrictionContact);
 constexpr unsigned kNewtonFamily = kLcp | kBox | kMlcp | kNonlinear;
 
+// A row of the table, its name from core's one name table (`method_name`).
+constexpr MethodInfo row(Method method, unsigned accepts, bool exact, std::string_view default_limit,
+                         std::string_view limits, std::string_view summary) {
+  return MethodInfo{method, method_name(method), accepts, exact, default_limit, limits, summary};
+}
+
 // The one table of methods, in declaration order of `Method`. A new method adds its row here.
 // constexpr, so that it is ready before any dynamic initialization (benchmarks register their
 // names with to_string(Method) from static constructors).
 constexpr std::array kTable{
-    MethodInfo{Method::Enum, "enum", kLcp | kMlcp, true, "2^18 active sets",
-     "n <= 25 on an Lcp, m <= mlcp.enum_max_complementarities on an Mlcp; all_solutions on an Lcp",
-     "every active set, nearest the guess first; proves infeasibility when every system is nonsingular"},
-    MethodInfo{Method::Lemke, "lemke", kLcp | kMlcp | kFriction, true, "max(1000, 50 n) pivots",
-     "a ray proves infeasibility only for copositive-plus M",
-     "complementary pivoting with the lexicographic ratio test"},
-    MethodInfo{Method::Murty, "murty", kLcp, true, "max(1000, 50 n) pivots", "finite on P-matrices",
-     "least-index principal pivoting"},
-    MethodInfo{Method::Pgs, "pgs", kLcp | kBox | kMlcp, false, "10000 sweeps",
-     "positive diagonal on bounded rows, nonzero on free rows; converges for symmetric positive definite M",
-     "projected Gauss-Seidel over the bounds"},
-    MethodInfo{Method::Psor, "psor", kLcp | kBox, false, "10000 sweeps",
-     "as pgs; relaxation in (0, 2), default 1.2", "projected SOR over the bounds"},
-    MethodInfo{Method::NewtonFb, "newton-fb", kNewtonFamily, false, "200 steps", "a stationary point of the merit may not solve",
-     "semismooth Newton on Fischer-Burmeister, Armijo line search"},
-    MethodInfo{Method::NewtonMin, "newton-min", kNewtonFamily, false, "200 steps", "as newton-fb",
-     "semismooth Newton on min(z, F(z)), line search on the FB merit"},
-    MethodInfo{Method::PenalizedFb, "penalized-fb", kNewtonFamily, false, "200 steps", "as newton-fb",
-     "semismooth Newton on the penalized FB of Chen-Chen-Kanzow"},
-    MethodInfo{Method::Smoothing, "smoothing", kNewtonFamily, false, "1000 steps (all stages)", "as newton-fb",
-     "Newton on the smoothed FB with mu -> 0"},
-    MethodInfo{Method::Path, "path", kLcp | kBox | kNonlinear, false, "200 major iterations",
-     "a linearization solved by pivoting each step; proximal perturbation when singular",
-     "PATH-class: pivoted normal-map linearizations, non-monotone watchdog path search"},
-    MethodInfo{Method::InteriorPoint, "interior-point", kLcp | kFriction, false,
-     "200 steps (a FrictionContact: 100, then 1000 nsgs sweeps)",
-     "monotone (positive semidefinite) M; a FrictionContact: planar, W symmetric positive semidefinite",
-     "Mehrotra predictor-corrector with crossover (a FrictionContact: on the convex program of the velocities, "
-     "the de Saxce shift updated each step)"},
-    MethodInfo{Method::Dantzig, "dantzig", kLcp | kBox, true, "max(1000, 50 n) pivots per fixed box",
-     "P-matrix on the clamped sets; friction by passes over fixed boxes",
-     "Cottle-Dantzig principal pivoting over bounds"},
-    MethodInfo{Method::Schur, "schur", kMlcp, true, "that of mlcp.schur_lcp_method", "A well conditioned",
-     "eliminates u and solves the LCP of the Schur complement"},
-    MethodInfo{Method::Nsgs, "nsgs", kFriction, false, "10000 sweeps", "converges for positive definite W",
-     "non-smooth block Gauss-Seidel over contacts"},
-    MethodInfo{Method::NewtonAc, "newton-ac", kFriction, false, "200 steps", "local convergence",
-     "semismooth Newton on the Alart-Curnier function"},
-    MethodInfo{Method::Prox, "prox", kFriction, false, "10000 sweeps (all inner sweeps)", "",
-     "proximal-point outer loop on W + rho I around nsgs"},
-    MethodInfo{Method::Auto, "auto", kLcp | kBox | kMlcp | kNonlinear | kFriction, false, "that of each method tried", "",
-     "picks an order from the problem's structure and falls back"},
+    row(Method::Enum, kLcp | kMlcp, true, "2^18 active sets",
+        "n <= 25 on an Lcp, m <= mlcp.enum_max_complementarities on an Mlcp; all_solutions on an Lcp",
+        "every active set, nearest the guess first; proves infeasibility when every system is nonsingular"),
+    row(Method::Lemke, kLcp | kMlcp | kFriction, true, "max(1000, 50 n) pivots",
+        "a ray proves infeasibility only for copositive-plus M",
+        "complementary pivoting with the lexicographic ratio test"),
+    row(Method::Murty, kLcp, true, "max(1000, 50 n) pivots", "finite on P-matrices", "least-index principal pivoting"),
+    row(Method::Pgs, kLcp | kBox | kMlcp, false, "10000 sweeps",
+        "positive diagonal on bounded rows, nonzero on free rows; converges for symmetric positive definite M",
+        "projected Gauss-Seidel over the bounds"),
+    row(Method::Psor, kLcp | kBox, false, "10000 sweeps", "as pgs; relaxation in (0, 2), default 1.2",
+        "projected SOR over the bounds"),
+    row(Method::NewtonFb, kNewtonFamily, false, "200 steps", "a stationary point of the merit may not solve",
+        "semismooth Newton on Fischer-Burmeister, Armijo line search"),
+    row(Method::NewtonMin, kNewtonFamily, false, "200 steps", "as newton-fb",
+        "semismooth Newton on min(z, F(z)), line search on the FB merit"),
+    row(Method::PenalizedFb, kNewtonFamily, false, "200 steps", "as newton-fb",
+        "semismooth Newton on the penalized FB of Chen-Chen-Kanzow"),
+    row(Method::Smoothing, kNewtonFamily, false, "1000 steps (all stages)", "as newton-fb",
+        "Newton on the smoothed FB with mu -> 0"),
+    row(Method::Path, kLcp | kBox | kNonlinear, false, "200 major iterations",
+        "a linearization solved by pivoting each step; proximal perturbation when singular",
+        "PATH-class: pivoted normal-map linearizations, non-monotone watchdog path search"),
+    row(Method::InteriorPoint, kLcp | kFriction, false, "200 steps (a FrictionContact: 100, then 1000 nsgs sweeps)",
+        "monotone (positive semidefinite) M; a FrictionContact: planar, W symmetric positive semidefinite",
+        "Mehrotra predictor-corrector with crossover (a FrictionContact: on the convex program of the velocities, "
+        "the de Saxce shift updated each step)"),
+    row(Method::Dantzig, kLcp | kBox, true, "max(1000, 50 n) pivots per fixed box",
+        "P-matrix on the clamped sets; friction by passes over fixed boxes",
+        "Cottle-Dantzig principal pivoting over bounds"),
+    row(Method::Schur, kMlcp, true, "that of mlcp.schur_lcp_method", "A well conditioned",
+        "eliminates u and solves the LCP of the Schur complement"),
+    row(Method::Nsgs, kFriction, false, "10000 sweeps", "converges for positive definite W",
+        "non-smooth block Gauss-Seidel over contacts"),
+    row(Method::NewtonAc, kFriction, false, "200 steps", "local convergence",
+        "semismooth Newton on the Alart-Curnier function"),
+    row(Method::Prox, kFriction, false, "10000 sweeps (all inner sweeps)", "",
+        "proximal-point outer loop on W + rho I around nsgs"),
+    row(Method::Auto, kLcp | kBox | kMlcp | kNonlinear | kFriction, false, "that of each method tried", "",
+        "picks an order from the problem's structure and falls back"),
 };
 
 }  // namespace
@@ -92,26 +95,6 @@ const MethodInfo& method_info(Method method) {
   if (row == kTable.end()) throw InvalidProblem("unknown method value " + std::to_string(static_cast<int>(method)));
   return *row;
 }
-
-std::string to_string(Method method) {
-  for (const MethodInfo& row : kTable) {
-    if (row.method == method) return std::string(row.name);
-  }
-  return "unknown-method";
-}
-
-template <>
-Method from_string<Method>(std::string_view name) {
-  std::string valid;
-  for (const MethodInfo& row : kTable) {
-    if (row.name == name) return row.method;
-    valid += valid.empty() ? "" : ", ";
-    valid += row.name;
-  }
-  throw InvalidProblem("unknown method '" + std::string(name) + "'; expected one of: " + valid);
-}
-
-std::ostream& operator<<(std::ostream& out, Method method) { return out << to_string(method); }
 
 std::vector<Method> methods_for(ProblemKind kind) {
   std::vector<Method> methods;

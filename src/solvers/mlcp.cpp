@@ -21,7 +21,7 @@ namespace perp {
 
 namespace mlcp_detail {
 
-Result make_result(const Mlcp& problem, Eigen::VectorXd z, const char* method) {
+Result make_result(const Mlcp& problem, Eigen::VectorXd z, Method method) {
   for (Eigen::Index i = 0; i < z.size(); ++i) {
     if (!std::isfinite(z[i])) z[i] = 0.0;
   }
@@ -73,8 +73,8 @@ Result solve_newton_mcp(const Mlcp& problem, Method method, const SolveOptions& 
   SolveOptions inner = options;
   inner.lemke.covering_vector.reset();
   const Result mcp_result = solve(mcp, method, inner);
-  Result result = make_result(problem, mcp_result.z, "");
-  result.method = to_string(method);
+  Result result = make_result(problem, mcp_result.z);
+  result.method = method;
   result.iterations = mcp_result.iterations;
   result.history = mcp_result.history;
   result.message = mcp_result.message;
@@ -121,7 +121,7 @@ struct MlcpSteps {
         (problem.b.size() > 0 && problem.b.minCoeff() < 0.0)) {
       return std::nullopt;
     }
-    Result result = make_result(problem, Eigen::VectorXd::Zero(problem.size()), "");
+    Result result = make_result(problem, Eigen::VectorXd::Zero(problem.size()));
     result.status = Status::Solved;
     result.message = problem.size() == 0 ? "empty problem (n + m = 0)" : "a = 0 and b >= 0: z = 0 solves";
     return result;
@@ -132,7 +132,7 @@ struct MlcpSteps {
   // The one relative test (core/residual.hpp) on w recomputed from z, whatever the method kept.
   static void finish(const Mlcp& problem, const SolveOptions&, Result& result) {
     if (result.z.size() != problem.size()) result.z = Eigen::VectorXd::Zero(problem.size());
-    Result fresh = make_result(problem, std::move(result.z), "");
+    Result fresh = make_result(problem, std::move(result.z));
     result.z = std::move(fresh.z);
     result.w = std::move(fresh.w);
     result.residual = fresh.residual;

@@ -15,7 +15,7 @@ namespace perp::mlcp_detail {
 // The result for z = (u, v): non-finite entries replaced by 0 (the contract says z, w are finite),
 // w = (A u + C v + a, D u + B v + b) and the natural residual recomputed from z by the MLCP's own
 // measure, whatever the method computed internally.
-Result make_result(const Mlcp& problem, Eigen::VectorXd z, const char* method);
+Result make_result(const Mlcp& problem, Eigen::VectorXd z, Method method = Method::Auto);
 
 // Options for a method run on a problem derived from the MLCP (the Schur LCP, the split LCP):
 // the warm start and the covering vector are sized n + m and are mapped by the caller.

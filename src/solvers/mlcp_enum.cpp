@@ -128,7 +128,7 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
     for (Eigen::Index i = 0; i < d; ++i) flips[static_cast<std::size_t>(i)] = i;
     while (true) {
       if (examined >= limit) {
-        Result result = make_result(problem, best_z, "enum");
+        Result result = make_result(problem, best_z, Method::Enum);
         result.iterations = static_cast<int>(std::min<long long>(examined, std::numeric_limits<int>::max()));
         result.status = Status::MaxIterations;
         result.message = "limit of " + std::to_string(limit) + " active sets reached (of " + std::to_string(total) +
@@ -160,7 +160,7 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
         if (m == 0 || (z->tail(m).minCoeff() >= -detail::z_sign_tolerance(*z, kEnumerationSign) &&
                        w.tail(m).minCoeff() >= -detail::w_sign_tolerance(scale, *z, kEnumerationSign))) {
           if (relative_residual(problem, *z, w) <= options.tolerance) {
-            Result result = make_result(problem, *z, "enum");
+            Result result = make_result(problem, *z, Method::Enum);
             result.iterations = static_cast<int>(examined);
             result.status = Status::Solved;
             result.message = "active set of size " + std::to_string(alpha.size()) + " after " +
@@ -188,7 +188,7 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
     }
   }
   if (inaccurate > 0) {
-    Result result = make_result(problem, inaccurate_z, "enum");
+    Result result = make_result(problem, inaccurate_z, Method::Enum);
     result.iterations = static_cast<int>(examined);
     detail::judge(result, options.tolerance, Status::NumericalFailure,
                   std::to_string(inaccurate) +
@@ -196,7 +196,7 @@ Result solve_enum(const Mlcp& problem, const SolveOptions& options) {
                       "ill-conditioned for the tolerance; the best");
     return result;
   }
-  Result result = make_result(problem, best_z, "enum");
+  Result result = make_result(problem, best_z, Method::Enum);
   result.iterations = static_cast<int>(examined);
   if (overflowed > 0) {
     result.status = Status::NumericalFailure;

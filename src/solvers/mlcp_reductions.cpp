@@ -83,13 +83,12 @@ std::string condition_text(double rcond) { return rcond > 0.0 ? text(1.0 / rcond
 // gives the MLCP solution (u(v), v) and conversely, so a proof of infeasibility carries over.
 
 Result solve_schur(const Mlcp& problem, const SolveOptions& options) {
-  const char* const name = "schur";
   const Eigen::Index n = problem.equalities();
   const Eigen::Index m = problem.complementarities();
   const EquilibratedLu lu(problem.A);
   const double rcond = lu.rcond();
   if (rcond < options.mlcp.schur_min_rcond) {
-    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), name);
+    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), Method::Schur);
     result.status = Status::NotApplicable;
     result.message = "A is singular or ill-conditioned: estimated condition number " + condition_text(rcond) +
                      " after equilibration (reciprocal " + text(rcond) + " < mlcp.schur_min_rcond " +
@@ -101,7 +100,7 @@ Result solve_schur(const Mlcp& problem, const SolveOptions& options) {
   const Eigen::VectorXd inv_a_a = lu.solve(problem.a);
   Lcp reduced{problem.B - problem.D * inv_a_c, problem.b - problem.D * inv_a_a};
   if (!reduced.M.allFinite() || !reduced.q.allFinite()) {
-    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), name);
+    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), Method::Schur);
     result.status = Status::NumericalFailure;
     result.message = "the Schur complement B − D A⁻¹ C overflowed";
     return result;
@@ -115,7 +114,7 @@ Result solve_schur(const Mlcp& problem, const SolveOptions& options) {
   Eigen::VectorXd z(n + m);
   z.tail(m) = lcp.z;
   z.head(n) = -(inv_a_c * lcp.z + inv_a_a);
-  Result result = make_result(problem, std::move(z), name);
+  Result result = make_result(problem, std::move(z), Method::Schur);
   result.iterations = lcp.iterations;
   result.history = lcp.history;
   if (lcp.ray) {
@@ -125,7 +124,8 @@ Result solve_schur(const Mlcp& problem, const SolveOptions& options) {
     result.ray = std::move(ray);
   }
   const std::string inner_text = "the Schur-complement LCP (m = " + std::to_string(m) + ", A's condition about " +
-                                 condition_text(rcond) + " after equilibration) by " + lcp.method + ": " + lcp.message;
+                                 condition_text(rcond) + " after equilibration) by " + to_string(lcp.method) + ": " +
+                                 lcp.message;
   if (lcp.solved()) {
     detail::judge(result, options.tolerance, Status::NumericalFailure,
                   "the Schur-complement LCP was solved but recovering u = −A⁻¹(C v + a) lost accuracy");
@@ -272,7 +272,7 @@ Result solve_lemke_pivoted(const Mlcp& problem, const SolveOptions& options, con
   transformed.q.head(j_count) = -y0.tail(j_count);
   transformed.q.tail(m - j_count) = q(k_index) - M_kp * y0;
   if (!transformed.M.allFinite() || !transformed.q.allFinite()) {
-    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), "lemke");
+    Result result = make_result(problem, Eigen::VectorXd::Zero(n + m), Method::Lemke);
     result.status = Status::NumericalFailure;
     result.message = "the pivoted LCP overflowed";
     return result;
@@ -296,7 +296,7 @@ Result solve_lemke_pivoted(const Mlcp& problem, const SolveOptions& options, con
     for (std::size_t i = 0; i < K.size(); ++i) z[n + K[i]] = zeta[j_count + static_cast<Eigen::Index>(i)];
     return z;
   };
-  Result result = make_result(problem, to_mlcp(lcp.z, false), "lemke");
+  Result result = make_result(problem, to_mlcp(lcp.z, false), Method::Lemke);
   result.iterations = lcp.iterations;
   result.history = lcp.history;
   if (lcp.ray) result.ray = to_mlcp(*lcp.ray, true);
@@ -344,7 +344,7 @@ Result solve_lemke(const Mlcp& problem, const SolveOptions& options) {
   Eigen::VectorXd z(n + m);
   z.head(n) = lcp.z.head(n) - lcp.z.segment(n, n);
   z.tail(m) = lcp.z.tail(m);
-  Result result = make_result(problem, std::move(z), "lemke");
+  Result result = make_result(problem, std::move(z), Method::Lemke);
   result.iterations = lcp.iterations;
   result.history = lcp.history;
   if (lcp.ray) {

@@ -33,7 +33,7 @@ bool principal_solve(const Lcp& problem, const std::vector<bool>& in_alpha, Eige
 }  // namespace
 
 Result solve_murty(const Lcp& problem, const SolveOptions& options) {
-  if (auto trivial = detail::trivial_result(problem, "murty")) return *trivial;
+  if (auto trivial = detail::trivial_result(problem, Method::Murty)) return *trivial;
   const Eigen::Index n = problem.size();
   const int limit = options.iteration_limit(std::max(1000, 50 * static_cast<int>(n)));
   // Pivot on signs at the problem's own scale (scale-invariant); the tolerance only decides
@@ -48,7 +48,7 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
   int pivots = 0;
 
   const auto finish = [&](Status status, std::string message) {
-    Result result = detail::make_result(problem, z, "murty");
+    Result result = detail::make_result(problem, z, Method::Murty);
     result.iterations = pivots;
     result.history = std::move(history);
     result.status = status;

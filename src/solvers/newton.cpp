@@ -10,18 +10,14 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "newton_detail.hpp"
 #include "newton_linear.hpp"
-#include "perp/core/error.hpp"
-#include "perp/core/ncp_function.hpp"
 #include "perp/core/residual.hpp"
 #include "sparse_linear.hpp"
 
-namespace perp {
+namespace perp::newton_detail {
 namespace {
 
-constexpr int kDefaultNewtonSteps = 200;
-constexpr int kDefaultSmoothingSteps = 1000;
-using detail::kInfinity;
 // Exponent p of the descent test ∇Ψᵀd <= −ρ‖d‖^p (De Luca–Facchinei–Kanzow use p > 2).
 constexpr double kDescentPower = 2.1;
 // The iteration has stalled when the best Ψ so far has not decreased by kStallDecrease (relative)
@@ -43,437 +39,21 @@ constexpr double kProximalShift = 1e-2;
 constexpr double kProximalRetry = 100.0;
 
 // ---------------------------------------------------------------------------------------------
-// The problem as the iteration sees it: bounds, F and J.
-
-// F = M z + q, J = M (by reference, never copied): what the LCP and box-LCP models share.
-class LinearModel {
- public:
-  LinearModel(const Eigen::MatrixXd& M, const Eigen::VectorXd& q)
-      : M_(M), q_(q), symmetric_(detail::scan_matrix(M).symmetric) {}
-  [[nodiscard]] Eigen::Index size() const { return q_.size(); }
-  // F at a trial point; false when not finite (only possible on overflow).
-  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
-    F.noalias() = M_ * z;
-    F += q_;
-    return F.allFinite();
-  }
-  void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const { (void)function(z, F); }
-  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& /*z*/) { return M_; }
-  [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
-  // The relative residual (core/residual.hpp) of z with F = M z + q in the box [lo, hi].
-  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F, const Eigen::VectorXd& lo,
-                                const Eigen::VectorXd& hi) const {
-    return scaled_natural_residual(z, F, lo, hi, z_scale(z, lo, hi), w_scale(M_, q_, z));
-  }
-
- private:
-  const Eigen::MatrixXd& M_;
-  const Eigen::VectorXd& q_;
-  bool symmetric_;
-};
-
-// The LCP: bounds [0, +∞).
-class LcpModel : public LinearModel {
- public:
-  static constexpr bool kWatchdog = false;
-  // The proximal shift of singular Newton systems (see Newton::newton_system): on the LCP only,
-  // where a singular symmetric M is positive semidefinite (a monotone problem, on which the
-  // proximal point method converges). The others keep the plain step: on the MLCP with a singular
-  // A of mlcp_test.cpp (an indefinite saddle-point J) the shifted step stalled.
-  static constexpr bool kProximal = true;
-  explicit LcpModel(const Lcp& problem)
-      : LinearModel(problem.M, problem.q),
-        problem_(problem),
-        lower_(Eigen::VectorXd::Zero(problem.size())),
-        upper_(Eigen::VectorXd::Constant(problem.size(), kInfinity)) {}
-  [[nodiscard]] const Eigen::VectorXd& lower() const { return lower_; }
-  [[nodiscard]] const Eigen::VectorXd& upper() const { return upper_; }
-  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) {
-    static const Eigen::VectorXd none;
-    return LinearModel::relative(z, F, none, none);
-  }
-
-  // Active-set identification: once two iterates in a row agree on α = {i : z_i > F_i}, solve
-  // M_αα z_α = −q_α (one LU of size |α|); the vertex replaces the iterate when it solves to the
-  // tolerance. Each distinct α is tried once.
-  bool finish(Eigen::VectorXd& z, Eigen::VectorXd& F, double tolerance) {
-    alpha_.clear();
-    for (Eigen::Index i = 0; i < z.size(); ++i) {
-      if (z[i] > F[i]) alpha_.push_back(i);
-    }
-    const bool stable = alpha_ == previous_;
-    previous_.swap(alpha_);
-    if (!stable || previous_ == tried_) return false;
-    tried_ = previous_;
-    std::optional<Eigen::VectorXd> vertex = detail::active_set_point(problem_, tried_);
-    if (!vertex) return false;
-    Eigen::VectorXd w = problem_.slack(*vertex);
-    if (!(relative_residual(problem_, *vertex, w) <= tolerance)) return false;
-    z = std::move(*vertex);
-    F = std::move(w);
-    return true;
-  }
-
- private:
-  const Lcp& problem_;
-  Eigen::VectorXd lower_, upper_;
-  std::vector<Eigen::Index> alpha_, previous_, tried_;
-};
-
-// A box LCP with fixed bounds.
-class BoxModel : public LinearModel {
- public:
-  // The non-monotone line search's watchdog (see Newton::run): without it, Newton bounces between
-  // two points on random SPD box LCPs with n >= 80 and two-sided bounds, until the stall test stops
-  // it. Not (yet) on for the LCP and MCP models: there it turns quick stall reports on problems
-  // without a solution into long monotone crawls (tobenna: 24 → 4685 newton-fb steps).
-  static constexpr bool kWatchdog = true;
-  static constexpr bool kProximal = false;
-  explicit BoxModel(const BoxLcp& problem) : LinearModel(problem.M, problem.q), problem_(problem) {}
-  [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
-  [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
-  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) {
-    return LinearModel::relative(z, F, problem_.lower, problem_.upper);
-  }
-
-  // The box analogue of LcpModel::finish: once two iterates in a row agree on the sets (z_i − F_i
-  // at or below l_i: z_i = l_i; at or above u_i: z_i = u_i; otherwise clamped, F_i = 0), solve
-  // M_CC z_C = −q_C − M_CN z_N (one LU of size |C|) and keep the point when it solves to the
-  // tolerance. Each distinct labelling is tried once.
-  bool finish(Eigen::VectorXd& z, Eigen::VectorXd& F, double tolerance) {
-    const Eigen::Index n = z.size();
-    labels_.resize(static_cast<std::size_t>(n));
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double trial = z[i] - F[i];
-      labels_[static_cast<std::size_t>(i)] = trial <= problem_.lower[i] ? 0 : trial >= problem_.upper[i] ? 2 : 1;
-    }
-    const bool stable = labels_ == previous_;
-    previous_.swap(labels_);
-    if (!stable || previous_ == tried_) return false;
-    tried_ = previous_;
-    Eigen::VectorXd vertex(n);
-    std::vector<Eigen::Index> clamped;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const int label = previous_[static_cast<std::size_t>(i)];
-      vertex[i] = label == 0 ? problem_.lower[i] : label == 2 ? problem_.upper[i] : 0.0;
-      if (label == 1) clamped.push_back(i);
-    }
-    if (!clamped.empty()) {
-      const Eigen::VectorXd rhs = -problem_.slack(vertex)(clamped);  // z_C = 0 in vertex here
-      const Eigen::PartialPivLU<Eigen::MatrixXd> lu(problem_.M(clamped, clamped));
-      const Eigen::VectorXd solution = lu.solve(rhs);
-      if (!solution.allFinite()) return false;
-      vertex(clamped) = solution;
-    }
-    Eigen::VectorXd w = problem_.slack(vertex);
-    if (!(LinearModel::relative(vertex, w, problem_.lower, problem_.upper) <= tolerance)) return false;
-    z = std::move(vertex);
-    F = std::move(w);
-    return true;
-  }
-
- private:
-  const BoxLcp& problem_;
-  std::vector<int> labels_, previous_, tried_;
-};
-
-// What the models of a user's Mcp share: the bounds and F, checked at every call.
-class McpFunction {
- public:
-  static constexpr bool kWatchdog = false;
-  static constexpr bool kProximal = false;
-  explicit McpFunction(const Mcp& problem) : problem_(problem) {}
-  [[nodiscard]] Eigen::Index size() const { return problem_.size(); }
-  [[nodiscard]] const Eigen::VectorXd& lower() const { return problem_.lower; }
-  [[nodiscard]] const Eigen::VectorXd& upper() const { return problem_.upper; }
-  bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
-    F = problem_.F(z);
-    if (F.size() != z.size()) {
-      throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
-    }
-    return F.allFinite();
-  }
-  void start_function(const Eigen::VectorXd& z, Eigen::VectorXd& F) const {
-    F = evaluate_function(problem_.F, z, "F at the start point");
-  }
-  // No active-set step for a nonlinear F.
-  static bool finish(Eigen::VectorXd& /*z*/, Eigen::VectorXd& /*F*/, double /*tolerance*/) { return false; }
-
- protected:
-  const Mcp& problem_;
-};
-
-// F and J given as functions, checked at every call.
-class McpModel : public McpFunction {
- public:
-  explicit McpModel(const Mcp& problem) : McpFunction(problem) {}
-  const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) {
-    if (J_at_.size() == z.size() && J_at_ == z) return J_;  // already evaluated there (by `relative`)
-    J_ = evaluate_jacobian(problem_.J, z, "J at an iterate");
-    J_at_ = z;
-    symmetric_ = detail::scan_matrix(J_).symmetric;
-    return J_;
-  }
-  // The relative residual at the scale of the linearization at z (one J evaluation, kept for
-  // the Newton step taken from the same z).
-  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) {
-    return relative_residual(z, F, jacobian(z), problem_.lower, problem_.upper);
-  }
-  [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
-
- private:
-  Eigen::MatrixXd J_;
-  Eigen::VectorXd J_at_;
-  bool symmetric_ = false;
-};
-
-// The same with the Jacobian given sparse (`Mcp::J_sparse`): nothing dense of size n×n.
-class SparseMcpModel : public McpFunction {
- public:
-  explicit SparseMcpModel(const Mcp& problem) : McpFunction(problem) {}
-  const detail::SparseMatrix& jacobian(const Eigen::VectorXd& z) {
-    if (J_at_.size() == z.size() && J_at_ == z) return J_;
-    J_ = evaluate_jacobian(problem_.J_sparse, z, "J at an iterate");
-    J_at_ = z;
-    symmetric_ = detail::is_symmetric(J_);
-    return J_;
-  }
-  [[nodiscard]] double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) {
-    return relative_residual(z, F, jacobian(z), problem_.lower, problem_.upper);
-  }
-  [[nodiscard]] bool symmetric_jacobian() const { return symmetric_; }
-
- private:
-  detail::SparseMatrix J_;
-  Eigen::VectorXd J_at_;
-  bool symmetric_ = false;
-};
-
-// What the iteration needs of J, for either storage.
-void add_column(Eigen::VectorXd& out, const Eigen::MatrixXd& J, Eigen::Index j) { out += J.col(j); }
-void add_column(Eigen::VectorXd& out, const detail::SparseMatrix& J, Eigen::Index j) {
-  for (detail::SparseMatrix::InnerIterator it(J, j); it; ++it) out[it.row()] += it.value();
-}
-double max_column_sum(const Eigen::MatrixXd& J) { return J.cwiseAbs().colwise().sum().maxCoeff(); }
-double max_column_sum(const detail::SparseMatrix& J) { return detail::max_column_sum(J); }
-
-// ---------------------------------------------------------------------------------------------
-// The reformulation Φ, componentwise, with D_a and D_b.
-
-enum class Kind { Fb, Penalized, Smoothed, Min };
-
-struct Scalar {
-  double value = 0;
-  double da = 0;
-  double db = 0;
-  bool kink = false;  // at (0, 0) of an FB-type function: the gradient needs a direction
-};
-
-struct Parameters {
-  Kind kind = Kind::Fb;
-  double mu = 0;        // Smoothed
-  double lambda = 1.0;  // Penalized
-};
-
-Scalar phi(const Parameters& p, double a, double b) {
-  Scalar s;
-  switch (p.kind) {
-    case Kind::Fb:
-    case Kind::Min: {  // Min is handled separately; never reaches here
-      s.value = fischer_burmeister(a, b);
-      s.kink = a == 0.0 && b == 0.0;
-      if (!s.kink) {
-        const NcpGradient g = fischer_burmeister_gradient(a, b);
-        s.da = g.da;
-        s.db = g.db;
-      }
-      break;
-    }
-    case Kind::Penalized: {
-      s.value = penalized_fischer_burmeister(a, b, p.lambda);
-      s.kink = a == 0.0 && b == 0.0;
-      if (!s.kink) {
-        const NcpGradient g = penalized_fischer_burmeister_gradient(a, b, p.lambda);
-        s.da = g.da;
-        s.db = g.db;
-      }
-      break;
-    }
-    case Kind::Smoothed: {
-      s.value = smoothed_fischer_burmeister(a, b, p.mu);
-      s.kink = p.mu == 0.0 && a == 0.0 && b == 0.0;
-      if (!s.kink) {
-        const NcpGradient g = smoothed_fischer_burmeister_gradient(a, b, p.mu);
-        s.da = g.da;
-        s.db = g.db;
-      }
-      break;
-    }
-  }
-  return s;
-}
-
-// The element at the kink (0, 0) along the direction (da, db) of the arguments.
-NcpGradient kink_gradient(const Parameters& p, double da, double db) {
-  NcpGradient g = fischer_burmeister_clarke_at_origin(da, db);
-  if (p.kind == Kind::Penalized) {  // the penalty term a₊b₊ has gradient 0 at the origin
-    g.da *= p.lambda;
-    g.db *= p.lambda;
-  }
-  return g;
-}
-
-enum class BoundType { Free, Lower, Upper, Both, Fixed };
-
-BoundType bound_type(double lower, double upper) {
-  const bool has_lower = lower > -kInfinity;
-  const bool has_upper = upper < kInfinity;
-  if (has_lower && has_upper) return lower == upper ? BoundType::Fixed : BoundType::Both;
-  if (has_lower) return BoundType::Lower;
-  if (has_upper) return BoundType::Upper;
-  return BoundType::Free;
-}
-
-// Φ(z) and, when `derivative` is set, D_a and D_b (J is needed only where a pair sits at a kink).
-class Reformulator {
- public:
-  Reformulator(const Eigen::VectorXd& lower, const Eigen::VectorXd& upper) : lower_(lower), upper_(upper) {
-    types_.reserve(static_cast<std::size_t>(lower.size()));
-    for (Eigen::Index i = 0; i < lower.size(); ++i) types_.push_back(bound_type(lower[i], upper[i]));
-  }
-
-  void value(const Parameters& p, const Eigen::VectorXd& z, const Eigen::VectorXd& F, Eigen::VectorXd& out) {
-    out.resize(z.size());
-    for (Eigen::Index i = 0; i < z.size(); ++i) out[i] = component(p, i, z[i], F[i], nullptr);
-  }
-
-  template <class Matrix>
-  void derivative(const Parameters& p, const Eigen::VectorXd& z, const Eigen::VectorXd& F, const Matrix& J,
-                  Eigen::VectorXd& out, Eigen::VectorXd& Da, Eigen::VectorXd& Db) {
-    const Eigen::Index n = z.size();
-    out.resize(n);
-    Da.resize(n);
-    Db.resize(n);
-    kinks_.clear();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      Row row;
-      out[i] = component(p, i, z[i], F[i], &row);
-      Da[i] = row.da;
-      Db[i] = row.db;
-      if (row.kink) kinks_.push_back(i);
-    }
-    if (kinks_.empty()) return;
-    // Direction: every kinked z_i moves by +1; its effect on F is J·dir.
-    Jdir_.setZero(n);
-    for (const Eigen::Index j : kinks_) add_column(Jdir_, J, j);
-    for (const Eigen::Index i : kinks_) kink_row(p, i, z[i], F[i], Jdir_[i], Da[i], Db[i]);
-  }
-
-  [[nodiscard]] std::size_t kink_count() const { return kinks_.size(); }
-  // The rows the last `derivative` found at an FB-type kink (0, 0).
-  [[nodiscard]] const std::vector<Eigen::Index>& kinks() const { return kinks_; }
-
- private:
-  struct Row {
-    double da = 0;
-    double db = 0;
-    bool kink = false;
-  };
-
-  double component(const Parameters& p, Eigen::Index i, double z, double F, Row* row) const {
-    const double l = lower_[i];
-    const double u = upper_[i];
-    const BoundType type = types_[static_cast<std::size_t>(i)];
-    if (type == BoundType::Fixed) return set(row, 1.0, 0.0, false), z - l;
-    if (type == BoundType::Free) return set(row, 0.0, 1.0, false), F;
-    if (p.kind == Kind::Min) {
-      const double v = z - F;
-      if (v <= l) return set(row, 1.0, 0.0, false), z - l;
-      if (v >= u) return set(row, 1.0, 0.0, false), z - u;
-      return set(row, 0.0, 1.0, false), F;
-    }
-    if (type == BoundType::Lower) {
-      const Scalar s = phi(p, z - l, F);
-      set(row, s.da, s.db, s.kink);
-      return s.value;
-    }
-    if (type == BoundType::Upper) {
-      const Scalar s = phi(p, u - z, -F);
-      set(row, -s.da, -s.db, s.kink);
-      return s.value;
-    }
-    const Scalar inner = phi(p, u - z, -F);
-    const Scalar outer = phi(p, z - l, inner.value);
-    set(row, outer.da - outer.db * inner.da, -outer.db * inner.db, inner.kink || outer.kink);
-    return outer.value;
-  }
-
-  // Row i at a kink, with the directional derivative (dz = 1, dF = JdirI) picking the element.
-  void kink_row(const Parameters& p, Eigen::Index i, double z, double F, double JdirI, double& Da, double& Db) const {
-    const double l = lower_[i];
-    const double u = upper_[i];
-    switch (types_[static_cast<std::size_t>(i)]) {
-      case BoundType::Lower: {
-        const NcpGradient g = kink_gradient(p, 1.0, JdirI);
-        Da = g.da;
-        Db = g.db;
-        return;
-      }
-      case BoundType::Upper: {
-        const NcpGradient g = kink_gradient(p, -1.0, -JdirI);
-        Da = -g.da;
-        Db = -g.db;
-        return;
-      }
-      case BoundType::Both: {
-        const Scalar inner = phi(p, u - z, -F);
-        if (inner.kink) {  // z = u, F = 0; the outer pair (u − l, 0) is smooth
-          const NcpGradient gi = kink_gradient(p, -1.0, -JdirI);
-          const Scalar outer = phi(p, z - l, inner.value);
-          Da = outer.da - outer.db * gi.da;
-          Db = -outer.db * gi.db;
-        } else {  // z = l and the inner value is 0; the inner pair (u − l, −F) is smooth
-          const double dinner = -inner.da - inner.db * JdirI;
-          const NcpGradient go = kink_gradient(p, 1.0, dinner);
-          Da = go.da - go.db * inner.da;
-          Db = -go.db * inner.db;
-        }
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  static void set(Row* row, double da, double db, bool kink) {
-    if (row == nullptr) return;
-    row->da = da;
-    row->db = db;
-    row->kink = kink;
-  }
-
-  const Eigen::VectorXd& lower_;
-  const Eigen::VectorXd& upper_;
-  std::vector<BoundType> types_;
-  std::vector<Eigen::Index> kinks_;
-  Eigen::VectorXd Jdir_;
-};
-
-// ---------------------------------------------------------------------------------------------
 // The iteration.
 
-const char* method_name(Reformulation r) {
+// The method each reformulation runs as; its name (core's `method_name`, a literal) names the trace.
+Method method_of(Reformulation r) {
   switch (r) {
     case Reformulation::FischerBurmeister:
-      return "newton-fb";
+      return Method::NewtonFb;
     case Reformulation::MinMap:
-      return "newton-min";
+      return Method::NewtonMin;
     case Reformulation::PenalizedFb:
-      return "penalized-fb";
+      return Method::PenalizedFb;
     case Reformulation::Smoothing:
-      return "smoothing";
+      return Method::Smoothing;
   }
-  return "newton";
+  return Method::NewtonFb;
 }
 
 using detail::format;
@@ -695,7 +275,7 @@ class Newton {
   }
   void trace(int iteration, const Parameters& merit, const Eigen::VectorXd& z, double residual, const char* direction,
              std::optional<double> step) {
-    event_.method = method_name(reformulation_);
+    event_.method = method_name(method_of(reformulation_)).data();
     event_.kind = TraceKind::NewtonStep;
     event_.iteration = iteration;
     if (iteration == 0) event_.kinks.clear();
@@ -881,14 +461,18 @@ void report(Result& result, Outcome& out, double tolerance) {
 }
 
 }  // namespace
+}  // namespace perp::newton_detail
+
+namespace perp {
 
 Result solve_newton(const Lcp& problem, Reformulation reformulation, const SolveOptions& options) {
-  const char* name = method_name(reformulation);
-  if (auto trivial = detail::trivial_result(problem, name)) return *trivial;
+  using namespace newton_detail;
+  const Method method = method_of(reformulation);
+  if (auto trivial = detail::trivial_result(problem, method)) return *trivial;
   LcpModel model(problem);
   Newton<LcpModel> newton(model, reformulation, options);
   Outcome out = newton.run(options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size())));
-  Result result = detail::make_result(problem, std::move(out.z), name);
+  Result result = detail::make_result(problem, std::move(out.z), method);
   // The vertex the iterate approximates: exact where the active set {z_i > w_i} is right.
   std::vector<Eigen::Index> active;
   for (Eigen::Index i = 0; i < result.z.size(); ++i) {
@@ -900,10 +484,11 @@ Result solve_newton(const Lcp& problem, Reformulation reformulation, const Solve
 }
 
 Result solve_newton(const BoxLcp& problem, Reformulation reformulation, const SolveOptions& options) {
-  const char* name = method_name(reformulation);
+  using namespace newton_detail;
+  const Method method = method_of(reformulation);
   const Eigen::Index n = problem.size();
   Result result;
-  result.method = name;
+  result.method = method;
   if (n == 0) {
     result.status = Status::Solved;
     result.message = "empty problem (n = 0)";
@@ -926,12 +511,13 @@ Result solve_newton(const BoxLcp& problem, Reformulation reformulation, const So
 }
 
 Result solve_newton(const Mcp& problem, Reformulation reformulation, const SolveOptions& options) {
-  const char* name = method_name(reformulation);
+  using namespace newton_detail;
+  const Method method = method_of(reformulation);
   const Eigen::Index n = problem.size();
   if (n == 0) {  // nothing to solve; F is not called on an empty vector
     Result empty;
     empty.status = Status::Solved;
-    empty.method = name;
+    empty.method = method;
     empty.message = "empty problem (n = 0)";
     return empty;
   }
@@ -943,7 +529,7 @@ Result solve_newton(const Mcp& problem, Reformulation reformulation, const Solve
     result.z = std::move(out.z);
     result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
     result.relative_residual = model.relative(result.z, result.w);
-    result.method = name;
+    result.method = method;
     report(result, out, options.tolerance);
     return result;
   };

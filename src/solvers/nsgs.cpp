@@ -478,7 +478,7 @@ std::string failures_note(Eigen::Index failures) {
 Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0,
                   FrictionContactResiduals& residuals) {
   Result result;
-  result.method = "nsgs";
+  result.method = Method::Nsgs;
   // The start point first: a warm start that solves needs no sweeper.
   result.w = problem.velocity(r0);
   residuals = friction_contact_residuals(problem, r0, result.w);

@@ -47,7 +47,7 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   const Eigen::Index nc = shell.contacts();
   const FrictionContactOptions& fc = options.friction_contact;
   Result result;
-  result.method = "nsgs";
+  result.method = Method::Nsgs;
   Eigen::VectorXd r = r0;
   Eigen::VectorXd v(minv.size());
   Eigen::VectorXd u(shell.size());

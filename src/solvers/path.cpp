@@ -415,7 +415,7 @@ Result run_path(Model& model, const Eigen::VectorXd& z0, const SolveOptions& opt
   Path path(options, options.iteration_limit(kDefaultMajorIterations));
   Run run = path.solve(model, z0, given);
   Result result;
-  result.method = "path";
+  result.method = Method::Path;
   result.z = std::move(run.best.z);
   result.iterations = path.iterations();
   result.history = std::move(path.history());
@@ -448,7 +448,7 @@ Result solve_path(const Mcp& problem, const SolveOptions& options) {
   if (n == 0) {
     Result empty;
     empty.status = Status::Solved;
-    empty.method = "path";
+    empty.method = Method::Path;
     empty.message = "empty problem (n = 0)";
     return empty;
   }
@@ -474,7 +474,7 @@ Result solve_path(const Mcp& problem, const SolveOptions& options) {
 }
 
 Result solve_path(const Lcp& problem, const SolveOptions& options) {
-  if (auto trivial = detail::trivial_result(problem, "path")) return *trivial;
+  if (auto trivial = detail::trivial_result(problem, Method::Path)) return *trivial;
   const Eigen::Index n = problem.size();
   const Eigen::VectorXd lower = Eigen::VectorXd::Zero(n);
   const Eigen::VectorXd upper = Eigen::VectorXd::Constant(n, kInfinity);
@@ -485,7 +485,7 @@ Result solve_path(const Lcp& problem, const SolveOptions& options) {
   // A(x(t)) = (1 − t) F_B(x) is w = M z + q + (1 − t) z₀·1.
   const Eigen::VectorXd lemke = -(problem.q.array() + std::max(0.0, -problem.q.minCoeff())).matrix();
   Result run = run_path(model, start, options, options.initial_guess ? nullptr : &lemke);
-  Result result = detail::make_result(problem, std::move(run.z), "path");
+  Result result = detail::make_result(problem, std::move(run.z), Method::Path);
   std::vector<Eigen::Index> active;
   for (Eigen::Index i = 0; i < n; ++i) {
     if (result.z[i] > result.w[i]) active.push_back(i);
@@ -502,7 +502,7 @@ Result solve_path(const Lcp& problem, const SolveOptions& options) {
 Result solve_path(const BoxLcp& problem, const SolveOptions& options) {
   const Eigen::Index n = problem.size();
   Result result;
-  result.method = "path";
+  result.method = Method::Path;
   if (n == 0) {
     result.status = Status::Solved;
     result.message = "empty problem (n = 0)";

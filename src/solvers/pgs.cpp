@@ -148,7 +148,7 @@ Result projected_gauss_seidel(const Problem& problem, const SolveOptions& option
   fixed_bounds(problem, lo, hi);
   Eigen::VectorXd z = detail::bounded_start(lo, hi, friction, options);
   Result result;
-  result.method = name;
+  result.method = relaxation == 1.0 ? Method::Pgs : Method::Psor;
 
   // normal[i] >= 0: component i is coupled to z_normal[i] with coefficient mu[i].
   std::vector<Eigen::Index> normal(static_cast<std::size_t>(n), -1);
@@ -272,7 +272,7 @@ Eigen::VectorXd detail::bounded_start(const Eigen::VectorXd& lower, const Eigen:
 
 Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxation) {
   if (!options.initial_guess) {
-    if (auto trivial = detail::trivial_result(problem, relaxation == 1.0 ? "pgs" : "psor")) return *trivial;
+    if (auto trivial = detail::trivial_result(problem, relaxation == 1.0 ? Method::Pgs : Method::Psor)) return *trivial;
   }
   Result result = projected_gauss_seidel(problem, options, relaxation);
   detail::recompute(problem, result);

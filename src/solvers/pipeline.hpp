@@ -38,7 +38,7 @@ Result attempt(const Problem& problem, Method method, const SolveOptions& option
   Result result = trivial ? *std::move(trivial) : Steps::run(problem, method, options);
   Steps::finish(problem, options, result);
   settle(result, options.tolerance);
-  if (method != Method::Auto || result.method.empty()) result.method = method_info(method).name;
+  if (method != Method::Auto) result.method = method;  // auto: the method that answered
   return result;
 }
 

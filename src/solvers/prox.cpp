@@ -24,7 +24,7 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
   const FrictionContactOptions& fc = options.friction_contact;
   ContactSweeper sweeper(problem, fc);
   Result result;
-  result.method = "prox";
+  result.method = Method::Prox;
   const int d = problem.dimension;
   const Eigen::Index n = problem.size();
   const int limit = options.iteration_limit(kNsgsDefaultSweeps);

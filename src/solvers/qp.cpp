@@ -213,8 +213,8 @@ QpResult solve(const Qp& problem, Method method, const SolveOptions& options) {
   // The certificate was checked against the data: the KKT LCP provably has no solution.
   out.lcp.status = Status::Infeasible;
   out.lcp.ray = *ray;
-  out.lcp.message = verdict.sentence + " (from Lemke's secondary ray on the KKT LCP) [" + out.lcp.method + ": " +
-                    out.lcp.message + "]";
+  out.lcp.message = verdict.sentence + " (from Lemke's secondary ray on the KKT LCP) [" + to_string(out.lcp.method) +
+                    ": " + out.lcp.message + "]";
   return out;
 }
 

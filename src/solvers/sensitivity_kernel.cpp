@@ -286,7 +286,7 @@ BoxSensitivity::Directional BoxSensitivity::directional(const Eigen::VectorXd& p
     out.solve.status = Status::Solved;
     out.solve.z = out.dz;
     out.solve.message = "no degenerate component: the derivative is the unique one";
-    out.solve.method = "none";
+    out.solve.method = Method::Auto;  // answered without running a method, as auto does for z = 0
     return out;
   }
   // Non-coupled degenerate components join the primaries with one-sided bounds; coupled degenerate

@@ -151,7 +151,7 @@ struct LcpSteps {
   // n = 0 or q >= 0: z = 0 (but enum lists every solution when asked to).
   static std::optional<Result> trivial(const Lcp& problem, const SolveOptions& options) {
     if (options.all_solutions) return std::nullopt;
-    return detail::trivial_result(problem, "");
+    return detail::trivial_result(problem, Method::Auto);
   }
   static Result run(const Lcp& problem, Method method, const SolveOptions& options) {
     return run_scaled(problem, method, options);

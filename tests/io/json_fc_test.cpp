@@ -138,7 +138,7 @@ TEST(JsonFrictionContact, ResultRecomputesUAndEveryCriterionFromR) {
   const FrictionContact problem = read_json_friction_contact(kExamples / "friction_contact_2d.json");
   Result result;
   result.status = Status::Solved;
-  result.method = "nsgs";
+  result.method = Method::Nsgs;
   result.iterations = 3;
   result.z = Eigen::Vector2d(1, -0.3);
   result.w = Eigen::Vector2d(7, 7);  // not what the writer prints: u is recomputed

@@ -206,7 +206,7 @@ Result sample_result() {
   result.residual = 1e-16;
   result.history = {1.5, 0.25, 1e-16};
   result.message = "complementary basis found";
-  result.method = "lemke";
+  result.method = Method::Lemke;
   result.time_ms = 0.125;
   return result;
 }

@@ -73,7 +73,7 @@ TEST(SmallSolveAllocations, OnlyTheResult) {
         const Result r = solve(problem, method, options);
         const long count = allocations.load() - before;
         ASSERT_TRUE(r.solved()) << r.message;
-        EXPECT_EQ(r.method, "lemke");
+        EXPECT_EQ(r.method, Method::Lemke);
         EXPECT_EQ(count, history ? 4 : 3) << "n = " << n << ", " << to_string(method) << ", history " << history
                                           << ": " << r.message;
       }

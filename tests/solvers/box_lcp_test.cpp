@@ -411,7 +411,7 @@ TEST(SolveBoxLcp, WarmStartFromTheSolution) {
 TEST(SolveBoxLcp, AutoReportsItsAttempts) {
   const Result r = solve(sliding_contact(), Method::Auto);
   ASSERT_TRUE(r.solved()) << r.message;
-  EXPECT_EQ(r.method, "dantzig");
+  EXPECT_EQ(r.method, Method::Dantzig);
   EXPECT_THAT(r.message, HasSubstr("auto (dantzig: solved)"));
   // Indefinite: dantzig cannot pivot; auto must fall back (the Newton family first here).
   // M = [[1, 2], [2, 1]], q = (−1, −3), z in [0, 10]²: z = (0, 3) gives w = (5, 0): a solution.
@@ -421,7 +421,7 @@ TEST(SolveBoxLcp, AutoReportsItsAttempts) {
   ASSERT_TRUE(fallback.solved()) << fallback.message;
   EXPECT_LE(natural_residual(indefinite, fallback.z), 1e-8);
   EXPECT_THAT(fallback.message, HasSubstr("dantzig: not-applicable"));
-  EXPECT_NE(fallback.method, "dantzig");
+  EXPECT_NE(fallback.method, Method::Dantzig);
 }
 
 TEST(SolveBoxLcp, LcpAsABoxAgreesWithTheLcpSolvers) {

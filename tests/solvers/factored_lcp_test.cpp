@@ -78,10 +78,10 @@ TEST(FactoredLcp, RandomRedundantRowsAgreeWithLemkeOnTheFormedLcp) {
     const Result result = solve(problem, Method::InteriorPoint, {.tolerance = 1e-10});
     expect_solves(problem, result, 1e-10);
     EXPECT_LE((result.w - dense.w).lpNorm<Eigen::Infinity>(), 1e-7 * (1 + dense.w.lpNorm<Eigen::Infinity>()));
-    EXPECT_EQ(result.method, "interior-point");
+    EXPECT_EQ(result.method, Method::InteriorPoint);
     // Any other method runs on the formed LCP.
     const Result other = solve(problem, Method::Lemke, {.tolerance = 1e-10});
-    EXPECT_EQ(other.method, "lemke");
+    EXPECT_EQ(other.method, Method::Lemke);
     EXPECT_TRUE(other.solved());
   }
 }

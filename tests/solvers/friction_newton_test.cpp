@@ -149,7 +149,7 @@ TEST(FrictionNewton, OneContactByHand) {
     options.tolerance = 1e-12;
     const Result result = newton(problem, options);
     EXPECT_EQ(result.status, Status::Solved) << result.message;
-    EXPECT_EQ(result.method, "newton-ac");
+    EXPECT_EQ(result.method, Method::NewtonAc);
     EXPECT_LE((result.z - c.r).lpNorm<Eigen::Infinity>(), 1e-12);
     EXPECT_LE(result.residual, 1e-12);
     EXPECT_EQ(static_cast<int>(result.history.size()), result.iterations);

@@ -19,7 +19,7 @@ TEST(InteriorPoint, TwoContactBlockGivesFiveFive) {
   ASSERT_TRUE(r.solved()) << r.message;
   EXPECT_NEAR(r.z[0], 5, 1e-11);
   EXPECT_NEAR(r.z[1], 5, 1e-11);
-  EXPECT_EQ(r.method, "interior-point");
+  EXPECT_EQ(r.method, Method::InteriorPoint);
   EXPECT_FALSE(r.history.empty());
 }
 

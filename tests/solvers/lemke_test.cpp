@@ -21,7 +21,7 @@ TEST(Lemke, ChapterExampleGivesOneOne) {
   EXPECT_EQ(r.iterations, 3);
   EXPECT_EQ(r.history.size(), 3u);
   EXPECT_EQ(r.history.back(), 0.0);
-  EXPECT_EQ(r.method, "lemke");
+  EXPECT_EQ(r.method, Method::Lemke);
 }
 
 TEST(Lemke, ChaptersIdentityExercise) {

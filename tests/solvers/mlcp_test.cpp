@@ -99,7 +99,7 @@ TEST(MlcpSolve, NonsingularAEveryMethod) {
     SCOPED_TRACE(to_string(method));
     const Result r = solve(problem, method);
     expect_solution(problem, r, kNonsingularSolution);
-    EXPECT_EQ(r.method, to_string(method == Method::Auto ? Method::Schur : method));
+    EXPECT_EQ(r.method, method == Method::Auto ? Method::Schur : method);
   }
 }
 
@@ -309,7 +309,7 @@ TEST(MlcpSolve, ZeroSolvesExactlyForEveryMethod) {
     const Result r = solve(problem, method);
     EXPECT_TRUE(r.solved()) << to_string(method) << ": " << r.message;
     EXPECT_EQ(r.z, Eigen::VectorXd::Zero(2)) << to_string(method);
-    EXPECT_EQ(r.method, to_string(method));
+    EXPECT_EQ(r.method, method);
   }
 }
 

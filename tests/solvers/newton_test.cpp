@@ -56,7 +56,7 @@ TEST(Newton, SmallNcpSolvedByEveryMethodOfTheFamily) {
     EXPECT_NEAR(r.z[0], 0.5, 1e-12) << to_string(m);
     EXPECT_NEAR(r.z[1], 0.0, 1e-12) << to_string(m);
     expect_ncp_solution(p, r, 1e-12);
-    EXPECT_EQ(r.method, to_string(m));
+    EXPECT_EQ(r.method, m);
     EXPECT_EQ(r.history.size(), static_cast<std::size_t>(r.iterations));
     EXPECT_FALSE(r.history.empty());
     EXPECT_EQ(r.history.back(), r.residual);
@@ -358,7 +358,7 @@ TEST(Newton, EmptyProblemIsSolvedWithoutCallingF) {
 TEST(Newton, AutoOnAnNcpReportsWhatItTried) {
   const Result r = solve(kojima_shindo());
   ASSERT_TRUE(r.solved()) << r.message;
-  EXPECT_EQ(r.method, "path");
+  EXPECT_EQ(r.method, Method::Path);
   EXPECT_THAT(r.message, HasSubstr("auto (path: solved)"));
 }
 

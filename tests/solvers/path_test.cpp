@@ -89,7 +89,7 @@ TEST(Path, SolvesTheMcplibAndLiteratureCasesFromEveryStart) {
       expect_mcp_solution(c.problem, r, 1e-7, c.name + " by " + to_string(m));
       EXPECT_TRUE(c.known(r.z)) << c.name << " by " << to_string(m) << ": z = " << r.z.transpose();
       if (m == Method::Path) {
-        EXPECT_EQ(r.method, "path");
+        EXPECT_EQ(r.method, Method::Path);
       }
     }
   }
@@ -199,7 +199,7 @@ TEST(Path, IterationTable) {
       o.initial_guess = c.start;
       const Result r = solve(c.problem, m, o);
       if (r.solved()) {
-        std::printf(" %d%s |", r.iterations, m == Method::Auto ? (" (" + r.method + ")").c_str() : "");
+        std::printf(" %d%s |", r.iterations, m == Method::Auto ? (" (" + to_string(r.method) + ")").c_str() : "");
       } else {
         std::printf(" %s |", to_string(r.status).c_str());
       }

@@ -102,7 +102,7 @@ TEST(Psor, OverRelaxationAndWarmStart) {
   const Result psor = solve(p, Method::Psor, {.tolerance = 1e-10, .max_iterations = 100000, .relaxation = 1.5});
   ASSERT_TRUE(pgs.solved()) << pgs.message;
   ASSERT_TRUE(psor.solved()) << psor.message;
-  EXPECT_EQ(psor.method, "psor");
+  EXPECT_EQ(psor.method, Method::Psor);
   EXPECT_LE((pgs.z - psor.z).cwiseAbs().maxCoeff(), 1e-7);
   // Warm start at the solution: done after one sweep.
   const Result warm = solve(p, Method::Pgs, {.tolerance = 1e-9, .initial_guess = pgs.z});

@@ -106,7 +106,7 @@ TEST(Recommend, AutoFollowsTheRecommendedOrder) {
   const Lcp p = testing_problems::two_contact_block();
   const Result r = solve(p, Method::Auto);
   ASSERT_TRUE(r.solved());
-  EXPECT_EQ(r.method, "lemke");
+  EXPECT_EQ(r.method, Method::Lemke);
   EXPECT_THAT(r.message, HasSubstr("lemke first; lemke: solved"));
   // Not solved: every attempt is listed, in the recommended order, and the reason is given.
   const Result none = solve(testing_problems::no_solution(), Method::Auto);

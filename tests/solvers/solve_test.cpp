@@ -26,7 +26,7 @@ TEST(Solve, EveryMethodSolvesTheChaptersBlock) {
     EXPECT_DOUBLE_EQ(r.residual, natural_residual(two_contact_block(), r.z));
     EXPECT_TRUE(r.w.isApprox(two_contact_block().slack(r.z)));
     EXPECT_GE(r.time_ms, 0.0);
-    EXPECT_FALSE(r.method.empty());
+    EXPECT_TRUE(m == Method::Auto ? r.method != Method::Auto : r.method == m) << to_string(m) << ": " << r.method;
     EXPECT_THAT(r.brief_report(), testing::HasSubstr("solved"));
   }
 }
@@ -57,7 +57,7 @@ TEST(Solve, AutoFallsBackUntilAMethodSolves) {
   ASSERT_TRUE(automatic.solved()) << automatic.message;
   EXPECT_LE(natural_residual(p, automatic.z), 1e-12);
   ASSERT_FALSE(lemke.solved()) << "this test needs a problem on which lemke fails";
-  EXPECT_NE(automatic.method, "lemke");
+  EXPECT_NE(automatic.method, Method::Lemke);
   EXPECT_THAT(automatic.message, testing::HasSubstr("auto ("));
 }
 
@@ -65,11 +65,11 @@ TEST(Solve, AutoSendsLargeSymmetricPositiveDefiniteProblemsToTheMeasuredRoute) {
   const Lcp large = random_spd(1100, 4);
   const Result r = solve(large, Method::Auto);
   ASSERT_TRUE(r.solved()) << r.message;
-  EXPECT_EQ(r.method, "pgs");  // a vertex of block pivoting, or PGS itself
+  EXPECT_EQ(r.method, Method::Pgs);  // a vertex of block pivoting, or PGS itself
   EXPECT_THAT(r.message, testing::HasSubstr("symmetric with a positive diagonal"));
   EXPECT_LE(testing_relative::relative(large, r.z), 1e-8);  // the relative test (docs/solvers.md)
   // Up to n = 40 the same kind of problem starts with Lemke.
-  EXPECT_EQ(solve(random_spd(40, 4), Method::Auto).method, "lemke");
+  EXPECT_EQ(solve(random_spd(40, 4), Method::Auto).method, Method::Lemke);
 }
 
 TEST(Solve, AutoReportsEveryAttemptWhenNothingSolves) {

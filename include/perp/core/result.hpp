@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "perp/core/method.hpp"
 #include "perp/core/status.hpp"
 
 namespace perp {
@@ -44,8 +45,9 @@ struct Result {
   std::vector<double> history;
   /// One human-readable sentence: why the method stopped, with indices where relevant.
   std::string message;
-  /// The method that produced z (for `auto`, the one that succeeded or the best attempt).
-  std::string method;
+  /// The method that produced z (for `auto`, the one that succeeded or the best attempt; `Auto`
+  /// itself where auto answered without running one, as for z = 0). Its name is `to_string(method)`.
+  Method method = Method::Auto;
   /// Wall-clock time of the solve in milliseconds (set by `solve`).
   double time_ms = 0;
   /// With `SolveOptions::all_solutions` (enum): every distinct solution found.
@@ -54,7 +56,8 @@ struct Result {
   std::optional<Eigen::VectorXd> ray;
 
   [[nodiscard]] bool solved() const { return status == Status::Solved; }
-  /// One line: "lemke: solved in 3 iterations, residual 0, relative 0 (0.01 ms)".
+  /// One line: "lemke: solved in 3 iterations, residual 0, relative 0 (0.01 ms)"; "?" for the method
+  /// of a result no method has filled (`Status::NotRun`).
   [[nodiscard]] std::string brief_report() const;
 };
 

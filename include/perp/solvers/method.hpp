@@ -1,46 +1,16 @@
 #pragma once
 /// \file
-/// The LCP methods, with stable lower-case names shared by C++, the CLI and JSON.
+/// The method table: which problem types each method accepts, its defaults and limits. The enum
+/// `Method` and its names are core/method.hpp (included here).
 
 #include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "perp/core/status.hpp"
+#include "perp/core/method.hpp"
 
 namespace perp {
-
-enum class Method {
-  Enum,         ///< "enum": every active set α ⊆ {1..n}, n <= 25 (solvers/enumeration.hpp)
-  Lemke,        ///< "lemke": complementary pivoting with lexicographic ratio test (solvers/lemke.hpp)
-  Murty,        ///< "murty": least-index principal pivoting, finite on P-matrices (solvers/murty.hpp)
-  Pgs,          ///< "pgs": projected Gauss–Seidel (solvers/pgs.hpp)
-  Psor,         ///< "psor": projected SOR with relaxation ω ∈ (0, 2) (solvers/pgs.hpp)
-  NewtonFb,     ///< "newton-fb": semismooth Newton on Fischer–Burmeister, Armijo on ½‖Φ‖² (solvers/newton.hpp)
-  NewtonMin,    ///< "newton-min": semismooth Newton on min(z, F(z)), line search on the FB merit
-  PenalizedFb,  ///< "penalized-fb": semismooth Newton on the penalized FB of Chen–Chen–Kanzow
-  Smoothing,    ///< "smoothing": Newton on the smoothed FB with μ → 0, warm-started (solvers/newton.hpp)
-  Path,         ///< "path": PATH-class path search on the pivoted linearizations of the normal map (solvers/path.hpp)
-  InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
-  Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP (solvers/dantzig.hpp)
-  Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement (solvers/mlcp.hpp)
-  Nsgs,   ///< "nsgs": frictional contact only; non-smooth block Gauss–Seidel over contacts
-          ///< (solvers/friction_contact.hpp)
-  NewtonAc,  ///< "newton-ac": frictional contact only; semismooth Newton on the Alart–Curnier function
-  Prox,      ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
-  Auto,      ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
-};
-
-/// "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
-/// "path", "interior-point", "dantzig", "schur", "nsgs", "newton-ac", "prox", "auto".
-std::string to_string(Method method);
-
-template <>
-Method from_string<Method>(std::string_view name);
-
-/// Writes `to_string(method)` (for logs and test names).
-std::ostream& operator<<(std::ostream& out, Method method);
 
 /// The problem types a method may accept (bits of `MethodInfo::accepts`).
 enum class ProblemKind : unsigned {

@@ -100,7 +100,7 @@ class BoxSensitivity {
 
   /// The exact one-sided directional derivative along (p, dl, du), solving the box LCP on the
   /// degenerate set; `solve` reports how that went (solved at once without a solve when no
-  /// component is degenerate).
+  /// component is degenerate; its method is then `Method::Auto`, as for auto's z = 0).
   struct Directional {
     Eigen::VectorXd dz;
     Result solve;

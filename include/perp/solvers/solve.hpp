@@ -15,7 +15,7 @@ namespace perp {
 /// Failure to solve is a status in the result, never an exception.
 ///
 /// `Method::Auto` returns z = 0 at once when q >= 0 (n = 0 included; `Result::method` is then
-/// "auto"). Otherwise it steers by measured cost (docs/solvers.md, "Auto"): n <= 40, lemke; M
+/// `Method::Auto`). Otherwise it steers by measured cost (docs/solvers.md, "Auto"): n <= 40, lemke; M
 /// symmetric with a positive diagonal, block principal pivoting from the start while its
 /// infeasible count keeps halving, then PGS in chunks with its rate measured, block pivoting again
 /// once the active set holds, dantzig and lemke when the rate is slow, newton-min from the PGS

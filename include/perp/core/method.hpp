@@ -1,0 +1,90 @@
+#pragma once
+/// \file
+/// The methods, with stable lower-case names shared by C++, the CLI, JSON and Python. The enum
+/// and its names live in core so that `Result::method` can name its method; what each method
+/// accepts, its defaults and limits are the method table of solvers/method.hpp.
+
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+#include "perp/core/status.hpp"
+
+namespace perp {
+
+enum class Method {
+  Enum,         ///< "enum": every active set α ⊆ {1..n}, n <= 25 (solvers/enumeration.hpp)
+  Lemke,        ///< "lemke": complementary pivoting with lexicographic ratio test (solvers/lemke.hpp)
+  Murty,        ///< "murty": least-index principal pivoting, finite on P-matrices (solvers/murty.hpp)
+  Pgs,          ///< "pgs": projected Gauss–Seidel (solvers/pgs.hpp)
+  Psor,         ///< "psor": projected SOR with relaxation ω ∈ (0, 2) (solvers/pgs.hpp)
+  NewtonFb,     ///< "newton-fb": semismooth Newton on Fischer–Burmeister, Armijo on ½‖Φ‖² (solvers/newton.hpp)
+  NewtonMin,    ///< "newton-min": semismooth Newton on min(z, F(z)), line search on the FB merit
+  PenalizedFb,  ///< "penalized-fb": semismooth Newton on the penalized FB of Chen–Chen–Kanzow
+  Smoothing,    ///< "smoothing": Newton on the smoothed FB with μ → 0, warm-started (solvers/newton.hpp)
+  Path,         ///< "path": PATH-class path search on the pivoted linearizations of the normal map (solvers/path.hpp)
+  InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
+  Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP (solvers/dantzig.hpp)
+  Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement (solvers/mlcp.hpp)
+  Nsgs,   ///< "nsgs": frictional contact only; non-smooth block Gauss–Seidel over contacts
+          ///< (solvers/friction_contact.hpp)
+  NewtonAc,  ///< "newton-ac": frictional contact only; semismooth Newton on the Alart–Curnier function
+  Prox,      ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
+  Auto,      ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
+};
+
+/// The one name table: "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min",
+/// "penalized-fb", "smoothing", "path", "interior-point", "dantzig", "schur", "nsgs", "newton-ac",
+/// "prox", "auto"; "unknown-method" for a value outside the enum. constexpr, so that the method
+/// table's rows (solvers/method.cpp) take their names from it.
+[[nodiscard]] constexpr std::string_view method_name(Method method) {
+  switch (method) {
+    case Method::Enum:
+      return "enum";
+    case Method::Lemke:
+      return "lemke";
+    case Method::Murty:
+      return "murty";
+    case Method::Pgs:
+      return "pgs";
+    case Method::Psor:
+      return "psor";
+    case Method::NewtonFb:
+      return "newton-fb";
+    case Method::NewtonMin:
+      return "newton-min";
+    case Method::PenalizedFb:
+      return "penalized-fb";
+    case Method::Smoothing:
+      return "smoothing";
+    case Method::Path:
+      return "path";
+    case Method::InteriorPoint:
+      return "interior-point";
+    case Method::Dantzig:
+      return "dantzig";
+    case Method::Schur:
+      return "schur";
+    case Method::Nsgs:
+      return "nsgs";
+    case Method::NewtonAc:
+      return "newton-ac";
+    case Method::Prox:
+      return "prox";
+    case Method::Auto:
+      return "auto";
+  }
+  return "unknown-method";
+}
+
+/// `method_name(method)` as a string.
+std::string to_string(Method method);
+
+/// The inverse of `to_string`; throws `InvalidProblem` listing the valid names.
+template <>
+Method from_string<Method>(std::string_view name);
+
+/// Writes `to_string(method)` (for logs and test names).
+std::ostream& operator<<(std::ostream& out, Method method);
+
+}  // namespace perp
