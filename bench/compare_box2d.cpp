@@ -212,6 +212,7 @@ Figures run_perp(const Scene& scene, int steps, bool split, perp::Method method,
                    report.contacts.size(), perp::to_string(report.status).c_str(), report.method.c_str(),
                    report.iterations, report.residual, report.solve_ms, static_cast<long>(report.lcp_size),
                    report.fallback.empty() ? "" : ", fallback from ", report.fallback.c_str());
+      if (report.status != perp::Status::Solved) std::fprintf(stderr, "  %s\n", report.message.c_str());
     }
     figures.solve_share += report.solve_ms;
     figures.worst_criterion = std::max({figures.worst_criterion, report.criteria.signorini, report.criteria.coulomb,

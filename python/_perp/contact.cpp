@@ -319,6 +319,7 @@ py::dict step_world(World& world, double timestep, double theta, double restitut
   d["method"] = report.method;
   d["iterations"] = report.iterations;
   d["residual"] = report.residual;
+  d["message"] = report.message;
   d["solve_ms"] = report.solve_ms;
   d["step_ms"] = report.step_ms;
   d["problem_size"] = static_cast<long long>(report.lcp_size);

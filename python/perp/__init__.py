@@ -814,6 +814,7 @@ class StepReport(NamedTuple):
     split_contacts: int
     split_status: Status
     fallback: str
+    message: str
     derivatives: Optional[StepDerivatives] = None
 
 

@@ -134,6 +134,7 @@ void record_solve(StepReport& report, const Result& result, double solve_ms, Eig
   report.solve_ms = solve_ms;
   report.status = result.status;
   report.method = to_string(result.method);
+  report.message = result.message;
   report.iterations = result.iterations;
   report.residual = result.residual;
   report.lcp_size = size;

@@ -127,6 +127,7 @@ def test_slope_plane_fixed_body_and_materials():
     for _ in range(200):
         r = w.step(friction=0.3, tol=1e-12)
         assert r.status == perp.Status.SOLVED and r.fallback == ""
+        assert "relative error" in r.message
         assert set(r.contacts["body_b"]) == {-2}  # plane 0
     mu = math.sqrt(0.2 * 0.3)
     speed = -np.dot(w.body("crate").velocity, along)

@@ -126,6 +126,9 @@ struct StepReport {
   std::string method;
   int iterations = 0;
   double residual = 0;
+  /// The solver's own sentence on how its solve ended (`Result::message`: why it stopped, at what
+  /// residual, and for `auto` the methods it went through); empty without active contacts.
+  std::string message;
   /// Wall-clock time of the LCP solve and of the whole step, milliseconds.
   double solve_ms = 0;
   double step_ms = 0;
