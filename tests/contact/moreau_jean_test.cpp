@@ -209,6 +209,28 @@ TEST(MoreauJean, StackOfBoxesStaysPut) {
   }
 }
 
+TEST(MoreauJean, TenBoxStackKeepsItsContactsForAMinute) {
+  // Ten unit boxes, h = 1/60, μ = 0.6, the default tolerance: each step's solve leaves a creep of
+  // the order of its tolerance (the stack turns at ~5e-10 rad/s), and a lifting corner passed
+  // activation_tolerance at step 1 180; the contact went off, the stack rocked (4 of its 20 contacts
+  // left at one step) and kept 1 cm overlaps. A loaded pair's contacts stay active up to 1 000
+  // activation tolerances: all 20 contacts, every step, for a minute.
+  World world;
+  for (int i = 0; i < 10; ++i) world.bodies.push_back(box("b" + std::to_string(i), 1, 1, 1, {0, 0.5 + i}));
+  world.ground = Ground{0};
+  MoreauJeanOptions options;
+  options.timestep = 1.0 / 60;
+  options.friction = 0.6;
+  for (int k = 0; k < 3600; ++k) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved) << "step " << k;
+    ASSERT_EQ(report.contacts.size(), 20u) << "step " << k;
+    for (const Contact& contact : report.contacts) ASSERT_GE(contact.gap, -1e-8) << "step " << k;
+  }
+  EXPECT_NEAR(world.bodies[9].position.x(), 0, 1e-6);
+  EXPECT_NEAR(world.bodies[9].position.y(), 9.5, 1e-8);
+}
+
 TEST(MoreauJean, DiskRestsOnABox) {
   // A disk on a box that lies on the ground: the disk–box contact carries the disk's weight,
   // the box's two ground corners carry both weights, half each (symmetric), with friction.
