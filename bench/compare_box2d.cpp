@@ -16,10 +16,12 @@
 // that the rounded outline is perp's box. Box2D is run at its defaults (8 velocity, 3 position
 // iterations, sleeping on) and at (30, 10), and at 8/3 without sleeping (like perp).
 //
-// Usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--perp-only] [--verbose]
+// Usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--sleeping] [--perp-only]
+//                      [--verbose]
 //   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
 //   all, 10 s each; disks10000 only when named; M: perp's method, default auto; --anitescu-potra: perp steps the convex
-//   relaxation of Coulomb friction instead of Coulomb's law; --perp-only skips Box2D;
+//   relaxation of Coulomb friction instead of Coulomb's law; --sleeping: perp with its islands' sleeping on, as
+//   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --perp-only skips Box2D;
 //   --verbose prints each perp step's solve on stderr)
 //
 // Box2D is a comparison target only: nothing in perp links to it.
@@ -184,10 +186,12 @@ void finish(Figures& figures, const Scene& scene, const World& end, int steps, d
 }
 
 /// `split`: the split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on.
-Figures run_perp(const Scene& scene, int steps, bool split, perp::Method method, bool relaxed, bool verbose) {
+Figures run_perp(const Scene& scene, int steps, bool split, perp::Method method, bool relaxed, bool sleeping,
+                 bool verbose) {
   World world = scene.world;
   perp::contact::MoreauJeanOptions options;
   options.method = method;
+  options.sleeping = sleeping;
   if (relaxed) options.friction_model = perp::contact::FrictionModel::AnitescuPotra;
   if (split) {
     options.baumgarte = 0.2;
@@ -227,7 +231,7 @@ Figures run_perp(const Scene& scene, int steps, bool split, perp::Method method,
 }
 
 /// `sleeping`: Box2D's default (bodies at rest for half a second stop being simulated, so its later
-/// steps cost almost nothing); perp has no sleeping, so the rows without it compare like for like.
+/// steps cost almost nothing); perp's sleeping is off unless --sleeping, so the rows without it compare like for like.
 Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int position_iterations,
                   bool sleeping = true) {
   b2World engine(b2Vec2(0, static_cast<float>(-kGravity)));
@@ -325,6 +329,7 @@ int main(int argc, char** argv) {
   bool box2d = true;
   bool verbose = false;
   bool relaxed = false;
+  bool sleeping = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
@@ -333,6 +338,8 @@ int main(int argc, char** argv) {
       method = perp::from_string<perp::Method>(argv[++i]);
     } else if (arg == "--anitescu-potra") {
       relaxed = true;
+    } else if (arg == "--sleeping") {
+      sleeping = true;
     } else if (arg == "--perp-only") {
       box2d = false;
     } else if (arg == "--verbose") {
@@ -340,7 +347,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--scene" && i + 1 < argc) {
       wanted.emplace_back(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--perp-only] [--verbose]\n");
+      std::fprintf(stderr,
+                   "usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] "
+                   "[--sleeping] [--perp-only] [--verbose]\n");
       return 2;
     }
   }
@@ -364,9 +373,11 @@ int main(int argc, char** argv) {
       print(scene, "Box2D 30/10", run_box2d(scene, steps, 30, 10));
       print(scene, "Box2D 8/3, no sleeping", run_box2d(scene, steps, 8, 3, false));
     }
-    const std::string name = std::string(relaxed ? "Anitescu-Potra, " : "Coulomb, ") + perp::to_string(method);
-    print(scene, "perp (" + name + ")", run_perp(scene, steps, false, method, relaxed, verbose));
-    print(scene, "perp (" + name + ", split impulse)", run_perp(scene, steps, true, method, relaxed, verbose));
+    const std::string name = std::string(relaxed ? "Anitescu-Potra, " : "Coulomb, ") + perp::to_string(method) +
+                             (sleeping ? ", sleeping" : "");
+    print(scene, "perp (" + name + ")", run_perp(scene, steps, false, method, relaxed, sleeping, verbose));
+    print(scene, "perp (" + name + ", split impulse)",
+          run_perp(scene, steps, true, method, relaxed, sleeping, verbose));
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
