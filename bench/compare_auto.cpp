@@ -294,7 +294,7 @@ Contestant perp_method(const perp::Lcp& problem, perp::Method method) {
   c.solve = [result, &problem, method, options] { *result = perp::solve(problem, method, options); };
   c.z = [result] { return result->z; };
   c.note = [result] {
-    std::string route = result->method + ", " + std::to_string(result->iterations) + " it";
+    std::string route = perp::to_string(result->method) + ", " + std::to_string(result->iterations) + " it";
     return route;
   };
   return c;
