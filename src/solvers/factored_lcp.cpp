@@ -1,7 +1,7 @@
 #include "perp/solvers/factored_lcp.hpp"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -200,7 +200,8 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
       if (polished_error < error) {
         result.z = std::move(polished);
         error = polished_error;
-        result.message += "; then projected Gauss-Seidel sweeps from that point: relative residual " + number_text(error);
+        result.message +=
+            "; then projected Gauss-Seidel sweeps from that point: relative residual " + number_text(error);
       }
     }
     result.status = error <= options.tolerance ? Status::Solved

@@ -135,6 +135,21 @@ TEST(FactoredLcp, InitialGuessTakenToItsActiveSetFirst) {
   }
 }
 
+TEST(FactoredLcp, SweepsFinishWhereTheInteriorPointStopsShort) {
+  // Two interior-point steps leave the residual far above the tolerance; projected Gauss–Seidel
+  // sweeps on the rows from that point finish (a convex LCP: they converge where a solution exists).
+  for (const std::uint32_t seed : {21u, 22u, 23u}) {
+    SCOPED_TRACE(seed);
+    const FactoredLcp problem = random_problem(10, 20, seed);
+    SolveOptions options{.tolerance = 1e-10};
+    options.max_iterations = 2;
+    const Result result = solve(problem, Method::InteriorPoint, options);
+    expect_solves(problem, result, 1e-10);
+    EXPECT_EQ(result.iterations, 2);
+    EXPECT_THAT(result.message, HasSubstr("projected Gauss-Seidel"));
+  }
+}
+
 TEST(FactoredLcp, FixedDegreesOfFreedomAndInfeasibleRows) {
   // The second dof is fixed (M⁻¹ = 0): a row on it alone has w = c whatever z. c_2 = −1 there makes
   // the LCP infeasible, which must not be reported solved; with c_2 = +1 it is z_2 = 0.
