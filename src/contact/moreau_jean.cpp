@@ -445,9 +445,10 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
   // its tolerance, and over a thousand steps those errors lift a loaded corner past
   // activation_tolerance, which switched the contact off for a step of free fall (measured: a stack
   // of 10 boxes at h = 1/60, the bottom box's lifting corner at 1.06e-9 m after about 1 200 steps,
-  // then up to 16 of the 20 contacts lost as the stack rocked, and 1 cm overlaps after it). A loaded contact
-  // has u_N = 0, so its gap grows only by that drift (1e-12 m a step there); the factor is kept
-  // small so that a corner still 1 µm short of landing is not held up (it may hover by that much).
+  // then up to 16 of the 20 contacts lost as the stack rocked, and 1 cm overlaps after it). A
+  // loaded contact has u_N = 0, so its gap grows only by that drift (1e-12 m a step there); the
+  // factor is kept small so that a corner still 1 µm short of landing is not held up (it may hover
+  // by that much).
   std::vector<std::pair<int, int>> loaded;
   for (const ContactImpulse& impulse : world.impulses) {
     if (impulse.normal > 0) loaded.emplace_back(impulse.body_a, impulse.body_b);
