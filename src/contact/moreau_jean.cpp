@@ -16,6 +16,7 @@
 #include "perp/solvers/friction_contact.hpp"
 #include "perp/solvers/solve.hpp"
 #include "material.hpp"
+#include "step_formulations.hpp"
 
 namespace perp::contact {
 namespace {
@@ -44,6 +45,11 @@ double detection_margin(const World& world, double timestep, double tolerance) {
 }
 
 using detail::cross;
+using detail::convex_start;
+using detail::factored_formulation;
+using detail::lcp_formulation;
+using detail::LcpFormulation;
+using detail::read_convex;
 
 /// d·(v_a + ω_a × r_a − v_b − ω_b × r_b): a row of J_N or J_T (jacobian.hpp) times v, without the
 /// sparse matrix.
@@ -141,34 +147,6 @@ void record_solve(StepReport& report, const Result& result, double solve_ms, Eig
   report.iterations = result.iterations;
   report.residual = result.residual;
   report.lcp_size = size;
-}
-
-/// The impulses of the convex formulations' unknowns: frictionless z = Λ_N (Λ_T left as it is), or
-/// Anitescu–Potra z = [β⁺, β⁻] with Λ_N = β⁺ + β⁻, Λ_T = μ (β⁺ − β⁻); told apart by z's size.
-void read_convex(const Eigen::VectorXd& z, const Eigen::VectorXd& friction, Eigen::VectorXd& normal,
-                 Eigen::VectorXd& tangent) {
-  const Eigen::Index m = friction.size();
-  if (z.size() == m) {
-    normal = z;
-    return;
-  }
-  normal = z.head(m) + z.tail(m);
-  tangent = friction.cwiseProduct(z.head(m) - z.tail(m));
-}
-
-/// The inverse of `read_convex`: the unknowns of the convex formulations that give these impulses
-/// (Λ_N alone when every μ is 0, else β± = (Λ_N ± Λ_T/μ)/2, Λ_N/2 each where μ = 0), clamped at 0.
-Eigen::VectorXd convex_start(const Eigen::VectorXd& normal, const Eigen::VectorXd& tangent,
-                             const Eigen::VectorXd& friction) {
-  const Eigen::Index m = friction.size();
-  if (friction.maxCoeff() == 0) return normal.cwiseMax(0.0);
-  Eigen::VectorXd z(2 * m);
-  for (Eigen::Index k = 0; k < m; ++k) {
-    const double edge = friction[k] > 0 ? tangent[k] / friction[k] : 0.0;
-    z[k] = std::max(0.0, (normal[k] + edge) / 2);
-    z[m + k] = std::max(0.0, (normal[k] - edge) / 2);
-  }
-  return z;
 }
 
 /// The frictional contact step: fills the report's impulses, status and criteria, and the
@@ -270,64 +248,6 @@ Eigen::VectorXd split_impulse_shift(const ContactSpace& space, const Eigen::Vect
   report.split_contacts = static_cast<std::size_t>(count);
   report.split_status = result.status;
   return options.timestep * space.inverse_mass.cwiseProduct(Eigen::VectorXd(J.transpose() * result.z));
-}
-
-/// An LCP formulation of the step: its problem and how its unknowns read back as impulses.
-struct LcpFormulation {
-  Lcp lcp;
-  /// z ↦ (Λ_N, Λ_T), the impulses of the contacts.
-  std::function<void(const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent)> read_back;
-};
-
-/// The LCP of `model` (frictionless when every μ is 0), with its layout of unknowns:
-///   frictionless     z = Λ_N
-///   Stewart–Trinkle  z = [Λ_N, β⁺, β⁻, γ], Λ_T = β⁺ − β⁻
-///   Anitescu–Potra   z = [β⁺, β⁻], Λ_N = β⁺ + β⁻, Λ_T = μ (β⁺ − β⁻)
-LcpFormulation lcp_formulation(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
-                               const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction,
-                               FrictionModel model) {
-  const Eigen::Index m = space.contact_count();
-  if (friction.maxCoeff() == 0) {
-    return {{delassus_dense(space.normal, space.inverse_mass), normal_bias},
-            [friction](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
-              read_convex(z, friction, normal, tangent);
-            }};
-  }
-  if (model == FrictionModel::StewartTrinkle) {
-    return {stewart_trinkle_lcp(space, normal_bias, tangent_bias, friction),
-            [m](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
-              normal = z.segment(0, m);
-              tangent = z.segment(m, m) - z.segment(2 * m, m);
-            }};
-  }
-  return {anitescu_potra_lcp(space, normal_bias, tangent_bias, friction),
-          [friction](const Eigen::VectorXd& z, Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
-            read_convex(z, friction, normal, tangent);
-          }};
-}
-
-/// The convex formulations (frictionless, Anitescu–Potra) as an LCP given by its factors,
-/// A M⁻¹ Aᵀ z + c, with the layout of unknowns of `lcp_formulation`: A = J_N, or the rows
-/// (n ± μ_k t)ᵀ J stacked as [plus; minus].
-FactoredLcp factored_formulation(const ContactSpace& space, const Eigen::VectorXd& normal_bias,
-                                 const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction) {
-  FactoredLcp problem;
-  problem.inverse_mass = space.inverse_mass;
-  if (friction.maxCoeff() == 0) {
-    problem.A = space.normal;
-    problem.c = normal_bias;
-    return problem;
-  }
-  const Eigen::SparseMatrix<double> scaled_tangent = friction.asDiagonal() * space.tangent;
-  const Eigen::Index m = space.contact_count();
-  Eigen::SparseMatrix<double, Eigen::RowMajor> A(2 * m, space.inverse_mass.size());
-  A.topRows(m) = space.normal + scaled_tangent;
-  A.bottomRows(m) = space.normal - scaled_tangent;
-  problem.A = std::move(A);
-  problem.c.resize(2 * m);
-  problem.c.head(m) = normal_bias + friction.cwiseProduct(tangent_bias);
-  problem.c.tail(m) = normal_bias - friction.cwiseProduct(tangent_bias);
-  return problem;
 }
 
 /// The step through an LCP formulation: fills the report's impulses and status; returns Jᵀ Λ.
