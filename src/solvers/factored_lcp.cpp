@@ -146,12 +146,8 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
     int crossovers = 0;
     const double reach = kCrossoverReach * std::sqrt(options.tolerance);
     double last_try = reach;
-    const auto crossover = [&](const Eigen::VectorXd& lambda, double, double error) {
-      // Once within reach, and then each time the residual has fallen tenfold since the last try
-      // (a try forms and factors the active rows' matrix: about one step's cost).
-      if (error > last_try) return false;
-      last_try = kCrossoverEvery * error;
-      ++crossovers;
+    // The vertex of `lambda`'s active rows, kept where it is the best so far; true once it solves.
+    const auto try_vertex = [&](const Eigen::VectorXd& lambda) {
       Eigen::VectorXd candidate = detail::active_set_crossover(program, problem.c, lambda).cwiseMax(0.0);
       const double candidate_error = error_of(candidate);
       if (candidate_error < vertex_error) {
@@ -160,13 +156,18 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
       }
       return vertex_error <= options.tolerance;
     };
+    const auto crossover = [&](const Eigen::VectorXd& lambda, double, double error) {
+      // Once within reach, and then each time the residual has fallen tenfold since the last try
+      // (a try forms and factors the active rows' matrix: about one step's cost).
+      if (error > last_try) return false;
+      last_try = kCrossoverEvery * error;
+      ++crossovers;
+      return try_vertex(lambda);
+    };
     // A warm start (the last time step's multipliers, say) is first taken to the vertex of its own
     // active rows: where the active set has not changed, that solves without an interior point.
     if (options.initial_guess.has_value() && z0.maxCoeff() > 0) {
-      Eigen::VectorXd candidate = detail::active_set_crossover(program, problem.c, z0).cwiseMax(0.0);
-      vertex_error = error_of(candidate);
-      vertex = std::move(candidate);
-      if (vertex_error <= options.tolerance) {
+      if (try_vertex(z0)) {
         result.z = vertex;
         result.status = Status::Solved;
         result.message = "the crossover from the initial guess's active set: relative residual " +
