@@ -83,9 +83,11 @@ bool polish_on_active_set(const Lcp& problem, Result& result, const std::vector<
   return true;
 }
 
-DataScale data_scale(const Lcp& problem) {
-  if (problem.size() == 0) return {};
-  return {problem.q.cwiseAbs().maxCoeff(), problem.M.cwiseAbs().maxCoeff()};
+DataScale data_scale(const Lcp& problem) { return data_scale(problem.M, problem.q); }
+
+DataScale data_scale(const Eigen::MatrixXd& M, const Eigen::VectorXd& q) {
+  if (q.size() == 0) return {};
+  return {q.cwiseAbs().maxCoeff(), M.cwiseAbs().maxCoeff()};
 }
 
 double z_sign_tolerance(const Eigen::VectorXd& z, double relative) {

@@ -67,6 +67,8 @@ struct DataScale {
   double m_max = 0;
 };
 [[nodiscard]] DataScale data_scale(const Lcp& problem);
+/// The same for the data of any M z + q (an MLCP's assembled matrix and offset).
+[[nodiscard]] DataScale data_scale(const Eigen::MatrixXd& M, const Eigen::VectorXd& q);
 
 /// z >= 0 and w >= 0 up to round-off at the problem's own scale: z_i >= −ε‖z‖∞ and
 /// w_i >= −ε(‖q‖∞ + max|M|·‖z‖₁), the size of the terms summed into w. Scale-invariant, unlike an

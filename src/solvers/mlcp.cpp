@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "enumeration.hpp"
 #include "mlcp_detail.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
@@ -160,7 +161,7 @@ Result run_method(const Mlcp& problem, Method method, const SolveOptions& option
     case Method::Schur:
       return mlcp_detail::solve_schur(problem, options);
     case Method::Enum:
-      return mlcp_detail::solve_enum(problem, options);
+      return solve_enumeration(problem, options);
     case Method::Lemke:
       return mlcp_detail::solve_lemke(problem, options);
     case Method::NewtonFb:

@@ -1,7 +1,8 @@
 #pragma once
 // Private parts of the MLCP methods (not installed), shared by the entry (src/solvers/mlcp.cpp:
 // the pipeline's steps, auto, the Newton family through the MCP form and pgs) and the files of the
-// exact methods: mlcp_reductions.cpp (schur and lemke, through an LCP) and mlcp_enum.cpp (enum).
+// exact methods: mlcp_reductions.cpp (schur and lemke, through an LCP) and enumeration.cpp (enum,
+// the LCP's enumeration with the u rows free).
 
 #include <Eigen/Core>
 
@@ -25,7 +26,5 @@ SolveOptions derived_options(const SolveOptions& options);
 Result solve_schur(const Mlcp& problem, const SolveOptions& options);
 // lemke: Lemke's method after the free u have been pivoted in (mlcp_reductions.cpp).
 Result solve_lemke(const Mlcp& problem, const SolveOptions& options);
-// enum: the active sets of the complementarity rows, nearest the starting guess first (mlcp_enum.cpp).
-Result solve_enum(const Mlcp& problem, const SolveOptions& options);
 
 }  // namespace perp::mlcp_detail
