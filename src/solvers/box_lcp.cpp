@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "box_passes.hpp"
 #include "detail.hpp"
 #include "pipeline.hpp"
 #include "perp/core/residual.hpp"
@@ -45,42 +46,27 @@ std::optional<Result> trivial_result(const BoxLcp& problem) {
   return result;
 }
 
-// The Newton family and path (`fixed_box`) through the MCP form. With friction coupling, an outer
-// loop fixes the coupled bounds at the last iterate and solves the fixed box, warm-started, until z
-// meets its own bounds.
+// The Newton family and path (`fixed_box`) through the MCP form; with friction coupling, inside the
+// friction passes (box_passes.hpp), each fixed box warm-started from the last point.
 Result box_newton(const BoxLcp& problem, const std::function<Result(const BoxLcp&, const SolveOptions&)>& fixed_box,
                   const SolveOptions& options) {
   if (problem.friction.empty()) return fixed_box(problem, options);
   BoxLcp fixed{problem.M, problem.q, {}, {}, {}};
   SolveOptions pass_options = options;
-  Eigen::VectorXd z = detail::bounded_start(problem.lower, problem.upper, problem.friction, options);
-  Result total;
-  for (int pass = 1;; ++pass) {
-    problem.bounds_at(z, fixed.lower, fixed.upper);
+  const auto pass = [&](int, Eigen::VectorXd& lo, Eigen::VectorXd& hi, Eigen::VectorXd& z, Eigen::VectorXd& w,
+                        Result& total) -> detail::FixedBoxOutcome {
+    fixed.lower = lo;
+    fixed.upper = hi;
     pass_options.initial_guess = z;
     Result result = fixed_box(fixed, pass_options);
     total.iterations += result.iterations;
     for (const double h : result.history) record_history(total.history, h);
-    z = result.z;
-    if (!result.solved()) {
-      total.status = result.status;
-      total.message = "friction pass " + std::to_string(pass) + ": " + result.message;
-      break;
-    }
-    if (relative_residual(problem, z, problem.slack(z)) <= options.tolerance) {
-      total.status = Status::Solved;
-      total.message = result.message + "; friction bounds settled after " + std::to_string(pass) + " passes";
-      break;
-    }
-    if (pass >= options.max_friction_passes) {
-      total.status = Status::MaxIterations;
-      total.message = "friction pass limit " + std::to_string(options.max_friction_passes) +
-                      " (max_friction_passes) reached with the bounds +-mu|z_normal| still moving";
-      break;
-    }
-  }
-  total.z = std::move(z);
-  return total;
+    z = std::move(result.z);
+    w = problem.slack(z);
+    return {result.status, std::move(result.message)};
+  };
+  return detail::friction_passes(
+      problem, detail::bounded_start(problem.lower, problem.upper, problem.friction, options), options, pass);
 }
 
 bool symmetric_with_positive_diagonal(const Eigen::MatrixXd& M) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "box_passes.hpp"
 #include "dantzig_detail.hpp"
 #include "detail.hpp"
 #include "perp/core/residual.hpp"
@@ -46,30 +47,18 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   Pivoting pivoting(problem.M, problem.q, entries.symmetric, entries.largest, options.dantzig.pivot_tolerance, limit);
 
   // The coupled bounds start from z = 0 (the tangential components are at 0 until the first pass
-  // reads their bounds from the normals it solved), then follow the last solution.
-  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
-  Eigen::VectorXd lo, hi;
-  problem.bounds_at(z, lo, hi);
-  z = z.cwiseMax(lo).cwiseMin(hi);
-  const int passes = problem.friction.empty() ? 1 : options.max_friction_passes;
-  // w = M z + q at the end of a pass, as the last refinement left it (its product less the
-  // refinement step's columns): the pass's residual checks read it instead of forming M z again
-  // (a few such products per pass were a tenth of a small solve). The returned w and residual are
-  // formed afresh from the returned z.
-  Eigen::VectorXd w;
-  std::string message;
-  Status status = Status::Solved;
-  for (int pass = 1;; ++pass) {
-    pivoting.set_trace(&options.trace, result.iterations);
-    const PassOutcome out = pivoting.run(lo, hi, z, order, problem.friction, pass > 1);
-    result.iterations += out.pivots;
-    if (out.status != Status::Solved) {
-      status = out.status;
-      message = out.message;
-      break;
-    }
-    message = std::to_string(result.iterations) + " pivots, " + std::to_string(pivoting.clamped_count()) + " of " +
-              std::to_string(n) + " components clamped";
+  // reads their bounds from the normals it solved), then follow the last solution (box_passes.hpp).
+  // A pass's w = M z + q is the one the last refinement left (its product less the refinement
+  // step's columns): the residual checks read it instead of forming M z again (a few such products
+  // per pass were a tenth of a small solve). The returned w and residual are formed afresh from z.
+  const auto pass = [&](int number, Eigen::VectorXd& lo, Eigen::VectorXd& hi, Eigen::VectorXd& z,
+                        Eigen::VectorXd& w, Result& total) -> detail::FixedBoxOutcome {
+    pivoting.set_trace(&options.trace, total.iterations);
+    const PassOutcome out = pivoting.run(lo, hi, z, order, problem.friction, number > 1);
+    total.iterations += out.pivots;
+    if (out.status != Status::Solved) return {out.status, out.message};
+    std::string message = std::to_string(total.iterations) + " pivots, " + std::to_string(pivoting.clamped_count()) +
+                          " of " + std::to_string(n) + " components clamped";
     w = pivoting.slack();
     double fixed_box = natural_residual(z, w, lo, hi);
     for (int step = 0; step < 2 && fixed_box > options.tolerance; ++step) {  // an ill-conditioned M_CC
@@ -77,51 +66,33 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
       w = pivoting.slack();
       fixed_box = natural_residual(z, w, lo, hi);
     }
-    // The coupled bounds ±μ|z_normal| at the new z (the fixed ones when nothing is coupled).
-    Eigen::VectorXd new_lo, new_hi;
-    problem.bounds_at(z, new_lo, new_hi);
-    const double coupled = natural_residual(z, w, new_lo, new_hi);  // = natural_residual(problem, z)
-    if (options.record_history) record_history(result.history, coupled);
+    if (options.record_history) {  // the residual with the bounds re-read at the new z
+      Eigen::VectorXd coupled_lo, coupled_hi;
+      problem.bounds_at(z, coupled_lo, coupled_hi);
+      record_history(total.history, natural_residual(z, w, coupled_lo, coupled_hi));
+    }
     if (fixed_box > options.tolerance) {
-      status = Status::NumericalFailure;
-      message = "the pivoting ended (" + message + ") at a point with residual " + number_text(fixed_box) +
-                " > tolerance " + number_text(options.tolerance) +
-                " and |z|_inf = " + number_text(z.cwiseAbs().maxCoeff()) +
-                ": round-off on an ill-conditioned M_CC, or a friction loop whose impulses grow without bound";
-      break;
+      return {Status::NumericalFailure,
+              "the pivoting ended (" + message + ") at a point with residual " + number_text(fixed_box) +
+                  " > tolerance " + number_text(options.tolerance) + " and |z|_inf = " +
+                  number_text(z.cwiseAbs().maxCoeff()) +
+                  ": round-off on an ill-conditioned M_CC, or a friction loop whose impulses grow without bound"};
     }
-    if (problem.friction.empty()) break;
-    // Done when z meets the re-read coupled bounds too.
-    double moved = 0;
-    Eigen::Index where = 0;
-    for (const FrictionCoupling& c : problem.friction) {
-      const double change = std::abs(new_hi[c.index] - hi[c.index]);
-      if (change > moved) {
-        moved = change;
-        where = c.index;
-      }
-    }
-    lo.swap(new_lo);
-    hi.swap(new_hi);
-    if (coupled <= options.tolerance) {
-      message += "; friction bounds settled after " + std::to_string(pass) + " passes";
-      break;
-    }
-    if (pass >= passes) {
-      status = Status::MaxIterations;
-      message = "friction pass limit " + std::to_string(passes) +
-                " (max_friction_passes) reached: the bound of component " + std::to_string(where) + " still moved by " +
-                number_text(moved) + " in the last pass";
-      break;
-    }
-    z = z.cwiseMax(lo).cwiseMin(hi);  // the next pass starts from this solution, inside the new bounds
-  }
+    return {Status::Solved, std::move(message)};
+  };
+  Result passes = detail::friction_passes(problem, Eigen::VectorXd::Zero(n), options, pass);
+  result.iterations = passes.iterations;
+  result.history = std::move(passes.history);
+  Eigen::VectorXd z = std::move(passes.z);
+  const Status status = passes.status;
+  std::string message = std::move(passes.message);
 
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!std::isfinite(z[i])) z[i] = 0.0;
   }
   result.w = problem.slack(z);
   result.z = std::move(z);
+  Eigen::VectorXd lo, hi;
   problem.bounds_at(result.z, lo, hi);
   result.residual = natural_residual(result.z, result.w, lo, hi);
   result.relative_residual = relative_residual(problem, result.z, result.w);

@@ -21,13 +21,14 @@
 /// LU-factorized afresh whenever C changes, O(|C|³) per change: fine up to a few hundred
 /// unknowns, slow beyond.
 ///
-/// Friction coupling (`BoxLcp::friction`) is an outer loop: the coupled bounds are fixed to
-/// ±μ|z_normal| at the last solution (0 at the start), the fixed-box problem is solved (after the
-/// first pass warm-started from the last clamped set, its factor and the bounded set, as far as they
-/// stay complementary under the new bounds; the coupled components are driven last, their bounds
-/// re-read from the normals on reaching the first of them, so pass 1 is ODE's findex rule), and the loop
-/// ends when the solution meets the tolerance with its own bounds (`natural_residual(BoxLcp, z)`)
-/// or after `SolveOptions::max_friction_passes` solves.
+/// Friction coupling (`BoxLcp::friction`) is the outer loop of every fixed-box method,
+/// `detail::friction_passes` (box_passes.hpp): the coupled bounds are fixed to ±μ|z_normal| at the
+/// last solution (0 at the start), the fixed-box problem is solved (after the first pass
+/// warm-started from the last clamped set, its factor and the bounded set, as far as they stay
+/// complementary under the new bounds; the coupled components are driven last, their bounds
+/// re-read from the normals on reaching the first of them, so pass 1 is ODE's findex rule), and the
+/// loop ends when the solution meets the tolerance with its own bounds (the relative residual, as
+/// the pipeline judges it) or after `SolveOptions::max_friction_passes` solves.
 
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/result.hpp"

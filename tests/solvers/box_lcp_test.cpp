@@ -446,14 +446,44 @@ TEST(SolveBoxLcp, DantzigLimitsEndMaxIterations) {
   EXPECT_NEAR(one_pass.z[0], 7.0 / 8, 1e-15);
   EXPECT_NEAR(one_pass.z[1], 1.0 / 2, 1e-15);
   EXPECT_THAT(one_pass.message, HasSubstr("max_friction_passes"));
-  EXPECT_THAT(one_pass.message, HasSubstr("component 1"));
+  // The tangent's upper bound was 1/2 (ODE's rule, read from z_0 = 1 in the pass) and is 7/16 at
+  // the pass's end: it moved by 1/16.
+  EXPECT_THAT(one_pass.message, HasSubstr("the bound of component 1 still moved by 0.0625 in the last pass"));
   EXPECT_DOUBLE_EQ(one_pass.residual, natural_residual(sliding_contact(), one_pass.z));
+  // newton-fb goes through the same passes: from z = 0 the tangent's bounds are [0, 0], the fixed
+  // box gives z = (1, 0), whose bounds ±1/2 moved by 1/2, and the same message.
   const Result newton = solve(sliding_contact(), Method::NewtonFb, {.max_friction_passes = 1});
   EXPECT_EQ(newton.status, Status::MaxIterations);
+  EXPECT_NEAR(newton.z[0], 1.0, 1e-10);
+  EXPECT_EQ(newton.z[1], 0.0);
+  EXPECT_THAT(newton.message, HasSubstr("the bound of component 1 still moved by 0.5 in the last pass"));
   const Result one_pivot = solve(random_box(20, 2, false), Method::Dantzig, {.max_iterations = 1});
   EXPECT_EQ(one_pivot.status, Status::MaxIterations);
   EXPECT_THAT(one_pivot.message, HasSubstr("pivot limit 1"));
   EXPECT_TRUE(one_pivot.z.allFinite());
+}
+
+// The friction passes stop on the relative residual, the pipeline's judgement. With q scaled by
+// s the solution and the coupled bounds scale by s at every pass (z_0 ← s(1 − z_0/8s), the same
+// contraction by 1/8), so the passes are the same. An absolute test (dantzig's before) stops at
+// s = 1e-6 after about 2 passes (residual s/128 < 1e-8), at a point the judgement then fails
+// (relative residual about 1e-2).
+TEST(SolveBoxLcp, FrictionPassesDoNotDependOnTheScaleOfQ) {
+  BoxLcp small = sliding_contact();
+  small.q *= 1e-6;
+  const auto passes = [](const Result& r) {
+    const std::string::size_type at = r.message.find("settled after ");
+    return at == std::string::npos ? std::string("none") : r.message.substr(at);
+  };
+  for (const Method m : {Method::Dantzig, Method::NewtonFb}) {
+    const Result unit = solve(sliding_contact(), m);
+    const Result scaled = solve(small, m);
+    ASSERT_TRUE(unit.solved()) << to_string(m) << ": " << unit.message;
+    ASSERT_TRUE(scaled.solved()) << to_string(m) << ": " << scaled.message;
+    EXPECT_NE(passes(unit), "none") << unit.message;
+    EXPECT_EQ(passes(scaled), passes(unit)) << to_string(m);
+    EXPECT_LE((scaled.z - 1e-6 * Eigen::Vector2d(8.0 / 9, 4.0 / 9)).cwiseAbs().maxCoeff(), 1e-6 * 1e-7) << to_string(m);
+  }
 }
 
 TEST(SolveBoxLcp, MethodList) {
