@@ -363,7 +363,7 @@ bool Pivoting::drive(Eigen::Index d, Eigen::VectorXd& z, PassOutcome& out) {
 
 void Pivoting::trace_pivot(Eigen::Index d, Event event, std::size_t who, double step, int pivots) {
   TraceEvent e;
-  e.method = "dantzig";
+  e.method = detail::trace_name(Method::Dantzig);
   e.kind = TraceKind::PrincipalPivot;
   e.iteration = trace_base_ + pivots;
   e.driving = d;

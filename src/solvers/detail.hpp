@@ -32,6 +32,10 @@ inline constexpr Eigen::Index kSensitivityDenseLimit = 4000;
 /// the messages of the Newton family and path.
 [[nodiscard]] std::string format(const char* pattern, double a, double b = 0, double c = 0);
 
+/// The name a method's trace events carry (`TraceEvent::method`): `method_name(method)`, from the
+/// one name table; its strings are literals, so the pointer stays valid and is NUL-terminated.
+[[nodiscard]] inline const char* trace_name(Method method) { return method_name(method).data(); }
+
 /// A result for z: non-finite entries replaced by 0 (the contract says z, w are finite),
 /// w = M z + q and the natural residual recomputed from z. Status and message are left to the
 /// caller.

@@ -14,7 +14,6 @@
 namespace perp {
 namespace {
 
-constexpr const char* kName = "interior-point";
 constexpr int kDefaultSteps = 200;
 // Shift of the monotonicity test, relative to max|M|: PSD matrices with round-off pass.
 constexpr double kMonotoneShift = 1e-10;
@@ -119,7 +118,7 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
     const double natural = natural_residual(z, slack);
     if (k > 0 && options.record_history) record_history(history, natural);
     if (options.trace) {
-      event.method = kName;
+      event.method = detail::trace_name(Method::InteriorPoint);
       event.kind = TraceKind::InteriorStep;
       event.iteration = k;
       event.residual = natural;

@@ -442,7 +442,7 @@ Result run_lemke(const Lcp& problem, const SolveOptions& options, const char* so
 
   // One event per pivot when traced (the event's vectors are reused from pivot to pivot).
   TraceEvent event;
-  event.method = "lemke";
+  event.method = detail::trace_name(Method::Lemke);
   event.kind = TraceKind::Pivot;
   const auto trace = [&](Eigen::Index row, Eigen::Index entering, Eigen::Index left, int count) {
     event.iteration = count;

@@ -95,7 +95,7 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
     if (options.record_history) record_history(history, natural_residual(z, w));
     if (options.trace) {
       TraceEvent event;
-      event.method = "murty";
+      event.method = detail::trace_name(Method::Murty);
       event.kind = TraceKind::PrincipalPivot;
       event.iteration = pivots;
       (in_alpha[static_cast<std::size_t>(flip)] ? event.entered : event.left).push_back(flip);

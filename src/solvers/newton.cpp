@@ -275,7 +275,7 @@ class Newton {
   }
   void trace(int iteration, const Parameters& merit, const Eigen::VectorXd& z, double residual, const char* direction,
              std::optional<double> step) {
-    event_.method = method_name(method_of(reformulation_)).data();
+    event_.method = detail::trace_name(method_of(reformulation_));
     event_.kind = TraceKind::NewtonStep;
     event_.iteration = iteration;
     if (iteration == 0) event_.kinks.clear();

@@ -140,7 +140,7 @@ void gauss_seidel_sweep(const Eigen::MatrixXd& M, const Eigen::VectorXd& step, c
 // history; w and the residuals are left to the caller.
 template <class Problem>
 Result projected_gauss_seidel(const Problem& problem, const SolveOptions& options, double relaxation) {
-  const char* name = relaxation == 1.0 ? "pgs" : "psor";
+  const char* name = detail::trace_name(relaxation == 1.0 ? Method::Pgs : Method::Psor);
   const Eigen::Index n = problem.size();
   const Eigen::MatrixXd& M = problem.M;
   const std::vector<FrictionCoupling>& friction = coupling_of(problem);

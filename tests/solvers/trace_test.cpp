@@ -288,7 +288,8 @@ TEST(Trace, InteriorPointStepsFromTheStart) {
   }
 }
 
-// The trace observes; the solve is the same with and without it.
+// The trace observes; the solve is the same with and without it, and every event carries the
+// method's name from the one name table (`to_string(Method)`).
 TEST(Trace, DoesNotChangeTheSolve) {
   std::mt19937_64 engine(3);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -308,6 +309,8 @@ TEST(Trace, DoesNotChangeTheSolve) {
     EXPECT_EQ(plain.iterations, with.iterations);
     EXPECT_EQ(plain.status, with.status);
     EXPECT_FALSE(events.empty());
+    if (m == Method::Auto) continue;  // auto traces the methods it runs under their names (below)
+    for (const Recorded& r : events) EXPECT_EQ(r.method, to_string(m));  // the one name table's
   }
 }
 
