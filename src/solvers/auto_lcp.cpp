@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "dantzig.hpp"
 #include "detail.hpp"
+#include "lemke.hpp"
+#include "newton.hpp"
 #include "newton_linear.hpp"
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/residual.hpp"
-#include "dantzig.hpp"
-#include "lemke.hpp"
-#include "newton.hpp"
 #include "pgs.hpp"
 
 namespace perp::detail {
@@ -55,8 +55,7 @@ void active_set(const Eigen::VectorXd& z, const Eigen::VectorXd& w, std::vector<
 // be factored (not positive semidefinite), or with `definite_only` set, when it has no plain
 // Cholesky factor (singular or indefinite; `singular` is then set).
 std::optional<Eigen::VectorXd> vertex_from(const Lcp& problem, const Eigen::VectorXd& z,
-                                           const std::vector<Eigen::Index>& alpha, bool definite_only,
-                                           bool& singular) {
+                                           const std::vector<Eigen::Index>& alpha, bool definite_only, bool& singular) {
   Eigen::VectorXd point = Eigen::VectorXd::Zero(problem.size());
   if (alpha.empty()) return point;
   const Eigen::MatrixXd block = problem.M(alpha, alpha);
@@ -111,8 +110,8 @@ struct Pivoting {
   std::optional<Result> result;  // set when solved
   Eigen::VectorXd z;             // the last vertex (or the start)
   int vertices = 0;
-  bool singular = false;         // stopped at a block M_aa without a Cholesky factor (`definite_only`)
-  Eigen::Index block_size = 0;   // |a| of that block
+  bool singular = false;        // stopped at a block M_aa without a Cholesky factor (`definite_only`)
+  Eigen::Index block_size = 0;  // |a| of that block
 };
 
 // Vertices block pivoting may visit from the start, and from a PGS point whose active set held,
@@ -248,8 +247,7 @@ NewtonFinish projected_newton(const Lcp& problem, const DataScale& scale, Eigen:
     if (trace) {
       std::vector<char> now(static_cast<std::size_t>(n), 0);
       for (const Eigen::Index i : free) now[static_cast<std::size_t>(i)] = 1;
-      trace_vertex(trace, "projected-newton", TraceKind::NewtonStep, out.steps + 1, now, traced_in,
-                   candidate.residual);
+      trace_vertex(trace, "projected-newton", TraceKind::NewtonStep, out.steps + 1, now, traced_in, candidate.residual);
     }
     if (candidate.relative_residual <= tolerance) {
       candidate.status = Status::Solved;
@@ -313,8 +311,8 @@ Result pivot_or_classified(const Lcp& problem, const SolveOptions& options, Clas
 // solve_auto_lcp, step 2'): PGS in chunks from z, projected Newton (projected_newton) each time the
 // active set {z_i > w_i} is the same at the end of two chunks, at most kAutoSettleSweeps sweeps in
 // all, then the pivoting finish.
-Result settle_then_newton(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified,
-                          std::string& log, Eigen::VectorXd z, int sweeps, int vertices, std::vector<double> history) {
+Result settle_then_newton(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified, std::string& log,
+                          Eigen::VectorXd z, int sweeps, int vertices, std::vector<double> history) {
   const DataScale scale = data_scale(problem);
   const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
   Eigen::VectorXd w = problem.slack(z);
@@ -367,10 +365,10 @@ Result settle_then_newton(const Lcp& problem, const SolveOptions& options, Class
         result.iterations = sweeps + vertices + steps;
         result.history = std::move(history);
         const auto free = (result.z.array() > 0.0 || result.w.array() < 0.0).count();
-        result.message = "the vertex of a free set of " + std::to_string(free) +
-                         " components, exact to round-off (M_FF z_F = -q_F, " +
-                         (run.regularized ? "M_FF singular: the least-norm step by the regularized Cholesky)"
-                                          : "Cholesky)");
+        result.message =
+            "the vertex of a free set of " + std::to_string(free) +
+            " components, exact to round-off (M_FF z_F = -q_F, " +
+            (run.regularized ? "M_FF singular: the least-norm step by the regularized Cholesky)" : "Cholesky)");
         return finish(std::move(result),
                       log + text("; pgs until its active set held (%.0f sweeps), projected newton: solved at step "
                                  "%.0f of try %.0f",
@@ -384,8 +382,9 @@ Result settle_then_newton(const Lcp& problem, const SolveOptions& options, Class
     previous.swap(alpha);
     compared = true;
   }
-  log += text("; pgs and projected newton: not solved after %.0f sweeps and %.0f steps in %.0f tries: principal pivoting",
-              sweeps, steps, tries);
+  log +=
+      text("; pgs and projected newton: not solved after %.0f sweeps and %.0f steps in %.0f tries: principal pivoting",
+           sweeps, steps, tries);
   return pivot_or_classified(problem, options, classified, log);
 }
 
@@ -421,11 +420,11 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
     // infeasible, so the probes would only add to the pivoting solve that follows them.
     log += "; block principal pivoting from the start: M_aa of " + std::to_string(cold.block_size) +
            " components has no Cholesky factor (M is not positive definite to round-off)";
-    if (n <= kAutoSettleMaxSize) {
+    if (n > kAutoSettleMinSize && n <= kAutoSettleMaxSize) {
       log += ": pgs and projected newton";
       return settle_then_newton(problem, options, classified, log, std::move(z), 0, vertices, {});
     }
-    log += ": principal pivoting (n > " + std::to_string(kAutoSettleMaxSize) + ")";
+    log += ": principal pivoting";
     return pivot_or_classified(problem, options, classified, log);
   }
   log += "; block principal pivoting from the start: stopped after " + std::to_string(cold.vertices) +
@@ -462,7 +461,8 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
     active_set(z, last.w, alpha);
     if (alpha == previous && alpha != tried) {
       tried = alpha;
-      Pivoting warm = block_pivoting(problem, z, last.w, options.tolerance, kWarmVertices, kWarmProgress, options.trace);
+      Pivoting warm =
+          block_pivoting(problem, z, last.w, options.tolerance, kWarmVertices, kWarmProgress, options.trace);
       vertices += warm.vertices;
       if (warm.result) {
         warm.result->history = std::move(history);
@@ -485,7 +485,7 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
           "; pgs: %.0f sweeps at %.3f per sweep (about %.0f more to the tolerance, more than a pivoting "
           "solve costs)",
           sweeps, rate, std::min(needed, 1e9));
-      if (n <= kAutoSettleMaxSize) {
+      if (n > kAutoSettleMinSize && n <= kAutoSettleMaxSize) {
         log += ": pgs and projected newton";
         return settle_then_newton(problem, options, classified, log, std::move(z), sweeps, vertices,
                                   std::move(history));

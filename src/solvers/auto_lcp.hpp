@@ -21,11 +21,14 @@ inline constexpr double kAutoSlowRate = 0.85;
 /// At most this many PGS sweeps before newton-min takes over (a good rate without a vertex).
 inline constexpr int kAutoSweepBudget = 400;
 
-/// Up to this size a symmetric M on which PGS crawls or whose starting block is singular goes to
-/// PGS and projected Newton before any principal pivoting (step 2' below); above it, straight to
-/// pivoting. A sweep costs n² and the sweeps needed grow with n (50–140 on bench/'s contact family
-/// at n = 100–600): there the route took 0.45–0.8 of dantzig's time at n = 100–500 and 1.0–1.4 at
-/// n = 600 (bench/README.md, the last section).
+/// Above kAutoSettleMinSize and up to kAutoSettleMaxSize, a symmetric M on which PGS crawls or
+/// whose starting block is singular goes to PGS and projected Newton before any principal pivoting
+/// (step 2' below); elsewhere straight to pivoting. The route needs 40–140 sweeps on bench/'s
+/// contact family, each costing n², against a pivoting solve's ~n pivots: measured side by side
+/// with dantzig (bench/README.md, the last section) it took 1.7× dantzig's time at n = 100,
+/// 1.0–1.1× at n = 200, 0.8–1.0× at n = 350–450 (0.4–0.9× at 250–300) and 0.65–0.85× at n = 500,
+/// 1.0–1.4× at n = 600.
+inline constexpr Eigen::Index kAutoSettleMinSize = 200;
 inline constexpr Eigen::Index kAutoSettleMaxSize = 500;
 /// At most this many PGS sweeps, and this many runs of projected Newton steps, in step 2' before
 /// principal pivoting takes over (bench/'s contact family: solved in the first or second run).
@@ -41,15 +44,15 @@ inline constexpr int kAutoSettleTries = 2;
 ///        infeasible index moves across), for as long as its infeasible count keeps falling by
 ///        a factor 0.6 per vertex (positive definite M: 3–6 vertices to the exact solution). From
 ///        z = 0 (no initial guess), a block M_αα without a plain Cholesky factor (M not positive
-///        definite) skips step 2 for step 2' (n <= kAutoSettleMaxSize) or principal pivoting
-///        (dantzig, then Lemke, then the classified chain);
+///        definite) skips step 2 for step 2' (kAutoSettleMinSize < n <= kAutoSettleMaxSize) or
+///        principal pivoting (dantzig, then Lemke, then the classified chain);
 ///     2. projected Gauss–Seidel in chunks of 8 sweeps, the rate measured over each chunk's second
 ///        half; block pivoting again (regularized where M_αα is singular) once the active set is the
 ///        same at the end of two chunks.
 ///        While the rate predicts fewer than n more sweeps to the tolerance (about a pivoting
 ///        solve), the sweeps go on; a rate above kAutoSlowRate, or more sweeps, switches to
-///        step 2' (n <= kAutoSettleMaxSize) or Cottle–Dantzig principal pivoting (then Lemke, then
-///        the classified chain);
+///        step 2' (kAutoSettleMinSize < n <= kAutoSettleMaxSize) or Cottle–Dantzig principal
+///        pivoting (then Lemke, then the classified chain);
 ///     2'. PGS in chunks again, and each time the active set is the same at the end of two chunks,
 ///        projected Newton steps on ½zᵀMz + qᵀz over z >= 0 (the free set's Newton step by Cholesky,
 ///        or its least-norm step by the regularized Cholesky where M_FF is singular; a projected

@@ -123,7 +123,7 @@ TEST(AutoLcp, NonSymmetricTakesTheClassifiedOrder) {
   EXPECT_THAT(result.message, Not(HasSubstr("symmetric with a positive diagonal")));
 }
 
-TEST(AutoLcp, SingularStartingBlockGoesToPgsAndProjectedNewton) {
+TEST(AutoLcp, SingularStartingBlockGoesToPrincipalPivoting) {
   // M = I but for the singular leading block [[1, 1], [1, 1]], q = −1: the starting active set is
   // every index and its block has no Cholesky factor. By hand, w_0 = w_1 = z_0 + z_1 − 1 and
   // w_i = z_i − 1 for i >= 2, so the solutions are z_0 + z_1 = 1 (both >= 0) and z_i = 1.
@@ -139,10 +139,9 @@ TEST(AutoLcp, SingularStartingBlockGoesToPgsAndProjectedNewton) {
   EXPECT_GE(std::min(result.z[0], result.z[1]), 0.0);
   EXPECT_LE((result.z.tail(n - 2).array() - 1.0).abs().maxCoeff(), 1e-12);
   EXPECT_THAT(result.message, HasSubstr("M_aa of 50 components has no Cholesky factor"));
-  // n <= kAutoSettleMaxSize: PGS, which solves this in its first sweep (z_0 = 1, then w_1 = 0) and
-  // is tested after each chunk of 8; no pivoting.
-  EXPECT_THAT(result.message, HasSubstr("pgs and projected newton; pgs: solved after 8 sweeps"));
-  EXPECT_THAT(result.message, Not(HasSubstr("dantzig")));
+  // n <= kAutoSettleMinSize: straight to principal pivoting, no PGS.
+  EXPECT_THAT(result.message, HasSubstr("principal pivoting; dantzig: solved"));
+  EXPECT_THAT(result.message, Not(HasSubstr("pgs")));
 
   // Warm-started at a solution's own active set (every index), the singular block is solved by the
   // regularized Cholesky: one vertex, no principal pivoting. Its z_0 + z_1 = 1 still, z_i = 1.
@@ -170,12 +169,12 @@ std::vector<TraceEvent> events_of(const Lcp& problem, SolveOptions options, cons
 }
 
 TEST(AutoLcp, ContactLcpSolvedWithDantzigsW) {
-  // Singular positive semidefinite (rank <= 3n/4): z is not unique, w is. The route is PGS until
-  // its active set holds, then projected Newton steps, and where those do not solve within their
-  // budget (seed 7 here), principal pivoting; either way the message says which.
+  // Singular positive semidefinite (rank <= 3n/4): z is not unique, w is. For 200 < n <= 500 the
+  // route is PGS until its active set holds, then projected Newton steps, and where those do not
+  // solve within their budget, principal pivoting; either way the message says which.
   int by_newton = 0;
   for (const unsigned seed : {7u, 8u, 9u, 10u}) {
-    const Lcp problem = contact(200, seed);
+    const Lcp problem = contact(240, seed);
     SolveOptions options;
     options.tolerance = 1e-10;
     const Result result = solve(problem, Method::Auto, options);
@@ -202,7 +201,7 @@ TEST(AutoLcp, ContactLcpSolvedWithDantzigsW) {
 TEST(AutoLcp, ProjectedNewtonCorrectsAWrongActiveSet) {
   // The first projected-Newton vertex from the PGS point is not the solution (PGS's active set is
   // wrong): a later step's free set differs from the first one's and its vertex is the solution.
-  const Lcp problem = contact(100, 11);
+  const Lcp problem = contact(240, 11);
   SolveOptions options;
   options.tolerance = 1e-10;
   Result result;
@@ -220,15 +219,16 @@ TEST(AutoLcp, ProjectedNewtonCorrectsAWrongActiveSet) {
 }
 
 TEST(AutoLcp, SingularFreeSetSolvedByTheLeastNormStep) {
-  // M = B Bᵀ with B n × r, r = n/2, columns scaled down so that PGS crawls, and q = −M·1: z = 1 is
-  // a solution with w = 0, so w = 0 at every solution (w is unique on a positive semidefinite M)
-  // and every solution has M z = M 1. The free sets hold more than r rows, so M_FF has no
-  // Cholesky factor and the step is the regularized one.
-  const Eigen::Index n = 80, r = 40;
+  // M = B Bᵀ with B n × r, r = n/2, columns scaled down over a decade so that PGS crawls, and
+  // q = −M·1: z = 1 is a solution with w = 0, so w = 0 at every solution (w is unique on a
+  // positive semidefinite M) and every solution has M z = M 1. The free sets hold more than r
+  // rows, so M_FF has no Cholesky factor and the step is the regularized one.
+  const Eigen::Index n = 240, r = 120;
   std::mt19937_64 engine(3);
   Eigen::MatrixXd B(n, r);
   for (double& x : B.reshaped()) x = uniform(engine, -1, 1);
-  for (Eigen::Index j = 0; j < r; ++j) B.col(j) *= std::pow(10.0, -2.0 * static_cast<double>(j) / static_cast<double>(r));
+  for (Eigen::Index j = 0; j < r; ++j)
+    B.col(j) *= std::pow(10.0, -static_cast<double>(j) / static_cast<double>(r));
   Lcp problem{B * B.transpose(), Eigen::VectorXd()};
   problem.M = (0.5 * (problem.M + problem.M.transpose())).eval();
   problem.q = -(problem.M * Eigen::VectorXd::Ones(n));
