@@ -23,11 +23,10 @@ inline constexpr int kAutoSweepBudget = 400;
 
 /// Above kAutoSettleMinSize and up to kAutoSettleMaxSize, a symmetric M on which PGS crawls or
 /// whose starting block is singular goes to PGS and projected Newton before any principal pivoting
-/// (step 2' below); elsewhere straight to pivoting. The route needs 40–140 sweeps on bench/'s
-/// contact family, each costing n², against a pivoting solve's ~n pivots: measured side by side
-/// with dantzig (bench/README.md, the last section) it took 1.7× dantzig's time at n = 100,
-/// 1.0–1.1× at n = 200, 0.8–1.0× at n = 350–450 (0.4–0.9× at 250–300) and 0.65–0.85× at n = 500,
-/// 1.0–1.4× at n = 600.
+/// (step 2' below); elsewhere straight to pivoting. The route needs 50–140 sweeps on bench/'s
+/// contact family, each costing n², against a pivoting solve's ~n pivots: side by side with
+/// dantzig (bench/README.md, the last section) it took 1.7× dantzig's time at n = 100, 1.1× at
+/// 200 and 0.7–0.9× at 500 in compare_auto, 0.4–1.2× at 250–450 and 1.0–1.4× at 600 in a loop.
 inline constexpr Eigen::Index kAutoSettleMinSize = 200;
 inline constexpr Eigen::Index kAutoSettleMaxSize = 500;
 /// At most this many PGS sweeps, and this many runs of projected Newton steps, in step 2' before
