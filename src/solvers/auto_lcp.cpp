@@ -191,10 +191,10 @@ Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::Vect
 // x with A x = b for a positive semidefinite A that may be singular: the plain Cholesky factor
 // where it exists, else newton_linear.hpp's regularized one refined by Tikhonov steps, whose x
 // tends to the least-norm solution (`regularized` is then set). The caller solves for a step, so
-// the least-norm one stays nearest the point: on a singular A a factorization that drops the
-// dependent rows (pivoted LDLᵀ, their step 0) gave steps 10-100 times longer there and vertices
-// with residuals ~10 where these have ~0.1-1 (bench/README.md, the last section). False when A
-// has no factor even shifted (not positive semidefinite) or x is not finite.
+// the least-norm one stays nearest the point: a factorization that drops the dependent rows
+// (pivoted LDLᵀ, their step 0) gave vertices with residuals 4–50 where this gives 7e-4 to 0.7, and
+// no solution (bench/README.md, the last section). False when A has no factor even shifted (not
+// positive semidefinite) or x is not finite.
 bool semidefinite_solve(const Eigen::MatrixXd& block, const Eigen::VectorXd& rhs, Eigen::VectorXd& x,
                         bool& regularized) {
   SemidefiniteSolver solver;
@@ -208,12 +208,12 @@ bool semidefinite_solve(const Eigen::MatrixXd& block, const Eigen::VectorXd& rhs
 // are the LCP's solutions when M is symmetric positive semidefinite: the free set
 // F = {z_i > 0 or w_i < 0}, the vertex z_F + δ with M_FF δ = −w_F and z = 0 off F
 // (semidefinite_solve: the least-norm δ where M_FF is singular), and a projected backtracking
-// search from z toward it,
-// z(t) = max(0, z + t(vertex − z)), until f falls by an Armijo fraction. The search is what block
-// principal pivoting lacks: on a singular M its full exchanges wander (bench/README.md), while f
-// falls at every step here. Stops with a result when a vertex meets the tolerance, else after
-// kFinishSteps steps, at a vertex feasible to round-off yet not at the tolerance, or when the search
-// finds no decrease; `z` is then the last point (f no higher than at the start).
+// search from z toward it, z(t) = max(0, z + t(vertex − z)), until f falls by an Armijo fraction.
+// The search is what block principal pivoting lacks: on a singular M its full exchanges wander
+// (bench/README.md), while f falls at every step here. Stops with a result when a vertex meets the
+// tolerance, else after kFinishSteps steps, at a vertex feasible to round-off yet not at the
+// tolerance, or when the search finds no decrease; `z` and `w` are then the last point (f no
+// higher than at the start).
 struct NewtonFinish {
   std::optional<Result> result;
   Eigen::VectorXd z, w;
