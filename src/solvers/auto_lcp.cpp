@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "dantzig.hpp"
 #include "detail.hpp"
+#include "lemke.hpp"
+#include "newton.hpp"
 #include "newton_linear.hpp"
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/residual.hpp"
-#include "dantzig.hpp"
-#include "lemke.hpp"
-#include "newton.hpp"
 #include "pgs.hpp"
 
 namespace perp::detail {
@@ -55,8 +55,7 @@ void active_set(const Eigen::VectorXd& z, const Eigen::VectorXd& w, std::vector<
 // be factored (not positive semidefinite), or with `definite_only` set, when it has no plain
 // Cholesky factor (singular or indefinite; `singular` is then set).
 std::optional<Eigen::VectorXd> vertex_from(const Lcp& problem, const Eigen::VectorXd& z,
-                                           const std::vector<Eigen::Index>& alpha, bool definite_only,
-                                           bool& singular) {
+                                           const std::vector<Eigen::Index>& alpha, bool definite_only, bool& singular) {
   Eigen::VectorXd point = Eigen::VectorXd::Zero(problem.size());
   if (alpha.empty()) return point;
   const Eigen::MatrixXd block = problem.M(alpha, alpha);
@@ -80,6 +79,26 @@ std::optional<Eigen::VectorXd> vertex_from(const Lcp& problem, const Eigen::Vect
   return point;
 }
 
+// One trace event of a vertex of auto's own runs (block pivoting, projected Newton): its set `now`
+// as `entered`/`left` against the last traced set `traced` (which then becomes `now`), its size and
+// the vertex's natural residual.
+void trace_vertex(const TraceCallback& trace, const char* method, TraceKind kind, int iteration,
+                  const std::vector<char>& now, std::vector<char>& traced, double residual) {
+  TraceEvent event;
+  event.method = method;
+  event.kind = kind;
+  event.iteration = iteration;
+  traced.resize(now.size(), 0);
+  for (std::size_t k = 0; k < now.size(); ++k) {
+    if (now[k] && !traced[k]) event.entered.push_back(static_cast<Eigen::Index>(k));
+    if (!now[k] && traced[k]) event.left.push_back(static_cast<Eigen::Index>(k));
+  }
+  traced = now;
+  event.active_size = static_cast<Eigen::Index>(std::count(now.begin(), now.end(), 1));
+  event.residual = residual;
+  trace(event);
+}
+
 // Block principal pivoting (Kostreva 1978; Júdice–Pires 1994) from the active set of (z, w):
 // solve for the vertex of α, then move every infeasible index across (z_i < 0 leaves α, w_i < 0
 // joins it). Sign tests are relative to round-off (detail::sign_feasible's scales). Full exchanges
@@ -91,8 +110,8 @@ struct Pivoting {
   std::optional<Result> result;  // set when solved
   Eigen::VectorXd z;             // the last vertex (or the start)
   int vertices = 0;
-  bool singular = false;         // stopped at a block M_aa without a Cholesky factor (`definite_only`)
-  Eigen::Index block_size = 0;   // |a| of that block
+  bool singular = false;        // stopped at a block M_aa without a Cholesky factor (`definite_only`)
+  Eigen::Index block_size = 0;  // |a| of that block
 };
 
 // Vertices block pivoting may visit from the start, and from a PGS point whose active set held,
@@ -133,20 +152,8 @@ Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::Vect
     Result candidate = make_result(problem, std::move(*vertex), Method::Pgs);
     z = candidate.z;
     if (trace) {
-      TraceEvent event;
-      event.method = "block-pivoting";
-      event.kind = TraceKind::PrincipalPivot;
-      event.iteration = out.vertices + 1;
-      traced_in.resize(static_cast<std::size_t>(n), 0);
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const char now = in[static_cast<std::size_t>(i)];
-        if (now && !traced_in[static_cast<std::size_t>(i)]) event.entered.push_back(i);
-        if (!now && traced_in[static_cast<std::size_t>(i)]) event.left.push_back(i);
-      }
-      traced_in = in;
-      event.active_size = static_cast<Eigen::Index>(alpha.size());
-      event.residual = candidate.residual;
-      trace(event);
+      trace_vertex(trace, "block-pivoting", TraceKind::PrincipalPivot, out.vertices + 1, in, traced_in,
+                   candidate.residual);
     }
     if (candidate.relative_residual <= tolerance) {
       candidate.status = Status::Solved;
@@ -181,6 +188,97 @@ Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::Vect
   return out;
 }
 
+// x with A x = b for a positive semidefinite A that may be singular: the plain Cholesky factor
+// where it exists, else newton_linear.hpp's regularized one refined by Tikhonov steps, whose x
+// tends to the least-norm solution (`regularized` is then set). The caller solves for a step, so
+// the least-norm one stays nearest the point: a factorization that drops the dependent rows
+// (pivoted LDLᵀ, their step 0) gave vertices with residuals 4–50 where this gives 7e-4 to 0.7, and
+// no solution (bench/README.md, the last section). False when A has no factor even shifted (not
+// positive semidefinite) or x is not finite.
+bool semidefinite_solve(const Eigen::MatrixXd& block, const Eigen::VectorXd& rhs, Eigen::VectorXd& x,
+                        bool& regularized) {
+  SemidefiniteSolver solver;
+  if (!solver.compute(block)) return false;
+  solver.solve(block, rhs, x);
+  regularized = solver.regularized();
+  return x.allFinite();
+}
+
+// Projected Newton steps on f(z) = ½ zᵀMz + qᵀz over z >= 0 (Bertsekas 1982), whose minimizers
+// are the LCP's solutions when M is symmetric positive semidefinite: the free set
+// F = {z_i > 0 or w_i < 0}, the vertex z_F + δ with M_FF δ = −w_F and z = 0 off F
+// (semidefinite_solve: the least-norm δ where M_FF is singular), and a projected backtracking
+// search from z toward it, z(t) = max(0, z + t(vertex − z)), until f falls by an Armijo fraction.
+// The search is what block principal pivoting lacks: on a singular M its full exchanges wander
+// (bench/README.md), while f falls at every step here. Stops with a result when a vertex meets the
+// tolerance, else after kFinishSteps steps, at a vertex feasible to round-off yet not at the
+// tolerance, or when the search finds no decrease; `z` and `w` are then the last point (f no
+// higher than at the start).
+struct NewtonFinish {
+  std::optional<Result> result;
+  Eigen::VectorXd z, w;
+  int steps = 0;
+  bool regularized = false;  // the last vertex's M_FF was singular (semidefinite_solve)
+};
+constexpr int kFinishSteps = 8;
+constexpr int kFinishHalvings = 30;
+constexpr double kFinishArmijo = 1e-4;
+
+NewtonFinish projected_newton(const Lcp& problem, const DataScale& scale, Eigen::VectorXd z, Eigen::VectorXd w,
+                              double tolerance, const TraceCallback& trace) {
+  const Eigen::Index n = problem.size();
+  NewtonFinish out;
+  std::vector<Eigen::Index> free;
+  std::vector<char> traced_in(static_cast<std::size_t>(n), 0);
+  Eigen::VectorXd x, vertex, trial, trial_w;
+  for (; out.steps < kFinishSteps; ++out.steps) {
+    free.clear();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (z[i] > 0.0 || w[i] < 0.0) free.push_back(i);
+    }
+    // The Newton step from z: M_FF δ = −w_F, so that z_F + δ solves M_FF z_F = −q_F; where M_FF is
+    // singular, the least-norm δ, so that the vertex stays near the point.
+    vertex.setZero(n);
+    if (!free.empty()) {
+      if (!semidefinite_solve(problem.M(free, free), -w(free), x, out.regularized)) break;
+      vertex(free) = z(free) + x;
+    }
+    Result candidate = make_result(problem, vertex, Method::Pgs);
+    if (trace) {
+      std::vector<char> now(static_cast<std::size_t>(n), 0);
+      for (const Eigen::Index i : free) now[static_cast<std::size_t>(i)] = 1;
+      trace_vertex(trace, "projected-newton", TraceKind::NewtonStep, out.steps + 1, now, traced_in, candidate.residual);
+    }
+    if (candidate.relative_residual <= tolerance) {
+      candidate.status = Status::Solved;
+      ++out.steps;
+      out.result = std::move(candidate);
+      break;
+    }
+    if (sign_feasible(scale, candidate.z, candidate.w, 1e-13)) break;  // feasible yet not at the tolerance
+    // The projected search: f(z) = ½ zᵀ(w + q).
+    const Eigen::VectorXd direction = vertex - z;
+    const double f0 = 0.5 * z.dot(w + problem.q);
+    double t = 1.0;
+    bool accepted = false;
+    for (int halving = 0; halving < kFinishHalvings; ++halving, t *= 0.5) {
+      trial = (z + t * direction).cwiseMax(0.0);
+      trial_w = problem.slack(trial);
+      const double f1 = 0.5 * trial.dot(trial_w + problem.q);
+      if (f1 <= f0 - kFinishArmijo * std::max(0.0, w.dot(z - trial))) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) break;
+    z.swap(trial);
+    w.swap(trial_w);
+  }
+  out.z = std::move(z);
+  out.w = std::move(w);
+  return out;
+}
+
 // A pivoting finish (dantzig, then Lemke) from scratch; the first that solves or proves there is
 // no solution, else the one with the smaller residual.
 Result pivot(const Lcp& problem, const SolveOptions& options, std::string& log) {
@@ -207,6 +305,87 @@ Result pivot_or_classified(const Lcp& problem, const SolveOptions& options, Clas
   if (result.solved() || result.status == Status::Infeasible) return finish(std::move(result), log);
   log += "; the classified order";
   return finish(classified(problem, options), log);
+}
+
+// The route for a symmetric M where PGS crawls or a starting block is singular (see
+// solve_auto_lcp, step 2'): PGS in chunks from z, projected Newton (projected_newton) each time the
+// active set {z_i > w_i} is the same at the end of two chunks, at most kAutoSettleSweeps sweeps in
+// all, then the pivoting finish.
+Result settle_then_newton(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified, std::string& log,
+                          Eigen::VectorXd z, int sweeps, int vertices, std::vector<double> history) {
+  const DataScale scale = data_scale(problem);
+  const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
+  Eigen::VectorXd w = problem.slack(z);
+  std::vector<Eigen::Index> alpha, previous;
+  bool compared = false;  // `previous` holds the set of the chunk before
+  int steps = 0, tries = 0;
+  while (sweeps < kAutoSettleSweeps && tries < kAutoSettleTries) {
+    // The sweeps alone (pgs.hpp's kernel without solve_psor's per-call checks, which cost as much
+    // as the sweeps here); w recomputed from z every kPgsRefreshEvery sweeps.
+    const int batch = std::min(kChunk, kAutoSettleSweeps - sweeps);
+    gauss_seidel_sweeps(problem.M, inverse_diagonal, z, w, batch);
+    sweeps += batch;
+    if (sweeps % kPgsRefreshEvery < batch) w = problem.slack(z);
+    if (!z.allFinite() || !w.allFinite()) {
+      log += "; pgs: the iterates stopped being finite";
+      break;
+    }
+    if (options.record_history || options.trace) {
+      // Recomputed apart from the sweeps' w, so that observing does not change the iterates.
+      const double residual = natural_residual(z, problem.slack(z));
+      if (options.record_history) record_history(history, residual);
+      if (options.trace) {
+        TraceEvent event;
+        event.method = "pgs";
+        event.kind = TraceKind::Sweep;
+        event.iteration = sweeps;
+        event.active_size = static_cast<Eigen::Index>((z.array() > 0.0).count());
+        event.residual = residual;
+        options.trace(event);
+      }
+    }
+    if (may_meet(scale, z, w, options.tolerance)) {
+      Result last = make_result(problem, z, Method::Pgs);
+      if (last.relative_residual <= options.tolerance) {
+        last.status = Status::Solved;
+        last.iterations = sweeps + vertices + steps;
+        last.history = std::move(history);
+        last.message = "converged after " + std::to_string(sweeps) + " sweeps";
+        return finish(std::move(last), log + "; pgs: solved after " + std::to_string(sweeps) + " sweeps");
+      }
+      w = std::move(last.w);
+    }
+    active_set(z, w, alpha);
+    if (compared && alpha == previous) {
+      ++tries;
+      NewtonFinish run = projected_newton(problem, scale, z, problem.slack(z), options.tolerance, options.trace);
+      steps += run.steps;
+      if (run.result) {
+        Result result = std::move(*run.result);
+        result.iterations = sweeps + vertices + steps;
+        result.history = std::move(history);
+        const auto free = (result.z.array() > 0.0 || result.w.array() < 0.0).count();
+        result.message =
+            "the vertex of a free set of " + std::to_string(free) +
+            " components, exact to round-off (M_FF z_F = -q_F, " +
+            (run.regularized ? "M_FF singular: the least-norm step by the regularized Cholesky)" : "Cholesky)");
+        return finish(std::move(result),
+                      log + text("; pgs until its active set held (%.0f sweeps), projected newton: solved at step "
+                                 "%.0f of try %.0f",
+                                 sweeps, run.steps, tries));
+      }
+      z = std::move(run.z);
+      w = std::move(run.w);
+      compared = false;
+      continue;
+    }
+    previous.swap(alpha);
+    compared = true;
+  }
+  log +=
+      text("; pgs and projected newton: not solved after %.0f sweeps and %.0f steps in %.0f tries: principal pivoting",
+           sweeps, steps, tries);
+  return pivot_or_classified(problem, options, classified, log);
 }
 
 // The measured route for a symmetric M with a positive diagonal (see solve_auto_lcp).
@@ -240,7 +419,12 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
     // sweep on bench/'s contact family) and the regularized vertices leave most indices
     // infeasible, so the probes would only add to the pivoting solve that follows them.
     log += "; block principal pivoting from the start: M_aa of " + std::to_string(cold.block_size) +
-           " components has no Cholesky factor (M is not positive definite to round-off): principal pivoting";
+           " components has no Cholesky factor (M is not positive definite to round-off)";
+    if (n > kAutoSettleMinSize && n <= kAutoSettleMaxSize) {
+      log += ": pgs and projected newton";
+      return settle_then_newton(problem, options, classified, log, std::move(z), 0, vertices, {});
+    }
+    log += ": principal pivoting";
     return pivot_or_classified(problem, options, classified, log);
   }
   log += "; block principal pivoting from the start: stopped after " + std::to_string(cold.vertices) +
@@ -277,7 +461,8 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
     active_set(z, last.w, alpha);
     if (alpha == previous && alpha != tried) {
       tried = alpha;
-      Pivoting warm = block_pivoting(problem, z, last.w, options.tolerance, kWarmVertices, kWarmProgress, options.trace);
+      Pivoting warm =
+          block_pivoting(problem, z, last.w, options.tolerance, kWarmVertices, kWarmProgress, options.trace);
       vertices += warm.vertices;
       if (warm.result) {
         warm.result->history = std::move(history);
@@ -298,8 +483,14 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
     if ((rate > kAutoSlowRate || needed > static_cast<double>(n))) {
       log += text(
           "; pgs: %.0f sweeps at %.3f per sweep (about %.0f more to the tolerance, more than a pivoting "
-          "solve costs): principal pivoting",
+          "solve costs)",
           sweeps, rate, std::min(needed, 1e9));
+      if (n > kAutoSettleMinSize && n <= kAutoSettleMaxSize) {
+        log += ": pgs and projected newton";
+        return settle_then_newton(problem, options, classified, log, std::move(z), sweeps, vertices,
+                                  std::move(history));
+      }
+      log += ": principal pivoting";
       return pivot_or_classified(problem, options, classified, log);
     }
   }

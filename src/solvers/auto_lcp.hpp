@@ -21,6 +21,19 @@ inline constexpr double kAutoSlowRate = 0.85;
 /// At most this many PGS sweeps before newton-min takes over (a good rate without a vertex).
 inline constexpr int kAutoSweepBudget = 400;
 
+/// Above kAutoSettleMinSize and up to kAutoSettleMaxSize, a symmetric M on which PGS crawls or
+/// whose starting block is singular goes to PGS and projected Newton before any principal pivoting
+/// (step 2' below); elsewhere straight to pivoting. The route needs 50–140 sweeps on bench/'s
+/// contact family, each costing n², against a pivoting solve's ~n pivots: side by side with
+/// dantzig (bench/README.md, the last section) it took 1.7× dantzig's time at n = 100, 1.1× at
+/// 200 and 0.7–0.9× at 500 in compare_auto, 0.4–1.2× at 250–450 and 1.0–1.4× at 600 in a loop.
+inline constexpr Eigen::Index kAutoSettleMinSize = 200;
+inline constexpr Eigen::Index kAutoSettleMaxSize = 500;
+/// At most this many PGS sweeps, and this many runs of projected Newton steps, in step 2' before
+/// principal pivoting takes over (bench/'s contact family: solved in the first or second run).
+inline constexpr int kAutoSettleSweeps = 160;
+inline constexpr int kAutoSettleTries = 2;
+
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
 ///   - n <= kAutoPivotFirstSize: Lemke; where it does not solve, the classified chain.
 ///   - M symmetric (detail::kSymmetry) with a positive diagonal:
@@ -30,14 +43,20 @@ inline constexpr int kAutoSweepBudget = 400;
 ///        infeasible index moves across), for as long as its infeasible count keeps falling by
 ///        a factor 0.6 per vertex (positive definite M: 3–6 vertices to the exact solution). From
 ///        z = 0 (no initial guess), a block M_αα without a plain Cholesky factor (M not positive
-///        definite) goes straight to principal pivoting (dantzig, then Lemke, then the classified
-///        chain), skipping step 2;
+///        definite) skips step 2 for step 2' (kAutoSettleMinSize < n <= kAutoSettleMaxSize) or
+///        principal pivoting (dantzig, then Lemke, then the classified chain);
 ///     2. projected Gauss–Seidel in chunks of 8 sweeps, the rate measured over each chunk's second
 ///        half; block pivoting again (regularized where M_αα is singular) once the active set is the
 ///        same at the end of two chunks.
 ///        While the rate predicts fewer than n more sweeps to the tolerance (about a pivoting
 ///        solve), the sweeps go on; a rate above kAutoSlowRate, or more sweeps, switches to
-///        Cottle–Dantzig principal pivoting (then Lemke, then the classified chain);
+///        step 2' (kAutoSettleMinSize < n <= kAutoSettleMaxSize) or Cottle–Dantzig principal
+///        pivoting (then Lemke, then the classified chain);
+///     2'. PGS in chunks again, and each time the active set is the same at the end of two chunks,
+///        projected Newton steps on ½zᵀMz + qᵀz over z >= 0 (the free set's Newton step by Cholesky,
+///        or its least-norm step by the regularized Cholesky where M_FF is singular; a projected
+///        backtracking search): the vertex they reach is exact to round-off. After
+///        kAutoSettleSweeps sweeps or kAutoSettleTries runs, principal pivoting as above;
 ///     3. after kAutoSweepBudget sweeps, newton-min warm-started from the PGS point.
 ///   - otherwise: the classified chain.
 /// The message names every switch and its reason; `Result::method` the method that produced z.

@@ -270,6 +270,16 @@ Eigen::VectorXd detail::bounded_start(const Eigen::VectorXd& lower, const Eigen:
   return z;
 }
 
+void detail::gauss_seidel_sweeps(const Eigen::MatrixXd& M, const Eigen::VectorXd& inverse_diagonal, Eigen::VectorXd& z,
+                                 Eigen::VectorXd& w, int sweeps) {
+  const Eigen::Index n = z.size();
+  Eigen::VectorXd lo = Eigen::VectorXd::Zero(n), hi = Eigen::VectorXd::Constant(n, kInfinity);
+  const std::vector<Eigen::Index> uncoupled;
+  const Eigen::VectorXd no_mu;
+  for (int sweep = 0; sweep < sweeps; ++sweep)
+    gauss_seidel_sweep<false>(M, inverse_diagonal, uncoupled, no_mu, lo, hi, z, w);
+}
+
 Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxation) {
   if (!options.initial_guess) {
     if (auto trivial = detail::trivial_result(problem, relaxation == 1.0 ? Method::Pgs : Method::Psor)) return *trivial;

@@ -38,5 +38,13 @@ namespace detail {
                                             const std::vector<FrictionCoupling>& friction,
                                             const SolveOptions& options);
 
+/// `sweeps` plain Gauss–Seidel sweeps on the LCP (bounds [0, ∞)) from z with w = M z + q kept by
+/// column updates, and nothing else: no checks, no residual, no history. `inverse_diagonal` is
+/// 1 / M_ii (M_ii > 0, checked by the caller). For a caller that runs its own tests between
+/// batches of sweeps (`auto`'s route on singular M); w drifts by round-off and should be
+/// recomputed now and then.
+void gauss_seidel_sweeps(const Eigen::MatrixXd& M, const Eigen::VectorXd& inverse_diagonal, Eigen::VectorXd& z,
+                         Eigen::VectorXd& w, int sweeps);
+
 }  // namespace detail
 }  // namespace perp

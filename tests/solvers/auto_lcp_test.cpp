@@ -139,7 +139,9 @@ TEST(AutoLcp, SingularStartingBlockGoesToPrincipalPivoting) {
   EXPECT_GE(std::min(result.z[0], result.z[1]), 0.0);
   EXPECT_LE((result.z.tail(n - 2).array() - 1.0).abs().maxCoeff(), 1e-12);
   EXPECT_THAT(result.message, HasSubstr("M_aa of 50 components has no Cholesky factor"));
-  EXPECT_THAT(result.message, Not(HasSubstr("pgs:")));
+  // n <= kAutoSettleMinSize: straight to principal pivoting, no PGS.
+  EXPECT_THAT(result.message, HasSubstr("principal pivoting; dantzig: solved"));
+  EXPECT_THAT(result.message, Not(HasSubstr("pgs")));
 
   // Warm-started at a solution's own active set (every index), the singular block is solved by the
   // regularized Cholesky: one vertex, no principal pivoting. Its z_0 + z_1 = 1 still, z_i = 1.
@@ -154,6 +156,94 @@ TEST(AutoLcp, SingularStartingBlockGoesToPrincipalPivoting) {
   EXPECT_GE(std::min(warm.z[0], warm.z[1]), 0.0);
   EXPECT_THAT(warm.message, HasSubstr("block principal pivoting from the start: solved at vertex 1"));
   EXPECT_THAT(warm.message, Not(HasSubstr("no Cholesky factor")));
+}
+
+// The events of one method in a solve's trace.
+std::vector<TraceEvent> events_of(const Lcp& problem, SolveOptions options, const char* method, Result& result) {
+  std::vector<TraceEvent> events;
+  options.trace = [&events, method](const TraceEvent& event) {
+    if (std::string(event.method) == method) events.push_back(event);
+  };
+  result = solve(problem, Method::Auto, options);
+  return events;
+}
+
+TEST(AutoLcp, ContactLcpSolvedWithDantzigsW) {
+  // Singular positive semidefinite (rank <= 3n/4): z is not unique, w is. For 200 < n <= 500 the
+  // route is PGS until its active set holds, then projected Newton steps, and where those do not
+  // solve within their budget, principal pivoting; either way the message says which.
+  int by_newton = 0;
+  for (const unsigned seed : {7u, 8u, 9u, 10u}) {
+    const Lcp problem = contact(240, seed);
+    SolveOptions options;
+    options.tolerance = 1e-10;
+    const Result result = solve(problem, Method::Auto, options);
+    ASSERT_TRUE(result.solved()) << result.message;
+    EXPECT_LE(recomputed(problem, result), 1e-10);
+    EXPECT_GE(result.z.minCoeff(), 0.0);
+    EXPECT_THAT(result.message, HasSubstr("pgs and projected newton"));
+    const bool newton = result.message.find("projected newton: solved at step") != std::string::npos;
+    by_newton += newton ? 1 : 0;
+    if (newton) {
+      EXPECT_THAT(result.message, Not(HasSubstr("dantzig")));
+    } else {
+      EXPECT_THAT(result.message, HasSubstr("principal pivoting; dantzig: solved"));
+    }
+    const Result dantzig = solve(problem, Method::Dantzig, options);
+    ASSERT_TRUE(dantzig.solved()) << dantzig.message;
+    const Eigen::VectorXd w = problem.M * result.z + problem.q;
+    const Eigen::VectorXd w_dantzig = problem.M * dantzig.z + problem.q;
+    EXPECT_LE((w - w_dantzig).cwiseAbs().maxCoeff(), 1e-9 * (1 + problem.q.cwiseAbs().maxCoeff())) << seed;
+  }
+  EXPECT_GE(by_newton, 2);
+}
+
+TEST(AutoLcp, ProjectedNewtonCorrectsAWrongActiveSet) {
+  // The first projected-Newton vertex from the PGS point is not the solution (PGS's active set is
+  // wrong): a later step's free set differs from the first one's and its vertex is the solution.
+  const Lcp problem = contact(240, 11);
+  SolveOptions options;
+  options.tolerance = 1e-10;
+  Result result;
+  const std::vector<TraceEvent> steps = events_of(problem, options, "projected-newton", result);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_LE(recomputed(problem, result), 1e-10);
+  ASSERT_GE(steps.size(), 2u) << result.message;
+  const double scale = problem.q.cwiseAbs().maxCoeff();
+  EXPECT_GT(*steps.front().residual, 1e-8 * scale);  // the first vertex: infeasible
+  EXPECT_LE(*steps.back().residual, 1e-10 * scale);  // the last: the solution
+  bool moved = false;
+  for (std::size_t k = 1; k < steps.size(); ++k) moved = moved || !steps[k].entered.empty() || !steps[k].left.empty();
+  EXPECT_TRUE(moved);
+  EXPECT_THAT(result.message, HasSubstr("projected newton: solved"));
+}
+
+TEST(AutoLcp, SingularFreeSetSolvedByTheLeastNormStep) {
+  // M = B Bᵀ with B n × r, r = n/2, columns scaled down over a decade so that PGS crawls, and
+  // q = −M·1: z = 1 is a solution with w = 0, so w = 0 at every solution (w is unique on a
+  // positive semidefinite M) and every solution has M z = M 1. The free sets hold more than r
+  // rows, so M_FF has no Cholesky factor and the step is the regularized one.
+  const Eigen::Index n = 240, r = 120;
+  std::mt19937_64 engine(3);
+  Eigen::MatrixXd B(n, r);
+  for (double& x : B.reshaped()) x = uniform(engine, -1, 1);
+  for (Eigen::Index j = 0; j < r; ++j)
+    B.col(j) *= std::pow(10.0, -static_cast<double>(j) / static_cast<double>(r));
+  Lcp problem{B * B.transpose(), Eigen::VectorXd()};
+  problem.M = (0.5 * (problem.M + problem.M.transpose())).eval();
+  problem.q = -(problem.M * Eigen::VectorXd::Ones(n));
+  SolveOptions options;
+  options.tolerance = 1e-10;
+  Result result;
+  const std::vector<TraceEvent> steps = events_of(problem, options, "projected-newton", result);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_LE(recomputed(problem, result), 1e-10);
+  EXPECT_GE(result.z.minCoeff(), 0.0);
+  EXPECT_LE((problem.M * result.z + problem.q).cwiseAbs().maxCoeff(), 1e-9 * problem.q.cwiseAbs().maxCoeff());
+  EXPECT_THAT(result.message, HasSubstr("projected newton: solved"));
+  EXPECT_THAT(result.message, HasSubstr("M_FF singular: the least-norm step"));
+  ASSERT_FALSE(steps.empty());
+  EXPECT_GT(*steps.back().active_size, r);  // more free rows than M's rank
 }
 
 TEST(AutoLcp, NoSolutionIsNotReportedSolved) {

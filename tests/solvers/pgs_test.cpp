@@ -14,6 +14,7 @@
 #include "perp/core/residual.hpp"
 #include "perp/solvers/box_lcp.hpp"
 #include "perp/solvers/mlcp.hpp"
+#include "../../src/solvers/pgs.hpp"
 #include "test_problems.hpp"
 
 namespace perp::solvers_pgs_test {
@@ -186,6 +187,28 @@ BoxLcp mixed_box(Eigen::Index n, unsigned seed) {
     p.friction.push_back({1, n >= 7 ? n - 1 : 3, 0.3});  // before its normal (in a later group from n = 7)
   }
   return p;
+}
+
+TEST(Pgs, BareSweepsMatchTheHandSweepAndTheTextbookIteration) {
+  // auto's bare kernel: one sweep of the block from z = 0 gives the hand values of
+  // FirstSweepOfTheBlockByHand, and w stays M z + q (kept by column updates, checked here afresh).
+  const Lcp block = two_contact_block();
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(2), w = block.q;
+  detail::gauss_seidel_sweeps(block.M, block.M.diagonal().cwiseInverse(), z, w, 1);
+  EXPECT_NEAR(z[0], 40.0 / 7, 1e-13);
+  EXPECT_NEAR(z[1], 240.0 / 49, 1e-13);
+  EXPECT_LE((w - (block.M * z + block.q)).cwiseAbs().maxCoeff(), 1e-12);
+  // Seven rows (one group of four and one of three), three sweeps from a nonzero start: the
+  // textbook iteration's point.
+  Eigen::MatrixXd A(7, 7);
+  for (Eigen::Index k = 0; k < A.size(); ++k) A.data()[k] = std::sin(1.0 + static_cast<double>(k));
+  const Lcp p{A.transpose() * A + Eigen::MatrixXd::Identity(7, 7), Eigen::VectorXd::LinSpaced(7, -3.0, 2.0)};
+  const Eigen::VectorXd start = Eigen::VectorXd::LinSpaced(7, 0.0, 0.6);
+  z = start;
+  w = p.M * z + p.q;
+  detail::gauss_seidel_sweeps(p.M, p.M.diagonal().cwiseInverse(), z, w, 3);
+  EXPECT_LE((z - reference_sweeps(p, start, 1.0, 3)).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LE((w - (p.M * z + p.q)).cwiseAbs().maxCoeff(), 1e-12);
 }
 
 TEST(PgsOverBounds, BoxSweepsMatchTheTextbookIterationForEverySizeModFour) {
