@@ -16,12 +16,15 @@
 // that the rounded outline is perp's box. Box2D is run at its defaults (8 velocity, 3 position
 // iterations, sleeping on) and at (30, 10), and at 8/3 without sleeping (like perp).
 //
-// Usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--sleeping] [--perp-only]
+// Usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--sleeping]
+//                      [--shift-updates N] [--perp-only]
 //                      [--verbose]
 //   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
 //   all, 10 s each; disks10000 only when named; M: perp's method, default auto; --anitescu-potra: perp steps the convex
 //   relaxation of Coulomb friction instead of Coulomb's law; --sleeping: perp with its islands' sleeping on, as
-//   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --perp-only skips Box2D;
+//   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --shift-updates N: the planar Coulomb
+//   step's auto tries at most N updates of the fixed point on de Saxce's shift (0: not tried; default
+//   friction_contact.auto_shift_updates); --perp-only skips Box2D;
 //   --verbose prints each perp step's solve on stderr)
 //
 // Box2D is a comparison target only: nothing in perp links to it.
@@ -187,10 +190,11 @@ void finish(Figures& figures, const Scene& scene, const World& end, int steps, d
 
 /// `split`: the split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on.
 Figures run_perp(const Scene& scene, int steps, bool split, perp::Method method, bool relaxed, bool sleeping,
-                 bool verbose) {
+                 bool verbose, int shift_updates) {
   World world = scene.world;
   perp::contact::MoreauJeanOptions options;
   options.method = method;
+  if (shift_updates >= 0) options.solve.friction_contact.auto_shift_updates = shift_updates;
   options.sleeping = sleeping;
   if (relaxed) options.friction_model = perp::contact::FrictionModel::AnitescuPotra;
   if (split) {
@@ -330,6 +334,7 @@ int main(int argc, char** argv) {
   bool verbose = false;
   bool relaxed = false;
   bool sleeping = false;
+  int shift_updates = -1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
@@ -338,6 +343,8 @@ int main(int argc, char** argv) {
       method = perp::from_string<perp::Method>(argv[++i]);
     } else if (arg == "--anitescu-potra") {
       relaxed = true;
+    } else if (arg == "--shift-updates" && i + 1 < argc) {
+      shift_updates = std::atoi(argv[++i]);
     } else if (arg == "--sleeping") {
       sleeping = true;
     } else if (arg == "--perp-only") {
@@ -349,7 +356,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] "
-                   "[--sleeping] [--perp-only] [--verbose]\n");
+                   "[--sleeping] [--shift-updates N] [--perp-only] [--verbose]\n");
       return 2;
     }
   }
@@ -375,9 +382,9 @@ int main(int argc, char** argv) {
     }
     const std::string name = std::string(relaxed ? "Anitescu-Potra, " : "Coulomb, ") + perp::to_string(method) +
                              (sleeping ? ", sleeping" : "");
-    print(scene, "perp (" + name + ")", run_perp(scene, steps, false, method, relaxed, sleeping, verbose));
+    print(scene, "perp (" + name + ")", run_perp(scene, steps, false, method, relaxed, sleeping, verbose, shift_updates));
     print(scene, "perp (" + name + ", split impulse)",
-          run_perp(scene, steps, true, method, relaxed, sleeping, verbose));
+          run_perp(scene, steps, true, method, relaxed, sleeping, verbose, shift_updates));
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

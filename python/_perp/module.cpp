@@ -343,6 +343,7 @@ SolveOptions make_options(double tol, const py::object& max_iter, const py::obje
     fc.integer("facets", c.facets);
     fc.integer("lcp_max_size", c.lcp_max_size);
     fc.integer("auto_nsgs_sweeps", c.auto_nsgs_sweeps);
+    fc.integer("auto_shift_updates", c.auto_shift_updates);
     fc.finish();
   }
   f.finish();

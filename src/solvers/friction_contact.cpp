@@ -12,6 +12,7 @@
 #include "detail.hpp"
 #include "friction_ipm.hpp"
 #include "friction_newton.hpp"
+#include "friction_shift.hpp"
 #include "nsgs.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/lcp.hpp"
@@ -480,24 +481,46 @@ Result solve(const FactoredFrictionContact& problem, Method method, const SolveO
     fresh = residuals;
     finish(shell, velocity, attempt, result, fresh);
     if (method == Method::Auto && !result.solved()) {
-      // The sweeps on the factors did not solve: W formed, and auto's chain from their point
-      // (newton-ac first: those sweeps were the chain's first nsgs).
-      const FrictionContact formed = problem.assembled();
-      Fresh chained_fresh;
-      Result chained = solve_auto(formed, options, result.z, chained_fresh, true);
-      finish(formed, velocity_of(formed), options, chained, chained_fresh);
-      const FrictionContactResiduals rest_criteria = *chained_fresh;
-      const std::string first = "nsgs on the factors of W: " + to_string(result.status) + " after " +
-                                std::to_string(result.iterations) + " sweeps (relative error " +
-                                number_text(result.residual) + "), then W formed; ";
-      if (chained.solved() || chained.residual <= result.residual) {
-        chained.iterations += result.iterations;
-        chained.message = first + chained.message;
-        result = std::move(chained);
-        fresh = rest_criteria;
-      } else {
-        result.message = first + "its chain ended farther (" + chained.message + "); the sweeps' point is returned";
+      std::string story = "nsgs on the factors of W: " + to_string(result.status) + " after " +
+                          std::to_string(result.iterations) + " sweeps (relative error " +
+                          number_text(result.residual) + ")";
+      const Eigen::VectorXd swept = result.z;
+      const int sweeps = result.iterations;
+      if (problem.dimension == 2 && options.friction_contact.auto_shift_updates > 0) {
+        // In the plane: the fixed point on de Saxcé's shift from the sweeps' point, each update an
+        // exact convex program on the factors (W still not formed).
+        FrictionContactResiduals shifted_residuals;
+        SolveOptions shift_options = options;
+        shift_options.max_iterations = options.friction_contact.auto_shift_updates;
+        Result shifted = detail::solve_by_shifts(problem.H, problem.inverse_mass, shell, shift_options, swept,
+                                                 shifted_residuals);
+        story += "; then " + shifted.message;
+        if (shifted.residual < result.residual) {
+          shifted.iterations += sweeps;
+          result = std::move(shifted);
+          fresh = shifted_residuals;
+        }
       }
+      if (!result.solved()) {
+        // W formed, and auto's chain from the sweeps' point (newton-ac first: the sweeps on the
+        // factors were the chain's first nsgs). Not from the shift's point: on packed heaps, where
+        // the shift stalls, the chain from its vertex solved fewer steps than from the sweeps'.
+        const FrictionContact formed = problem.assembled();
+        Fresh chained_fresh;
+        Result chained = solve_auto(formed, options, swept, chained_fresh, true);
+        finish(formed, velocity_of(formed), options, chained, chained_fresh);
+        const FrictionContactResiduals rest_criteria = *chained_fresh;
+        if (chained.solved() || chained.residual <= result.residual) {
+          chained.iterations += result.iterations;
+          story += "; then W formed, from the sweeps' point: " + chained.message;
+          result = std::move(chained);
+          fresh = rest_criteria;
+        } else {
+          story += "; then W formed, and its chain from the sweeps' point ended farther (" + chained.message +
+                   "): the best point before it is returned";
+        }
+      }
+      result.message = "auto: " + story;
     } else if (method == Method::Auto) {
       result.message = "auto (nsgs on the factors of W: solved): " + result.message;
     }

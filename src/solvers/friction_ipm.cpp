@@ -37,45 +37,6 @@ constexpr int kCrossoverSweeps = 1000;
 constexpr double kStallFactor = 0.5;
 constexpr int kStallWindow = 15;
 
-/// A: the cone's two edges times H, per contact i the rows H_N,i + μ_i H_T,i and H_N,i − μ_i H_T,i.
-RowSparse edge_rows(const RowSparse& H, const Eigen::VectorXd& mu) {
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(static_cast<std::size_t>(2 * H.nonZeros()));
-  for (Eigen::Index i = 0; i < mu.size(); ++i) {
-    for (int a = 0; a < 2; ++a) {
-      const double factor = a == 0 ? 1.0 : mu[i];  // normal row: 1 in both; tangent row: ±μ
-      if (factor == 0.0) continue;
-      for (RowSparse::InnerIterator it(H, 2 * i + a); it; ++it) {
-        entries.emplace_back(2 * i, it.col(), factor * it.value());
-        entries.emplace_back(2 * i + 1, it.col(), (a == 0 ? 1.0 : -1.0) * factor * it.value());
-      }
-    }
-  }
-  RowSparse A(2 * mu.size(), H.cols());
-  A.setFromTriplets(entries.begin(), entries.end());
-  A.makeCompressed();
-  return A;
-}
-
-/// r from the multipliers of the two half-planes: r_N = λ₊ + λ₋, r_T = μ (λ₊ − λ₋).
-void reaction_of(const Eigen::VectorXd& lambda, const Eigen::VectorXd& mu, Eigen::VectorXd& r) {
-  for (Eigen::Index i = 0; i < mu.size(); ++i) {
-    r[2 * i] = lambda[2 * i] + lambda[2 * i + 1];
-    r[2 * i + 1] = mu[i] * (lambda[2 * i] - lambda[2 * i + 1]);
-  }
-}
-
-/// The multipliers of r (r_T/μ split evenly around r_N; μ = 0: r_N halved), not yet interior.
-Eigen::VectorXd multipliers_of(const Eigen::VectorXd& r, const Eigen::VectorXd& mu) {
-  Eigen::VectorXd lambda(r.size());
-  for (Eigen::Index i = 0; i < mu.size(); ++i) {
-    const double t = mu[i] > 0 ? r[2 * i + 1] / mu[i] : 0.0;
-    lambda[2 * i] = 0.5 * (r[2 * i] + t);
-    lambda[2 * i + 1] = 0.5 * (r[2 * i] - t);
-  }
-  return lambda;
-}
-
 /// The largest α in (0, 1] with x + α dx >= 0, times kToBoundary when the boundary binds.
 double step_to_boundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
   double alpha = 1.0;
@@ -152,6 +113,45 @@ double max_abs(const ColSparse& x) {
 }
 
 }  // namespace
+
+/// A: the cone's two edges times H, per contact i the rows H_N,i + μ_i H_T,i and H_N,i − μ_i H_T,i.
+RowSparse edge_rows(const RowSparse& H, const Eigen::VectorXd& mu) {
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(2 * H.nonZeros()));
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    for (int a = 0; a < 2; ++a) {
+      const double factor = a == 0 ? 1.0 : mu[i];  // normal row: 1 in both; tangent row: ±μ
+      if (factor == 0.0) continue;
+      for (RowSparse::InnerIterator it(H, 2 * i + a); it; ++it) {
+        entries.emplace_back(2 * i, it.col(), factor * it.value());
+        entries.emplace_back(2 * i + 1, it.col(), (a == 0 ? 1.0 : -1.0) * factor * it.value());
+      }
+    }
+  }
+  RowSparse A(2 * mu.size(), H.cols());
+  A.setFromTriplets(entries.begin(), entries.end());
+  A.makeCompressed();
+  return A;
+}
+
+/// r from the multipliers of the two half-planes: r_N = λ₊ + λ₋, r_T = μ (λ₊ − λ₋).
+void reaction_of(const Eigen::VectorXd& lambda, const Eigen::VectorXd& mu, Eigen::VectorXd& r) {
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    r[2 * i] = lambda[2 * i] + lambda[2 * i + 1];
+    r[2 * i + 1] = mu[i] * (lambda[2 * i] - lambda[2 * i + 1]);
+  }
+}
+
+/// The multipliers of r (r_T/μ split evenly around r_N; μ = 0: r_N halved), not yet interior.
+Eigen::VectorXd multipliers_of(const Eigen::VectorXd& r, const Eigen::VectorXd& mu) {
+  Eigen::VectorXd lambda(r.size());
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    const double t = mu[i] > 0 ? r[2 * i + 1] / mu[i] : 0.0;
+    lambda[2 * i] = 0.5 * (r[2 * i] + t);
+    lambda[2 * i + 1] = 0.5 * (r[2 * i] - t);
+  }
+  return lambda;
+}
 
 ConeProgram ConeProgram::restricted(const RowSparse& A, const Eigen::VectorXd& inverse_mass) {
   std::vector<Eigen::Index> index(static_cast<std::size_t>(A.cols()), -1);

@@ -61,6 +61,16 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
 [[nodiscard]] Eigen::VectorXd active_set_crossover(const ConeProgram& program, const Eigen::VectorXd& e,
                                                    const Eigen::VectorXd& lambda);
 
+/// The planar cone's edges: A = the rows H_N,i + μ_i H_T,i and H_N,i − μ_i H_T,i per contact i, so
+/// that r = λ₊ (1, μ) + λ₋ (1, −μ) and A's rows times v are the velocities along the edges' duals.
+[[nodiscard]] Eigen::SparseMatrix<double, Eigen::RowMajor> edge_rows(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H,
+                                                                     const Eigen::VectorXd& mu);
+/// r from the edges' multipliers: r_N = λ₊ + λ₋, r_T = μ (λ₊ − λ₋).
+void reaction_of(const Eigen::VectorXd& lambda, const Eigen::VectorXd& mu, Eigen::VectorXd& r);
+/// The edges' multipliers of r (r_T/μ split evenly around r_N; μ = 0: r_N halved); negative where r
+/// is outside the cone.
+[[nodiscard]] Eigen::VectorXd multipliers_of(const Eigen::VectorXd& r, const Eigen::VectorXd& mu);
+
 /// interior-point on a planar (d = 2) frictional contact problem given by its factors,
 /// W = H M⁻¹ Hᵀ (M⁻¹ = diag(inverse_mass)); `shell` carries q and μ (its W is not read).
 ///

@@ -121,6 +121,9 @@ void FrictionContactOptions::validate(Eigen::Index contacts) const {
   if (lcp_max_size < 1) {
     throw InvalidProblem("friction_contact.lcp_max_size must be >= 1, got " + std::to_string(lcp_max_size));
   }
+  if (auto_shift_updates < 0) {
+    throw InvalidProblem("friction_contact.auto_shift_updates must be >= 0, got " + std::to_string(auto_shift_updates));
+  }
   if (auto_nsgs_sweeps < 1) {
     throw InvalidProblem("friction_contact.auto_nsgs_sweeps must be >= 1, got " + std::to_string(auto_nsgs_sweeps));
   }

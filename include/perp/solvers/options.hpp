@@ -247,6 +247,10 @@ struct FrictionContactOptions {
   /// auto: the sweeps given to nsgs before newton-ac takes over, and the first part of the second
   /// nsgs after it (capped by `max_iterations`). >= 1; default 1000.
   int auto_nsgs_sweeps = 1000;
+  /// auto on a planar problem given by its factors (a time step's): the most updates of the fixed
+  /// point on de Saxcé's shift tried after those sweeps, before W is formed. >= 0 (0: not tried);
+  /// default 20.
+  int auto_shift_updates = 20;
 
   /// Throws `InvalidProblem` naming the first bad field. With `contacts` >= 0 (nc of the problem)
   /// it also checks that `permutation` is a permutation of 0 … nc − 1 when the order is `Given`.
