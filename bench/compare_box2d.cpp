@@ -23,8 +23,8 @@
 //   all, 10 s each; disks10000 only when named; M: perp's method, default auto; --anitescu-potra: perp steps the convex
 //   relaxation of Coulomb friction instead of Coulomb's law; --sleeping: perp with its islands' sleeping on, as
 //   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --shift-updates N: the planar Coulomb
-//   step's auto tries at most N updates of the fixed point on de Saxce's shift (0: not tried; default
-//   friction_contact.auto_shift_updates); --perp-only skips Box2D;
+//   step's auto tries at most N updates of the fixed point on de Saxce's shift (0, the default of
+//   friction_contact.auto_shift_updates: not tried); --perp-only skips Box2D;
 //   --verbose prints each perp step's solve on stderr)
 //
 // Box2D is a comparison target only: nothing in perp links to it.

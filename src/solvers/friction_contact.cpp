@@ -487,8 +487,8 @@ Result solve(const FactoredFrictionContact& problem, Method method, const SolveO
       const Eigen::VectorXd swept = result.z;
       const int sweeps = result.iterations;
       if (problem.dimension == 2 && options.friction_contact.auto_shift_updates > 0) {
-        // In the plane: the fixed point on de Saxcé's shift from the sweeps' point, each update an
-        // exact convex program on the factors (W still not formed).
+        // In the plane, when asked for: the fixed point on de Saxcé's shift from the sweeps' point,
+        // each update an exact convex program on the factors (W still not formed).
         FrictionContactResiduals shifted_residuals;
         SolveOptions shift_options = options;
         shift_options.max_iterations = options.friction_contact.auto_shift_updates;

@@ -67,6 +67,7 @@ CHILD = textwrap.dedent(r'''
             np.array([1.0, 1.0]), np.array([0.5]), "auto", 1e-8, None, None, {})
     attempt(perp.solve, [[2.0]], [-1.0], max_iter=10 ** 30)
     attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"seed": -1})
+    attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"auto_shift_updates": -1})
     attempt(perp.simulate, {"bodies": [{"name": "a"}]})
     attempt(perp.simulate, {"timestep": float("nan")})
     # a callable that calls perp itself, and one that raises BaseException subclasses

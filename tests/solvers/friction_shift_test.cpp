@@ -182,6 +182,7 @@ TEST(ShiftFixedPoint, AutoOnTheFactorsTriesItAfterTheSweeps) {
   SolveOptions options;
   options.tolerance = 1e-12;
   options.friction_contact.auto_nsgs_sweeps = 1;
+  options.friction_contact.auto_shift_updates = 20;
   FrictionContactResiduals criteria;
   const Result result = solve(problem, Method::Auto, options, criteria);
   ASSERT_EQ(result.status, Status::Solved) << result.message;
@@ -190,7 +191,7 @@ TEST(ShiftFixedPoint, AutoOnTheFactorsTriesItAfterTheSweeps) {
   const VectorXd expected = (VectorXd(4) << 0.375, -0.1875, 0.625, -0.3125).finished();
   EXPECT_LT((result.z - expected).lpNorm<Eigen::Infinity>(), 1e-12);
 
-  options.friction_contact.auto_shift_updates = 0;  // not tried: W formed and the chain from the sweeps
+  options.friction_contact.auto_shift_updates = 0;  // the default, not tried: W formed, the chain from the sweeps
   const Result without = solve(problem, Method::Auto, options, criteria);
   EXPECT_THAT(without.message, ::testing::Not(::testing::HasSubstr("de Saxce")));
   EXPECT_THAT(without.message, ::testing::HasSubstr("W formed"));
