@@ -2,9 +2,8 @@
 
 #include <Eigen/SparseLU>
 #include <algorithm>
-#include <optional>
 #include <cmath>
-#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -237,7 +236,6 @@ Result solve_by_shifts(const RowSparse& H, const Eigen::VectorXd& inverse_mass, 
     reaction_of(lambda, mu, r);
     u = detail::factored_product(H, inverse_mass, r, q);
     residuals = friction_contact_residuals(shell, r, u);
-    if (options.record_history) result.history.push_back(residuals.relative_error);
     // The Newton point of s = g(s) at this program's statuses (Coulomb's law with them held),
     // kept where it is better than the program's point. (Block pivoting on the statuses from it was
     // tried: on packed heaps the held systems are singular, their λ not unique, and the pivots on
@@ -259,6 +257,7 @@ Result solve_by_shifts(const RowSparse& H, const Eigen::VectorXd& inverse_mass, 
         acceleration.restart();
       }
     }
+    if (options.record_history) result.history.push_back(residuals.relative_error);
     if (residuals.relative_error > kShiftRestart * best_error) acceleration.restart();
     if (residuals.relative_error < best_error) {
       best_error = residuals.relative_error;
