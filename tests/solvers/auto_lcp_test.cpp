@@ -73,6 +73,16 @@ double recomputed(const Lcp& problem, const Result& result) {
   return relative_residual(problem, result.z, problem.M * result.z + problem.q);
 }
 
+// auto at 1e-10, and what every route owes: solved, the residual recomputed from z, z >= 0.
+void solve_auto_checked(const Lcp& problem, Result& result) {
+  SolveOptions options;
+  options.tolerance = 1e-10;
+  result = solve(problem, Method::Auto, options);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_LE(recomputed(problem, result), 1e-10);
+  EXPECT_GE(result.z.minCoeff(), 0.0);
+}
+
 TEST(AutoLcp, PositiveDefiniteSolvedByBlockPivotingToTheLemkeSolution) {
   for (const unsigned seed : {1u, 2u, 3u}) {
     const Lcp problem = spd(120, seed);
@@ -95,12 +105,8 @@ TEST(AutoLcp, SingularContactMatrixSolvedAndEveryRouteNamed) {
     const Lcp problem = contact(n, 7);
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(problem.M, Eigen::EigenvaluesOnly);
     ASSERT_LT(eigen.eigenvalues()[0], 1e-10 * eigen.eigenvalues()[n - 1]) << "the test matrix should be singular";
-    SolveOptions options;
-    options.tolerance = 1e-10;
-    const Result result = solve(problem, Method::Auto, options);
-    ASSERT_TRUE(result.solved()) << result.message;
-    EXPECT_LE(recomputed(problem, result), 1e-10);
-    EXPECT_GE(result.z.minCoeff(), 0.0);
+    Result result;
+    ASSERT_NO_FATAL_FAILURE(solve_auto_checked(problem, result));
     EXPECT_THAT(result.message, HasSubstr("auto ("));
     EXPECT_NE(result.method, Method::Auto);  // the route that answered
   }
@@ -175,12 +181,8 @@ TEST(AutoLcp, ContactLcpSolvedWithDantzigsW) {
   int by_newton = 0;
   for (const unsigned seed : {7u, 8u, 9u, 10u}) {
     const Lcp problem = contact(240, seed);
-    SolveOptions options;
-    options.tolerance = 1e-10;
-    const Result result = solve(problem, Method::Auto, options);
-    ASSERT_TRUE(result.solved()) << result.message;
-    EXPECT_LE(recomputed(problem, result), 1e-10);
-    EXPECT_GE(result.z.minCoeff(), 0.0);
+    Result result;
+    ASSERT_NO_FATAL_FAILURE(solve_auto_checked(problem, result));
     EXPECT_THAT(result.message, HasSubstr("pgs and projected newton"));
     const bool newton = result.message.find("projected newton: solved at step") != std::string::npos;
     by_newton += newton ? 1 : 0;
@@ -189,6 +191,8 @@ TEST(AutoLcp, ContactLcpSolvedWithDantzigsW) {
     } else {
       EXPECT_THAT(result.message, HasSubstr("principal pivoting; dantzig: solved"));
     }
+    SolveOptions options;
+    options.tolerance = 1e-10;
     const Result dantzig = solve(problem, Method::Dantzig, options);
     ASSERT_TRUE(dantzig.solved()) << dantzig.message;
     const Eigen::VectorXd w = problem.M * result.z + problem.q;
