@@ -293,23 +293,24 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
                        " m: bodies that start inside each other collide pairwise, separate them");
 }
 
-/// The pairs (i < j) whose bounding disks, grown by `margin`, overlap and that are not both fixed,
-/// in increasing order. A uniform grid of cells of side s = 2 R + margin, R the largest bounding
-/// radius among all but the largest tenth of the bodies (so that one long rod or a wide fixed table
-/// does not make every cell huge): a body whose bounding disk fits (2 R_i + margin <= s) is filed
-/// under the cell of its centre and meets only the bodies of the 3×3 cells around it; the few larger
-/// ones are checked against every body. O(N + pairs) for bodies of similar sizes, where a sweep
-/// along x meets O(N^1.5) candidate pairs on a square heap.
-std::vector<std::pair<int, int>> candidate_pairs(const World& world, double margin) {
+/// The pairs (i < j) whose bounding disks, grown by `margin`, overlap and that are not both held
+/// (`held[i]`: fixed, or frozen by the caller), in increasing order. A uniform grid of cells of
+/// side s = 2 R + margin, R the largest bounding radius among all but the largest tenth of the
+/// bodies (so that one long rod or a wide fixed table does not make every cell huge): a body whose
+/// bounding disk fits (2 R_i + margin <= s) is filed under the cell of its centre and meets only the
+/// bodies of the 3×3 cells around it; the few larger ones are checked against every body.
+/// O(N + pairs) for bodies of similar sizes, where a sweep along x meets O(N^1.5) candidate pairs on
+/// a square heap; nothing when every body is held (a pile asleep).
+std::vector<std::pair<int, int>> candidate_pairs(const World& world, double margin, const std::vector<char>& held) {
   const auto count = static_cast<int>(world.bodies.size());
+  std::vector<std::pair<int, int>> pairs;
+  if (count < 2 || std::all_of(held.begin(), held.end(), [](char h) { return h != 0; })) return pairs;
   std::vector<double> radius(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) radius[static_cast<std::size_t>(i)] = world.bodies[static_cast<std::size_t>(i)].bounding_radius();
-  std::vector<std::pair<int, int>> pairs;
-  if (count < 2) return pairs;
   const auto overlapping = [&](int i, int j) {
     const Body& bi = world.bodies[static_cast<std::size_t>(i)];
     const Body& bj = world.bodies[static_cast<std::size_t>(j)];
-    if (bi.fixed && bj.fixed) return false;
+    if (held[static_cast<std::size_t>(i)] && held[static_cast<std::size_t>(j)]) return false;
     const double reach = radius[static_cast<std::size_t>(i)] + radius[static_cast<std::size_t>(j)] + margin;
     return std::abs(bi.position.x() - bj.position.x()) <= reach && std::abs(bi.position.y() - bj.position.y()) <= reach;
   };
@@ -402,24 +403,33 @@ std::vector<std::pair<int, int>> candidate_pairs(const World& world, double marg
 
 std::size_t contact_limit(const World& world) { return kMaxContacts + 16 * world.bodies.size(); }
 
-std::vector<Contact> detect_contacts(const World& world, double margin) {
+std::vector<Contact> detect_contacts(const World& world, double margin) { return detect_contacts(world, margin, {}); }
+
+std::vector<Contact> detect_contacts(const World& world, double margin, const std::vector<char>& frozen) {
   if (!std::isfinite(margin) || margin < 0) {
     throw InvalidProblem("detect_contacts: margin must be finite and >= 0, got " + std::to_string(margin));
   }
+  if (!frozen.empty() && frozen.size() != world.bodies.size()) {
+    throw InvalidProblem("detect_contacts: frozen has " + std::to_string(frozen.size()) + " entries for " +
+                         std::to_string(world.bodies.size()) + " bodies (one per body, or none)");
+  }
+  const std::size_t count = world.bodies.size();
+  std::vector<char> held(count);
+  for (std::size_t i = 0; i < count; ++i) held[i] = world.bodies[i].fixed || (!frozen.empty() && frozen[i]);
   std::vector<Contact> contacts;
-  const auto count = static_cast<int>(world.bodies.size());
   const std::size_t cap = contact_limit(world);
-  for (int i = 0; i < count; ++i) {
-    if (world.bodies[static_cast<std::size_t>(i)].fixed) continue;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (held[i]) continue;
+    const int body = static_cast<int>(i);
     if (world.ground) {
-      plane_contacts(contacts, world, i, kGround, Vector2d(0, world.ground->height), Vector2d::UnitY(), margin);
+      plane_contacts(contacts, world, body, kGround, Vector2d(0, world.ground->height), Vector2d::UnitY(), margin);
     }
     for (std::size_t p = 0; p < world.planes.size(); ++p) {
       const Plane& plane = world.planes[p];
-      plane_contacts(contacts, world, i, plane_id(p), plane.point, plane.unit_normal(), margin);
+      plane_contacts(contacts, world, body, plane_id(p), plane.point, plane.unit_normal(), margin);
     }
   }
-  for (const auto& [i, j] : candidate_pairs(world, margin)) {
+  for (const auto& [i, j] : candidate_pairs(world, margin, held)) {
     pair_contacts(contacts, world, i, j, margin);
     if (contacts.size() > cap) refuse_contact_count(contacts, world, cap);
   }

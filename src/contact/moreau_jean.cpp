@@ -320,6 +320,35 @@ std::vector<char> sleeping_bodies(World& world, const Eigen::VectorXd& v, const 
   return asleep;
 }
 
+/// The bodies that slept through the last step (`sleeping_bodies` set them at rest: zero velocity,
+/// a rest time of at least `sleep_time`), or none when no body did.
+std::vector<char> slept_last_step(const World& world, const MoreauJeanOptions& options) {
+  const std::size_t count = world.bodies.size();
+  if (world.rest_time.size() != count) return {};
+  std::vector<char> slept(count, 0);
+  bool any = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Body& body = world.bodies[i];
+    slept[i] = !body.fixed && world.rest_time[i] >= options.sleep_time && body.velocity.isZero(0) &&
+               body.angular_velocity == 0;
+    any = any || slept[i];
+  }
+  if (!any) slept.clear();
+  return slept;
+}
+
+/// Whether a contact joins a body marked in `frozen` to a body that is neither frozen nor fixed.
+bool touches_frozen(const World& world, const std::vector<Contact>& contacts, const std::vector<char>& frozen) {
+  if (frozen.empty()) return false;
+  const auto moves = [&](int body) {
+    return body >= 0 && !frozen[static_cast<std::size_t>(body)] && !world.bodies[static_cast<std::size_t>(body)].fixed;
+  };
+  const auto still = [&](int body) { return body >= 0 && frozen[static_cast<std::size_t>(body)]; };
+  return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+    return (still(c.body_a) && moves(c.body_b)) || (moves(c.body_a) && still(c.body_b));
+  });
+}
+
 using detail::Side;
 using detail::side_of;
 
@@ -375,15 +404,26 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
   }
   std::sort(loaded.begin(), loaded.end());
   const double held_tolerance = kHeldFactor * options.activation_tolerance;
-  const std::vector<Contact> candidates = detect_contacts(
-      world, detection_margin(world, h, loaded.empty() ? options.activation_tolerance : held_tolerance));
+  const double margin = detection_margin(world, h, loaded.empty() ? options.activation_tolerance : held_tolerance);
+  const auto active_contacts = [&](const std::vector<Contact>& candidates) {
+    std::vector<Contact> active;
+    active.reserve(candidates.size());
+    for (const Contact& candidate : candidates) {
+      const bool held = std::binary_search(loaded.begin(), loaded.end(), std::pair(candidate.body_a, candidate.body_b));
+      const double predicted = candidate.gap + 0.5 * h * relative_velocity(candidate, candidate.normal, v);
+      if (predicted <= (held ? held_tolerance : options.activation_tolerance)) active.push_back(candidate);
+    }
+    return active;
+  };
   StepReport report;
-  report.contacts.reserve(candidates.size());
-  for (const Contact& candidate : candidates) {
-    const bool held = std::binary_search(loaded.begin(), loaded.end(), std::pair(candidate.body_a, candidate.body_b));
-    const double predicted = candidate.gap + 0.5 * h * relative_velocity(candidate, candidate.normal, v);
-    if (predicted <= (held ? held_tolerance : options.activation_tolerance)) report.contacts.push_back(candidate);
-  }
+  // With sleeping, the bodies that slept through the last step are not searched against each other
+  // nor against the static surfaces (`slept_last_step`). Where an active contact joins one of them
+  // to a body that moves, its island may wake: the search is made again over every body, so the
+  // contacts found are always those of the full search less some between sleeping bodies, which
+  // the sleeping step below drops anyway.
+  const std::vector<char> frozen = options.sleeping ? slept_last_step(world, options) : std::vector<char>();
+  report.contacts = active_contacts(detect_contacts(world, margin, frozen));
+  if (touches_frozen(world, report.contacts, frozen)) report.contacts = active_contacts(detect_contacts(world, margin));
 
   // Sleeping islands: at rest, out of the solve, their impulses kept for when they wake.
   std::vector<char> asleep;

@@ -183,6 +183,44 @@ TEST(Detection, PileFindsEveryTouchingPair) {
   EXPECT_EQ(detect_contacts(world, 1e-9).size(), 99u);
 }
 
+// Bodies marked frozen are searched like fixed ones: the contacts found are exactly the full
+// search's, in its order, less those between two frozen (or fixed) bodies and those of a frozen body
+// with the ground or a wall; a frozen body still meets every body that is not.
+TEST(Detection, FrozenBodiesAreNotSearchedAgainstEachOther) {
+  World world = test::disk_heap_between_walls(36);
+  // Settle nothing: the rows of the generator touch the walls and their neighbours at a margin.
+  const double margin = 0.1;
+  std::vector<char> frozen(world.bodies.size(), 0);
+  for (std::size_t i = 0; i < 24; ++i) frozen[i] = 1;  // the four lowest rows
+  world.bodies[30].fixed = true;
+  const std::vector<Contact> full = detect_contacts(world, margin);
+  const std::vector<Contact> partial = detect_contacts(world, margin, frozen);
+  const auto held = [&](int body) {
+    return body < 0 || world.bodies[static_cast<std::size_t>(body)].fixed || frozen[static_cast<std::size_t>(body)];
+  };
+  std::vector<Contact> expected;
+  std::size_t between_frozen_and_free = 0;
+  for (const Contact& c : full) {
+    if (held(c.body_a) && held(c.body_b)) continue;
+    expected.push_back(c);
+    const auto is_frozen = [&](int body) { return body >= 0 && frozen[static_cast<std::size_t>(body)]; };
+    if (is_frozen(c.body_a) || is_frozen(c.body_b)) ++between_frozen_and_free;
+  }
+  EXPECT_LT(expected.size(), full.size());
+  EXPECT_GT(between_frozen_and_free, 0u);  // row 4 rests on row 3
+  ASSERT_EQ(partial.size(), expected.size());
+  for (std::size_t k = 0; k < partial.size(); ++k) {
+    EXPECT_EQ(partial[k].body_a, expected[k].body_a);
+    EXPECT_EQ(partial[k].body_b, expected[k].body_b);
+    EXPECT_EQ(partial[k].point, expected[k].point);
+    EXPECT_EQ(partial[k].gap, expected[k].gap);
+  }
+  // No frozen body: the full search.
+  EXPECT_EQ(detect_contacts(world, margin, std::vector<char>(world.bodies.size(), 0)).size(), full.size());
+  EXPECT_EQ(detect_contacts(world, margin, {}).size(), full.size());
+  EXPECT_THROW((void)detect_contacts(world, margin, std::vector<char>(3, 1)), InvalidProblem);
+}
+
 TEST(Detection, RejectsBadMargin) {
   const World world = with_ground({disk("ball", 0.1, 1, {0, 1})});
   EXPECT_THROW((void)detect_contacts(world, -1), InvalidProblem);

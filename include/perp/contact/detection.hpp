@@ -51,11 +51,19 @@ inline constexpr std::size_t kMaxContacts = 8192;
 /// Every contact of `world` with gap <= margin (margin >= 0, finite). Box–box contacts are the
 /// incident box's face clipped against the reference face found by the separating-axis test
 /// (corners of one box against a face of the other; a corner of the reference box shows up as
-/// the clip point on the incident face). Pairs are found by a sweep over x-extents, so large
-/// piles cost O(N log N + contacts). Throws `InvalidProblem` for a bad margin.
+/// the clip point on the incident face). Pairs are found on a uniform grid of cells (bodies much
+/// larger than most are checked against all), so large piles cost O(N log N + contacts). Throws
+/// `InvalidProblem` for a bad margin.
 ///
 /// At most `contact_limit(world)` contacts: past that (bodies piled inside each other give one contact
 /// per overlapping pair, N² of them) it throws `InvalidProblem` naming the deepest overlap.
 [[nodiscard]] std::vector<Contact> detect_contacts(const World& world, double margin = 0);
+
+/// The same, with the bodies marked in `frozen` (one entry per body, or empty for none) treated as
+/// fixed: no contact between two of them, nor between one of them and the ground or a plane, is
+/// looked for; their contacts with the other bodies are. Time stepping passes the bodies that
+/// slept through the last step, so that a sleeping pile costs no narrow phase. Throws
+/// `InvalidProblem` when `frozen` has another size.
+[[nodiscard]] std::vector<Contact> detect_contacts(const World& world, double margin, const std::vector<char>& frozen);
 
 }  // namespace perp::contact
