@@ -486,7 +486,21 @@ Result solve(const FactoredFrictionContact& problem, Method method, const SolveO
                           number_text(result.residual) + ")";
       const Eigen::VectorXd swept = result.z;
       const int sweeps = result.iterations;
-      if (problem.dimension == 2 && options.friction_contact.auto_shift_updates > 0) {
+      if (problem.dimension == 2) {
+        // In the plane, where no contact slides at the sweeps' point: Anitescu–Potra's relaxation,
+        // whose solution is Coulomb's when the bodies are at rest (a structure from rest).
+        FrictionContactResiduals relaxed_residuals;
+        if (std::optional<Result> relaxed = detail::solve_at_rest(problem.H, problem.inverse_mass, shell, options,
+                                                                  swept, result.residual, relaxed_residuals)) {
+          story += "; then " + relaxed->message;
+          if (relaxed->residual < result.residual) {
+            relaxed->iterations += sweeps;
+            result = *std::move(relaxed);
+            fresh = relaxed_residuals;
+          }
+        }
+      }
+      if (!result.solved() && problem.dimension == 2 && options.friction_contact.auto_shift_updates > 0) {
         // In the plane, when asked for: the fixed point on de Saxcé's shift from the sweeps' point,
         // each update an exact convex program on the factors (W still not formed).
         FrictionContactResiduals shifted_residuals;

@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
+#include <optional>
 
 #include "perp/core/friction_contact.hpp"
 #include "perp/core/result.hpp"
@@ -18,11 +19,28 @@ namespace perp::detail {
 /// vertex (`solve(FactoredLcp)`, warm-started from the last update's multipliers, so that an
 /// unchanged active set costs one factorization) and sets s from the velocities reached. Stops when
 /// the relative error of r is <= tolerance, after `max_iterations` updates (default 50), or when the
-/// error has not halved in 4 updates. Returns the best point: z = r, w = u, `residuals` its
-/// criteria; status `Solved` or `MaxIterations`; iterations = updates.
+/// error has not halved in 4 updates. The first shift is μ|u_T| at r0's velocities, or
+/// `initial_shift` (one entry per contact, >= 0) where given: with 0 the first program is
+/// Anitescu–Potra's relaxation itself, whose velocities are unique and are Coulomb's wherever a
+/// solution of Coulomb's law has every contact sticking or open (a structure at rest), so that one
+/// update solves it. Returns the best point: z = r, w = u, `residuals` its criteria; status
+/// `Solved` or `MaxIterations`; iterations = updates.
 [[nodiscard]] Result solve_by_shifts(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H,
                                      const Eigen::VectorXd& inverse_mass, const FrictionContact& shell,
                                      const SolveOptions& options, const Eigen::VectorXd& r0,
-                                     FrictionContactResiduals& residuals);
+                                     FrictionContactResiduals& residuals,
+                                     const std::optional<Eigen::VectorXd>& initial_shift = std::nullopt);
+
+/// The same problem where no contact slides at r0 (every |u_T,i| at most min(100 × max(error,
+/// tolerance), 0.01) × ‖q‖∞, `error` the relative error of r0): one update of `solve_by_shifts` from the
+/// shift 0, i.e. Anitescu–Potra's relaxation solved to its vertex and the Newton point at its
+/// statuses. Its velocities are unique and are Coulomb's wherever Coulomb's law has a solution with
+/// every contact sticking or open, as for a structure from rest, which sweeps solve only in
+/// thousands. Nothing where a contact slides at r0 (the relaxation is then not Coulomb's law, and
+/// its program would cost a solve for nothing).
+[[nodiscard]] std::optional<Result> solve_at_rest(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H,
+                                                  const Eigen::VectorXd& inverse_mass, const FrictionContact& shell,
+                                                  const SolveOptions& options, const Eigen::VectorXd& r0,
+                                                  double error, FrictionContactResiduals& residuals);
 
 }  // namespace perp::detail

@@ -197,6 +197,33 @@ TEST(ShiftFixedPoint, AutoOnTheFactorsTriesItAfterTheSweeps) {
   EXPECT_THAT(without.message, ::testing::HasSubstr("W formed"));
 }
 
+// A box at rest on two corners, pressed down (q_N = −1, q_T = 0): statically indeterminate, every
+// r = (½, t, ½, −t) with |t| <= μ/2 gives u = 0. One sweep does not solve it; auto sees no contact
+// sliding at the sweep's point and solves Anitescu–Potra's relaxation, whose unique velocities
+// (u = 0) are Coulomb's. Checked from u recomputed from the returned r.
+TEST(ShiftFixedPoint, AutoSolvesAStructureAtRestByTheRelaxation) {
+  FactoredFrictionContact problem = sliding_box(0.5);
+  problem.q = (VectorXd(4) << -1.0, 0.0, -1.0, 0.0).finished();
+  SolveOptions options;
+  options.tolerance = 1e-12;
+  options.friction_contact.auto_nsgs_sweeps = 1;
+  FrictionContactResiduals criteria;
+  const Result result = solve(problem, Method::Auto, options, criteria);
+  ASSERT_EQ(result.status, Status::Solved) << result.message;
+  EXPECT_THAT(result.message, ::testing::HasSubstr("Anitescu-Potra's relaxation"));
+  EXPECT_THAT(result.message, ::testing::Not(::testing::HasSubstr("W formed")));
+  const VectorXd u = problem.velocity(result.z);
+  EXPECT_LT(u.lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_NEAR(result.z[0], 0.5, 1e-12);
+  EXPECT_NEAR(result.z[2], 0.5, 1e-12);
+  EXPECT_NEAR(result.z[1] + result.z[3], 0.0, 1e-12);
+  expect_coulomb(result.z, u, problem.mu, 1e-12);
+
+  // Sliding (the box of the tests above): the relaxation is not tried.
+  const Result sliding = solve(sliding_box(0.5), Method::Auto, options, criteria);
+  EXPECT_THAT(sliding.message, ::testing::Not(::testing::HasSubstr("relaxation")));
+}
+
 TEST(ShiftFixedPoint, NegativeUpdateBudgetIsRefused) {
   SolveOptions options;
   options.friction_contact.auto_shift_updates = -1;
