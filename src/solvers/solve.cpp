@@ -19,6 +19,7 @@
 #include "enumeration.hpp"
 #include "interior_point.hpp"
 #include "lemke.hpp"
+#include "lemke_small.hpp"
 #include "murty.hpp"
 #include "newton.hpp"
 #include "pgs.hpp"
@@ -205,12 +206,13 @@ struct McpSteps {
 };
 
 // The lean route of small LCPs (issue 19: the fixed cost of a solve at n <= 10 near that of the
-// kernel). lemke, and auto (whose first try up to kAutoPivotFirstSize is Lemke), on n <= kSmallLcp
-// without a trace or all_solutions, on finite data near unit scale with some q_i < 0, run the Lemke
-// kernel directly: one pass over M and one over q (finite, and run_scaled's window), the options
-// validated as always, no classification, the tableau on the stack (lemke.cpp), w and the residuals
-// recomputed from z once, and a fixed message. That is what the pipeline returns on such a problem
-// (the same kernel on the same data, judged on the same recomputed residual), less its repeated
+// kernel). lemke, and auto (whose first tries up to kAutoDirectSize are block principal pivoting on
+// the stack, then Lemke: auto_lcp.cpp), on n <= kSmallLcp without a trace or all_solutions, on finite
+// data near unit scale with some q_i < 0, run those kernels directly: one pass over M and one over
+// q (finite, and run_scaled's window), the options validated as always, no classification, the
+// systems and the tableau on the stack (lemke_small.cpp, lemke.cpp), w and the residuals recomputed
+// from z once, and a fixed message. That is what the pipeline returns on such a problem
+// (the same kernels on the same data, judged on the same recomputed residual), less its repeated
 // passes and strings. Anything else, and a Lemke run that does not solve, takes the full pipeline
 // from the start; `spent_ms` is then the time lost here.
 constexpr Eigen::Index kSmallLcp = 16;
@@ -236,7 +238,18 @@ std::optional<Result> solve_small(const Lcp& problem, Method method, const Solve
   const bool near = m >= 1.0 / kNear && m <= kNear && q >= 1.0 / kNear && q <= kNear;
   if (!near && far_from_unit_scale(m, q)) return std::nullopt;
   options.validate(n);
-  Result result = solve_lemke(problem, options, method == Method::Auto ? detail::kAutoLemkeSolved : kLemkeSolved);
+  const bool direct = method == Method::Auto && n <= detail::kAutoDirectSize;
+  if (direct) {  // auto's first try (auto_lcp.cpp): block principal pivoting on the stack
+    Result pivoted = detail::principal_pivot_small(problem, options, detail::kAutoDirectSolved);
+    if (pivoted.solved()) {
+      pivoted.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      return pivoted;
+    }
+  }
+  const char* const solved_message = method != Method::Auto ? kLemkeSolved
+                                     : direct               ? detail::kAutoDirectThenLemkeSolved
+                                                            : detail::kAutoLemkeSolved;
+  Result result = solve_lemke(problem, options, solved_message);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!result.solved()) {
     spent_ms = ms;
