@@ -515,8 +515,8 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
   if (n <= kAutoPivotFirstSize) {
     const bool direct = n <= kAutoDirectSize;
     if (direct) {
-      Result pivoted = principal_pivot_small(problem, options, kAutoDirectSolved);
-      if (pivoted.solved()) return pivoted;  // its method is "murty" (principal pivoting)
+      Result pivoted;
+      if (principal_pivot_small(problem, options, kAutoDirectSolved, pivoted)) return pivoted;  // method "murty"
     }
     Result lemke = solve_lemke(problem, options, direct ? kAutoDirectThenLemkeSolved : kAutoLemkeSolved);
     if (lemke.solved()) return lemke;  // its method is "lemke"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "detail.hpp"
+#include "perp/core/residual.hpp"
 
 namespace perp::detail {
 
@@ -74,7 +75,8 @@ void refine_lemke_small(const Lcp& problem, Result& result) {
   }
 }
 
-Result principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message) {
+bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
+                           Result& result) {
   constexpr double kRelativeSign = 1e-12;  // round-off allowance of the sign tests (murty.cpp's)
   const Eigen::Index n = problem.size();
   const int limit = std::min(options.iteration_limit(kAutoDirectFlipsPerUnknown * static_cast<int>(n)),
@@ -87,19 +89,14 @@ Result principal_pivot_small(const Lcp& problem, const SolveOptions& options, co
   std::array<double, kStackTableau * kStackTableau> a;
   std::array<double, kStackTableau> x;
   std::array<double, kStackTableau> z;
+  std::array<double, kStackTableau> w;
   for (Eigen::Index i = 0; i < n; ++i) at(in_alpha, i) = problem.q[i] < 0.0;
   std::vector<double> history;
   if (options.record_history) history.reserve(static_cast<std::size_t>(limit) + 1);
-  const auto not_solved = [](const char* why) {
-    Result result;
-    result.method = Method::Murty;
-    result.status = Status::NotApplicable;
-    result.message = why;
-    return result;
-  };
   int flips = 0;
   Eigen::Index fewest = n + 1;  // the fewest wrong indices of a point so far
   int strikes = 0;              // block flips in a row that did not lower it
+  double natural = 0.0;  // the natural residual of the current point
   Eigen::Index moved = 0;  // how many indices moved to reach this point (with a trace: wrong_before)
   while (true) {
     Eigen::Index k = 0;
@@ -111,7 +108,7 @@ Result principal_pivot_small(const Lcp& problem, const SolveOptions& options, co
       for (Eigen::Index j = 0; j < k; ++j) at(a, i * k + j) = problem.M(row, at(alpha, j));
       at(x, i) = -problem.q[row];
     }
-    if (!solve_small_system(a.data(), x.data(), k)) return not_solved("M_aa singular");
+    if (!solve_small_system(a.data(), x.data(), k)) return false;  // M_αα singular
     std::fill(z.begin(), z.begin() + n, 0.0);
     double z_largest = 0.0;
     for (Eigen::Index i = 0; i < k; ++i) {
@@ -120,18 +117,19 @@ Result principal_pivot_small(const Lcp& problem, const SolveOptions& options, co
     }
     // The indices on the wrong side, and the natural residual of the point.
     Eigen::Index count = 0;
-    double natural = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      double w = problem.q[i];
-      double terms = std::abs(w);
+    natural = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {  // w = M z + q over the columns of α (z is 0 elsewhere)
+      double wi = problem.q[i];
+      double terms = std::abs(wi);
       for (Eigen::Index j = 0; j < k; ++j) {
         const double term = problem.M(i, at(alpha, j)) * at(x, j);
-        w += term;
+        wi += term;
         terms += std::abs(term);
       }
+      at(w, i) = wi;
       const double zi = at(z, i);
-      natural = std::max(natural, std::abs(std::min(zi, w)));
-      if (at(in_alpha, i) ? zi < -kRelativeSign * z_largest : w < -kRelativeSign * terms) at(wrong, count++) = i;
+      natural = std::max(natural, std::abs(std::min(zi, wi)));
+      if (at(in_alpha, i) ? zi < -kRelativeSign * z_largest : wi < -kRelativeSign * terms) at(wrong, count++) = i;
     }
     if (options.record_history) record_history(history, natural);
     if (options.trace) {  // iteration 0: the starting point, its whole set as entered
@@ -152,7 +150,7 @@ Result principal_pivot_small(const Lcp& problem, const SolveOptions& options, co
       options.trace(event);
     }
     if (count == 0) break;
-    if (flips >= limit) return not_solved("flip limit reached");
+    if (flips >= limit) return false;
     // Every wrong index moves across while that lowers their count, or for kAutoBlockStrikes flips
     // that do not; then the least one alone (Murty's rule) until the count falls below its best.
     if (count < fewest) {
@@ -168,18 +166,26 @@ Result principal_pivot_small(const Lcp& problem, const SolveOptions& options, co
     }
     ++flips;
   }
-  // z_α within round-off of the orthant, clipped onto it; w and the residuals recomputed from z.
-  Result result;
+  // z_α within round-off of the orthant, clipped onto it. w = M z + q as computed above, from this
+  // very z unless an entry was clipped; then w and the natural residual are recomputed.
   result.z.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) result.z[i] = std::max(at(z, i), 0.0);
-  recompute(problem, result);
-  if (!(result.relative_residual <= options.tolerance)) return not_solved("tolerance missed");
+  result.w.resize(n);
+  bool clipped = false;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    clipped = clipped || at(z, i) < 0.0;
+    result.z[i] = std::max(at(z, i), 0.0);
+    result.w[i] = at(w, i);
+  }
+  result.residual = natural;
+  if (clipped) recompute_point(problem, result);
+  result.relative_residual = relative_residual(problem, result.z, result.w);
+  if (!(result.relative_residual <= options.tolerance)) return false;
   result.method = Method::Murty;
   result.status = Status::Solved;
   result.iterations = flips;
   result.history = std::move(history);
   result.message = solved_message;
-  return result;
+  return true;
 }
 
 }  // namespace perp::detail

@@ -43,16 +43,17 @@ inline constexpr int kAutoBlockStrikes = 3;
 // (z_i < 0 for i ∈ α, w_i < 0 for i ∉ α, beyond round-off: 1e-12 of the terms' scale) all change
 // sides while that lowers their count, or for kAutoBlockStrikes flips that do not; then the least
 // one alone (Murty's least-index rule, finite on P-matrices) until the count falls below its best.
-// The point is z_α clipped at 0; w and both residuals are recomputed from it and `Solved` is set
-// only when the relative residual meets options.tolerance. Any other ending (a singular M_αα, more
-// than kAutoDirectFlipsPerUnknown·n flips, the tolerance missed) returns a result that is not
-// solved (status NotApplicable, z empty, a fixed message), for the caller to try another method.
-// Solved: method = Method::Murty (the principal pivoting family: perp has no value of its own for
+// The point is z_α clipped at 0; w = M z + q and both residuals are computed from it and `Solved`
+// is set only when the relative residual meets options.tolerance. Any other ending (a singular M_αα, more
+// than kAutoDirectFlipsPerUnknown·n flips, the tolerance missed) returns false, for the caller to
+// try another method; `result` (a fresh one) may then hold a partial point and is to be discarded.
+// True: `result` holds the solution, method = Method::Murty (the principal pivoting family: perp has no value of its own for
 // block pivoting, and Murty's rule is its backup), iterations = the flips, history the natural
 // residual of each point, message `solved_message`. Trace events "block-pivoting" (PrincipalPivot,
 // one per point: iteration 0 lists the starting set as entered, each later one the indices that
 // moved, `active_size` and `residual`).
 // Requires 1 <= n <= kAutoDirectSize and validated data.
-[[nodiscard]] Result principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message);
+[[nodiscard]] bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
+                                         Result& result);
 
 }  // namespace perp::detail
