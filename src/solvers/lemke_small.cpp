@@ -27,8 +27,8 @@ bool solve_small_system(double* a, double* x, Eigen::Index k) {
       std::swap(x[c], x[pivot]);
     }
     for (Eigen::Index i = c + 1; i < k; ++i) {
+      if (at(i, c) == 0.0) continue;  // nothing to eliminate (a diagonal or triangular M: most rows)
       const double factor = at(i, c) / at(c, c);
-      if (factor == 0.0) continue;
       for (Eigen::Index j = c + 1; j < k; ++j) at(i, j) -= factor * at(c, j);
       x[i] -= factor * x[c];
     }
