@@ -430,8 +430,8 @@ void small_table(const std::vector<std::pair<std::string, perp::Lcp>>& problems)
         std::printf(" %7.3f%s", us[k], solved[k] ? " " : "!");
       }
     }
-    std::printf(" %8.2f  %.2f, %.2f%s\n", us[0] / us[2], siconos / us[0], anchor / us[0],
-                solved[0] ? "" : " (auto NOT solved)");
+    std::printf(" %8.2f  %.2f, %.2f%s [auto: %s]\n", us[0] / us[2], siconos / us[0], anchor / us[0],
+                solved[0] ? "" : " (auto NOT solved)", cs[0].note().c_str());
     std::fflush(stdout);
   }
   std::printf("(-: that solver's z does not solve, not timed; !: auto's z does not solve)\n");

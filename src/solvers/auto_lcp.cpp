@@ -9,6 +9,7 @@
 #include "dantzig.hpp"
 #include "detail.hpp"
 #include "lemke.hpp"
+#include "lemke_small.hpp"
 #include "newton.hpp"
 #include "newton_linear.hpp"
 #include "perp/core/box_lcp.hpp"
@@ -512,11 +513,17 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
   if (auto trivial = trivial_result(problem, Method::Auto)) return *std::move(trivial);
   const Eigen::Index n = problem.size();
   if (n <= kAutoPivotFirstSize) {
-    Result lemke = solve_lemke(problem, options, kAutoLemkeSolved);
+    const bool direct = n <= kAutoDirectSize;
+    if (direct) {
+      Result pivoted;
+      if (principal_pivot_small(problem, options, kAutoDirectSolved, pivoted)) return pivoted;  // method "murty"
+    }
+    Result lemke = solve_lemke(problem, options, direct ? kAutoDirectThenLemkeSolved : kAutoLemkeSolved);
     if (lemke.solved()) return lemke;  // its method is "lemke"
     Result fallback = classified(problem, options);
-    fallback.message = "auto (n <= 40: lemke first; lemke: " + to_string(lemke.status) +
-                       "; then the classified order): " + fallback.message;
+    fallback.message = std::string(direct ? "auto (n <= 16: block principal pivoting, then lemke; block pivoting: not solved"
+                                          : "auto (n <= 40: lemke first") +
+                       "; lemke: " + to_string(lemke.status) + "; then the classified order): " + fallback.message;
     return fallback;
   }
   if (problem.M.diagonal().minCoeff() > 0.0 && scan_matrix(problem.M).symmetric) {

@@ -16,6 +16,13 @@ inline constexpr Eigen::Index kAutoPivotFirstSize = 40;
 /// auto's message when Lemke, its first try at n <= kAutoPivotFirstSize, solves: a fixed text
 /// (lemke.hpp's kLemkeSolved after the route), so that the success path formats nothing.
 inline constexpr const char* kAutoLemkeSolved = "auto (n <= 40: lemke first; lemke: solved): z0 left the basis";
+/// Up to lemke_small.hpp's kAutoDirectSize (16) `auto` first runs block principal pivoting on the
+/// stack (detail::principal_pivot_small), then Lemke: the messages when the one or the other solves.
+inline constexpr const char* kAutoDirectSolved =
+    "auto (n <= 16: block principal pivoting first: solved): the complementary basis of its last vertex";
+inline constexpr const char* kAutoDirectThenLemkeSolved =
+    "auto (n <= 16: block principal pivoting, then lemke; block pivoting: not solved; lemke: solved): z0 left the "
+    "basis";
 /// A PGS rate (residual ratio per sweep, second half of a chunk) above this counts as slow.
 inline constexpr double kAutoSlowRate = 0.85;
 /// At most this many PGS sweeps before newton-min takes over (a good rate without a vertex).
@@ -35,6 +42,8 @@ inline constexpr int kAutoSettleSweeps = 160;
 inline constexpr int kAutoSettleTries = 2;
 
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
+///   - n <= kAutoDirectSize (16): block principal pivoting on the stack from α = {q_i < 0}
+///     (detail::principal_pivot_small), then as below;
 ///   - n <= kAutoPivotFirstSize: Lemke; where it does not solve, the classified chain.
 ///   - M symmetric (detail::kSymmetry) with a positive diagonal:
 ///     1. block principal pivoting from the start (the vertex of α = {z_i > w_i}: z_α + δ with

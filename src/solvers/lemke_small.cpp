@@ -1,5 +1,5 @@
-// The small problems of Lemke's method (lemke_small.hpp): the re-solve on the final basis that
-// runs on the stack.
+// The small problems of the lean route (lemke_small.hpp): the re-solve on Lemke's final basis and
+// auto's principal pivoting, on the stack.
 
 #include "lemke_small.hpp"
 
@@ -7,10 +7,40 @@
 #include <array>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 #include "detail.hpp"
+#include "perp/core/residual.hpp"
 
 namespace perp::detail {
+
+bool solve_small_system(double* a, double* x, Eigen::Index k) {
+  const auto at = [&](Eigen::Index i, Eigen::Index j) -> double& { return a[i * k + j]; };
+  for (Eigen::Index c = 0; c < k; ++c) {
+    Eigen::Index pivot = c;
+    for (Eigen::Index i = c + 1; i < k; ++i) {
+      if (std::abs(at(i, c)) > std::abs(at(pivot, c))) pivot = i;
+    }
+    if (!(std::abs(at(pivot, c)) > 0.0)) return false;
+    if (pivot != c) {
+      for (Eigen::Index j = c; j < k; ++j) std::swap(at(c, j), at(pivot, j));
+      std::swap(x[c], x[pivot]);
+    }
+    for (Eigen::Index i = c + 1; i < k; ++i) {
+      if (at(i, c) == 0.0) continue;  // nothing to eliminate (a diagonal or triangular M: most rows)
+      const double factor = at(i, c) / at(c, c);
+      for (Eigen::Index j = c + 1; j < k; ++j) at(i, j) -= factor * at(c, j);
+      x[i] -= factor * x[c];
+    }
+  }
+  for (Eigen::Index i = k - 1; i >= 0; --i) {
+    double sum = x[i];
+    for (Eigen::Index j = i + 1; j < k; ++j) sum -= at(i, j) * x[j];
+    x[i] = sum / at(i, i);
+    if (!std::isfinite(x[i])) return false;
+  }
+  return true;
+}
 
 void refine_lemke_small(const Lcp& problem, Result& result) {
   const Eigen::Index n = result.z.size();
@@ -20,39 +50,15 @@ void refine_lemke_small(const Lcp& problem, Result& result) {
     if (result.z[i] > 0.0) active[static_cast<std::size_t>(k++)] = i;
   }
   if (k == 0) return;
-  // M_αα (row-major, k×k) and −q_α, then Gaussian elimination with partial pivoting and back
-  // substitution in plain loops (Eigen's LU costs more in set-up than in arithmetic at this size).
+  // M_αα (row-major, k×k) and −q_α.
   std::array<double, kStackTableau * kStackTableau> a;
   std::array<double, kStackTableau> x;
-  const auto at = [&](Eigen::Index i, Eigen::Index j) -> double& { return a[static_cast<std::size_t>(i * k + j)]; };
   for (Eigen::Index i = 0; i < k; ++i) {
     const Eigen::Index row = active[static_cast<std::size_t>(i)];
-    for (Eigen::Index j = 0; j < k; ++j) at(i, j) = problem.M(row, active[static_cast<std::size_t>(j)]);
+    for (Eigen::Index j = 0; j < k; ++j) a[static_cast<std::size_t>(i * k + j)] = problem.M(row, active[static_cast<std::size_t>(j)]);
     x[static_cast<std::size_t>(i)] = -problem.q[row];
   }
-  for (Eigen::Index c = 0; c < k; ++c) {
-    Eigen::Index pivot = c;
-    for (Eigen::Index i = c + 1; i < k; ++i) {
-      if (std::abs(at(i, c)) > std::abs(at(pivot, c))) pivot = i;
-    }
-    if (!(std::abs(at(pivot, c)) > 0.0)) return;  // M_αα singular: the pivoted point stays
-    if (pivot != c) {
-      for (Eigen::Index j = c; j < k; ++j) std::swap(at(c, j), at(pivot, j));
-      std::swap(x[static_cast<std::size_t>(c)], x[static_cast<std::size_t>(pivot)]);
-    }
-    for (Eigen::Index i = c + 1; i < k; ++i) {
-      const double factor = at(i, c) / at(c, c);
-      if (factor == 0.0) continue;
-      for (Eigen::Index j = c + 1; j < k; ++j) at(i, j) -= factor * at(c, j);
-      x[static_cast<std::size_t>(i)] -= factor * x[static_cast<std::size_t>(c)];
-    }
-  }
-  for (Eigen::Index i = k - 1; i >= 0; --i) {
-    double sum = x[static_cast<std::size_t>(i)];
-    for (Eigen::Index j = i + 1; j < k; ++j) sum -= at(i, j) * x[static_cast<std::size_t>(j)];
-    x[static_cast<std::size_t>(i)] = sum / at(i, i);
-    if (!std::isfinite(x[static_cast<std::size_t>(i)])) return;
-  }
+  if (!solve_small_system(a.data(), x.data(), k)) return;  // M_αα singular: the pivoted point stays
   // The candidate in the result's own z and w, the pivoted point kept to restore.
   std::array<double, kStackTableau> z_kept;
   std::array<double, kStackTableau> w_kept;
@@ -67,6 +73,119 @@ void refine_lemke_small(const Lcp& problem, Result& result) {
     std::copy(w_kept.data(), w_kept.data() + n, result.w.data());
     result.residual = residual;
   }
+}
+
+bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
+                           Result& result) {
+  constexpr double kRelativeSign = 1e-12;  // round-off allowance of the sign tests (murty.cpp's)
+  const Eigen::Index n = problem.size();
+  const int limit = std::min(options.iteration_limit(kAutoDirectFlipsPerUnknown * static_cast<int>(n)),
+                             kAutoDirectFlipsPerUnknown * static_cast<int>(n));
+  const auto at = [](auto& array, Eigen::Index i) -> auto& { return array[static_cast<std::size_t>(i)]; };
+  std::array<bool, kStackTableau> in_alpha;
+  std::array<Eigen::Index, kStackTableau> alpha;
+  std::array<Eigen::Index, kStackTableau> wrong;  // the indices on the wrong side, ascending
+  std::array<Eigen::Index, kStackTableau> wrong_before;
+  std::array<double, kStackTableau * kStackTableau> a;
+  std::array<double, kStackTableau> x;
+  std::array<double, kStackTableau> z;
+  std::array<double, kStackTableau> w;
+  for (Eigen::Index i = 0; i < n; ++i) at(in_alpha, i) = problem.q[i] < 0.0;
+  std::vector<double> history;
+  if (options.record_history) history.reserve(static_cast<std::size_t>(limit) + 1);
+  int flips = 0;
+  Eigen::Index fewest = n + 1;  // the fewest wrong indices of a point so far
+  int strikes = 0;              // block flips in a row that did not lower it
+  double natural = 0.0;  // the natural residual of the current point
+  Eigen::Index moved = 0;  // how many indices moved to reach this point (with a trace: wrong_before)
+  while (true) {
+    Eigen::Index k = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (at(in_alpha, i)) at(alpha, k++) = i;
+    }
+    for (Eigen::Index i = 0; i < k; ++i) {
+      const Eigen::Index row = at(alpha, i);
+      for (Eigen::Index j = 0; j < k; ++j) at(a, i * k + j) = problem.M(row, at(alpha, j));
+      at(x, i) = -problem.q[row];
+    }
+    if (!solve_small_system(a.data(), x.data(), k)) return false;  // M_αα singular
+    std::fill(z.begin(), z.begin() + n, 0.0);
+    double z_largest = 0.0;
+    for (Eigen::Index i = 0; i < k; ++i) {
+      at(z, at(alpha, i)) = at(x, i);
+      z_largest = std::max(z_largest, std::abs(at(x, i)));
+    }
+    // The indices on the wrong side, and the natural residual of the point.
+    Eigen::Index count = 0;
+    natural = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {  // w = M z + q over the columns of α (z is 0 elsewhere)
+      double wi = problem.q[i];
+      double terms = std::abs(wi);
+      for (Eigen::Index j = 0; j < k; ++j) {
+        const double term = problem.M(i, at(alpha, j)) * at(x, j);
+        wi += term;
+        terms += std::abs(term);
+      }
+      at(w, i) = wi;
+      const double zi = at(z, i);
+      natural = std::max(natural, std::abs(std::min(zi, wi)));
+      if (at(in_alpha, i) ? zi < -kRelativeSign * z_largest : wi < -kRelativeSign * terms) at(wrong, count++) = i;
+    }
+    if (options.record_history) record_history(history, natural);
+    if (options.trace) {  // iteration 0: the starting point, its whole set as entered
+      TraceEvent event;
+      event.method = "block-pivoting";
+      event.kind = TraceKind::PrincipalPivot;
+      event.iteration = flips;
+      if (flips == 0) {
+        event.entered.assign(alpha.begin(), alpha.begin() + k);
+      } else {
+        for (Eigen::Index m = 0; m < moved; ++m) {
+          const Eigen::Index i = at(wrong_before, m);
+          (at(in_alpha, i) ? event.entered : event.left).push_back(i);
+        }
+      }
+      event.active_size = k;
+      event.residual = natural;
+      options.trace(event);
+    }
+    if (count == 0) break;
+    if (flips >= limit) return false;
+    // Every wrong index moves across while that lowers their count, or for kAutoBlockStrikes flips
+    // that do not; then the least one alone (Murty's rule) until the count falls below its best.
+    if (count < fewest) {
+      fewest = count;
+      strikes = 0;
+    } else {
+      ++strikes;
+    }
+    moved = strikes <= kAutoBlockStrikes ? count : 1;
+    for (Eigen::Index m = 0; m < moved; ++m) {
+      at(in_alpha, at(wrong, m)) = !at(in_alpha, at(wrong, m));
+      if (options.trace) at(wrong_before, m) = at(wrong, m);
+    }
+    ++flips;
+  }
+  // z_α within round-off of the orthant, clipped onto it. w = M z + q as computed above, from this
+  // very z unless an entry was clipped; then w and the natural residual are recomputed.
+  result.z.resize(n);
+  result.w.resize(n);
+  bool clipped = false;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    clipped = clipped || at(z, i) < 0.0;
+    result.z[i] = std::max(at(z, i), 0.0);
+    result.w[i] = at(w, i);
+  }
+  result.residual = natural;
+  if (clipped) recompute_point(problem, result);
+  result.relative_residual = relative_residual(problem, result.z, result.w);
+  if (!(result.relative_residual <= options.tolerance)) return false;
+  result.method = Method::Murty;
+  result.status = Status::Solved;
+  result.iterations = flips;
+  result.history = std::move(history);
+  result.message = solved_message;
+  return true;
 }
 
 }  // namespace perp::detail

@@ -1,17 +1,24 @@
 #pragma once
-// The small problems of Lemke's method (private, not installed): up to kStackTableau the tableau
-// (lemke.cpp) and the re-solve on the final basis (lemke_small.cpp) live on the stack.
+// The small problems of the lean route (solve.cpp, issue 19; private, not installed): up to
+// kStackTableau the Lemke tableau (lemke.cpp), the re-solve on its final basis and auto's principal
+// pivoting kernel (lemke_small.cpp) live on the stack.
 
 #include <Eigen/Core>
 
 #include "perp/core/lcp.hpp"
 #include "perp/core/result.hpp"
+#include "perp/solvers/options.hpp"
 
 namespace perp::detail {
 
 // Up to this size the tableau lives on the stack (2.4 KB of values, 0.9 KB of indices), so a small
 // solve allocates nothing but its result (issue 19: the fixed cost of small solves).
 inline constexpr Eigen::Index kStackTableau = 16;
+
+// Solves the k×k system a x = b in place (a row-major, k <= kStackTableau; x holds b on entry) by
+// Gaussian elimination with partial pivoting in plain loops (Eigen's LU costs more in set-up than in
+// arithmetic at this size). False when a pivot is exactly zero or x is not finite.
+bool solve_small_system(double* a, double* x, Eigen::Index k);
 
 // Re-solve M_αα z_α = −q_α on the final complementary basis, α = {z_i > 0}; keep it when no
 // worse. Up to kStackTableau the system, its LU and the point kept for comparison live on the
@@ -20,5 +27,33 @@ inline constexpr Eigen::Index kStackTableau = 16;
 // relative one is measured once, on the point kept).
 // Called on a result with z sized n <= kStackTableau, w and the natural residual recomputed from z.
 void refine_lemke_small(const Lcp& problem, Result& result);
+
+// Up to this size `auto` tries block principal pivoting on the stack before Lemke (bench/README.md,
+// "The fixed cost of small solves").
+inline constexpr Eigen::Index kAutoDirectSize = 16;
+// At most this many flips per unknown before the kernel gives up: a positive definite M needed 1–3
+// solves on random problems of n <= 16, Murty's example lcp_exp_murty 5 flips at n = 6; a general
+// M that fails costs these solves before Lemke.
+inline constexpr int kAutoDirectFlipsPerUnknown = 1;
+// Block flips in a row that do not lower the count of wrong indices before Murty's single flip.
+inline constexpr int kAutoBlockStrikes = 3;
+
+// Block principal pivoting (Júdice–Pires; Cottle–Pang–Stone §4.2 for Murty's rule) from
+// α = {i : q_i < 0}, with M_αα z_α = −q_α solved on the stack: the indices on the wrong side
+// (z_i < 0 for i ∈ α, w_i < 0 for i ∉ α, beyond round-off: 1e-12 of the terms' scale) all change
+// sides while that lowers their count, or for kAutoBlockStrikes flips that do not; then the least
+// one alone (Murty's least-index rule, finite on P-matrices) until the count falls below its best.
+// The point is z_α clipped at 0; w = M z + q and both residuals are computed from it and `Solved`
+// is set only when the relative residual meets options.tolerance. Any other ending (a singular M_αα, more
+// than kAutoDirectFlipsPerUnknown·n flips, the tolerance missed) returns false, for the caller to
+// try another method; `result` (a fresh one) may then hold a partial point and is to be discarded.
+// True: `result` holds the solution, method = Method::Murty (the principal pivoting family: perp has no value of its own for
+// block pivoting, and Murty's rule is its backup), iterations = the flips, history the natural
+// residual of each point, message `solved_message`. Trace events "block-pivoting" (PrincipalPivot,
+// one per point: iteration 0 lists the starting set as entered, each later one the indices that
+// moved, `active_size` and `residual`).
+// Requires 1 <= n <= kAutoDirectSize and validated data.
+[[nodiscard]] bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
+                                         Result& result);
 
 }  // namespace perp::detail

@@ -19,6 +19,7 @@
 #include "enumeration.hpp"
 #include "interior_point.hpp"
 #include "lemke.hpp"
+#include "lemke_small.hpp"
 #include "murty.hpp"
 #include "newton.hpp"
 #include "pgs.hpp"
@@ -205,21 +206,22 @@ struct McpSteps {
 };
 
 // The lean route of small LCPs (issue 19: the fixed cost of a solve at n <= 10 near that of the
-// kernel). lemke, and auto (whose first try up to kAutoPivotFirstSize is Lemke), on n <= kSmallLcp
-// without a trace or all_solutions, on finite data near unit scale with some q_i < 0, run the Lemke
-// kernel directly: one pass over M and one over q (finite, and run_scaled's window), the options
-// validated as always, no classification, the tableau on the stack (lemke.cpp), w and the residuals
-// recomputed from z once, and a fixed message. That is what the pipeline returns on such a problem
-// (the same kernel on the same data, judged on the same recomputed residual), less its repeated
+// kernel). lemke, and auto (whose first tries up to kAutoDirectSize are block principal pivoting on
+// the stack, then Lemke: auto_lcp.cpp), on n <= kSmallLcp without a trace or all_solutions, on finite
+// data near unit scale with some q_i < 0, run those kernels directly: one pass over M and one over
+// q (finite, and run_scaled's window), the options validated as always, no classification, the
+// systems and the tableau on the stack (lemke_small.cpp, lemke.cpp), w and the residuals recomputed
+// from z once, and a fixed message. That is what the pipeline returns on such a problem
+// (the same kernels on the same data, judged on the same recomputed residual), less its repeated
 // passes and strings. Anything else, and a Lemke run that does not solve, takes the full pipeline
-// from the start; `spent_ms` is then the time lost here.
+// from the start (false; `result` is then to be overwritten, `spent_ms` the time lost here).
 constexpr Eigen::Index kSmallLcp = 16;
 
-std::optional<Result> solve_small(const Lcp& problem, Method method, const SolveOptions& options, double& spent_ms) {
+bool solve_small(const Lcp& problem, Method method, const SolveOptions& options, double& spent_ms, Result& result) {
   const Eigen::Index n = problem.size();
   if ((method != Method::Lemke && method != Method::Auto) || n == 0 || n > kSmallLcp || problem.M.rows() != n ||
       problem.M.cols() != n || options.trace || options.all_solutions) {
-    return std::nullopt;
+    return false;
   }
   const auto start = std::chrono::steady_clock::now();
   // max|M| and max|q| with NaN propagated: finite exactly when every entry is (Lcp::validate's
@@ -228,30 +230,43 @@ std::optional<Result> solve_small(const Lcp& problem, Method method, const Solve
   const double m = problem.M.cwiseAbs().maxCoeff<Eigen::PropagateNaN>();
   const double q = problem.q.cwiseAbs().maxCoeff<Eigen::PropagateNaN>();
   if (!(m <= kLargest) || !(q <= kLargest) || !(problem.q.minCoeff() < 0.0)) {
-    return std::nullopt;  // invalid or trivial (q >= 0): the pipeline's cases
+    return false;  // invalid or trivial (q >= 0): the pipeline's cases
   }
   // Both maxima in [2^-32, 2^32] are inside run_scaled's window with room to spare (a test without
   // its ilogb calls); elsewhere the window itself decides, and data to be scaled takes the pipeline.
   constexpr double kNear = 4294967296.0;  // 2^32
   const bool near = m >= 1.0 / kNear && m <= kNear && q >= 1.0 / kNear && q <= kNear;
-  if (!near && far_from_unit_scale(m, q)) return std::nullopt;
+  if (!near && far_from_unit_scale(m, q)) return false;
   options.validate(n);
-  Result result = solve_lemke(problem, options, method == Method::Auto ? detail::kAutoLemkeSolved : kLemkeSolved);
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  };
+  const bool direct = method == Method::Auto && n <= detail::kAutoDirectSize;
+  // auto's first try (auto_lcp.cpp): block principal pivoting on the stack, into `result` itself.
+  if (direct && detail::principal_pivot_small(problem, options, detail::kAutoDirectSolved, result)) {
+    result.time_ms = elapsed();
+    return true;
+  }
+  const char* const solved_message = method != Method::Auto ? kLemkeSolved
+                                     : direct               ? detail::kAutoDirectThenLemkeSolved
+                                                            : detail::kAutoLemkeSolved;
+  result = solve_lemke(problem, options, solved_message);
+  const double ms = elapsed();
   if (!result.solved()) {
     spent_ms = ms;
-    return std::nullopt;
+    return false;
   }
   result.time_ms = ms;
-  return result;
+  return true;
 }
 
 }  // namespace
 
 Result solve(const Lcp& problem, Method method, const SolveOptions& options) {
   double spent_ms = 0;
-  if (std::optional<Result> small = solve_small(problem, method, options, spent_ms)) return *std::move(small);
-  Result result = detail::solve_through<LcpSteps>(problem, method, options);
+  Result result;  // filled in place by the lean route (one object, returned without a move)
+  if (solve_small(problem, method, options, spent_ms, result)) return result;
+  result = detail::solve_through<LcpSteps>(problem, method, options);
   result.time_ms += spent_ms;
   return result;
 }

@@ -112,12 +112,61 @@ TEST(AutoLcp, SingularContactMatrixSolvedAndEveryRouteNamed) {
   }
 }
 
-TEST(AutoLcp, SmallProblemsGoToLemkeFirst) {
-  const Lcp problem = spd(10, 4);
-  const Result result = solve(problem, Method::Auto);
+TEST(AutoLcp, SmallProblemsGoToBlockPivotingThenLemkeFirst) {
+  // n <= 16: block principal pivoting on the stack; positive definite, so it ends at the one
+  // solution, which Lemke finds too.
+  const Lcp small = spd(10, 4);
+  const Result result = solve(small, Method::Auto);
   ASSERT_TRUE(result.solved());
+  EXPECT_EQ(result.method, Method::Murty);  // principal pivoting
+  EXPECT_THAT(result.message, HasSubstr("block principal pivoting first: solved"));
+  const Result lemke = solve(small, Method::Lemke);
+  ASSERT_TRUE(lemke.solved());
+  EXPECT_LE((result.z - lemke.z).cwiseAbs().maxCoeff(), 1e-9 * (1 + lemke.z.cwiseAbs().maxCoeff()));
+  // 16 < n <= 40: Lemke first.
+  const Result larger = solve(spd(30, 4), Method::Auto);
+  ASSERT_TRUE(larger.solved());
+  EXPECT_EQ(larger.method, Method::Lemke);
+  EXPECT_THAT(larger.message, HasSubstr("lemke first"));
+}
+
+// auto's block principal pivoting at n <= 16 (lemke_small.cpp) on problems solved by hand.
+TEST(AutoLcp, SmallBlockPivotingOnHandSolvedProblems) {
+  // M = diag(1, …, 9), q = −1 (Siconos' lcp_trivial): every index starts active and z_i = 1/i.
+  const Eigen::Index n = 9;
+  Lcp diagonal{Eigen::MatrixXd::Zero(n, n), Eigen::VectorXd::Constant(n, -1.0)};
+  for (Eigen::Index i = 0; i < n; ++i) diagonal.M(i, i) = static_cast<double>(i + 1);
+  Result result = solve(diagonal, Method::Auto);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_EQ(result.method, Method::Murty);
+  EXPECT_EQ(result.iterations, 0);
+  for (Eigen::Index i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(result.z[i], 1.0 / static_cast<double>(i + 1));
+  // Murty's exponential example for Lemke (the matrix of lcp_exp_murty2, as written there): M lower
+  // triangular, 1 on the diagonal and 2 below, q = −(126, 124, 120, 112, 96, 64). z = (126, 0, …)
+  // gives w_0 = 0 and w_i = 252 + q_i > 0 for i >= 1; M is a P-matrix, so that is the only solution.
+  // From α = every index, z_α alternates in sign, and the block flips need more than one vertex.
+  Lcp murty{Eigen::MatrixXd::Zero(6, 6), Eigen::VectorXd(6)};
+  for (Eigen::Index i = 0; i < 6; ++i) {
+    murty.M(i, i) = 1.0;
+    for (Eigen::Index j = 0; j < i; ++j) murty.M(i, j) = 2.0;
+  }
+  murty.q << -126, -124, -120, -112, -96, -64;
+  result = solve(murty, Method::Auto);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_EQ(result.method, Method::Murty);
+  EXPECT_GT(result.iterations, 0);
+  Eigen::VectorXd expected = Eigen::VectorXd::Zero(6);
+  expected[0] = 126.0;
+  EXPECT_LE((result.z - expected).cwiseAbs().maxCoeff(), 1e-12) << result.z.transpose();
+  // M = [[1, 1], [1, 1]], q = −1 (lcp_deudeu): the starting block M_αα = M is singular, so the
+  // kernel gives up and Lemke solves (z_0 + z_1 = 1).
+  const Lcp singular{Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Constant(2, -1.0)};
+  result = solve(singular, Method::Auto);
+  ASSERT_TRUE(result.solved()) << result.message;
   EXPECT_EQ(result.method, Method::Lemke);
-  EXPECT_THAT(result.message, HasSubstr("lemke first"));
+  EXPECT_THAT(result.message, HasSubstr("block pivoting: not solved; lemke: solved"));
+  EXPECT_NEAR(result.z.sum(), 1.0, 1e-14);
+  EXPECT_GE(result.z.minCoeff(), 0.0);
 }
 
 TEST(AutoLcp, NonSymmetricTakesTheClassifiedOrder) {
@@ -312,10 +361,11 @@ TEST(NewtonOnSingularPsd, ContactLcpSolvedByNewtonMinAndInteriorPoint) {
 
 // The lean route of small solves (solve.cpp, issue 19) against the full pipeline: lemke and auto on
 // n <= 16 without a trace take the lean route; a trace (here one that only counts) sends the same
-// call through the pipeline (the lean route skips traced solves), which runs the same Lemke kernel
-// and then, where Lemke fails, auto's classified order. Both must agree on the status, the method,
+// call through the pipeline (the lean route skips traced solves), which runs the same kernels (for
+// auto block principal pivoting on the stack, then Lemke) and then, where they fail, auto's
+// classified order. Both must agree on the status, the method,
 // the pivots and z, and each claim is checked on the relative residual recomputed here.
-void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name) {
+void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, int& pivoted) {
   for (const Method method : {Method::Lemke, Method::Auto}) {
     SolveOptions options;
     options.tolerance = 1e-10;
@@ -340,26 +390,31 @@ void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name) 
       EXPECT_LE(relative, options.tolerance) << what;
       EXPECT_GE(lean.z.minCoeff(), 0.0) << what;
     }
-    if (full.iterations > 0 && full.method == Method::Lemke) {
-      EXPECT_GT(events, 0) << what;
+    const bool block = full.message.find("block principal pivoting first: solved") != std::string::npos;
+    if ((full.iterations > 0 && full.method == Method::Lemke) || block) {
+      EXPECT_GT(events, 0) << what;  // auto's block pivoting traces its starting point too
     }
+    if (block) ++pivoted;
   }
 }
 
 TEST(SmallSolves, LeanRouteAsThePipelineOnTheSiconosFiles) {
   int files = 0;
+  int pivoted = 0;
   for (const auto& entry : std::filesystem::directory_iterator(PERP_SICONOS_DATA_DIR)) {
     const Lcp problem = read_siconos_lcp(entry.path());
     if (problem.size() > 16) continue;
     ++files;
-    expect_lean_route_as_pipeline(problem, entry.path().filename().string());
+    expect_lean_route_as_pipeline(problem, entry.path().filename().string(), pivoted);
   }
   EXPECT_EQ(files, 18);  // the 20 files less lcp_mmc (n = 26) and lcp_tobenna (n = 40)
+  EXPECT_GT(pivoted, 0);  // auto's block pivoting answered on some files
 }
 
 TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
   std::mt19937_64 engine(19);
   int lemke_failed = 0;
+  int pivoted = 0;
   for (Eigen::Index n = 1; n <= 16; ++n) {
     for (int k = 0; k < 12; ++k) {
       Lcp problem{Eigen::MatrixXd(n, n), Eigen::VectorXd(n)};
@@ -370,10 +425,17 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
       // k % 3 == 2: a general M, on which Lemke may end on a ray and auto try the classified order
       const Result lemke = solve(problem, Method::Lemke);
       if (!lemke.solved()) ++lemke_failed;
-      expect_lean_route_as_pipeline(problem, "n = " + std::to_string(n) + ", k = " + std::to_string(k));
+      const int before = pivoted;
+      expect_lean_route_as_pipeline(problem, "n = " + std::to_string(n) + ", k = " + std::to_string(k), pivoted);
+      if (pivoted > before && lemke.solved() && k % 3 == 0) {  // positive definite: one solution
+        EXPECT_LE((solve(problem, Method::Auto).z - lemke.z).cwiseAbs().maxCoeff(),
+                  1e-9 * (1 + lemke.z.cwiseAbs().maxCoeff()))
+            << "n = " << n << ", k = " << k;
+      }
     }
   }
   EXPECT_GT(lemke_failed, 0);  // the fallback to the pipeline was exercised
+  EXPECT_GT(pivoted, 0);       // and auto's block pivoting
 }
 
 TEST(SolveMany, InputOrderSameAsSingleSolvesAndOneFailureDoesNotStopTheRest) {
