@@ -1,6 +1,5 @@
 #include "dantzig.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -9,6 +8,7 @@
 #include "box_passes.hpp"
 #include "dantzig_detail.hpp"
 #include "detail.hpp"
+#include "pipeline.hpp"
 #include "perp/core/residual.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/ncp.hpp"
@@ -41,7 +41,7 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
       if (in == group) order.push_back(i);
     }
   }
-  const int limit = options.iteration_limit(std::max(1000, static_cast<int>(std::min<Eigen::Index>(50 * n, 1 << 30))));
+  const int limit = options.iteration_limit(default_pivots(n));
   // The Cholesky path when M is symmetric to round-off (products such as A Aᵀ are no more).
   const detail::MatrixScan entries = detail::scan_matrix(problem.M);
   Pivoting pivoting(problem.M, problem.q, entries.symmetric, entries.largest, options.dantzig.pivot_tolerance, limit);
@@ -98,13 +98,9 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   result.relative_residual = relative_residual(problem, result.z, result.w);
   result.status = status;
   result.message = std::move(message);
-  if (status == Status::Solved && !(result.relative_residual <= options.tolerance)) {
-    result.status = Status::NumericalFailure;
-    result.message += "; but the point misses the tolerance" + detail::misses_tolerance(result, options.tolerance);
-  } else if (status != Status::Solved && result.relative_residual <= options.tolerance) {
-    result.status = Status::Solved;  // the point where it stopped solves anyway (as detail::judge)
-    result.message += "; the point reached solves to the tolerance nevertheless";
-  }
+  // The pipeline's judgement, here too: auto_lcp.cpp's pivoting finish calls this kernel directly
+  // and reads its status (under solve it runs again on the same point and changes nothing).
+  detail::settle(result, options.tolerance);
   return result;
 }
 

@@ -1,7 +1,6 @@
 #include "perp/solvers/friction_contact.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -17,27 +16,20 @@
 #include "perp/core/error.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/solvers/solve.hpp"
+#include "pipeline.hpp"
 
 namespace perp {
 namespace {
 
-bool accepts_friction_contact(Method method) {
-  return method == Method::Lemke || method == Method::Nsgs || method == Method::NewtonAc || method == Method::Prox ||
-         method == Method::InteriorPoint || method == Method::Auto;
-}
+using Fresh = std::optional<FrictionContactResiduals>;
 
-[[noreturn]] void reject(Method method) {
-  throw InvalidProblem("method '" + to_string(method) +
-                       "' does not accept a FrictionContact; use one of: lemke, nsgs, newton-ac, prox, interior-point, auto");
-}
-
-// z finite, w = W r + q and the relative error from z, the status judged by it. `fresh`: the
+// z sized and finite, u = W r + q (`velocity`) and the relative error from z. `fresh`: the
 // residuals of (z, w) when the method formed w = W z + q from the z it returned (nsgs does, so the
-// product and the pass are not repeated); otherwise w and the residuals are recomputed here. On
-// return `fresh` holds the residuals of the returned (z, w).
+// product and the pass are not repeated); otherwise w and the residuals are formed here. On return
+// `fresh` holds the residuals of the returned (z, w). Returns whether u overflowed at the point
+// reached: the point is then dropped for r = 0 (u = q), as the contract keeps r and u finite.
 template <class Velocity>
-void finish(const FrictionContact& problem, const Velocity& velocity, const SolveOptions& options, Result& result,
-            std::optional<FrictionContactResiduals>& fresh) {
+bool recompute_point(const FrictionContact& problem, const Velocity& velocity, Result& result, Fresh& fresh) {
   const Eigen::Index n = problem.size();
   if (result.z.size() != n) result.z = Eigen::VectorXd::Zero(n);
   if (!result.z.allFinite() || result.w.size() != n) fresh.reset();
@@ -47,19 +39,27 @@ void finish(const FrictionContact& problem, const Velocity& velocity, const Solv
   if (!fresh) result.w = velocity(result.z);
   bool overflowed = false;
   if (!result.w.allFinite()) {
-    // The contract keeps r and u finite: the point is dropped for r = 0 (u = q).
     overflowed = true;
     result.z.setZero();
     result.w = problem.q;
     fresh.reset();
   }
   if (!fresh) fresh = friction_contact_residuals(problem, result.z, result.w);
-  const FrictionContactResiduals& residuals = *fresh;
-  result.residual = residuals.relative_error;
-  // Siconos' error divides by max(‖q‖, ‖r‖, ‖u‖), so a sequence r → ∞ drives it to 0 on a problem
-  // with no solution (W = 0, q_N < 0: u_N = q_N whatever r). A point is accepted only when, besides,
-  // no contact approaches faster than √tol · max(‖q‖∞, ‖u‖∞): measured in velocities alone, which
-  // such sequences cannot shrink.
+  result.residual = fresh->relative_error;
+  // The frictional error is already relative (Siconos' measure, docs/solvers.md "Frictional contact").
+  result.relative_residual = result.residual;
+  return overflowed;
+}
+
+// The judgement of the frictional contact problem, in place of the pipeline's `settle`: on the
+// relative error `residuals` of the point, and on its velocities. Siconos' error divides by
+// max(‖q‖, ‖r‖, ‖u‖), so a sequence r → ∞ drives it to 0 on a problem with no solution (W = 0,
+// q_N < 0: u_N = q_N whatever r). A point is accepted only when, besides, no contact approaches
+// faster than √tol · max(‖q‖∞, ‖u‖∞): measured in velocities alone, which such sequences cannot
+// shrink. An `Infeasible` proof is kept; a status left `NotRun` becomes `NoSolutionFound` (as settle).
+void judge_point(const FrictionContact& problem, const SolveOptions& options, const FrictionContactResiduals& residuals,
+                 bool overflowed, Result& result) {
+  if (result.status == Status::NotRun) result.status = Status::NoSolutionFound;
   const double velocity_scale = std::max(problem.q.lpNorm<Eigen::Infinity>(), result.w.lpNorm<Eigen::Infinity>());
   const double approach_limit = std::sqrt(options.tolerance) * velocity_scale;
   const bool penetrating = residuals.signorini > approach_limit;
@@ -201,8 +201,6 @@ Result solve_lemke_reformulation(const FrictionContact& problem, const SolveOpti
   return result;
 }
 
-using Fresh = std::optional<FrictionContactResiduals>;
-
 /// The over-relaxation of auto's second nsgs (see continued_nsgs).
 constexpr double kContinuedRelaxation = 1.5;
 /// auto's newton-ac steps where Lemke follows in the chain (planar problems of at most
@@ -221,16 +219,10 @@ auto velocity_of(const FrictionContact& problem) {
   return [&problem](const Eigen::VectorXd& r) { return problem.velocity(r); };
 }
 
-// The checks every solve makes of its options and method.
-void check_call(Method method, const SolveOptions& options, Eigen::Index size, Eigen::Index contacts) {
-  options.validate(size);
+// The refusals of a FrictionContact beyond the method table's (pipeline.hpp's check_method) and
+// SolveOptions::validate: the permutation's size, and an option no method reads here.
+void check_friction_options(const SolveOptions& options, Eigen::Index contacts) {
   options.friction_contact.validate(contacts);
-  if (!accepts_friction_contact(method)) reject(method);
-  if (options.all_solutions) {
-    throw InvalidProblem(
-        "all_solutions is supported only by enum on an Lcp; the frictional contact methods stop at "
-        "the first solution");
-  }
   if (options.lemke.covering_vector) {
     throw InvalidProblem(
         "lemke.covering_vector is not read on a FrictionContact (lemke pivots on an LCP of its own "
@@ -238,14 +230,45 @@ void check_call(Method method, const SolveOptions& options, Eigen::Index size, E
   }
 }
 
-Result run(const FrictionContact& problem, Method method, const SolveOptions& options, const Eigen::VectorXd& r0,
-           Fresh& fresh);
+// The start of a method: `initial_guess`, else r = 0.
+Eigen::VectorXd start_of(const SolveOptions& options, Eigen::Index size) {
+  return options.initial_guess.value_or(Eigen::VectorXd::Zero(size));
+}
 
-/// `run` and `finish`: a finished attempt and, in `fresh`, the residuals of its point.
-Result finished_run(const FrictionContact& problem, Method method, const SolveOptions& options,
-                    const Eigen::VectorXd& r0, Fresh& fresh) {
-  Result result = run(problem, method, options, r0, fresh);
-  finish(problem, velocity_of(problem), options, result, fresh);
+Result run_method(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh);
+
+// What the frictional contact problem supplies to the pipeline (pipeline.hpp). Its steps hand
+// something on, so they are an object: `fresh`, the residuals of the point from `run` (nsgs forms
+// them with its last u) through `finish` (which reuses them) to the judgement and to the caller's
+// `criteria`; `overflowed`, from `finish` to the judgement.
+struct FrictionContactSteps {
+  static constexpr ProblemKind kind = ProblemKind::FrictionContact;
+  Fresh fresh;
+  bool overflowed = false;
+
+  static void check(const FrictionContact& problem, Method, const SolveOptions& options) {
+    check_friction_options(options, problem.contacts());
+  }
+  static std::optional<Result> trivial(const FrictionContact& problem, const SolveOptions&) {
+    return trivial_result(problem);
+  }
+  Result run(const FrictionContact& problem, Method method, const SolveOptions& options) {
+    return run_method(problem, method, options, fresh);
+  }
+  void finish(const FrictionContact& problem, const SolveOptions&, Result& result) {
+    overflowed = recompute_point(problem, velocity_of(problem), result, fresh);
+  }
+  void judge(const FrictionContact& problem, const SolveOptions& options, Result& result) const {
+    judge_point(problem, options, *fresh, overflowed, result);
+  }
+};
+
+/// One attempt through the pipeline (detail::attempt), from `options.initial_guess`; `fresh` gets
+/// the residuals of its point.
+Result finished_run(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh) {
+  FrictionContactSteps steps;
+  Result result = detail::attempt(steps, problem, method, options);
+  fresh = std::move(steps.fresh);
   return result;
 }
 
@@ -265,7 +288,7 @@ Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, cons
   const auto part = [&](const Eigen::VectorXd& start, int sweeps) {
     attempt.max_iterations = sweeps;
     attempt.initial_guess = start;
-    return finished_run(problem, Method::Nsgs, attempt, start, fresh);
+    return finished_run(problem, Method::Nsgs, attempt, fresh);
   };
   Result result = part(r0, std::min(part_sweeps, limit));
   int sweeps = result.iterations;
@@ -329,7 +352,7 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
           if (method == Method::NewtonAc && lemke_in_chain && options.max_iterations == 0) {
             attempt.max_iterations = kNewtonStepsBeforeLemke;
           }
-          attempt_result = finished_run(problem, method, attempt, best, residuals);
+          attempt_result = finished_run(problem, method, attempt, residuals);
         }
         if (attempt_result.residual < best_error) {
           best_error = attempt_result.residual;
@@ -350,7 +373,7 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
     attempt.max_iterations = budget;
     attempt.initial_guess = best;
     Fresh residuals;
-    Result polished = finished_run(problem, Method::Nsgs, attempt, best, residuals);
+    Result polished = finished_run(problem, Method::Nsgs, attempt, residuals);
     if (polished.solved()) {
       polished.message = result.message + "; then nsgs from that point: " + polished.message;
       fresh = residuals;
@@ -360,9 +383,9 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
   return result;
 }
 
-Result run(const FrictionContact& problem, Method method, const SolveOptions& options, const Eigen::VectorXd& r0,
-           Fresh& fresh) {
+Result run_method(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh) {
   fresh.reset();
+  const Eigen::VectorXd r0 = start_of(options, problem.size());
   switch (method) {
     case Method::Nsgs: {
       FrictionContactResiduals residuals;
@@ -383,7 +406,8 @@ Result run(const FrictionContact& problem, Method method, const SolveOptions& op
     default:
       break;
   }
-  reject(method);
+  // The method table lets only the methods above through (check_method).
+  throw InvalidProblem("method '" + to_string(method) + "' does not accept a FrictionContact");
 }
 
 }  // namespace
@@ -395,23 +419,9 @@ Result solve(const FrictionContact& problem, Method method, const SolveOptions& 
 
 Result solve(const FrictionContact& problem, Method method, const SolveOptions& options,
              FrictionContactResiduals& criteria) {
-  problem.validate();
-  check_call(method, options, problem.size(), problem.contacts());
-  const auto start = std::chrono::steady_clock::now();
-  Result result;
-  Fresh fresh;
-  if (std::optional<Result> trivial = trivial_result(problem)) {
-    result = *std::move(trivial);
-  } else {
-    const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size()));
-    result = run(problem, method, options, r0, fresh);
-  }
-  finish(problem, velocity_of(problem), options, result, fresh);
-  criteria = *fresh;
-  if (method != Method::Auto) result.method = method;  // auto: the method that answered
-  // The frictional error is already relative (Siconos' measure, docs/solvers.md "Frictional contact").
-  result.relative_residual = result.residual;
-  result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  FrictionContactSteps steps;
+  Result result = detail::solve_through(steps, problem, method, options);
+  criteria = *steps.fresh;
   return result;
 }
 
@@ -453,110 +463,139 @@ FrictionContact FactoredFrictionContact::assembled() const {
   return problem;
 }
 
-Result solve(const FactoredFrictionContact& problem, Method method, const SolveOptions& options,
-             FrictionContactResiduals& criteria) {
-  problem.validate();
-  check_call(method, options, problem.size(), problem.contacts());
-  const auto start = std::chrono::steady_clock::now();
-  FrictionContact shell;  // d, q and μ for the residuals (its W is never read)
-  shell.dimension = problem.dimension;
-  shell.q = problem.q;
-  shell.mu = problem.mu;
-  const auto velocity = [&problem](const Eigen::VectorXd& r) { return problem.velocity(r); };
-  Result result;
+namespace {
+
+// What the factored form supplies to the pipeline: the steps of FrictionContactSteps on `shell`
+// (d, q and μ for the residuals; its W is never formed or read), with u = H M⁻¹ Hᵀ r + q.
+struct FactoredFrictionContactSteps {
+  static constexpr ProblemKind kind = ProblemKind::FrictionContact;
+  FrictionContact shell;
   Fresh fresh;
-  if (std::optional<Result> trivial = trivial_result(shell)) {
-    result = *std::move(trivial);
-  } else if (method == Method::InteriorPoint) {
-    const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size()));
-    result = detail::solve_friction_interior_point(problem.H, problem.inverse_mass, shell, options, r0);
-  } else if (method == Method::Nsgs || method == Method::Auto) {
-    const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(problem.size()));
-    SolveOptions attempt = options;
-    if (method == Method::Auto) {
-      attempt.max_iterations = std::min(options.iteration_limit(10000), options.friction_contact.auto_nsgs_sweeps);
-    }
-    FrictionContactResiduals residuals;
-    result = detail::solve_nsgs_factored(problem.H, problem.inverse_mass, shell, attempt, r0, residuals);
-    fresh = residuals;
-    finish(shell, velocity, attempt, result, fresh);
-    if (method == Method::Auto && !result.solved()) {
-      std::string story = "nsgs on the factors of W: " + to_string(result.status) + " after " +
-                          std::to_string(result.iterations) + " sweeps (relative error " +
-                          number_text(result.residual) + ")";
-      const Eigen::VectorXd swept = result.z;
-      const int sweeps = result.iterations;
-      if (problem.dimension == 2) {
-        // In the plane, where no contact slides at the sweeps' point: Anitescu–Potra's relaxation,
-        // whose solution is Coulomb's when the bodies are at rest (a structure from rest).
-        FrictionContactResiduals relaxed_residuals;
-        if (std::optional<Result> relaxed = detail::solve_at_rest(problem.H, problem.inverse_mass, shell, options,
-                                                                  swept, result.residual, relaxed_residuals)) {
-          story += "; then " + relaxed->message;
-          if (relaxed->residual < result.residual) {
-            relaxed->iterations += sweeps;
-            result = *std::move(relaxed);
-            fresh = relaxed_residuals;
-          }
-        }
-      }
-      if (!result.solved() && problem.dimension == 2 && options.friction_contact.auto_shift_updates > 0) {
-        // In the plane, when asked for: the fixed point on de Saxcé's shift from the sweeps' point,
-        // each update an exact convex program on the factors (W still not formed).
-        FrictionContactResiduals shifted_residuals;
-        SolveOptions shift_options = options;
-        shift_options.max_iterations = options.friction_contact.auto_shift_updates;
-        Result shifted = detail::solve_by_shifts(problem.H, problem.inverse_mass, shell, shift_options, swept,
-                                                 shifted_residuals);
-        story += "; then " + shifted.message;
-        if (shifted.residual < result.residual) {
-          shifted.iterations += sweeps;
-          result = std::move(shifted);
-          fresh = shifted_residuals;
-        }
-      }
-      if (!result.solved()) {
-        // W formed, and auto's chain from the sweeps' point (newton-ac first: the sweeps on the
-        // factors were the chain's first nsgs). Not from the shift's point: on packed heaps, where
-        // the shift stalls, the chain from its vertex solved fewer steps than from the sweeps'.
-        const FrictionContact formed = problem.assembled();
-        Fresh chained_fresh;
-        Result chained = solve_auto(formed, options, swept, chained_fresh, true);
-        finish(formed, velocity_of(formed), options, chained, chained_fresh);
-        const FrictionContactResiduals rest_criteria = *chained_fresh;
-        if (chained.solved() || chained.residual <= result.residual) {
-          chained.iterations += result.iterations;
-          story += "; then W formed, from the sweeps' point: " + chained.message;
-          result = std::move(chained);
-          fresh = rest_criteria;
-        } else {
-          story += "; then W formed, and its chain from the sweeps' point ended farther (" + chained.message +
-                   "): the best point before it is returned";
-        }
-      }
-      result.message = "auto: " + story;
-    } else if (method == Method::Auto) {
-      result.message = "auto (nsgs on the factors of W: solved): " + result.message;
-    }
-  } else {
-    result = solve(problem.assembled(), method, options, criteria);
-    result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  bool overflowed = false;
+
+  explicit FactoredFrictionContactSteps(const FactoredFrictionContact& problem) {
+    shell.dimension = problem.dimension;
+    shell.q = problem.q;
+    shell.mu = problem.mu;
+  }
+  static void check(const FactoredFrictionContact& problem, Method, const SolveOptions& options) {
+    check_friction_options(options, problem.contacts());
+  }
+  std::optional<Result> trivial(const FactoredFrictionContact&, const SolveOptions&) const {
+    return trivial_result(shell);
+  }
+  Result run(const FactoredFrictionContact& problem, Method method, const SolveOptions& options);
+  void finish(const FactoredFrictionContact& problem, const SolveOptions&, Result& result) {
+    const auto velocity = [&problem](const Eigen::VectorXd& r) { return problem.velocity(r); };
+    overflowed = recompute_point(shell, velocity, result, fresh);
+  }
+  void judge(const FactoredFrictionContact&, const SolveOptions& options, Result& result) const {
+    judge_point(shell, options, *fresh, overflowed, result);
+  }
+};
+
+// interior-point and nsgs on the factors; auto: nsgs on the factors, then in the plane the
+// relaxation where nothing slides and (when asked) the shift, then W formed and auto's chain; the
+// other methods on W formed.
+Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem, Method method,
+                                         const SolveOptions& options) {
+  fresh.reset();
+  if (method != Method::InteriorPoint && method != Method::Nsgs && method != Method::Auto) {
+    FrictionContactSteps formed;
+    Result result = detail::attempt(formed, problem.assembled(), method, options);
+    fresh = std::move(formed.fresh);
     return result;
   }
-  finish(shell, velocity, options, result, fresh);
-  criteria = *fresh;
-  if (method != Method::Auto) result.method = method;  // auto: the method that answered
-  result.relative_residual = result.residual;
-  result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const Eigen::VectorXd r0 = start_of(options, problem.size());
+  if (method == Method::InteriorPoint) {
+    return detail::solve_friction_interior_point(problem.H, problem.inverse_mass, shell, options, r0);
+  }
+  SolveOptions attempt = options;
+  if (method == Method::Auto) {
+    attempt.max_iterations =
+        std::min(options.iteration_limit(kDefaultSweeps), options.friction_contact.auto_nsgs_sweeps);
+  }
+  FrictionContactResiduals residuals;
+  Result result = detail::solve_nsgs_factored(problem.H, problem.inverse_mass, shell, attempt, r0, residuals);
+  fresh = residuals;
+  if (method == Method::Nsgs) return result;
+  detail::conclude(*this, problem, attempt, result);  // auto decides on the sweeps' judged point
+  if (result.solved()) {
+    result.message = "auto (nsgs on the factors of W: solved): " + result.message;
+    return result;
+  }
+  std::string story = "nsgs on the factors of W: " + to_string(result.status) + " after " +
+                      std::to_string(result.iterations) + " sweeps (relative error " + number_text(result.residual) +
+                      ")";
+  const Eigen::VectorXd swept = result.z;
+  const int sweeps = result.iterations;
+  if (problem.dimension == 2) {
+    // In the plane, where no contact slides at the sweeps' point: Anitescu–Potra's relaxation,
+    // whose solution is Coulomb's when the bodies are at rest (a structure from rest).
+    FrictionContactResiduals relaxed_residuals;
+    if (std::optional<Result> relaxed = detail::solve_at_rest(problem.H, problem.inverse_mass, shell, options, swept,
+                                                              result.residual, relaxed_residuals)) {
+      story += "; then " + relaxed->message;
+      if (relaxed->residual < result.residual) {
+        relaxed->iterations += sweeps;
+        result = *std::move(relaxed);
+        fresh = relaxed_residuals;
+      }
+    }
+  }
+  if (!result.solved() && problem.dimension == 2 && options.friction_contact.auto_shift_updates > 0) {
+    // In the plane, when asked for: the fixed point on de Saxcé's shift from the sweeps' point,
+    // each update an exact convex program on the factors (W still not formed).
+    FrictionContactResiduals shifted_residuals;
+    SolveOptions shift_options = options;
+    shift_options.max_iterations = options.friction_contact.auto_shift_updates;
+    Result shifted =
+        detail::solve_by_shifts(problem.H, problem.inverse_mass, shell, shift_options, swept, shifted_residuals);
+    story += "; then " + shifted.message;
+    if (shifted.residual < result.residual) {
+      shifted.iterations += sweeps;
+      result = std::move(shifted);
+      fresh = shifted_residuals;
+    }
+  }
+  if (!result.solved()) {
+    // W formed, and auto's chain from the sweeps' point (newton-ac first: the sweeps on the
+    // factors were the chain's first nsgs). Not from the shift's point: on packed heaps, where
+    // the shift stalls, the chain from its vertex solved fewer steps than from the sweeps'.
+    const FrictionContact formed = problem.assembled();
+    FrictionContactSteps chain;
+    Result chained = solve_auto(formed, options, swept, chain.fresh, true);
+    detail::conclude(chain, formed, options, chained);
+    if (chained.solved() || chained.residual <= result.residual) {
+      chained.iterations += result.iterations;
+      story += "; then W formed, from the sweeps' point: " + chained.message;
+      result = std::move(chained);
+      fresh = std::move(chain.fresh);
+    } else {
+      story += "; then W formed, and its chain from the sweeps' point ended farther (" + chained.message +
+               "): the best point before it is returned";
+    }
+  }
+  result.message = "auto: " + story;
   return result;
 }
 
-std::vector<Method> friction_contact_methods() {
-  std::vector<Method> methods;
-  for (const Method method : all_methods()) {
-    if (accepts_friction_contact(method)) methods.push_back(method);
+}  // namespace
+
+Result solve(const FactoredFrictionContact& problem, Method method, const SolveOptions& options,
+             FrictionContactResiduals& criteria) {
+  if (!problem.H.isCompressed()) {
+    // H filled by insert() and not compressed: the sweeps on the factors read its compressed arrays.
+    FactoredFrictionContact compressed = problem;
+    compressed.H.makeCompressed();
+    return solve(compressed, method, options, criteria);
   }
-  return methods;
+  FactoredFrictionContactSteps steps(problem);
+  Result result = detail::solve_through(steps, problem, method, options);
+  criteria = *steps.fresh;
+  return result;
 }
+
+std::vector<Method> friction_contact_methods() { return methods_for(ProblemKind::FrictionContact); }
 
 }  // namespace perp

@@ -14,7 +14,6 @@
 namespace perp {
 namespace {
 
-constexpr int kDefaultSteps = 200;
 // Shift of the monotonicity test, relative to max|M|: PSD matrices with round-off pass.
 constexpr double kMonotoneShift = 1e-10;
 // Iterates beyond this (relative to the start) are taken as diverging.
@@ -87,7 +86,7 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
     result.message = why;
     return result;
   }
-  const int limit = options.iteration_limit(kDefaultSteps);
+  const int limit = options.iteration_limit(kDefaultInteriorSteps);
   const double fraction = options.interior_point.step_fraction;
   const double scale = std::max(problem.M.cwiseAbs().maxCoeff(), problem.q.cwiseAbs().maxCoeff());
   const bool symmetric = (problem.M - problem.M.transpose()).cwiseAbs().maxCoeff() <= 1e-14 * scale;

@@ -428,6 +428,74 @@ TEST(FrictionContactSolve, BadInputThrows) {
   options.friction_contact.local_tolerance = 0;
   EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.local_tolerance"));
   EXPECT_THAT(error_of(good, Method::Nsgs, {.tolerance = -1}), HasSubstr("tolerance"));
+  // The refusals the pipeline reads from the method table, and those of the type itself.
+  EXPECT_THAT(error_of(good, Method::Dantzig),
+              HasSubstr("'dantzig' does not accept a FrictionContact; use lemke, interior-point, nsgs, newton-ac, "
+                        "prox or auto"));
+  EXPECT_THAT(error_of(good, Method::Nsgs, {.all_solutions = true}),
+              HasSubstr("the methods of a FrictionContact stop at the first solution"));
+  options = {};
+  options.lemke.covering_vector = Eigen::Vector2d::Ones();
+  EXPECT_THAT(error_of(good, Method::Lemke, options), HasSubstr("lemke.covering_vector is not read"));
+}
+
+// The factored form enters through the same pipeline: the same refusals, the same trivial case,
+// the method and the time set on every result. H is filled by insert() and left uncompressed, as a
+// user may: the sweeps on the factors read H's compressed arrays, and they ended at a relative
+// error of 0.86 on this problem before solve compressed such an H first.
+TEST(FrictionContactSolve, FactoredFormThroughThePipeline) {
+  FactoredFrictionContact factored;
+  factored.dimension = 2;
+  factored.H = Eigen::SparseMatrix<double, Eigen::RowMajor>(2, 2);
+  factored.H.insert(0, 0) = 1.0;
+  factored.H.insert(1, 1) = 2.0;
+  factored.inverse_mass = Eigen::Vector2d(1.0, 0.5);
+  factored.q = Eigen::Vector2d(-1.0, 0.5);
+  factored.mu = Eigen::VectorXd::Constant(1, 0.3);
+  const auto refusal = [&](Method method, const SolveOptions& options) {
+    FrictionContactResiduals criteria;
+    try {
+      (void)solve(factored, method, options, criteria);
+    } catch (const InvalidProblem& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_THAT(refusal(Method::Pgs, {}), HasSubstr("'pgs' does not accept a FrictionContact"));
+  EXPECT_THAT(refusal(Method::Nsgs, {.all_solutions = true}), HasSubstr("stop at the first solution"));
+  EXPECT_THAT(refusal(Method::Nsgs, {.initial_guess = Eigen::Vector3d::Zero()}), HasSubstr("initial_guess"));
+  SolveOptions given;
+  given.friction_contact.order = ContactOrder::Given;
+  given.friction_contact.permutation = {0, 1};
+  EXPECT_THAT(refusal(Method::Nsgs, given), HasSubstr("expected 1 entries"));
+  // W = H M⁻¹ Hᵀ = diag(1, 2), q = (−1, 0.5), μ = 0.3: sticking needs |r_T| = 0.25 <= μ r_N = 0.3, so
+  // r = (1, −0.25) and u = 0 (by hand).
+  for (const Method method : friction_contact_methods()) {
+    SCOPED_TRACE(to_string(method));
+    FrictionContactResiduals criteria;
+    const Result result = solve(factored, method, {.tolerance = 1e-10}, criteria);
+    ASSERT_TRUE(result.solved()) << result.message;
+    EXPECT_LE((result.z - Eigen::Vector2d(1.0, -0.25)).lpNorm<Eigen::Infinity>(), 1e-8);
+    EXPECT_LE((result.w - factored.velocity(result.z)).lpNorm<Eigen::Infinity>(), 1e-14);
+    EXPECT_EQ(result.residual, result.relative_residual);
+    EXPECT_EQ(criteria.relative_error, result.residual);
+    if (method != Method::Auto) {
+      EXPECT_EQ(result.method, method);
+    }
+    EXPECT_GE(result.time_ms, 0.0);
+  }
+  // q_N >= 0: r = 0 solves exactly, whatever the method and the warm start.
+  factored.q = Eigen::Vector2d(0.5, -4.0);
+  for (const Method method : {Method::Nsgs, Method::Lemke, Method::Auto}) {
+    FrictionContactResiduals criteria;
+    const Result result = solve(factored, method, {.initial_guess = Eigen::Vector2d(3, 1)}, criteria);
+    EXPECT_TRUE(result.solved());
+    EXPECT_EQ(result.z, Eigen::Vector2d::Zero());
+    EXPECT_EQ(result.w, factored.q);
+    EXPECT_EQ(result.iterations, 0);
+    EXPECT_THAT(result.message, HasSubstr("r = 0 solves"));
+    EXPECT_EQ(criteria.relative_error, 0.0);
+  }
 }
 
 TEST(FrictionContactSolve, LemkeSizeGuard) {

@@ -20,8 +20,10 @@ namespace perp {
 inline constexpr int kDefaultSweeps = 10000;
 /// psor: the relaxation ω when `SolveOptions::relaxation` is unset.
 inline constexpr double kDefaultRelaxation = 1.2;
-/// newton-fb, newton-min, penalized-fb, interior-point and newton-ac: Newton steps.
+/// newton-fb, newton-min, penalized-fb and newton-ac: Newton steps.
 inline constexpr int kDefaultNewtonSteps = 200;
+/// interior-point on an `Lcp`: predictor-corrector steps.
+inline constexpr int kDefaultInteriorSteps = 200;
 /// smoothing: Newton steps of all μ stages together.
 inline constexpr int kDefaultSmoothingSteps = 1000;
 /// enum: active sets examined (a run of about a second at n = 25).
@@ -263,8 +265,9 @@ struct SolveOptions {
   double tolerance = 1e-8;
   /// Iteration limit: pivots (lemke, murty; dantzig: per fixed-box solve), sweeps (pgs, psor, nsgs), Newton steps or
   /// active sets (enum). 0 = the method's default: `default_pivots(n)` = max(1000, 50·n) pivots, `kDefaultSweeps` =
-  /// 10000 sweeps, `kDefaultNewtonSteps` = 200 steps, `kDefaultSmoothingSteps` = 1000 steps (all μ stages together),
-  /// `kEnumerationBudget` = 2^18 active sets (`method_info(m).default_limit` says which). Must be >= 0.
+  /// 10000 sweeps, `kDefaultNewtonSteps` = 200 steps, `kDefaultInteriorSteps` = 200 steps (interior-point on an Lcp),
+  /// `kDefaultSmoothingSteps` = 1000 steps (all μ stages together), `kEnumerationBudget` = 2^18 active sets
+  /// (`method_info(m).default_limit` says which). Must be >= 0.
   int max_iterations = 0;
   /// Warm start z for the iterative methods (pgs, psor, the Newton family; the interior-point
   /// method moves it inside z > 0). Sized n, finite. Pivoting methods (enum, lemke, murty,
