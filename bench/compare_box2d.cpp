@@ -17,14 +17,17 @@
 // iterations, sleeping on) and at (30, 10), and at 8/3 without sleeping (like perp).
 //
 // Usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--sleeping]
-//                      [--shift-updates N] [--perp-only]
+//                      [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--perp-only]
 //                      [--verbose]
 //   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
 //   all, 10 s each; disks10000 only when named; M: perp's method, default auto; --anitescu-potra: perp steps the convex
 //   relaxation of Coulomb friction instead of Coulomb's law; --sleeping: perp with its islands' sleeping on, as
 //   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --shift-updates N: the planar Coulomb
 //   step's auto tries at most N updates of the fixed point on de Saxce's shift (0, the default of
-//   friction_contact.auto_shift_updates: not tried); --perp-only skips Box2D;
+//   friction_contact.auto_shift_updates: not tried); --max-iterations N: the step's solve options'
+//   max_iterations (for auto, the budget of its whole chain; default 0, the methods' own);
+//   --nsgs-sweeps N: friction_contact.auto_nsgs_sweeps (auto's first sweeps, default 1000);
+//   --perp-only skips Box2D;
 //   --verbose prints each perp step's solve on stderr)
 //
 // Box2D is a comparison target only: nothing in perp links to it.
@@ -190,11 +193,13 @@ void finish(Figures& figures, const Scene& scene, const World& end, int steps, d
 
 /// `split`: the split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on.
 Figures run_perp(const Scene& scene, int steps, bool split, perp::Method method, bool relaxed, bool sleeping,
-                 bool verbose, int shift_updates) {
+                 bool verbose, int shift_updates, int max_iterations, int nsgs_sweeps) {
   World world = scene.world;
   perp::contact::MoreauJeanOptions options;
   options.method = method;
   if (shift_updates >= 0) options.solve.friction_contact.auto_shift_updates = shift_updates;
+  if (max_iterations > 0) options.solve.max_iterations = max_iterations;
+  if (nsgs_sweeps > 0) options.solve.friction_contact.auto_nsgs_sweeps = nsgs_sweeps;
   options.sleeping = sleeping;
   if (relaxed) options.friction_model = perp::contact::FrictionModel::AnitescuPotra;
   if (split) {
@@ -335,6 +340,8 @@ int main(int argc, char** argv) {
   bool relaxed = false;
   bool sleeping = false;
   int shift_updates = -1;
+  int max_iterations = 0;
+  int nsgs_sweeps = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
@@ -345,6 +352,10 @@ int main(int argc, char** argv) {
       relaxed = true;
     } else if (arg == "--shift-updates" && i + 1 < argc) {
       shift_updates = std::atoi(argv[++i]);
+    } else if (arg == "--max-iterations" && i + 1 < argc) {
+      max_iterations = std::atoi(argv[++i]);
+    } else if (arg == "--nsgs-sweeps" && i + 1 < argc) {
+      nsgs_sweeps = std::atoi(argv[++i]);
     } else if (arg == "--sleeping") {
       sleeping = true;
     } else if (arg == "--perp-only") {
@@ -356,7 +367,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] "
-                   "[--sleeping] [--shift-updates N] [--perp-only] [--verbose]\n");
+                   "[--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--perp-only] [--verbose]\n");
       return 2;
     }
   }
@@ -382,9 +393,9 @@ int main(int argc, char** argv) {
     }
     const std::string name = std::string(relaxed ? "Anitescu-Potra, " : "Coulomb, ") + perp::to_string(method) +
                              (sleeping ? ", sleeping" : "");
-    print(scene, "perp (" + name + ")", run_perp(scene, steps, false, method, relaxed, sleeping, verbose, shift_updates));
+    print(scene, "perp (" + name + ")", run_perp(scene, steps, false, method, relaxed, sleeping, verbose, shift_updates, max_iterations, nsgs_sweeps));
     print(scene, "perp (" + name + ", split impulse)",
-          run_perp(scene, steps, true, method, relaxed, sleeping, verbose, shift_updates));
+          run_perp(scene, steps, true, method, relaxed, sleeping, verbose, shift_updates, max_iterations, nsgs_sweeps));
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
