@@ -17,8 +17,6 @@
 namespace perp {
 namespace {
 
-/// interior-point's steps on a FactoredLcp when `max_iterations` is not set.
-constexpr int kFactoredSteps = 100;
 /// The largest problem the other methods get formed (8000² doubles: 512 MB).
 constexpr Eigen::Index kFormedMaxSize = 8000;
 /// It stops when its residual has not halved in this many steps.
@@ -179,7 +177,7 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
     }
     const detail::InteriorOutcome outcome =
         detail::mehrotra_on_cones(program, e, z0, error_of, crossover, options.tolerance,
-                                  options.iteration_limit(kFactoredSteps), kFactoredStall,
+                                  options.iteration_limit(kDefaultConeInteriorSteps), kFactoredStall,
                                   options.record_history ? &result.history : nullptr);
     result.z = outcome.lambda;
     result.iterations = outcome.steps;

@@ -20,8 +20,6 @@ using ColSparse = Eigen::SparseMatrix<double>;
 constexpr double kToBoundary = 0.995;
 /// At the start, s and λ are pushed at least this fraction of their scale inside the orthant.
 constexpr double kStartInside = 1e-2;
-/// The interior-point steps before the crossover when `max_iterations` is not set.
-constexpr int kInteriorSteps = 100;
 /// The largest D_k times row k's diagonal of A M⁻¹ Aᵀ in the Newton matrix (its conditioning).
 constexpr double kStiffnessCap = 1e16;
 /// The active-set crossover: ε over N's largest diagonal, and the corrections made.
@@ -432,7 +430,7 @@ Result solve_friction_interior_point(const RowSparse& H, const Eigen::VectorXd& 
   };
   const InteriorOutcome outcome =
       mehrotra_on_cones(program, e, lambda0, error_of, after_step, options.tolerance,
-                        options.iteration_limit(kInteriorSteps), kStallWindow, options.record_history ? &result.history : nullptr);
+                        options.iteration_limit(kDefaultConeInteriorSteps), kStallWindow, options.record_history ? &result.history : nullptr);
   result.iterations = outcome.steps;
   result.z.resize(n);
   reaction_of(outcome.lambda, mu, result.z);

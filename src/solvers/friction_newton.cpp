@@ -15,7 +15,6 @@ namespace {
 using Sparse = Eigen::SparseMatrix<double>;
 using StorageIndex = Sparse::StorageIndex;
 
-constexpr int kDefaultSteps = 200;
 // The regularization of the Newton matrix, H + εB (B's blocks on H's diagonal blocks: the Jacobian
 // of the problem with W + ε max_j W_jj I): ε = clamp(relative error, kSmallestShift,
 // kFirstLargeShift), ×100 on each of kShiftAttempts tries while the factorization fails. It
@@ -318,7 +317,7 @@ std::string figures(const char* pattern, double a, double b) {
 
 Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0) {
   const Eigen::Index n = problem.size();
-  const int limit = options.iteration_limit(kDefaultSteps);
+  const int limit = options.iteration_limit(kDefaultNewtonSteps);
   const NewtonOptions& line = options.newton;
 
   Result result;

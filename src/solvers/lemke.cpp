@@ -409,7 +409,7 @@ void refine(const Lcp& problem, Result& result) {
 Result run_lemke(const Lcp& problem, const SolveOptions& options, const char* solved_message, double* values,
                  Eigen::Index* indices) {
   const Eigen::Index n = problem.size();
-  const int limit = options.iteration_limit(std::max(1000, 50 * static_cast<int>(n)));
+  const int limit = options.iteration_limit(default_pivots(n));
 
   LemkeTableau tableau(problem, options.lemke.covering_vector ? &*options.lemke.covering_vector : nullptr,
                        options.lemke.pivot_tolerance, values, indices);

@@ -35,7 +35,7 @@ bool principal_solve(const Lcp& problem, const std::vector<bool>& in_alpha, Eige
 Result solve_murty(const Lcp& problem, const SolveOptions& options) {
   if (auto trivial = detail::trivial_result(problem, Method::Murty)) return *trivial;
   const Eigen::Index n = problem.size();
-  const int limit = options.iteration_limit(std::max(1000, 50 * static_cast<int>(n)));
+  const int limit = options.iteration_limit(default_pivots(n));
   // Pivot on signs at the problem's own scale (scale-invariant); the tolerance only decides
   // "solved" at the end.
   constexpr double kRelativeSign = 1e-12;

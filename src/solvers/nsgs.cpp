@@ -490,7 +490,7 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
   }
   ContactSweeper sweeper(problem, options.friction_contact);
   Eigen::VectorXd r = r0;
-  const int limit = options.iteration_limit(kNsgsDefaultSweeps);
+  const int limit = options.iteration_limit(kDefaultSweeps);
   SweepOutcome out =
       run_sweeps(sweeper, problem, r, options.tolerance, limit, options.friction_contact.error_every,
                  options.record_history ? &result.history : nullptr);

@@ -160,9 +160,6 @@ Result solve_nsgs_factored(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H
                            const FrictionContact& shell, const SolveOptions& options, const Eigen::VectorXd& r0,
                            FrictionContactResiduals& residuals);
 
-/// nsgs' and prox's sweep limit when `max_iterations` is not set.
-inline constexpr int kNsgsDefaultSweeps = 10000;
-
 /// The message's note on local solves that were not exact ("" when there were none).
 [[nodiscard]] std::string failures_note(Eigen::Index failures);
 

@@ -86,7 +86,7 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   const int* const inner = H.innerIndexPtr();
   const double* const values = H.valuePtr();
   const double omega = fc.relaxation;
-  const int limit = options.iteration_limit(kNsgsDefaultSweeps);
+  const int limit = options.iteration_limit(kDefaultSweeps);
   const int every = fc.error_every;
   Eigen::VectorXd last_finite = r;
   Eigen::Index failures = 0;

@@ -27,7 +27,6 @@ bool path_detail::user_function(const Mcp& problem, const Eigen::VectorXd& z, Ei
 
 namespace {
 
-constexpr int kDefaultMajorIterations = 200;
 using detail::kInfinity;
 // The proximal perturbation δ: first kFirstDelta·max(1, ‖J‖∞), ×10 per retry, at most kLastDelta·max(1, ‖J‖∞).
 constexpr double kFirstDelta = 1e-6;

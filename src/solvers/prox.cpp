@@ -27,7 +27,7 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
   result.method = Method::Prox;
   const int d = problem.dimension;
   const Eigen::Index n = problem.size();
-  const int limit = options.iteration_limit(kNsgsDefaultSweeps);
+  const int limit = options.iteration_limit(kDefaultSweeps);
   const double diagonal = sweeper.mean_diagonal();
   const double rho0 = fc.prox_rho > 0 ? fc.prox_rho : (diagonal > 0 ? diagonal : 1.0);
   const double rho_max = rho0 * 1e8;

@@ -16,7 +16,7 @@ namespace perp {
 
 /// The defaults that `SolveOptions::max_iterations = 0` and an unset `SolveOptions::relaxation`
 /// stand for (`method_table()` names the one of each method).
-/// pgs and psor (LCP, box LCP, MLCP) and nsgs: sweeps.
+/// pgs and psor (LCP, box LCP, MLCP), nsgs: sweeps; prox: nsgs sweeps of all its subproblems together.
 inline constexpr int kDefaultSweeps = 10000;
 /// psor: the relaxation ω when `SolveOptions::relaxation` is unset.
 inline constexpr double kDefaultRelaxation = 1.2;
@@ -24,6 +24,11 @@ inline constexpr double kDefaultRelaxation = 1.2;
 inline constexpr int kDefaultNewtonSteps = 200;
 /// interior-point on an `Lcp`: predictor-corrector steps.
 inline constexpr int kDefaultInteriorSteps = 200;
+/// interior-point on a (planar) `FrictionContact` and on a `FactoredLcp`: predictor-corrector steps
+/// on the cones (the frictional one then sweeps with nsgs from its best point).
+inline constexpr int kDefaultConeInteriorSteps = 100;
+/// path: major iterations (linearizations, the proximal subproblems' iterations included).
+inline constexpr int kDefaultMajorIterations = 200;
 /// smoothing: Newton steps of all μ stages together.
 inline constexpr int kDefaultSmoothingSteps = 1000;
 /// enum: active sets examined (a run of about a second at n = 25).
@@ -207,8 +212,8 @@ enum class ContactOrder {
 
 /// Options of the frictional contact methods (solvers/friction_contact.hpp: nsgs, prox, lemke on a
 /// `FrictionContact`, auto). The stopping test is `SolveOptions::tolerance` on Siconos' relative
-/// error; `SolveOptions::max_iterations` bounds the sweeps (0: 10000), for prox all inner sweeps
-/// together.
+/// error; `SolveOptions::max_iterations` bounds the sweeps (0: `kDefaultSweeps`), for prox all inner
+/// sweeps together.
 struct FrictionContactOptions {
   /// nsgs over-relaxation ω ∈ (0, 2): r_i ← ω r_i* + (1 − ω) r_i, r_i* the exact local solution
   /// (projected back onto the cone when ω > 1). Default 1 (plain Gauss–Seidel).
@@ -263,10 +268,12 @@ struct SolveOptions {
   /// The problem counts as solved when the natural residual ‖min(z, w)‖∞ <= tolerance
   /// (absolute, in the units of z and w). Default 1e-8; must be finite and > 0.
   double tolerance = 1e-8;
-  /// Iteration limit: pivots (lemke, murty; dantzig: per fixed-box solve), sweeps (pgs, psor, nsgs), Newton steps or
-  /// active sets (enum). 0 = the method's default: `default_pivots(n)` = max(1000, 50·n) pivots, `kDefaultSweeps` =
-  /// 10000 sweeps, `kDefaultNewtonSteps` = 200 steps, `kDefaultInteriorSteps` = 200 steps (interior-point on an Lcp),
-  /// `kDefaultSmoothingSteps` = 1000 steps (all μ stages together), `kEnumerationBudget` = 2^18 active sets
+  /// Iteration limit: pivots (lemke, murty; dantzig: per fixed-box solve), sweeps (pgs, psor, nsgs, prox), Newton
+  /// steps, major iterations (path) or active sets (enum). 0 = the method's default: `default_pivots(n)` =
+  /// max(1000, 50·n) pivots, `kDefaultSweeps` = 10000 sweeps, `kDefaultNewtonSteps` = 200 steps (newton-ac too),
+  /// `kDefaultInteriorSteps` = 200 steps (interior-point on an Lcp), `kDefaultConeInteriorSteps` = 100 steps
+  /// (interior-point on a FrictionContact or a FactoredLcp), `kDefaultSmoothingSteps` = 1000 steps (all μ stages
+  /// together), `kDefaultMajorIterations` = 200 (path), `kEnumerationBudget` = 2^18 active sets
   /// (`method_info(m).default_limit` says which). Must be >= 0.
   int max_iterations = 0;
   /// Warm start z for the iterative methods (pgs, psor, the Newton family; the interior-point
