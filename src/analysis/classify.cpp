@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "perp/core/enum_names.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/lcp.hpp"
 #include "classify_parts.hpp"
@@ -19,10 +20,30 @@ namespace {
 
 using namespace classify_detail;
 
-constexpr std::array<std::string_view, kMatrixClassCount> kClassNames{
-    "symmetric",       "positive-definite", "positive-semidefinite", "p-matrix",   "p0-matrix",
-    "z-matrix",        "m-matrix",          "diagonally-dominant",   "copositive", "strictly-copositive",
-    "copositive-plus", "column-sufficient", "row-sufficient"};
+constexpr std::array<detail::EnumName<MatrixClass>, kMatrixClassCount> kMatrixClassNames{{
+    {MatrixClass::Symmetric, "symmetric"},
+    {MatrixClass::PositiveDefinite, "positive-definite"},
+    {MatrixClass::PositiveSemidefinite, "positive-semidefinite"},
+    {MatrixClass::P, "p-matrix"},
+    {MatrixClass::P0, "p0-matrix"},
+    {MatrixClass::Z, "z-matrix"},
+    {MatrixClass::MMatrix, "m-matrix"},
+    {MatrixClass::DiagonallyDominant, "diagonally-dominant"},
+    {MatrixClass::Copositive, "copositive"},
+    {MatrixClass::StrictlyCopositive, "strictly-copositive"},
+    {MatrixClass::CopositivePlus, "copositive-plus"},
+    {MatrixClass::ColumnSufficient, "column-sufficient"},
+    {MatrixClass::RowSufficient, "row-sufficient"},
+}};
+static_assert(detail::in_declaration_order(kMatrixClassNames));
+
+constexpr std::array<detail::EnumName<Decision>, 4> kDecisionNames{{
+    {Decision::Exact, "exact"},
+    {Decision::SufficientCondition, "sufficient-condition"},
+    {Decision::NecessaryCondition, "necessary-condition"},
+    {Decision::Undecided, "undecided"},
+}};
+static_assert(detail::in_declaration_order(kDecisionNames));
 
 // Sizes up to which the cheap report does O(n³) work anyway: microseconds (see ClassifyOptions).
 constexpr Index kCheapFactorizeSize = 16;
@@ -166,19 +187,14 @@ void decide_definiteness(const Context& c, MatrixReport& r, bool factorize) {
 }  // namespace
 
 std::string to_string(MatrixClass matrix_class) {
-  const auto index = static_cast<std::size_t>(matrix_class);
-  if (index < kClassNames.size()) return std::string(kClassNames[index]);
-  return "unknown-class-" + std::to_string(index);
+  const std::string_view name = detail::name_in(kMatrixClassNames, matrix_class, {});
+  if (!name.empty()) return std::string(name);
+  return "unknown-class-" + std::to_string(static_cast<int>(matrix_class));
 }
 
 template <>
 MatrixClass from_string<MatrixClass>(std::string_view name) {
-  std::string valid;
-  for (std::size_t i = 0; i < kClassNames.size(); ++i) {
-    if (kClassNames[i] == name) return static_cast<MatrixClass>(i);
-    valid += (i == 0 ? "" : ", ") + std::string(kClassNames[i]);
-  }
-  throw InvalidProblem("unknown matrix class '" + std::string(name) + "'; valid names: " + valid);
+  return detail::value_in(kMatrixClassNames, name, "matrix class");
 }
 
 std::ostream& operator<<(std::ostream& out, MatrixClass matrix_class) { return out << to_string(matrix_class); }
@@ -190,17 +206,7 @@ std::vector<MatrixClass> all_matrix_classes() {
 }
 
 std::string to_string(Decision decision) {
-  switch (decision) {
-    case Decision::Exact:
-      return "exact";
-    case Decision::SufficientCondition:
-      return "sufficient-condition";
-    case Decision::NecessaryCondition:
-      return "necessary-condition";
-    case Decision::Undecided:
-      return "undecided";
-  }
-  return "unknown-decision";
+  return std::string(detail::name_in(kDecisionNames, decision, "unknown-decision"));
 }
 
 std::ostream& operator<<(std::ostream& out, Decision decision) { return out << to_string(decision); }

@@ -2,14 +2,13 @@
 
 #include <array>
 #include <ostream>
-#include <utility>
 
-#include "perp/core/error.hpp"
+#include "perp/core/enum_names.hpp"
 
 namespace perp {
 namespace {
 
-constexpr std::array<std::pair<Status, std::string_view>, 8> kStatusNames{{
+constexpr std::array<detail::EnumName<Status>, 8> kStatusNames{{
     {Status::Solved, "solved"},
     {Status::Infeasible, "infeasible"},
     {Status::RayTermination, "ray-termination"},
@@ -19,27 +18,17 @@ constexpr std::array<std::pair<Status, std::string_view>, 8> kStatusNames{{
     {Status::NoSolutionFound, "no-solution-found"},
     {Status::NotRun, "not-run"},
 }};
+static_assert(detail::in_declaration_order(kStatusNames) && kStatusNames.back().value == Status::NotRun);
 
 }  // namespace
 
-std::string to_string(Status status) {
-  for (const auto& [value, name] : kStatusNames) {
-    if (value == status) return std::string(name);
-  }
-  return "unknown-status";
-}
+std::string to_string(Status status) { return std::string(detail::name_in(kStatusNames, status, "unknown-status")); }
 
 std::ostream& operator<<(std::ostream& out, Status status) { return out << to_string(status); }
 
 template <>
 Status from_string<Status>(std::string_view name) {
-  std::string valid;
-  for (const auto& [value, known] : kStatusNames) {
-    if (known == name) return value;
-    valid += valid.empty() ? "" : ", ";
-    valid += known;
-  }
-  throw InvalidProblem("unknown status '" + std::string(name) + "'; expected one of: " + valid);
+  return detail::value_in(kStatusNames, name, "status");
 }
 
 }  // namespace perp

@@ -1,10 +1,12 @@
 #include "perp/solvers/options.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "perp/core/enum_names.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/lcp.hpp"
 
@@ -152,21 +154,20 @@ void FrictionContactOptions::validate(Eigen::Index contacts) const {
 
 namespace perp {
 
-std::string to_string(TraceKind kind) {
-  switch (kind) {
-    case TraceKind::Pivot:
-      return "pivot";
-    case TraceKind::PrincipalPivot:
-      return "principal-pivot";
-    case TraceKind::Sweep:
-      return "sweep";
-    case TraceKind::NewtonStep:
-      return "newton-step";
-    case TraceKind::InteriorStep:
-      return "interior-step";
-  }
-  return "unknown";
-}
+namespace {
+
+constexpr std::array<detail::EnumName<TraceKind>, 5> kTraceKindNames{{
+    {TraceKind::Pivot, "pivot"},
+    {TraceKind::PrincipalPivot, "principal-pivot"},
+    {TraceKind::Sweep, "sweep"},
+    {TraceKind::NewtonStep, "newton-step"},
+    {TraceKind::InteriorStep, "interior-step"},
+}};
+static_assert(detail::in_declaration_order(kTraceKindNames));
+
+}  // namespace
+
+std::string to_string(TraceKind kind) { return std::string(detail::name_in(kTraceKindNames, kind, "unknown")); }
 
 std::string to_string(const PivotVariable& variable) {
   switch (variable.kind) {

@@ -4,10 +4,12 @@
 /// and its names live in core so that `Result::method` can name its method; what each method
 /// accepts, its defaults and limits are the method table of solvers/method.hpp.
 
+#include <array>
 #include <iosfwd>
 #include <string>
 #include <string_view>
 
+#include "perp/core/enum_names.hpp"
 #include "perp/core/status.hpp"
 
 namespace perp {
@@ -33,48 +35,36 @@ enum class Method {
   Auto,      ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
 };
 
-/// The one name table: "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min",
+namespace detail {
+/// The one name table of `Method`, in declaration order (detail::EnumName, core/enum_names.hpp).
+inline constexpr std::array<EnumName<Method>, 17> kMethodNames{{
+    {Method::Enum, "enum"},
+    {Method::Lemke, "lemke"},
+    {Method::Murty, "murty"},
+    {Method::Pgs, "pgs"},
+    {Method::Psor, "psor"},
+    {Method::NewtonFb, "newton-fb"},
+    {Method::NewtonMin, "newton-min"},
+    {Method::PenalizedFb, "penalized-fb"},
+    {Method::Smoothing, "smoothing"},
+    {Method::Path, "path"},
+    {Method::InteriorPoint, "interior-point"},
+    {Method::Dantzig, "dantzig"},
+    {Method::Schur, "schur"},
+    {Method::Nsgs, "nsgs"},
+    {Method::NewtonAc, "newton-ac"},
+    {Method::Prox, "prox"},
+    {Method::Auto, "auto"},
+}};
+static_assert(in_declaration_order(kMethodNames) && kMethodNames.back().value == Method::Auto);
+}  // namespace detail
+
+/// The method's name: "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min",
 /// "penalized-fb", "smoothing", "path", "interior-point", "dantzig", "schur", "nsgs", "newton-ac",
 /// "prox", "auto"; "unknown-method" for a value outside the enum. constexpr, so that the method
 /// table's rows (solvers/method.cpp) take their names from it.
 [[nodiscard]] constexpr std::string_view method_name(Method method) {
-  switch (method) {
-    case Method::Enum:
-      return "enum";
-    case Method::Lemke:
-      return "lemke";
-    case Method::Murty:
-      return "murty";
-    case Method::Pgs:
-      return "pgs";
-    case Method::Psor:
-      return "psor";
-    case Method::NewtonFb:
-      return "newton-fb";
-    case Method::NewtonMin:
-      return "newton-min";
-    case Method::PenalizedFb:
-      return "penalized-fb";
-    case Method::Smoothing:
-      return "smoothing";
-    case Method::Path:
-      return "path";
-    case Method::InteriorPoint:
-      return "interior-point";
-    case Method::Dantzig:
-      return "dantzig";
-    case Method::Schur:
-      return "schur";
-    case Method::Nsgs:
-      return "nsgs";
-    case Method::NewtonAc:
-      return "newton-ac";
-    case Method::Prox:
-      return "prox";
-    case Method::Auto:
-      return "auto";
-  }
-  return "unknown-method";
+  return detail::name_in(detail::kMethodNames, method, "unknown-method");
 }
 
 /// `method_name(method)` as a string.
