@@ -442,7 +442,11 @@ void finish(Result& result, double tolerance) {
 
 }  // namespace
 
+// The public entries validate (path.hpp); through `solve` that is a second pass over the data,
+// small beside one path's pivots.
 Result solve_path(const Mcp& problem, const SolveOptions& options) {
+  problem.validate();
+  options.validate(problem.size());
   const Eigen::Index n = problem.size();
   if (n == 0) {
     Result empty;
@@ -473,6 +477,8 @@ Result solve_path(const Mcp& problem, const SolveOptions& options) {
 }
 
 Result solve_path(const Lcp& problem, const SolveOptions& options) {
+  problem.validate();
+  options.validate(problem.size());
   if (auto trivial = detail::trivial_result(problem, Method::Path)) return *trivial;
   const Eigen::Index n = problem.size();
   const Eigen::VectorXd lower = Eigen::VectorXd::Zero(n);
@@ -499,6 +505,8 @@ Result solve_path(const Lcp& problem, const SolveOptions& options) {
 }
 
 Result solve_path(const BoxLcp& problem, const SolveOptions& options) {
+  problem.validate();
+  options.validate(problem.size());
   const Eigen::Index n = problem.size();
   Result result;
   result.method = Method::Path;

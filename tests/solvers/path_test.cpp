@@ -172,6 +172,30 @@ TEST(Path, ChapterExampleAndBoxLcp) {
   EXPECT_TRUE(b.z.isApprox(Eigen::Vector2d(1, 0), 1e-12)) << b.z.transpose();
 }
 
+// The public entries validate as solve does: bad data or options are refused by name before any
+// pivot (they ran on unchecked input before).
+TEST(Path, DirectCallsValidate) {
+  const auto error_of = [](const auto& problem, const SolveOptions& options) {
+    try {
+      (void)solve_path(problem, options);
+    } catch (const InvalidProblem& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const Lcp nan{Eigen::Matrix2d{{2, std::nan("")}, {1, 2}}, Eigen::Vector2d(-1, -1)};
+  EXPECT_THAT(error_of(nan, {}), testing::HasSubstr("M(0, 1)"));
+  const Lcp good = testing_problems::chapter_lemke_example();
+  EXPECT_THAT(error_of(good, {.initial_guess = Eigen::Vector3d::Zero()}), testing::HasSubstr("initial_guess"));
+  EXPECT_THAT(error_of(good, {.tolerance = 0}), testing::HasSubstr("tolerance"));
+  BoxLcp box{Eigen::Matrix2d{{2, 1}, {1, 2}}, Eigen::Vector2d(-5, 1), Eigen::Vector2d(0, 2), Eigen::Vector2d(1, 1), {}};
+  EXPECT_THAT(error_of(box, {}), testing::HasSubstr("lower[1] = 2 > upper[1] = 1"));
+  Mcp mcp = mcp_problems::nash_cournot();
+  mcp.upper.resize(0);
+  EXPECT_THAT(error_of(mcp, {}), testing::HasSubstr("Mcp: upper has size 0"));
+  EXPECT_EQ(error_of(good, {}), "");
+}
+
 TEST(Path, NoSolutionEndsWithAStatusAndAFinitePoint) {
   // M = (−1), q = (−1): no solution (chapter §1.2).
   const Result r = solve(testing_problems::no_solution(), Method::Path);

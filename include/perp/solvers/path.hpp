@@ -45,6 +45,9 @@
 
 namespace perp {
 
+// Each entry validates the problem and the options first, as `solve` does (`InvalidProblem` naming
+// the field): a direct call is checked as `solve(problem, Method::Path, options)` is.
+
 /// `path` on an MCP (an NCP through `to_mcp`), from `initial_guess` (default 0) projected onto the
 /// box. `Result::w` is F(z), `iterations` the major iterations. Statuses: solved; max-iterations;
 /// no-solution-found (the message gives the merit and what was tried). Throws `InvalidProblem` when
