@@ -155,7 +155,8 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
 /// nsgs on the factored form W = H M⁻¹ Hᵀ (`FactoredFrictionContact`), from r0: sweeps on
 /// v = M⁻¹ Hᵀ r; each error check recomputes v and u = H v + q from r (never accumulated), so the
 /// returned w and `residuals` are those of the returned z. `shell` carries d, q and μ (its W is
-/// not read). Same checks and messages as `solve_nsgs`.
+/// not read). Same checks and messages as `solve_nsgs`. An uncompressed H (filled by insert()) is
+/// swept as a compressed copy.
 Result solve_nsgs_factored(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H, const Eigen::VectorXd& inverse_mass,
                            const FrictionContact& shell, const SolveOptions& options, const Eigen::VectorXd& r0,
                            FrictionContactResiduals& residuals);

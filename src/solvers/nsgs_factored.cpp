@@ -150,6 +150,13 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
 Result solve_nsgs_factored(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H, const Eigen::VectorXd& inverse_mass,
                            const FrictionContact& shell, const SolveOptions& options, const Eigen::VectorXd& r0,
                            FrictionContactResiduals& residuals) {
+  // The sweeps read H's compressed arrays (row k is outer[k] .. outer[k + 1]); an H left
+  // uncompressed by insert() has free slots there, read as entries. A compressed copy is swept instead.
+  if (!H.isCompressed()) {
+    RowSparse compressed = H;
+    compressed.makeCompressed();
+    return solve_nsgs_factored(compressed, inverse_mass, shell, options, r0, residuals);
+  }
   return shell.dimension == 2 ? nsgs_factored<2>(H, inverse_mass, shell, options, r0, residuals)
                               : nsgs_factored<3>(H, inverse_mass, shell, options, r0, residuals);
 }
