@@ -42,7 +42,7 @@ std::string to_string(Status status);
 std::ostream& operator<<(std::ostream& out, Status status);
 
 /// The inverse of `to_string`, for any enum perp names (specialised for `Status` here and for
-/// `Method` in solvers/method.hpp). Throws `InvalidProblem` listing the valid names.
+/// `Method` in core/method.hpp). Throws `InvalidProblem` listing the valid names.
 template <class Enum>
 Enum from_string(std::string_view name);
 
