@@ -1,10 +1,12 @@
 #include "perp/contact/painleve.hpp"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <string>
 
+#include "perp/core/enum_names.hpp"
 #include "perp/core/error.hpp"
 
 namespace perp::contact {
@@ -23,21 +25,20 @@ void PainleveRod::validate() const {
   if (!std::isfinite(gravity) || gravity <= 0) fail("gravity must be finite and > 0, got " + std::to_string(gravity));
 }
 
-std::string to_string(PainleveRegime regime) {
-  switch (regime) {
-    case PainleveRegime::Separating:
-      return "separating";
-    case PainleveRegime::Contact:
-      return "contact";
-    case PainleveRegime::Indeterminate:
-      return "indeterminate";
-    case PainleveRegime::Inconsistent:
-      return "inconsistent";
-    case PainleveRegime::Degenerate:
-      return "degenerate";
-  }
-  return "unknown";
-}
+namespace {
+
+constexpr std::array<detail::EnumName<PainleveRegime>, 5> kRegimeNames{{
+    {PainleveRegime::Separating, "separating"},
+    {PainleveRegime::Contact, "contact"},
+    {PainleveRegime::Indeterminate, "indeterminate"},
+    {PainleveRegime::Inconsistent, "inconsistent"},
+    {PainleveRegime::Degenerate, "degenerate"},
+}};
+static_assert(detail::in_declaration_order(kRegimeNames));
+
+}  // namespace
+
+std::string to_string(PainleveRegime regime) { return std::string(detail::name_in(kRegimeNames, regime, "unknown")); }
 
 PainleveAnalysis analyze_painleve(const PainleveRod& rod) {
   rod.validate();
