@@ -515,6 +515,8 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
   if (n <= kAutoPivotFirstSize) {
     const bool direct = n <= kAutoDirectSize;
     if (direct) {
+      Result swept;
+      if (triangular_sweep_small(problem, options, kAutoSweepSolved, swept)) return swept;  // method "pgs"
       Result pivoted;
       if (principal_pivot_small(problem, options, kAutoDirectSolved, pivoted)) return pivoted;  // method "murty"
     }

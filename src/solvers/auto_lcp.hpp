@@ -18,8 +18,13 @@ inline constexpr Eigen::Index kAutoPivotFirstSize = 40;
 inline constexpr const char* kAutoLemkeSolved = "auto (n <= 40: lemke first; lemke: solved): z0 left the basis";
 /// Up to lemke_small.hpp's kAutoDirectSize (16) `auto` first runs block principal pivoting on the
 /// stack (detail::principal_pivot_small), then Lemke: the messages when the one or the other solves.
-inline constexpr const char* kAutoDirectSolved =
-    "auto (n <= 16: block principal pivoting first: solved): the complementary basis of its last vertex";
+/// The first names auto, the route (bpp: block principal pivoting) and its status ("ok") in 14
+/// characters, inside std::string's small buffer: no allocation, no copy to the heap (a longer text
+/// cost 13 % of the instructions of a solve at n = 2; bench/README.md, issue 19).
+inline constexpr const char* kAutoDirectSolved = "auto (bpp): ok";
+/// Before it, where M is triangular with a positive diagonal, one pgs sweep, exact there
+/// (detail::triangular_sweep_small): its message when it solves, as short.
+inline constexpr const char* kAutoSweepSolved = "auto (pgs): ok";
 inline constexpr const char* kAutoDirectThenLemkeSolved =
     "auto (n <= 16: block principal pivoting, then lemke; block pivoting: not solved; lemke: solved): z0 left the "
     "basis";
@@ -42,8 +47,9 @@ inline constexpr int kAutoSettleSweeps = 160;
 inline constexpr int kAutoSettleTries = 2;
 
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
-///   - n <= kAutoDirectSize (16): block principal pivoting on the stack from α = {q_i < 0}
-///     (detail::principal_pivot_small), then as below;
+///   - n <= kAutoDirectSize (16): on a triangular M with a positive diagonal, one PGS sweep
+///     (exact there: detail::triangular_sweep_small); then block principal pivoting on the stack
+///     from α = {q_i < 0} (detail::principal_pivot_small), then as below;
 ///   - n <= kAutoPivotFirstSize: Lemke; where it does not solve, the classified chain.
 ///   - M symmetric (detail::kSymmetry) with a positive diagonal:
 ///     1. block principal pivoting from the start (the vertex of α = {z_i > w_i}: z_α + δ with

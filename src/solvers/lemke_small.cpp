@@ -75,6 +75,89 @@ void refine_lemke_small(const Lcp& problem, Result& result) {
   }
 }
 
+double relative_residual_small(const Lcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
+  const Eigen::Index n = z.size();
+  long double W = 0.0L;  // w_scale: max|q_i|, the homogeneous case to relative_residual
+  for (Eigen::Index i = 0; i < n; ++i) W = std::max(W, std::fabs(static_cast<long double>(problem.q[i])));
+  if (W == 0.0L) return relative_residual(problem, z, w);
+  long double Z = 0.0L;  // z_scale without bounds: max|z_i|, else 1
+  for (Eigen::Index i = 0; i < n; ++i) Z = std::max(Z, std::fabs(static_cast<long double>(z[i])));
+  if (Z == 0.0L) Z = 1.0L;
+  // scaled_natural_residual's quotient: exactly 0 for 0, ±HUGE_VALL for a non-finite entry.
+  const auto quotient = [](double x, long double s) -> long double {
+    if (x == 0.0) return 0.0L;
+    if (!std::isfinite(x)) return x > 0 ? HUGE_VALL : -HUGE_VALL;
+    return static_cast<long double>(x) / s;
+  };
+  long double worst = 0.0L;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const long double r = std::fabs(std::min(quotient(z[i], Z), quotient(w[i], W)));
+    if (!(r <= worst)) worst = r;  // NaN counts as the worst
+  }
+  return static_cast<double>(worst);
+}
+
+bool triangular_sweep_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
+                            Result& result) {
+  const Eigen::Index n = problem.size();
+  // M lower or upper triangular: the first nonzero entry on the wrong side ends each test.
+  const auto zero_where = [&](bool above) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      for (Eigen::Index i = above ? 0 : j + 1; i < (above ? j : n); ++i) {
+        if (problem.M(i, j) != 0.0) return false;
+      }
+    }
+    return true;
+  };
+  const bool lower = zero_where(true);
+  if (!lower && !zero_where(false)) return false;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (!(problem.M(i, i) > 0.0)) return false;
+  }
+  // One projected Gauss–Seidel sweep from z = 0, forward on a lower triangular M, backward on an
+  // upper one: row i reads only the z_j already final, so z_i = max(0, −(q_i + Σ_j M_ij z_j)/M_ii)
+  // is the exact solution; w_i = q_i + Σ_j M_ij z_j, the diagonal term included, is M z + q from the
+  // returned z (the terms on the other side are 0).
+  result.z.setZero(n);
+  result.w.resize(n);
+  double natural = 0.0;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const Eigen::Index i = lower ? k : n - 1 - k;
+    double wi = problem.q[i];
+    for (Eigen::Index j = lower ? 0 : i + 1; j < (lower ? i : n); ++j) wi += problem.M(i, j) * result.z[j];
+    const double zi = std::max(0.0, -wi / problem.M(i, i));
+    wi += problem.M(i, i) * zi;
+    result.z[i] = zi;
+    result.w[i] = wi;
+    natural = std::max(natural, std::abs(std::min(zi, wi)));
+  }
+  if (!(result.z.allFinite() && result.w.allFinite())) return false;
+  result.residual = natural;
+  result.relative_residual = relative_residual_small(problem, result.z, result.w);
+  if (!(result.relative_residual <= options.tolerance)) return false;
+  if (options.trace) {  // pgs.cpp's events: the start point (z = 0), then the sweep
+    TraceEvent event;
+    event.method = trace_name(Method::Pgs);
+    event.kind = TraceKind::Sweep;
+    event.active_size = 0;
+    event.residual = problem.q.cwiseMin(0.0).cwiseAbs().maxCoeff();
+    options.trace(event);
+    event.iteration = 1;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (result.z[i] > 0.0) event.entered.push_back(i);
+    }
+    event.active_size = static_cast<Eigen::Index>(event.entered.size());
+    event.residual = natural;
+    options.trace(event);
+  }
+  result.method = Method::Pgs;
+  result.status = Status::Solved;
+  result.iterations = 1;
+  if (options.record_history) result.history.assign(1, natural);
+  result.message = solved_message;
+  return true;
+}
+
 bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
                            Result& result) {
   constexpr double kRelativeSign = 1e-12;  // round-off allowance of the sign tests (murty.cpp's)
@@ -178,7 +261,7 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   }
   result.residual = natural;
   if (clipped) recompute_point(problem, result);
-  result.relative_residual = relative_residual(problem, result.z, result.w);
+  result.relative_residual = relative_residual_small(problem, result.z, result.w);
   if (!(result.relative_residual <= options.tolerance)) return false;
   result.method = Method::Murty;
   result.status = Status::Solved;

@@ -28,6 +28,12 @@ bool solve_small_system(double* a, double* x, Eigen::Index k);
 // Called on a result with z sized n <= kStackTableau, w and the natural residual recomputed from z.
 void refine_lemke_small(const Lcp& problem, Result& result);
 
+// relative_residual(problem, z, w) (core/residual.cpp) with z and w sized n, equal to it bit for bit
+// (the same long double scales and quotients; tests/solvers/auto_lcp_test.cpp compares the two): one
+// pass over q and two over z and w, without its size checks, bounds or calls (0.24k of the 2.1k
+// instructions of a small solve at n = 2: bench/README.md, issue 19). q = 0 calls relative_residual.
+[[nodiscard]] double relative_residual_small(const Lcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w);
+
 // Up to this size `auto` tries block principal pivoting on the stack before Lemke (bench/README.md,
 // "The fixed cost of small solves").
 inline constexpr Eigen::Index kAutoDirectSize = 16;
@@ -37,6 +43,19 @@ inline constexpr Eigen::Index kAutoDirectSize = 16;
 inline constexpr int kAutoDirectFlipsPerUnknown = 1;
 // Block flips in a row that do not lower the count of wrong indices before Murty's single flip.
 inline constexpr int kAutoBlockStrikes = 3;
+
+// auto's first try at n <= kAutoDirectSize: where M is triangular with a positive diagonal (a
+// P-matrix: one solution), one projected Gauss–Seidel sweep from z = 0 (forward on a lower
+// triangular M, backward on an upper one) is exact (substitution, each z_i clipped at 0). Checks the
+// triangles first (the first nonzero entry on the wrong side ends each test: a test or two on most
+// matrices); `Solved` only when the relative residual of the returned z (w = M z + q from it) meets
+// options.tolerance. True: `result` holds it, method = Method::Pgs, iterations = 1, history its
+// natural residual, message `solved_message`, the trace pgs.cpp's "pgs" Sweep events (iteration 0
+// and 1). False: `result` is to be discarded. Requires 1 <= n <= kAutoDirectSize and validated data.
+// lcp_trivial, lcp_trivial_block (diagonal), lcp_exp_murty and lcp_exp_murty2 (Murty's examples,
+// upper triangular as read) are such M.
+[[nodiscard]] bool triangular_sweep_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
+                                          Result& result);
 
 // Block principal pivoting (Júdice–Pires; Cottle–Pang–Stone §4.2 for Murty's rule) from
 // α = {i : q_i < 0}, with M_αα z_α = −q_α solved on the stack: the indices on the wrong side

@@ -79,8 +79,19 @@ void SolveOptions::validate(Eigen::Index n) const {
   if (!(mlcp.schur_min_rcond > 0.0 && mlcp.schur_min_rcond <= 1.0)) {
     throw InvalidProblem("mlcp.schur_min_rcond must be in (0, 1], got " + number_text(mlcp.schur_min_rcond));
   }
-  // From the method table, without building a list (validate runs on every solve).
-  if (!method_info(mlcp.schur_lcp_method).accepts_kind(ProblemKind::Lcp)) {
+  // From the method table, without building a list (validate runs on every solve): the values
+  // that accept an Lcp as bits, read from the table once; any other value (one that does not, or
+  // is outside the enum) asks the table itself, which refuses it.
+  static const unsigned long long lcp_methods = [] {  // row by row: method_table() would allocate
+    unsigned long long bits = 0;
+    for (unsigned value = 0; value <= static_cast<unsigned>(Method::Auto) && value < 64; ++value) {
+      if (method_info(static_cast<Method>(value)).accepts_kind(ProblemKind::Lcp)) bits |= 1ULL << value;
+    }
+    return bits;
+  }();
+  const auto schur = static_cast<unsigned>(mlcp.schur_lcp_method);
+  const bool schur_lcp = schur < 64 && ((lcp_methods >> schur) & 1ULL) != 0;
+  if (!schur_lcp && !method_info(mlcp.schur_lcp_method).accepts_kind(ProblemKind::Lcp)) {
     throw InvalidProblem("mlcp.schur_lcp_method must be a method that accepts an Lcp, got '" +
                          to_string(mlcp.schur_lcp_method) + "'");
   }

@@ -242,8 +242,10 @@ bool solve_small(const Lcp& problem, Method method, const SolveOptions& options,
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   };
   const bool direct = method == Method::Auto && n <= detail::kAutoDirectSize;
-  // auto's first try (auto_lcp.cpp): block principal pivoting on the stack, into `result` itself.
-  if (direct && detail::principal_pivot_small(problem, options, detail::kAutoDirectSolved, result)) {
+  // auto's first tries (auto_lcp.cpp): one pgs sweep on a triangular M, block principal
+  // pivoting on the stack, each into `result` itself (a failed try leaves it to be overwritten).
+  if (direct && (detail::triangular_sweep_small(problem, options, detail::kAutoSweepSolved, result) ||
+                 detail::principal_pivot_small(problem, options, detail::kAutoDirectSolved, result))) {
     result.time_ms = elapsed();
     return true;
   }

@@ -60,23 +60,30 @@ TEST(LemkeAllocations, DoNotGrowWithThePivots) {
   EXPECT_LT(large, 40);  // a fixed set-up: tableau, work vectors, result
 }
 
-// A small solve through the lean route (solve.cpp, issue 19) allocates its result's z, w and message
-// only (and the history when recorded): no tableau or principal system, no validation or
-// classification, no formatting.
+// A small solve through the lean route (solve.cpp, issue 19) allocates its result's z and w, lemke's
+// message (auto's, "auto (bpp): ok" or "auto (pgs): ok", fits the string's own buffer) and the history
+// when recorded: no tableau or principal system, no validation or classification, no formatting.
 TEST(SmallSolveAllocations, OnlyTheResult) {
   for (const Eigen::Index n : {2, 4, 9, 10, 16}) {
-    const Lcp problem = testing_problems::random_spd(n, 3);
-    for (const Method method : {Method::Lemke, Method::Auto}) {
-      for (const bool history : {false, true}) {
-        SolveOptions options;
-        options.record_history = history;
-        const long before = allocations.load();
-        const Result r = solve(problem, method, options);
-        const long count = allocations.load() - before;
-        ASSERT_TRUE(r.solved()) << r.message;
-        EXPECT_EQ(r.method, method == Method::Auto ? Method::Murty : Method::Lemke);  // auto: block pivoting
-        EXPECT_EQ(count, history ? 4 : 3) << "n = " << n << ", " << to_string(method) << ", history " << history
-                                          << ": " << r.message;
+    const Lcp dense = testing_problems::random_spd(n, 3);
+    Lcp lower = dense;  // its lower triangle: auto's sweep
+    lower.M = dense.M.triangularView<Eigen::Lower>().toDenseMatrix();
+    for (const bool sweep : {false, true}) {
+      const Lcp& problem = sweep ? lower : dense;
+      for (const Method method : {Method::Lemke, Method::Auto}) {
+        for (const bool history : {false, true}) {
+          SolveOptions options;
+          options.record_history = history;
+          const long before = allocations.load();
+          const Result r = solve(problem, method, options);
+          const long count = allocations.load() - before;
+          ASSERT_TRUE(r.solved()) << r.message;
+          const Method route = method == Method::Lemke ? Method::Lemke : sweep ? Method::Pgs : Method::Murty;
+          EXPECT_EQ(r.method, route) << "n = " << n << ": " << r.message;
+          const long message = method == Method::Lemke ? 1 : 0;
+          EXPECT_EQ(count, 2 + message + (history ? 1 : 0))
+              << "n = " << n << ", " << to_string(method) << ", history " << history << ": " << r.message;
+        }
       }
     }
   }

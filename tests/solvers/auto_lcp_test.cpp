@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../../src/solvers/lemke_small.hpp"
 #include "../../src/solvers/newton_linear.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
@@ -119,7 +120,7 @@ TEST(AutoLcp, SmallProblemsGoToBlockPivotingThenLemkeFirst) {
   const Result result = solve(small, Method::Auto);
   ASSERT_TRUE(result.solved());
   EXPECT_EQ(result.method, Method::Murty);  // principal pivoting
-  EXPECT_THAT(result.message, HasSubstr("block principal pivoting first: solved"));
+  EXPECT_THAT(result.message, HasSubstr("auto (bpp): ok"));
   const Result lemke = solve(small, Method::Lemke);
   ASSERT_TRUE(lemke.solved());
   EXPECT_LE((result.z - lemke.z).cwiseAbs().maxCoeff(), 1e-9 * (1 + lemke.z.cwiseAbs().maxCoeff()));
@@ -130,17 +131,26 @@ TEST(AutoLcp, SmallProblemsGoToBlockPivotingThenLemkeFirst) {
   EXPECT_THAT(larger.message, HasSubstr("lemke first"));
 }
 
-// auto's block principal pivoting at n <= 16 (lemke_small.cpp) on problems solved by hand.
+// auto's first tries at n <= 16 (lemke_small.cpp) on problems solved by hand: the block principal
+// pivoting kernel called directly, and auto, whose sweep answers first on a lower triangular M.
 TEST(AutoLcp, SmallBlockPivotingOnHandSolvedProblems) {
+  SolveOptions options;
   // M = diag(1, …, 9), q = −1 (Siconos' lcp_trivial): every index starts active and z_i = 1/i.
   const Eigen::Index n = 9;
   Lcp diagonal{Eigen::MatrixXd::Zero(n, n), Eigen::VectorXd::Constant(n, -1.0)};
   for (Eigen::Index i = 0; i < n; ++i) diagonal.M(i, i) = static_cast<double>(i + 1);
-  Result result = solve(diagonal, Method::Auto);
-  ASSERT_TRUE(result.solved()) << result.message;
+  Result result;
+  ASSERT_TRUE(detail::principal_pivot_small(diagonal, options, "block", result)) << result.message;
   EXPECT_EQ(result.method, Method::Murty);
   EXPECT_EQ(result.iterations, 0);
   for (Eigen::Index i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(result.z[i], 1.0 / static_cast<double>(i + 1));
+  // auto: M is diagonal, so one pgs sweep (z_i = −q_i/M_ii, each the same quotient) answers first.
+  result = solve(diagonal, Method::Auto);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_EQ(result.method, Method::Pgs);
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_EQ(result.message, "auto (pgs): ok");
+  for (Eigen::Index i = 0; i < n; ++i) EXPECT_EQ(result.z[i], 1.0 / static_cast<double>(i + 1));
   // Murty's exponential example for Lemke (the matrix of lcp_exp_murty2, as written there): M lower
   // triangular, 1 on the diagonal and 2 below, q = −(126, 124, 120, 112, 96, 64). z = (126, 0, …)
   // gives w_0 = 0 and w_i = 252 + q_i > 0 for i >= 1; M is a P-matrix, so that is the only solution.
@@ -151,13 +161,19 @@ TEST(AutoLcp, SmallBlockPivotingOnHandSolvedProblems) {
     for (Eigen::Index j = 0; j < i; ++j) murty.M(i, j) = 2.0;
   }
   murty.q << -126, -124, -120, -112, -96, -64;
-  result = solve(murty, Method::Auto);
-  ASSERT_TRUE(result.solved()) << result.message;
+  result = Result{};
+  ASSERT_TRUE(detail::principal_pivot_small(murty, options, "block", result)) << result.message;
   EXPECT_EQ(result.method, Method::Murty);
   EXPECT_GT(result.iterations, 0);
   Eigen::VectorXd expected = Eigen::VectorXd::Zero(6);
   expected[0] = 126.0;
   EXPECT_LE((result.z - expected).cwiseAbs().maxCoeff(), 1e-12) << result.z.transpose();
+  // auto: the sweep, row by row: z_0 = 126, then w_i = q_i + 2·126 > 0 and z_i = 0, exactly.
+  result = solve(murty, Method::Auto);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_EQ(result.method, Method::Pgs);
+  EXPECT_EQ(result.z, expected);
+  EXPECT_EQ(result.w, murty.M * expected + murty.q);
   // M = [[1, 1], [1, 1]], q = −1 (lcp_deudeu): the starting block M_αα = M is singular, so the
   // kernel gives up and Lemke solves (z_0 + z_1 = 1).
   const Lcp singular{Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Constant(2, -1.0)};
@@ -167,6 +183,52 @@ TEST(AutoLcp, SmallBlockPivotingOnHandSolvedProblems) {
   EXPECT_THAT(result.message, HasSubstr("block pivoting: not solved; lemke: solved"));
   EXPECT_NEAR(result.z.sum(), 1.0, 1e-14);
   EXPECT_GE(result.z.minCoeff(), 0.0);
+}
+
+// auto's sweep at n <= 16 (lemke_small.cpp, triangular_sweep_small) on a problem solved by hand, and
+// the matrices it leaves to block pivoting.
+TEST(AutoLcp, SmallSweepOnATriangularMatrix) {
+  // M = [[2, 0], [1, 1]], q = (−2, −3): z_0 = 1, then w_1 = −3 + 1 + z_1 = 0 at z_1 = 2; w = 0.
+  const Lcp lower{(Eigen::MatrixXd(2, 2) << 2, 0, 1, 1).finished(), Eigen::Vector2d(-2, -3)};
+  SolveOptions options;
+  options.record_history = true;
+  std::vector<TraceEvent> events;
+  Result result = solve(lower, Method::Auto, options);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_EQ(result.method, Method::Pgs);
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_EQ(result.z, Eigen::Vector2d(1, 2));
+  EXPECT_EQ(result.w, Eigen::Vector2d(0, 0));
+  EXPECT_EQ(result.history, std::vector<double>{0.0});
+  EXPECT_EQ(result.message, "auto (pgs): ok");
+  // Traced (the pipeline's auto, the same kernel): pgs.cpp's events, the start point and the sweep.
+  options.trace = [&events](const TraceEvent& event) { events.push_back(event); };
+  result = solve(lower, Method::Auto, options);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_EQ(result.method, Method::Pgs);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_STREQ(events[1].method, "pgs");
+  EXPECT_EQ(events[1].kind, TraceKind::Sweep);
+  EXPECT_EQ(events[1].iteration, 1);
+  EXPECT_EQ(events[1].entered, (std::vector<Eigen::Index>{0, 1}));
+  EXPECT_EQ(events[0].residual, 3.0);  // z = 0: max |min(0, q_i)|
+  // Its transpose, upper triangular: the sweep runs backward. z_1 = 3, then w_0 = −2 + 3 > 0, z_0 = 0.
+  const Lcp upper{lower.M.transpose(), lower.q};
+  result = solve(upper, Method::Auto);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_EQ(result.method, Method::Pgs);
+  EXPECT_EQ(result.z, Eigen::Vector2d(0, 3));
+  EXPECT_EQ(result.w, Eigen::Vector2d(1, 0));
+  // Neither triangle zero, or a zero on the diagonal: block pivoting or lemke answer.
+  const Lcp full{(Eigen::MatrixXd(2, 2) << 2, 1, 1, 1).finished(), lower.q};
+  result = solve(full, Method::Auto);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_NE(result.method, Method::Pgs);
+  const Lcp zero_diagonal{(Eigen::MatrixXd(2, 2) << 0, 0, 1, 1).finished(), Eigen::Vector2d(1, -3)};
+  result = solve(zero_diagonal, Method::Auto);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_NE(result.method, Method::Pgs);
+  EXPECT_LE(recomputed(zero_diagonal, result), 1e-12);
 }
 
 TEST(AutoLcp, NonSymmetricTakesTheClassifiedOrder) {
@@ -365,7 +427,7 @@ TEST(NewtonOnSingularPsd, ContactLcpSolvedByNewtonMinAndInteriorPoint) {
 // auto block principal pivoting on the stack, then Lemke) and then, where they fail, auto's
 // classified order. Both must agree on the status, the method,
 // the pivots and z, and each claim is checked on the relative residual recomputed here.
-void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, int& pivoted) {
+void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, int& pivoted, int& swept) {
   for (const Method method : {Method::Lemke, Method::Auto}) {
     SolveOptions options;
     options.tolerance = 1e-10;
@@ -386,35 +448,48 @@ void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, 
         << what;
     const long double relative = testing_relative::relative(problem, lean.z);
     EXPECT_EQ(lean.solved(), lean.relative_residual <= options.tolerance) << what;
+    // The lean route's own relative residual (lemke_small.cpp) is core's, bit for bit.
+    EXPECT_EQ(lean.relative_residual, relative_residual(problem, lean.z, lean.w)) << what;
+    EXPECT_EQ(full.relative_residual, relative_residual(problem, full.z, full.w)) << what;
     if (lean.solved()) {
       EXPECT_LE(relative, options.tolerance) << what;
       EXPECT_GE(lean.z.minCoeff(), 0.0) << what;
     }
-    const bool block = full.message.find("block principal pivoting first: solved") != std::string::npos;
-    if ((full.iterations > 0 && full.method == Method::Lemke) || block) {
-      EXPECT_GT(events, 0) << what;  // auto's block pivoting traces its starting point too
+    const bool block = full.message == "auto (bpp): ok";
+    const bool sweep = full.message == "auto (pgs): ok";
+    if ((full.iterations > 0 && full.method == Method::Lemke) || block || sweep) {
+      EXPECT_GT(events, 0) << what;  // auto's block pivoting and sweep trace their starting point too
     }
     if (block) ++pivoted;
+    if (sweep) {
+      ++swept;
+      EXPECT_EQ(full.method, Method::Pgs) << what;
+      EXPECT_EQ(full.iterations, 1) << what;
+    }
   }
 }
 
 TEST(SmallSolves, LeanRouteAsThePipelineOnTheSiconosFiles) {
   int files = 0;
   int pivoted = 0;
+  int swept = 0;
   for (const auto& entry : std::filesystem::directory_iterator(PERP_SICONOS_DATA_DIR)) {
     const Lcp problem = read_siconos_lcp(entry.path());
     if (problem.size() > 16) continue;
     ++files;
-    expect_lean_route_as_pipeline(problem, entry.path().filename().string(), pivoted);
+    expect_lean_route_as_pipeline(problem, entry.path().filename().string(), pivoted, swept);
   }
   EXPECT_EQ(files, 18);  // the 20 files less lcp_mmc (n = 26) and lcp_tobenna (n = 40)
   EXPECT_GT(pivoted, 0);  // auto's block pivoting answered on some files
+  EXPECT_EQ(swept, 4);  // and its sweep on the triangular ones (trivial, trivial_block, exp_murty, exp_murty2)
 }
 
 TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
   std::mt19937_64 engine(19);
   int lemke_failed = 0;
   int pivoted = 0;
+  int swept = 0;
+  int triangular = 0;
   for (Eigen::Index n = 1; n <= 16; ++n) {
     for (int k = 0; k < 12; ++k) {
       Lcp problem{Eigen::MatrixXd(n, n), Eigen::VectorXd(n)};
@@ -426,7 +501,12 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
       const Result lemke = solve(problem, Method::Lemke);
       if (!lemke.solved()) ++lemke_failed;
       const int before = pivoted;
-      expect_lean_route_as_pipeline(problem, "n = " + std::to_string(n) + ", k = " + std::to_string(k), pivoted);
+      const bool lower = (problem.M.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0) ||
+                          problem.M.triangularView<Eigen::StrictlyLower>().toDenseMatrix().isZero(0.0)) &&
+                         problem.M.diagonal().minCoeff() > 0.0 && problem.q.minCoeff() < 0.0;
+      if (lower) ++triangular;
+      expect_lean_route_as_pipeline(problem, "n = " + std::to_string(n) + ", k = " + std::to_string(k), pivoted,
+                                    swept);
       if (pivoted > before && lemke.solved() && k % 3 == 0) {  // positive definite: one solution
         EXPECT_LE((solve(problem, Method::Auto).z - lemke.z).cwiseAbs().maxCoeff(),
                   1e-9 * (1 + lemke.z.cwiseAbs().maxCoeff()))
@@ -436,6 +516,29 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
   }
   EXPECT_GT(lemke_failed, 0);  // the fallback to the pipeline was exercised
   EXPECT_GT(pivoted, 0);       // and auto's block pivoting
+  EXPECT_EQ(swept, triangular);  // only where M is triangular with a positive diagonal (n = 1)
+  // Triangular M with a positive diagonal (P-matrices: one solution), lower for even k, upper for
+  // odd: auto's sweep answers, with Lemke's z.
+  for (Eigen::Index n = 1; n <= 16; ++n) {
+    for (int k = 0; k < 4; ++k) {
+      Lcp problem{Eigen::MatrixXd::Zero(n, n), Eigen::VectorXd(n)};
+      for (Eigen::Index i = 0; i < n; ++i) {
+        problem.M(i, i) = uniform(engine, 0.5, 2);
+        for (Eigen::Index j = 0; j < i; ++j) (k % 2 == 0 ? problem.M(i, j) : problem.M(j, i)) = uniform(engine, -1, 1);
+        problem.q[i] = uniform(engine, -1, 1);
+      }
+      if (!(problem.q.minCoeff() < 0.0)) continue;
+      const std::string name = "triangular, n = " + std::to_string(n) + ", k = " + std::to_string(k);
+      const int before = swept;
+      expect_lean_route_as_pipeline(problem, name, pivoted, swept);
+      EXPECT_EQ(swept, before + 1) << name;
+      const Result lemke = solve(problem, Method::Lemke);
+      ASSERT_TRUE(lemke.solved()) << name << ": " << lemke.message;
+      EXPECT_LE((solve(problem, Method::Auto).z - lemke.z).cwiseAbs().maxCoeff(),
+                1e-9 * (1 + lemke.z.cwiseAbs().maxCoeff()))
+          << name;
+    }
+  }
 }
 
 TEST(SolveMany, InputOrderSameAsSingleSolvesAndOneFailureDoesNotStopTheRest) {

@@ -108,7 +108,7 @@ TEST(Recommend, AutoFollowsTheRecommendedOrder) {
   const Result r = solve(p, Method::Auto);
   ASSERT_TRUE(r.solved());
   EXPECT_EQ(r.method, Method::Murty);  // principal pivoting
-  EXPECT_THAT(r.message, HasSubstr("block principal pivoting first: solved"));
+  EXPECT_THAT(r.message, HasSubstr("auto (bpp): ok"));
   // Not solved: every attempt is listed, in the recommended order, and the reason is given.
   const Result none = solve(testing_problems::no_solution(), Method::Auto);
   EXPECT_THAT(none.message, HasSubstr("lemke: ray-termination; newton-fb: no-solution-found; enum: infeasible"));
