@@ -3,18 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "detail.hpp"
 #include "friction_ipm.hpp"
+#include "friction_lemke.hpp"
 #include "friction_newton.hpp"
 #include "friction_shift.hpp"
 #include "nsgs.hpp"
 #include "perp/core/error.hpp"
-#include "perp/core/lcp.hpp"
 #include "perp/solvers/solve.hpp"
 #include "pipeline.hpp"
 
@@ -98,106 +97,6 @@ std::optional<Result> trivial_result(const FrictionContact& problem) {
   if (friction_contact_residuals(problem, result.z, problem.q).relative_error != 0.0) return std::nullopt;
   result.status = Status::Solved;
   result.message = "q_N >= 0 at every contact: r = 0 solves exactly (every contact separates)";
-  return result;
-}
-
-// lemke on the LCP of a polyhedral friction cone: per contact the unknowns r_N, β_1..β_k >= 0
-// (r_T = Σ β_l t_l) and λ, with
-//   u_N >= 0 ⊥ r_N,   λ + t_lᵀu_T >= 0 ⊥ β_l,   μ r_N − Σ β_l >= 0 ⊥ λ.
-// 2D: t = ±1, Stewart–Trinkle's LCP, which is exactly Coulomb's law; 3D: k directions at angles 2πl/k,
-// an inner approximation of the cone.
-Result solve_lemke_reformulation(const FrictionContact& problem, const SolveOptions& options) {
-  const int d = problem.dimension;
-  const Eigen::Index nc = problem.contacts();
-  const int k = d == 2 ? 2 : options.friction_contact.facets;
-  const Eigen::Index per = k + 2;
-  const Eigen::Index size = nc * per;
-  Result result;
-  result.method = Method::Lemke;
-  const std::string what = d == 2 ? "the Stewart-Trinkle LCP (exact in 2D)"
-                                  : "the LCP of a polyhedral cone with " + std::to_string(k) +
-                                        " facets (an inner approximation of the Coulomb cone, so the "
-                                        "frictional problem is solved only if its own error meets the tolerance)";
-  if (size > options.friction_contact.lcp_max_size) {
-    result.status = Status::NotApplicable;
-    result.message = what + " would have " + std::to_string(size) + " unknowns (" + std::to_string(nc) +
-                     " contacts), more than friction_contact.lcp_max_size = " +
-                     std::to_string(options.friction_contact.lcp_max_size) + " for a dense LCP";
-    result.z = Eigen::VectorXd::Zero(problem.size());
-    return result;
-  }
-  // D: the (d − 1)×k tangential directions t_l as columns.
-  Eigen::MatrixXd D(d - 1, k);
-  if (d == 2) {
-    D << 1.0, -1.0;
-  } else {
-    for (int l = 0; l < k; ++l) {
-      const double angle = 2 * std::numbers::pi * l / k;
-      D(0, l) = std::cos(angle);
-      D(1, l) = std::sin(angle);
-    }
-  }
-  Lcp lcp{Eigen::MatrixXd::Zero(size, size), Eigen::VectorXd::Zero(size)};
-  for (Eigen::Index col = 0; col < problem.W.outerSize(); ++col) {
-    const Eigen::Index j = col / d;
-    const int b = static_cast<int>(col % d);
-    for (Eigen::SparseMatrix<double>::InnerIterator it(problem.W, col); it; ++it) {
-      const Eigen::Index i = it.row() / d;
-      const int a = static_cast<int>(it.row() % d);
-      const double w = it.value();
-      for (int l = -1; l < k; ++l) {  // row: −1 the normal, l the direction t_l
-        const double row_factor = l < 0 ? (a == 0 ? 1.0 : 0.0) : (a == 0 ? 0.0 : D(a - 1, l));
-        if (row_factor == 0.0) continue;
-        const Eigen::Index row = i * per + 1 + l;
-        if (b == 0) {
-          lcp.M(row, j * per) += row_factor * w;
-        } else {
-          for (int m = 0; m < k; ++m) lcp.M(row, j * per + 1 + m) += row_factor * w * D(b - 1, m);
-        }
-      }
-    }
-  }
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    const Eigen::Index base = i * per;
-    lcp.q[base] = problem.q[i * d];
-    for (int l = 0; l < k; ++l) {
-      double s = 0;
-      for (int a = 1; a < d; ++a) s += D(a - 1, l) * problem.q[i * d + a];
-      lcp.q[base + 1 + l] = s;
-      lcp.M(base + 1 + l, base + 1 + k) = 1.0;
-      lcp.M(base + 1 + k, base + 1 + l) = -1.0;
-    }
-    lcp.M(base + 1 + k, base) = problem.mu[i];
-  }
-  SolveOptions lcp_options = options;
-  lcp_options.initial_guess.reset();
-  const Result inner = solve(lcp, Method::Lemke, lcp_options);
-  const auto to_reaction = [&](const Eigen::VectorXd& z) {
-    Eigen::VectorXd r = Eigen::VectorXd::Zero(problem.size());
-    for (Eigen::Index i = 0; i < nc; ++i) {
-      r[i * d] = z[i * per];
-      for (int a = 1; a < d; ++a) {
-        for (int l = 0; l < k; ++l) r[i * d + a] += D(a - 1, l) * z[i * per + 1 + l];
-      }
-    }
-    return r;
-  };
-  result.z = to_reaction(inner.z);
-  result.iterations = inner.iterations;
-  if (inner.ray) result.ray = to_reaction(*inner.ray);
-  const double error = friction_contact_residuals(problem, result.z).relative_error;
-  if (options.record_history) result.history.push_back(error);
-  const std::string lcp_text = what + ", " + std::to_string(size) + " unknowns: lemke " + to_string(inner.status) +
-                               " (" + inner.message + "); frictional relative error " + number_text(error);
-  if (error <= options.tolerance) {
-    result.status = Status::Solved;
-  } else if (inner.solved()) {
-    // The LCP is solved but the frictional error misses: in 3D the polyhedral approximation, in 2D round-off.
-    result.status = d == 2 ? Status::NumericalFailure : Status::NoSolutionFound;
-  } else {
-    result.status = inner.status == Status::Infeasible && d == 3 ? Status::NoSolutionFound : inner.status;
-  }
-  result.message = lcp_text;
   return result;
 }
 
@@ -396,7 +295,7 @@ Result run_method(const FrictionContact& problem, Method method, const SolveOpti
     case Method::Prox:
       return detail::solve_prox(problem, options, r0);
     case Method::Lemke:
-      return solve_lemke_reformulation(problem, options);
+      return detail::solve_friction_lemke(problem, options);
     case Method::Auto:
       return solve_auto(problem, options, r0, fresh);
     case Method::NewtonAc:
