@@ -234,7 +234,7 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
   double best_error = std::numeric_limits<double>::infinity();
   Fresh best_residuals;
   Fresh last_residuals;
-  const int limit = options.iteration_limit(10000);
+  const int limit = options.iteration_limit(kDefaultSweeps);  // the whole chain's budget
   const int budget = std::min(limit, options.friction_contact.auto_nsgs_sweeps);
   int nsgs_runs = swept ? 1 : 0;
   Result result = detail::first_that_solves(
