@@ -18,7 +18,7 @@
 //
 // Usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--sleeping]
 //                      [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--perp-only]
-//                      [--verbose]
+//                      [--box2d-iterations V/P]... [--verbose]
 //   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
 //   all, 10 s each; disks10000 only when named; M: perp's method, default auto; --anitescu-potra: perp steps the convex
 //   relaxation of Coulomb friction instead of Coulomb's law; --sleeping: perp with its islands' sleeping on, as
@@ -27,7 +27,9 @@
 //   friction_contact.auto_shift_updates: not tried); --max-iterations N: the step's solve options'
 //   max_iterations (for auto, the budget of its whole chain; default 0, the methods' own);
 //   --nsgs-sweeps N: friction_contact.auto_nsgs_sweeps (auto's first sweeps, default 1000);
-//   --perp-only skips Box2D;
+//   --perp-only skips Box2D; --box2d-iterations V/P adds a Box2D row at V velocity and P position
+//   iterations without sleeping (repeatable: to find the iterations at which Box2D takes perp's time a step,
+//   and compare their penetration and drift at equal time);
 //   --verbose prints each perp step's solve on stderr)
 //
 // Box2D is a comparison target only: nothing in perp links to it.
@@ -43,6 +45,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perp/contact/body.hpp"
@@ -342,6 +345,7 @@ int main(int argc, char** argv) {
   int shift_updates = -1;
   int max_iterations = 0;
   int nsgs_sweeps = 0;
+  std::vector<std::pair<int, int>> extra_iterations;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
@@ -356,6 +360,15 @@ int main(int argc, char** argv) {
       max_iterations = std::atoi(argv[++i]);
     } else if (arg == "--nsgs-sweeps" && i + 1 < argc) {
       nsgs_sweeps = std::atoi(argv[++i]);
+    } else if (arg == "--box2d-iterations" && i + 1 < argc) {
+      int velocity = 0;
+      int position = 0;
+      if (std::sscanf(argv[++i], "%d/%d", &velocity, &position) != 2 || velocity < 1 || position < 0) {
+        std::fprintf(stderr, "compare_box2d: --box2d-iterations takes V/P (V >= 1 velocity, P >= 0 position), got '%s'\n",
+                     argv[i]);
+        return 2;
+      }
+      extra_iterations.emplace_back(velocity, position);
     } else if (arg == "--sleeping") {
       sleeping = true;
     } else if (arg == "--perp-only") {
@@ -367,7 +380,8 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] "
-                   "[--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--perp-only] [--verbose]\n");
+                   "[--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--perp-only] "
+                   "[--box2d-iterations V/P]... [--verbose]\n");
       return 2;
     }
   }
@@ -390,6 +404,10 @@ int main(int argc, char** argv) {
       print(scene, "Box2D 8/3", run_box2d(scene, steps, 8, 3));
       print(scene, "Box2D 30/10", run_box2d(scene, steps, 30, 10));
       print(scene, "Box2D 8/3, no sleeping", run_box2d(scene, steps, 8, 3, false));
+      for (const auto& [velocity, position] : extra_iterations) {
+        print(scene, "Box2D " + std::to_string(velocity) + "/" + std::to_string(position) + ", no sleeping",
+              run_box2d(scene, steps, velocity, position, false));
+      }
     }
     const std::string name = std::string(relaxed ? "Anitescu-Potra, " : "Coulomb, ") + perp::to_string(method) +
                              (sleeping ? ", sleeping" : "");
