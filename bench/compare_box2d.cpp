@@ -224,11 +224,12 @@ Figures run_perp(const Scene& scene, int steps, bool split, perp::Method method,
     figures.step_ms.push_back(ms);
     if (report.status != perp::Status::Solved) ++figures.unsolved;
     if (verbose) {
+      const std::string answered = report.ran_solve() ? perp::to_string(report.result.method) : "";
       std::fprintf(stderr, "step %d: %zu contacts, %s, %s, %d iterations, residual %.2e, solve %.2f ms, unknowns %ld%s%s\n", k,
-                   report.contacts.size(), perp::to_string(report.status).c_str(), report.method.c_str(),
-                   report.iterations, report.residual, report.solve_ms, static_cast<long>(report.lcp_size),
+                   report.contacts.size(), perp::to_string(report.status).c_str(), answered.c_str(),
+                   report.result.iterations, report.result.residual, report.solve_ms, static_cast<long>(report.lcp_size),
                    report.fallback.empty() ? "" : ", fallback from ", report.fallback.c_str());
-      if (report.status != perp::Status::Solved) std::fprintf(stderr, "  %s\n", report.message.c_str());
+      if (report.status != perp::Status::Solved) std::fprintf(stderr, "  %s\n", report.result.message.c_str());
     }
     figures.solve_share += report.solve_ms;
     figures.worst_criterion = std::max({figures.worst_criterion, report.criteria.signorini, report.criteria.coulomb,

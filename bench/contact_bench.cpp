@@ -68,7 +68,7 @@ void run_pile(benchmark::State& state, perp::Method method, double friction) {
     lcp_size += static_cast<double>(report.lcp_size);
     solve_ms += report.solve_ms;
     step_ms += report.step_ms;
-    iterations += report.iterations;
+    iterations += report.result.iterations;
     if (report.status != perp::Status::Solved) unsolved += 1;
   }
   const auto avg = benchmark::Counter::kAvgIterations;

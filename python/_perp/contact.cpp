@@ -97,6 +97,11 @@ struct Recording {
   }
 };
 
+/// The name of the method that answered the step's solve; empty where the step ran none.
+std::string step_method_name(const contact::StepReport& report) {
+  return report.ran_solve() ? to_string(report.result.method) : std::string();
+}
+
 template <class T>
 py::array_t<T> array_of(const std::vector<T>& values, std::vector<py::ssize_t> shape) {
   py::array_t<T> out(shape);
@@ -132,9 +137,9 @@ py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
     unsolved = contact::simulate(scene, [&](long k, double t, const World& world, const contact::StepReport& report) {
       rec.sample(t, world, scene.options.gravity);
       rec.status.push_back(report.status);
-      rec.method.push_back(report.method);
-      rec.iterations.push_back(report.iterations);
-      rec.residual.push_back(report.residual);
+      rec.method.push_back(step_method_name(report));
+      rec.iterations.push_back(report.result.iterations);
+      rec.residual.push_back(report.result.residual);
       rec.solve_ms.push_back(report.solve_ms);
       rec.step_ms.push_back(report.step_ms);
       rec.problem_size.push_back(static_cast<long long>(report.lcp_size));
@@ -316,10 +321,10 @@ py::dict step_world(World& world, double timestep, double theta, double restitut
   d["normal_impulse"] = copy_to_numpy(report.normal_impulse);
   d["tangent_impulse"] = copy_to_numpy(report.tangent_impulse);
   d["status"] = status_object(report.status);
-  d["method"] = report.method;
-  d["iterations"] = report.iterations;
-  d["residual"] = report.residual;
-  d["message"] = report.message;
+  d["method"] = step_method_name(report);
+  d["iterations"] = report.result.iterations;
+  d["residual"] = report.result.residual;
+  d["message"] = report.result.message;
   d["solve_ms"] = report.solve_ms;
   d["step_ms"] = report.step_ms;
   d["problem_size"] = static_cast<long long>(report.lcp_size);

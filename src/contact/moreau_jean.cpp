@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "perp/contact/jacobian.hpp"
@@ -15,6 +16,7 @@
 #include "perp/solvers/factored_lcp.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "perp/solvers/solve.hpp"
+#include "advance.hpp"
 #include "material.hpp"
 #include "step_formulations.hpp"
 
@@ -46,10 +48,13 @@ double detection_margin(const World& world, double timestep, double tolerance) {
 
 using detail::cross;
 using detail::convex_start;
+using detail::coulomb_formulation;
+using detail::coulomb_interleave;
 using detail::factored_formulation;
 using detail::lcp_formulation;
 using detail::LcpFormulation;
 using detail::read_convex;
+using detail::read_coulomb;
 
 /// d·(v_a + ω_a × r_a − v_b − ω_b × r_b): a row of J_N or J_T (jacobian.hpp) times v, without the
 /// sparse matrix.
@@ -138,48 +143,32 @@ void keep_impulses(World& world, const StepReport& report, const std::vector<int
   }
 }
 
-/// The report's account of a step's solve: its time, status, method, iterations, residual, size.
-void record_solve(StepReport& report, const Result& result, double solve_ms, Eigen::Index size) {
+/// The report's account of a step's solve: its time, status, size and the solver's `Result` itself
+/// (moved: z and w are not copied).
+void record_solve(StepReport& report, Result result, double solve_ms, Eigen::Index size) {
   report.solve_ms = solve_ms;
   report.status = result.status;
-  report.method = to_string(result.method);
-  report.message = result.message;
-  report.iterations = result.iterations;
-  report.residual = result.residual;
+  report.result = std::move(result);
   report.lcp_size = size;
 }
 
 /// The frictional contact step: fills the report's impulses, status and criteria, and the
 /// world's impulse cache; returns the impulse Jᵀ r in generalized coordinates. Its unknowns are
-/// those of the frictional contact problem, interleaved per contact: r = (Λ_N,k, Λ_T,k)_k.
+/// `coulomb_formulation`'s (step_formulations.hpp), interleaved per contact.
 Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& normal_bias,
                              const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction,
                              const MoreauJeanOptions& options, StepReport& report) {
-  const auto m = static_cast<Eigen::Index>(report.contacts.size());
   // W = J M⁻¹ Jᵀ kept as its factors: nsgs sweeps on them, W is formed only if auto goes further.
-  FactoredFrictionContact problem;
-  problem.dimension = 2;
-  problem.H = interleaved_jacobian(report.contacts, inverse_mass.size() / 3);
-  problem.inverse_mass = inverse_mass;
-  problem.q.resize(2 * m);
-  for (Eigen::Index k = 0; k < m; ++k) {
-    problem.q[2 * k] = normal_bias[k];
-    problem.q[2 * k + 1] = tangent_bias[k];
-  }
-  problem.mu = friction;
+  const FactoredFrictionContact problem =
+      coulomb_formulation(report.contacts, inverse_mass, normal_bias, tangent_bias, friction);
 
   // Warm start: the impulse the same contact carried in the last step.
   const std::vector<int> ordinals = pair_ordinals(report.contacts);
   Eigen::VectorXd normal_start;
   Eigen::VectorXd tangent_start;
   report.warm_started = last_impulses(world, report.contacts, ordinals, normal_start, tangent_start);
-  Eigen::VectorXd start(2 * m);
-  for (Eigen::Index k = 0; k < m; ++k) {
-    start[2 * k] = normal_start[k];
-    start[2 * k + 1] = tangent_start[k];
-  }
   SolveOptions solve_options = options.solve;
-  solve_options.initial_guess = std::move(start);
+  solve_options.initial_guess = coulomb_interleave(normal_start, tangent_start);
   // auto's last resort, Lemke on the dense Stewart–Trinkle LCP, costs O(n²) memory and up to
   // O(n³) a pivot sequence: at a time step it is kept to small problems (measured: a heap of
   // 1 000 disks spent 94 % of its time there, at 4 000 unknowns, without solving).
@@ -194,11 +183,8 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
     solve_options.initial_guess = result.z;
     result = solve(problem, Method::Auto, solve_options, report.criteria);
   }
-  record_solve(report, result, milliseconds_since(solve_start), problem.size());
-  for (Eigen::Index k = 0; k < m; ++k) {
-    report.normal_impulse[k] = result.z[2 * k];
-    report.tangent_impulse[k] = result.z[2 * k + 1];
-  }
+  record_solve(report, std::move(result), milliseconds_since(solve_start), problem.size());
+  read_coulomb(report.result.z, report.normal_impulse, report.tangent_impulse);
   keep_impulses(world, report, ordinals);
   Eigen::VectorXd impulse = Eigen::VectorXd::Zero(inverse_mass.size());
   add_contact_impulses(report.contacts, report.normal_impulse, report.tangent_impulse, impulse);
@@ -268,22 +254,23 @@ Eigen::VectorXd lcp_step(const World& world, const std::vector<int>& ordinals, c
     SolveOptions solve_options = options.solve;
     if (report.warm_started > 0) solve_options.initial_guess = convex_start(normal_start, tangent_start, friction);
     const auto solve_start = std::chrono::steady_clock::now();
-    const Result result = solve(problem, Method::InteriorPoint, solve_options);
-    record_solve(report, result, milliseconds_since(solve_start), problem.size());
-    read_convex(result.z, friction, report.normal_impulse, report.tangent_impulse);
-    const bool dense_fallback = !result.solved() && options.method == Method::Auto && problem.size() <= kStepLemkeMaxSize;
+    Result result = solve(problem, Method::InteriorPoint, solve_options);
+    record_solve(report, std::move(result), milliseconds_since(solve_start), problem.size());
+    read_convex(report.result.z, friction, report.normal_impulse, report.tangent_impulse);
+    const bool dense_fallback =
+        !report.result.solved() && options.method == Method::Auto && problem.size() <= kStepLemkeMaxSize;
     if (!dense_fallback) {
       return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
     }
     // Small enough to form: auto on the dense LCP (pivoting), and the report says so.
-    report.fallback = to_string(result.method) + ": " + to_string(result.status);
+    report.fallback = to_string(report.result.method) + ": " + to_string(report.result.status);
   }
   const double earlier_ms = report.solve_ms;  // the factored attempt's, where it fell back
   const LcpFormulation formulation = lcp_formulation(space, normal_bias, tangent_bias, friction, model);
   const auto solve_start = std::chrono::steady_clock::now();
-  const Result result = solve(formulation.lcp, options.method, options.solve);
-  record_solve(report, result, earlier_ms + milliseconds_since(solve_start), formulation.lcp.size());
-  formulation.read_back(result.z, report.normal_impulse, report.tangent_impulse);
+  Result result = solve(formulation.lcp, options.method, options.solve);
+  record_solve(report, std::move(result), earlier_ms + milliseconds_since(solve_start), formulation.lcp.size());
+  formulation.read_back(report.result.z, report.normal_impulse, report.tangent_impulse);
   return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
 }
 
@@ -379,10 +366,22 @@ void MoreauJeanOptions::validate() const {
   }
 }
 
-StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  options.validate();
-  world.validate();
+namespace {
+
+/// The bodies' state is what the steps change: a step can overflow it (velocities past the largest
+/// double, and NaN from them), which must not propagate silently. A non-finite value is refused as
+/// `World::validate` refuses it (`Body::validate` names the first such field; the rest of a body,
+/// which no step changes, passed at the scene's validation). O(bodies): six comparisons a body.
+void require_finite_state(const World& world) {
+  for (const Body& body : world.bodies) {
+    const bool finite = body.position.allFinite() && std::isfinite(body.angle) && body.velocity.allFinite() &&
+                        std::isfinite(body.angular_velocity);
+    if (!finite) body.validate();
+  }
+}
+
+/// One step on options and a world taken as valid; `start` is when the step's time began.
+StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chrono::steady_clock::time_point start) {
   const double h = options.timestep;
   const Eigen::VectorXd v = generalized_velocity(world.bodies);
   const Eigen::VectorXd inverse_mass = inverse_mass_diagonal(world.bodies);
@@ -549,6 +548,21 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
   }
   report.step_ms = milliseconds_since(start);
   return report;
+}
+
+}  // namespace
+
+StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  options.validate();
+  world.validate();
+  return advance_from(world, options, start);
+}
+
+StepReport advance_unchecked(World& world, const MoreauJeanOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  require_finite_state(world);
+  return advance_from(world, options, start);
 }
 
 Energy energy(const World& world, const Eigen::Vector2d& gravity) {

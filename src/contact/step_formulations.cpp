@@ -9,6 +9,36 @@
 
 namespace perp::contact::detail {
 
+FactoredFrictionContact coulomb_formulation(const std::vector<Contact>& contacts, const Eigen::VectorXd& inverse_mass,
+                                            const Eigen::VectorXd& normal_bias, const Eigen::VectorXd& tangent_bias,
+                                            const Eigen::VectorXd& friction) {
+  FactoredFrictionContact problem;
+  problem.dimension = 2;
+  problem.H = interleaved_jacobian(contacts, inverse_mass.size() / 3);
+  problem.inverse_mass = inverse_mass;
+  problem.q = coulomb_interleave(normal_bias, tangent_bias);
+  problem.mu = friction;
+  return problem;
+}
+
+Eigen::VectorXd coulomb_interleave(const Eigen::VectorXd& normal, const Eigen::VectorXd& tangent) {
+  const Eigen::Index m = normal.size();
+  Eigen::VectorXd r(2 * m);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    r[2 * k] = normal[k];
+    r[2 * k + 1] = tangent[k];
+  }
+  return r;
+}
+
+void read_coulomb(const Eigen::VectorXd& r, Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
+  const Eigen::Index m = r.size() / 2;
+  for (Eigen::Index k = 0; k < m; ++k) {
+    normal[k] = r[2 * k];
+    tangent[k] = r[2 * k + 1];
+  }
+}
+
 void read_convex(const Eigen::VectorXd& z, const Eigen::VectorXd& friction, Eigen::VectorXd& normal,
                  Eigen::VectorXd& tangent) {
   const Eigen::Index m = friction.size();

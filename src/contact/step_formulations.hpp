@@ -1,7 +1,8 @@
 #pragma once
-// Private to the contact layer (not installed): the LCP formulations of a Moreau–Jean step and
-// the layout of their unknowns — the dense LCP of each friction model, the convex ones on their
-// factors, and the conversions between their unknowns and the contacts' impulses.
+// Private to the contact layer (not installed): the problems of a Moreau–Jean step and the layout of
+// their unknowns — the frictional contact problem of the Coulomb model, the dense LCP of each
+// friction model, the convex ones on their factors — each with the conversions between its unknowns
+// and the contacts' impulses, so that a model's layout is written and read in one place.
 #include <Eigen/Dense>
 #include <functional>
 
@@ -9,8 +10,25 @@
 #include "perp/contact/signorini.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/solvers/factored_lcp.hpp"
+#include "perp/solvers/friction_contact.hpp"
 
 namespace perp::contact::detail {
+
+/// The Coulomb model's frictional contact problem (d = 2) on its factors, H = the contacts'
+/// Jacobian and M⁻¹, its unknowns interleaved per contact: r = (Λ_N,k, Λ_T,k)_k, and q likewise
+/// (J_N v_free + e J_N v, J_T v_free).
+[[nodiscard]] FactoredFrictionContact coulomb_formulation(const std::vector<Contact>& contacts,
+                                                          const Eigen::VectorXd& inverse_mass,
+                                                          const Eigen::VectorXd& normal_bias,
+                                                          const Eigen::VectorXd& tangent_bias,
+                                                          const Eigen::VectorXd& friction);
+
+/// (a_k, b_k)_k: the layout of `coulomb_formulation`'s unknowns (from impulses: its warm start) and of
+/// its q (from the biases).
+[[nodiscard]] Eigen::VectorXd coulomb_interleave(const Eigen::VectorXd& normal, const Eigen::VectorXd& tangent);
+
+/// The impulses of `coulomb_formulation`'s unknowns r (sized 2 × the impulses').
+void read_coulomb(const Eigen::VectorXd& r, Eigen::VectorXd& normal, Eigen::VectorXd& tangent);
 
 /// An LCP formulation of the step: its problem and how its unknowns read back as impulses.
 struct LcpFormulation {

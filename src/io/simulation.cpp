@@ -241,16 +241,18 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
                    << csv_number(report.tangent_impulse[i]) << "\n";
         }
         const FrictionContactResiduals& c = report.criteria;
+        const Result& solved = report.result;
+        const std::string method = report.ran_solve() ? to_string(solved.method) : "none";
         steps_csv << k << "," << csv_number(t) << "," << report.contacts.size() << "," << to_string(report.status) << ","
-                  << (report.method.empty() ? "none" : report.method) << "," << report.iterations << ","
-                  << csv_number(report.residual) << "," << csv_number(c.signorini) << "," << csv_number(c.coulomb) << ","
+                  << method << "," << solved.iterations << "," << csv_number(solved.residual) << ","
+                  << csv_number(c.signorini) << "," << csv_number(c.coulomb) << ","
                   << csv_number(c.complementarity) << "," << csv_number(c.dissipation) << "," << report.warm_started
                   << "," << csv_number(report.solve_ms) << "," << csv_number(report.step_ms) << ","
                   << report.fallback << "\n";
         record.most_contacts = std::max(record.most_contacts, report.contacts.size());
-        ++record.steps_by_method[report.method.empty() ? "none" : report.method];
+        ++record.steps_by_method[method];
         record.fallbacks += report.fallback.empty() ? 0 : 1;
-        record.most_iterations = std::max(record.most_iterations, report.iterations);
+        record.most_iterations = std::max(record.most_iterations, solved.iterations);
         if (report.status != Status::Solved && record.first_failure_step < 0) {
           record.first_failure = report.status;
           record.first_failure_step = k;

