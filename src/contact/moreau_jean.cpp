@@ -23,8 +23,6 @@
 namespace perp::contact {
 namespace {
 
-/// The largest Stewart–Trinkle LCP (4 unknowns a contact) auto pivots on within a step.
-constexpr Eigen::Index kStepLemkeMaxSize = 1000;
 /// auto on the convex formulations (frictionless, Anitescu–Potra): above this many contacts the
 /// LCP is solved on its factors by the interior point instead of formed densely.
 constexpr Eigen::Index kFactoredAbove = 64;
@@ -173,7 +171,7 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
   // O(n³) a pivot sequence: at a time step it is kept to small problems (measured: a heap of
   // 1 000 disks spent 94 % of its time there, at 4 000 unknowns, without solving).
   solve_options.friction_contact.lcp_max_size =
-      std::min(solve_options.friction_contact.lcp_max_size, kStepLemkeMaxSize);
+      std::min(solve_options.friction_contact.lcp_max_size, options.dense_pivoting_max_size);
 
   const auto solve_start = std::chrono::steady_clock::now();
   Result result = solve(problem, options.method, solve_options, report.criteria);
@@ -258,7 +256,7 @@ Eigen::VectorXd lcp_step(const World& world, const std::vector<int>& ordinals, c
     record_solve(report, std::move(result), milliseconds_since(solve_start), problem.size());
     read_convex(report.result.z, friction, report.normal_impulse, report.tangent_impulse);
     const bool dense_fallback =
-        !report.result.solved() && options.method == Method::Auto && problem.size() <= kStepLemkeMaxSize;
+        !report.result.solved() && options.method == Method::Auto && problem.size() <= options.dense_pivoting_max_size;
     if (!dense_fallback) {
       return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
     }
@@ -363,6 +361,9 @@ void MoreauJeanOptions::validate() const {
   if (!std::isfinite(sleep_time) || sleep_time <= 0) fail("sleep_time must be finite and > 0, got " + number_text(sleep_time));
   if (!std::isfinite(activation_tolerance) || activation_tolerance < 0) {
     fail("activation_tolerance must be finite and >= 0, got " + std::to_string(activation_tolerance));
+  }
+  if (dense_pivoting_max_size < 0) {
+    fail("dense_pivoting_max_size must be >= 0, got " + std::to_string(dense_pivoting_max_size));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
@@ -159,7 +160,7 @@ class SceneReader {
     require_known_keys(document, "",
                        {"gravity", "timestep", "duration", "theta", "restitution", "friction", "friction_model",
                         "projection", "baumgarte", "slop", "split_impulse", "sleeping", "sleep_speed",
-                        "sleep_time", "ground", "planes", "bodies", "tolerance", "solver"});
+                        "sleep_time", "ground", "planes", "bodies", "tolerance", "solver", "dense_pivoting_max_size"});
     contact::Scene scene;
     contact::MoreauJeanOptions& options = scene.options;
     options.gravity = vector2(require(document, "", "gravity"), "gravity");
@@ -225,6 +226,12 @@ class SceneReader {
     }
     if (const json* tolerance = find(document, "tolerance")) {
       options.solve.tolerance = positive(*tolerance, "tolerance");
+    }
+    if (const json* size = find(document, "dense_pivoting_max_size")) {
+      if (!size->is_number_integer() || size->get<std::int64_t>() < 0) {
+        fail("dense_pivoting_max_size must be an integer >= 0, got " + size->dump());
+      }
+      options.dense_pivoting_max_size = static_cast<Eigen::Index>(size->get<std::int64_t>());
     }
     if (const json* solver = find(document, "solver")) {
       if (!solver->is_string()) fail("solver must be a method name string, got " + solver->dump());

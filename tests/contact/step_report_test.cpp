@@ -72,6 +72,31 @@ TEST(StepReport, KeepsTheSolversResultInTheLayoutOfItsUnknowns) {
   EXPECT_EQ(lifted.result.z.size(), 0);
 }
 
+// The dense pivoting cap: Lemke on the Stewart–Trinkle LCP (4 unknowns a contact) pivots within the
+// cap; past it the method is not applicable, and the step says so and falls back to auto.
+TEST(StepReport, DensePivotingMaxSizeCapsTheStewartTrinkleLcp) {
+  MoreauJeanOptions options;
+  options.friction = 0.3;
+  options.method = Method::Lemke;
+  World world = test::chapter_block();  // 2 contacts: 8 unknowns
+  const StepReport pivoted = moreau_jean_step(world, options);
+  EXPECT_TRUE(pivoted.fallback.empty()) << pivoted.fallback;
+  EXPECT_EQ(pivoted.result.method, Method::Lemke);
+  EXPECT_EQ(pivoted.status, Status::Solved);
+  options.dense_pivoting_max_size = 7;
+  world = test::chapter_block();
+  const StepReport capped = moreau_jean_step(world, options);
+  EXPECT_EQ(capped.fallback, "lemke: not-applicable");
+  EXPECT_EQ(capped.status, Status::Solved);
+  EXPECT_LE(capped.result.relative_residual, options.solve.tolerance);
+  // The same impulses either way (the step's problem has one solution here).
+  EXPECT_NEAR((capped.normal_impulse - pivoted.normal_impulse).lpNorm<Eigen::Infinity>(), 0.0,
+              1e-9 * pivoted.normal_impulse.lpNorm<Eigen::Infinity>());
+  options.dense_pivoting_max_size = -1;
+  EXPECT_NE(refusal([&] { (void)moreau_jean_step(world, options); }).find("dense_pivoting_max_size must be >= 0"),
+            std::string::npos);
+}
+
 TEST(MoreauJean, CoulombStepsWarmStartFromTheLastImpulses) {
   // The resting block: from the second step on, both corners start from last step's impulse,
   // which already solves the step.

@@ -203,6 +203,17 @@ TEST(Scene, SleepingOptions) {
               HasSubstr("sleep_time"));
 }
 
+TEST(Scene, DensePivotingMaxSize) {
+  EXPECT_EQ(parse_scene_json(edited("\"friction\": 0.3", "\"friction\": 0.3")).options.dense_pivoting_max_size, 1000);
+  const contact::Scene scene =
+      parse_scene_json(edited("\"friction\": 0.3", "\"friction\": 0.3, \"dense_pivoting_max_size\": 20000"));
+  EXPECT_EQ(scene.options.dense_pivoting_max_size, 20000);
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"dense_pivoting_max_size\": -4")),
+              HasSubstr("dense_pivoting_max_size must be an integer >= 0, got -4"));
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"dense_pivoting_max_size\": 2.5")),
+              HasSubstr("dense_pivoting_max_size must be an integer >= 0, got 2.5"));
+}
+
 TEST(Scene, SimulateCallsBackEveryStep) {
   const contact::Scene scene = parse_scene_json(edited("\"duration\": 2.0", "\"duration\": 0.01"));
   long calls = 0;

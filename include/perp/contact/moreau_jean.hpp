@@ -114,9 +114,17 @@ struct MoreauJeanOptions {
   /// Options passed to `solve` for each step's problem. With the frictional contact problem the
   /// tolerance is on its relative error (default here 1e-10, tighter than `solve`'s 1e-8: the
   /// impulses of small scenes come out exact to ~10 digits), and `initial_guess` is ignored (the
-  /// step warm-starts from `World::impulses`). Within a step, auto's last resort (Lemke on the
-  /// Stewart–Trinkle LCP) is kept to problems of at most 250 contacts (`lcp_max_size` capped at 1000).
+  /// step warm-starts from `World::impulses`). Within a step, `friction_contact.lcp_max_size` is
+  /// capped by `dense_pivoting_max_size`.
   SolveOptions solve{.tolerance = 1e-10};
+  /// The largest LCP (unknowns, >= 0) a step forms densely and pivots on: with Coulomb friction,
+  /// auto's last resort, Lemke on the Stewart–Trinkle LCP (4 unknowns a contact); with the convex
+  /// models, the dense route after their solve on the factors fails. Default 1000 (250 contacts),
+  /// where a pivot sequence costs milliseconds. Larger values buy exactness with time: on the packed
+  /// steps of a 1 000-disk heap (690–980 contacts), where the iterative methods stall at relative
+  /// errors of 1e-6–1e-3, Lemke solved every step tried, in 3 900–10 000 pivots and 25–140 s a step
+  /// (bench/README.md, "Packed heaps and the exact LCP").
+  Eigen::Index dense_pivoting_max_size = 1000;
 
   /// Throws `InvalidProblem` naming the first bad field.
   void validate() const;
