@@ -45,6 +45,10 @@ inline constexpr Eigen::Index kAutoSettleMaxSize = 500;
 /// principal pivoting takes over (bench/'s contact family: solved in the first or second run).
 inline constexpr int kAutoSettleSweeps = 160;
 inline constexpr int kAutoSettleTries = 2;
+/// Where auto goes to principal pivoting without a PGS point (a starting block without a Cholesky
+/// factor, outside step 2'), this many PGS sweeps from the start first: dantzig drives first the
+/// indices they leave positive (bench/'s contact family: 4 sweeps cut as many pivots as 8).
+inline constexpr int kAutoOrderSweeps = 4;
 
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
 ///   - n <= kAutoDirectSize (16): on a triangular M with a positive diagonal, one PGS sweep
