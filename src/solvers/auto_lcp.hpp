@@ -78,6 +78,9 @@ inline constexpr int kAutoOrderSweeps = 4;
 ///        kAutoSettleSweeps sweeps or kAutoSettleTries runs, principal pivoting as above;
 ///     3. after kAutoSweepBudget sweeps, newton-min warm-started from the PGS point.
 ///   - otherwise: the classified chain.
+/// Dantzig on this route drives first the indices that the last PGS point leaves positive, largest
+/// first (kAutoOrderSweeps sweeps from the start where there is none yet), then index order where
+/// that does not solve (auto_lcp.cpp, `pivot`).
 /// The message names every switch and its reason; `Result::method` the method that produced z.
 /// Statuses are judged on the relative residual of the returned z (solved only at the tolerance).
 [[nodiscard]] Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified);
