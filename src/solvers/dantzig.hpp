@@ -51,8 +51,8 @@ namespace perp {
 /// proved: `auto` on a symmetric LCP drives first the indices that a few PGS sweeps left positive,
 /// the clamped set's likely members, largest first (auto_lcp.cpp; on bench/'s singular contact
 /// family 35–40 % fewer instructions than index order at n = 100–200). Used where there is no
-/// friction coupling and no free component (an LCP's box form) and `order` is a permutation of
-/// 0..n−1; otherwise the order of the overload above.
+/// friction coupling, every lower bound is finite (an LCP's box form: lower 0) and `order` is a
+/// permutation of 0..n−1; otherwise the order of the overload above.
 [[nodiscard]] Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options,
                                    const std::vector<Eigen::Index>& order);
 

@@ -79,7 +79,8 @@ TEST(DantzigOrder, AnOrderThatIsNotAPermutationOrABoxWithFreeComponentsKeepTheDe
     EXPECT_EQ(result.z, plain.z);
     EXPECT_EQ(result.iterations, plain.iterations);
   }
-  // A free component must be clamped first: the order is not used, the result is the default's.
+  // A free component must be clamped first: with any lower bound infinite the order is not used,
+  // the result is the default's.
   BoxLcp free = box;
   free.M.diagonal().array() += 1.0;  // positive definite, so that the free component has a solution
   free.lower[3] = -std::numeric_limits<double>::infinity();
