@@ -45,6 +45,10 @@ inline constexpr Eigen::Index kAutoSettleMaxSize = 500;
 /// principal pivoting takes over (bench/'s contact family: solved in the first or second run).
 inline constexpr int kAutoSettleSweeps = 160;
 inline constexpr int kAutoSettleTries = 2;
+/// Where auto goes to principal pivoting without a PGS point (a starting block without a Cholesky
+/// factor, outside step 2'), this many PGS sweeps from the start first: dantzig drives first the
+/// indices they leave positive (bench/'s contact family: 4 sweeps cut as many pivots as 8).
+inline constexpr int kAutoOrderSweeps = 4;
 
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
 ///   - n <= kAutoDirectSize (16): on a triangular M with a positive diagonal, one PGS sweep
@@ -74,6 +78,9 @@ inline constexpr int kAutoSettleTries = 2;
 ///        kAutoSettleSweeps sweeps or kAutoSettleTries runs, principal pivoting as above;
 ///     3. after kAutoSweepBudget sweeps, newton-min warm-started from the PGS point.
 ///   - otherwise: the classified chain.
+/// Dantzig on this route drives first the indices that the last PGS point leaves positive, largest
+/// first (kAutoOrderSweeps sweeps from the start where there is none yet), then index order where
+/// that does not solve (auto_lcp.cpp, `pivot`).
 /// The message names every switch and its reason; `Result::method` the method that produced z.
 /// Statuses are judged on the relative residual of the returned z (solved only at the tolerance).
 [[nodiscard]] Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified);

@@ -15,21 +15,14 @@
 
 namespace perp {
 
-Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
+namespace {
+
+// The default order: free components first (they are clamped for good), then the others with fixed
+// bounds, then the coupled ones (whose bounds are read from their normals when they are driven),
+// each group in index order.
+std::vector<Eigen::Index> dantzig_default_order(const BoxLcp& problem) {
   using detail::kInfinity;
-  using dantzig_detail::PassOutcome;
-  using dantzig_detail::Pivoting;
   const Eigen::Index n = problem.size();
-  Result result;
-  result.method = Method::Dantzig;
-  if (n == 0) {
-    result.status = Status::Solved;
-    result.message = "empty problem (n = 0)";
-    return result;
-  }
-  // Free components first (they are clamped for good), then the others with fixed bounds, then
-  // the coupled ones (whose bounds are read from their normals when they are driven), each group
-  // in index order.
   std::vector<char> is_coupled(static_cast<std::size_t>(n), 0);
   for (const FrictionCoupling& c : problem.friction) is_coupled[static_cast<std::size_t>(c.index)] = 1;
   std::vector<Eigen::Index> order;
@@ -41,6 +34,26 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
       if (in == group) order.push_back(i);
     }
   }
+  return order;
+}
+
+// Whether `order` is a permutation of 0..n−1.
+bool dantzig_is_permutation(const std::vector<Eigen::Index>& order, Eigen::Index n) {
+  if (static_cast<Eigen::Index>(order.size()) != n) return false;
+  std::vector<char> seen(static_cast<std::size_t>(n), 0);
+  for (const Eigen::Index i : order) {
+    if (i < 0 || i >= n || seen[static_cast<std::size_t>(i)] != 0) return false;
+    seen[static_cast<std::size_t>(i)] = 1;
+  }
+  return true;
+}
+
+Result dantzig_in_order(const BoxLcp& problem, const SolveOptions& options, const std::vector<Eigen::Index>& order) {
+  using dantzig_detail::PassOutcome;
+  using dantzig_detail::Pivoting;
+  const Eigen::Index n = problem.size();
+  Result result;
+  result.method = Method::Dantzig;
   const int limit = options.iteration_limit(default_pivots(n));
   // The Cholesky path when M is symmetric to round-off (products such as A Aᵀ are no more).
   const detail::MatrixScan entries = detail::scan_matrix(problem.M);
@@ -102,6 +115,30 @@ Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
   // and reads its status (under solve it runs again on the same point and changes nothing).
   detail::settle(result, options.tolerance);
   return result;
+}
+
+Result dantzig_empty() {
+  Result result;
+  result.method = Method::Dantzig;
+  result.status = Status::Solved;
+  result.message = "empty problem (n = 0)";
+  return result;
+}
+
+}  // namespace
+
+Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options) {
+  if (problem.size() == 0) return dantzig_empty();
+  return dantzig_in_order(problem, options, dantzig_default_order(problem));
+}
+
+Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options, const std::vector<Eigen::Index>& order) {
+  if (problem.size() == 0) return dantzig_empty();
+  const bool plain = problem.friction.empty() && (problem.lower.array() > -detail::kInfinity).all();
+  if (!plain || !dantzig_is_permutation(order, problem.size())) {
+    return dantzig_in_order(problem, options, dantzig_default_order(problem));
+  }
+  return dantzig_in_order(problem, options, order);
 }
 
 }  // namespace perp
