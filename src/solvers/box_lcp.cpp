@@ -18,7 +18,7 @@
 #include "dantzig.hpp"
 #include "newton.hpp"
 #include "pgs.hpp"
-#include "perp/solvers/path.hpp"
+#include "path.hpp"
 
 namespace perp {
 namespace {

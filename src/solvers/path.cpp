@@ -1,4 +1,4 @@
-#include "perp/solvers/path.hpp"
+#include "path.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>

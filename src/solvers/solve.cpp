@@ -23,7 +23,7 @@
 #include "murty.hpp"
 #include "newton.hpp"
 #include "pgs.hpp"
-#include "perp/solvers/path.hpp"
+#include "path.hpp"
 #include "perp/solvers/recommend.hpp"
 
 namespace perp {

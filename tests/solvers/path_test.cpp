@@ -1,4 +1,4 @@
-#include "perp/solvers/path.hpp"
+#include "../../src/solvers/path.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -24,7 +24,7 @@ enum class Method {
   NewtonMin,    ///< "newton-min": semismooth Newton on min(z, F(z)), line search on the FB merit
   PenalizedFb,  ///< "penalized-fb": semismooth Newton on the penalized FB of Chen–Chen–Kanzow
   Smoothing,    ///< "smoothing": Newton on the smoothed FB with μ → 0, warm-started (solvers/newton.hpp)
-  Path,         ///< "path": PATH-class path search on the pivoted linearizations of the normal map (solvers/path.hpp)
+  Path,         ///< "path": PATH-class path search on the pivoted linearizations of the normal map (src/solvers/path.hpp; docs/solvers.md)
   InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
   Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP (solvers/dantzig.hpp)
   Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement (solvers/mlcp.hpp)

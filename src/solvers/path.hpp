@@ -1,5 +1,8 @@
 #pragma once
-/// \file
+// A kernel of the solvers layer (private, not installed since issue 14): call it through `solve`.
+// Its entries still validate the problem and the options themselves (a second pass through `solve`,
+// small beside one path's pivots).
+//
 /// `path`: a PATH-class method for the MCP (and so for the NCP, the LCP and the box LCP with fixed
 /// bounds), after Ralph (1994) and Dirkse–Ferris (1995), with Billups' proximal perturbation.
 ///
