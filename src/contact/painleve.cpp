@@ -27,18 +27,18 @@ void PainleveRod::validate() const {
 
 namespace {
 
-constexpr std::array<detail::EnumName<PainleveRegime>, 5> kRegimeNames{{
+constexpr std::array<perp::detail::EnumName<PainleveRegime>, 5> kRegimeNames{{
     {PainleveRegime::Separating, "separating"},
     {PainleveRegime::Contact, "contact"},
     {PainleveRegime::Indeterminate, "indeterminate"},
     {PainleveRegime::Inconsistent, "inconsistent"},
     {PainleveRegime::Degenerate, "degenerate"},
 }};
-static_assert(detail::in_declaration_order(kRegimeNames));
+static_assert(perp::detail::in_declaration_order(kRegimeNames));
 
 }  // namespace
 
-std::string to_string(PainleveRegime regime) { return std::string(detail::name_in(kRegimeNames, regime, "unknown")); }
+std::string to_string(PainleveRegime regime) { return std::string(perp::detail::name_in(kRegimeNames, regime, "unknown")); }
 
 PainleveAnalysis analyze_painleve(const PainleveRod& rod) {
   rod.validate();
