@@ -17,7 +17,7 @@
 // iterations, sleeping on) and at (30, 10), and at 8/3 without sleeping (like perp).
 //
 // Usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--sleeping]
-//                      [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--perp-only]
+//                      [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] [--perp-only]
 //                      [--box2d-iterations V/P]... [--verbose]
 //   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
 //   all, 10 s each; disks10000 only when named; M: perp's method, default auto; --anitescu-potra: perp steps the convex
@@ -27,6 +27,8 @@
 //   friction_contact.auto_shift_updates: not tried); --max-iterations N: the step's solve options'
 //   max_iterations (for auto, the budget of its whole chain; default 0, the methods' own);
 //   --nsgs-sweeps N: friction_contact.auto_nsgs_sweeps (auto's first sweeps, default 1000);
+//   --dense-pivoting N: MoreauJeanOptions::dense_pivoting_max_size (the largest LCP a step pivots on
+//   densely, default 1000 unknowns);
 //   --perp-only skips Box2D; --box2d-iterations V/P adds a Box2D row at V velocity and P position
 //   iterations without sleeping (repeatable: to find the iterations at which Box2D takes perp's time a step,
 //   and compare their penetration and drift at equal time);
@@ -194,17 +196,11 @@ void finish(Figures& figures, const Scene& scene, const World& end, int steps, d
   }
 }
 
-/// `split`: the split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on.
-Figures run_perp(const Scene& scene, int steps, bool split, perp::Method method, bool relaxed, bool sleeping,
-                 bool verbose, int shift_updates, int max_iterations, int nsgs_sweeps) {
+/// `base`: the step options the flags chose (method, model, sleeping, solver limits); `split`: the
+/// split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on.
+Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanOptions& base, bool split, bool verbose) {
   World world = scene.world;
-  perp::contact::MoreauJeanOptions options;
-  options.method = method;
-  if (shift_updates >= 0) options.solve.friction_contact.auto_shift_updates = shift_updates;
-  if (max_iterations > 0) options.solve.max_iterations = max_iterations;
-  if (nsgs_sweeps > 0) options.solve.friction_contact.auto_nsgs_sweeps = nsgs_sweeps;
-  options.sleeping = sleeping;
-  if (relaxed) options.friction_model = perp::contact::FrictionModel::AnitescuPotra;
+  perp::contact::MoreauJeanOptions options = base;
   if (split) {
     options.baumgarte = 0.2;
     options.slop = 0.005;
@@ -338,29 +334,26 @@ void print(const Scene& scene, const std::string& engine, const Figures& f) {
 int main(int argc, char** argv) {
   double seconds = 10;
   std::vector<std::string> wanted;
-  perp::Method method = perp::Method::Auto;
+  perp::contact::MoreauJeanOptions base;  // the step options the flags choose
   bool box2d = true;
   bool verbose = false;
-  bool relaxed = false;
-  bool sleeping = false;
-  int shift_updates = -1;
-  int max_iterations = 0;
-  int nsgs_sweeps = 0;
   std::vector<std::pair<int, int>> extra_iterations;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
       seconds = std::strtod(argv[++i], nullptr);
     } else if (arg == "--method" && i + 1 < argc) {
-      method = perp::from_string<perp::Method>(argv[++i]);
+      base.method = perp::from_string<perp::Method>(argv[++i]);
     } else if (arg == "--anitescu-potra") {
-      relaxed = true;
+      base.friction_model = perp::contact::FrictionModel::AnitescuPotra;
     } else if (arg == "--shift-updates" && i + 1 < argc) {
-      shift_updates = std::atoi(argv[++i]);
+      base.solve.friction_contact.auto_shift_updates = std::atoi(argv[++i]);
     } else if (arg == "--max-iterations" && i + 1 < argc) {
-      max_iterations = std::atoi(argv[++i]);
+      base.solve.max_iterations = std::atoi(argv[++i]);
     } else if (arg == "--nsgs-sweeps" && i + 1 < argc) {
-      nsgs_sweeps = std::atoi(argv[++i]);
+      base.solve.friction_contact.auto_nsgs_sweeps = std::atoi(argv[++i]);
+    } else if (arg == "--dense-pivoting" && i + 1 < argc) {
+      base.dense_pivoting_max_size = std::atol(argv[++i]);
     } else if (arg == "--box2d-iterations" && i + 1 < argc) {
       int velocity = 0;
       int position = 0;
@@ -371,7 +364,7 @@ int main(int argc, char** argv) {
       }
       extra_iterations.emplace_back(velocity, position);
     } else if (arg == "--sleeping") {
-      sleeping = true;
+      base.sleeping = true;
     } else if (arg == "--perp-only") {
       box2d = false;
     } else if (arg == "--verbose") {
@@ -381,7 +374,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] "
-                   "[--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--perp-only] "
+                   "[--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] [--perp-only] "
                    "[--box2d-iterations V/P]... [--verbose]\n");
       return 2;
     }
@@ -410,11 +403,12 @@ int main(int argc, char** argv) {
               run_box2d(scene, steps, velocity, position, false));
       }
     }
-    const std::string name = std::string(relaxed ? "Anitescu-Potra, " : "Coulomb, ") + perp::to_string(method) +
-                             (sleeping ? ", sleeping" : "");
-    print(scene, "perp (" + name + ")", run_perp(scene, steps, false, method, relaxed, sleeping, verbose, shift_updates, max_iterations, nsgs_sweeps));
+    const bool relaxed = base.friction_model == perp::contact::FrictionModel::AnitescuPotra;
+    const std::string name = std::string(relaxed ? "Anitescu-Potra, " : "Coulomb, ") + perp::to_string(base.method) +
+                             (base.sleeping ? ", sleeping" : "");
+    print(scene, "perp (" + name + ")", run_perp(scene, steps, base, false, verbose));
     print(scene, "perp (" + name + ", split impulse)",
-          run_perp(scene, steps, true, method, relaxed, sleeping, verbose, shift_updates, max_iterations, nsgs_sweeps));
+          run_perp(scene, steps, base, true, verbose));
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
