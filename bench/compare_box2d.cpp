@@ -28,7 +28,7 @@
 //   max_iterations (for auto, the budget of its whole chain; default 0, the methods' own);
 //   --nsgs-sweeps N: friction_contact.auto_nsgs_sweeps (auto's first sweeps, default 1000);
 //   --dense-pivoting N: MoreauJeanOptions::dense_pivoting_max_size (the largest LCP a step pivots on
-//   densely, default 1000 unknowns);
+//   densely, default 1000 unknowns; friction_contact.lcp_max_size raised to it too);
 //   --perp-only skips Box2D; --box2d-iterations V/P adds a Box2D row at V velocity and P position
 //   iterations without sleeping (repeatable: to find the iterations at which Box2D takes perp's time a step,
 //   and compare their penetration and drift at equal time);
@@ -354,6 +354,8 @@ int main(int argc, char** argv) {
       base.solve.friction_contact.auto_nsgs_sweeps = std::atoi(argv[++i]);
     } else if (arg == "--dense-pivoting" && i + 1 < argc) {
       base.dense_pivoting_max_size = std::atol(argv[++i]);
+      base.solve.friction_contact.lcp_max_size = std::max(base.solve.friction_contact.lcp_max_size,
+                                                           base.dense_pivoting_max_size);
     } else if (arg == "--box2d-iterations" && i + 1 < argc) {
       int velocity = 0;
       int position = 0;

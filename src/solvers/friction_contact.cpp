@@ -111,6 +111,11 @@ constexpr double kContinuedRelaxation = 1.5;
 /// Larger problems keep newton-ac's own limit: there it is the method that finishes (93 steps on
 /// a 1 391-contact step of a 1 000-disk heap).
 constexpr int kNewtonStepsBeforeLemke = 20;
+/// Lemke comes before prox (with newton-ac kept short) up to this many Stewart-Trinkle unknowns
+/// (250 contacts), where its dense pivots cost milliseconds to a second; above, up to
+/// `lcp_max_size`, it comes last: on the 1 000-disk heap's steps of 400-970 contacts it took
+/// 2 000-21 000 pivots and 0.6-140 s, where prox solved some of them in about a second.
+constexpr Eigen::Index kLemkeBeforeProxMaxSize = 1000;
 /// auto: when no method solved but the best point is within this many tolerances, nsgs from it.
 constexpr double kPolishReach = 1e3;
 
@@ -222,13 +227,18 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
       "heaps); prox then from the best point (W + rho I is positive definite where W is singular or "
       "redundant, which stalls both)";
   // Small planar problems: Lemke on the exact Stewart-Trinkle LCP before prox, and newton-ac kept
-  // short before it (see kNewtonStepsBeforeLemke).
+  // short before it (see kNewtonStepsBeforeLemke); larger ones within lcp_max_size: Lemke last.
   const bool lemke_in_chain = d == 2 && lcp_size <= options.friction_contact.lcp_max_size;
-  if (lemke_in_chain) {
+  const bool lemke_early = lemke_in_chain && lcp_size <= kLemkeBeforeProxMaxSize;
+  if (lemke_early) {
     order.insert(order.end() - 1, Method::Lemke);
     reason += "; on this small planar problem newton-ac gets " + std::to_string(kNewtonStepsBeforeLemke) +
               " steps, and lemke on the exact Stewart-Trinkle LCP (" + std::to_string(lcp_size) +
               " unknowns: small enough to pivot densely) runs before prox";
+  } else if (lemke_in_chain) {
+    order.push_back(Method::Lemke);
+    reason += "; lemke on the exact Stewart-Trinkle LCP (" + std::to_string(lcp_size) +
+              " unknowns, dense pivots: seconds to minutes) last";
   }
   Eigen::VectorXd best = r0;
   double best_error = std::numeric_limits<double>::infinity();
@@ -248,7 +258,7 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
           attempt_result = continued_nsgs(problem, attempt, best, budget, limit - budget, residuals);
         } else {
           if (method == Method::Nsgs) attempt.max_iterations = budget;
-          if (method == Method::NewtonAc && lemke_in_chain && options.max_iterations == 0) {
+          if (method == Method::NewtonAc && lemke_early && options.max_iterations == 0) {
             attempt.max_iterations = kNewtonStepsBeforeLemke;
           }
           attempt_result = finished_run(problem, method, attempt, residuals);

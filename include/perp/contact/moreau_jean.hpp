@@ -118,12 +118,13 @@ struct MoreauJeanOptions {
   /// capped by `dense_pivoting_max_size`.
   SolveOptions solve{.tolerance = 1e-10};
   /// The largest LCP (unknowns, >= 0) a step forms densely and pivots on: with Coulomb friction,
-  /// auto's last resort, Lemke on the Stewart–Trinkle LCP (4 unknowns a contact); with the convex
+  /// Lemke on the Stewart–Trinkle LCP in auto's chain (4 unknowns a contact; the smaller of this and
+  /// `solve.friction_contact.lcp_max_size`, default 4 000, applies: raise both); with the convex
   /// models, the dense route after their solve on the factors fails. Default 1000 (250 contacts),
-  /// where a pivot sequence costs milliseconds. Larger values buy exactness with time: on the packed
-  /// steps of a 1 000-disk heap (690–980 contacts), where the iterative methods stall at relative
-  /// errors of 1e-6–1e-3, Lemke solved every step tried, in 3 900–10 000 pivots and 25–140 s a step
-  /// (bench/README.md, "Packed heaps and the exact LCP").
+  /// where a pivot sequence costs milliseconds to a second. Larger values buy exactness with time: on
+  /// the packed steps of a 1 000-disk heap (690–970 contacts), where the iterative methods stall at
+  /// relative errors of 1e-6–1e-3, Lemke solved every step tried, in 3 900–21 000 pivots and 18–140 s
+  /// a step (bench/README.md, "Packed heaps and the exact LCP").
   Eigen::Index dense_pivoting_max_size = 1000;
 
   /// Throws `InvalidProblem` naming the first bad field.
