@@ -128,8 +128,13 @@ py::dict step_world(World& world, double timestep, double theta, double restitut
                     const std::string& friction_model, double activation_tolerance, bool projection,
                     const FArray& gravity, const std::string& method, double tol, const py::object& max_iter,
                     const py::dict& options, double baumgarte, double slop, bool split_impulse, bool derivatives,
-                    const std::string& degenerate, bool minimum_norm) {
+                    const std::string& degenerate, bool minimum_norm, bool sleeping, double sleep_speed,
+                    double sleep_time, long long dense_pivoting_max_size) {
   contact::MoreauJeanOptions o;
+  o.sleeping = sleeping;
+  o.sleep_speed = sleep_speed;
+  o.sleep_time = sleep_time;
+  o.dense_pivoting_max_size = static_cast<Eigen::Index>(dense_pivoting_max_size);
   o.baumgarte = baumgarte;
   o.slop = slop;
   o.split_impulse = split_impulse;
@@ -174,7 +179,9 @@ py::dict step_world(World& world, double timestep, double theta, double restitut
   d["method"] = step_method_name(report);
   d["iterations"] = report.result.iterations;
   d["residual"] = report.result.residual;
+  d["relative_residual"] = report.result.relative_residual;
   d["message"] = report.result.message;
+  d["sleeping_bodies"] = report.sleeping_bodies;
   d["solve_ms"] = report.solve_ms;
   d["step_ms"] = report.step_ms;
   d["problem_size"] = static_cast<long long>(report.lcp_size);
@@ -405,7 +412,8 @@ void bind_world(py::module_& m) {
   m.def("moreau_jean_step", &step_world, arg("world"), arg("timestep"), arg("theta"), arg("restitution"),
         arg("friction"), arg("friction_model"), arg("activation_tolerance"), arg("projection"), arg("gravity"),
         arg("method"), arg("tol"), arg("max_iter"), arg("options"), arg("baumgarte"), arg("slop"),
-        arg("split_impulse"), arg("derivatives"), arg("degenerate"), arg("minimum_norm"));
+        arg("split_impulse"), arg("derivatives"), arg("degenerate"), arg("minimum_norm"), arg("sleeping"),
+        arg("sleep_speed"), arg("sleep_time"), arg("dense_pivoting_max_size"));
   m.def(
       "painleve_world",
       [](double theta, double mu, double theta_dot, double mass, double half_length, double gravity,
