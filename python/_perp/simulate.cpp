@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "common.hpp"
 
@@ -34,8 +35,9 @@ struct Recording {
   std::vector<double> energy;  // per sample: kinetic, potential, total
   std::vector<Status> status;
   std::vector<std::string> method;
+  std::vector<std::pair<long, std::string>> fallbacks;  // only the steps that fell back (rare)
   std::vector<int> iterations;
-  std::vector<double> residual, solve_ms, step_ms;
+  std::vector<double> residual, relative_residual, solve_ms, step_ms;
   std::vector<long long> problem_size, offsets{0};
   // one entry per active contact of every step
   std::vector<long long> contact_step;
@@ -62,8 +64,8 @@ py::array_t<T> array_of(const std::vector<T>& values, std::vector<py::ssize_t> s
 }
 
 /// Bytes recorded per sample (time, 6 numbers a body, 3 energies) and per step (its report, without
-/// the method's name), and per active contact.
-constexpr double kStepBytes = 8.0 * 7 + 32;
+/// the method's name and the rare fallbacks), and per active contact.
+constexpr double kStepBytes = 8.0 * 8 + 32;
 constexpr double kContactBytes = 8.0 * 11;
 
 py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
@@ -92,6 +94,8 @@ py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
       rec.method.push_back(report.ran_solve() ? to_string(report.result.method) : std::string());
       rec.iterations.push_back(report.result.iterations);
       rec.residual.push_back(report.result.residual);
+      rec.relative_residual.push_back(report.result.relative_residual);
+      if (!report.fallback.empty()) rec.fallbacks.emplace_back(k, report.fallback);
       rec.solve_ms.push_back(report.solve_ms);
       rec.step_ms.push_back(report.step_ms);
       rec.problem_size.push_back(static_cast<long long>(report.lcp_size));
@@ -129,6 +133,11 @@ py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
   d["method"] = rec.method;
   d["iterations"] = array_of(rec.iterations, {n_steps});
   d["residual"] = array_of(rec.residual, {n_steps});
+  d["relative_residual"] = array_of(rec.relative_residual, {n_steps});
+  py::list fallback;
+  for (py::ssize_t k = 0; k < n_steps; ++k) fallback.append("");
+  for (const auto& [k, text] : rec.fallbacks) fallback[static_cast<std::size_t>(k)] = text;
+  d["fallback"] = fallback;
   d["solve_ms"] = array_of(rec.solve_ms, {n_steps});
   d["step_ms"] = array_of(rec.step_ms, {n_steps});
   d["problem_size"] = array_of(rec.problem_size, {n_steps});

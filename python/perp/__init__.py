@@ -705,8 +705,9 @@ class Simulation:
 
     ``t`` (S,); ``state`` (S, bodies, 6) with columns x, y, angle, vx, vy, omega; ``x`` … ``omega``
     (S, bodies); ``body(name)`` one body's columns; ``energy`` (kinetic, potential, total, dissipated);
-    per step (S − 1 entries): ``status``, ``method``, ``iterations``, ``residual``, ``solve_ms``,
-    ``step_ms``, ``problem_size``; ``contacts`` the active contacts of every step as flat arrays
+    per step (S − 1 entries): ``status``, ``method``, ``iterations``, ``residual``,
+    ``relative_residual``, ``fallback`` (as in :class:`StepReport`), ``solve_ms``, ``step_ms``,
+    ``problem_size``; ``contacts`` the active contacts of every step as flat arrays
     (``step``, ``body_a``, ``body_b`` (-1: ground), ``point``, ``normal``, ``gap``, ``normal_impulse``,
     ``tangent_impulse``), ``contacts_at(k)`` those of step k; ``shapes``, ``names``, ``ground``."""
 
@@ -722,6 +723,8 @@ class Simulation:
         self.method: list = data["method"]
         self.iterations: np.ndarray = data["iterations"]
         self.residual: np.ndarray = data["residual"]
+        self.relative_residual: np.ndarray = data["relative_residual"]
+        self.fallback: list = data["fallback"]
         self.solve_ms: np.ndarray = data["solve_ms"]
         self.step_ms: np.ndarray = data["step_ms"]
         self.problem_size: np.ndarray = data["problem_size"]

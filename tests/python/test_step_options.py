@@ -148,6 +148,10 @@ def test_simulate_takes_dense_pivoting_max_size_from_the_scene():
     plain = perp.simulate(scene)
     assert capped.unsolved == 0 and plain.unsolved == 0
     assert set(plain.method) == {"lemke"} and "lemke" not in capped.method
+    # the per-step solve records: every step has contacts, solved within the scene's tolerance
+    assert set(plain.fallback) == {""} and set(capped.fallback) == {"lemke: not-applicable"}
+    assert capped.relative_residual.shape == (capped.steps,) and capped.relative_residual.max() <= 1e-10
+    assert plain.relative_residual.max() <= 1e-10
     np.testing.assert_allclose(capped.state, plain.state, rtol=0, atol=1e-9)
     with pytest.raises(perp.InvalidProblem, match="dense_pivoting_max_size"):
         perp.simulate(dict(scene, dense_pivoting_max_size=-1))
