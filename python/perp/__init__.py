@@ -801,8 +801,8 @@ class StepReport(NamedTuple):
     ``arm_b``), their impulses, and how the step's problem was solved: ``method`` (the name of the
     method that answered; "" without contacts), ``iterations``, ``residual``, ``relative_residual``
     (the solve's relative residual, <= ``tol`` when solved), ``message`` (the solver's sentence),
-    ``fallback`` ("lemke: not-applicable" when the chosen method failed and auto answered from its
-    point; "" otherwise); ``sleeping_bodies`` with ``sleeping=True``."""
+    ``fallback`` (the chosen method's name and status, e.g. "lemke: not-applicable", when it did not
+    solve and auto answered from its point; "" otherwise); ``sleeping_bodies`` with ``sleeping=True``."""
 
     contacts: dict
     normal_impulse: np.ndarray
@@ -864,8 +864,8 @@ def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, r
             raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
     if isinstance(dense_pivoting_max_size, bool) or not isinstance(dense_pivoting_max_size, numbers.Integral):
         raise TypeError(f"dense_pivoting_max_size: expected an int, got {type(dense_pivoting_max_size).__name__}")
-    if dense_pivoting_max_size >= 2**63:
-        raise InvalidProblem(f"dense_pivoting_max_size: expected an int < 2**63, got {dense_pivoting_max_size}")
+    if not -2**63 <= dense_pivoting_max_size < 2**63:  # past int64 (the rest: validate's message)
+        raise InvalidProblem(f"dense_pivoting_max_size: expected an int in [0, 2**63), got {dense_pivoting_max_size}")
     if not isinstance(degenerate, str):
         raise TypeError(f"degenerate: expected \"bound\" or \"free\", got {type(degenerate).__name__}")
     d = _perp.moreau_jean_step(world, _real(timestep, "timestep"), _real(theta, "theta"),

@@ -86,6 +86,8 @@ def test_dense_pivoting_max_size_is_checked():
             chapter_block().step(dense_pivoting_max_size=bad)
     with pytest.raises(perp.InvalidProblem, match="dense_pivoting_max_size"):
         chapter_block().step(dense_pivoting_max_size=2**70)
+    with pytest.raises(perp.InvalidProblem, match="dense_pivoting_max_size"):
+        chapter_block().step(dense_pivoting_max_size=-2**70)
     w = chapter_block()
     before = w.state
     with pytest.raises(perp.InvalidProblem):
