@@ -705,8 +705,9 @@ class Simulation:
 
     ``t`` (S,); ``state`` (S, bodies, 6) with columns x, y, angle, vx, vy, omega; ``x`` … ``omega``
     (S, bodies); ``body(name)`` one body's columns; ``energy`` (kinetic, potential, total, dissipated);
-    per step (S − 1 entries): ``status``, ``method``, ``iterations``, ``residual``, ``solve_ms``,
-    ``step_ms``, ``problem_size``; ``contacts`` the active contacts of every step as flat arrays
+    per step (S − 1 entries): ``status``, ``method``, ``iterations``, ``residual``,
+    ``relative_residual``, ``fallback`` (as in :class:`StepReport`), ``solve_ms``, ``step_ms``,
+    ``problem_size``; ``contacts`` the active contacts of every step as flat arrays
     (``step``, ``body_a``, ``body_b`` (-1: ground), ``point``, ``normal``, ``gap``, ``normal_impulse``,
     ``tangent_impulse``), ``contacts_at(k)`` those of step k; ``shapes``, ``names``, ``ground``."""
 
@@ -722,6 +723,8 @@ class Simulation:
         self.method: list = data["method"]
         self.iterations: np.ndarray = data["iterations"]
         self.residual: np.ndarray = data["residual"]
+        self.relative_residual: np.ndarray = data["relative_residual"]
+        self.fallback: list = data["fallback"]
         self.solve_ms: np.ndarray = data["solve_ms"]
         self.step_ms: np.ndarray = data["step_ms"]
         self.problem_size: np.ndarray = data["problem_size"]
@@ -795,7 +798,11 @@ def _json_default(value: Any) -> Any:
 class StepReport(NamedTuple):
     """What one :func:`moreau_jean_step` did: the active contacts (geometry at the start of the
     step, as arrays ``body_a``, ``body_b`` (-1: ground), ``point``, ``normal``, ``gap``, ``arm_a``,
-    ``arm_b``), their impulses, and how the step's problem was solved."""
+    ``arm_b``), their impulses, and how the step's problem was solved: ``method`` (the name of the
+    method that answered; "" without contacts), ``iterations``, ``residual``, ``relative_residual``
+    (the solve's relative residual, <= ``tol`` when solved), ``message`` (the solver's sentence),
+    ``fallback`` (the chosen method's name and status, e.g. "lemke: not-applicable", when it did not
+    solve and auto answered from its point; "" otherwise); ``sleeping_bodies`` with ``sleeping=True``."""
 
     contacts: dict
     normal_impulse: np.ndarray
@@ -816,6 +823,8 @@ class StepReport(NamedTuple):
     fallback: str
     message: str
     derivatives: Optional[StepDerivatives] = None
+    relative_residual: float = 0.0
+    sleeping_bodies: int = 0
 
 
 FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")
@@ -826,13 +835,16 @@ def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, r
                      projection: bool = False, gravity=(0.0, -9.81), method: str = "auto", tol: float = 1e-10,
                      max_iter: Optional[int] = None, baumgarte: float = 0.0, slop: float = 0.0,
                      split_impulse: bool = False, derivatives: bool = False, degenerate: str = "bound",
-                     minimum_norm: bool = False, **method_options) -> StepReport:
+                     minimum_norm: bool = False, sleeping: bool = False, sleep_speed: float = 0.01,
+                     sleep_time: float = 0.5, dense_pivoting_max_size: int = 1000,
+                     **method_options) -> StepReport:
     """Advance ``world`` (in place) by one Moreau–Jean step of size ``timestep`` (docs/contact.md):
     contact detection, the velocity-level problem of the active contacts (by default the exact
     Coulomb frictional contact problem, warm-started from the last step), the velocity and position
     updates. The options are those of a scene file; ``method``/``tol``/``max_iter``/``method_options``
-    go to the step's solve. A step whose problem is not solved still advances and says so in
-    ``status``.
+    go to the step's solve; ``dense_pivoting_max_size`` (int >= 0) is the largest LCP the step forms
+    densely and pivots on (Lemke), ``sleeping``/``sleep_speed``/``sleep_time`` put islands at rest to
+    sleep. A step whose problem is not solved still advances and says so in ``status``.
 
     With ``derivatives=True`` the report's ``derivatives`` is a :class:`StepDerivatives` of the
     step just taken (``jvp(q=, v=, force=, mass=, friction=, restitution=)`` gives ``(dq, dv)`` of
@@ -847,9 +859,13 @@ def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, r
     if not isinstance(projection, (bool, np.bool_)):
         raise TypeError(f"projection: expected a bool, got {type(projection).__name__}")
     for name, flag in (("split_impulse", split_impulse), ("derivatives", derivatives),
-                       ("minimum_norm", minimum_norm)):
+                       ("minimum_norm", minimum_norm), ("sleeping", sleeping)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+    if isinstance(dense_pivoting_max_size, bool) or not isinstance(dense_pivoting_max_size, numbers.Integral):
+        raise TypeError(f"dense_pivoting_max_size: expected an int, got {type(dense_pivoting_max_size).__name__}")
+    if not -2**63 <= dense_pivoting_max_size < 2**63:  # past int64 (the rest: validate's message)
+        raise InvalidProblem(f"dense_pivoting_max_size: expected an int in [0, 2**63), got {dense_pivoting_max_size}")
     if not isinstance(degenerate, str):
         raise TypeError(f"degenerate: expected \"bound\" or \"free\", got {type(degenerate).__name__}")
     d = _perp.moreau_jean_step(world, _real(timestep, "timestep"), _real(theta, "theta"),
@@ -857,7 +873,9 @@ def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, r
                                _real(activation_tolerance, "activation_tolerance"), bool(projection),
                                _vector(gravity, "gravity"), _method(method), _real(tol, "tol"), _max_iter(max_iter),
                                method_options, _real(baumgarte, "baumgarte"), _real(slop, "slop"), bool(split_impulse),
-                               bool(derivatives), degenerate, bool(minimum_norm))
+                               bool(derivatives), degenerate, bool(minimum_norm), bool(sleeping),
+                               _real(sleep_speed, "sleep_speed"), _real(sleep_time, "sleep_time"),
+                               int(dense_pivoting_max_size))
     return StepReport(**d)
 
 

@@ -1,0 +1,159 @@
+"""moreau_jean_step's options beyond the scene basics (dense_pivoting_max_size, sleeping) and what its
+StepReport says of the step's solve (method, iterations, relative_residual, message, fallback)."""
+
+import json
+
+import numpy as np
+import pytest
+
+import perp
+from conftest import EXAMPLES
+
+# The fields of StepReport before relative_residual and sleeping_bodies were appended: their order
+# (positional unpacking, indexing) must not change.
+OLD_FIELDS = ("contacts", "normal_impulse", "tangent_impulse", "status", "method", "iterations", "residual",
+              "solve_ms", "step_ms", "problem_size", "criteria", "warm_started", "projected_contacts",
+              "projection_status", "split_contacts", "split_status", "fallback", "message", "derivatives")
+
+
+def chapter_block():
+    """The block of the chapter resting on the ground on its two corners (tests/contact/test_worlds.hpp)."""
+    block = perp.Body("block", perp.Box(1.0, 0.5), 1.0, position=(0.0, 0.25), inertia=1.0 / 12)
+    return perp.World([block], ground=0.0)
+
+
+def test_report_fields_keep_their_order_and_new_ones_come_last():
+    assert perp.StepReport._fields[:len(OLD_FIELDS)] == OLD_FIELDS
+    assert perp.StepReport._fields[len(OLD_FIELDS):] == ("relative_residual", "sleeping_bodies")
+    r = perp.moreau_jean_step(chapter_block(), friction=0.3)
+    assert r[4] == r.method and r[-3] is None  # positional access as before
+
+
+@pytest.mark.parametrize("method", ["nsgs", "lemke", "auto"])
+def test_resting_block_reports_its_solve(method):
+    w = chapter_block()
+    tol = 1e-10
+    r = w.step(friction=0.3, gravity=(0.0, -10.0), method=method, tol=tol)
+    assert r.status is perp.Status.SOLVED and r.fallback == ""
+    assert r.contacts["gap"].size == 2 and r.problem_size == 4
+    assert 0.0 <= r.relative_residual <= tol
+    if method != "auto":
+        assert r.method == method
+    else:
+        assert r.method in perp.METHODS
+    assert r.iterations >= 1 and isinstance(r.message, str) and r.message
+    # the block carries its weight: m g h shared by the corners
+    assert r.normal_impulse.sum() == pytest.approx(10.0 * 1e-3, rel=1e-9)
+
+
+def test_nsgs_message_names_the_relative_error():
+    r = chapter_block().step(friction=0.3, method="nsgs")
+    assert "relative error" in r.message, r.message
+
+
+def test_dense_pivoting_max_size_caps_the_stewart_trinkle_lcp():
+    # As tests/contact/step_report_test.cpp: Lemke on the Stewart–Trinkle LCP (4 unknowns a contact,
+    # 8 here) within the cap; below it the method is not applicable and auto answers instead.
+    pivoted = chapter_block().step(friction=0.3, method="lemke")
+    assert pivoted.fallback == "" and pivoted.method == "lemke" and pivoted.status is perp.Status.SOLVED
+    assert "8 unknowns" in pivoted.message, pivoted.message
+    capped = chapter_block().step(friction=0.3, method="lemke", dense_pivoting_max_size=7)
+    assert capped.fallback == "lemke: not-applicable"
+    assert capped.status is perp.Status.SOLVED
+    assert capped.method != "lemke" and capped.method in perp.METHODS
+    assert capped.relative_residual <= 1e-10
+    np.testing.assert_allclose(capped.normal_impulse, pivoted.normal_impulse, rtol=0,
+                               atol=1e-9 * np.abs(pivoted.normal_impulse).max())
+    # exactly at the size the cap lets Lemke pivot
+    at = chapter_block().step(friction=0.3, method="lemke", dense_pivoting_max_size=8)
+    assert at.fallback == "" and at.method == "lemke"
+
+
+def test_default_dense_pivoting_max_size_is_the_cpp_default():
+    a, b = chapter_block(), chapter_block()
+    for _ in range(5):
+        ra = a.step(friction=0.3, method="lemke")
+        rb = b.step(friction=0.3, method="lemke", dense_pivoting_max_size=1000)
+    np.testing.assert_array_equal(a.state, b.state)
+    assert ra.method == rb.method == "lemke"
+
+
+def test_dense_pivoting_max_size_is_checked():
+    with pytest.raises(perp.InvalidProblem, match="dense_pivoting_max_size must be >= 0"):
+        chapter_block().step(dense_pivoting_max_size=-1)
+    for bad in (7.0, True, "7", None):
+        with pytest.raises(TypeError, match="dense_pivoting_max_size"):
+            chapter_block().step(dense_pivoting_max_size=bad)
+    with pytest.raises(perp.InvalidProblem, match="dense_pivoting_max_size"):
+        chapter_block().step(dense_pivoting_max_size=2**70)
+    with pytest.raises(perp.InvalidProblem, match="dense_pivoting_max_size"):
+        chapter_block().step(dense_pivoting_max_size=-2**70)
+    w = chapter_block()
+    before = w.state
+    with pytest.raises(perp.InvalidProblem):
+        w.step(dense_pivoting_max_size=-5)
+    np.testing.assert_array_equal(w.state, before)  # a refused step leaves the world alone
+    # numpy integers are ints
+    assert chapter_block().step(dense_pivoting_max_size=np.int64(8), method="lemke", friction=0.3).fallback == ""
+
+
+def test_free_flight_reports_no_solve():
+    w = perp.World([perp.Body("ball", perp.Disk(0.1), 1.0, position=(0.0, 1.0))], ground=0.0)
+    r = w.step()
+    assert r.problem_size == 0 and r.method == "" and r.fallback == ""
+    assert r.relative_residual == 0.0 and r.iterations == 0 and r.sleeping_bodies == 0
+
+
+def test_sleeping_block_sleeps_and_stays_put():
+    w = chapter_block()
+    reports = [w.step(friction=0.3, sleeping=True, sleep_time=0.01) for _ in range(40)]
+    assert reports[0].sleeping_bodies == 0
+    assert reports[-1].sleeping_bodies == 1
+    asleep = w.state
+    r = w.step(friction=0.3, sleeping=True, sleep_time=0.01)
+    assert r.sleeping_bodies == 1 and r.problem_size == 0
+    np.testing.assert_array_equal(w.state, asleep)
+    # without sleeping (the default) the same block never sleeps
+    v = chapter_block()
+    assert all(v.step(friction=0.3).sleeping_bodies == 0 for _ in range(40))
+
+
+def test_sleep_speed_decides_what_is_at_rest():
+    # A block sliding at 1 m/s is not at rest under the default sleep_speed, but is under 10 m/s.
+    def sliding():
+        b = perp.Body("block", perp.Box(1.0, 0.5), 1.0, position=(0.0, 0.25), velocity=(1.0, 0.0))
+        return perp.World([b], ground=0.0)
+    w = sliding()
+    assert max(w.step(sleeping=True, sleep_time=0.01).sleeping_bodies for _ in range(40)) == 0
+    w = sliding()
+    assert max(w.step(sleeping=True, sleep_time=0.01, sleep_speed=10.0).sleeping_bodies for _ in range(40)) == 1
+
+
+@pytest.mark.parametrize("name, value", [("sleep_time", 0.0), ("sleep_time", float("nan")), ("sleep_speed", -1.0),
+                                         ("sleep_speed", float("inf"))])
+def test_sleep_options_are_checked(name, value):
+    with pytest.raises(perp.InvalidProblem, match=name):
+        chapter_block().step(sleeping=True, **{name: value})
+
+
+def test_sleep_option_types():
+    with pytest.raises(TypeError, match="sleeping"):
+        chapter_block().step(sleeping="yes")
+    with pytest.raises(TypeError, match="sleep_time"):
+        chapter_block().step(sleep_time="1")
+
+
+def test_simulate_takes_dense_pivoting_max_size_from_the_scene():
+    scene = json.loads((EXAMPLES / "scenes" / "two_contact_block.json").read_text())
+    scene.update(duration=0.01, friction=0.3, solver="lemke")
+    capped = perp.simulate(dict(scene, dense_pivoting_max_size=7))
+    plain = perp.simulate(scene)
+    assert capped.unsolved == 0 and plain.unsolved == 0
+    assert set(plain.method) == {"lemke"} and "lemke" not in capped.method
+    # the per-step solve records: every step has contacts, solved within the scene's tolerance
+    assert set(plain.fallback) == {""} and set(capped.fallback) == {"lemke: not-applicable"}
+    assert capped.relative_residual.shape == (capped.steps,) and capped.relative_residual.max() <= 1e-10
+    assert plain.relative_residual.max() <= 1e-10
+    np.testing.assert_allclose(capped.state, plain.state, rtol=0, atol=1e-9)
+    with pytest.raises(perp.InvalidProblem, match="dense_pivoting_max_size"):
+        perp.simulate(dict(scene, dense_pivoting_max_size=-1))
