@@ -113,8 +113,8 @@ constexpr double kContinuedRelaxation = 1.5;
 constexpr int kNewtonStepsBeforeLemke = 20;
 /// Lemke comes before prox (with newton-ac kept short) up to this many Stewart-Trinkle unknowns
 /// (250 contacts), where its dense pivots cost milliseconds to a second; above, up to
-/// `lcp_max_size`, it comes last: on the 1 000-disk heap's steps of 400-970 contacts it took
-/// 2 000-21 000 pivots and 0.6-140 s, where prox solved some of them in about a second.
+/// `lcp_max_size`, it comes last: on the 1 000-disk heap's steps of 400-1 091 contacts it took
+/// 2 000-21 000 pivots and 0.6-275 s, where nsgs, newton-ac or prox solved most in 0.02-1.5 s.
 constexpr Eigen::Index kLemkeBeforeProxMaxSize = 1000;
 /// auto: when no method solved but the best point is within this many tolerances, nsgs from it.
 constexpr double kPolishReach = 1e3;

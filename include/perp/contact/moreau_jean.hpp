@@ -123,7 +123,7 @@ struct MoreauJeanOptions {
   /// models, the dense route after their solve on the factors fails. Default 1000 (250 contacts),
   /// where a pivot sequence costs milliseconds to a second. Larger values buy exactness with time: on
   /// the packed steps of a 1 000-disk heap (690–970 contacts), where the iterative methods stall at
-  /// relative errors of 1e-6–1e-3, Lemke solved every step tried, in 3 900–21 000 pivots and 18–140 s
+  /// relative errors of 1e-6–1e-3, Lemke solved every step tried, in 3 900–21 000 pivots and 18–275 s
   /// a step (bench/README.md, "Packed heaps and the exact LCP").
   Eigen::Index dense_pivoting_max_size = 1000;
 
