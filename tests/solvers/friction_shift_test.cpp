@@ -198,17 +198,9 @@ TEST(ShiftFixedPoint, AutoOnTheFactorsTriesItAfterTheSweeps) {
 }
 
 // A box at rest on two corners, pressed down (q_N = −1, q_T = 0): statically indeterminate, every
-// r = (½, t, ½, −t) with |t| <= μ/2 gives u = 0. One sweep does not solve it; auto sees no contact
-// sliding at the sweep's point and solves Anitescu–Potra's relaxation, whose unique velocities
-// (u = 0) are Coulomb's. Checked from u recomputed from the returned r.
-TEST(ShiftFixedPoint, AutoSolvesAStructureAtRestByTheRelaxation) {
-  FactoredFrictionContact problem = sliding_box(0.5);
-  problem.q = (VectorXd(4) << -1.0, 0.0, -1.0, 0.0).finished();
-  SolveOptions options;
-  options.tolerance = 1e-12;
-  options.friction_contact.auto_nsgs_sweeps = 1;
-  FrictionContactResiduals criteria;
-  const Result result = solve(problem, Method::Auto, options, criteria);
+// r = (½, t, ½, −t) with |t| <= μ/2 gives u = 0. Anitescu–Potra's relaxation has unique velocities
+// (u = 0), which are Coulomb's. Checked from u recomputed from the returned r.
+void expect_box_at_rest(const FactoredFrictionContact& problem, const Result& result) {
   ASSERT_EQ(result.status, Status::Solved) << result.message;
   EXPECT_THAT(result.message, ::testing::HasSubstr("Anitescu-Potra's relaxation"));
   EXPECT_THAT(result.message, ::testing::Not(::testing::HasSubstr("W formed")));
@@ -218,10 +210,46 @@ TEST(ShiftFixedPoint, AutoSolvesAStructureAtRestByTheRelaxation) {
   EXPECT_NEAR(result.z[2], 0.5, 1e-12);
   EXPECT_NEAR(result.z[1] + result.z[3], 0.0, 1e-12);
   expect_coulomb(result.z, u, problem.mu, 1e-12);
+}
 
-  // Sliding (the box of the tests above): the relaxation is not tried.
+FactoredFrictionContact box_at_rest() {
+  FactoredFrictionContact problem = sliding_box(0.5);
+  problem.q = (VectorXd(4) << -1.0, 0.0, -1.0, 0.0).finished();
+  return problem;
+}
+
+// From r = 0 with no contact sliding at the free velocity, auto solves the relaxation before any
+// sweep (a structure's first step from rest).
+TEST(ShiftFixedPoint, AutoSolvesAStructureFromRestByTheRelaxationFirst) {
+  const FactoredFrictionContact problem = box_at_rest();
+  SolveOptions options;
+  options.tolerance = 1e-12;
+  FrictionContactResiduals criteria;
+  const Result result = solve(problem, Method::Auto, options, criteria);
+  expect_box_at_rest(problem, result);
+  EXPECT_THAT(result.message, ::testing::HasSubstr("from rest"));
+  EXPECT_THAT(result.message, ::testing::Not(::testing::HasSubstr("nsgs")));
+  EXPECT_EQ(result.iterations, 1);  // one program, no sweep
+
+  // Sliding (the box of the tests above, q_T = 2): neither route tries the relaxation.
+  options.friction_contact.auto_nsgs_sweeps = 1;
   const Result sliding = solve(sliding_box(0.5), Method::Auto, options, criteria);
   EXPECT_THAT(sliding.message, ::testing::Not(::testing::HasSubstr("relaxation")));
+}
+
+// From a warm start that is not a solution, one sweep does not solve it; auto sees no contact
+// sliding at the sweep's point and solves the relaxation after it.
+TEST(ShiftFixedPoint, AutoSolvesAStructureAtRestByTheRelaxationAfterTheSweeps) {
+  const FactoredFrictionContact problem = box_at_rest();
+  SolveOptions options;
+  options.tolerance = 1e-12;
+  options.friction_contact.auto_nsgs_sweeps = 1;
+  options.initial_guess = (VectorXd(4) << 0.3, 0.0, 0.3, 0.0).finished();
+  FrictionContactResiduals criteria;
+  const Result result = solve(problem, Method::Auto, options, criteria);
+  expect_box_at_rest(problem, result);
+  EXPECT_THAT(result.message, ::testing::HasSubstr("nsgs on the factors of W"));
+  EXPECT_THAT(result.message, ::testing::Not(::testing::HasSubstr("from rest")));
 }
 
 TEST(ShiftFixedPoint, NegativeUpdateBudgetIsRefused) {
