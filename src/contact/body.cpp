@@ -29,14 +29,16 @@ void require_finite_value(double value, const std::string& body, const char* fie
   if (!std::isfinite(value)) throw InvalidProblem("body \"" + body + "\": " + field + " is not finite");
 }
 
-/// Per-side friction >= 0 and restitution in [0, 1], where set; `what` names the side.
+/// Per-side friction >= 0 and restitution in [0, 1], where set; `what()` names the side (built only
+/// for the message: World::validate runs at every step, over every body).
+template <class Describe>
 void require_material(const std::optional<double>& friction, const std::optional<double>& restitution,
-                      const std::string& what) {
+                      const Describe& what) {
   if (friction && (!std::isfinite(*friction) || *friction < 0)) {
-    throw InvalidProblem(what + ": friction must be finite and >= 0, got " + number_text(*friction));
+    throw InvalidProblem(what() + ": friction must be finite and >= 0, got " + number_text(*friction));
   }
   if (restitution && (!std::isfinite(*restitution) || *restitution < 0 || *restitution > 1)) {
-    throw InvalidProblem(what + ": restitution must be in [0, 1], got " + number_text(*restitution));
+    throw InvalidProblem(what() + ": restitution must be in [0, 1], got " + number_text(*restitution));
   }
 }
 
@@ -88,7 +90,7 @@ void Body::validate() const {
   require_finite_value(velocity.x(), name, "velocity[0]");
   require_finite_value(velocity.y(), name, "velocity[1]");
   require_finite_value(angular_velocity, name, "angular_velocity");
-  require_material(friction, restitution, "body \"" + name + "\"");
+  require_material(friction, restitution, [&] { return "body \"" + name + "\""; });
 }
 
 double combine_friction(const std::optional<double>& a, const std::optional<double>& b, double fallback) {
@@ -118,7 +120,7 @@ void World::validate() const {
     if (!plane.normal.allFinite() || !(plane.normal.norm() > 0) || !std::isfinite(plane.normal.norm())) {
       throw InvalidProblem(what + ": normal must be finite and non-zero");
     }
-    require_material(plane.friction, plane.restitution, what);
+    require_material(plane.friction, plane.restitution, [&] { return what; });
   }
 }
 

@@ -415,8 +415,13 @@ std::vector<Contact> detect_contacts(const World& world, double margin, const st
   }
   const std::size_t count = world.bodies.size();
   std::vector<char> held(count);
-  for (std::size_t i = 0; i < count; ++i) held[i] = world.bodies[i].fixed || (!frozen.empty() && frozen[i]);
+  bool all_held = true;
+  for (std::size_t i = 0; i < count; ++i) {
+    held[i] = world.bodies[i].fixed || (!frozen.empty() && frozen[i]);
+    all_held = all_held && held[i];
+  }
   std::vector<Contact> contacts;
+  if (all_held) return contacts;  // nothing moves: no pair or surface is searched (a pile asleep)
   const std::size_t cap = contact_limit(world);
   for (std::size_t i = 0; i < count; ++i) {
     if (held[i]) continue;

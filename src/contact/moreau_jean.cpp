@@ -39,7 +39,9 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 double detection_margin(const World& world, double timestep, double tolerance) {
   double fastest = 0;
   for (const Body& body : world.bodies) {
-    fastest = std::max(fastest, body.velocity.norm() + std::abs(body.angular_velocity) * body.bounding_radius());
+    // The radius only for a spinning body: a sleeping pile asks this of every body at every step.
+    const double spin = std::abs(body.angular_velocity);
+    fastest = std::max(fastest, body.velocity.norm() + (spin == 0 ? 0.0 : spin * body.bounding_radius()));
   }
   return timestep * fastest + tolerance;
 }
@@ -398,14 +400,20 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
   // loaded contact has u_N = 0, so its gap grows only by that drift (1e-12 m a step there); the
   // factor is kept small so that a corner still 1 µm short of landing is not held up (it may hover
   // by that much).
+  // The loaded pairs are listed and sorted only when detection finds candidates (a sleeping pile
+  // keeps its impulses and finds none).
+  const bool any_loaded = std::any_of(world.impulses.begin(), world.impulses.end(),
+                                      [](const ContactImpulse& impulse) { return impulse.normal > 0; });
   std::vector<std::pair<int, int>> loaded;
-  for (const ContactImpulse& impulse : world.impulses) {
-    if (impulse.normal > 0) loaded.emplace_back(impulse.body_a, impulse.body_b);
-  }
-  std::sort(loaded.begin(), loaded.end());
   const double held_tolerance = kHeldFactor * options.activation_tolerance;
-  const double margin = detection_margin(world, h, loaded.empty() ? options.activation_tolerance : held_tolerance);
+  const double margin = detection_margin(world, h, any_loaded ? held_tolerance : options.activation_tolerance);
   const auto active_contacts = [&](const std::vector<Contact>& candidates) {
+    if (any_loaded && loaded.empty() && !candidates.empty()) {
+      for (const ContactImpulse& impulse : world.impulses) {
+        if (impulse.normal > 0) loaded.emplace_back(impulse.body_a, impulse.body_b);
+      }
+      std::sort(loaded.begin(), loaded.end());
+    }
     std::vector<Contact> active;
     active.reserve(candidates.size());
     for (const Contact& candidate : candidates) {

@@ -219,6 +219,13 @@ TEST(Detection, FrozenBodiesAreNotSearchedAgainstEachOther) {
   EXPECT_EQ(detect_contacts(world, margin, std::vector<char>(world.bodies.size(), 0)).size(), full.size());
   EXPECT_EQ(detect_contacts(world, margin, {}).size(), full.size());
   EXPECT_THROW((void)detect_contacts(world, margin, std::vector<char>(3, 1)), InvalidProblem);
+  // Every body frozen or fixed (a pile asleep): nothing is searched, so nothing is found, while the
+  // full search of the same world finds the heap's contacts.
+  EXPECT_TRUE(detect_contacts(world, margin, std::vector<char>(world.bodies.size(), 1)).empty());
+  std::vector<char> all_but_fixed(world.bodies.size(), 1);
+  all_but_fixed[30] = 0;  // fixed anyway
+  EXPECT_TRUE(detect_contacts(world, margin, all_but_fixed).empty());
+  EXPECT_FALSE(full.empty());
 }
 
 TEST(Detection, RejectsBadMargin) {
