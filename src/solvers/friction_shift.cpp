@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "anderson.hpp"
 #include "detail.hpp"
 #include "friction_ipm.hpp"
 #include "perp/core/error.hpp"
@@ -41,57 +42,6 @@ constexpr int kNewtonPasses = 4;
 /// 0.2–1.1 ‖q‖∞ at errors of 1e-9–1e-3.
 constexpr double kRestGate = 100.0;
 constexpr double kRestCap = 1e-2;
-
-/// Anderson's acceleration (type II) of a fixed point x = g(x): from the last `depth` differences
-/// of the residuals f = g(x) − x and of the images, the combination of images whose residual is
-/// least in the least-squares sense. While the active sets of the programs do not change, s ↦ g(s)
-/// is affine and the combination converges as a Krylov method would, where the plain iteration
-/// crawls at the rate of g's largest eigenvalue (0.9–0.99 measured on heaps).
-class ShiftAcceleration {
- public:
-  explicit ShiftAcceleration(int depth) : depth_(depth) {}
-  void restart() {
-    residual_steps_.clear();
-    image_steps_.clear();
-    have_last_ = false;
-  }
-  /// x and its image g; replaces g by the accelerated point. Returns whether it combined.
-  bool next(const Eigen::VectorXd& x, Eigen::VectorXd& g) {
-    Eigen::VectorXd f = g - x;
-    bool combined = false;
-    if (have_last_) {
-      residual_steps_.push_back(f - last_residual_);
-      image_steps_.push_back(g - last_image_);
-      if (static_cast<int>(residual_steps_.size()) > depth_) {
-        residual_steps_.erase(residual_steps_.begin());
-        image_steps_.erase(image_steps_.begin());
-      }
-      const auto k = static_cast<Eigen::Index>(residual_steps_.size());
-      Eigen::MatrixXd F(f.size(), k);
-      for (Eigen::Index j = 0; j < k; ++j) F.col(j) = residual_steps_[static_cast<std::size_t>(j)];
-      const Eigen::VectorXd gamma = F.colPivHouseholderQr().solve(f);
-      last_residual_ = std::move(f);
-      last_image_ = g;
-      if (gamma.allFinite()) {
-        for (Eigen::Index j = 0; j < k; ++j) g -= gamma[j] * image_steps_[static_cast<std::size_t>(j)];
-        combined = true;
-      }
-    } else {
-      last_residual_ = std::move(f);
-      last_image_ = g;
-      have_last_ = true;
-    }
-    return combined;
-  }
-
- private:
-  int depth_;
-  std::vector<Eigen::VectorXd> residual_steps_;
-  std::vector<Eigen::VectorXd> image_steps_;
-  Eigen::VectorXd last_residual_;
-  Eigen::VectorXd last_image_;
-  bool have_last_ = false;
-};
 
 /// A contact's status in the Newton system: which of the cone's edges carry its reaction.
 enum class Contact : char {
@@ -232,7 +182,10 @@ Result solve_by_shifts(const RowSparse& H, const Eigen::VectorXd& inverse_mass, 
     return g;
   };
   Eigen::VectorXd shift = initial_shift ? *initial_shift : image();
-  ShiftAcceleration acceleration(kShiftAndersonDepth);
+  // Anderson's acceleration of s ↦ g(s): while the active sets of the programs do not change the
+  // map is affine, and the plain iteration crawls at the rate of its largest eigenvalue (0.9–0.99
+  // measured on heaps).
+  AndersonMixing acceleration(kShiftAndersonDepth);
   const int limit = options.iteration_limit(kShiftUpdates);
   int updates = 0;
   int accelerated = 0;
@@ -297,7 +250,10 @@ Result solve_by_shifts(const RowSparse& H, const Eigen::VectorXd& inverse_mass, 
       break;
     }
     Eigen::VectorXd g = image();
-    if (acceleration.next(shift, g)) ++accelerated;
+    if (std::optional<Eigen::VectorXd> combined = acceleration.combine(shift, g)) {
+      g = *std::move(combined);
+      ++accelerated;
+    }
     shift = g.cwiseMax(0.0);
   }
   result.z = best;

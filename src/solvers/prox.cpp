@@ -1,9 +1,11 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "anderson.hpp"
 #include "detail.hpp"
 #include "nsgs.hpp"
 #include "perp/core/error.hpp"
@@ -59,20 +61,11 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
   // Anderson acceleration of the fixed point x = S_ρ(x) (S_ρ: the proximal map, by nsgs): the
   // last m differences of S(x_k) − x_k and of S(x_k).
   const int m = fc.prox_anderson;
-  std::vector<Eigen::VectorXd> dF;
-  std::vector<Eigen::VectorXd> dG;
-  Eigen::VectorXd f_prev;
-  Eigen::VectorXd g_prev;
-  bool have_prev = false;
+  AndersonMixing acceleration(m);
   double rho_floor = 0;
   int window_start = 0;
   double window_error = error;
   int window_sweeps = 0;
-  const auto reset_acceleration = [&]() {
-    dF.clear();
-    dG.clear();
-    have_prev = false;
-  };
   const auto keep_best = [&](const Eigen::VectorXd& point, double e) {
     if (e < best_error) {
       best_error = e;
@@ -137,39 +130,32 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
       // map changed, so the acceleration starts afresh.
       rho_floor = std::max(rho_floor, 2 * rho);  // the cuts below stay above a ρ that failed
       rho = std::min(rho * 4, rho_max);
-      reset_acceleration();
+      acceleration.restart();
       x = g;
       error = g_error;
       if (options.record_history) result.history.push_back(g_error);
       continue;
     }
-    Eigen::VectorXd f = g - x;
     Eigen::VectorXd next = g;
     double next_error = g_error;
-    if (m > 0 && have_prev) {
-      dF.push_back(f - f_prev);
-      dG.push_back(g - g_prev);
-      if (static_cast<int>(dF.size()) > m) {
-        dF.erase(dF.begin());
-        dG.erase(dG.begin());
+    const bool combining = m > 0 && acceleration.ready();
+    // Records (x, g) as the last pair in every case (the next differences start from it).
+    std::optional<Eigen::VectorXd> candidate = m > 0 ? acceleration.combine(x, g) : std::nullopt;
+    if (combining) {
+      double c_error = kInfinity;
+      if (candidate) {
+        for (Eigen::Index i = 0; i < problem.contacts(); ++i) {
+          project_on_cone(candidate->data() + i * d, d, problem.mu[i], candidate->data() + i * d);
+        }
+        c_error = true_error(*candidate);
       }
-      const auto k = static_cast<Eigen::Index>(dF.size());
-      Eigen::MatrixXd F(n, k);
-      for (Eigen::Index j = 0; j < k; ++j) F.col(j) = dF[static_cast<std::size_t>(j)];
-      const Eigen::VectorXd gamma = F.colPivHouseholderQr().solve(f);
-      Eigen::VectorXd candidate = g;
-      for (Eigen::Index j = 0; j < k; ++j) candidate -= gamma[j] * dG[static_cast<std::size_t>(j)];
-      for (Eigen::Index i = 0; i < problem.contacts(); ++i) {
-        project_on_cone(candidate.data() + i * d, d, problem.mu[i], candidate.data() + i * d);
-      }
-      const double c_error = gamma.allFinite() ? true_error(candidate) : kInfinity;
-      if (std::isfinite(c_error) && c_error <= 2 * g_error && candidate.blueNorm() <= r_bound) {
-        next = candidate;
+      if (std::isfinite(c_error) && c_error <= 2 * g_error && candidate->blueNorm() <= r_bound) {
+        next = *candidate;
         next_error = c_error;
         ++accelerated;
-        keep_best(candidate, c_error);
+        keep_best(next, c_error);
       } else {
-        reset_acceleration();
+        acceleration.clear_history();
       }
     } else if (m == 0 && g_error > 0.5 * error) {
       rho = std::max(rho * 0.5, rho0 * 1e-8);  // without acceleration: slow progress, longer proximal steps
@@ -183,16 +169,13 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
         const double cut = std::max({rho * 0.1, rho0 * 1e-8, rho_floor});
         if (cut < rho) {
           rho = cut;
-          reset_acceleration();
+          acceleration.clear_history();
         }
       }
       window_start = outer;
       window_error = best_error;
       window_sweeps = 0;
     }
-    f_prev = std::move(f);
-    g_prev = std::move(g);
-    have_prev = true;
     if (options.record_history) result.history.push_back(next_error);
     if (next_error <= options.tolerance) {
       result.status = Status::Solved;
