@@ -36,10 +36,17 @@ void add_contact(std::vector<Contact>& out, const World& world, int a, int b, co
 
 /// Corners of a box in counter-clockwise order, starting bottom-left in the body frame; face k
 /// runs from corner k to corner k+1, so its outward normal is the edge turned clockwise.
+/// The same arithmetic as Body::to_world, with the rotation's cosine and sine taken once for the
+/// four corners (box–box pairs made sin and cos a quarter of a pyramid's detection).
 Polygon box_corners(const Body& body, const Box& box) {
   const double hx = box.width / 2;
   const double hy = box.height / 2;
-  return {body.to_world({-hx, -hy}), body.to_world({hx, -hy}), body.to_world({hx, hy}), body.to_world({-hx, hy})};
+  const double c = std::cos(body.angle);
+  const double s = std::sin(body.angle);
+  const auto corner = [&](double x, double y) {
+    return Vector2d(body.position + Vector2d(c * x - s * y, s * x + c * y));
+  };
+  return {corner(-hx, -hy), corner(hx, -hy), corner(hx, hy), corner(-hx, hy)};
 }
 
 Vector2d face_normal(const Polygon& poly, int face) {

@@ -113,16 +113,30 @@ std::size_t last_impulses(const World& world, const std::vector<Contact>& contac
   const auto m = static_cast<Eigen::Index>(contacts.size());
   normal = Eigen::VectorXd::Zero(m);
   tangent = Eigen::VectorXd::Zero(m);
-  std::vector<ContactImpulse> previous = world.impulses;
+  const std::vector<ContactImpulse>& last = world.impulses;
   const auto key = [](const ContactImpulse& c) { return std::tie(c.body_a, c.body_b, c.ordinal); };
   const auto before = [&](const ContactImpulse& x, const ContactImpulse& y) { return key(x) < key(y); };
-  std::sort(previous.begin(), previous.end(), before);
+  // Keys are unique (the ordinal counts a pair's contacts). Detection finds a persisting contact
+  // set in the order of the last step, so each contact is first looked for at its own index; a
+  // sorted copy is made for the first one that is not there.
+  std::vector<ContactImpulse> sorted;
   std::size_t found_count = 0;
   for (Eigen::Index k = 0; k < m; ++k) {
-    const Contact& contact = contacts[static_cast<std::size_t>(k)];
-    const ContactImpulse probe{contact.body_a, contact.body_b, ordinals[static_cast<std::size_t>(k)], 0, 0};
-    const auto found = std::lower_bound(previous.begin(), previous.end(), probe, before);
-    if (found != previous.end() && key(*found) == key(probe)) {
+    const auto index = static_cast<std::size_t>(k);
+    const Contact& contact = contacts[index];
+    const ContactImpulse probe{contact.body_a, contact.body_b, ordinals[index], 0, 0};
+    const ContactImpulse* found = nullptr;
+    if (index < last.size() && key(last[index]) == key(probe)) {
+      found = &last[index];
+    } else {
+      if (sorted.empty() && !last.empty()) {
+        sorted = last;
+        std::sort(sorted.begin(), sorted.end(), before);
+      }
+      const auto at = std::lower_bound(sorted.begin(), sorted.end(), probe, before);
+      if (at != sorted.end() && key(*at) == key(probe)) found = &*at;
+    }
+    if (found != nullptr) {
       normal[k] = found->normal;
       tangent[k] = found->tangent;
       ++found_count;
