@@ -328,6 +328,7 @@ void bind_world(py::module_& m) {
           [](World& w, std::vector<Body> bodies) {
             w.bodies = std::move(bodies);
             w.impulses.clear();
+            w.rod_sides.clear();  // its entries name bodies by index
           },
           "A list of copies of the bodies (assign a list to replace them; `set_body` for one).")
       .def_property(
@@ -358,6 +359,7 @@ void bind_world(py::module_& m) {
           [](World& w, std::size_t index, const Body& b) {
             if (index >= w.bodies.size()) throw py::index_error("body index out of range");
             w.bodies[index] = b;
+            w.rod_sides.clear();  // a body moved by hand: the rods' sides are read from where they are
           },
           arg("index"), arg("body"))
       .def_property(
@@ -386,6 +388,7 @@ void bind_world(py::module_& m) {
               b.velocity = {s(r, 3), s(r, 4)};
               b.angular_velocity = s(r, 5);
             }
+            w.rod_sides.clear();  // as set_body
           },
           "(bodies, 6): x, y, angle, vx, vy, omega per body (a copy; assign to set).")
       .def(

@@ -169,6 +169,51 @@ void disk_rod(std::vector<Contact>& out, const World& world, int a, int b, doubl
             disk_body.position);
 }
 
+/// The side `world.rod_sides` remembers for end `end` of rod `a` against rod `b`, or 0.
+int remembered_side(const World& world, int a, int end, int b) {
+  for (const RodSide& memory : world.rod_sides) {
+    if (memory.rod == a && memory.end == end && memory.other == b) return memory.side;
+  }
+  return 0;
+}
+
+/// End `end` of rod `a` against rod `b`: the closest point of b's segment (strictly inside it
+/// where `interior_only`). Against b's length the normal is across b, on the remembered side where
+/// there is one and else on the side the end is on; against b's end, along the line of the two
+/// ends (two ends at one point give no direction and no contact).
+void rod_end_rod(std::vector<Contact>& out, const World& world, int a, int end, int b, double margin,
+                 bool interior_only) {
+  const Vector2d point = rod_ends(world.bodies[static_cast<std::size_t>(a)])[static_cast<std::size_t>(end)];
+  const auto [p, q] = rod_ends(world.bodies[static_cast<std::size_t>(b)]);
+  const Vector2d along = q - p;
+  const double t = std::clamp(along.dot(point - p) / along.squaredNorm(), 0.0, 1.0);
+  const bool inside = t > 0 && t < 1;
+  if (interior_only && !inside) return;
+  const Vector2d d = point - (p + t * along);
+  Vector2d normal;
+  if (inside) {
+    const Vector2d left = Vector2d(-along.y(), along.x()).normalized();
+    int side = remembered_side(world, a, end, b);
+    if (side == 0) side = left.dot(d) >= 0 ? 1 : -1;
+    normal = side > 0 ? left : Vector2d(-left);
+  } else {
+    const double distance = d.norm();
+    if (distance == 0) return;
+    normal = d / distance;
+  }
+  const double gap = normal.dot(d);
+  if (gap > margin) return;
+  add_contact(out, world, a, b, point, normal, gap);
+}
+
+/// Rod `a` against rod `b`: each end of a against b's closed segment (an end against an end is
+/// found here, once), each end of b strictly inside a. Two segments that do not cross come closest
+/// at an end of one of them, so these four cover every first touch.
+void rod_rod(std::vector<Contact>& out, const World& world, int a, int b, double margin) {
+  for (int end = 0; end < 2; ++end) rod_end_rod(out, world, a, end, b, margin, false);
+  for (int end = 0; end < 2; ++end) rod_end_rod(out, world, b, end, a, margin, true);
+}
+
 /// Rod `a` against box `b`: the rod's end points against the box, and the box's corners against
 /// the rod's length.
 void rod_box(std::vector<Contact>& out, const World& world, int a, int b, double margin) {
@@ -278,8 +323,9 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
     rod_box(out, world, i, j, margin);
   } else if (box_i && rod_j) {
     rod_box(out, world, j, i, margin);
+  } else if (rod_i && rod_j) {
+    rod_rod(out, world, i, j, margin);
   }
-  // Two rods do not touch (documented in body.hpp).
 }
 
 /// Overlapping bodies make the contact count grow as N²: refuse past `contact_limit`, naming the
@@ -409,6 +455,26 @@ std::vector<std::pair<int, int>> candidate_pairs(const World& world, double marg
 }  // namespace
 
 std::size_t contact_limit(const World& world) { return kMaxContacts + 16 * world.bodies.size(); }
+
+std::vector<RodSide> rod_sides_of(const World& world, const std::vector<Contact>& contacts) {
+  std::vector<RodSide> sides;
+  const auto is_rod = [&](int body) {
+    return body >= 0 && std::holds_alternative<Rod>(world.bodies[static_cast<std::size_t>(body)].shape);
+  };
+  for (const Contact& contact : contacts) {
+    if (!is_rod(contact.body_a) || !is_rod(contact.body_b)) continue;
+    const auto ends = rod_ends(world.bodies[static_cast<std::size_t>(contact.body_a)]);
+    const int end = contact.point == ends[0] ? 0 : contact.point == ends[1] ? 1 : -1;
+    if (end < 0) continue;  // not an end of body a (not a contact rod_end_rod made)
+    const auto [p, q] = rod_ends(world.bodies[static_cast<std::size_t>(contact.body_b)]);
+    const Vector2d along = q - p;
+    const double t = along.dot(contact.point - p) / along.squaredNorm();
+    if (!(t > 0 && t < 1)) continue;  // against b's end: the normal joins the two ends, no side to keep
+    const Vector2d left(-along.y(), along.x());
+    sides.push_back({contact.body_a, end, contact.body_b, left.dot(contact.normal) >= 0 ? 1 : -1});
+  }
+  return sides;
+}
 
 std::vector<Contact> detect_contacts(const World& world, double margin) { return detect_contacts(world, margin, {}); }
 

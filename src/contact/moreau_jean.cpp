@@ -443,9 +443,29 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
   // to a body that moves, its island may wake: the search is made again over every body, so the
   // contacts found are always those of the full search less some between sleeping bodies, which
   // the sleeping step below drops anyway.
-  const std::vector<char> frozen = options.sleeping ? slept_last_step(world, options) : std::vector<char>();
-  report.contacts = active_contacts(detect_contacts(world, margin, frozen));
-  if (touches_frozen(world, report.contacts, frozen)) report.contacts = active_contacts(detect_contacts(world, margin));
+  std::vector<char> frozen = options.sleeping ? slept_last_step(world, options) : std::vector<char>();
+  std::vector<Contact> detected = detect_contacts(world, margin, frozen);
+  report.contacts = active_contacts(detected);
+  if (touches_frozen(world, report.contacts, frozen)) {
+    detected = detect_contacts(world, margin);
+    report.contacts = active_contacts(detected);
+    frozen.clear();
+  }
+  // Rod ends near another rod's length: their sides, from every contact found (active or not: an
+  // end found within the margin may pass the other rod's line during this step), and the memory of
+  // pairs not searched this step (two rods asleep, or asleep and fixed) kept as it was.
+  if (!world.rod_sides.empty() || !detected.empty()) {
+    std::vector<RodSide> sides = rod_sides_of(world, detected);
+    const auto held = [&](int body) {  // false for an index the bodies no longer have
+      const auto index = static_cast<std::size_t>(body);
+      return body >= 0 && index < world.bodies.size() &&
+             (world.bodies[index].fixed || (!frozen.empty() && frozen[index]));
+    };
+    for (const RodSide& memory : world.rod_sides) {
+      if (held(memory.rod) && held(memory.other)) sides.push_back(memory);
+    }
+    world.rod_sides = std::move(sides);
+  }
 
   // Sleeping islands: at rest, out of the solve, their impulses kept for when they wake.
   std::vector<char> asleep;

@@ -28,8 +28,8 @@ struct Box {
 
 /// A segment (thin rod) of length L > 0 centred on the body's position, along the body's x axis
 /// at angle 0. Default inertia m L² / 12 (= m l²/3 for half-length l). Rods touch the ground,
-/// planes, disks and boxes by their end points (and a disk or a box corner along their length);
-/// two rods do not touch each other.
+/// planes, disks and boxes by their end points (and a disk or a box corner along their length),
+/// and other rods by an end against the other's length or end (`World::rod_sides`).
 struct Rod {
   double length = 0;
 };
@@ -120,6 +120,17 @@ struct ContactImpulse {
   double tangent = 0;  ///< N·s, along `Contact::tangent()`
 };
 
+/// An end of one rod against another rod's length, as detection last found it: the side of the
+/// other rod the end was on. A rod has no thickness, so once an end has passed the other rod's
+/// line (an impact's overshoot, O(h·v)), geometry alone would put it on the far side; detection
+/// keeps the side it remembers, and the pass shows as an overlap that the step corrects.
+struct RodSide {
+  int rod = 0;    ///< the body whose end it is
+  int end = 0;    ///< 0: the end at −L/2 along the rod's axis, 1: at +L/2
+  int other = 0;  ///< the rod whose length it meets
+  int side = 1;   ///< +1: on the side of the other rod's left normal (−t_y, t_x), t its axis; −1: the other
+};
+
 /// Bodies and an optional ground: the state that time stepping advances.
 struct World {
   std::vector<Body> bodies;
@@ -133,6 +144,12 @@ struct World {
   /// With `MoreauJeanOptions::sleeping`: how long each body has been at rest (seconds, one per body;
   /// written by `moreau_jean_step`, empty at the start). Ignored otherwise.
   std::vector<double> rest_time;
+  /// The sides of the rod ends that detection found near another rod's length in the last step
+  /// (written by `moreau_jean_step`, read by `detect_contacts`; empty at the start). Clear it when
+  /// moving bodies by hand (Python's `set_body` and `state` do), since an entry would otherwise
+  /// keep an end on a side it no longer is; clearing it while an end has just passed a rod's line
+  /// lets that end through.
+  std::vector<RodSide> rod_sides;
 
   /// Validates every body, requires unique names, a finite ground height, planes with a finite
   /// point and a finite non-zero normal, friction >= 0 and restitution in [0, 1] where set.

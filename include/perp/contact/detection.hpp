@@ -3,7 +3,7 @@
 /// Contact detection with signed gaps (chapter §1.5: g_N > 0 apart, = 0 touching, < 0 overlap).
 ///
 /// Pairs handled: every shape against the ground and the planes; disk–disk; disk–box; box–box;
-/// rod–disk; rod–box (fixed bodies touch only bodies that are not fixed; rods do not touch rods). A contact is reported when its gap is at most `margin`, so that time stepping can
+/// rod–disk; rod–box; rod–rod (fixed bodies touch only bodies that are not fixed; a rod end against another rod keeps its side in `World::rod_sides`). A contact is reported when its gap is at most `margin`, so that time stepping can
 /// decide activation from the predicted gap.
 
 #include <Eigen/Dense>
@@ -65,5 +65,10 @@ inline constexpr std::size_t kMaxContacts = 8192;
 /// slept through the last step, so that a sleeping pile costs no narrow phase. Throws
 /// `InvalidProblem` when `frozen` has another size.
 [[nodiscard]] std::vector<Contact> detect_contacts(const World& world, double margin, const std::vector<char>& frozen);
+
+/// The sides of the rod ends in `contacts` (found by `detect_contacts` on `world`) that meet another
+/// rod's length strictly inside it: what time stepping keeps in `World::rod_sides` for the next
+/// detection, so that an end an impact carried past a rod's line is still seen from its side.
+[[nodiscard]] std::vector<RodSide> rod_sides_of(const World& world, const std::vector<Contact>& contacts);
 
 }  // namespace perp::contact
