@@ -63,8 +63,8 @@ class BlockExchange {
 
 /// `Method::BlockPivoting` on an Lcp of any size. F starts as {i : q_i < 0}, or as the support
 /// {i : z_i > 0} of `options.initial_guess` when one is given. M_FF z_F = −q_F is solved by
-/// Cholesky where M is symmetric (then LDLᵀ where that fails, whose zero pivots count as zero: a
-/// singular symmetric block with −q_F in its range yields a solution of its system), else by LU with
+/// Cholesky where M is symmetric (then LDLᵀ where that fails, whose exactly zero pivots count as
+/// zero: such a singular block with −q_F in its range yields a solution of its system), else by LU with
 /// partial pivoting; a block whose reciprocal condition estimate is below about 5ε, or whose
 /// solution is not finite or does not satisfy the system to round-off, counts as singular. A
 /// singular starting block restarts from F = ∅ (Murty's start, w = q); a singular block after a

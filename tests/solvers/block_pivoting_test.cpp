@@ -152,7 +152,9 @@ TEST(BlockPivoting, NeverClaimsSolvedFalselyOnOtherMatrices) {
   EXPECT_EQ(restarted.z, Eigen::Vector2d(1, 0));
   EXPECT_EQ(restarted.iterations, 1);
   EXPECT_THAT(restarted.message, HasSubstr("started from F = {}"));
-  EXPECT_THAT(restarted.message, HasSubstr("replaced by a single move"));
+  EXPECT_THAT(restarted.message,
+              HasSubstr("1 block exchange met a singular block, each replaced by the single move of its least index "
+                        "(the first in round 1)"));
   // M = [[1, 1], [1, 1]], q = −1 (lcp_deudeu): M_FF = M is singular but symmetric and −q_F in its
   // range; LDLᵀ, its zero pivot counted as zero, gives a solution of the system, z = (1/2, 1/2),
   // which solves the LCP (one of its many solutions, z_0 + z_1 = 1), at round 0.
