@@ -229,11 +229,12 @@ Result solve_block_pivoting(const Lcp& problem, const SolveOptions& options) {
       stretch.clear();
       if (point()) continue;
     }
-    return finish(Status::NotApplicable, "principal block M_FF of " + counted(set.size(), "index", "indices") +
-                                             " singular (reciprocal condition estimate " +
-                                             detail::format("%.2g", system.rcond()) + ") after moving index " +
-                                             std::to_string(wrong.front()) + " in round " + std::to_string(rounds) +
-                                             ": M is not a P-matrix, block pivoting cannot proceed");
+    return finish(Status::NotApplicable,
+                  "principal block M_FF of " + counted(set.size(), "index", "indices") +
+                      " singular (reciprocal condition estimate " + detail::format("%.2g", system.rcond()) +
+                      ") after moving index " + std::to_string(wrong.front()) + " in round " + std::to_string(rounds) +
+                      ": M is not a P-matrix (or not at working precision: every principal block of a "
+                      "P-matrix is nonsingular), block pivoting cannot proceed");
   }
 }
 
