@@ -41,9 +41,9 @@ inline constexpr Eigen::Index kMaxEnumerationSize = 25;
   return n > 1 << 24 ? 1 << 30 : (50 * n > 1000 ? static_cast<int>(50 * n) : 1000);
 }
 /// block-pivoting: rounds, each one principal solve M_FF z_F = −q_F: max(100, 10·n). Fewer than
-/// murty's pivots because a round may exchange many indices at once (positive definite M needed
-/// at most 10 rounds up to n = 500, bench/README.md), and a round factors a block of up to n rows,
-/// so a matrix on which the method cannot finish stops after about as much work as 10 n
+/// murty's pivots because a round may exchange many indices at once (bench/'s positive definite
+/// family took 2–5 rounds at n = 100–500, bench/README.md), and a round factors a block of up to n
+/// rows, so a matrix on which the method cannot finish stops after about as much work as 10 n
 /// factorizations.
 [[nodiscard]] constexpr int default_block_rounds(Eigen::Index n) {
   return n > 1 << 24 ? 1 << 30 : (10 * n > 100 ? static_cast<int>(10 * n) : 100);
