@@ -315,8 +315,9 @@ Summary compare(const std::string& label, const perp::Lcp& problem, bool bullet,
   contestants.push_back(perp_method(problem, perp::Method::Auto));
   add_siconos(problem, contestants);
   if (bullet) add_bullet(problem, contestants);
-  // For reference (not anchors): perp's own pivoting and Newton methods.
-  for (const perp::Method method : {perp::Method::Lemke, perp::Method::Dantzig, perp::Method::NewtonMin}) {
+  // For reference (not anchors): perp's own pivoting, Newton and splitting methods.
+  for (const perp::Method method : {perp::Method::Lemke, perp::Method::Dantzig, perp::Method::NewtonMin,
+                                    perp::Method::BlockPivoting, perp::Method::Pgs}) {
     contestants.push_back(perp_method(problem, method));
   }
   int rounds = 0;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "block_pivoting.hpp"
 #include "detail.hpp"
 #include "perp/core/residual.hpp"
 
@@ -177,8 +178,7 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   std::vector<double> history;
   if (options.record_history) history.reserve(static_cast<std::size_t>(limit) + 1);
   int flips = 0;
-  Eigen::Index fewest = n + 1;  // the fewest wrong indices of a point so far
-  int strikes = 0;              // block flips in a row that did not lower it
+  BlockExchange rule(n);  // solve_block_pivoting's exchange rule (block_pivoting.hpp)
   double natural = 0.0;  // the natural residual of the current point
   Eigen::Index moved = 0;  // how many indices moved to reach this point (with a trace: wrong_before)
   while (true) {
@@ -217,7 +217,7 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
     if (options.record_history) record_history(history, natural);
     if (options.trace) {  // iteration 0: the starting point, its whole set as entered
       TraceEvent event;
-      event.method = "block-pivoting";
+      event.method = trace_name(Method::BlockPivoting);
       event.kind = TraceKind::PrincipalPivot;
       event.iteration = flips;
       if (flips == 0) {
@@ -234,15 +234,9 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
     }
     if (count == 0) break;
     if (flips >= limit) return false;
-    // Every wrong index moves across while that lowers their count, or for kAutoBlockStrikes flips
+    // Every wrong index moves across while that lowers their count, or for kBlockStrikes flips
     // that do not; then the least one alone (Murty's rule) until the count falls below its best.
-    if (count < fewest) {
-      fewest = count;
-      strikes = 0;
-    } else {
-      ++strikes;
-    }
-    moved = strikes <= kAutoBlockStrikes ? count : 1;
+    moved = rule.moved(count);
     for (Eigen::Index m = 0; m < moved; ++m) {
       at(in_alpha, at(wrong, m)) = !at(in_alpha, at(wrong, m));
       if (options.trace) at(wrong_before, m) = at(wrong, m);
@@ -263,7 +257,7 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   if (clipped) recompute_point(problem, result);
   result.relative_residual = relative_residual_small(problem, result.z, result.w);
   if (!(result.relative_residual <= options.tolerance)) return false;
-  result.method = Method::Murty;
+  result.method = Method::BlockPivoting;
   result.status = Status::Solved;
   result.iterations = flips;
   result.history = std::move(history);

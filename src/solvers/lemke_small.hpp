@@ -41,8 +41,6 @@ inline constexpr Eigen::Index kAutoDirectSize = 16;
 // solves on random problems of n <= 16, Murty's example lcp_exp_murty 5 flips at n = 6; a general
 // M that fails costs these solves before Lemke.
 inline constexpr int kAutoDirectFlipsPerUnknown = 1;
-// Block flips in a row that do not lower the count of wrong indices before Murty's single flip.
-inline constexpr int kAutoBlockStrikes = 3;
 
 // auto's first try at n <= kAutoDirectSize: where M is triangular with a positive diagonal (a
 // P-matrix: one solution), one projected Gauss–Seidel sweep from z = 0 (forward on a lower
@@ -59,16 +57,20 @@ inline constexpr int kAutoBlockStrikes = 3;
 
 // Block principal pivoting (Júdice–Pires; Cottle–Pang–Stone §4.2 for Murty's rule) from
 // α = {i : q_i < 0}, with M_αα z_α = −q_α solved on the stack: the indices on the wrong side
-// (z_i < 0 for i ∈ α, w_i < 0 for i ∉ α, beyond round-off: 1e-12 of the terms' scale) all change
-// sides while that lowers their count, or for kAutoBlockStrikes flips that do not; then the least
-// one alone (Murty's least-index rule, finite on P-matrices) until the count falls below its best.
+// (z_i < 0 for i ∈ α, w_i < 0 for i ∉ α, beyond round-off: 1e-12 of the terms' scale) change sides
+// by `solve_block_pivoting`'s exchange rule (detail::BlockExchange, block_pivoting.hpp: all of them
+// while that lowers their count, or for kBlockStrikes flips that do not; then the least one alone,
+// Murty's least-index rule, finite on P-matrices, until the count falls below its best). It is that
+// method's algorithm from the same start, less its fallbacks, as auto's fast first try: it gives up
+// where the method would go on (a singular M_αα, which the method meets by restarting from α = ∅ or
+// by a single move; more than kAutoDirectFlipsPerUnknown·n flips against the method's
+// default_block_rounds(n)), and it ignores options.initial_guess.
 // The point is z_α clipped at 0; w = M z + q and both residuals are computed from it and `Solved`
 // is set only when the relative residual meets options.tolerance. Any other ending (a singular M_αα, more
 // than kAutoDirectFlipsPerUnknown·n flips, the tolerance missed) returns false, for the caller to
 // try another method; `result` (a fresh one) may then hold a partial point and is to be discarded.
-// True: `result` holds the solution, method = Method::Murty (the principal pivoting family: perp has no value of its own for
-// block pivoting, and Murty's rule is its backup), iterations = the flips, history the natural
-// residual of each point, message `solved_message`. Trace events "block-pivoting" (PrincipalPivot,
+// True: `result` holds the solution, method = Method::BlockPivoting, iterations = the flips, history
+// the natural residual of each point, message `solved_message`. Trace events "block-pivoting" (PrincipalPivot,
 // one per point: iteration 0 lists the starting set as entered, each later one the indices that
 // moved, `active_size` and `residual`).
 // Requires 1 <= n <= kAutoDirectSize and validated data.

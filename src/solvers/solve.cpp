@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "auto_lcp.hpp"
+#include "block_pivoting.hpp"
 #include "detail.hpp"
 #include "pipeline.hpp"
 #include "perp/analysis/classify.hpp"
@@ -113,6 +114,8 @@ Result run_method(const Lcp& problem, Method method, const SolveOptions& options
       return solve_lemke(problem, options);
     case Method::Murty:
       return solve_murty(problem, options);
+    case Method::BlockPivoting:
+      return solve_block_pivoting(problem, options);
     case Method::Pgs:
       return solve_psor(problem, options, 1.0);
     case Method::Psor:

@@ -10,8 +10,8 @@ import perp
 from conftest import lcp_relative_residual, lcp_residual
 
 # Methods that must solve the block exactly (every LCP method does; it is symmetric PD).
-BLOCK_METHODS = ["enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb", "smoothing",
-                 "path", "interior-point", "dantzig", "auto"]
+BLOCK_METHODS = ["enum", "lemke", "murty", "block-pivoting", "pgs", "psor", "newton-fb", "newton-min", "penalized-fb",
+                 "smoothing", "path", "interior-point", "dantzig", "auto"]
 
 
 @pytest.mark.parametrize("method", BLOCK_METHODS)
@@ -29,6 +29,26 @@ def test_block_every_method(block, method):
     assert r.relative_residual <= 1e-10
     assert r.relative_residual == pytest.approx(lcp_relative_residual(M, q, r.z), rel=1e-9, abs=1e-15)
     assert r.method == method or method == "auto"
+
+
+def test_block_pivoting_by_name():
+    # Hand-solved (docs/solvers.md, "Block principal pivoting"): F = {0, 1, 2} gives z0 = z2 = -3/7 < 0,
+    # both leave in one block exchange; F = {1}: z1 = 10/4, w0 = w2 = 2.5 - 1 = 1.5.
+    M = np.array([[4.0, 1.0, 0.0], [1.0, 4.0, 1.0], [0.0, 1.0, 4.0]])
+    q = np.array([-1.0, -10.0, -1.0])
+    r = perp.solve(M, q, method="block-pivoting")
+    assert r.status is perp.Status.SOLVED, r.message
+    assert r.method == "block-pivoting"
+    assert r.iterations == 1 and "after 1 round (block exchanges: 1)" in r.message
+    np.testing.assert_array_equal(r.z, [0.0, 2.5, 0.0])
+    np.testing.assert_allclose(r.w, M @ r.z + q, atol=1e-15)
+    assert repr(r).startswith("<perp.Result block-pivoting: solved in 1 iteration,")
+    # Started from the solution's support: no round. No solution (M = -1): declined, not solved.
+    assert perp.solve(M, q, method="block-pivoting", warm_start=[0.0, 1.0, 0.0]).iterations == 0
+    r = perp.solve([[-1.0]], [-1.0], method="block-pivoting")
+    assert r.status is perp.Status.NOT_APPLICABLE and "not a P-matrix" in r.message
+    # auto's first try at n <= 16 is the same exchange rule, and now says so.
+    assert perp.solve(M, q).method == "block-pivoting"
 
 
 def test_method_list_matches_the_library():

@@ -78,7 +78,7 @@ TEST(SmallSolveAllocations, OnlyTheResult) {
           const Result r = solve(problem, method, options);
           const long count = allocations.load() - before;
           ASSERT_TRUE(r.solved()) << r.message;
-          const Method route = method == Method::Lemke ? Method::Lemke : sweep ? Method::Pgs : Method::Murty;
+          const Method route = method == Method::Lemke ? Method::Lemke : sweep ? Method::Pgs : Method::BlockPivoting;
           EXPECT_EQ(r.method, route) << "n = " << n << ": " << r.message;
           const long message = method == Method::Lemke ? 1 : 0;
           EXPECT_EQ(count, 2 + message + (history ? 1 : 0))

@@ -119,7 +119,7 @@ TEST(AutoLcp, SmallProblemsGoToBlockPivotingThenLemkeFirst) {
   const Lcp small = spd(10, 4);
   const Result result = solve(small, Method::Auto);
   ASSERT_TRUE(result.solved());
-  EXPECT_EQ(result.method, Method::Murty);  // principal pivoting
+  EXPECT_EQ(result.method, Method::BlockPivoting);  // block principal pivoting
   EXPECT_THAT(result.message, HasSubstr("auto (bpp): ok"));
   const Result lemke = solve(small, Method::Lemke);
   ASSERT_TRUE(lemke.solved());
@@ -141,7 +141,7 @@ TEST(AutoLcp, SmallBlockPivotingOnHandSolvedProblems) {
   for (Eigen::Index i = 0; i < n; ++i) diagonal.M(i, i) = static_cast<double>(i + 1);
   Result result;
   ASSERT_TRUE(detail::principal_pivot_small(diagonal, options, "block", result)) << result.message;
-  EXPECT_EQ(result.method, Method::Murty);
+  EXPECT_EQ(result.method, Method::BlockPivoting);
   EXPECT_EQ(result.iterations, 0);
   for (Eigen::Index i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(result.z[i], 1.0 / static_cast<double>(i + 1));
   // auto: M is diagonal, so one pgs sweep (z_i = −q_i/M_ii, each the same quotient) answers first.
@@ -163,7 +163,7 @@ TEST(AutoLcp, SmallBlockPivotingOnHandSolvedProblems) {
   murty.q << -126, -124, -120, -112, -96, -64;
   result = Result{};
   ASSERT_TRUE(detail::principal_pivot_small(murty, options, "block", result)) << result.message;
-  EXPECT_EQ(result.method, Method::Murty);
+  EXPECT_EQ(result.method, Method::BlockPivoting);
   EXPECT_GT(result.iterations, 0);
   Eigen::VectorXd expected = Eigen::VectorXd::Zero(6);
   expected[0] = 126.0;
@@ -461,7 +461,18 @@ void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, 
     if ((full.iterations > 0 && full.method == Method::Lemke) || block || sweep) {
       EXPECT_GT(events, 0) << what;  // auto's block pivoting and sweep trace their starting point too
     }
-    if (block) ++pivoted;
+    if (block) {
+      ++pivoted;
+      // The stack kernel is the method's algorithm from the same start with the same exchange rule
+      // (block_pivoting.hpp): where it answers, the method takes as many rounds to the same z.
+      EXPECT_EQ(full.method, Method::BlockPivoting) << what;
+      SolveOptions plain;
+      plain.tolerance = options.tolerance;
+      const Result method_run = solve(problem, Method::BlockPivoting, plain);
+      EXPECT_TRUE(method_run.solved()) << what << " | " << method_run.message;
+      EXPECT_EQ(method_run.iterations, full.iterations) << what << " | " << method_run.message;
+      EXPECT_LE((method_run.z - full.z).cwiseAbs().maxCoeff(), 1e-9 * size) << what;
+    }
     if (sweep) {
       ++swept;
       EXPECT_EQ(full.method, Method::Pgs) << what;

@@ -16,11 +16,12 @@ namespace perp::solvers_method_test {
 namespace {
 
 TEST(Method, StableNamesRoundTrip) {
-  EXPECT_EQ(all_methods().size(), 17u);
+  EXPECT_EQ(all_methods().size(), 18u);
   for (const Method m : all_methods()) EXPECT_EQ(from_string<Method>(to_string(m)), m);
   EXPECT_EQ(to_string(Method::Enum), "enum");
   EXPECT_EQ(to_string(Method::Lemke), "lemke");
   EXPECT_EQ(to_string(Method::Murty), "murty");
+  EXPECT_EQ(to_string(Method::BlockPivoting), "block-pivoting");
   EXPECT_EQ(to_string(Method::Pgs), "pgs");
   EXPECT_EQ(to_string(Method::Psor), "psor");
   EXPECT_EQ(to_string(Method::Dantzig), "dantzig");
@@ -59,8 +60,9 @@ TEST(Method, UnknownNameIsAnError) {
     FAIL();
   } catch (const InvalidProblem& e) {
     EXPECT_THAT(e.what(), testing::HasSubstr("unknown method 'Lemke'"));
-    EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, pgs, psor, newton-fb, newton-min, penalized-fb, "
-                                             "smoothing, path, interior-point, dantzig, schur, nsgs, newton-ac, prox, auto"));
+    EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, block-pivoting, pgs, psor, newton-fb, newton-min, "
+                                             "penalized-fb, smoothing, path, interior-point, dantzig, schur, nsgs, "
+                                             "newton-ac, prox, auto"));
   }
 }
 

@@ -107,7 +107,7 @@ TEST(Recommend, AutoFollowsTheRecommendedOrder) {
   const Lcp p = testing_problems::two_contact_block();
   const Result r = solve(p, Method::Auto);
   ASSERT_TRUE(r.solved());
-  EXPECT_EQ(r.method, Method::Murty);  // principal pivoting
+  EXPECT_EQ(r.method, Method::BlockPivoting);  // block principal pivoting
   EXPECT_THAT(r.message, HasSubstr("auto (bpp): ok"));
   // Not solved: every attempt is listed, in the recommended order, and the reason is given.
   const Result none = solve(testing_problems::no_solution(), Method::Auto);

@@ -18,6 +18,8 @@ enum class Method {
   Enum,         ///< "enum": every active set α ⊆ {1..n}, n <= 25 (solvers/enumeration.hpp)
   Lemke,        ///< "lemke": complementary pivoting with lexicographic ratio test (solvers/lemke.hpp)
   Murty,        ///< "murty": least-index principal pivoting, finite on P-matrices (solvers/murty.hpp)
+  BlockPivoting,  ///< "block-pivoting": Júdice–Pires block principal pivoting with Murty's rule as backup,
+                  ///< finite on P-matrices (src/solvers/block_pivoting.hpp)
   Pgs,          ///< "pgs": projected Gauss–Seidel (solvers/pgs.hpp)
   Psor,         ///< "psor": projected SOR with relaxation ω ∈ (0, 2) (solvers/pgs.hpp)
   NewtonFb,     ///< "newton-fb": semismooth Newton on Fischer–Burmeister, Armijo on ½‖Φ‖² (solvers/newton.hpp)
@@ -37,10 +39,11 @@ enum class Method {
 
 namespace detail {
 /// The one name table of `Method`, in declaration order (detail::EnumName, core/enum_names.hpp).
-inline constexpr std::array<EnumName<Method>, 17> kMethodNames{{
+inline constexpr std::array<EnumName<Method>, 18> kMethodNames{{
     {Method::Enum, "enum"},
     {Method::Lemke, "lemke"},
     {Method::Murty, "murty"},
+    {Method::BlockPivoting, "block-pivoting"},
     {Method::Pgs, "pgs"},
     {Method::Psor, "psor"},
     {Method::NewtonFb, "newton-fb"},
@@ -59,7 +62,7 @@ inline constexpr std::array<EnumName<Method>, 17> kMethodNames{{
 static_assert(in_declaration_order(kMethodNames) && kMethodNames.back().value == Method::Auto);
 }  // namespace detail
 
-/// The method's name: "enum", "lemke", "murty", "pgs", "psor", "newton-fb", "newton-min",
+/// The method's name: "enum", "lemke", "murty", "block-pivoting", "pgs", "psor", "newton-fb", "newton-min",
 /// "penalized-fb", "smoothing", "path", "interior-point", "dantzig", "schur", "nsgs", "newton-ac",
 /// "prox", "auto"; "unknown-method" for a value outside the enum. constexpr, so that the method
 /// table's rows (solvers/method.cpp) take their names from it.

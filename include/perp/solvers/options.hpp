@@ -40,12 +40,20 @@ inline constexpr Eigen::Index kMaxEnumerationSize = 25;
 [[nodiscard]] constexpr int default_pivots(Eigen::Index n) {
   return n > 1 << 24 ? 1 << 30 : (50 * n > 1000 ? static_cast<int>(50 * n) : 1000);
 }
+/// block-pivoting: rounds, each one principal solve M_FF z_F = −q_F: max(100, 10·n). Fewer than
+/// murty's pivots because a round may exchange many indices at once (bench/'s positive definite
+/// family took 2–5 rounds at n = 100–500, bench/README.md), and a round factors a block of up to n
+/// rows, so a matrix on which the method cannot finish stops after about as much work as 10 n
+/// factorizations.
+[[nodiscard]] constexpr int default_block_rounds(Eigen::Index n) {
+  return n > 1 << 24 ? 1 << 30 : (10 * n > 100 ? static_cast<int>(10 * n) : 100);
+}
 
 /// What one iteration of a method was (`TraceEvent::kind`); the fields each kind fills are listed
 /// at `TraceEvent`.
 enum class TraceKind {
   Pivot,           ///< lemke: one complementary pivot of the augmented system w = M z + q + d z0
-  PrincipalPivot,  ///< murty, dantzig: one index changes set
+  PrincipalPivot,  ///< murty, dantzig: one index changes set; block-pivoting: one round (one or more indices)
   Sweep,           ///< pgs, psor: one Gauss–Seidel sweep (iteration 0: the start point)
   NewtonStep,      ///< newton-fb, newton-min, penalized-fb, smoothing: one accepted step (0: the start)
   InteriorStep,    ///< interior-point: one step of the path-following iteration (0: the start)
@@ -81,8 +89,9 @@ struct PivotVariable {
 ///   `residual` after; dantzig: `driving` (the index being driven), `entered`/`left` the index that
 ///   joined or left the clamped set C (w_i = 0, z_i between its bounds), or neither when the driving
 ///   index reached a bound, `step` (how far z_driving moved).
-/// - `PrincipalPivot` of "block-pivoting" (auto on a symmetric M, n > 40): one vertex, `entered`/`left`
-///   the indices that crossed to reach it (the first lists its whole set), `active_size`, `residual`.
+/// - `PrincipalPivot` of block-pivoting (the method; auto's first try at n <= 16 and its route on a
+///   symmetric M, n > 40): one round's point, `entered`/`left` the indices that crossed to reach it
+///   (the first lists its whole set), `active_size`, `residual`.
 /// - `Sweep` (pgs, psor on an `Lcp`; the box LCP's and MLCP's sweeps do not trace): `residual`
 ///   (natural residual of the sweep's z, with w recomputed as M z + q), `entered` and `left` (indices
 ///   whose z_i became positive / became 0 in this sweep; iteration 0 lists the start point's positive
@@ -97,7 +106,7 @@ struct PivotVariable {
 ///   measure zᵀw/n after the step), `entered`/`left` and `active_size` for {i : z_i > w_i}.
 struct TraceEvent {
   /// The method's name as `to_string(Method)` writes it ("lemke", "pgs", …); auto traces each method
-  /// it runs under that method's name, and its block principal pivoting as "block-pivoting".
+  /// it runs under that method's name, its block principal pivoting as "block-pivoting".
   const char* method = "";
   TraceKind kind = TraceKind::Pivot;
   /// Pivots, sweeps or steps so far (1 for the first); 0 for an iterative method's start point.
@@ -268,16 +277,18 @@ struct SolveOptions {
   /// The problem counts as solved when the natural residual ‖min(z, w)‖∞ <= tolerance
   /// (absolute, in the units of z and w). Default 1e-8; must be finite and > 0.
   double tolerance = 1e-8;
-  /// Iteration limit: pivots (lemke, murty; dantzig: per fixed-box solve), sweeps (pgs, psor, nsgs, prox), Newton
-  /// steps, major iterations (path) or active sets (enum). 0 = the method's default: `default_pivots(n)` =
-  /// max(1000, 50·n) pivots, `kDefaultSweeps` = 10000 sweeps, `kDefaultNewtonSteps` = 200 steps (newton-ac too),
+  /// Iteration limit: pivots (lemke, murty; dantzig: per fixed-box solve), rounds (block-pivoting), sweeps (pgs,
+  /// psor, nsgs, prox), Newton steps, major iterations (path) or active sets (enum). 0 = the method's default:
+  /// `default_pivots(n)` = max(1000, 50·n) pivots, `default_block_rounds(n)` = max(100, 10·n) rounds,
+  /// `kDefaultSweeps` = 10000 sweeps, `kDefaultNewtonSteps` = 200 steps (newton-ac too),
   /// `kDefaultInteriorSteps` = 200 steps (interior-point on an Lcp), `kDefaultConeInteriorSteps` = 100 steps
   /// (interior-point on a FrictionContact or a FactoredLcp), `kDefaultSmoothingSteps` = 1000 steps (all μ stages
   /// together), `kDefaultMajorIterations` = 200 (path), `kEnumerationBudget` = 2^18 active sets
   /// (`method_info(m).default_limit` says which). Must be >= 0.
   int max_iterations = 0;
   /// Warm start z for the iterative methods (pgs, psor, the Newton family; the interior-point
-  /// method moves it inside z > 0). Sized n, finite. Pivoting methods (enum, lemke, murty,
+  /// method moves it inside z > 0). Sized n, finite. block-pivoting starts from its support
+  /// {i : z_i > 0} instead of {i : q_i < 0}. The other pivoting methods (enum, lemke, murty,
   /// dantzig) start from their own basis and ignore it. Default: z = 0 (projected onto the bounds
   /// of an MCP or box LCP).
   std::optional<Eigen::VectorXd> initial_guess;
