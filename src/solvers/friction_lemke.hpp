@@ -9,9 +9,11 @@
 namespace perp::detail {
 
 /// solve_friction_lemke pivots on the dense tableau (lemke.cpp) up to this many LCP unknowns and, on
-/// a planar problem, on the sparse M (lemke_sparse.cpp) above: the crossover measured on the Stewart–Trinkle LCPs of
-/// heaps (bench/README.md, "Sparse Lemke on the packed heaps").
-inline constexpr Eigen::Index kDenseLemkeMaxSize = 400;
+/// a planar problem, on the sparse M (lemke_sparse.cpp) above. Measured on Stewart–Trinkle LCPs
+/// of a 1 000-disk heap (both take the same pivots): at 200 unknowns either may be faster (1-3
+/// ms), at 300 the sparse kernel is as fast or faster (4-8 ms against 8-9 ms), at 1 000 four to six
+/// times as fast (bench/README.md, "Sparse Lemke on the packed heaps").
+inline constexpr Eigen::Index kDenseLemkeMaxSize = 200;
 
 /// lemke on the LCP of a polyhedral friction cone: per contact the unknowns r_N, β_1..β_k >= 0
 /// (r_T = Σ β_l t_l) and λ, with
