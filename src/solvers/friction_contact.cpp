@@ -112,9 +112,11 @@ constexpr double kContinuedRelaxation = 1.5;
 /// a 1 391-contact step of a 1 000-disk heap).
 constexpr int kNewtonStepsBeforeLemke = 20;
 /// Lemke comes before prox (with newton-ac kept short) up to this many Stewart-Trinkle unknowns
-/// (250 contacts), where its dense pivots cost milliseconds to a second; above, up to
-/// `lcp_max_size`, it comes last: on the 1 000-disk heap's steps of 400-1 091 contacts it took
-/// 2 000-21 000 pivots and 0.6-275 s, where nsgs, newton-ac or prox solved most in 0.02-1.5 s.
+/// (250 contacts), where its pivots cost milliseconds to a second; above, up to
+/// `lcp_max_size`, it comes last: on the 1 000-disk heap's steps of 400-1 091 contacts the dense
+/// tableau took 2 000-21 000 pivots and 0.6-275 s, where nsgs, newton-ac or prox solved most in
+/// 0.02-1.5 s; sparse Lemke (above 200 unknowns) solves such steps in 5-25 s but ran 100 000-300 000
+/// pivots (minutes) on others of 1 200-1 560 contacts (bench/README.md, "Sparse Lemke on the packed heaps").
 constexpr Eigen::Index kLemkeBeforeProxMaxSize = 1000;
 /// auto: when no method solved but the best point is within this many tolerances, nsgs from it.
 constexpr double kPolishReach = 1e3;
@@ -234,11 +236,11 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
     order.insert(order.end() - 1, Method::Lemke);
     reason += "; on this small planar problem newton-ac gets " + std::to_string(kNewtonStepsBeforeLemke) +
               " steps, and lemke on the exact Stewart-Trinkle LCP (" + std::to_string(lcp_size) +
-              " unknowns: small enough to pivot densely) runs before prox";
+              " unknowns: small enough to pivot in milliseconds to a second) runs before prox";
   } else if (lemke_in_chain) {
     order.push_back(Method::Lemke);
     reason += "; lemke on the exact Stewart-Trinkle LCP (" + std::to_string(lcp_size) +
-              " unknowns, dense pivots: seconds to minutes) last";
+              " unknowns: seconds to minutes of pivots) last";
   }
   Eigen::VectorXd best = r0;
   double best_error = std::numeric_limits<double>::infinity();

@@ -3,8 +3,10 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <vector>
 
 #include "detail.hpp"
+#include "lemke_sparse.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/solvers/solve.hpp"
 
@@ -26,7 +28,7 @@ Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& 
     result.status = Status::NotApplicable;
     result.message = what + " would have " + std::to_string(size) + " unknowns (" + std::to_string(nc) +
                      " contacts), more than friction_contact.lcp_max_size = " +
-                     std::to_string(options.friction_contact.lcp_max_size) + " for a dense LCP";
+                     std::to_string(options.friction_contact.lcp_max_size);
     result.z = Eigen::VectorXd::Zero(problem.size());
     return result;
   }
@@ -41,7 +43,9 @@ Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& 
       D(1, l) = std::sin(angle);
     }
   }
-  Lcp lcp{Eigen::MatrixXd::Zero(size, size), Eigen::VectorXd::Zero(size)};
+  // The LCP's entries as triplets (summed where they repeat): W's blocks through D, and the rows of λ.
+  std::vector<Eigen::Triplet<double>> entries;
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(size);
   for (Eigen::Index col = 0; col < problem.W.outerSize(); ++col) {
     const Eigen::Index j = col / d;
     const int b = static_cast<int>(col % d);
@@ -54,28 +58,32 @@ Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& 
         if (row_factor == 0.0) continue;
         const Eigen::Index row = i * per + 1 + l;
         if (b == 0) {
-          lcp.M(row, j * per) += row_factor * w;
+          entries.emplace_back(row, j * per, row_factor * w);
         } else {
-          for (int m = 0; m < k; ++m) lcp.M(row, j * per + 1 + m) += row_factor * w * D(b - 1, m);
+          for (int m = 0; m < k; ++m) entries.emplace_back(row, j * per + 1 + m, row_factor * w * D(b - 1, m));
         }
       }
     }
   }
   for (Eigen::Index i = 0; i < nc; ++i) {
     const Eigen::Index base = i * per;
-    lcp.q[base] = problem.q[i * d];
+    q[base] = problem.q[i * d];
     for (int l = 0; l < k; ++l) {
       double s = 0;
       for (int a = 1; a < d; ++a) s += D(a - 1, l) * problem.q[i * d + a];
-      lcp.q[base + 1 + l] = s;
-      lcp.M(base + 1 + l, base + 1 + k) = 1.0;
-      lcp.M(base + 1 + k, base + 1 + l) = -1.0;
+      q[base + 1 + l] = s;
+      entries.emplace_back(base + 1 + l, base + 1 + k, 1.0);
+      entries.emplace_back(base + 1 + k, base + 1 + l, -1.0);
     }
-    lcp.M(base + 1 + k, base) = problem.mu[i];
+    entries.emplace_back(base + 1 + k, base, problem.mu[i]);
   }
+  Eigen::SparseMatrix<double> M(size, size);
+  M.setFromTriplets(entries.begin(), entries.end());
   SolveOptions lcp_options = options;
   lcp_options.initial_guess.reset();
-  const Result inner = solve(lcp, Method::Lemke, lcp_options);
+  const bool sparse = d == 2 && size > kDenseLemkeMaxSize;
+  const Result inner = sparse ? solve_lemke_sparse(M, q, lcp_options)
+                              : solve(Lcp{Eigen::MatrixXd(M), std::move(q)}, Method::Lemke, lcp_options);
   const auto to_reaction = [&](const Eigen::VectorXd& z) {
     Eigen::VectorXd r = Eigen::VectorXd::Zero(problem.size());
     for (Eigen::Index i = 0; i < nc; ++i) {
@@ -91,7 +99,8 @@ Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& 
   if (inner.ray) result.ray = to_reaction(*inner.ray);
   const double error = friction_contact_residuals(problem, result.z).relative_error;
   if (options.record_history) result.history.push_back(error);
-  const std::string lcp_text = what + ", " + std::to_string(size) + " unknowns: lemke " + to_string(inner.status) +
+  const std::string lcp_text = what + ", " + std::to_string(size) + " unknowns: " +
+                               (sparse ? "lemke on its sparse M " : "lemke ") + to_string(inner.status) +
                                " (" + inner.message + "); frictional relative error " + number_text(error);
   if (error <= options.tolerance) {
     result.status = Status::Solved;

@@ -257,8 +257,9 @@ struct FrictionContactOptions {
   /// lemke on a 3D problem: the number k >= 3 of facets of the polyhedral cone that replaces the
   /// Coulomb cone (an inner approximation; 2D is exact with its two directions). Default 8.
   int facets = 8;
-  /// lemke: the largest LCP size (unknowns r_N, k friction directions and λ per contact) it forms
-  /// densely; above it, not-applicable. >= 1; default 4000.
+  /// lemke: the largest LCP size (unknowns r_N, k friction directions and λ per contact) it forms;
+  /// above it, not-applicable. Up to 200 unknowns, and in 3D, lemke pivots on the dense tableau; a
+  /// larger planar LCP on its sparse M (sparse Lemke, docs/solvers.md). >= 1; default 4000.
   Eigen::Index lcp_max_size = 4000;
   /// auto: the sweeps given to nsgs before newton-ac takes over, and the first part of the second
   /// nsgs after it (capped by `max_iterations`). >= 1; default 1000.
