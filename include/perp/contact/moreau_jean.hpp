@@ -117,14 +117,15 @@ struct MoreauJeanOptions {
   /// step warm-starts from `World::impulses`). Within a step, `friction_contact.lcp_max_size` is
   /// capped by `dense_pivoting_max_size`.
   SolveOptions solve{.tolerance = 1e-10};
-  /// The largest LCP (unknowns, >= 0) a step forms densely and pivots on: with Coulomb friction,
-  /// Lemke on the Stewart–Trinkle LCP in auto's chain (4 unknowns a contact; the smaller of this and
-  /// `solve.friction_contact.lcp_max_size`, default 4 000, applies: raise both); with the convex
-  /// models, the dense route after their solve on the factors fails. Default 1000 (250 contacts),
-  /// where a pivot sequence costs milliseconds to a second. Larger values buy exactness with time: on
-  /// the packed steps of a 1 000-disk heap (690–970 contacts), where the iterative methods stall at
-  /// relative errors of 1e-6–1e-3, Lemke solved every step tried, in 3 900–21 000 pivots and 18–275 s
-  /// a step (bench/README.md, "Packed heaps and the exact LCP").
+  /// The largest LCP (unknowns, >= 0) a step pivots on: with Coulomb friction, Lemke on the
+  /// Stewart–Trinkle LCP in auto's chain (4 unknowns a contact; dense up to 200 unknowns, on the
+  /// sparse M above; the smaller of this and `solve.friction_contact.lcp_max_size`, default 4 000,
+  /// applies: raise both); with the convex models, the dense route after their solve on the factors
+  /// fails. Default 1000 (250 contacts), where a pivot sequence costs milliseconds to a second.
+  /// Larger values buy exactness with time, and the time is the path's length: on the packed steps
+  /// of a 1 000-disk heap (800–1 340 contacts), where the iterative methods stall at relative errors
+  /// of 1e-6–1e-3, the sparse Lemke solved steps in 3 900–57 000 pivots and 1–45 s, and others ran
+  /// past 100 000 pivots (bench/README.md, "Sparse Lemke on the packed heaps").
   Eigen::Index dense_pivoting_max_size = 1000;
 
   /// Throws `InvalidProblem` naming the first bad field.
