@@ -17,7 +17,7 @@
 namespace perp::detail {
 namespace {
 
-using SparseMatrix = Eigen::SparseMatrix<double>;
+using ColumnMatrix = Eigen::SparseMatrix<double>;  // not `SparseMatrix`: sparse_linear.hpp has that name, in a unity build
 using Eigen::Index;
 
 /// Pivots between two factorizations of the core. Each eta adds O(nnz of its column) to every later
@@ -40,10 +40,10 @@ std::size_t at(Index i) { return static_cast<std::size_t>(i); }
 // A_RZ x_Z = a_R, and x_w = a_i − A_iZ x_Z for the basic w_i.
 class SparseLemke {
  public:
-  SparseLemke(const SparseMatrix& M, const Eigen::VectorXd& q, const Eigen::VectorXd& d, int exponent)
+  SparseLemke(const ColumnMatrix& M, const Eigen::VectorXd& q, const Eigen::VectorXd& d, int exponent)
       : n_(M.rows()), z0_(2 * n_), M_(M), d_(d), exponent_(exponent), unscale_(std::ldexp(1.0, -exponent)) {
     for (Index k = 0; k < M_.outerSize(); ++k) {
-      for (SparseMatrix::InnerIterator it(M_, k); it; ++it) it.valueRef() = std::ldexp(it.value(), exponent_);
+      for (ColumnMatrix::InnerIterator it(M_, k); it; ++it) it.valueRef() = std::ldexp(it.value(), exponent_);
     }
     q_ = q;
     for (Index i = 0; i < n_; ++i) q_[i] = std::ldexp(q[i], exponent_);
@@ -105,7 +105,7 @@ class SparseLemke {
           if (row_slot_[at(i)] >= 0) entries.emplace_back(row_slot_[at(i)], c, value);
         });
       }
-      SparseMatrix core(k, k);
+      ColumnMatrix core(k, k);
       core.setFromTriplets(entries.begin(), entries.end());
       core.makeCompressed();
       lu_.compute(core);
@@ -269,7 +269,7 @@ class SparseLemke {
     if (v < n_) {
       f(v, 1.0);
     } else if (v < z0_) {
-      for (SparseMatrix::InnerIterator it(M_, v - n_); it; ++it) f(it.row(), -it.value());
+      for (ColumnMatrix::InnerIterator it(M_, v - n_); it; ++it) f(it.row(), -it.value());
     } else {
       for (Index i = 0; i < n_; ++i) f(i, -d_[i]);
     }
@@ -305,7 +305,7 @@ class SparseLemke {
 
   Index n_;
   Index z0_;
-  SparseMatrix M_;        // s M
+  ColumnMatrix M_;        // s M
   Eigen::VectorXd q_;     // s q
   Eigen::VectorXd d_;     // the covering vector
   int exponent_;          // s = 2^exponent_
@@ -318,7 +318,7 @@ class SparseLemke {
   std::vector<Index> core_rows_;
   std::vector<Index> core_positions_;
   std::vector<Index> row_slot_;  // core row of each row, −1 where w was basic
-  Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu_;
+  Eigen::SparseLU<ColumnMatrix, Eigen::COLAMDOrdering<int>> lu_;
   // The etas: pivot row, pivot value and the other nonzeros of the column B⁻¹ a_entering.
   std::vector<Index> eta_row_;
   std::vector<double> eta_pivot_;
@@ -338,7 +338,7 @@ std::string variable_name(Index v, Index n) {
 
 // The dense kernel's certificate test (lemke.cpp, verify_infeasibility_ray) on a sparse M: v >= 0,
 // Mᵀv <= 0 and qᵀv < 0 up to ε = 1e-10 of the terms' sizes. Returns qᵀv when it verifies.
-std::optional<double> verify_infeasibility_ray(const SparseMatrix& M, const Eigen::VectorXd& q,
+std::optional<double> verify_infeasibility_ray(const ColumnMatrix& M, const Eigen::VectorXd& q,
                                                const Eigen::VectorXd& ray) {
   constexpr double kCertificate = 1e-10;
   if (!ray.allFinite()) return std::nullopt;
@@ -347,7 +347,7 @@ std::optional<double> verify_infeasibility_ray(const SparseMatrix& M, const Eige
   const Eigen::VectorXd v = (ray / size).cwiseMax(0.0);
   for (Index i = 0; i < M.outerSize(); ++i) {  // (Mᵀv)_i: column i of M
     long double sum = 0.0L, magnitude = 0.0L;
-    for (SparseMatrix::InnerIterator it(M, i); it; ++it) {
+    for (ColumnMatrix::InnerIterator it(M, i); it; ++it) {
       const long double term = static_cast<long double>(it.value()) * v[it.row()];
       sum += term;
       magnitude += std::fabs(term);
@@ -364,7 +364,7 @@ std::optional<double> verify_infeasibility_ray(const SparseMatrix& M, const Eige
   return static_cast<double>(qv);
 }
 
-void check_input(const SparseMatrix& M, const Eigen::VectorXd& q, const SolveOptions& options) {
+void check_input(const ColumnMatrix& M, const Eigen::VectorXd& q, const SolveOptions& options) {
   const Index n = q.size();
   if (M.rows() != n || M.cols() != n) {
     throw InvalidProblem("sparse lemke: M must be " + std::to_string(n) + "x" + std::to_string(n) +
@@ -372,7 +372,7 @@ void check_input(const SparseMatrix& M, const Eigen::VectorXd& q, const SolveOpt
   }
   if (!q.allFinite()) throw InvalidProblem("sparse lemke: q has a non-finite entry");
   for (Index k = 0; k < M.outerSize(); ++k) {
-    for (SparseMatrix::InnerIterator it(M, k); it; ++it) {
+    for (ColumnMatrix::InnerIterator it(M, k); it; ++it) {
       if (!std::isfinite(it.value())) {
         throw InvalidProblem("sparse lemke: M(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) +
                              ") is " + number_text(it.value()));
@@ -392,7 +392,7 @@ void check_input(const SparseMatrix& M, const Eigen::VectorXd& q, const SolveOpt
 
 }  // namespace
 
-Result solve_lemke_sparse(const SparseMatrix& M, const Eigen::VectorXd& q, const SolveOptions& options) {
+Result solve_lemke_sparse(const ColumnMatrix& M, const Eigen::VectorXd& q, const SolveOptions& options) {
   check_input(M, q, options);
   const Index n = q.size();
   Result result;
@@ -414,7 +414,7 @@ Result solve_lemke_sparse(const SparseMatrix& M, const Eigen::VectorXd& q, const
   }
   double largest = q.cwiseAbs().maxCoeff();
   for (Index k = 0; k < M.outerSize(); ++k) {
-    for (SparseMatrix::InnerIterator it(M, k); it; ++it) largest = std::max(largest, std::abs(it.value()));
+    for (ColumnMatrix::InnerIterator it(M, k); it; ++it) largest = std::max(largest, std::abs(it.value()));
   }
   const int exponent = largest > 0.0 ? -std::ilogb(largest) : 0;
   const Eigen::VectorXd d = options.lemke.covering_vector.value_or(Eigen::VectorXd::Ones(n));
