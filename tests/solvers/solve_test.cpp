@@ -65,8 +65,10 @@ TEST(Solve, AutoSendsLargeSymmetricPositiveDefiniteProblemsToTheMeasuredRoute) {
   const Lcp large = random_spd(1100, 4);
   const Result r = solve(large, Method::Auto);
   ASSERT_TRUE(r.solved()) << r.message;
-  EXPECT_EQ(r.method, Method::Pgs);  // a vertex of block pivoting, or PGS itself
-  EXPECT_THAT(r.message, testing::HasSubstr("symmetric with a positive diagonal"));
+  // A vertex of block principal pivoting from the start, named by that method (auto_lcp.cpp).
+  EXPECT_EQ(r.method, Method::BlockPivoting);
+  EXPECT_THAT(r.message, testing::HasSubstr("symmetric with a positive diagonal; block principal pivoting from the "
+                                            "start: solved at vertex"));
   EXPECT_LE(testing_relative::relative(large, r.z), 1e-8);  // the relative test (docs/solvers.md)
   // Up to n = 40 the same kind of problem starts with Lemke.
   EXPECT_EQ(solve(random_spd(40, 4), Method::Auto).method, Method::Lemke);
