@@ -543,6 +543,8 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
       if (triangular_sweep_small(problem, options, kAutoSweepSolved, swept)) return swept;  // method "pgs"
       Result pivoted;
       if (principal_pivot_small(problem, options, kAutoDirectSolved, pivoted)) return pivoted;  // method "block-pivoting"
+      Result stacked;
+      if (lemke_small(problem, options, kAutoStackLemkeSolved, stacked)) return stacked;  // method "lemke"
     }
     Result lemke = solve_lemke(problem, options, direct ? kAutoDirectThenLemkeSolved : kAutoLemkeSolved);
     if (lemke.solved()) return lemke;  // its method is "lemke"

@@ -25,6 +25,11 @@ inline constexpr const char* kAutoDirectSolved = "auto (bpp): ok";
 /// Before it, where M is triangular with a positive diagonal, one pgs sweep, exact there
 /// (detail::triangular_sweep_small): its message when it solves, as short.
 inline constexpr const char* kAutoSweepSolved = "auto (pgs): ok";
+/// Then Lemke's path on a full tableau on the stack (detail::lemke_small), where M_αα was singular
+/// or the flips ran out (lcp_CPS_1, lcp_CPS_4, lcp_Pang_isolated_sol: none is a P-matrix). Its
+/// message names the route alone, in 12 characters (the small buffer holds 15).
+inline constexpr const char* kAutoStackLemkeSolved = "auto (lemke)";
+/// Where that gives up too, lemke.cpp's kernel, which reports the path's ending.
 inline constexpr const char* kAutoDirectThenLemkeSolved =
     "auto (n <= 16: block principal pivoting, then lemke; block pivoting: not solved; lemke: solved): z0 left the "
     "basis";

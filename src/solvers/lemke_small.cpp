@@ -265,4 +265,146 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   return true;
 }
 
+bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* solved_message, Result& result) {
+  if (options.trace || options.lemke.covering_vector || !options.lemke.refine) return false;
+  const Eigen::Index n = problem.size();
+  const Eigen::Index columns = 2 * n + 2;  // w, z, z0, the right-hand side
+  const Eigen::Index z0 = 2 * n;
+  const Eigen::Index rhs = 2 * n + 1;
+  const int limit = options.iteration_limit(default_pivots(n));
+  std::array<double, kStackTableau*(2 * kStackTableau + 2)> tableau;
+  std::array<Eigen::Index, kStackTableau> basis;      // the variable at each row
+  std::array<Eigen::Index, 2 * kStackTableau + 1> row_of;  // the row of each variable, −1 when nonbasic
+  std::array<Eigen::Index, kStackTableau> candidates{};  // rows still tied in the ratio test
+  const auto at = [&](Eigen::Index row, Eigen::Index column) -> double& {
+    return tableau[static_cast<std::size_t>(row * columns + column)];
+  };
+  const auto in_basis = [&](Eigen::Index row) -> Eigen::Index& { return basis[static_cast<std::size_t>(row)]; };
+  for (Eigen::Index i = 0; i < n; ++i) {  // [I, −M, −e, q], w basic
+    for (Eigen::Index j = 0; j < n; ++j) {
+      at(i, j) = i == j ? 1.0 : 0.0;
+      at(i, n + j) = -problem.M(i, j);
+    }
+    at(i, z0) = -1.0;
+    at(i, rhs) = problem.q[i];
+    in_basis(i) = i;
+  }
+  std::fill(row_of.begin(), row_of.end(), Eigen::Index{-1});
+  for (Eigen::Index i = 0; i < n; ++i) row_of[static_cast<std::size_t>(i)] = i;
+  // The natural residual of the path's point, max_i |min(z_i, w_i)| with w = w_basic − z0·e
+  // (lemke.cpp's history): one entry per pivot.
+  std::vector<double> history;
+  if (options.record_history) history.reserve(static_cast<std::size_t>(std::min(limit, 8 * static_cast<int>(n))) + 1);
+  const auto record = [&] {
+    if (!options.record_history) return;
+    const auto value = [&](Eigen::Index v) {
+      const Eigen::Index row = row_of[static_cast<std::size_t>(v)];
+      return row >= 0 ? at(row, rhs) : 0.0;
+    };
+    const double t = value(z0);
+    double worst = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) worst = std::max(worst, std::abs(std::min(value(n + i), value(i) - t)));
+    record_history(history, worst);
+  };
+  // Among `count` candidate rows, those whose key (x_p, then B⁻¹_p·, over the entering column's
+  // entry `column`) is least, ties within 1e-12 of it kept (lemke.cpp's lexicographic minimum).
+  const auto lexicographic_minimum = [&](Eigen::Index count, Eigen::Index column) {
+    for (Eigen::Index k = -1; k < n && count > 1; ++k) {
+      const Eigen::Index key = k < 0 ? rhs : k;
+      const auto ratio = [&](Eigen::Index row) { return at(row, key) / at(row, column); };
+      double best = ratio(candidates[0]);
+      for (Eigen::Index c = 1; c < count; ++c) best = std::min(best, ratio(candidates[static_cast<std::size_t>(c)]));
+      const double slack = 1e-12 * std::max(1.0, std::abs(best));
+      Eigen::Index kept = 0;
+      for (Eigen::Index c = 0; c < count; ++c) {
+        const Eigen::Index row = candidates[static_cast<std::size_t>(c)];
+        if (ratio(row) <= best + slack) candidates[static_cast<std::size_t>(kept++)] = row;
+      }
+      if (kept == 0) return Eigen::Index{-1};  // a NaN key
+      count = kept;
+    }
+    return candidates[0];
+  };
+  const auto pivot = [&](Eigen::Index r, Eigen::Index entering) {
+    const double inverse = 1.0 / at(r, entering);
+    for (Eigen::Index j = 0; j < columns; ++j) at(r, j) *= inverse;
+    at(r, entering) = 1.0;
+    // The pivot row's nonzero columns (B⁻¹'s columns of basic w's are unit vectors: about half).
+    std::array<Eigen::Index, 2 * kStackTableau + 2> nonzero;
+    Eigen::Index count = 0;
+    for (Eigen::Index j = 0; j < columns; ++j) {
+      if (at(r, j) != 0.0 && j != entering) nonzero[static_cast<std::size_t>(count++)] = j;
+    }
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double factor = at(i, entering);
+      if (i == r || factor == 0.0) continue;
+      for (Eigen::Index c = 0; c < count; ++c) {
+        const Eigen::Index j = nonzero[static_cast<std::size_t>(c)];
+        at(i, j) -= factor * at(r, j);
+      }
+      at(i, entering) = 0.0;
+      at(i, rhs) = std::max(at(i, rhs), 0.0);  // round-off below zero
+    }
+    const Eigen::Index leaving = in_basis(r);
+    in_basis(r) = entering;
+    row_of[static_cast<std::size_t>(leaving)] = -1;
+    row_of[static_cast<std::size_t>(entering)] = r;
+    record();
+    return leaving;
+  };
+
+  // z0 enters at max_i(−q_i): every row is a candidate, ranked by x_i / d_i = q_i.
+  for (Eigen::Index i = 0; i < n; ++i) candidates[static_cast<std::size_t>(i)] = i;
+  for (Eigen::Index i = 0; i < n; ++i) at(i, z0) = 1.0;  // d = e for the ranking, −e for the pivot
+  Eigen::Index r = lexicographic_minimum(n, z0);
+  if (r < 0) return false;
+  for (Eigen::Index i = 0; i < n; ++i) at(i, z0) = -1.0;
+  Eigen::Index leaving = pivot(r, z0);
+  int pivots = 1;
+  const Eigen::Index z0_row = r;  // z0 stays in its row until it leaves, which ends the path
+  while (leaving != z0) {
+    if (pivots >= limit) return false;
+    const Eigen::Index entering = leaving < n ? leaving + n : leaving - n;
+    double largest = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) largest = std::max(largest, std::abs(at(i, entering)));
+    if (!std::isfinite(largest)) return false;
+    const double threshold = options.lemke.pivot_tolerance * largest;
+    Eigen::Index count = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (at(i, entering) > threshold) candidates[static_cast<std::size_t>(count++)] = i;
+    }
+    if (count == 0) return false;  // a secondary ray: solve_lemke tells which and why
+    r = -1;
+    if (at(z0_row, entering) > threshold) {  // z0 leaves whenever it attains the minimum ratio
+      const double own = at(z0_row, rhs) / at(z0_row, entering);
+      double best = own;
+      for (Eigen::Index c = 0; c < count; ++c) {
+        const Eigen::Index row = candidates[static_cast<std::size_t>(c)];
+        best = std::min(best, at(row, rhs) / at(row, entering));
+      }
+      if (own <= best + 1e-12 * std::max(1.0, std::abs(best))) r = z0_row;
+    }
+    if (r < 0) r = lexicographic_minimum(count, entering);
+    if (r < 0) return false;
+    leaving = pivot(r, entering);
+    ++pivots;
+  }
+  // z from the basic z's, clipped at 0; w and both residuals from it.
+  result.z.setZero(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Eigen::Index v = in_basis(i);
+    if (v >= n && v < z0) result.z[v - n] = std::max(at(i, rhs), 0.0);
+  }
+  if (!result.z.allFinite()) return false;
+  recompute_point(problem, result);
+  result.relative_residual = relative_residual_small(problem, result.z, result.w);
+  if (!(result.relative_residual <= options.tolerance)) return false;
+  result.method = Method::Lemke;
+  result.status = Status::Solved;
+  result.iterations = pivots;
+  result.history = std::move(history);
+  result.message = solved_message;
+  return true;
+}
+
 }  // namespace perp::detail

@@ -77,4 +77,22 @@ inline constexpr int kAutoDirectFlipsPerUnknown = 1;
 [[nodiscard]] bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
                                          Result& result);
 
+// Lemke's path on a full tableau on the stack, for auto's and lemke's lean route: the same
+// rules as lemke.cpp's kernel (covering vector e; z0 enters at row lexmin (q_i, e_iᵀ); the
+// complement of the leaving variable enters next; z0 leaves as soon as it attains the minimum
+// ratio, else the lexicographic minimum of (x_p, B⁻¹_p·)/t_p; pivot entries at or below
+// options.lemke.pivot_tolerance times the column's largest count as zero), without that kernel's
+// revised form, data scaling, refinement on the final basis, trace or messages: each pivot updates
+// the n × (2n + 2) tableau [B⁻¹, B⁻¹(−M), B⁻¹(−e), B⁻¹q] in place. It answers only where the path
+// ends with z0 leaving and the point z (clipped at 0; w = M z + q and both residuals computed from
+// it) meets options.tolerance: then true, `result` holds it, method = Method::Lemke, iterations =
+// the pivots, history the natural residual after each pivot (lemke.cpp's), message
+// `solved_message`. Everything else (a ray, the pivot limit options.iteration_limit(default_pivots(n)),
+// a non-finite tableau, the tolerance missed, a covering vector, refinement turned off, a trace)
+// returns false, and the
+// caller runs solve_lemke, which reports such endings; `result` is then to be discarded.
+// Requires 1 <= n <= kStackTableau, validated data and some q_i < 0.
+[[nodiscard]] bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
+                               Result& result);
+
 }  // namespace perp::detail

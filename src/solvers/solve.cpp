@@ -246,9 +246,11 @@ bool solve_small(const Lcp& problem, Method method, const SolveOptions& options,
   };
   const bool direct = method == Method::Auto && n <= detail::kAutoDirectSize;
   // auto's first tries (auto_lcp.cpp): one pgs sweep on a triangular M, block principal
-  // pivoting on the stack, each into `result` itself (a failed try leaves it to be overwritten).
+  // pivoting on the stack, Lemke's path on a stack tableau, each into `result` itself (a failed
+  // try leaves it to be overwritten).
   if (direct && (detail::triangular_sweep_small(problem, options, detail::kAutoSweepSolved, result) ||
-                 detail::principal_pivot_small(problem, options, detail::kAutoDirectSolved, result))) {
+                 detail::principal_pivot_small(problem, options, detail::kAutoDirectSolved, result) ||
+                 detail::lemke_small(problem, options, detail::kAutoStackLemkeSolved, result))) {
     result.time_ms = elapsed();
     return true;
   }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "../../src/solvers/auto_lcp.hpp"
+#include "../../src/solvers/lemke.hpp"
 #include "../../src/solvers/lemke_small.hpp"
 #include "../../src/solvers/newton_linear.hpp"
 #include "perp/core/error.hpp"
@@ -174,15 +176,81 @@ TEST(AutoLcp, SmallBlockPivotingOnHandSolvedProblems) {
   EXPECT_EQ(result.method, Method::Pgs);
   EXPECT_EQ(result.z, expected);
   EXPECT_EQ(result.w, murty.M * expected + murty.q);
-  // M = [[1, 1], [1, 1]], q = −1 (lcp_deudeu): the starting block M_αα = M is singular, so the
-  // kernel gives up and Lemke solves (z_0 + z_1 = 1).
+  // M = [[1, 1], [1, 1]], q = −1 (lcp_CPS_1): the starting block M_αα = M is singular, so the
+  // kernel gives up and Lemke's path on the stack tableau solves (z_0 + z_1 = 1). By hand: z0
+  // enters at 1; q ties, and the lexicographic rule (row 1's B⁻¹ row (0, 1) is below row 0's
+  // (1, 0)) takes w_1 out; z_1 enters, and z0's ratio 1/1 is the least, so z0 leaves at z_1 = 1:
+  // two pivots, z = (0, 1), w = (0, 0).
   const Lcp singular{Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Constant(2, -1.0)};
   result = solve(singular, Method::Auto);
   ASSERT_TRUE(result.solved()) << result.message;
   EXPECT_EQ(result.method, Method::Lemke);
-  EXPECT_THAT(result.message, HasSubstr("block pivoting: not solved; lemke: solved"));
-  EXPECT_NEAR(result.z.sum(), 1.0, 1e-14);
-  EXPECT_GE(result.z.minCoeff(), 0.0);
+  EXPECT_EQ(result.message, "auto (lemke)");
+  EXPECT_EQ(result.iterations, 2);
+  EXPECT_EQ(result.z, Eigen::Vector2d(0, 1));
+  EXPECT_EQ(result.w, Eigen::Vector2d(0, 0));
+  // lemke.cpp's kernel takes the same path (a trace sends auto there).
+  SolveOptions traced;
+  traced.trace = [](const TraceEvent&) {};
+  const Result kernel = solve(singular, Method::Auto, traced);
+  EXPECT_EQ(kernel.message, detail::kAutoDirectThenLemkeSolved);
+  EXPECT_EQ(kernel.iterations, 2);
+  EXPECT_EQ(kernel.z, Eigen::Vector2d(0, 1));
+}
+
+// auto's Lemke on the stack (lemke_small.cpp, lemke_small) answers only where its path ends with
+// z0 leaving at a point that meets the tolerance, and leaves every other ending to lemke.cpp.
+TEST(AutoLcp, StackLemkeAnswersOnlyWhereItsPathSolves) {
+  SolveOptions options;
+  Result result;
+  // M = −I, q = −1: w = −z − 1 < 0 for every z >= 0, no solution; Lemke's path ends on a ray.
+  const Lcp infeasible{-Eigen::MatrixXd::Identity(2, 2), Eigen::VectorXd::Constant(2, -1.0)};
+  EXPECT_FALSE(detail::lemke_small(infeasible, options, "x", result));
+  const Result kernel = solve(infeasible, Method::Lemke, options);
+  EXPECT_EQ(kernel.status, Status::RayTermination) << kernel.message;
+  EXPECT_THAT(kernel.message, HasSubstr("proves the LCP infeasible"));
+  // lcp_CPS_4 takes 5 pivots: a limit of 4 ends it, as do a covering vector and a trace.
+  const Lcp cps4 = read_siconos_lcp(std::filesystem::path(PERP_SICONOS_DATA_DIR) / "lcp_CPS_4.dat");
+  ASSERT_TRUE(detail::lemke_small(cps4, options, "x", result));
+  EXPECT_EQ(result.iterations, 5);
+  EXPECT_EQ(result.history.size(), 5u);  // one natural residual a pivot
+  EXPECT_EQ(result.history.back(), natural_residual(result.z, result.w));
+  EXPECT_LE(testing_relative::relative(cps4, result.z), 1e-12);
+  SolveOptions limited = options;
+  limited.max_iterations = 4;
+  EXPECT_FALSE(detail::lemke_small(cps4, limited, "x", result));
+  SolveOptions covered = options;
+  covered.lemke.covering_vector = Eigen::VectorXd::Ones(4);
+  EXPECT_FALSE(detail::lemke_small(cps4, covered, "x", result));
+  SolveOptions traced = options;
+  traced.trace = [](const TraceEvent&) {};
+  EXPECT_FALSE(detail::lemke_small(cps4, traced, "x", result));
+  // Where it answers it agrees with lemke.cpp's kernel: the same pivots and z on random problems.
+  std::mt19937_64 engine(7);
+  int answered = 0;
+  int kernel_solved = 0;
+  for (Eigen::Index n = 1; n <= 16; ++n) {
+    for (int k = 0; k < 10; ++k) {
+      Lcp problem{Eigen::MatrixXd(n, n), Eigen::VectorXd(n)};
+      for (double& x : problem.M.reshaped()) x = uniform(engine, -1, 1);
+      for (double& x : problem.q) x = uniform(engine, -1, 1);
+      if (k % 2 == 0) problem.M.diagonal().array() += static_cast<double>(n) / 2.0;
+      if (!(problem.q.minCoeff() < 0.0)) continue;
+      Result stacked;
+      const bool answers = detail::lemke_small(problem, options, "x", stacked);
+      const Result full = solve_lemke(problem, options);
+      const std::string what = "n = " + std::to_string(n) + ", k = " + std::to_string(k);
+      if (full.solved()) ++kernel_solved;
+      if (!answers) continue;
+      ++answered;
+      ASSERT_TRUE(full.solved()) << what << ": " << full.message;
+      EXPECT_EQ(stacked.iterations, full.iterations) << what;
+      EXPECT_LE((stacked.z - full.z).cwiseAbs().maxCoeff(), 1e-9 * (1.0 + full.z.cwiseAbs().maxCoeff())) << what;
+      EXPECT_LE(testing_relative::relative(problem, stacked.z), options.tolerance) << what;
+      EXPECT_LE((stacked.w - (problem.M * stacked.z + problem.q)).cwiseAbs().maxCoeff(), 1e-13) << what;
+    }
+  }
+  EXPECT_EQ(answered, kernel_solved);
 }
 
 // auto's sweep at n <= 16 (lemke_small.cpp, triangular_sweep_small) on a problem solved by hand, and
@@ -428,6 +496,8 @@ TEST(NewtonOnSingularPsd, ContactLcpSolvedByNewtonMinAndInteriorPoint) {
 // auto block principal pivoting on the stack, then Lemke) and then, where they fail, auto's
 // classified order. Both must agree on the status, the method,
 // the pivots and z, and each claim is checked on the relative residual recomputed here.
+int lemke_stacked = 0;  // lean solves answered by auto's stack Lemke, over the tests of this file
+
 void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, int& pivoted, int& swept) {
   for (const Method method : {Method::Lemke, Method::Auto}) {
     SolveOptions options;
@@ -440,7 +510,15 @@ void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, 
     EXPECT_EQ(lean.status, full.status) << what;
     EXPECT_EQ(lean.method, full.method) << what;
     EXPECT_EQ(lean.iterations, full.iterations) << what;
-    EXPECT_EQ(lean.message, full.message) << what;
+    // auto's stack Lemke (lemke_small.cpp) does not trace, so the traced call runs lemke.cpp's
+    // kernel where it answers: the same rules, so the same pivots and z, under that kernel's message.
+    const bool stacked = lean.message == "auto (lemke)";
+    if (stacked) {
+      EXPECT_EQ(full.message, detail::kAutoDirectThenLemkeSolved) << what;
+      ++lemke_stacked;
+    } else {
+      EXPECT_EQ(lean.message, full.message) << what;
+    }
     ASSERT_EQ(lean.z.size(), problem.size()) << what;
     const double size = 1.0 + full.z.cwiseAbs().maxCoeff();
     EXPECT_LE((lean.z - full.z).cwiseAbs().maxCoeff(), 1e-12 * size) << what;
@@ -482,6 +560,7 @@ void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, 
 }
 
 TEST(SmallSolves, LeanRouteAsThePipelineOnTheSiconosFiles) {
+  const int stacked_before = lemke_stacked;
   int files = 0;
   int pivoted = 0;
   int swept = 0;
@@ -493,6 +572,9 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnTheSiconosFiles) {
   }
   EXPECT_EQ(files, 18);  // the 20 files less lcp_mmc (n = 26) and lcp_tobenna (n = 40)
   EXPECT_GT(pivoted, 0);  // auto's block pivoting answered on some files
+  // and its stack Lemke on the six whose first block is singular (CPS_1, CPS_2, CPS_4, CPS_4bis,
+  // Pang_isolated_sol, inf_sol_perturbed)
+  EXPECT_EQ(lemke_stacked - stacked_before, 6);
   EXPECT_EQ(swept, 4);  // and its sweep on the triangular ones (trivial, trivial_block, exp_murty, exp_murty2)
 }
 
