@@ -61,8 +61,12 @@ int main(int argc, char** argv) {
   simulate->add_option("--plot", simulate_args.plot, "format of the plot: png, svg or none")
       ->check(CLI::IsMember({"png", "svg", "none"}))
       ->capture_default_str();
+  // From the method table, as `solve`'s list: the Coulomb model (default) takes a frictional contact
+  // method or an LCP one, the LCP friction models an LCP method (simulate.cpp checks the pair).
   simulate->add_option("--solver", simulate_args.solver,
-                       "LCP method of each step: enum, lemke, murty, pgs, psor, auto");
+                       "method of each step (default auto); frictional contact (the Coulomb model): " +
+                           perp::method_names_for(perp::ProblemKind::FrictionContact) +
+                           "; LCP (any friction model): " + perp::method_names_for(perp::ProblemKind::Lcp));
 
   perp::cli::DiagnoseArguments diagnose_args;
   CLI::App* diagnose = perp::cli::add_diagnose_command(app, diagnose_args);
