@@ -174,6 +174,7 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   std::array<double, kStackTableau> x;
   std::array<double, kStackTableau> z;
   std::array<double, kStackTableau> w;
+  std::array<double, kStackTableau> terms;  // Σ |terms| of each w_i, the scale of its sign test
   for (Eigen::Index i = 0; i < n; ++i) at(in_alpha, i) = problem.q[i] < 0.0;
   std::vector<double> history;
   if (options.record_history) history.reserve(static_cast<std::size_t>(limit) + 1);
@@ -201,18 +202,29 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
     // The indices on the wrong side, and the natural residual of the point.
     Eigen::Index count = 0;
     natural = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) {  // w = M z + q over the columns of α (z is 0 elsewhere)
-      double wi = problem.q[i];
-      double terms = std::abs(wi);
-      for (Eigen::Index j = 0; j < k; ++j) {
-        const double term = problem.M(i, at(alpha, j)) * at(x, j);
-        wi += term;
-        terms += std::abs(term);
+    // w = M z + q over the columns of α (z is 0 elsewhere), a column at a time: M is column-major,
+    // so the inner loop runs over contiguous entries. Each w_i sums q_i, then the terms in α's
+    // order, as a row at a time would.
+    for (Eigen::Index i = 0; i < n; ++i) {
+      at(w, i) = problem.q[i];
+      at(terms, i) = std::abs(problem.q[i]);
+    }
+    for (Eigen::Index j = 0; j < k; ++j) {
+      const double* const column = problem.M.col(at(alpha, j)).data();
+      const double xj = at(x, j);
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const double term = column[i] * xj;
+        at(w, i) += term;
+        at(terms, i) += std::abs(term);
       }
-      at(w, i) = wi;
+    }
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double wi = at(w, i);
       const double zi = at(z, i);
       natural = std::max(natural, std::abs(std::min(zi, wi)));
-      if (at(in_alpha, i) ? zi < -kRelativeSign * z_largest : wi < -kRelativeSign * terms) at(wrong, count++) = i;
+      if (at(in_alpha, i) ? zi < -kRelativeSign * z_largest : wi < -kRelativeSign * at(terms, i)) {
+        at(wrong, count++) = i;
+      }
     }
     if (options.record_history) record_history(history, natural);
     if (options.trace) {  // iteration 0: the starting point, its whole set as entered
