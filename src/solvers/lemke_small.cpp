@@ -277,6 +277,8 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   return true;
 }
 
+static_assert(kAutoDirectSize <= kStackTableau, "auto's tries at n <= kAutoDirectSize live on the stack");
+
 bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* solved_message, Result& result) {
   if (options.trace || options.lemke.covering_vector || !options.lemke.refine) return false;
   const Eigen::Index n = problem.size();

@@ -77,7 +77,7 @@ inline constexpr int kAutoDirectFlipsPerUnknown = 1;
 [[nodiscard]] bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
                                          Result& result);
 
-// Lemke's path on a full tableau on the stack, for auto's and lemke's lean route: the same
+// Lemke's path on a full tableau on the stack, auto's third try at n <= kAutoDirectSize: the same
 // rules as lemke.cpp's kernel (covering vector e; z0 enters at row lexmin (q_i, e_iᵀ); the
 // complement of the leaving variable enters next; z0 leaves as soon as it attains the minimum
 // ratio, else the lexicographic minimum of (x_p, B⁻¹_p·)/t_p; pivot entries at or below
