@@ -20,9 +20,10 @@
 // batches of 20 000, the median batch) on every problem with n <= 10 (the families at n = 10 and
 // the files with n <= 9): perp auto and perp lemke through `solve`, the bare Lemke kernel
 // (`solve_lemke`, private to the library: no validation, no pipeline), Siconos' lemke, pivot and pgs,
-// Bullet's Dantzig. Each loop iteration includes the solver's setup (zeroing z; Bullet: copying
-// A and b, which it overwrites) and, for perp, the move-assignment of the `Result` (freeing the
-// previous one's vectors). Solvers other than perp auto are timed only where they solve.
+// Bullet's Dantzig, and perp auto into one reused `Result` (`solve(problem, method, options, result)`).
+// Each loop iteration includes the solver's setup (zeroing z; Bullet: copying A and b, which it
+// overwrites) and, for perp by value, the move-assignment of the `Result` (freeing the previous one's
+// vectors). Solvers other than perp auto are timed only where they solve.
 //
 // Usage: compare_auto [max_n [small]]   (families up to max_n, default 1000; the files always;
 //                                          with `small`, only the small-solve table)
@@ -370,6 +371,23 @@ double small_us(Contestant& c) {
   return batches[kSmallBatches / 2];
 }
 
+/// perp auto solving into one Result reused from call to call (`solve(problem, method, options,
+/// result)`): where auto's stack routes answer, z, w and the history keep their storage, as Siconos'
+/// and Bullet's kernels write into the caller's arrays.
+Contestant perp_in_place(const perp::Lcp& problem) {
+  auto result = std::make_shared<perp::Result>();
+  perp::SolveOptions options;
+  options.tolerance = kTolerance;
+  options.record_history = false;
+  Contestant c;
+  c.name = "perp auto, in place";
+  c.setup = [] {};
+  c.solve = [result, &problem, options] { perp::solve(problem, perp::Method::Auto, options, *result); };
+  c.z = [result] { return result->z; };
+  c.note = [result] { return perp::to_string(result->method) + ", " + std::to_string(result->iterations) + " it"; };
+  return c;
+}
+
 /// The Lemke kernel called directly (what `solve(problem, lemke)` runs after its checks).
 Contestant bare_lemke(const perp::Lcp& problem) {
   auto result = std::make_shared<perp::Result>();
@@ -389,8 +407,9 @@ void small_table(const std::vector<std::pair<std::string, perp::Lcp>>& problems)
   std::printf(
       "\nSmall solves: us per solve (median of %d batches of %d; NOT: does not solve to 1e-8 / perp to 1e-10)\n",
       kSmallBatches, kSmallBatch);
-  std::printf("%-34s %8s %8s %8s %8s %8s %8s %8s %8s  %s\n", "problem", "auto", "lemke", "bare", "sic-lmk",
-              "sic-piv", "sic-pgs", "bt-dantz", "auto/bare", "fastest siconos / auto, fastest anchor / auto");
+  std::printf("%-34s %8s %8s %8s %8s %8s %8s %8s %8s %8s  %s\n", "problem", "auto", "lemke", "bare", "sic-lmk",
+              "sic-piv", "sic-pgs", "bt-dantz", "in-place", "auto/bare",
+              "fastest siconos / auto, fastest anchor / auto; the same for auto in place");
   for (const auto& [label, problem] : problems) {
     std::vector<Contestant> cs;
     cs.push_back(perp_method(problem, perp::Method::Auto));
@@ -401,6 +420,8 @@ void small_table(const std::vector<std::pair<std::string, perp::Lcp>>& problems)
     std::vector<Contestant> bullet;
     add_bullet(problem, bullet);
     cs.push_back(bullet.front());  // Dantzig
+    cs.push_back(perp_in_place(problem));
+    constexpr std::size_t kInPlace = 7;
     std::vector<double> us;
     std::vector<bool> solved;
     for (Contestant& c : cs) {
@@ -418,7 +439,7 @@ void small_table(const std::vector<std::pair<std::string, perp::Lcp>>& problems)
     }
     double siconos = std::numeric_limits<double>::infinity();
     double anchor = std::numeric_limits<double>::infinity();
-    for (std::size_t k = 3; k < cs.size(); ++k) {
+    for (std::size_t k = 3; k < kInPlace; ++k) {
       if (!solved[k]) continue;
       if (k < 6) siconos = std::min(siconos, us[k]);
       anchor = std::min(anchor, us[k]);
@@ -431,8 +452,9 @@ void small_table(const std::vector<std::pair<std::string, perp::Lcp>>& problems)
         std::printf(" %7.3f%s", us[k], solved[k] ? " " : "!");
       }
     }
-    std::printf(" %8.2f  %.2f, %.2f%s [auto: %s]\n", us[0] / us[2], siconos / us[0], anchor / us[0],
-                solved[0] ? "" : " (auto NOT solved)", cs[0].note().c_str());
+    std::printf(" %8.2f  %.2f, %.2f; %.2f, %.2f%s [auto: %s]\n", us[0] / us[2], siconos / us[0], anchor / us[0],
+                siconos / us[kInPlace], anchor / us[kInPlace], solved[0] ? "" : " (auto NOT solved)",
+                cs[0].note().c_str());
     std::fflush(stdout);
   }
   std::printf("(-: that solver's z does not solve, not timed; !: auto's z does not solve)\n");

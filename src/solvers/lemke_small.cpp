@@ -154,7 +154,8 @@ bool triangular_sweep_small(const Lcp& problem, const SolveOptions& options, con
   result.method = Method::Pgs;
   result.status = Status::Solved;
   result.iterations = 1;
-  if (options.record_history) result.history.assign(1, natural);
+  result.history.clear();
+  if (options.record_history) result.history.push_back(natural);
   result.message = solved_message;
   return true;
 }
@@ -176,7 +177,9 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   std::array<double, kStackTableau> w;
   std::array<double, kStackTableau> terms;  // Σ |terms| of each w_i, the scale of its sign test
   for (Eigen::Index i = 0; i < n; ++i) at(in_alpha, i) = problem.q[i] < 0.0;
-  std::vector<double> history;
+  // In the result's own vector, whose storage a solve into a reused Result keeps (solve.hpp).
+  std::vector<double>& history = result.history;
+  history.clear();
   if (options.record_history) history.reserve(static_cast<std::size_t>(limit) + 1);
   int flips = 0;
   BlockExchange rule(n);  // solve_block_pivoting's exchange rule (block_pivoting.hpp)
@@ -272,7 +275,6 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   result.method = Method::BlockPivoting;
   result.status = Status::Solved;
   result.iterations = flips;
-  result.history = std::move(history);
   result.message = solved_message;
   return true;
 }
@@ -307,7 +309,8 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
   for (Eigen::Index i = 0; i < n; ++i) row_of[static_cast<std::size_t>(i)] = i;
   // The natural residual of the path's point, max_i |min(z_i, w_i)| with w = w_basic − z0·e
   // (lemke.cpp's history): one entry per pivot.
-  std::vector<double> history;
+  std::vector<double>& history = result.history;  // the result's own storage, as above
+  history.clear();
   if (options.record_history) history.reserve(static_cast<std::size_t>(std::min(limit, 8 * static_cast<int>(n))) + 1);
   const auto record = [&] {
     if (!options.record_history) return;
@@ -416,7 +419,6 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
   result.method = Method::Lemke;
   result.status = Status::Solved;
   result.iterations = pivots;
-  result.history = std::move(history);
   result.message = solved_message;
   return true;
 }

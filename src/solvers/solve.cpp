@@ -270,12 +270,19 @@ bool solve_small(const Lcp& problem, Method method, const SolveOptions& options,
 }  // namespace
 
 Result solve(const Lcp& problem, Method method, const SolveOptions& options) {
-  double spent_ms = 0;
   Result result;  // filled in place by the lean route (one object, returned without a move)
-  if (solve_small(problem, method, options, spent_ms, result)) return result;
+  solve(problem, method, options, result);
+  return result;
+}
+
+void solve(const Lcp& problem, Method method, const SolveOptions& options, Result& result) {
+  // What the lean route's kernels do not write: cleared, their storage kept.
+  result.solutions.clear();
+  result.ray.reset();
+  double spent_ms = 0;
+  if (solve_small(problem, method, options, spent_ms, result)) return;
   result = detail::solve_through<LcpSteps>(problem, method, options);
   result.time_ms += spent_ms;
-  return result;
 }
 
 Result solve(const Ncp& problem, Method method, const SolveOptions& options) {

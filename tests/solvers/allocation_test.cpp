@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <utility>
 
 #include "perp/solvers/friction_contact.hpp"
 #include "perp/solvers/solve.hpp"
@@ -84,6 +85,38 @@ TEST(SmallSolveAllocations, OnlyTheResult) {
           EXPECT_EQ(count, 2 + message + (history ? 1 : 0))
               << "n = " << n << ", " << to_string(method) << ", history " << history << ": " << r.message;
         }
+      }
+    }
+  }
+}
+
+// A solve into a reused Result (solve.hpp) of the size of the last one allocates nothing where
+// auto's first tries at n <= 16 answer: the triangular sweep, block principal pivoting and Lemke on
+// the stack write z, w and the history in place, and their messages fit the string's own buffer.
+TEST(SmallSolveAllocations, NoneIntoAReusedResult) {
+  for (const Eigen::Index n : {2, 4, 9, 10, 16}) {
+    const Lcp dense = testing_problems::random_spd(n, 3);
+    Lcp lower = dense;  // auto's sweep
+    lower.M = dense.M.triangularView<Eigen::Lower>().toDenseMatrix();
+    // M = ones, q = −1 (lcp_CPS_1 at n = 2): every principal block of 2 or more is singular, so
+    // block pivoting gives up and Lemke on the stack answers.
+    const Lcp singular{Eigen::MatrixXd::Ones(n, n), Eigen::VectorXd::Constant(n, -1.0)};
+    const std::pair<const Lcp*, Method> routes[] = {
+        {&dense, Method::BlockPivoting}, {&lower, Method::Pgs}, {&singular, Method::Lemke}};
+    for (const auto& [problem, route] : routes) {
+      for (const bool history : {false, true}) {
+        SolveOptions options;
+        options.record_history = history;
+        Result result;
+        solve(*problem, Method::Auto, options, result);  // sizes the vectors
+        ASSERT_TRUE(result.solved()) << result.message;
+        EXPECT_EQ(result.method, route) << "n = " << n << ": " << result.message;
+        const long before = allocations.load();
+        solve(*problem, Method::Auto, options, result);
+        const long count = allocations.load() - before;
+        ASSERT_TRUE(result.solved()) << result.message;
+        EXPECT_EQ(count, 0) << "n = " << n << ", " << to_string(route) << ", history " << history << ": "
+                            << result.message;
       }
     }
   }

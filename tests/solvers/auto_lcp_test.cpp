@@ -635,6 +635,48 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
   }
 }
 
+// solve(problem, method, options, result) into a reused Result gives what solve(problem, method,
+// options) returns, field by field, whatever the Result held before: the lean route's in-place
+// writes (auto at n <= 16) and the pipeline's whole assignment alike; a ray or solutions left
+// from an earlier solve do not survive.
+TEST(SmallSolves, IntoAReusedResultAsByValue) {
+  const Lcp ray_problem{-Eigen::MatrixXd::Identity(2, 2), Eigen::VectorXd::Constant(2, -1.0)};  // no solution
+  const Lcp singular{Eigen::MatrixXd::Ones(3, 3), Eigen::VectorXd::Constant(3, -1.0)};         // stack Lemke
+  Lcp lower = spd(6, 4);
+  lower.M = lower.M.triangularView<Eigen::Lower>().toDenseMatrix();  // the sweep
+  const std::vector<Lcp> problems = {spd(5, 1), ray_problem, singular, spd(5, 2), lower, spd(60, 3), singular};
+  for (const bool history : {false, true}) {
+    SolveOptions options;
+    options.record_history = history;
+    Result reused;
+    for (std::size_t k = 0; k < problems.size(); ++k) {
+      for (const Method method : {Method::Auto, Method::Lemke}) {
+        const std::string what = "problem " + std::to_string(k) + ", " + to_string(method);
+        const Result expected = solve(problems[k], method, options);
+        solve(problems[k], method, options, reused);
+        EXPECT_EQ(reused.status, expected.status) << what;
+        EXPECT_EQ(reused.method, expected.method) << what;
+        EXPECT_EQ(reused.iterations, expected.iterations) << what;
+        EXPECT_EQ(reused.z, expected.z) << what;
+        EXPECT_EQ(reused.w, expected.w) << what;
+        EXPECT_EQ(reused.residual, expected.residual) << what;
+        EXPECT_EQ(reused.relative_residual, expected.relative_residual) << what;
+        EXPECT_EQ(reused.history, expected.history) << what;
+        EXPECT_EQ(reused.message, expected.message) << what;
+        EXPECT_EQ(reused.ray.has_value(), expected.ray.has_value()) << what;
+        EXPECT_EQ(reused.solutions.size(), expected.solutions.size()) << what;
+      }
+    }
+    // The problem without a solution left a ray in `reused`; the next (lean) solve clears it.
+    solve(ray_problem, Method::Lemke, options, reused);
+    ASSERT_TRUE(reused.ray.has_value()) << reused.message;
+    solve(singular, Method::Auto, options, reused);
+    EXPECT_TRUE(reused.solved());
+    EXPECT_EQ(reused.message, "auto (lemke)");
+    EXPECT_FALSE(reused.ray.has_value());
+  }
+}
+
 TEST(SolveMany, InputOrderSameAsSingleSolvesAndOneFailureDoesNotStopTheRest) {
   std::vector<Lcp> problems;
   for (unsigned k = 0; k < 12; ++k) problems.push_back(spd(20, 100 + k));

@@ -25,6 +25,15 @@ namespace perp {
 /// switch and why; `Result::method` the method whose z is returned.
 [[nodiscard]] Result solve(const Lcp& problem, Method method = Method::Auto, const SolveOptions& options = {});
 
+/// The same solve, into `result`, reusing the storage of its vectors: for loops that solve many
+/// small problems of one size (a controller at every tick, a batch). Every field of `result` is
+/// overwritten with what `solve(problem, method, options)` returns. With `Method::Auto` at n <= 16,
+/// where its first tries answer (the triangular sweep, block principal pivoting or Lemke on the
+/// stack: docs/solvers.md, "Auto"), z, w and the history are written in place, so a solve of the
+/// size of the last one allocates nothing; elsewhere the result is assigned as a whole. Throws as
+/// `solve` does (`result` is then unspecified).
+void solve(const Lcp& problem, Method method, const SolveOptions& options, Result& result);
+
 /// The NCP z >= 0 ⊥ F(z) >= 0, through its MCP form. Methods: newton-fb, newton-min, penalized-fb,
 /// smoothing and auto (newton-fb, then newton-min, then smoothing; the first that solves, or the
 /// attempt with the smallest residual). Other methods need an `Lcp` and throw `InvalidProblem`.
