@@ -87,7 +87,9 @@ Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& 
   const bool sparse = d == 2 && size > kDenseLemkeMaxSize;
   std::optional<Lcp> dense;
   if (!sparse) dense = Lcp{Eigen::MatrixXd(M), q};
-  const auto run = [&] { return sparse ? solve_lemke_sparse(M, q, lcp_options) : solve(*dense, Method::Lemke, lcp_options); };
+  const auto run = [&] {
+    return sparse ? solve_lemke_sparse(M, q, lcp_options) : solve(*dense, Method::Lemke, lcp_options);
+  };
   Result inner = run();
   // The LCP has a solution (Stewart–Trinkle), but its M is copositive, not copositive-plus, and on
   // redundant contacts the path runs through degenerate vertices: it may end on a secondary ray
@@ -97,8 +99,8 @@ Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& 
   // δ_i ∈ [0, kCoveringSpread) from a fixed seed (any positive vector keeps Lemke's start and
   // guarantees); a path that stopped midway (z0 of the order of q) is not, as measured it stops
   // again.
-  std::string story = std::string(sparse ? "lemke on its sparse M " : "lemke ") + to_string(inner.status) + " (" +
-                      inner.message + ")";
+  std::string story =
+      std::string(sparse ? "lemke on its sparse M " : "lemke ") + to_string(inner.status) + " (" + inner.message + ")";
   int pivots = inner.iterations;
   std::mt19937_64 engine(kCoveringSeed);
   std::uniform_real_distribution<double> spread(0.0, kCoveringSpread);

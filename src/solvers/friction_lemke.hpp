@@ -38,8 +38,8 @@ inline constexpr std::uint64_t kCoveringSeed = 20261204;
 /// Dense pivots, and in the plane above `kDenseLemkeMaxSize` unknowns sparse ones (the same path,
 /// rules and judgement); a path that ends on a secondary ray or at a point missing the tolerance is
 /// run again with perturbed covering vectors (`kCoveringRetries`; iterations count every pivot, the
-/// message every try); `NotApplicable` (z = 0) past `friction_contact.lcp_max_size` unknowns. The status is judged on the
-/// frictional relative error of r read back from the LCP's z.
+/// message every try); `NotApplicable` (z = 0) past `friction_contact.lcp_max_size` unknowns. The status is judged on
+/// the frictional relative error of r read back from the LCP's z.
 [[nodiscard]] Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& options);
 
 }  // namespace perp::detail

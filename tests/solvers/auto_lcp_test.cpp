@@ -1,5 +1,7 @@
 // auto on the LCP (src/solvers/auto_lcp.cpp), the semidefinite solver of the Newton kernels
 // (src/solvers/newton_linear.cpp) and solve_many (src/solvers/batch.cpp).
+#include "../../src/solvers/auto_lcp.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -9,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "../../src/solvers/auto_lcp.hpp"
 #include "../../src/solvers/lemke.hpp"
 #include "../../src/solvers/lemke_small.hpp"
 #include "../../src/solvers/newton_linear.hpp"
@@ -641,7 +642,7 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
 // from an earlier solve do not survive.
 TEST(SmallSolves, IntoAReusedResultAsByValue) {
   const Lcp ray_problem{-Eigen::MatrixXd::Identity(2, 2), Eigen::VectorXd::Constant(2, -1.0)};  // no solution
-  const Lcp singular{Eigen::MatrixXd::Ones(3, 3), Eigen::VectorXd::Constant(3, -1.0)};         // stack Lemke
+  const Lcp singular{Eigen::MatrixXd::Ones(3, 3), Eigen::VectorXd::Constant(3, -1.0)};          // stack Lemke
   Lcp lower = spd(6, 4);
   lower.M = lower.M.triangularView<Eigen::Lower>().toDenseMatrix();  // the sweep
   const std::vector<Lcp> problems = {spd(5, 1), ray_problem, singular, spd(5, 2), lower, spd(60, 3), singular};

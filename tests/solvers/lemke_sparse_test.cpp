@@ -295,8 +295,9 @@ TEST(LemkeSparse, FrictionLemkeOnAHeap) {
 // end (z0 ≈ 0), which proves nothing (the LCP has a solution, its M is copositive but not
 // copositive-plus): solve_friction_lemke runs it again with perturbed covering vectors
 // (friction_lemke.hpp). Which seeds end so depends on round-off, so the test judges every outcome:
-// a "solved" has its frictional error recomputed here within the tolerance, and some retries solved (measured: 8 of the 40 heaps in the Release
-// build, each first ended on a ray with z0 of 1e-12 to 1e-8).
+// a "solved" has its frictional error recomputed here within the tolerance, and some retries
+// solved (measured: 8 of the 40 heaps in the Release build, each first ended on a ray with z0 of
+// 1e-12 to 1e-8).
 TEST(LemkeSparse, FrictionLemkeTriesAnotherCoveringVectorAfterARayNearTheEnd) {
   int retried = 0;
   int solved_again = 0;
@@ -312,8 +313,8 @@ TEST(LemkeSparse, FrictionLemkeTriesAnotherCoveringVectorAfterARayNearTheEnd) {
     if (again == std::string::npos) continue;
     ++retried;
     // The first path did not solve: a ray or a point that missed, named before the retries.
-    EXPECT_THAT(r.message.substr(0, again), testing::AnyOf(HasSubstr("lemke ray-termination"),
-                                                          HasSubstr("lemke numerical-failure")));
+    EXPECT_THAT(r.message.substr(0, again),
+                testing::AnyOf(HasSubstr("lemke ray-termination"), HasSubstr("lemke numerical-failure")));
     if (r.solved()) ++solved_again;
   }
   EXPECT_GE(retried, 1);
