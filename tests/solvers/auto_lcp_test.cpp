@@ -31,6 +31,14 @@ double uniform(std::mt19937_64& engine, double low, double high) {
   return std::uniform_real_distribution<double>(low, high)(engine);
 }
 
+// M and q with entries uniform in [−1, 1] (M's first, column by column), from `engine`.
+Lcp uniform_lcp(std::mt19937_64& engine, Eigen::Index n) {
+  Lcp problem{Eigen::MatrixXd(n, n), Eigen::VectorXd(n)};
+  for (double& x : problem.M.reshaped()) x = uniform(engine, -1, 1);
+  for (double& x : problem.q) x = uniform(engine, -1, 1);
+  return problem;
+}
+
 // M = AᵀA + 0.1 I, q uniform in [−1, 1]: symmetric positive definite.
 Lcp spd(Eigen::Index n, unsigned seed) {
   std::mt19937_64 engine(seed);
@@ -232,9 +240,7 @@ TEST(AutoLcp, StackLemkeAnswersOnlyWhereItsPathSolves) {
   int kernel_solved = 0;
   for (Eigen::Index n = 1; n <= 16; ++n) {
     for (int k = 0; k < 10; ++k) {
-      Lcp problem{Eigen::MatrixXd(n, n), Eigen::VectorXd(n)};
-      for (double& x : problem.M.reshaped()) x = uniform(engine, -1, 1);
-      for (double& x : problem.q) x = uniform(engine, -1, 1);
+      Lcp problem = uniform_lcp(engine, n);
       if (k % 2 == 0) problem.M.diagonal().array() += static_cast<double>(n) / 2.0;
       if (!(problem.q.minCoeff() < 0.0)) continue;
       Result stacked;
@@ -587,9 +593,7 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
   int triangular = 0;
   for (Eigen::Index n = 1; n <= 16; ++n) {
     for (int k = 0; k < 12; ++k) {
-      Lcp problem{Eigen::MatrixXd(n, n), Eigen::VectorXd(n)};
-      for (double& x : problem.M.reshaped()) x = uniform(engine, -1, 1);
-      for (double& x : problem.q) x = uniform(engine, -1, 1);
+      Lcp problem = uniform_lcp(engine, n);
       if (k % 3 == 0) problem = spd(n, static_cast<unsigned>(100 * n + k));          // positive definite
       if (k % 3 == 1) problem.M.diagonal().array() += static_cast<double>(n) / 2.0;  // often a P-matrix
       // k % 3 == 2: a general M, on which Lemke may end on a ray and auto try the classified order

@@ -16,6 +16,7 @@
 #include "perp/core/residual.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "perp/solvers/solve.hpp"
+#include "test_problems.hpp"
 
 namespace perp::solvers_lemke_sparse_test {
 namespace {
@@ -56,7 +57,8 @@ Eigen::VectorXd random_vector(int n, std::uint32_t seed) {
 // By hand (Cottle–Pang–Stone's example): z0 enters at 3 (w2 leaves), z2 enters (w1 leaves at
 // z2 = 2, z0 = 1), z1 enters (z0 leaves at z1 = 1): z = (1, 1), w = 0, three pivots.
 TEST(LemkeSparse, HandExample) {
-  const Result r = sparse_lemke(Eigen::Matrix2d{{1, 0}, {2, 1}}, Eigen::Vector2d(-1, -3));
+  const Lcp example = testing_problems::chapter_lemke_example();
+  const Result r = sparse_lemke(example.M, example.q);
   ASSERT_EQ(r.status, Status::Solved) << r.message;
   EXPECT_NEAR(r.z[0], 1, 1e-15);
   EXPECT_NEAR(r.z[1], 1, 1e-15);
