@@ -52,6 +52,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../src/solvers/lemke.hpp"  // the bare kernel, for the small-solve table
@@ -284,21 +285,27 @@ void add_bullet(const perp::Lcp& problem, std::vector<Contestant>& out) {
 
 // ---- perp --------------------------------------------------------------------------------------
 
-Contestant perp_method(const perp::Lcp& problem, perp::Method method) {
+/// A perp contestant: `run(options, result)` solves into the Result kept between calls, at
+/// kTolerance without history; its note is the returned method and its iterations.
+Contestant perp_contestant(std::string name, std::function<void(const perp::SolveOptions&, perp::Result&)> run) {
   auto result = std::make_shared<perp::Result>();
   perp::SolveOptions options;
   options.tolerance = kTolerance;
   options.record_history = false;
   Contestant c;
-  c.name = "perp " + perp::to_string(method);
+  c.name = std::move(name);
   c.setup = [] {};
-  c.solve = [result, &problem, method, options] { *result = perp::solve(problem, method, options); };
+  c.solve = [result, options, solve_into = std::move(run)] { solve_into(options, *result); };
   c.z = [result] { return result->z; };
-  c.note = [result] {
-    std::string route = perp::to_string(result->method) + ", " + std::to_string(result->iterations) + " it";
-    return route;
-  };
+  c.note = [result] { return perp::to_string(result->method) + ", " + std::to_string(result->iterations) + " it"; };
   return c;
+}
+
+Contestant perp_method(const perp::Lcp& problem, perp::Method method) {
+  return perp_contestant("perp " + perp::to_string(method),
+                         [&problem, method](const perp::SolveOptions& options, perp::Result& result) {
+                           result = perp::solve(problem, method, options);
+                         });
 }
 
 struct Summary {
@@ -375,32 +382,16 @@ double small_us(Contestant& c) {
 /// result)`): where auto's stack routes answer, z, w and the history keep their storage, as Siconos'
 /// and Bullet's kernels write into the caller's arrays.
 Contestant perp_in_place(const perp::Lcp& problem) {
-  auto result = std::make_shared<perp::Result>();
-  perp::SolveOptions options;
-  options.tolerance = kTolerance;
-  options.record_history = false;
-  Contestant c;
-  c.name = "perp auto, in place";
-  c.setup = [] {};
-  c.solve = [result, &problem, options] { perp::solve(problem, perp::Method::Auto, options, *result); };
-  c.z = [result] { return result->z; };
-  c.note = [result] { return perp::to_string(result->method) + ", " + std::to_string(result->iterations) + " it"; };
-  return c;
+  return perp_contestant("perp auto, in place", [&problem](const perp::SolveOptions& options, perp::Result& result) {
+    perp::solve(problem, perp::Method::Auto, options, result);
+  });
 }
 
 /// The Lemke kernel called directly (what `solve(problem, lemke)` runs after its checks).
 Contestant bare_lemke(const perp::Lcp& problem) {
-  auto result = std::make_shared<perp::Result>();
-  perp::SolveOptions options;
-  options.tolerance = kTolerance;
-  options.record_history = false;
-  Contestant c;
-  c.name = "bare lemke kernel";
-  c.setup = [] {};
-  c.solve = [result, &problem, options] { *result = perp::solve_lemke(problem, options); };
-  c.z = [result] { return result->z; };
-  c.note = [result] { return std::to_string(result->iterations) + " it"; };
-  return c;
+  return perp_contestant("bare lemke kernel", [&problem](const perp::SolveOptions& options, perp::Result& result) {
+    result = perp::solve_lemke(problem, options);
+  });
 }
 
 void small_table(const std::vector<std::pair<std::string, perp::Lcp>>& problems) {
