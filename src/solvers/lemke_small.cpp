@@ -14,6 +14,41 @@
 #include "perp/core/residual.hpp"
 
 namespace perp::detail {
+namespace {
+
+// recompute_point on the stack's sizes: w = q + M z a column at a time over the nonzero z_j
+// (contiguous in the column-major M; each w_i sums q_i, then its terms in column order), and the
+// natural residual of the point. Eigen's product has a fixed cost of about a hundred instructions
+// at n = 2, half a pivot of these problems. Where z has a non-finite entry or the point overflows,
+// recompute_point itself decides (z = 0 as its fallback).
+void recompute_small_point(const Lcp& problem, Result& result) {
+  const Eigen::Index n = problem.size();
+  if (!result.z.allFinite()) {
+    recompute_point(problem, result);
+    return;
+  }
+  result.w = problem.q;
+  double* const w = result.w.data();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double zj = result.z[j];
+    if (zj == 0.0) continue;
+    const double* const column = problem.M.col(j).data();
+    for (Eigen::Index i = 0; i < n; ++i) w[i] += column[i] * zj;
+  }
+  double natural = 0.0;
+  bool finite = true;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    finite = finite && std::isfinite(w[i]);
+    natural = std::max(natural, std::abs(std::min(result.z[i], w[i])));
+  }
+  if (!finite) {
+    recompute_point(problem, result);
+    return;
+  }
+  result.residual = natural;
+}
+
+}  // namespace
 
 bool solve_small_system(double* a, double* x, Eigen::Index k) {
   const auto at = [&](Eigen::Index i, Eigen::Index j) -> double& { return a[i * k + j]; };
@@ -68,7 +103,7 @@ void refine_lemke_small(const Lcp& problem, Result& result) {
   const double residual = result.residual;
   result.z.setZero();
   for (Eigen::Index i = 0; i < k; ++i) result.z[active[static_cast<std::size_t>(i)]] = x[static_cast<std::size_t>(i)];
-  detail::recompute_point(problem, result);
+  recompute_small_point(problem, result);
   if (result.residual > residual) {  // worse: the pivoted point stays
     std::copy(z_kept.data(), z_kept.data() + n, result.z.data());
     std::copy(w_kept.data(), w_kept.data() + n, result.w.data());
@@ -269,7 +304,7 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
     result.w[i] = at(w, i);
   }
   result.residual = natural;
-  if (clipped) recompute_point(problem, result);
+  if (clipped) recompute_small_point(problem, result);
   result.relative_residual = relative_residual_small(problem, result.z, result.w);
   if (!(result.relative_residual <= options.tolerance)) return false;
   result.method = Method::BlockPivoting;
@@ -281,6 +316,9 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
 
 static_assert(kAutoDirectSize <= kStackTableau, "auto's tries at n <= kAutoDirectSize live on the stack");
 
+// Up to this size a pivot updates every column of the other rows (lemke_small's pivot).
+constexpr Eigen::Index kDirectUpdateSize = 4;
+
 bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* solved_message, Result& result) {
   if (options.trace || options.lemke.covering_vector || !options.lemke.refine) return false;
   const Eigen::Index n = problem.size();
@@ -291,7 +329,7 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
   std::array<double, kStackTableau*(2 * kStackTableau + 2)> tableau;
   std::array<Eigen::Index, kStackTableau> basis;           // the variable at each row
   std::array<Eigen::Index, 2 * kStackTableau + 1> row_of;  // the row of each variable, −1 when nonbasic
-  std::array<Eigen::Index, kStackTableau> candidates{};    // rows still tied in the ratio test
+  std::array<Eigen::Index, kStackTableau> candidates;      // rows still tied in the ratio test
   const auto at = [&](Eigen::Index row, Eigen::Index column) -> double& {
     return tableau[static_cast<std::size_t>(row * columns + column)];
   };
@@ -305,7 +343,7 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
     at(i, rhs) = problem.q[i];
     in_basis(i) = i;
   }
-  std::fill(row_of.begin(), row_of.end(), Eigen::Index{-1});
+  std::fill(row_of.begin(), row_of.begin() + 2 * n + 1, Eigen::Index{-1});
   for (Eigen::Index i = 0; i < n; ++i) row_of[static_cast<std::size_t>(i)] = i;
   // The natural residual of the path's point, max_i |min(z_i, w_i)| with w = w_basic − z0·e
   // (lemke.cpp's history): one entry per pivot.
@@ -346,21 +384,33 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
     const double inverse = 1.0 / at(r, entering);
     for (Eigen::Index j = 0; j < columns; ++j) at(r, j) *= inverse;
     at(r, entering) = 1.0;
-    // The pivot row's nonzero columns (B⁻¹'s columns of basic w's are unit vectors: about half).
-    std::array<Eigen::Index, 2 * kStackTableau + 2> nonzero;
-    Eigen::Index count = 0;
-    for (Eigen::Index j = 0; j < columns; ++j) {
-      if (at(r, j) != 0.0 && j != entering) nonzero[static_cast<std::size_t>(count++)] = j;
-    }
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double factor = at(i, entering);
-      if (i == r || factor == 0.0) continue;
-      for (Eigen::Index c = 0; c < count; ++c) {
-        const Eigen::Index j = nonzero[static_cast<std::size_t>(c)];
-        at(i, j) -= factor * at(r, j);
+    if (n <= kDirectUpdateSize) {
+      // Every column of the few other rows: cheaper than finding the pivot row's nonzeros first
+      // (a zero entry subtracts 0; the entering column is set to 0 after).
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const double factor = at(i, entering);
+        if (i == r || factor == 0.0) continue;
+        for (Eigen::Index j = 0; j < columns; ++j) at(i, j) -= factor * at(r, j);
+        at(i, entering) = 0.0;
+        at(i, rhs) = std::max(at(i, rhs), 0.0);  // round-off below zero
       }
-      at(i, entering) = 0.0;
-      at(i, rhs) = std::max(at(i, rhs), 0.0);  // round-off below zero
+    } else {
+      // The pivot row's nonzero columns (B⁻¹'s columns of basic w's are unit vectors: about half).
+      std::array<Eigen::Index, 2 * kStackTableau + 2> nonzero;
+      Eigen::Index count = 0;
+      for (Eigen::Index j = 0; j < columns; ++j) {
+        if (at(r, j) != 0.0 && j != entering) nonzero[static_cast<std::size_t>(count++)] = j;
+      }
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const double factor = at(i, entering);
+        if (i == r || factor == 0.0) continue;
+        for (Eigen::Index c = 0; c < count; ++c) {
+          const Eigen::Index j = nonzero[static_cast<std::size_t>(c)];
+          at(i, j) -= factor * at(r, j);
+        }
+        at(i, entering) = 0.0;
+        at(i, rhs) = std::max(at(i, rhs), 0.0);  // round-off below zero
+      }
     }
     const Eigen::Index leaving = in_basis(r);
     in_basis(r) = entering;
@@ -413,7 +463,7 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
     if (v >= n && v < z0) result.z[v - n] = std::max(at(i, rhs), 0.0);
   }
   if (!result.z.allFinite()) return false;
-  recompute_point(problem, result);
+  recompute_small_point(problem, result);
   result.relative_residual = relative_residual_small(problem, result.z, result.w);
   if (!(result.relative_residual <= options.tolerance)) return false;
   result.method = Method::Lemke;
