@@ -1,7 +1,7 @@
 // Side-by-side runs of perp's Moreau–Jean step and Box2D 2.4.1 (Debian libbox2d-dev) on the same
 // scenes, in one process: a vertical stack of 10 boxes, pyramids of boxes (Box2D's own stress
-// test: rows touching, no walls), and heaps of disks dropped on the ground. Same h = 1/60, μ = 0.6,
-// restitution 0, masses (density 1 per unit area), gravity 9.81.
+// test: rows touching, no walls), and heaps of disks dropped on the ground. Same h = 1/60, μ = 0.6
+// (--friction), restitution 0, masses (density 1 per unit area), gravity 9.81.
 //
 // Per scene and engine: wall-clock ms a step (mean over the run, the step call alone, and the
 // median step: perp's mean is a few hard steps — a cold start, a heap settling — over cheap
@@ -16,11 +16,12 @@
 // that the rounded outline is perp's box. Box2D is run at its defaults (8 velocity, 3 position
 // iterations, sleeping on) and at (30, 10), and at 8/3 without sleeping (like perp).
 //
-// Usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] [--sleeping]
+// Usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--anitescu-potra] [--sleeping]
 //                      [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] [--perp-only]
 //                      [--box2d-iterations V/P]... [--verbose]
 //   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
-//   all, 10 s each; disks10000 only when named; M: perp's method, default auto; --anitescu-potra: perp steps the convex
+//   all, 10 s each; disks10000 only when named; MU: the friction coefficient of every body, wall and the ground
+//   in both engines, default 0.6; M: perp's method, default auto; --anitescu-potra: perp steps the convex
 //   relaxation of Coulomb friction instead of Coulomb's law; --sleeping: perp with its islands' sleeping on, as
 //   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --shift-updates N: the planar Coulomb
 //   step's auto tries at most N updates of the fixed point on de Saxce's shift (0, the default of
@@ -207,7 +208,6 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
     options.split_impulse = true;
   }
   options.timestep = kTimestep;
-  options.friction = kFriction;
   options.gravity = {0, -kGravity};
   Figures figures;
   figures.perp = true;
@@ -241,7 +241,7 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
 
 /// `sleeping`: Box2D's default (bodies at rest for half a second stop being simulated, so its later
 /// steps cost almost nothing); perp's sleeping is off unless --sleeping, so the rows without it compare like for like.
-Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int position_iterations,
+Figures run_box2d(const Scene& scene, int steps, double friction, int velocity_iterations, int position_iterations,
                   bool sleeping = true) {
   b2World engine(b2Vec2(0, static_cast<float>(-kGravity)));
   engine.SetAllowSleeping(sleeping);
@@ -251,7 +251,7 @@ Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int po
   edge.SetTwoSided(b2Vec2(-1000, 0), b2Vec2(1000, 0));
   b2FixtureDef ground_fixture;
   ground_fixture.shape = &edge;
-  ground_fixture.friction = static_cast<float>(kFriction);
+  ground_fixture.friction = static_cast<float>(friction);
   ground->CreateFixture(&ground_fixture);
   // Each plane as a long two-sided edge along its surface.
   std::vector<b2EdgeShape> plane_edges(scene.world.planes.size());
@@ -265,7 +265,7 @@ Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int po
                                b2Vec2(static_cast<float>(b.x()), static_cast<float>(b.y())));
     b2FixtureDef fixture;
     fixture.shape = &plane_edges[p];
-    fixture.friction = static_cast<float>(kFriction);
+    fixture.friction = static_cast<float>(friction);
     ground->CreateFixture(&fixture);
   }
   std::vector<b2Body*> bodies;
@@ -276,7 +276,7 @@ Figures run_box2d(const Scene& scene, int steps, int velocity_iterations, int po
     def.angle = static_cast<float>(body.angle);
     b2Body* created = engine.CreateBody(&def);
     b2FixtureDef fixture;
-    fixture.friction = static_cast<float>(kFriction);
+    fixture.friction = static_cast<float>(friction);  // Box2D mixes a pair's as sqrt(μ₁μ₂): μ again
     fixture.density = 1;
     b2PolygonShape polygon;
     b2CircleShape circle;
@@ -335,6 +335,7 @@ int main(int argc, char** argv) {
   double seconds = 10;
   std::vector<std::string> wanted;
   perp::contact::MoreauJeanOptions base;  // the step options the flags choose
+  base.friction = kFriction;
   bool box2d = true;
   bool verbose = false;
   std::vector<std::pair<int, int>> extra_iterations;
@@ -342,6 +343,12 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
       seconds = std::strtod(argv[++i], nullptr);
+    } else if (arg == "--friction" && i + 1 < argc) {
+      base.friction = std::strtod(argv[++i], nullptr);
+      if (!(base.friction >= 0 && std::isfinite(base.friction))) {
+        std::fprintf(stderr, "compare_box2d: --friction takes a finite mu >= 0, got '%s'\n", argv[i]);
+        return 2;
+      }
     } else if (arg == "--method" && i + 1 < argc) {
       base.method = perp::from_string<perp::Method>(argv[++i]);
     } else if (arg == "--anitescu-potra") {
@@ -374,10 +381,11 @@ int main(int argc, char** argv) {
     } else if (arg == "--scene" && i + 1 < argc) {
       wanted.emplace_back(argv[++i]);
     } else {
-      std::fprintf(stderr,
-                   "usage: compare_box2d [--seconds S] [--scene NAME]... [--method M] [--anitescu-potra] "
-                   "[--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] [--perp-only] "
-                   "[--box2d-iterations V/P]... [--verbose]\n");
+      std::fprintf(
+          stderr,
+          "usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--anitescu-potra] "
+          "[--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] [--perp-only] "
+          "[--box2d-iterations V/P]... [--verbose]\n");
       return 2;
     }
   }
@@ -385,7 +393,7 @@ int main(int argc, char** argv) {
   std::vector<std::function<Scene()>> scenes{[] { return stack(10); }, [] { return pyramid(5); },
                                              [] { return pyramid(20); }, [] { return disks(100); },
                                              [] { return disks(1000); }, [] { return slope(); }};
-  std::printf("h = 1/60, mu = 0.6, %d steps (%.3g s)\n\n", steps, seconds);
+  std::printf("h = 1/60, mu = %g, %d steps (%.3g s)\n\n", base.friction, steps, seconds);
   std::printf("| scene | engine | ms/step | median ms/step | max penetration (m) | mean penetration (m) | top drift (m) | stands | "
               "final KE (J) | perp unsolved steps | perp worst criterion | perp time in the solve |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -397,12 +405,12 @@ int main(int argc, char** argv) {
     const Scene scene = make();
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), scene.name) == wanted.end()) continue;
     if (box2d) {
-      print(scene, "Box2D 8/3", run_box2d(scene, steps, 8, 3));
-      print(scene, "Box2D 30/10", run_box2d(scene, steps, 30, 10));
-      print(scene, "Box2D 8/3, no sleeping", run_box2d(scene, steps, 8, 3, false));
+      print(scene, "Box2D 8/3", run_box2d(scene, steps, base.friction, 8, 3));
+      print(scene, "Box2D 30/10", run_box2d(scene, steps, base.friction, 30, 10));
+      print(scene, "Box2D 8/3, no sleeping", run_box2d(scene, steps, base.friction, 8, 3, false));
       for (const auto& [velocity, position] : extra_iterations) {
         print(scene, "Box2D " + std::to_string(velocity) + "/" + std::to_string(position) + ", no sleeping",
-              run_box2d(scene, steps, velocity, position, false));
+              run_box2d(scene, steps, base.friction, velocity, position, false));
       }
     }
     const bool relaxed = base.friction_model == perp::contact::FrictionModel::AnitescuPotra;
