@@ -541,6 +541,10 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
     if (direct) {
       Result swept;
       if (triangular_sweep_small(problem, options, kAutoSweepSolved, swept)) return swept;  // method "pgs"
+      if (n <= kAutoEnumerateSize) {
+        Result enumerated;
+        if (enumerate_small(problem, options, kAutoEnumerateSolved, enumerated)) return enumerated;  // "enum"
+      }
       Result pivoted;
       if (principal_pivot_small(problem, options, kAutoDirectSolved, pivoted)) return pivoted;  // method "block-pivoting"
       Result stacked;

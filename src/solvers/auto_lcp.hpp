@@ -25,6 +25,9 @@ inline constexpr const char* kAutoDirectSolved = "auto (bpp): ok";
 /// Before it, where M is triangular with a positive diagonal, one pgs sweep, exact there
 /// (detail::triangular_sweep_small): its message when it solves, as short.
 inline constexpr const char* kAutoSweepSolved = "auto (pgs): ok";
+/// Then, at n <= lemke_small.hpp's kAutoEnumerateSize (2), the complementary bases one by one
+/// (detail::enumerate_small, enum's order): its message when one solves, as short.
+inline constexpr const char* kAutoEnumerateSolved = "auto (enum): ok";
 /// Then Lemke's path on a full tableau on the stack (detail::lemke_small), where M_αα was singular
 /// or the flips ran out (lcp_CPS_1, lcp_CPS_4, lcp_Pang_isolated_sol: none is a P-matrix). Its
 /// message names the route alone, in 12 characters (the small buffer holds 15).
@@ -57,7 +60,8 @@ inline constexpr int kAutoOrderSweeps = 4;
 
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
 ///   - n <= kAutoDirectSize (16): on a triangular M with a positive diagonal, one PGS sweep
-///     (exact there: detail::triangular_sweep_small); then block principal pivoting on the stack
+///     (exact there: detail::triangular_sweep_small); at n <= 2 the complementary bases one by one
+///     (detail::enumerate_small); then block principal pivoting on the stack
 ///     from α = {q_i < 0} (detail::principal_pivot_small), then as below;
 ///   - n <= kAutoPivotFirstSize: Lemke; where it does not solve, the classified chain.
 ///   - M symmetric (detail::kSymmetry) with a positive diagonal:

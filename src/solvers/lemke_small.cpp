@@ -195,6 +195,57 @@ bool triangular_sweep_small(const Lcp& problem, const SolveOptions& options, con
   return true;
 }
 
+bool enumerate_small(const Lcp& problem, const SolveOptions& options, const char* solved_message, Result& result) {
+  constexpr double kRelativeSign = 1e-12;  // principal_pivot_small's round-off allowance of z's signs
+  const Eigen::Index n = problem.size();
+  const double M00 = problem.M(0, 0);
+  const double q0 = problem.q[0];
+  const double M01 = n == 2 ? problem.M(0, 1) : 0.0;
+  const double M10 = n == 2 ? problem.M(1, 0) : 0.0;
+  const double M11 = n == 2 ? problem.M(1, 1) : 0.0;
+  const double q1 = n == 2 ? problem.q[1] : 0.0;
+  const double w_slack = options.tolerance * std::max(std::abs(q0), std::abs(q1));
+  const unsigned sets = 1u << n;
+  for (unsigned set = 0; set < sets; ++set) {  // ∅, {0}, {1}, {0, 1}: by size, then by index
+    double z0 = 0.0;
+    double z1 = 0.0;
+    if (set == 1) {
+      if (M00 == 0.0) continue;
+      z0 = -q0 / M00;
+    } else if (set == 2) {
+      if (M11 == 0.0) continue;
+      z1 = -q1 / M11;
+    } else if (set == 3) {
+      // solve_small_system's elimination at 2×2: the larger |M_i0| pivots.
+      double a[4] = {M00, M01, M10, M11};
+      double x[2] = {-q0, -q1};
+      if (!solve_small_system(a, x, 2)) continue;
+      z0 = x[0];
+      z1 = x[1];
+    }
+    const double largest = std::max(std::abs(z0), std::abs(z1));
+    if (z0 < -kRelativeSign * largest || z1 < -kRelativeSign * largest) continue;
+    z0 = std::max(z0, 0.0);
+    z1 = std::max(z1, 0.0);
+    // w outside α, against the tolerance at q's scale (the relative residual's w term).
+    if ((set & 1u) == 0 && q0 + M00 * z0 + M01 * z1 < -w_slack) continue;
+    if (n == 2 && (set & 2u) == 0 && q1 + M10 * z0 + M11 * z1 < -w_slack) continue;
+    result.z.resize(n);
+    result.z[0] = z0;
+    if (n == 2) result.z[1] = z1;
+    recompute_small_point(problem, result);
+    result.relative_residual = relative_residual_small(problem, result.z, result.w);
+    if (!(result.relative_residual <= options.tolerance)) continue;
+    result.method = Method::Enum;
+    result.status = Status::Solved;
+    result.iterations = static_cast<int>(set) + 1;
+    result.history.clear();
+    result.message = solved_message;
+    return true;
+  }
+  return false;
+}
+
 bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
                            Result& result) {
   constexpr double kRelativeSign = 1e-12;  // round-off allowance of the sign tests (murty.cpp's)

@@ -55,6 +55,24 @@ inline constexpr int kAutoDirectFlipsPerUnknown = 1;
 [[nodiscard]] bool triangular_sweep_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
                                           Result& result);
 
+// Up to this size auto's second try (after the triangular sweep) examines the complementary bases
+// one by one: 2^n of them, each at most a 2×2 solve, cost less than setting up a pivoting method
+// (bench/README.md, "Two unknowns: the bases one by one").
+inline constexpr Eigen::Index kAutoEnumerateSize = 2;
+
+// enum's search (enumeration.cpp) on the stack for n <= kAutoEnumerateSize: the active sets α in its
+// order (by size, then by index: ∅, {0}, {1}, {0, 1}), each the point z_α = −M_αα⁻¹ q_α (partial
+// pivoting at 2×2; a zero pivot skips the set), z = 0 elsewhere; a point with some z_i below −1e-12 of
+// its largest entry, or some w_i = (M z + q)_i below −tolerance·max|q| outside α, is passed over.
+// The first other point, z clipped at 0 with w and both residuals computed from it, that meets
+// options.tolerance answers: true, `result` holds it, method = Method::Enum, iterations = the sets
+// examined, history empty (enum records none), message `solved_message`. None (a problem without a
+// solution, or one whose solutions all have a singular M_αα) returns false: `result` is then to be
+// discarded, and the caller goes on (block pivoting, Lemke). Requires 1 <= n <= kAutoEnumerateSize,
+// validated data and some q_i < 0.
+[[nodiscard]] bool enumerate_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
+                                   Result& result);
+
 // Block principal pivoting (Júdice–Pires; Cottle–Pang–Stone §4.2 for Murty's rule) from
 // α = {i : q_i < 0}, with M_αα z_α = −q_α solved on the stack: the indices on the wrong side
 // (z_i < 0 for i ∈ α, w_i < 0 for i ∉ α, beyond round-off: 1e-12 of the terms' scale) change sides

@@ -245,10 +245,12 @@ bool solve_small(const Lcp& problem, Method method, const SolveOptions& options,
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   };
   const bool direct = method == Method::Auto && n <= detail::kAutoDirectSize;
-  // auto's first tries (auto_lcp.cpp): one pgs sweep on a triangular M, block principal
-  // pivoting on the stack, Lemke's path on a stack tableau, each into `result` itself (a failed
-  // try leaves it to be overwritten).
+  // auto's first tries (auto_lcp.cpp): one pgs sweep on a triangular M, at n <= 2 the complementary
+  // bases one by one, block principal pivoting on the stack, Lemke's path on a stack tableau, each
+  // into `result` itself (a failed try leaves it to be overwritten).
   if (direct && (detail::triangular_sweep_small(problem, options, detail::kAutoSweepSolved, result) ||
+                 (n <= detail::kAutoEnumerateSize &&
+                  detail::enumerate_small(problem, options, detail::kAutoEnumerateSolved, result)) ||
                  detail::principal_pivot_small(problem, options, detail::kAutoDirectSolved, result) ||
                  detail::lemke_small(problem, options, detail::kAutoStackLemkeSolved, result))) {
     result.time_ms = elapsed();

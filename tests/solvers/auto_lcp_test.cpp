@@ -185,24 +185,40 @@ TEST(AutoLcp, SmallBlockPivotingOnHandSolvedProblems) {
   EXPECT_EQ(result.method, Method::Pgs);
   EXPECT_EQ(result.z, expected);
   EXPECT_EQ(result.w, murty.M * expected + murty.q);
-  // M = [[1, 1], [1, 1]], q = −1 (lcp_CPS_1): the starting block M_αα = M is singular, so the
-  // kernel gives up and Lemke's path on the stack tableau solves (z_0 + z_1 = 1). By hand: z0
-  // enters at 1; q ties, and the lexicographic rule (row 1's B⁻¹ row (0, 1) is below row 0's
-  // (1, 0)) takes w_1 out; z_1 enters, and z0's ratio 1/1 is the least, so z0 leaves at z_1 = 1:
-  // two pivots, z = (0, 1), w = (0, 0).
+  // M = [[1, 1], [1, 1]], q = −1 (lcp_CPS_1; its solutions are z_0 + z_1 = 1, z >= 0). auto at
+  // n = 2 examines the bases in enum's order: α = ∅ gives w = q < 0; α = {0} gives z_0 = −q_0/M_00
+  // = 1 and w_1 = −1 + 1·1 = 0: solved after two sets, z = (1, 0), w = (0, 0).
   const Lcp singular{Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Constant(2, -1.0)};
   result = solve(singular, Method::Auto);
   ASSERT_TRUE(result.solved()) << result.message;
-  EXPECT_EQ(result.method, Method::Lemke);
-  EXPECT_EQ(result.message, "auto (lemke)");
+  EXPECT_EQ(result.method, Method::Enum);
+  EXPECT_EQ(result.message, detail::kAutoEnumerateSolved);
   EXPECT_EQ(result.iterations, 2);
-  EXPECT_EQ(result.z, Eigen::Vector2d(0, 1));
+  EXPECT_EQ(result.z, Eigen::Vector2d(1, 0));
   EXPECT_EQ(result.w, Eigen::Vector2d(0, 0));
-  // lemke.cpp's kernel takes the same path (a trace sends auto there).
-  SolveOptions traced;
-  traced.trace = [](const TraceEvent&) {};
-  const Result kernel = solve(singular, Method::Auto, traced);
-  EXPECT_EQ(kernel.message, detail::kAutoDirectThenLemkeSolved);
+  EXPECT_TRUE(result.history.empty());
+  // The enum method itself, the same order: the same set and z.
+  const Result enumerated = solve(singular, Method::Enum);
+  ASSERT_TRUE(enumerated.solved()) << enumerated.message;
+  EXPECT_EQ(enumerated.iterations, 2);
+  EXPECT_EQ(enumerated.z, Eigen::Vector2d(1, 0));
+  // The starting block of block pivoting, M_αα = M, is singular, so auto's block pivoting gives up
+  // there, and Lemke's path on the stack tableau (auto's next try) solves. By hand: z0 enters at 1;
+  // q ties, and the lexicographic rule (row 1's B⁻¹ row (0, 1) is below row 0's (1, 0)) takes w_1
+  // out; z_1 enters, and z0's ratio 1/1 is the least, so z0 leaves at z_1 = 1: two pivots,
+  // z = (0, 1), w = (0, 0).
+  SolveOptions plain;
+  Result pivoted;
+  EXPECT_FALSE(detail::principal_pivot_small(singular, plain, detail::kAutoDirectSolved, pivoted));
+  Result stacked;
+  ASSERT_TRUE(detail::lemke_small(singular, plain, detail::kAutoStackLemkeSolved, stacked));
+  EXPECT_EQ(stacked.method, Method::Lemke);
+  EXPECT_EQ(stacked.message, "auto (lemke)");
+  EXPECT_EQ(stacked.iterations, 2);
+  EXPECT_EQ(stacked.z, Eigen::Vector2d(0, 1));
+  EXPECT_EQ(stacked.w, Eigen::Vector2d(0, 0));
+  // lemke.cpp's kernel takes the same path.
+  const Result kernel = solve(singular, Method::Lemke);
   EXPECT_EQ(kernel.iterations, 2);
   EXPECT_EQ(kernel.z, Eigen::Vector2d(0, 1));
 }
@@ -504,6 +520,7 @@ TEST(NewtonOnSingularPsd, ContactLcpSolvedByNewtonMinAndInteriorPoint) {
 // classified order. Both must agree on the status, the method,
 // the pivots and z, and each claim is checked on the relative residual recomputed here.
 int lemke_stacked = 0;  // lean solves answered by auto's stack Lemke, over the tests of this file
+int enumerated = 0;     // and by its bases one by one (n <= 2)
 
 void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, int& pivoted, int& swept) {
   for (const Method method : {Method::Lemke, Method::Auto}) {
@@ -558,6 +575,16 @@ void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, 
       EXPECT_EQ(method_run.iterations, full.iterations) << what << " | " << method_run.message;
       EXPECT_LE((method_run.z - full.z).cwiseAbs().maxCoeff(), 1e-9 * size) << what;
     }
+    if (lean.message == detail::kAutoEnumerateSolved) {
+      ++enumerated;
+      // enum's order, so enum's first solution: the same z (the same set's system, solved the same
+      // way up to the last bit at n <= 2) and as many sets examined.
+      EXPECT_EQ(full.method, Method::Enum) << what;
+      const Result method_run = solve(problem, Method::Enum, SolveOptions{});
+      EXPECT_TRUE(method_run.solved()) << what << " | " << method_run.message;
+      EXPECT_EQ(method_run.iterations, full.iterations) << what << " | " << method_run.message;
+      EXPECT_LE((method_run.z - full.z).cwiseAbs().maxCoeff(), 1e-12 * size) << what;
+    }
     if (sweep) {
       ++swept;
       EXPECT_EQ(full.method, Method::Pgs) << what;
@@ -568,6 +595,7 @@ void expect_lean_route_as_pipeline(const Lcp& problem, const std::string& name, 
 
 TEST(SmallSolves, LeanRouteAsThePipelineOnTheSiconosFiles) {
   const int stacked_before = lemke_stacked;
+  const int enumerated_before = enumerated;
   int files = 0;
   int pivoted = 0;
   int swept = 0;
@@ -579,9 +607,11 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnTheSiconosFiles) {
   }
   EXPECT_EQ(files, 18);  // the 20 files less lcp_mmc (n = 26) and lcp_tobenna (n = 40)
   EXPECT_GT(pivoted, 0);  // auto's block pivoting answered on some files
-  // and its stack Lemke on the six whose first block is singular (CPS_1, CPS_2, CPS_4, CPS_4bis,
-  // Pang_isolated_sol, inf_sol_perturbed)
-  EXPECT_EQ(lemke_stacked - stacked_before, 6);
+  // and its stack Lemke on the five of n >= 3 whose first block is singular (CPS_2, CPS_4, CPS_4bis,
+  // Pang_isolated_sol, inf_sol_perturbed), the bases one by one on the four of n = 2 (CPS_1, CPS_5,
+  // deudeu, deudeu_block)
+  EXPECT_EQ(lemke_stacked - stacked_before, 5);
+  EXPECT_EQ(enumerated - enumerated_before, 4);
   EXPECT_EQ(swept, 4);  // and its sweep on the triangular ones (trivial, trivial_block, exp_murty, exp_murty2)
 }
 

@@ -102,13 +102,19 @@ TEST(Recommend, EveryCorpusMatrixGetsAWellFormedOrder) {
 }
 
 TEST(Recommend, AutoFollowsTheRecommendedOrder) {
-  // n <= 16: block principal pivoting first (auto_lcp.cpp); solved there, the message names only that
-  // attempt.
+  // n <= 2: the bases one by one first, n <= 16: block principal pivoting (auto_lcp.cpp); solved
+  // there, the message names only that attempt.
   const Lcp p = testing_problems::two_contact_block();
+  ASSERT_EQ(p.size(), 2);
   const Result r = solve(p, Method::Auto);
   ASSERT_TRUE(r.solved());
-  EXPECT_EQ(r.method, Method::BlockPivoting);  // block principal pivoting
-  EXPECT_THAT(r.message, HasSubstr("auto (bpp): ok"));
+  EXPECT_EQ(r.method, Method::Enum);
+  EXPECT_EQ(r.message, "auto (enum): ok");
+  const Lcp larger = testing_problems::random_spd(5, 7);
+  const Result pivoted = solve(larger, Method::Auto);
+  ASSERT_TRUE(pivoted.solved());
+  EXPECT_EQ(pivoted.method, Method::BlockPivoting);  // block principal pivoting
+  EXPECT_EQ(pivoted.message, "auto (bpp): ok");
   // Not solved: every attempt is listed, in the recommended order, and the reason is given.
   const Result none = solve(testing_problems::no_solution(), Method::Auto);
   EXPECT_THAT(none.message, HasSubstr("lemke: ray-termination; newton-fb: no-solution-found; enum: infeasible"));
