@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
@@ -63,6 +64,21 @@ TEST(World, RejectsDuplicateAndReservedNames) {
   world.bodies = {disk("a", 0.1, 1, {0, 0}), disk("a", 0.1, 1, {1, 0})};
   EXPECT_THROW(world.validate(), InvalidProblem);
   world.bodies = {disk("ground", 0.1, 1, {0, 0})};
+  EXPECT_THROW(world.validate(), InvalidProblem);
+  // Many bodies (the names' table grows past its first 16 slots and its probes wrap around): every
+  // name distinct passes, and one repeated anywhere, far from its first use, is named.
+  world.bodies.clear();
+  for (int i = 0; i < 1000; ++i) world.bodies.push_back(disk("d" + std::to_string(i), 0.1, 1, {i, 0}));
+  EXPECT_NO_THROW(world.validate());
+  world.bodies.push_back(disk("d17", 0.1, 1, {0, 5}));
+  try {
+    world.validate();
+    ADD_FAILURE() << "a repeated name passed";
+  } catch (const InvalidProblem& e) {
+    EXPECT_THAT(e.what(), HasSubstr("body name \"d17\" is used twice"));
+  }
+  world.bodies.pop_back();
+  world.bodies[500].name = "d999";  // the last body's name, earlier
   EXPECT_THROW(world.validate(), InvalidProblem);
 }
 
