@@ -21,14 +21,23 @@ struct Overloaded : Ts... {
 template <class... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
 
-void require_positive(double value, const std::string& body, const char* field) {
-  if (!std::isfinite(value) || value <= 0) {
-    throw InvalidProblem("body \"" + body + "\": " + field + " must be finite and > 0, got " + std::to_string(value));
-  }
+// The checks run for every body at every step: the test inline, the message in a call of its own.
+[[noreturn, gnu::noinline]] void not_positive(double value, const std::string& body, const char* field) {
+  throw InvalidProblem("body \"" + body + "\": " + field + " must be finite and > 0, got " + std::to_string(value));
 }
 
-void require_finite_value(double value, const std::string& body, const char* field) {
-  if (!std::isfinite(value)) throw InvalidProblem("body \"" + body + "\": " + field + " is not finite");
+[[noreturn, gnu::noinline]] void not_finite(const std::string& body, const char* field) {
+  throw InvalidProblem("body \"" + body + "\": " + field + " is not finite");
+}
+
+inline void require_positive(double value, const std::string& body, const char* field) {
+  if (!std::isfinite(value) || value <= 0) [[unlikely]]
+    not_positive(value, body, field);
+}
+
+inline void require_finite_value(double value, const std::string& body, const char* field) {
+  if (!std::isfinite(value)) [[unlikely]]
+    not_finite(body, field);
 }
 
 /// Per-side friction >= 0 and restitution in [0, 1], where set; `what()` names the side (built only

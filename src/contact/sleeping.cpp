@@ -27,7 +27,9 @@ std::vector<char> sleeping_bodies(World& world, const Eigen::VectorXd& v, const 
     const Body& body = world.bodies[i];
     if (body.fixed) continue;
     const auto k = 3 * static_cast<Eigen::Index>(i);
-    const double speed = v.segment<2>(k).norm() + std::abs(v[k + 2]) * body.bounding_radius();
+    // The radius only for a spinning body (a box's is a hypot: a pile at rest asks at every step).
+    const double spin = std::abs(v[k + 2]);
+    const double speed = v.segment<2>(k).norm() + (spin == 0 ? 0.0 : spin * body.bounding_radius());
     world.rest_time[i] = speed <= options.sleep_speed ? world.rest_time[i] + options.timestep : 0.0;
     if (world.rest_time[i] < options.sleep_time) awake_root[root(i)] = 1;
   }
