@@ -286,12 +286,15 @@ void add_bullet(const perp::Lcp& problem, std::vector<Contestant>& out) {
 // ---- perp --------------------------------------------------------------------------------------
 
 /// A perp contestant: `run(options, result)` solves into the Result kept between calls, at
-/// kTolerance without history; its note is the returned method and its iterations.
+/// kTolerance without history and without reading the clock (measure_time off: the anchors' kernels
+/// time nothing, and the harness times the batches); its note is the returned method and its
+/// iterations.
 Contestant perp_contestant(std::string name, std::function<void(const perp::SolveOptions&, perp::Result&)> run) {
   auto result = std::make_shared<perp::Result>();
   perp::SolveOptions options;
   options.tolerance = kTolerance;
   options.record_history = false;
+  options.measure_time = false;
   Contestant c;
   c.name = std::move(name);
   c.setup = [] {};

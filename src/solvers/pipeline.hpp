@@ -70,6 +70,7 @@ Result solve_through(Steps& steps, const Problem& problem, Method method, const 
   options.validate(problem.size());
   check_method(method, Steps::kind, options);
   steps.check(problem, method, options);
+  if (!options.measure_time) return attempt(steps, problem, method, options);  // time_ms stays 0
   const auto start = std::chrono::steady_clock::now();
   Result result = attempt(steps, problem, method, options);
   result.time_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -674,6 +674,41 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
 // options) returns, field by field, whatever the Result held before: the lean route's in-place
 // writes (auto at n <= 16) and the pipeline's whole assignment alike; a ray or solutions left
 // from an earlier solve do not survive.
+// SolveOptions::measure_time off: no clock, time_ms 0 (also over a reused Result's earlier value),
+// every other field as the timed solve's, on each of auto's small routes and through the pipeline
+// (n = 60, and a traced call, which the small route leaves to it).
+TEST(SmallSolves, WithoutTheClockTimeIsZeroAndTheRestTheSame) {
+  const Lcp singular{Eigen::MatrixXd::Ones(3, 3), Eigen::VectorXd::Constant(3, -1.0)};  // stack Lemke
+  const Lcp two{Eigen::MatrixXd::Ones(2, 2), Eigen::VectorXd::Constant(2, -1.0)};       // the bases
+  Lcp lower = spd(6, 4);
+  lower.M = lower.M.triangularView<Eigen::Lower>().toDenseMatrix();  // the sweep
+  const std::vector<Lcp> problems = {spd(5, 1), singular, two, lower, spd(60, 3)};
+  for (const bool traced : {false, true}) {
+    for (std::size_t k = 0; k < problems.size(); ++k) {
+      for (const Method method : {Method::Auto, Method::Lemke}) {
+        const std::string what = "problem " + std::to_string(k) + ", " + to_string(method) + (traced ? ", traced" : "");
+        SolveOptions options;
+        if (traced) options.trace = [](const TraceEvent&) {};
+        const Result timed = solve(problems[k], method, options);
+        options.measure_time = false;
+        Result untimed;
+        untimed.time_ms = 5.0;  // a reused Result's earlier value
+        solve(problems[k], method, options, untimed);
+        ASSERT_TRUE(timed.solved()) << what << ": " << timed.message;
+        EXPECT_GE(timed.time_ms, 0.0) << what;
+        EXPECT_EQ(untimed.time_ms, 0.0) << what;
+        EXPECT_EQ(untimed.status, timed.status) << what;
+        EXPECT_EQ(untimed.method, timed.method) << what;
+        EXPECT_EQ(untimed.iterations, timed.iterations) << what;
+        EXPECT_EQ(untimed.message, timed.message) << what;
+        EXPECT_EQ(untimed.z, timed.z) << what;
+        EXPECT_EQ(untimed.relative_residual, timed.relative_residual) << what;
+        EXPECT_EQ(solve(problems[k], method, options).time_ms, 0.0) << what;  // by value too
+      }
+    }
+  }
+}
+
 TEST(SmallSolves, IntoAReusedResultAsByValue) {
   const Lcp ray_problem{-Eigen::MatrixXd::Identity(2, 2), Eigen::VectorXd::Constant(2, -1.0)};  // no solution
   const Lcp singular{Eigen::MatrixXd::Ones(3, 3), Eigen::VectorXd::Constant(3, -1.0)};          // stack Lemke

@@ -48,7 +48,8 @@ struct Result {
   /// The method that produced z (for `auto`, the one that succeeded or the best attempt; `Auto`
   /// itself where auto answered without running one, as for z = 0). Its name is `to_string(method)`.
   Method method = Method::Auto;
-  /// Wall-clock time of the solve in milliseconds (set by `solve`).
+  /// Wall-clock time of the solve in milliseconds (set by `solve`; 0 with
+  /// `SolveOptions::measure_time` off).
   double time_ms = 0;
   /// With `SolveOptions::all_solutions` (enum): every distinct solution found.
   std::vector<Eigen::VectorXd> solutions;

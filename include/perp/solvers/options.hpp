@@ -304,6 +304,11 @@ struct SolveOptions {
   int max_friction_passes = 50;
   /// Record the per-iteration natural residual in `Result::history` (default on).
   bool record_history = true;
+  /// Measure the solve's wall-clock time into `Result::time_ms` (default on). Off, the solve reads
+  /// no clock and `time_ms` is 0: for loops of many tiny solves that time themselves, where the two
+  /// clock reads are half of a 2-unknown solve (0.05 of 0.09 µs on the bench machine; bench/README.md,
+  /// "The clock of a small solve").
+  bool measure_time = true;
   /// Called after every iteration of lemke, murty, dantzig, pgs, psor, the Newton family and the
   /// interior-point method with what it did (`TraceEvent`; `perp solve --trace`). Unset by default:
   /// the kernels then test it once per iteration and build nothing (bench/README.md, "Tracing").
