@@ -255,6 +255,7 @@ SolveOptions make_options(double tol, const py::object& max_iter, const py::obje
   }
   f.boolean("all_solutions", o.all_solutions);
   f.boolean("record_history", o.record_history);
+  f.boolean("measure_time", o.measure_time);
   f.integer("max_friction_passes", o.max_friction_passes);
   if (f.has("trace") && !f.at("trace").is_none()) {
     // Called with the GIL taken per event (the solve runs without it); the handle is borrowed from

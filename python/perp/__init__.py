@@ -179,7 +179,7 @@ def solve(M, q, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int]
     structure of M); ``tol`` bounds the natural residual ‖min(z, w)‖∞; ``max_iter`` (None: the
     method's default) bounds pivots, sweeps or Newton steps; ``warm_start`` is the start z of the
     iterative methods. ``method_options`` are listed in docs/python.md (``relaxation``,
-    ``all_solutions``, ``record_history``, ``lemke={...}``, ``newton={...}``, ...).
+    ``all_solutions``, ``record_history``, ``measure_time``, ``lemke={...}``, ``newton={...}``, ...).
 
     Returns a :class:`Result`; a failure to solve is its ``status``, never an exception. With
     ``derivatives=True`` the result also has ``derivatives``: an :class:`LcpDerivatives` (``jvp``,

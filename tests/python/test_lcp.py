@@ -119,6 +119,10 @@ def test_method_options(block):
     np.testing.assert_allclose(r.z, [5, 5], atol=1e-9)
     r = perp.solve(M, q, method="newton-fb", newton={"line_search": False}, record_history=False)
     assert r.solved and len(r.history) == 0
+    timed = perp.solve(M, q)
+    untimed = perp.solve(M, q, measure_time=False)
+    assert untimed.solved and untimed.time_ms == 0.0 and timed.time_ms >= 0.0
+    np.testing.assert_array_equal(untimed.z, timed.z)
 
 
 def test_unknown_and_mistyped_options(block):
