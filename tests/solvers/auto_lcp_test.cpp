@@ -670,10 +670,21 @@ TEST(SmallSolves, LeanRouteAsThePipelineOnRandomProblems) {
   }
 }
 
-// solve(problem, method, options, result) into a reused Result gives what solve(problem, method,
-// options) returns, field by field, whatever the Result held before: the lean route's in-place
-// writes (auto at n <= 16) and the pipeline's whole assignment alike; a ray or solutions left
-// from an earlier solve do not survive.
+// Every field of `actual` as `expected`'s but the time.
+void expect_same_but_time(const Result& actual, const Result& expected, const std::string& what) {
+  EXPECT_EQ(actual.status, expected.status) << what;
+  EXPECT_EQ(actual.method, expected.method) << what;
+  EXPECT_EQ(actual.iterations, expected.iterations) << what;
+  EXPECT_EQ(actual.z, expected.z) << what;
+  EXPECT_EQ(actual.w, expected.w) << what;
+  EXPECT_EQ(actual.residual, expected.residual) << what;
+  EXPECT_EQ(actual.relative_residual, expected.relative_residual) << what;
+  EXPECT_EQ(actual.history, expected.history) << what;
+  EXPECT_EQ(actual.message, expected.message) << what;
+  EXPECT_EQ(actual.ray.has_value(), expected.ray.has_value()) << what;
+  EXPECT_EQ(actual.solutions.size(), expected.solutions.size()) << what;
+}
+
 // SolveOptions::measure_time off: no clock, time_ms 0 (also over a reused Result's earlier value),
 // every other field as the timed solve's, on each of auto's small routes and through the pipeline
 // (n = 60, and a traced call, which the small route leaves to it).
@@ -697,18 +708,17 @@ TEST(SmallSolves, WithoutTheClockTimeIsZeroAndTheRestTheSame) {
         ASSERT_TRUE(timed.solved()) << what << ": " << timed.message;
         EXPECT_GE(timed.time_ms, 0.0) << what;
         EXPECT_EQ(untimed.time_ms, 0.0) << what;
-        EXPECT_EQ(untimed.status, timed.status) << what;
-        EXPECT_EQ(untimed.method, timed.method) << what;
-        EXPECT_EQ(untimed.iterations, timed.iterations) << what;
-        EXPECT_EQ(untimed.message, timed.message) << what;
-        EXPECT_EQ(untimed.z, timed.z) << what;
-        EXPECT_EQ(untimed.relative_residual, timed.relative_residual) << what;
+        expect_same_but_time(untimed, timed, what);
         EXPECT_EQ(solve(problems[k], method, options).time_ms, 0.0) << what;  // by value too
       }
     }
   }
 }
 
+// solve(problem, method, options, result) into a reused Result gives what solve(problem, method,
+// options) returns, field by field, whatever the Result held before: the lean route's in-place
+// writes (auto at n <= 16) and the pipeline's whole assignment alike; a ray or solutions left
+// from an earlier solve do not survive.
 TEST(SmallSolves, IntoAReusedResultAsByValue) {
   const Lcp ray_problem{-Eigen::MatrixXd::Identity(2, 2), Eigen::VectorXd::Constant(2, -1.0)};  // no solution
   const Lcp singular{Eigen::MatrixXd::Ones(3, 3), Eigen::VectorXd::Constant(3, -1.0)};          // stack Lemke
@@ -724,17 +734,7 @@ TEST(SmallSolves, IntoAReusedResultAsByValue) {
         const std::string what = "problem " + std::to_string(k) + ", " + to_string(method);
         const Result expected = solve(problems[k], method, options);
         solve(problems[k], method, options, reused);
-        EXPECT_EQ(reused.status, expected.status) << what;
-        EXPECT_EQ(reused.method, expected.method) << what;
-        EXPECT_EQ(reused.iterations, expected.iterations) << what;
-        EXPECT_EQ(reused.z, expected.z) << what;
-        EXPECT_EQ(reused.w, expected.w) << what;
-        EXPECT_EQ(reused.residual, expected.residual) << what;
-        EXPECT_EQ(reused.relative_residual, expected.relative_residual) << what;
-        EXPECT_EQ(reused.history, expected.history) << what;
-        EXPECT_EQ(reused.message, expected.message) << what;
-        EXPECT_EQ(reused.ray.has_value(), expected.ray.has_value()) << what;
-        EXPECT_EQ(reused.solutions.size(), expected.solutions.size()) << what;
+        expect_same_but_time(reused, expected, what);
       }
     }
     // The problem without a solution left a ray in `reused`; the next (lean) solve clears it.
