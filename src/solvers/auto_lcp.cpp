@@ -12,7 +12,6 @@
 #include "lemke_small.hpp"
 #include "newton.hpp"
 #include "newton_linear.hpp"
-#include "perp/core/box_lcp.hpp"
 #include "perp/core/residual.hpp"
 #include "pgs.hpp"
 
@@ -129,10 +128,10 @@ constexpr double kWarmProgress = 0.9;
 // With `trace` set, each vertex is an event of method "block-pivoting": the indices that crossed
 // to reach it (the first lists its whole set α as entered), |α| and the vertex's natural residual.
 // With `definite_only`, a block M_aa that has no plain Cholesky factor ends the run (`singular`).
-Pivoting block_pivoting(const Lcp& problem, Eigen::VectorXd z, const Eigen::VectorXd& w, double tolerance, int limit,
-                        double progress, const TraceCallback& trace, bool definite_only = false) {
+Pivoting block_pivoting(const Lcp& problem, const DataScale& scale, Eigen::VectorXd z, const Eigen::VectorXd& w,
+                        double tolerance, int limit, double progress, const TraceCallback& trace,
+                        bool definite_only = false) {
   const Eigen::Index n = problem.size();
-  const DataScale scale = data_scale(problem);
   std::vector<char> in(static_cast<std::size_t>(n), 0);
   std::vector<Eigen::Index> alpha;
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -290,9 +289,8 @@ NewtonFinish projected_newton(const Lcp& problem, const DataScale& scale, Eigen:
 // members, then the rest in index order: on bench/'s singular contact family 35–40 % fewer
 // instructions than index order at n = 100–200 (bench/README.md, issue 19, the last section).
 // Where that order does not solve, index order.
-Result pivot(const Lcp& problem, const SolveOptions& options, std::string& log, const Eigen::VectorXd& point,
-             int sweeps) {
-  const BoxLcp box = to_box_lcp(problem);
+Result pivot(const Lcp& problem, const MatrixScan& scan, const SolveOptions& options, std::string& log,
+             const Eigen::VectorXd& point, int sweeps) {
   std::vector<Eigen::Index> order(static_cast<std::size_t>(problem.size()));
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<Eigen::Index>(k);
   if (point.allFinite()) {
@@ -300,10 +298,10 @@ Result pivot(const Lcp& problem, const SolveOptions& options, std::string& log, 
       return std::max(point[a], 0.0) > std::max(point[b], 0.0);
     });
   }
-  Result dantzig = solve_dantzig(box, options, order);
+  Result dantzig = solve_dantzig(problem, options, order, scan);
   log += text("; dantzig, the indices positive after %.0f pgs sweeps first: ", sweeps) + to_string(dantzig.status);
   if (!dantzig.solved()) {
-    dantzig = solve_dantzig(box, options);
+    dantzig = solve_dantzig(problem, options, {}, scan);
     log += "; dantzig in index order: " + to_string(dantzig.status);
   }
   dantzig.method = Method::Dantzig;
@@ -321,9 +319,9 @@ Result finish(Result result, const std::string& log) {
 }
 
 // The pivoting finish, and the classified order where it neither solves nor proves infeasibility.
-Result pivot_or_classified(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified,
-                           std::string& log, const Eigen::VectorXd& point, int sweeps) {
-  Result result = pivot(problem, options, log, point, sweeps);
+Result pivot_or_classified(const Lcp& problem, const MatrixScan& scan, const SolveOptions& options,
+                           ClassifiedAuto classified, std::string& log, const Eigen::VectorXd& point, int sweeps) {
+  Result result = pivot(problem, scan, options, log, point, sweeps);
   if (result.solved() || result.status == Status::Infeasible) return finish(std::move(result), log);
   log += "; the classified order";
   return finish(classified(problem, options), log);
@@ -333,9 +331,10 @@ Result pivot_or_classified(const Lcp& problem, const SolveOptions& options, Clas
 // solve_auto_lcp, step 2'): PGS in chunks from z, projected Newton (projected_newton) each time the
 // active set {z_i > w_i} is the same at the end of two chunks, at most kAutoSettleSweeps sweeps in
 // all, then the pivoting finish.
-Result settle_then_newton(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified, std::string& log,
-                          Eigen::VectorXd z, int sweeps, int vertices, std::vector<double> history) {
-  const DataScale scale = data_scale(problem);
+Result settle_then_newton(const Lcp& problem, const MatrixScan& scan, const SolveOptions& options,
+                          ClassifiedAuto classified, std::string& log, Eigen::VectorXd z, int sweeps, int vertices,
+                          std::vector<double> history) {
+  const DataScale scale{problem.q.cwiseAbs().maxCoeff(), scan.largest};
   const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
   Eigen::VectorXd w = problem.slack(z);
   std::vector<Eigen::Index> alpha, previous;
@@ -407,15 +406,71 @@ Result settle_then_newton(const Lcp& problem, const SolveOptions& options, Class
   log +=
       text("; pgs and projected newton: not solved after %.0f sweeps and %.0f steps in %.0f tries: principal pivoting",
            sweeps, steps, tries);
-  return pivot_or_classified(problem, options, classified, log, z, sweeps);
+  return pivot_or_classified(problem, scan, options, classified, log, z, sweeps);
+}
+
+// One chunk of the measured route's PGS (solve_auto_lcp, step 2): `count` bare sweeps from z with
+// w = M z + q exact, the natural residual after each (with the sweep's w) in `history`, and after
+// each the exact test where detail::may_meet says the point may meet the tolerance (w recomputed),
+// as solve_psor runs them, without its per-call checks, start product and best-point copies, which
+// cost as much as the sweeps at n = 100. On return w is exact at z. Where the iterates stop being
+// finite, z and w are put back to the chunk's start (`finite` false). With a trace, one `sweep`
+// event of `pgs` per chunk (`iteration` = sweeps so far, `residual` with w recomputed,
+// `active_size` = #{z_i > 0}), formed apart from the iterates so that observing changes nothing.
+struct PgsChunk {
+  int sweeps = 0;
+  bool solved = false;
+  bool finite = true;
+  double residual = 0;  // natural residual at the end, w exact
+  std::vector<double> history;
+};
+
+void pgs_chunk(const Lcp& problem, const DataScale& scale, const Eigen::VectorXd& inverse_diagonal,
+               const SolveOptions& options, int count, int done, Eigen::VectorXd& z, Eigen::VectorXd& w,
+               PgsChunk& out) {
+  out.sweeps = 0;
+  out.solved = false;
+  out.finite = true;
+  out.history.clear();
+  const Eigen::VectorXd start_z = z, start_w = w;
+  for (int sweep = 0; sweep < count && !out.solved; ++sweep) {
+    gauss_seidel_sweeps(problem.M, inverse_diagonal, z, w, 1);
+    ++out.sweeps;
+    if (!z.allFinite() || !w.allFinite()) {
+      out.finite = false;
+      z = start_z;
+      w = start_w;
+      return;
+    }
+    double residual = natural_residual(z, w);
+    if (may_meet(scale, z, w, options.tolerance)) {
+      w = problem.slack(z);
+      residual = natural_residual(z, w);
+      out.solved = relative_residual(problem, z, w) <= options.tolerance;
+    }
+    out.history.push_back(residual);
+  }
+  if (!out.solved) w = problem.slack(z);
+  out.residual = natural_residual(z, w);
+  if (options.trace) {
+    TraceEvent event;
+    event.method = "pgs";
+    event.kind = TraceKind::Sweep;
+    event.iteration = done + out.sweeps;
+    event.active_size = static_cast<Eigen::Index>((z.array() > 0.0).count());
+    event.residual = out.residual;
+    options.trace(event);
+  }
 }
 
 // The measured route for a symmetric M with a positive diagonal (see solve_auto_lcp).
-Result symmetric_route(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified) {
+Result symmetric_route(const Lcp& problem, const MatrixScan& scan, const SolveOptions& options,
+                       ClassifiedAuto classified) {
   const Eigen::Index n = problem.size();
   std::string log = "symmetric with a positive diagonal";
   Eigen::VectorXd z = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
   Eigen::VectorXd w = problem.slack(z);
+  const DataScale scale{problem.q.cwiseAbs().maxCoeff(), scan.largest};  // data_scale's, from the scan
   int vertices = 0;
   const auto pivoted = [&](Pivoting& run, const std::string& from, int sweeps) {
     Result result = std::move(*run.result);
@@ -431,8 +486,8 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
   // that M is not positive definite; a caller's initial guess may name the solution's own set,
   // whose vertex the regularized solve finds even where M_aa is singular (redundant contacts).
   const bool definite_only = !options.initial_guess.has_value();
-  Pivoting cold =
-      block_pivoting(problem, z, w, options.tolerance, kColdVertices, kColdProgress, options.trace, definite_only);
+  Pivoting cold = block_pivoting(problem, scale, z, w, options.tolerance, kColdVertices, kColdProgress, options.trace,
+                                 definite_only);
   vertices += cold.vertices;
   if (cold.result) return pivoted(cold, "the start", 0);
   if (cold.singular) {
@@ -444,50 +499,49 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
            " components has no Cholesky factor (M is not positive definite to round-off)";
     if (n > kAutoSettleMinSize && n <= kAutoSettleMaxSize) {
       log += ": pgs and projected newton";
-      return settle_then_newton(problem, options, classified, log, std::move(z), 0, vertices, {});
+      return settle_then_newton(problem, scan, options, classified, log, std::move(z), 0, vertices, {});
     }
     log += ": principal pivoting";
     // kAutoOrderSweeps PGS sweeps to order dantzig's indices (pivot).
     const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
     gauss_seidel_sweeps(problem.M, inverse_diagonal, z, w, kAutoOrderSweeps);
-    return pivot_or_classified(problem, options, classified, log, z, kAutoOrderSweeps);
+    return pivot_or_classified(problem, scan, options, classified, log, z, kAutoOrderSweeps);
   }
   log += "; block principal pivoting from the start: stopped after " + std::to_string(cold.vertices) +
          (cold.vertices == 1 ? " vertex" : " vertices") + " (too few infeasible indices fixed); pgs, its rate measured";
 
   // 2. PGS in chunks; block pivoting again from its point once the active set holds still.
-  SolveOptions chunk_options = options;
-  chunk_options.record_history = true;
-  chunk_options.relaxation.reset();
   double before = natural_residual(z, w);
   std::vector<Eigen::Index> alpha, previous, tried;
   std::vector<double> history;
   int sweeps = 0;
   double rate = 1.0;
-  Result last;
+  const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
+  PgsChunk last;
   while (sweeps < kAutoSweepBudget) {
-    chunk_options.initial_guess = z;
-    chunk_options.max_iterations = std::min(kChunk, kAutoSweepBudget - sweeps);
-    last = solve_psor(problem, chunk_options, 1.0);
-    sweeps += last.iterations;
+    pgs_chunk(problem, scale, inverse_diagonal, options, std::min(kChunk, kAutoSweepBudget - sweeps), sweeps, z, w,
+              last);
+    sweeps += last.sweeps;
     if (options.record_history) history.insert(history.end(), last.history.begin(), last.history.end());
-    if (last.solved()) {
-      last.iterations = sweeps + vertices;
-      last.history = std::move(history);
-      return finish(std::move(last), log + "; pgs: solved after " + std::to_string(sweeps) + " sweeps");
+    if (last.solved) {
+      Result solved = make_result(problem, z, Method::Pgs);
+      solved.status = Status::Solved;
+      solved.iterations = sweeps + vertices;
+      solved.history = std::move(history);
+      solved.message = "converged after " + std::to_string(sweeps) + " sweeps";
+      return finish(std::move(solved), log + "; pgs: solved after " + std::to_string(sweeps) + " sweeps");
     }
-    if (last.status == Status::NumericalFailure) {
-      log += "; pgs: " + to_string(last.status) + " (" + last.message + ")";
+    if (!last.finite) {
+      log += "; pgs: numerical-failure (the iterates stopped being finite at sweep " + std::to_string(sweeps) + ")";
       break;
     }
     rate = sweep_rate(last.history, before);
     before = last.residual;
-    z = last.z;
-    active_set(z, last.w, alpha);
+    active_set(z, w, alpha);
     if (alpha == previous && alpha != tried) {
       tried = alpha;
       Pivoting warm =
-          block_pivoting(problem, z, last.w, options.tolerance, kWarmVertices, kWarmProgress, options.trace);
+          block_pivoting(problem, scale, z, w, options.tolerance, kWarmVertices, kWarmProgress, options.trace);
       vertices += warm.vertices;
       if (warm.result) {
         warm.result->history = std::move(history);
@@ -502,8 +556,7 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
     // Sweeps still needed at this rate, against about n sweeps for a pivoting solve.
     const double needed =
         rate > 0.0 && rate < 1.0
-            ? std::log(options.tolerance * std::max(1.0, problem.q.cwiseAbs().maxCoeff()) / std::max(before, 1e-300)) /
-                  std::log(rate)
+            ? std::log(options.tolerance * std::max(1.0, scale.q_max) / std::max(before, 1e-300)) / std::log(rate)
             : 1e300;
     if ((rate > kAutoSlowRate || needed > static_cast<double>(n))) {
       log += text(
@@ -512,11 +565,11 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
           sweeps, rate, std::min(needed, 1e9));
       if (n > kAutoSettleMinSize && n <= kAutoSettleMaxSize) {
         log += ": pgs and projected newton";
-        return settle_then_newton(problem, options, classified, log, std::move(z), sweeps, vertices,
+        return settle_then_newton(problem, scan, options, classified, log, std::move(z), sweeps, vertices,
                                   std::move(history));
       }
       log += ": principal pivoting";
-      return pivot_or_classified(problem, options, classified, log, z, sweeps);
+      return pivot_or_classified(problem, scan, options, classified, log, z, sweeps);
     }
   }
   // A good rate but no vertex yet: semismooth Newton from the PGS point.
@@ -528,7 +581,7 @@ Result symmetric_route(const Lcp& problem, const SolveOptions& options, Classifi
   newton.method = Method::NewtonMin;
   log += "; newton-min: " + to_string(newton.status);
   if (newton.solved()) return finish(std::move(newton), log);
-  return pivot_or_classified(problem, options, classified, log, z, sweeps);
+  return pivot_or_classified(problem, scan, options, classified, log, z, sweeps);
 }
 
 }  // namespace
@@ -558,8 +611,9 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
                        "; lemke: " + to_string(lemke.status) + "; then the classified order): " + fallback.message;
     return fallback;
   }
-  if (problem.M.diagonal().minCoeff() > 0.0 && scan_matrix(problem.M).symmetric) {
-    return symmetric_route(problem, options, classified);
+  if (problem.M.diagonal().minCoeff() > 0.0) {
+    const MatrixScan scan = scan_matrix(problem.M);  // also dantzig's: its Cholesky path and scale
+    if (scan.symmetric) return symmetric_route(problem, scan, options, classified);
   }
   return classified(problem, options);
 }

@@ -32,7 +32,9 @@
 
 #include <vector>
 
+#include "detail.hpp"
 #include "perp/core/box_lcp.hpp"
+#include "perp/core/lcp.hpp"
 #include "perp/core/result.hpp"
 #include "perp/solvers/options.hpp"
 
@@ -55,5 +57,12 @@ namespace perp {
 /// permutation of 0..n−1; otherwise the order of the overload above.
 [[nodiscard]] Result solve_dantzig(const BoxLcp& problem, const SolveOptions& options,
                                    const std::vector<Eigen::Index>& order);
+
+/// An LCP on its box [0, +∞) without the box form's copy of M, with the matrix scan the caller
+/// already made (`scan.symmetric` chooses the Cholesky path): the same pivots, point, status and
+/// message as `solve_dantzig(to_box_lcp(problem), options, order)`. `order` as above (empty, or
+/// not a permutation: index order).
+[[nodiscard]] Result solve_dantzig(const Lcp& problem, const SolveOptions& options,
+                                   const std::vector<Eigen::Index>& order, const detail::MatrixScan& scan);
 
 }  // namespace perp

@@ -14,10 +14,12 @@
 #include "perp/core/result.hpp"
 #include "perp/core/status.hpp"
 #include "perp/solvers/options.hpp"
+#include "scratch.hpp"
 
 namespace perp::dantzig_detail {
 
 using detail::CholeskyFactor;
+using detail::ScratchMatrix;
 
 enum class IndexState : unsigned char { Unprocessed, Clamped, AtLower, AtUpper, Fixed };
 
@@ -132,7 +134,8 @@ class Pivoting {
   CholeskyFactor cholesky_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   bool lu_current_ = false;
-  Eigen::MatrixXd coupling_;  // M_NC: row r for bounded_[r], column k for clamped_[k]
+  ScratchMatrix coupling_storage_;         // n × n, a thread's scratch block (scratch.hpp)
+  Eigen::Map<Eigen::MatrixXd>& coupling_;  // M_NC: row r for bounded_[r], column k for clamped_[k]
   Eigen::VectorXd w_;         // w of the driving index (0 on C; stale elsewhere, bounded ones included)
   Eigen::VectorXd x_, y_, rhs_, dw_;
   Eigen::VectorXd y_driving_;  // the driving index's y while y_ serves a joining index

@@ -99,7 +99,8 @@ void add_columns(double* __restrict w, Eigen::Index n, const double* const* colu
 // (contiguous entries of M), and the group's nonzero changes then reach all of w at once.
 // Rows whose z does not change cost nothing beyond the projection. `normal[i] >= 0` (only when
 // kCoupled): row i's bounds are ∓mu[i]|z_normal[i]|, read at its own update.
-template <bool kCoupled>
+// kLcp: the bounds are the LCP's [0, ∞) whatever lo and hi hold (they are not read).
+template <bool kCoupled, bool kLcp = false>
 void gauss_seidel_sweep(const Eigen::MatrixXd& M, const Eigen::VectorXd& step, const std::vector<Eigen::Index>& normal,
                         const Eigen::VectorXd& mu, Eigen::VectorXd& lo, Eigen::VectorXd& hi, Eigen::VectorXd& z,
                         Eigen::VectorXd& w) {
@@ -122,7 +123,13 @@ void gauss_seidel_sweep(const Eigen::MatrixXd& M, const Eigen::VectorXd& step, c
           lo[i] = -hi[i];
         }
       }
-      const double updated = std::clamp(z[i] - step[i] * local[k], lo[i], hi[i]);
+      const double unprojected = z[i] - step[i] * local[k];
+      double updated;
+      if constexpr (kLcp) {
+        updated = unprojected < 0.0 ? 0.0 : unprojected;  // NaN stays NaN, as clamp leaves it
+      } else {
+        updated = std::clamp(unprojected, lo[i], hi[i]);
+      }
       const double change = updated - z[i];
       if (change == 0.0) continue;
       z[i] = updated;
@@ -272,12 +279,12 @@ Eigen::VectorXd detail::bounded_start(const Eigen::VectorXd& lower, const Eigen:
 
 void detail::gauss_seidel_sweeps(const Eigen::MatrixXd& M, const Eigen::VectorXd& inverse_diagonal, Eigen::VectorXd& z,
                                  Eigen::VectorXd& w, int sweeps) {
-  const Eigen::Index n = z.size();
-  Eigen::VectorXd lo = Eigen::VectorXd::Zero(n), hi = Eigen::VectorXd::Constant(n, kInfinity);
-  const std::vector<Eigen::Index> uncoupled;
-  const Eigen::VectorXd no_mu;
-  for (int sweep = 0; sweep < sweeps; ++sweep)
-    gauss_seidel_sweep<false>(M, inverse_diagonal, uncoupled, no_mu, lo, hi, z, w);
+  // The LCP's bounds are fixed in the kernel: nothing to allocate (auto calls this a sweep at a time).
+  static const std::vector<Eigen::Index> uncoupled;
+  Eigen::VectorXd unused;
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    gauss_seidel_sweep<false, true>(M, inverse_diagonal, uncoupled, unused, unused, unused, z, w);
+  }
 }
 
 Result solve_psor(const Lcp& problem, const SolveOptions& options, double relaxation) {

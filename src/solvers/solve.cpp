@@ -13,7 +13,6 @@
 #include "detail.hpp"
 #include "pipeline.hpp"
 #include "perp/analysis/classify.hpp"
-#include "perp/core/box_lcp.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
 #include "dantzig.hpp"
@@ -77,10 +76,12 @@ bool far_from_unit_scale(double m_largest, double q_largest) {
 
 // The method on the problem, or on its equivalent at unit scale (above).
 Result run_scaled(const Lcp& problem, Method method, const SolveOptions& options) {
-  const Extent m = extent(problem.M.reshaped());
-  const Extent q = extent(problem.q);
-  Result result;
-  if (far_from_unit_scale(m.largest, q.largest)) {
+  // The largest magnitudes decide (one vectorized pass each over finite, validated data); the
+  // smallest nonzero ones, a branch per entry, only where the data is to be scaled.
+  const auto largest = [](const auto& values) { return values.size() == 0 ? 0.0 : values.cwiseAbs().maxCoeff(); };
+  if (far_from_unit_scale(largest(problem.M), largest(problem.q))) {
+    const Extent m = extent(problem.M.reshaped());
+    const Extent q = extent(problem.q);
     const int a = unit_exponent(m.largest, m.smallest);
     const int b = unit_exponent(q.largest, q.smallest);
     Lcp unit{problem.M, problem.q};
@@ -95,7 +96,7 @@ Result run_scaled(const Lcp& problem, Method method, const SolveOptions& options
       unit_options.initial_guess = *options.initial_guess;
       for (double& x : *unit_options.initial_guess) x = std::ldexp(x, b - a);
     }
-    result = run_method(unit, method, unit_options);
+    Result result = run_method(unit, method, unit_options);
     if (result.z.size() == problem.size()) result.z = to_original(std::move(result.z));  // finish recomputes w
     if (result.ray) result.ray = to_original(std::move(*result.ray));
     for (Eigen::VectorXd& solution : result.solutions) solution = to_original(std::move(solution));
@@ -131,8 +132,8 @@ Result run_method(const Lcp& problem, Method method, const SolveOptions& options
       return solve_interior_point(problem, options);
     case Method::Auto:
       return detail::solve_auto_lcp(problem, options, solve_auto);
-    case Method::Dantzig:  // on the box [0, +∞)
-      return solve_dantzig(to_box_lcp(problem), options);
+    case Method::Dantzig:  // on the box [0, +∞), in index order
+      return solve_dantzig(problem, options, {}, detail::scan_matrix(problem.M));
     case Method::Schur:
     case Method::Nsgs:
     case Method::NewtonAc:
