@@ -110,6 +110,13 @@ bool may_meet(const DataScale& scale, const Eigen::VectorXd& z, const Eigen::Vec
   const long double W = scale.q_max > 0.0 ? static_cast<long double>(scale.q_max)
                                           : static_cast<long double>(scale.m_max) *
                                                 static_cast<long double>(z.cwiseAbs().sum());
+  // First a necessary condition in vectorized double arithmetic: each |min(z_i/Z, w_i/W)| is at
+  // least |min(z_i, w_i)| / max(Z, W), so a natural residual above tolerance·max(Z, W) (with room
+  // for the rounding of both sides) cannot meet the tolerance. Iterations far from it, most of
+  // them, stop here instead of dividing every entry in long double.
+  const double largest_z = z.cwiseAbs().maxCoeff();
+  const double scale_bound = std::max(largest_z > 0.0 ? largest_z : 1.0, static_cast<double>(W));
+  if (z.cwiseMin(w).cwiseAbs().maxCoeff() > tolerance * scale_bound * (1.0 + 1e-9)) return false;
   return scaled_natural_residual(z, w, none, none, z_scale(z, none, none), W) <= tolerance;
 }
 
