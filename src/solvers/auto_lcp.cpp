@@ -481,34 +481,40 @@ Result symmetric_route(const Lcp& problem, const MatrixScan& scan, const SolveOp
                                          std::to_string(run.vertices));
   };
   // 1. Block principal pivoting from the start: a few Cholesky factorizations when the active sets
-  // it visits settle quickly (positive definite M), abandoned after kColdVertices.
+  // it visits settle quickly (positive definite M), abandoned after kColdVertices; only up to
+  // kAutoColdPivotingSize, or with an initial guess (auto_lcp.hpp). Above that size from z = 0,
+  // PGS comes first (step 2), whose point, once its active set holds, leaves block pivoting 1 or 2
+  // vertices where the start takes 3 to 6, and on a singular M orders dantzig's indices without a
+  // failed factorization first.
   // From z = 0 the starting set {q_i < 0} is a blind guess, and a singular block there says only
   // that M is not positive definite; a caller's initial guess may name the solution's own set,
   // whose vertex the regularized solve finds even where M_aa is singular (redundant contacts).
   const bool definite_only = !options.initial_guess.has_value();
-  Pivoting cold = block_pivoting(problem, scale, z, w, options.tolerance, kColdVertices, kColdProgress, options.trace,
-                                 definite_only);
-  vertices += cold.vertices;
-  if (cold.result) return pivoted(cold, "the start", 0);
-  if (cold.singular) {
-    // A principal block without a Cholesky factor: M is not positive definite. On a singular
-    // positive semidefinite M (contact with more contacts than freedoms) PGS crawls (0.89-0.97 per
-    // sweep on bench/'s contact family) and the regularized vertices leave most indices
-    // infeasible, so the probes would only add to the pivoting solve that follows them.
-    log += "; block principal pivoting from the start: M_aa of " + std::to_string(cold.block_size) +
-           " components has no Cholesky factor (M is not positive definite to round-off)";
-    if (n > kAutoSettleMinSize && n <= kAutoSettleMaxSize) {
-      log += ": pgs and projected newton";
-      return settle_then_newton(problem, scan, options, classified, log, std::move(z), 0, vertices, {});
+  if (n > kAutoColdPivotingSize && definite_only) {
+    log += "; pgs first (n > " + std::to_string(kAutoColdPivotingSize) +
+           " without an initial guess: block principal pivoting from its point), its rate measured";
+  } else {
+    Pivoting cold = block_pivoting(problem, scale, z, w, options.tolerance, kColdVertices, kColdProgress, options.trace,
+                                   definite_only);
+    vertices += cold.vertices;
+    if (cold.result) return pivoted(cold, "the start", 0);
+    if (cold.singular) {
+      // A principal block without a Cholesky factor: M is not positive definite. On a singular
+      // positive semidefinite M (contact with more contacts than freedoms) PGS crawls (0.89-0.97
+      // per sweep on bench/'s contact family) and the regularized vertices leave most indices
+      // infeasible, so the probes would only add to the pivoting solve that follows them.
+      // kAutoOrderSweeps PGS sweeps order dantzig's indices (pivot).
+      static_assert(kAutoColdPivotingSize <= kAutoSettleMinSize, "a cold start never reaches step 2'");
+      log += "; block principal pivoting from the start: M_aa of " + std::to_string(cold.block_size) +
+             " components has no Cholesky factor (M is not positive definite to round-off): principal pivoting";
+      const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
+      gauss_seidel_sweeps(problem.M, inverse_diagonal, z, w, kAutoOrderSweeps);
+      return pivot_or_classified(problem, scan, options, classified, log, z, kAutoOrderSweeps);
     }
-    log += ": principal pivoting";
-    // kAutoOrderSweeps PGS sweeps to order dantzig's indices (pivot).
-    const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
-    gauss_seidel_sweeps(problem.M, inverse_diagonal, z, w, kAutoOrderSweeps);
-    return pivot_or_classified(problem, scan, options, classified, log, z, kAutoOrderSweeps);
+    log += "; block principal pivoting from the start: stopped after " + std::to_string(cold.vertices) +
+           (cold.vertices == 1 ? " vertex" : " vertices") +
+           " (too few infeasible indices fixed); pgs, its rate measured";
   }
-  log += "; block principal pivoting from the start: stopped after " + std::to_string(cold.vertices) +
-         (cold.vertices == 1 ? " vertex" : " vertices") + " (too few infeasible indices fixed); pgs, its rate measured";
 
   // 2. PGS in chunks; block pivoting again from its point once the active set holds still.
   double before = natural_residual(z, w);

@@ -58,6 +58,15 @@ inline constexpr int kAutoSettleTries = 2;
 /// indices they leave positive (bench/'s contact family: 4 sweeps cut as many pivots as 8).
 inline constexpr int kAutoOrderSweeps = 4;
 
+/// auto's symmetric route starts with block principal pivoting from z = 0 only up to this size;
+/// above it, without an initial guess, PGS comes first and block pivoting starts from its point
+/// (auto_lcp.cpp, step 1). Measured on bench/'s spd and contact families, the two orders side by
+/// side (bench/README.md, "PGS before block pivoting above n = 100"): the cold start is faster at
+/// n = 100 on the spd family (0.062 against 0.083 ms), the two even at 105–115, PGS first faster
+/// from 110–125 on and on the contact family from 110 on (n = 200: 0.43 against 0.52 ms on spd,
+/// 0.38 against 0.50 on contact; n = 1000: 16.9 against 19.8 and 25.7 against 36.6).
+inline constexpr Eigen::Index kAutoColdPivotingSize = 100;
+
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
 ///   - n <= kAutoDirectSize (16): on a triangular M with a positive diagonal, one PGS sweep
 ///     (exact there: detail::triangular_sweep_small); at n <= 2 the complementary bases one by one
@@ -65,14 +74,15 @@ inline constexpr int kAutoOrderSweeps = 4;
 ///     from α = {q_i < 0} (detail::principal_pivot_small), then as below;
 ///   - n <= kAutoPivotFirstSize: Lemke; where it does not solve, the classified chain.
 ///   - M symmetric (detail::kSymmetry) with a positive diagonal:
-///     1. block principal pivoting from the start (the vertex of α = {z_i > w_i}: z_α + δ with
+///     1. where n <= kAutoColdPivotingSize or an initial guess is given: block principal pivoting
+///        from the start (the vertex of α = {z_i > w_i}: z_α + δ with
 ///        M_αα δ = −w_α by Cholesky; from a PGS point (step 2) also by the regularized one where
 ///        M_αα is singular; then every
 ///        infeasible index moves across), for as long as its infeasible count keeps falling by
-///        a factor 0.6 per vertex (positive definite M: 3–6 vertices to the exact solution). From
+///        a factor 0.7 per vertex (positive definite M: 3–6 vertices to the exact solution). From
 ///        z = 0 (no initial guess), a block M_αα without a plain Cholesky factor (M not positive
-///        definite) skips step 2 for step 2' (kAutoSettleMinSize < n <= kAutoSettleMaxSize) or
-///        principal pivoting (dantzig, then Lemke, then the classified chain);
+///        definite) skips step 2 for principal pivoting (dantzig, then Lemke, then the classified
+///        chain). Above kAutoColdPivotingSize from z = 0, step 2 first;
 ///     2. projected Gauss–Seidel in chunks of 8 sweeps, the rate measured over each chunk's second
 ///        half; block pivoting again (regularized where M_αα is singular) once the active set is the
 ///        same at the end of two chunks.
