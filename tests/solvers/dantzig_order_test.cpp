@@ -109,5 +109,54 @@ TEST(DantzigOrder, AutoOnASingularLcpMatchesDantzigsW) {
   }
 }
 
+TEST(DantzigOrder, TheLcpEntryMatchesTheBoxForm) {
+  // solve_dantzig(lcp, options, order, scan) runs on the Lcp's own M (no box copy) with the
+  // caller's scan: the same pivots, point, status and message as the box form, in any order, with
+  // and without history, and index order for an empty or invalid order.
+  for (const bool history : {false, true}) {
+    SolveOptions options;
+    options.tolerance = 1e-10;
+    options.record_history = history;
+    for (const unsigned seed : {5u, 6u}) {
+      const Lcp problem = singular_contact(48, seed);
+      const BoxLcp box = to_box_lcp(problem);
+      const detail::MatrixScan scan = detail::scan_matrix(problem.M);
+      std::vector<Eigen::Index> shuffled(48);
+      std::iota(shuffled.begin(), shuffled.end(), Eigen::Index{0});
+      std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(seed));
+      for (const std::vector<Eigen::Index>& order : {reversed(48), shuffled}) {
+        const Result expected = solve_dantzig(box, options, order);
+        const Result actual = solve_dantzig(problem, options, order, scan);
+        ASSERT_TRUE(expected.solved()) << expected.message;
+        EXPECT_EQ(actual.z, expected.z);
+        EXPECT_EQ(actual.w, expected.w);
+        EXPECT_EQ(actual.iterations, expected.iterations);
+        EXPECT_EQ(actual.status, expected.status);
+        EXPECT_EQ(actual.message, expected.message);
+        // The LCP's own measure |min(z, w)| (the box form's |z − mid(lo, hi, z − w)| agrees only up
+        // to rounding).
+        EXPECT_EQ(actual.relative_residual, relative_residual(problem, actual.z, actual.w));
+        EXPECT_EQ(actual.history, expected.history);
+      }
+      const Result index_order = solve_dantzig(box, options);
+      for (const std::vector<Eigen::Index>& order : {std::vector<Eigen::Index>{}, std::vector<Eigen::Index>{0, 0}}) {
+        const Result actual = solve_dantzig(problem, options, order, scan);
+        EXPECT_EQ(actual.z, index_order.z);
+        EXPECT_EQ(actual.iterations, index_order.iterations);
+      }
+    }
+  }
+  // And on a matrix that is not symmetric (the LU path), whose scan says so.
+  Lcp skew{Eigen::Matrix3d{{2, 1, 0}, {-1, 2, 1}, {0, -1, 2}}, Eigen::Vector3d(-1, -2, 1)};
+  const detail::MatrixScan scan = detail::scan_matrix(skew.M);
+  ASSERT_FALSE(scan.symmetric);
+  const Result expected = solve_dantzig(to_box_lcp(skew), SolveOptions{});
+  const Result actual = solve_dantzig(skew, SolveOptions{}, {}, scan);
+  ASSERT_TRUE(actual.solved()) << actual.message;
+  EXPECT_EQ(actual.z, expected.z);
+  EXPECT_EQ(actual.message, expected.message);
+  EXPECT_LE((skew.M * actual.z + skew.q - actual.w).cwiseAbs().maxCoeff(), 1e-14);
+}
+
 }  // namespace
 }  // namespace perp::solvers_dantzig_order_test
