@@ -435,33 +435,30 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
     const double inverse = 1.0 / at(r, entering);
     for (Eigen::Index j = 0; j < columns; ++j) at(r, j) *= inverse;
     at(r, entering) = 1.0;
-    if (n <= kDirectUpdateSize) {
-      // Every column of the few other rows: cheaper than finding the pivot row's nonzeros first
-      // (a zero entry subtracts 0; the entering column is set to 0 after).
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const double factor = at(i, entering);
-        if (i == r || factor == 0.0) continue;
-        for (Eigen::Index j = 0; j < columns; ++j) at(i, j) -= factor * at(r, j);
-        at(i, entering) = 0.0;
-        at(i, rhs) = std::max(at(i, rhs), 0.0);  // round-off below zero
-      }
-    } else {
-      // The pivot row's nonzero columns (B⁻¹'s columns of basic w's are unit vectors: about half).
-      std::array<Eigen::Index, 2 * kStackTableau + 2> nonzero;
-      Eigen::Index count = 0;
+    // Up to kDirectUpdateSize every column of the few other rows is updated (a zero entry subtracts
+    // 0; the entering column is set to 0 after): cheaper than finding the pivot row's nonzeros
+    // first. Above it only those columns (B⁻¹'s columns of basic w's are unit vectors: about half).
+    const bool direct = n <= kDirectUpdateSize;
+    std::array<Eigen::Index, 2 * kStackTableau + 2> nonzero;
+    Eigen::Index count = 0;
+    if (!direct) {
       for (Eigen::Index j = 0; j < columns; ++j) {
         if (at(r, j) != 0.0 && j != entering) nonzero[static_cast<std::size_t>(count++)] = j;
       }
-      for (Eigen::Index i = 0; i < n; ++i) {
-        const double factor = at(i, entering);
-        if (i == r || factor == 0.0) continue;
+    }
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double factor = at(i, entering);
+      if (i == r || factor == 0.0) continue;
+      if (direct) {
+        for (Eigen::Index j = 0; j < columns; ++j) at(i, j) -= factor * at(r, j);
+      } else {
         for (Eigen::Index c = 0; c < count; ++c) {
           const Eigen::Index j = nonzero[static_cast<std::size_t>(c)];
           at(i, j) -= factor * at(r, j);
         }
-        at(i, entering) = 0.0;
-        at(i, rhs) = std::max(at(i, rhs), 0.0);  // round-off below zero
       }
+      at(i, entering) = 0.0;
+      at(i, rhs) = std::max(at(i, rhs), 0.0);  // round-off below zero
     }
     const Eigen::Index leaving = in_basis(r);
     in_basis(r) = entering;
