@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "box_passes.hpp"
@@ -89,6 +91,32 @@ detail::FixedBoxOutcome fixed_pass(dantzig_detail::Pivoting& pivoting, const Sol
   return {Status::Solved, std::move(message)};
 }
 
+// The result of the pivoting's point z: non-finite entries set to 0, w = M z + q and both
+// residuals formed afresh from z (the box form's natural residual on its bounds at z, the LCP's
+// |min(z, w)|), the status and message of the passes, then the pipeline's judgement, here too:
+// auto_lcp.cpp's pivoting finish calls these kernels directly and reads their status (under solve
+// it runs again on the same point and changes nothing).
+template <class Problem>
+void conclude_dantzig(const Problem& problem, Eigen::VectorXd z, Status status, std::string message, double tolerance,
+                      Result& result) {
+  for (Eigen::Index i = 0; i < z.size(); ++i) {
+    if (!std::isfinite(z[i])) z[i] = 0.0;
+  }
+  result.w = problem.slack(z);
+  result.z = std::move(z);
+  if constexpr (std::is_same_v<Problem, BoxLcp>) {
+    Eigen::VectorXd lo, hi;
+    problem.bounds_at(result.z, lo, hi);
+    result.residual = natural_residual(result.z, result.w, lo, hi);
+  } else {
+    result.residual = natural_residual(result.z, result.w);
+  }
+  result.relative_residual = relative_residual(problem, result.z, result.w);
+  result.status = status;
+  result.message = std::move(message);
+  detail::settle(result, tolerance);
+}
+
 Result dantzig_in_order(const BoxLcp& problem, const SolveOptions& options, const std::vector<Eigen::Index>& order) {
   using dantzig_detail::Pivoting;
   const Eigen::Index n = problem.size();
@@ -111,24 +139,7 @@ Result dantzig_in_order(const BoxLcp& problem, const SolveOptions& options, cons
   Result passes = detail::friction_passes(problem, Eigen::VectorXd::Zero(n), options, pass);
   result.iterations = passes.iterations;
   result.history = std::move(passes.history);
-  Eigen::VectorXd z = std::move(passes.z);
-  const Status status = passes.status;
-  std::string message = std::move(passes.message);
-
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (!std::isfinite(z[i])) z[i] = 0.0;
-  }
-  result.w = problem.slack(z);
-  result.z = std::move(z);
-  Eigen::VectorXd lo, hi;
-  problem.bounds_at(result.z, lo, hi);
-  result.residual = natural_residual(result.z, result.w, lo, hi);
-  result.relative_residual = relative_residual(problem, result.z, result.w);
-  result.status = status;
-  result.message = std::move(message);
-  // The pipeline's judgement, here too: auto_lcp.cpp's pivoting finish calls this kernel directly
-  // and reads its status (under solve it runs again on the same point and changes nothing).
-  detail::settle(result, options.tolerance);
+  conclude_dantzig(problem, std::move(passes.z), passes.status, std::move(passes.message), options.tolerance, result);
   return result;
 }
 
@@ -180,16 +191,7 @@ Result solve_dantzig(const Lcp& problem, const SolveOptions& options, const std:
     at_hi = hi;
   };
   detail::FixedBoxOutcome out = fixed_pass(pivoting, options, order, {}, 1, lo, hi, z, w, result, bounds_at);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (!std::isfinite(z[i])) z[i] = 0.0;
-  }
-  result.w = problem.slack(z);
-  result.z = std::move(z);
-  result.residual = natural_residual(result.z, result.w);
-  result.relative_residual = relative_residual(problem, result.z, result.w);
-  result.status = out.status;
-  result.message = std::move(out.message);
-  detail::settle(result, options.tolerance);
+  conclude_dantzig(problem, std::move(z), out.status, std::move(out.message), options.tolerance, result);
   return result;
 }
 
