@@ -6,17 +6,26 @@
 #include <string>
 #include <vector>
 
+#include "auto_vertices.hpp"
 #include "dantzig.hpp"
 #include "detail.hpp"
 #include "lemke.hpp"
 #include "lemke_small.hpp"
 #include "newton.hpp"
-#include "newton_linear.hpp"
 #include "perp/core/residual.hpp"
 #include "pgs.hpp"
 
 namespace perp::detail {
 namespace {
+
+using auto_route::block_pivoting;
+using auto_route::kColdProgress;
+using auto_route::kColdVertices;
+using auto_route::kWarmProgress;
+using auto_route::kWarmVertices;
+using auto_route::NewtonFinish;
+using auto_route::Pivoting;
+using auto_route::projected_newton;
 
 // Sweeps between two looks at the rate and the active set: a look costs about two products with M.
 constexpr int kChunk = 8;
@@ -47,240 +56,6 @@ void active_set(const Eigen::VectorXd& z, const Eigen::VectorXd& w, std::vector<
   for (Eigen::Index i = 0; i < z.size(); ++i) {
     if (z[i] > w[i]) alpha.push_back(i);
   }
-}
-
-// The vertex of α reached from z: z_N = 0 and z_α + δ with M_αα δ = −(M_αα z_α + q_α), so
-// w_α = 0. From z rather than from 0, so that where M_αα is singular (and the vertex one of many)
-// the regularized solve stays near the iterate, whose z_α is positive. Empty when M_αα could not
-// be factored (not positive semidefinite), or with `definite_only` set, when it has no plain
-// Cholesky factor (singular or indefinite; `singular` is then set).
-std::optional<Eigen::VectorXd> vertex_from(const Lcp& problem, const Eigen::VectorXd& z,
-                                           const std::vector<Eigen::Index>& alpha, bool definite_only, bool& singular) {
-  Eigen::VectorXd point = Eigen::VectorXd::Zero(problem.size());
-  if (alpha.empty()) return point;
-  const Eigen::MatrixXd block = problem.M(alpha, alpha);
-  const Eigen::VectorXd start = z(alpha).cwiseMax(0.0);
-  const Eigen::VectorXd slack = block * start + problem.q(alpha);
-  Eigen::VectorXd delta;
-  if (definite_only) {
-    const Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> cholesky(block);
-    if (cholesky.info() != Eigen::Success) {
-      singular = true;
-      return std::nullopt;
-    }
-    delta = cholesky.solve(-slack);
-  } else {
-    SemidefiniteSolver solver;
-    if (!solver.compute(block)) return std::nullopt;
-    solver.solve(block, -slack, delta);
-  }
-  if (!delta.allFinite()) return std::nullopt;
-  point(alpha) = start + delta;
-  return point;
-}
-
-// One trace event of a vertex of auto's own runs (block pivoting, projected Newton): its set `now`
-// as `entered`/`left` against the last traced set `traced` (which then becomes `now`), its size and
-// the vertex's natural residual.
-void trace_vertex(const TraceCallback& trace, const char* method, TraceKind kind, int iteration,
-                  const std::vector<char>& now, std::vector<char>& traced, double residual) {
-  TraceEvent event;
-  event.method = method;
-  event.kind = kind;
-  event.iteration = iteration;
-  traced.resize(now.size(), 0);
-  for (std::size_t k = 0; k < now.size(); ++k) {
-    if (now[k] && !traced[k]) event.entered.push_back(static_cast<Eigen::Index>(k));
-    if (!now[k] && traced[k]) event.left.push_back(static_cast<Eigen::Index>(k));
-  }
-  traced = now;
-  event.active_size = static_cast<Eigen::Index>(std::count(now.begin(), now.end(), 1));
-  event.residual = residual;
-  trace(event);
-}
-
-// Block principal pivoting (Kostreva 1978; Júdice–Pires 1994) from the active set of (z, w):
-// solve for the vertex of α, then move every infeasible index across (z_i < 0 leaves α, w_i < 0
-// joins it). Sign tests are relative to round-off (detail::sign_feasible's scales). Full exchanges
-// can cycle, so instead of Júdice–Pires' fallback to single exchanges the run stops as soon as the
-// infeasible count fails to fall below `progress` times its best so far: it is a fast path, and
-// the caller has others. Stops also at a vertex that meets the tolerance, after `limit` vertices,
-// or when a block cannot be factored.
-struct Pivoting {
-  std::optional<Result> result;  // set when solved
-  Eigen::VectorXd z;             // the last vertex (or the start)
-  int vertices = 0;
-  bool singular = false;        // stopped at a block M_aa without a Cholesky factor (`definite_only`)
-  Eigen::Index block_size = 0;  // |a| of that block
-};
-
-// Vertices block pivoting may visit from the start, and from a PGS point whose active set held,
-// and the fall of the infeasible count per vertex it must keep up (else it stops). The cold
-// factor separates the families measured (bench/README.md, issue 19, "auto's cold block
-// pivoting"): on positive definite M (bench/'s spd family, n = 100–1000) the count falls to
-// 0.24–0.64 of its best at every vertex; on the singular contact family it falls to 0.77–0.92 at
-// the second vertex (n = 100, 150), where 12 more vertices would cost more than dantzig.
-constexpr int kColdVertices = 12;
-constexpr double kColdProgress = 0.7;
-constexpr int kWarmVertices = 30;
-constexpr double kWarmProgress = 0.9;
-
-// With `trace` set, each vertex is an event of method "block-pivoting": the indices that crossed
-// to reach it (the first lists its whole set α as entered), |α| and the vertex's natural residual.
-// With `definite_only`, a block M_aa that has no plain Cholesky factor ends the run (`singular`).
-Pivoting block_pivoting(const Lcp& problem, const DataScale& scale, Eigen::VectorXd z, const Eigen::VectorXd& w,
-                        double tolerance, int limit, double progress, const TraceCallback& trace,
-                        bool definite_only = false) {
-  const Eigen::Index n = problem.size();
-  std::vector<char> in(static_cast<std::size_t>(n), 0);
-  std::vector<Eigen::Index> alpha;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (z[i] > w[i]) in[static_cast<std::size_t>(i)] = 1;
-  }
-  Pivoting out;
-  // The first vertex is measured against the size of the starting active set: on a singular
-  // contact matrix most of those indices come out infeasible (80 % on bench/'s family, 43 % on its
-  // positive definite one).
-  Eigen::Index best = std::max<Eigen::Index>(1, std::count(in.begin(), in.end(), 1));
-  std::vector<char> traced_in;  // the set of the last traced vertex
-  for (; out.vertices < limit; ++out.vertices) {
-    alpha.clear();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      if (in[static_cast<std::size_t>(i)] != 0) alpha.push_back(i);
-    }
-    std::optional<Eigen::VectorXd> vertex = vertex_from(problem, z, alpha, definite_only, out.singular);
-    if (!vertex) {
-      out.block_size = static_cast<Eigen::Index>(alpha.size());
-      break;
-    }
-    Result candidate = make_result(problem, std::move(*vertex), Method::BlockPivoting);
-    z = candidate.z;
-    if (trace) {
-      trace_vertex(trace, "block-pivoting", TraceKind::PrincipalPivot, out.vertices + 1, in, traced_in,
-                   candidate.residual);
-    }
-    if (candidate.relative_residual <= tolerance) {
-      candidate.status = Status::Solved;
-      ++out.vertices;
-      out.result = std::move(candidate);
-      break;
-    }
-    const double z_floor = -z_sign_tolerance(candidate.z, 1e-13);
-    const double w_floor = -w_sign_tolerance(scale, candidate.z, 1e-13);
-    Eigen::Index infeasible = 0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const bool inside = in[static_cast<std::size_t>(i)] != 0;
-      if ((inside && candidate.z[i] < z_floor) || (!inside && candidate.w[i] < w_floor)) {
-        ++infeasible;
-      }
-    }
-    if (infeasible == 0) break;  // feasible to round-off yet not at the tolerance: leave it to others
-    // Measured progress: on a positive definite M the count falls by half or more per vertex; on a
-    // singular one (contact with more contacts than freedoms) it crawls, and other methods win.
-    if (static_cast<double>(infeasible) > progress * static_cast<double>(best)) {
-      ++out.vertices;
-      break;
-    }
-    best = std::min(best, infeasible);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const bool inside = in[static_cast<std::size_t>(i)] != 0;
-      if (inside && candidate.z[i] < z_floor) in[static_cast<std::size_t>(i)] = 0;
-      if (!inside && candidate.w[i] < w_floor) in[static_cast<std::size_t>(i)] = 1;
-    }
-  }
-  out.z = std::move(z);
-  return out;
-}
-
-// x with A x = b for a positive semidefinite A that may be singular: the plain Cholesky factor
-// where it exists, else newton_linear.hpp's regularized one refined by Tikhonov steps, whose x
-// tends to the least-norm solution (`regularized` is then set). The caller solves for a step, so
-// the least-norm one stays nearest the point: a factorization that drops the dependent rows
-// (pivoted LDLᵀ, their step 0) gave vertices with residuals 4–50 where this gives 7e-4 to 0.7, and
-// no solution (bench/README.md, the last section). False when A has no factor even shifted (not
-// positive semidefinite) or x is not finite.
-bool semidefinite_solve(const Eigen::MatrixXd& block, const Eigen::VectorXd& rhs, Eigen::VectorXd& x,
-                        bool& regularized) {
-  SemidefiniteSolver solver;
-  if (!solver.compute(block)) return false;
-  solver.solve(block, rhs, x);
-  regularized = solver.regularized();
-  return x.allFinite();
-}
-
-// Projected Newton steps on f(z) = ½ zᵀMz + qᵀz over z >= 0 (Bertsekas 1982), whose minimizers
-// are the LCP's solutions when M is symmetric positive semidefinite: the free set
-// F = {z_i > 0 or w_i < 0}, the vertex z_F + δ with M_FF δ = −w_F and z = 0 off F
-// (semidefinite_solve: the least-norm δ where M_FF is singular), and a projected backtracking
-// search from z toward it, z(t) = max(0, z + t(vertex − z)), until f falls by an Armijo fraction.
-// The search is what block principal pivoting lacks: on a singular M its full exchanges wander
-// (bench/README.md), while f falls at every step here. Stops with a result when a vertex meets the
-// tolerance, else after kFinishSteps steps, at a vertex feasible to round-off yet not at the
-// tolerance, or when the search finds no decrease; `z` and `w` are then the last point (f no
-// higher than at the start).
-struct NewtonFinish {
-  std::optional<Result> result;
-  Eigen::VectorXd z, w;
-  int steps = 0;
-  bool regularized = false;  // the last vertex's M_FF was singular (semidefinite_solve)
-};
-constexpr int kFinishSteps = 8;
-constexpr int kFinishHalvings = 30;
-constexpr double kFinishArmijo = 1e-4;
-
-NewtonFinish projected_newton(const Lcp& problem, const DataScale& scale, Eigen::VectorXd z, Eigen::VectorXd w,
-                              double tolerance, const TraceCallback& trace) {
-  const Eigen::Index n = problem.size();
-  NewtonFinish out;
-  std::vector<Eigen::Index> free;
-  std::vector<char> traced_in(static_cast<std::size_t>(n), 0);
-  Eigen::VectorXd x, vertex, trial, trial_w;
-  for (; out.steps < kFinishSteps; ++out.steps) {
-    free.clear();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      if (z[i] > 0.0 || w[i] < 0.0) free.push_back(i);
-    }
-    // The Newton step from z: M_FF δ = −w_F, so that z_F + δ solves M_FF z_F = −q_F; where M_FF is
-    // singular, the least-norm δ, so that the vertex stays near the point.
-    vertex.setZero(n);
-    if (!free.empty()) {
-      if (!semidefinite_solve(problem.M(free, free), -w(free), x, out.regularized)) break;
-      vertex(free) = z(free) + x;
-    }
-    Result candidate = make_result(problem, vertex, Method::Pgs);
-    if (trace) {
-      std::vector<char> now(static_cast<std::size_t>(n), 0);
-      for (const Eigen::Index i : free) now[static_cast<std::size_t>(i)] = 1;
-      trace_vertex(trace, "projected-newton", TraceKind::NewtonStep, out.steps + 1, now, traced_in, candidate.residual);
-    }
-    if (candidate.relative_residual <= tolerance) {
-      candidate.status = Status::Solved;
-      ++out.steps;
-      out.result = std::move(candidate);
-      break;
-    }
-    if (sign_feasible(scale, candidate.z, candidate.w, 1e-13)) break;  // feasible yet not at the tolerance
-    // The projected search: f(z) = ½ zᵀ(w + q).
-    const Eigen::VectorXd direction = vertex - z;
-    const double f0 = 0.5 * z.dot(w + problem.q);
-    double t = 1.0;
-    bool accepted = false;
-    for (int halving = 0; halving < kFinishHalvings; ++halving, t *= 0.5) {
-      trial = (z + t * direction).cwiseMax(0.0);
-      trial_w = problem.slack(trial);
-      const double f1 = 0.5 * trial.dot(trial_w + problem.q);
-      if (f1 <= f0 - kFinishArmijo * std::max(0.0, w.dot(z - trial))) {
-        accepted = true;
-        break;
-      }
-    }
-    if (!accepted) break;
-    z.swap(trial);
-    w.swap(trial_w);
-  }
-  out.z = std::move(z);
-  out.w = std::move(w);
-  return out;
 }
 
 // A pivoting finish (dantzig, then Lemke) from scratch; the first that solves or proves there is
@@ -327,15 +102,43 @@ Result pivot_or_classified(const Lcp& problem, const MatrixScan& scan, const Sol
   return finish(classified(problem, options), log);
 }
 
+// What the symmetric route computes of M and q once: the scan (symmetry, max|M|), data_scale's
+// maxima from it, and 1/M_ii for the sweeps.
+struct RouteScales {
+  MatrixScan scan;
+  DataScale scale;
+  Eigen::VectorXd inverse_diagonal;
+};
+
+// One `sweep` trace event of `pgs` for a chunk of the route's bare sweeps: `iteration` = the sweeps
+// so far, `active_size` = #{z_i > 0}, `residual` the natural residual with w exact at z.
+void trace_chunk(const TraceCallback& trace, int sweeps, const Eigen::VectorXd& z, double residual) {
+  TraceEvent event;
+  event.method = "pgs";
+  event.kind = TraceKind::Sweep;
+  event.iteration = sweeps;
+  event.active_size = static_cast<Eigen::Index>((z.array() > 0.0).count());
+  event.residual = residual;
+  trace(event);
+}
+
+// The PGS point as auto's answer (`point` its result from z, judged solved after `sweeps` sweeps).
+Result pgs_answer(Result point, int sweeps, int iterations, std::vector<double> history, const std::string& log) {
+  point.status = Status::Solved;
+  point.iterations = iterations;
+  point.history = std::move(history);
+  point.message = "converged after " + std::to_string(sweeps) + " sweeps";
+  return finish(std::move(point), log + "; pgs: solved after " + std::to_string(sweeps) + " sweeps");
+}
+
 // The route for a symmetric M where PGS crawls or a starting block is singular (see
 // solve_auto_lcp, step 2'): PGS in chunks from z, projected Newton (projected_newton) each time the
 // active set {z_i > w_i} is the same at the end of two chunks, at most kAutoSettleSweeps sweeps in
 // all, then the pivoting finish.
-Result settle_then_newton(const Lcp& problem, const MatrixScan& scan, const SolveOptions& options,
+Result settle_then_newton(const Lcp& problem, const RouteScales& measured, const SolveOptions& options,
                           ClassifiedAuto classified, std::string& log, Eigen::VectorXd z, int sweeps, int vertices,
                           std::vector<double> history) {
-  const DataScale scale{problem.q.cwiseAbs().maxCoeff(), scan.largest};
-  const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
+  const DataScale& scale = measured.scale;
   Eigen::VectorXd w = problem.slack(z);
   std::vector<Eigen::Index> alpha, previous;
   bool compared = false;  // `previous` holds the set of the chunk before
@@ -344,7 +147,7 @@ Result settle_then_newton(const Lcp& problem, const MatrixScan& scan, const Solv
     // The sweeps alone (pgs.hpp's kernel without solve_psor's per-call checks, which cost as much
     // as the sweeps here); w recomputed from z every kPgsRefreshEvery sweeps.
     const int batch = std::min(kChunk, kAutoSettleSweeps - sweeps);
-    gauss_seidel_sweeps(problem.M, inverse_diagonal, z, w, batch);
+    gauss_seidel_sweeps(problem.M, measured.inverse_diagonal, z, w, batch);
     sweeps += batch;
     if (sweeps % kPgsRefreshEvery < batch) w = problem.slack(z);
     if (!z.allFinite() || !w.allFinite()) {
@@ -355,24 +158,12 @@ Result settle_then_newton(const Lcp& problem, const MatrixScan& scan, const Solv
       // Recomputed apart from the sweeps' w, so that observing does not change the iterates.
       const double residual = natural_residual(z, problem.slack(z));
       if (options.record_history) record_history(history, residual);
-      if (options.trace) {
-        TraceEvent event;
-        event.method = "pgs";
-        event.kind = TraceKind::Sweep;
-        event.iteration = sweeps;
-        event.active_size = static_cast<Eigen::Index>((z.array() > 0.0).count());
-        event.residual = residual;
-        options.trace(event);
-      }
+      if (options.trace) trace_chunk(options.trace, sweeps, z, residual);
     }
     if (may_meet(scale, z, w, options.tolerance)) {
       Result last = make_result(problem, z, Method::Pgs);
       if (last.relative_residual <= options.tolerance) {
-        last.status = Status::Solved;
-        last.iterations = sweeps + vertices + steps;
-        last.history = std::move(history);
-        last.message = "converged after " + std::to_string(sweeps) + " sweeps";
-        return finish(std::move(last), log + "; pgs: solved after " + std::to_string(sweeps) + " sweeps");
+        return pgs_answer(std::move(last), sweeps, sweeps + vertices + steps, std::move(history), log);
       }
       w = std::move(last.w);
     }
@@ -406,7 +197,7 @@ Result settle_then_newton(const Lcp& problem, const MatrixScan& scan, const Solv
   log +=
       text("; pgs and projected newton: not solved after %.0f sweeps and %.0f steps in %.0f tries: principal pivoting",
            sweeps, steps, tries);
-  return pivot_or_classified(problem, scan, options, classified, log, z, sweeps);
+  return pivot_or_classified(problem, measured.scan, options, classified, log, z, sweeps);
 }
 
 // One chunk of the measured route's PGS (solve_auto_lcp, step 2): `count` bare sweeps from z with
@@ -452,15 +243,7 @@ void pgs_chunk(const Lcp& problem, const DataScale& scale, const Eigen::VectorXd
   }
   if (!out.solved) w = problem.slack(z);
   out.residual = natural_residual(z, w);
-  if (options.trace) {
-    TraceEvent event;
-    event.method = "pgs";
-    event.kind = TraceKind::Sweep;
-    event.iteration = done + out.sweeps;
-    event.active_size = static_cast<Eigen::Index>((z.array() > 0.0).count());
-    event.residual = out.residual;
-    options.trace(event);
-  }
+  if (options.trace) trace_chunk(options.trace, done + out.sweeps, z, out.residual);
 }
 
 // The measured route for a symmetric M with a positive diagonal (see solve_auto_lcp).
@@ -470,7 +253,9 @@ Result symmetric_route(const Lcp& problem, const MatrixScan& scan, const SolveOp
   std::string log = "symmetric with a positive diagonal";
   Eigen::VectorXd z = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
   Eigen::VectorXd w = problem.slack(z);
-  const DataScale scale{problem.q.cwiseAbs().maxCoeff(), scan.largest};  // data_scale's, from the scan
+  const RouteScales measured{
+      scan, {problem.q.cwiseAbs().maxCoeff(), scan.largest}, problem.M.diagonal().cwiseInverse()};
+  const DataScale& scale = measured.scale;
   int vertices = 0;
   const auto pivoted = [&](Pivoting& run, const std::string& from, int sweeps) {
     Result result = std::move(*run.result);
@@ -507,8 +292,7 @@ Result symmetric_route(const Lcp& problem, const MatrixScan& scan, const SolveOp
       static_assert(kAutoColdPivotingSize <= kAutoSettleMinSize, "a cold start never reaches step 2'");
       log += "; block principal pivoting from the start: M_aa of " + std::to_string(cold.block_size) +
              " components has no Cholesky factor (M is not positive definite to round-off): principal pivoting";
-      const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
-      gauss_seidel_sweeps(problem.M, inverse_diagonal, z, w, kAutoOrderSweeps);
+      gauss_seidel_sweeps(problem.M, measured.inverse_diagonal, z, w, kAutoOrderSweeps);
       return pivot_or_classified(problem, scan, options, classified, log, z, kAutoOrderSweeps);
     }
     log += "; block principal pivoting from the start: stopped after " + std::to_string(cold.vertices) +
@@ -522,20 +306,14 @@ Result symmetric_route(const Lcp& problem, const MatrixScan& scan, const SolveOp
   std::vector<double> history;
   int sweeps = 0;
   double rate = 1.0;
-  const Eigen::VectorXd inverse_diagonal = problem.M.diagonal().cwiseInverse();
   PgsChunk last;
   while (sweeps < kAutoSweepBudget) {
-    pgs_chunk(problem, scale, inverse_diagonal, options, std::min(kChunk, kAutoSweepBudget - sweeps), sweeps, z, w,
-              last);
+    pgs_chunk(problem, scale, measured.inverse_diagonal, options, std::min(kChunk, kAutoSweepBudget - sweeps), sweeps,
+              z, w, last);
     sweeps += last.sweeps;
     if (options.record_history) history.insert(history.end(), last.history.begin(), last.history.end());
     if (last.solved) {
-      Result solved = make_result(problem, z, Method::Pgs);
-      solved.status = Status::Solved;
-      solved.iterations = sweeps + vertices;
-      solved.history = std::move(history);
-      solved.message = "converged after " + std::to_string(sweeps) + " sweeps";
-      return finish(std::move(solved), log + "; pgs: solved after " + std::to_string(sweeps) + " sweeps");
+      return pgs_answer(make_result(problem, z, Method::Pgs), sweeps, sweeps + vertices, std::move(history), log);
     }
     if (!last.finite) {
       log += "; pgs: numerical-failure (the iterates stopped being finite at sweep " + std::to_string(sweeps) + ")";
@@ -571,7 +349,7 @@ Result symmetric_route(const Lcp& problem, const MatrixScan& scan, const SolveOp
           sweeps, rate, std::min(needed, 1e9));
       if (n > kAutoSettleMinSize && n <= kAutoSettleMaxSize) {
         log += ": pgs and projected newton";
-        return settle_then_newton(problem, scan, options, classified, log, std::move(z), sweeps, vertices,
+        return settle_then_newton(problem, measured, options, classified, log, std::move(z), sweeps, vertices,
                                   std::move(history));
       }
       log += ": principal pivoting";
@@ -592,22 +370,22 @@ Result symmetric_route(const Lcp& problem, const MatrixScan& scan, const SolveOp
 
 }  // namespace
 
+bool auto_direct_tries(const Lcp& problem, const SolveOptions& options, Result& result) {
+  return triangular_sweep_small(problem, options, kAutoSweepSolved, result) ||  // method "pgs"
+         (problem.size() <= kAutoEnumerateSize &&
+          enumerate_small(problem, options, kAutoEnumerateSolved, result)) ||   // "enum"
+         principal_pivot_small(problem, options, kAutoDirectSolved, result) ||  // "block-pivoting"
+         lemke_small(problem, options, kAutoStackLemkeSolved, result);          // "lemke"
+}
+
 Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, ClassifiedAuto classified) {
   if (auto trivial = trivial_result(problem, Method::Auto)) return *std::move(trivial);
   const Eigen::Index n = problem.size();
   if (n <= kAutoPivotFirstSize) {
     const bool direct = n <= kAutoDirectSize;
     if (direct) {
-      Result swept;
-      if (triangular_sweep_small(problem, options, kAutoSweepSolved, swept)) return swept;  // method "pgs"
-      if (n <= kAutoEnumerateSize) {
-        Result enumerated;
-        if (enumerate_small(problem, options, kAutoEnumerateSolved, enumerated)) return enumerated;  // "enum"
-      }
-      Result pivoted;
-      if (principal_pivot_small(problem, options, kAutoDirectSolved, pivoted)) return pivoted;  // method "block-pivoting"
-      Result stacked;
-      if (lemke_small(problem, options, kAutoStackLemkeSolved, stacked)) return stacked;  // method "lemke"
+      Result tried;
+      if (auto_direct_tries(problem, options, tried)) return tried;
     }
     Result lemke = solve_lemke(problem, options, direct ? kAutoDirectThenLemkeSolved : kAutoLemkeSolved);
     if (lemke.solved()) return lemke;  // its method is "lemke"

@@ -67,6 +67,13 @@ inline constexpr int kAutoOrderSweeps = 4;
 /// 0.38 against 0.50 on contact; n = 1000: 16.9 against 19.8 and 25.7 against 36.6).
 inline constexpr Eigen::Index kAutoColdPivotingSize = 100;
 
+/// auto's first tries at 1 <= n <= kAutoDirectSize on validated data with some q_i < 0, in order,
+/// each into `result` (a try that fails leaves it to be overwritten): one PGS sweep on a triangular
+/// M, at n <= kAutoEnumerateSize the complementary bases one by one, block principal pivoting on
+/// the stack, Lemke's path on a stack tableau (lemke_small.hpp). True when one answers (its
+/// message the fixed text above). Shared by solve_auto_lcp and solve.cpp's lean route.
+[[nodiscard]] bool auto_direct_tries(const Lcp& problem, const SolveOptions& options, Result& result);
+
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
 ///   - n <= kAutoDirectSize (16): on a triangular M with a positive diagonal, one PGS sweep
 ///     (exact there: detail::triangular_sweep_small); at n <= 2 the complementary bases one by one

@@ -76,10 +76,11 @@ bool far_from_unit_scale(double m_largest, double q_largest) {
 
 // The method on the problem, or on its equivalent at unit scale (above).
 Result run_scaled(const Lcp& problem, Method method, const SolveOptions& options) {
-  // The largest magnitudes decide (one vectorized pass each over finite, validated data); the
-  // smallest nonzero ones, a branch per entry, only where the data is to be scaled.
-  const auto largest = [](const auto& values) { return values.size() == 0 ? 0.0 : values.cwiseAbs().maxCoeff(); };
-  if (far_from_unit_scale(largest(problem.M), largest(problem.q))) {
+  // The largest magnitudes decide (detail::data_scale: one vectorized pass each over finite,
+  // validated data); the smallest nonzero ones, a branch per entry, only where the data is to be
+  // scaled.
+  const detail::DataScale largest = detail::data_scale(problem);
+  if (far_from_unit_scale(largest.m_max, largest.q_max)) {
     const Extent m = extent(problem.M.reshaped());
     const Extent q = extent(problem.q);
     const int a = unit_exponent(m.largest, m.smallest);
@@ -252,11 +253,7 @@ bool solve_small(const Lcp& problem, Method method, const SolveOptions& options,
   // auto's first tries (auto_lcp.cpp): one pgs sweep on a triangular M, at n <= 2 the complementary
   // bases one by one, block principal pivoting on the stack, Lemke's path on a stack tableau, each
   // into `result` itself (a failed try leaves it to be overwritten).
-  if (direct && (detail::triangular_sweep_small(problem, options, detail::kAutoSweepSolved, result) ||
-                 (n <= detail::kAutoEnumerateSize &&
-                  detail::enumerate_small(problem, options, detail::kAutoEnumerateSolved, result)) ||
-                 detail::principal_pivot_small(problem, options, detail::kAutoDirectSolved, result) ||
-                 detail::lemke_small(problem, options, detail::kAutoStackLemkeSolved, result))) {
+  if (direct && detail::auto_direct_tries(problem, options, result)) {
     result.time_ms = elapsed();
     return true;
   }
