@@ -14,6 +14,7 @@
 #include "perp/core/box_lcp.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/friction_contact.hpp"
+#include "perp/core/global_friction_contact.hpp"
 #include "perp/core/lcp.hpp"
 #include "perp/core/method.hpp"
 #include "perp/core/mlcp.hpp"

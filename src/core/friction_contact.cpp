@@ -83,20 +83,30 @@ FrictionContactResiduals friction_contact_residuals(const FrictionContact& probl
   return friction_contact_residuals(problem, r, problem.velocity(r));
 }
 
+const char* law_name(FrictionLaw law) { return law == FrictionLaw::Coulomb ? "coulomb" : "convex"; }
+
 FrictionContactResiduals friction_contact_residuals(const FrictionContact& problem, const Eigen::VectorXd& r,
                                                     const Eigen::VectorXd& u) {
   require_size(r, problem.size(), "r");
   require_size(u, problem.size(), "u");
-  const int d = problem.dimension;
+  return cone_residuals(problem.dimension, problem.mu, r, u, FrictionLaw::Coulomb, problem.q.blueNorm());
+}
+
+FrictionContactResiduals cone_residuals(int dimension, const Eigen::VectorXd& mus, const Eigen::VectorXd& r,
+                                        const Eigen::VectorXd& u, FrictionLaw law, double scale_floor) {
+  const int d = dimension;
+  require_size(r, d * mus.size(), "r");
+  require_size(u, d * mus.size(), "u");
+  const bool coulomb = law == FrictionLaw::Coulomb;
   FrictionContactResiduals out;
   double squared = 0;  // Σ (e / largest)²
   double largest = 0;
   double x[3];
   double projected[3];
-  for (Eigen::Index i = 0; i < problem.contacts(); ++i) {
+  for (Eigen::Index i = 0; i < mus.size(); ++i) {
     const double* ri = r.data() + i * d;
     const double* ui = u.data() + i * d;
-    const double mu = problem.mu[i];
+    const double mu = mus[i];
     double ut_norm = 0;
     double rt_norm = 0;
     double rt_dot_ut = 0;
@@ -107,8 +117,8 @@ FrictionContactResiduals friction_contact_residuals(const FrictionContact& probl
     }
     ut_norm = std::sqrt(ut_norm);
     rt_norm = std::sqrt(rt_norm);
-    // Natural map: r − P_K(r − û), û = u + μ‖u_T‖ e_N.
-    x[0] = ri[0] - (ui[0] + mu * ut_norm);
+    // Natural map: r − P_K(r − û), û = u + μ‖u_T‖ e_N (Coulomb) or u (convex).
+    x[0] = ri[0] - (ui[0] + (coulomb ? mu * ut_norm : 0.0));
     for (int k = 1; k < d; ++k) x[k] = ri[k] - ui[k];
     project_on_cone(x, d, mu, projected);
     for (int k = 0; k < d; ++k) {
@@ -125,13 +135,15 @@ FrictionContactResiduals friction_contact_residuals(const FrictionContact& probl
         }
       }
     }
-    out.signorini = std::max(out.signorini, -ui[0]);
+    // The normal velocity the law's Signorini condition applies to.
+    const double normal = coulomb ? ui[0] : ui[0] - mu * ut_norm;
+    out.signorini = std::max(out.signorini, -normal);
     out.coulomb = std::max({out.coulomb, rt_norm - mu * ri[0], -ri[0]});
-    out.complementarity = std::max(out.complementarity, std::abs(ri[0] * ui[0]));
+    out.complementarity = std::max(out.complementarity, std::abs(ri[0] * normal));
     out.dissipation = std::max(out.dissipation, std::abs(rt_dot_ut + mu * ri[0] * ut_norm));
   }
   out.absolute_error = largest * std::sqrt(squared);
-  const double scale = std::max({problem.q.blueNorm(), r.blueNorm(), u.blueNorm()});
+  const double scale = std::max({scale_floor, r.blueNorm(), u.blueNorm()});
   out.relative_error = scale > 0 ? out.absolute_error / scale : out.absolute_error;
   // A point whose r or u overflowed is measured as infinitely far (dividing by an infinite scale
   // would call it exact).

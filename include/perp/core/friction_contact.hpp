@@ -9,6 +9,20 @@
 
 namespace perp {
 
+/// The contact law a frictional contact problem poses at each contact.
+enum class FrictionLaw {
+  /// Coulomb's law in De Saxcé's form: K_μ ∋ r ⊥ û ∈ K_μ*, û = u + μ‖u_T‖ e_N (below).
+  Coulomb,
+  /// The convex relaxation (Anitescu–Potra; the model of Drake's SAP and MuJoCo): K_μ ∋ r ⊥ u ∈ K_μ*,
+  /// the optimality conditions of a convex program in the velocities. Sticking and separating
+  /// contacts are Coulomb's; a sliding one also separates at normal speed u_N = μ‖u_T‖ (a lift of
+  /// μ h ‖u_T‖ per step of size h).
+  Convex,
+};
+
+/// "coulomb" or "convex".
+[[nodiscard]] const char* law_name(FrictionLaw law);
+
 /// Find the reaction r ∈ ℝⁿ (n = d·nc) and the local velocity u = W r + q such that, for every
 /// contact i (slots i·d … i·d + d − 1: the normal component first, then the d − 1 tangential ones,
 /// Siconos' order),
@@ -73,6 +87,15 @@ struct FrictionContactResiduals {
   /// is in the cone and 0 exactly at maximal dissipation; r·û = complementarity-term + this term.
   double dissipation = 0;
 };
+
+/// The residuals of (r, u) under `law`, for contacts of dimension d with coefficients `mu`, the
+/// relative error divided by max(`scale`, ‖r‖₂, ‖u‖₂). For the convex law the criteria are those
+/// above with u_N replaced by u_N − μ‖u_T‖ (the normal velocity net of the relaxation's lift):
+/// `signorini` = max(0, μ‖u_T‖ − u_N) (outside the dual cone), `complementarity` =
+/// |r_N (u_N − μ‖u_T‖)|, `dissipation` as above (so that complementarity + dissipation bound
+/// |r·u|), and the natural map is r − P_K(r − u). Throws `InvalidProblem` on sizes.
+[[nodiscard]] FrictionContactResiduals cone_residuals(int dimension, const Eigen::VectorXd& mu, const Eigen::VectorXd& r,
+                                                      const Eigen::VectorXd& u, FrictionLaw law, double scale);
 
 /// The residuals of r, with u = W r + q recomputed. Throws `InvalidProblem` when r has the wrong size.
 [[nodiscard]] FrictionContactResiduals friction_contact_residuals(const FrictionContact& problem,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "perp/core/friction_contact.hpp"
+#include "perp/core/global_friction_contact.hpp"
 #include "perp/core/result.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/options.hpp"
@@ -60,6 +61,26 @@ struct FactoredFrictionContact {
 /// u = H M⁻¹ Hᵀ r + q.
 [[nodiscard]] Result solve(const FactoredFrictionContact& problem, Method method, const SolveOptions& options,
                            FrictionContactResiduals& criteria);
+
+/// `solve` on the global form (core/global_friction_contact.hpp): validates the problem and the
+/// options, then
+///   - d = 2 with M diagonal (rigid bodies in the plane): the problem on its factors, H_local = Hᵀ,
+///     M⁻¹ = 1/M_ii, q_local = Hᵀ M⁻¹ q + b, W never formed. Coulomb's law: `solve` on the
+///     `FactoredFrictionContact` with `method`. The convex law (interior-point or auto): the
+///     velocity program min ½ vᵀ M v − qᵀ v subject to u = Hᵀ v + b ∈ K_μ* (the dual cone's two
+///     half-planes per contact), by the interior point on the factors (`FactoredLcp`), r from the
+///     half-planes' multipliers;
+///   - otherwise (d = 3, or M not diagonal): Coulomb's law on the local problem (`local_problem`:
+///     W = Hᵀ M⁻¹ H formed, M factored once) with `method`; the convex law is `not-applicable` there.
+/// `Result::z` is r, `Result::w` is u = Hᵀ v + b, `v` gets M⁻¹ (H r + q), and `criteria` the
+/// residuals of (v, r) under the problem's law, every product recomputed. `Result::residual` is
+/// `criteria.contact.relative_error`, and the status is `solved` only when it is <= `tolerance`
+/// (whatever the inner solver said: its own measure is stated in the message).
+[[nodiscard]] Result solve(const GlobalFrictionContact& problem, Method method, const SolveOptions& options,
+                           Eigen::VectorXd& v, GlobalFrictionContactResiduals& criteria);
+/// The same without the velocities and criteria.
+[[nodiscard]] Result solve(const GlobalFrictionContact& problem, Method method = Method::Auto,
+                           const SolveOptions& options = {});
 
 /// The methods that accept a `FrictionContact`, in declaration order.
 [[nodiscard]] std::vector<Method> friction_contact_methods();

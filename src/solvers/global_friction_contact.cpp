@@ -1,0 +1,114 @@
+// solve(GlobalFrictionContact): the global form reduced to the factored form in the plane (M
+// diagonal), or to the local problem (include/perp/solvers/friction_contact.hpp).
+
+#include <string>
+#include <utility>
+
+#include "friction_ipm.hpp"
+#include "perp/core/error.hpp"
+#include "perp/solvers/factored_lcp.hpp"
+#include "perp/solvers/friction_contact.hpp"
+
+namespace perp {
+namespace {
+
+using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+/// The factored form of a planar problem with M diagonal: H_local = Hᵀ, M⁻¹ = 1/M_ii,
+/// q_local = Hᵀ M⁻¹ q + b.
+FactoredFrictionContact factored_form(const GlobalFrictionContact& problem) {
+  FactoredFrictionContact factored;
+  factored.dimension = problem.dimension;
+  factored.H = RowSparse(problem.H.transpose());
+  factored.H.makeCompressed();
+  factored.inverse_mass = problem.M.diagonal().cwiseInverse();
+  factored.q = problem.b;
+  factored.q.noalias() += factored.H * factored.inverse_mass.cwiseProduct(problem.q);
+  factored.mu = problem.mu;
+  return factored;
+}
+
+/// The convex law in the plane: the half-planes of K_μ* as the rows of a factored LCP, whose
+/// multipliers λ give r = λ₊ (1, μ) + λ₋ (1, −μ).
+Result convex_on_factors(const FactoredFrictionContact& factored, Method method, const SolveOptions& options) {
+  if (method != Method::Auto && method != Method::InteriorPoint) {
+    Result refused;
+    refused.method = method;
+    refused.status = Status::NotApplicable;
+    refused.z = Eigen::VectorXd::Zero(factored.size());
+    refused.message = to_string(method) +
+                      " does not solve the convex law; interior-point (and auto) solve it on the factors";
+    return refused;
+  }
+  FactoredLcp edges;
+  edges.A = detail::edge_rows(factored.H, factored.mu);
+  edges.inverse_mass = factored.inverse_mass;
+  edges.c.resize(factored.size());
+  for (Eigen::Index i = 0; i < factored.contacts(); ++i) {
+    const double mu = factored.mu[i];
+    edges.c[2 * i] = factored.q[2 * i] + mu * factored.q[2 * i + 1];
+    edges.c[2 * i + 1] = factored.q[2 * i] - mu * factored.q[2 * i + 1];
+  }
+  SolveOptions lcp_options = options;
+  if (options.initial_guess.has_value()) {
+    lcp_options.initial_guess = detail::multipliers_of(*options.initial_guess, factored.mu).cwiseMax(0.0);
+  }
+  Result result = solve(edges, Method::InteriorPoint, lcp_options);
+  Eigen::VectorXd r(factored.size());
+  detail::reaction_of(result.z, factored.mu, r);
+  result.z = std::move(r);
+  result.message = "the convex law's half-planes as a factored LCP: " + result.message;
+  return result;
+}
+
+}  // namespace
+
+Result solve(const GlobalFrictionContact& problem, Method method, const SolveOptions& options, Eigen::VectorXd& v,
+             GlobalFrictionContactResiduals& criteria) {
+  problem.validate();
+  options.validate(problem.size());
+  if (options.initial_guess.has_value()) require_size(*options.initial_guess, problem.size(), "initial_guess");
+  Result result;
+  if (problem.dimension == 2 && problem.diagonal_mass()) {
+    const FactoredFrictionContact factored = factored_form(problem);
+    if (problem.law == FrictionLaw::Coulomb) {
+      FrictionContactResiduals local;
+      result = solve(factored, method, options, local);
+    } else {
+      result = convex_on_factors(factored, method, options);
+    }
+  } else if (problem.law == FrictionLaw::Convex) {
+    result.method = method;
+    result.status = Status::NotApplicable;
+    result.z = Eigen::VectorXd::Zero(problem.size());
+    result.message = "the convex law is solved on the factors, for d = 2 with a diagonal M; this problem has d = " +
+                     std::to_string(problem.dimension) + (problem.diagonal_mass() ? "" : " and a non-diagonal M");
+  } else {
+    result = solve(local_problem(problem), method, options);
+  }
+  const bool inner_solved = result.solved();
+  v = global_velocity(problem, result.z);
+  criteria = global_friction_contact_residuals(problem, v, result.z);
+  result.w = problem.local_velocity(v);
+  result.residual = criteria.contact.relative_error;
+  result.relative_residual = criteria.contact.relative_error;
+  if (result.status == Status::NotApplicable) return result;
+  if (result.residual <= options.tolerance) {
+    result.status = Status::Solved;
+  } else if (inner_solved) {
+    // The inner solver's own measure met the tolerance; the law's relative error on the problem as
+    // posed does not.
+    result.status = Status::NoSolutionFound;
+    result.message += "; on the problem as posed the relative error is " + number_text(result.residual) +
+                      ", above the tolerance " + number_text(options.tolerance);
+  }
+  return result;
+}
+
+Result solve(const GlobalFrictionContact& problem, Method method, const SolveOptions& options) {
+  Eigen::VectorXd v;
+  GlobalFrictionContactResiduals criteria;
+  return solve(problem, method, options, v, criteria);
+}
+
+}  // namespace perp
