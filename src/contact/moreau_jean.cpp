@@ -17,6 +17,7 @@
 #include "perp/solvers/friction_contact.hpp"
 #include "perp/solvers/solve.hpp"
 #include "advance.hpp"
+#include "global_step.hpp"
 #include "material.hpp"
 #include "sleeping.hpp"
 #include "step_formulations.hpp"
@@ -191,6 +192,19 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
       std::min(solve_options.friction_contact.lcp_max_size, options.dense_pivoting_max_size);
 
   const auto solve_start = std::chrono::steady_clock::now();
+  if (options.method == Method::Auto && 4 * problem.contacts() > options.dense_pivoting_max_size) {
+    // Packed: more contacts than the dense pivoting takes (auto's last resort on small steps).
+    detail::PackedOutcome outcome = detail::solve_packed_coulomb(problem, solve_options);
+    report.criteria = outcome.criteria;
+    report.law = outcome.law;
+    report.fallback = std::move(outcome.fallback);
+    record_solve(report, std::move(outcome.result), milliseconds_since(solve_start), problem.size());
+    read_coulomb(report.result.z, report.normal_impulse, report.tangent_impulse);
+    keep_impulses(world, report, ordinals);
+    Eigen::VectorXd impulse = Eigen::VectorXd::Zero(inverse_mass.size());
+    add_contact_impulses(report.contacts, report.normal_impulse, report.tangent_impulse, impulse);
+    return impulse;
+  }
   Result result = solve(problem, options.method, solve_options, report.criteria);
   if (result.status != Status::Solved && options.method != Method::Auto && result.z.allFinite()) {
     // Not advanced with an unsolved impulse silently: auto (its chain of methods) from that point.
@@ -260,20 +274,25 @@ Eigen::VectorXd lcp_step(const World& world, const std::vector<int>& ordinals, c
   const bool factored = convex && (options.method == Method::InteriorPoint ||
                                    (options.method == Method::Auto && space.contact_count() > kFactoredAbove));
   if (factored) {
-    // Never formed: the interior point on the factors (memory O(nnz(J)) and the factor's fill).
-    const FactoredLcp problem = factored_formulation(space, normal_bias, tangent_bias, friction);
-    // Warm start: the last step's impulses of the same contacts, in the layout of the unknowns.
+    // Never formed: the convex law in the global form, by the interior point on the factors
+    // (memory O(nnz(J)) and the factor's fill), judged by the law's relative error, its criteria
+    // reported.
+    const FactoredFrictionContact problem =
+        coulomb_formulation(report.contacts, space.inverse_mass, normal_bias, tangent_bias, friction);
+    // Warm start: the last step's impulses of the same contacts.
     Eigen::VectorXd normal_start;
     Eigen::VectorXd tangent_start;
     report.warm_started = last_impulses(world, report.contacts, ordinals, normal_start, tangent_start);
     SolveOptions solve_options = options.solve;
-    if (report.warm_started > 0) solve_options.initial_guess = convex_start(normal_start, tangent_start, friction);
+    if (report.warm_started > 0) solve_options.initial_guess = coulomb_interleave(normal_start, tangent_start);
     const auto solve_start = std::chrono::steady_clock::now();
-    Result result = solve(problem, Method::InteriorPoint, solve_options);
-    record_solve(report, std::move(result), milliseconds_since(solve_start), problem.size());
-    read_convex(report.result.z, friction, report.normal_impulse, report.tangent_impulse);
-    const bool dense_fallback =
-        !report.result.solved() && options.method == Method::Auto && problem.size() <= options.dense_pivoting_max_size;
+    detail::PackedOutcome outcome = detail::solve_convex(problem, solve_options);
+    report.criteria = outcome.criteria;
+    report.law = FrictionLaw::Convex;
+    record_solve(report, std::move(outcome.result), milliseconds_since(solve_start), problem.size());
+    read_coulomb(report.result.z, report.normal_impulse, report.tangent_impulse);
+    const bool dense_fallback = !report.result.solved() && options.method == Method::Auto &&
+                                problem.size() <= options.dense_pivoting_max_size;
     if (!dense_fallback) {
       return space.normal.transpose() * report.normal_impulse + space.tangent.transpose() * report.tangent_impulse;
     }

@@ -59,10 +59,18 @@ TEST(StepReport, KeepsTheSolversResultInTheLayoutOfItsUnknowns) {
   ASSERT_EQ(stewart.result.z.size(), 8);
   EXPECT_EQ(stewart.result.z.head(2), stewart.normal_impulse);
   EXPECT_EQ(stewart.result.z.segment(2, 2) - stewart.result.z.segment(4, 2), stewart.tangent_impulse);
-  // Anitescu–Potra on its factors (the interior point): z = [β⁺, β⁻], Λ_N = β⁺ + β⁻.
+  // Anitescu–Potra on its factors (the convex law in the global form, by the interior point): z = r
+  // interleaved per contact as the Coulomb model's, and its criteria are the convex law's.
   const StepReport convex = step(FrictionModel::AnitescuPotra, Method::InteriorPoint);
   ASSERT_EQ(convex.result.z.size(), 4);
-  EXPECT_EQ(convex.result.z.head(2) + convex.result.z.tail(2), convex.normal_impulse);
+  EXPECT_EQ(convex.law, FrictionLaw::Convex);
+  for (Eigen::Index k = 0; k < 2; ++k) {
+    EXPECT_EQ(convex.result.z[2 * k], convex.normal_impulse[k]);
+    EXPECT_EQ(convex.result.z[2 * k + 1], convex.tangent_impulse[k]);
+  }
+  EXPECT_LE(convex.criteria.relative_error, options.solve.tolerance);
+  // The block rests on two corners: both laws give the same total normal impulse (its weight m g h).
+  EXPECT_NEAR(convex.normal_impulse.sum(), coulomb.normal_impulse.sum(), 1e-9);
   // No active contact: no solve, and the step is solved.
   world.bodies[0].position.y() += 1;
   const StepReport lifted = moreau_jean_step(world, options);

@@ -146,8 +146,9 @@ struct StepReport {
   /// answered (a `Method`; its name is `to_string(result.method)`), iterations, residual and relative
   /// residual, the solver's own sentence on how it ended (`message`: why it stopped, at what
   /// residual, and for `auto` the methods it went through), history, and z and w in the layout of the
-  /// step's problem (the frictional contact problem: r = (Λ_N,k, Λ_T,k)_k, interleaved per contact;
-  /// the LCP models: z = Λ_N frictionless, [Λ_N, β⁺, β⁻, γ] Stewart–Trinkle, [β⁺, β⁻]
+  /// step's problem (the frictional contact problem: r = (Λ_N,k, Λ_T,k)_k, interleaved per contact,
+  /// and so the convex models solved on the factors by interior-point or auto above 64 contacts; the
+  /// LCP models: z = Λ_N frictionless, [Λ_N, β⁺, β⁻, γ] Stewart–Trinkle, [β⁺, β⁻]
   /// Anitescu–Potra, as in signorini.hpp; the impulses read back from z are `normal_impulse` and
   /// `tangent_impulse`). Where the chosen method fell back to auto (`fallback`), auto's result. Left
   /// `Status::NotRun` (method `Auto`, empty z and w) when there was no active contact: `ran_solve()`.
@@ -175,8 +176,14 @@ struct StepReport {
   Status split_status = Status::Solved;
   /// With `MoreauJeanOptions::sleeping`: the bodies asleep during the step.
   std::size_t sleeping_bodies = 0;
+  /// The contact law the impulses solve, and that `criteria` measure: Coulomb's, or the convex
+  /// relaxation's (`FrictionModel::AnitescuPotra`, or a Coulomb step that fell back to it: see
+  /// `fallback`).
+  FrictionLaw law = FrictionLaw::Coulomb;
   /// When the step's solve was not solved by the chosen method and `auto` was tried from its
-  /// point instead: the first method's name and status ("nsgs: max-iterations"); empty otherwise.
+  /// point instead: the first method's name and status ("nsgs: max-iterations"); when a packed
+  /// Coulomb step did not meet Coulomb's law and took the convex law's impulses: "coulomb: STATUS at
+  /// relative error E; the convex law's impulses". Empty otherwise.
   std::string fallback;
 
   /// Whether the step ran a solve (it had active contacts), so that `result` is the solver's.

@@ -1,0 +1,126 @@
+#include "global_step.hpp"
+
+#include <utility>
+#include <vector>
+
+#include "perp/core/error.hpp"
+
+namespace perp::contact::detail {
+namespace {
+
+using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+}  // namespace
+
+GlobalFrictionContact global_form(const FactoredFrictionContact& factored, FrictionLaw law, Eigen::VectorXi& moving) {
+  const Eigen::Index dofs = factored.inverse_mass.size();
+  std::vector<int> index(static_cast<std::size_t>(dofs), -1);
+  std::vector<int> kept;
+  for (Eigen::Index j = 0; j < dofs; ++j) {
+    if (factored.inverse_mass[j] > 0) {
+      index[static_cast<std::size_t>(j)] = static_cast<int>(kept.size());
+      kept.push_back(static_cast<int>(j));
+    }
+  }
+  const auto m = static_cast<Eigen::Index>(kept.size());
+  moving = Eigen::Map<const Eigen::VectorXi>(kept.data(), m);
+  GlobalFrictionContact problem;
+  problem.dimension = factored.dimension;
+  problem.law = law;
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(factored.H.nonZeros()));
+  for (Eigen::Index row = 0; row < factored.H.outerSize(); ++row) {
+    for (RowSparse::InnerIterator it(factored.H, row); it; ++it) {
+      const int column = index[static_cast<std::size_t>(it.col())];
+      if (column >= 0 && it.value() != 0) entries.emplace_back(column, static_cast<int>(row), it.value());
+    }
+  }
+  problem.H.resize(m, factored.size());
+  problem.H.setFromTriplets(entries.begin(), entries.end());
+  problem.M.resize(m, m);
+  std::vector<Eigen::Triplet<double>> masses;
+  masses.reserve(kept.size());
+  for (Eigen::Index k = 0; k < m; ++k) {
+    masses.emplace_back(static_cast<int>(k), static_cast<int>(k), 1.0 / factored.inverse_mass[kept[static_cast<std::size_t>(k)]]);
+  }
+  problem.M.setFromTriplets(masses.begin(), masses.end());
+  problem.q = Eigen::VectorXd::Zero(m);
+  problem.b = factored.q;
+  problem.mu = factored.mu;
+  return problem;
+}
+
+PackedOutcome solve_convex(const FactoredFrictionContact& factored, const SolveOptions& options) {
+  Eigen::VectorXi moving;
+  const GlobalFrictionContact problem = global_form(factored, FrictionLaw::Convex, moving);
+  PackedOutcome outcome;
+  outcome.law = FrictionLaw::Convex;
+  Eigen::VectorXd v;
+  GlobalFrictionContactResiduals criteria;
+  outcome.result = solve(problem, Method::Auto, options, v, criteria);
+  outcome.criteria = criteria.contact;
+  return outcome;
+}
+
+PackedOutcome solve_packed_coulomb(const FactoredFrictionContact& factored, const SolveOptions& options) {
+  PackedOutcome outcome;
+  SolveOptions sweeps = options;
+  sweeps.max_iterations = std::min(options.iteration_limit(kDefaultSweeps), options.friction_contact.auto_nsgs_sweeps);
+  FrictionContactResiduals swept_criteria;
+  Result swept = solve(factored, Method::Nsgs, sweeps, swept_criteria);
+  if (swept.solved()) {
+    swept.message = "packed-step chain: nsgs on the factors solved: " + swept.message;
+    outcome.result = std::move(swept);
+    outcome.criteria = swept_criteria;
+    return outcome;
+  }
+  std::string story = "packed-step chain: nsgs on the factors " + to_string(swept.status) + " after " +
+                      std::to_string(swept.iterations) + " sweeps (relative error " + number_text(swept.residual) + ")";
+  // The convex law from the sweeps' point.
+  SolveOptions convex_options = options;
+  convex_options.initial_guess = swept.z;
+  PackedOutcome convex = solve_convex(factored, convex_options);
+  story += "; the convex law by the interior point: " + to_string(convex.result.status) + " (relative error " +
+           number_text(convex.result.residual) + ", " + std::to_string(convex.result.iterations) + " steps)";
+  // nsgs from the convex law's impulses.
+  Result best = std::move(swept);
+  FrictionContactResiduals best_criteria = swept_criteria;
+  int iterations = best.iterations + convex.result.iterations;
+  if (convex.result.z.allFinite()) {
+    SolveOptions polish = sweeps;
+    polish.initial_guess = convex.result.z;
+    FrictionContactResiduals polished_criteria;
+    Result polished = solve(factored, Method::Nsgs, polish, polished_criteria);
+    iterations += polished.iterations;
+    story += "; nsgs from its impulses: " + to_string(polished.status) + " after " +
+             std::to_string(polished.iterations) + " sweeps (relative error " + number_text(polished.residual) + ")";
+    if (polished.solved() || polished.residual < best.residual) {
+      best = std::move(polished);
+      best_criteria = polished_criteria;
+    }
+  }
+  best.iterations = iterations;
+  if (best.solved()) {
+    best.message = story;
+    outcome.result = std::move(best);
+    outcome.criteria = best_criteria;
+    return outcome;
+  }
+  if (convex.result.solved()) {
+    // Coulomb's law not met: the convex law's impulses, said so.
+    outcome.fallback = "coulomb: " + to_string(best.status) + " at relative error " + number_text(best.residual) +
+                       "; the convex law's impulses";
+    convex.result.iterations = iterations;
+    convex.result.message = story + "; the convex law's impulses are returned";
+    outcome.result = std::move(convex.result);
+    outcome.criteria = convex.criteria;
+    outcome.law = FrictionLaw::Convex;
+    return outcome;
+  }
+  best.message = story + "; the best Coulomb point is returned";
+  outcome.result = std::move(best);
+  outcome.criteria = best_criteria;
+  return outcome;
+}
+
+}  // namespace perp::contact::detail
