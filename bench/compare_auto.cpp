@@ -55,7 +55,7 @@
 #include <utility>
 #include <vector>
 
-#include "../src/solvers/lemke.hpp"  // the bare kernel, for the small-solve table
+#include "../src/solvers/pivoting/lemke.hpp"  // the bare kernel, for the small-solve table
 #include "perp/perp.hpp"
 #include "problems.hpp"
 #include "siconos_lcp.hpp"

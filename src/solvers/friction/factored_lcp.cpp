@@ -1,0 +1,234 @@
+#include "perp/solvers/factored_lcp.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "entry/detail.hpp"
+#include "friction_ipm.hpp"
+#include "entry/pipeline.hpp"
+#include "perp/core/error.hpp"
+#include "perp/core/residual.hpp"
+#include "perp/solvers/solve.hpp"
+
+namespace perp {
+namespace {
+
+/// The largest problem the other methods get formed (8000² doubles: 512 MB).
+constexpr Eigen::Index kFormedMaxSize = 8000;
+/// It stops when its residual has not halved in this many steps.
+constexpr int kFactoredStall = 20;
+/// The crossover is tried from the step whose residual is below this many sqrt(tolerance).
+constexpr double kCrossoverReach = 10.0;
+/// After a failed try, the next waits for the residual to fall below this fraction of it.
+constexpr double kCrossoverEvery = 0.1;
+/// Where neither the interior point nor its crossover solved: projected Gauss–Seidel sweeps from the
+/// best point, the error checked every kPolishEvery.
+constexpr int kPolishSweeps = 2000;
+constexpr int kPolishEvery = 50;
+
+using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+/// w, the natural residual and the relative one (docs/solvers.md: Z = ‖z‖∞, W = ‖c‖∞) from z: the
+/// pipeline's `finish` (it judges the status on them after).
+void factored_finish(const FactoredLcp& problem, Result& result) {
+  result.w = problem.slack(result.z);
+  result.residual = natural_residual(result.z, result.w);
+  const long double W = problem.c.lpNorm<Eigen::Infinity>();
+  static const Eigen::VectorXd none;
+  result.relative_residual = W > 0 ? scaled_natural_residual(result.z, result.w, none, none,
+                                                             z_scale(result.z, none, none), W)
+                                   : result.residual;
+}
+
+/// Projected Gauss–Seidel sweeps on the program's rows from z (v = M⁻¹ Aᵀ z kept current: a row
+/// costs its nonzeros twice), the error checked every kPolishEvery sweeps; returns the best point
+/// seen and its error. Rows with a zero diagonal (on fixed dofs only) are left as they are.
+std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, const Eigen::VectorXd& c,
+                                          Eigen::VectorXd z, int sweeps, double tolerance,
+                                          const std::function<double(const Eigen::VectorXd&)>& error_of) {
+  Eigen::VectorXd v = (program.At * z).cwiseQuotient(program.mass);
+  Eigen::VectorXd best = z;
+  double best_error = error_of(z);
+  for (int sweep = 1; sweep <= sweeps && best_error > tolerance; ++sweep) {
+    for (Eigen::Index k = 0; k < program.A.rows(); ++k) {
+      const double d = program.row_diagonal[k];
+      if (!(d > 0)) continue;
+      double w = c[k];
+      for (RowSparse::InnerIterator it(program.A, k); it; ++it) w += it.value() * v[it.col()];
+      const double next = std::max(0.0, z[k] - w / d);
+      const double delta = next - z[k];
+      if (delta == 0) continue;
+      z[k] = next;
+      for (RowSparse::InnerIterator it(program.A, k); it; ++it) {
+        v[it.col()] += delta * it.value() / program.mass[it.col()];
+      }
+    }
+    if (sweep % kPolishEvery != 0 && sweep != sweeps) continue;
+    const double error = error_of(z);
+    if (!std::isfinite(error)) break;
+    if (error < best_error) {
+      best = z;
+      best_error = error;
+    }
+  }
+  return {std::move(best), best_error};
+}
+
+/// The interior point on the factors, with its crossovers and the polishing sweeps, where z = 0 does
+/// not solve (n > 0, some c_k < 0); the pipeline recomputes w and the residuals from z and judges.
+Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions& options) {
+  Result result;
+  result.method = Method::InteriorPoint;
+  const Eigen::Index n = problem.size();
+  Eigen::VectorXd z0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
+  const detail::ConeProgram program = detail::ConeProgram::restricted(problem.A, problem.inverse_mass);
+  Eigen::VectorXd e = problem.c;
+  const long double W = problem.c.lpNorm<Eigen::Infinity>();
+  static const Eigen::VectorXd none;
+  const auto error_of = [&](const Eigen::VectorXd& z) {
+    const Eigen::VectorXd w = problem.slack(z);
+    return scaled_natural_residual(z, w, none, none, z_scale(z, none, none), W);
+  };
+  // The crossover to the vertex the interior point approaches (from its active rows), tried once
+  // the interior point is within kCrossoverReach of the tolerance's square root.
+  Eigen::VectorXd vertex;
+  double vertex_error = detail::kInfinity;
+  int crossovers = 0;
+  const double reach = kCrossoverReach * std::sqrt(options.tolerance);
+  double last_try = reach;
+  // The vertex of `lambda`'s active rows, kept where it is the best so far; true once it solves.
+  const auto try_vertex = [&](const Eigen::VectorXd& lambda) {
+    Eigen::VectorXd candidate = detail::active_set_crossover(program, problem.c, lambda).cwiseMax(0.0);
+    const double candidate_error = error_of(candidate);
+    if (candidate_error < vertex_error) {
+      vertex = std::move(candidate);
+      vertex_error = candidate_error;
+    }
+    return vertex_error <= options.tolerance;
+  };
+  const auto crossover = [&](const Eigen::VectorXd& lambda, double, double error) {
+    // Once within reach, and then each time the residual has fallen tenfold since the last try
+    // (a try forms and factors the active rows' matrix: about one step's cost).
+    if (error > last_try) return false;
+    last_try = kCrossoverEvery * error;
+    ++crossovers;
+    return try_vertex(lambda);
+  };
+  // A warm start (the last time step's multipliers, say) is first taken to the vertex of its own
+  // active rows: where the active set has not changed, that solves without an interior point.
+  if (options.initial_guess.has_value() && z0.maxCoeff() > 0) {
+    if (try_vertex(z0)) {
+      result.z = vertex;
+      result.status = Status::Solved;
+      result.message = "the crossover from the initial guess's active set: relative residual " +
+                       number_text(vertex_error) + " (no interior point)";
+      return result;
+    }
+  }
+  const detail::InteriorOutcome outcome =
+      detail::mehrotra_on_cones(program, e, z0, error_of, crossover, options.tolerance,
+                                options.iteration_limit(kDefaultConeInteriorSteps), kFactoredStall,
+                                options.record_history ? &result.history : nullptr);
+  result.z = outcome.lambda;
+  result.iterations = outcome.steps;
+  result.message = "interior point on the factors: " + std::to_string(outcome.steps) + " steps, stopped by " +
+                   outcome.stop + " at relative residual " + number_text(outcome.error);
+  double error = outcome.error;
+  if (vertex_error < error) {
+    result.z = vertex;
+    error = vertex_error;
+    result.message += "; the crossover to an active set (" + std::to_string(crossovers) + " tried" +
+                      (options.initial_guess.has_value() ? ", and one from the initial guess" : "") +
+                      "): relative residual " + number_text(vertex_error);
+  }
+  if (error > options.tolerance) {
+    // The interior point stalled short of the tolerance (degenerate vertices of packed heaps):
+    // sweeps from the best point, whose active set is nearly right.
+    auto [polished, polished_error] =
+        polish(program, problem.c, result.z, kPolishSweeps, options.tolerance, error_of);
+    if (polished_error < error) {
+      result.z = std::move(polished);
+      error = polished_error;
+      result.message +=
+          "; then projected Gauss-Seidel sweeps from that point: relative residual " + number_text(error);
+    }
+  }
+  result.status = error <= options.tolerance ? Status::Solved
+                  : outcome.limit_reached    ? Status::MaxIterations
+                                             : Status::NoSolutionFound;
+  return result;
+}
+
+/// The pipeline's steps for interior-point and auto on the factors (auto is the interior point). Its
+/// column of the method table is the Lcp's: every other LCP method runs on the formed `Lcp`.
+struct FactoredLcpSteps {
+  static constexpr ProblemKind kind = ProblemKind::Lcp;
+  static void check(const FactoredLcp&, Method, const SolveOptions&) {}
+  static std::optional<Result> trivial(const FactoredLcp& problem, const SolveOptions&) {
+    const Eigen::Index n = problem.size();
+    if (n > 0 && problem.c.minCoeff() < 0) return std::nullopt;
+    Result result;
+    result.method = Method::InteriorPoint;
+    result.z = Eigen::VectorXd::Zero(n);
+    result.status = Status::Solved;
+    result.message = n == 0 ? "empty problem" : "c >= 0: z = 0 solves (w = c)";
+    return result;
+  }
+  static Result run(const FactoredLcp& problem, Method, const SolveOptions& options) {
+    return interior_point_on_factors(problem, options);
+  }
+  static void finish(const FactoredLcp& problem, const SolveOptions&, Result& result) {
+    factored_finish(problem, result);
+  }
+};
+
+}  // namespace
+
+void FactoredLcp::validate() const {
+  if (A.rows() != c.size() || A.cols() != inverse_mass.size()) {
+    throw InvalidProblem("A: expected " + std::to_string(c.size()) + "x" + std::to_string(inverse_mass.size()) +
+                         " (c's size x inverse_mass's size), got " + std::to_string(A.rows()) + "x" +
+                         std::to_string(A.cols()));
+  }
+  detail::validate_factors(A, "A", inverse_mass);
+  require_finite(c, "c");
+}
+
+Eigen::VectorXd FactoredLcp::slack(const Eigen::VectorXd& z) const {
+  require_size(z, c.size(), "z");
+  return detail::factored_product(A, inverse_mass, z, c);
+}
+
+Lcp FactoredLcp::assembled() const {
+  const Eigen::SparseMatrix<double> scaled = A * inverse_mass.asDiagonal();
+  const Eigen::SparseMatrix<double> M = scaled * Eigen::SparseMatrix<double>(A.transpose());
+  return {Eigen::MatrixXd(M), c};
+}
+
+Result solve(const FactoredLcp& problem, Method method, const SolveOptions& options) {
+  if (method == Method::InteriorPoint || method == Method::Auto) {
+    return detail::solve_through<FactoredLcpSteps>(problem, method, options);
+  }
+  // The other methods run on the formed LCP (validated here first, so that a bad A or M⁻¹ is named).
+  problem.validate();
+  options.validate(problem.size());
+  if (problem.size() > kFormedMaxSize) {
+    Result refused;
+    refused.method = method;
+    refused.status = Status::NotApplicable;
+    refused.z = Eigen::VectorXd::Zero(problem.size());
+    refused.w = problem.c;
+    refused.message = to_string(method) + " needs the matrix formed: " + std::to_string(problem.size()) +
+                      " rows, more than " + std::to_string(kFormedMaxSize) +
+                      " (a dense n x n matrix); interior-point and auto work on the factors";
+    return refused;
+  }
+  return solve(problem.assembled(), method, options);
+}
+
+}  // namespace perp

@@ -1,0 +1,502 @@
+#include "friction_ipm.hpp"
+
+#include <Eigen/SparseCholesky>
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "entry/detail.hpp"
+#include "nsgs.hpp"
+#include "perp/core/error.hpp"
+
+namespace perp::detail {
+namespace {
+
+using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+using ColSparse = Eigen::SparseMatrix<double>;
+
+/// The fraction of the distance to the boundary of s >= 0, λ >= 0 that a step may cover.
+constexpr double kToBoundary = 0.995;
+/// At the start, s and λ are pushed at least this fraction of their scale inside the orthant.
+constexpr double kStartInside = 1e-2;
+/// The largest D_k times row k's diagonal of A M⁻¹ Aᵀ in the Newton matrix (its conditioning).
+constexpr double kStiffnessCap = 1e16;
+/// The active-set crossover: ε over N's largest diagonal, and the corrections made.
+constexpr double kCrossoverRegularization = 1e-12;
+constexpr int kCrossoverPasses = 4;
+/// The active-set crossover: rounds of block pivoting (rows leave on λ < 0, enter on w < 0).
+constexpr int kCrossoverRounds = 4;
+/// The crossover: nsgs sweeps from the interior point's best point.
+constexpr int kCrossoverSweeps = 1000;
+/// The interior point stops when the error has not fallen below this fraction of its mark over a
+/// window of steps: on a frictional problem (then the crossover), `kStallWindow` steps, where the
+/// fixed point on the shift can drift away.
+constexpr double kStallFactor = 0.5;
+constexpr int kStallWindow = 15;
+
+/// The largest α in (0, 1] with x + α dx >= 0, times kToBoundary when the boundary binds.
+double step_to_boundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
+  double alpha = 1.0;
+  for (Eigen::Index k = 0; k < x.size(); ++k) {
+    if (dx[k] < 0) alpha = std::min(alpha, -kToBoundary * x[k] / dx[k]);
+  }
+  return alpha;
+}
+
+/// M + Aᵀ D A, its lower triangle on a pattern fixed once: where each product A_ka D_k A_kb of
+/// row k lands in the value array is found at construction, so that a step only scatters.
+class NewtonMatrix {
+ public:
+  explicit NewtonMatrix(const ConeProgram& program) : program_(program) {
+    const Eigen::Index nf = program.mass.size();
+    std::vector<Eigen::Triplet<double>> entries;
+    for (Eigen::Index j = 0; j < nf; ++j) entries.emplace_back(j, j, 0.0);
+    for (Eigen::Index k = 0; k < program.A.outerSize(); ++k) {
+      for (RowSparse::InnerIterator a(program.A, k); a; ++a) {
+        for (RowSparse::InnerIterator b(program.A, k); b && b.col() <= a.col(); ++b) {
+          entries.emplace_back(a.col(), b.col(), 0.0);
+        }
+      }
+    }
+    matrix_.resize(nf, nf);
+    matrix_.setFromTriplets(entries.begin(), entries.end());
+    matrix_.makeCompressed();
+    const auto at = [&](Eigen::Index row, Eigen::Index col) {
+      const int* begin = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col];
+      const int* end = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col + 1];
+      return static_cast<Eigen::Index>(std::lower_bound(begin, end, static_cast<int>(row)) - matrix_.innerIndexPtr());
+    };
+    for (Eigen::Index j = 0; j < nf; ++j) diagonal_.push_back(at(j, j));
+    for (Eigen::Index k = 0; k < program.A.outerSize(); ++k) {
+      for (RowSparse::InnerIterator a(program.A, k); a; ++a) {
+        for (RowSparse::InnerIterator b(program.A, k); b && b.col() <= a.col(); ++b) {
+          position_.push_back(at(a.col(), b.col()));
+        }
+      }
+    }
+  }
+
+  /// The matrix for the weights D (lower triangle only; the rest of the pattern is empty).
+  const ColSparse& assemble(const Eigen::VectorXd& D) {
+    double* values = matrix_.valuePtr();
+    std::fill(values, values + matrix_.nonZeros(), 0.0);
+    for (std::size_t j = 0; j < diagonal_.size(); ++j) values[diagonal_[j]] = program_.mass[static_cast<Eigen::Index>(j)];
+    std::size_t next = 0;
+    for (Eigen::Index k = 0; k < program_.A.outerSize(); ++k) {
+      for (RowSparse::InnerIterator a(program_.A, k); a; ++a) {
+        const double weighted = D[k] * a.value();
+        for (RowSparse::InnerIterator b(program_.A, k); b && b.col() <= a.col(); ++b) {
+          values[position_[next++]] += weighted * b.value();
+        }
+      }
+    }
+    return matrix_;
+  }
+
+ private:
+  const ConeProgram& program_;
+  ColSparse matrix_;
+  std::vector<Eigen::Index> diagonal_;
+  std::vector<Eigen::Index> position_;
+};
+
+/// max |x_ij| over the stored entries (0 for none).
+double max_abs(const ColSparse& x) {
+  double largest = 0;
+  for (Eigen::Index j = 0; j < x.outerSize(); ++j) {
+    for (ColSparse::InnerIterator it(x, j); it; ++it) largest = std::max(largest, std::abs(it.value()));
+  }
+  return largest;
+}
+
+}  // namespace
+
+/// A: the cone's two edges times H, per contact i the rows H_N,i + μ_i H_T,i and H_N,i − μ_i H_T,i.
+RowSparse edge_rows(const RowSparse& H, const Eigen::VectorXd& mu) {
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(2 * H.nonZeros()));
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    for (int a = 0; a < 2; ++a) {
+      const double factor = a == 0 ? 1.0 : mu[i];  // normal row: 1 in both; tangent row: ±μ
+      if (factor == 0.0) continue;
+      for (RowSparse::InnerIterator it(H, 2 * i + a); it; ++it) {
+        entries.emplace_back(2 * i, it.col(), factor * it.value());
+        entries.emplace_back(2 * i + 1, it.col(), (a == 0 ? 1.0 : -1.0) * factor * it.value());
+      }
+    }
+  }
+  RowSparse A(2 * mu.size(), H.cols());
+  A.setFromTriplets(entries.begin(), entries.end());
+  A.makeCompressed();
+  return A;
+}
+
+/// r from the multipliers of the two half-planes: r_N = λ₊ + λ₋, r_T = μ (λ₊ − λ₋).
+void reaction_of(const Eigen::VectorXd& lambda, const Eigen::VectorXd& mu, Eigen::VectorXd& r) {
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    r[2 * i] = lambda[2 * i] + lambda[2 * i + 1];
+    r[2 * i + 1] = mu[i] * (lambda[2 * i] - lambda[2 * i + 1]);
+  }
+}
+
+/// The multipliers of r (r_T/μ split evenly around r_N; μ = 0: r_N halved), not yet interior.
+Eigen::VectorXd multipliers_of(const Eigen::VectorXd& r, const Eigen::VectorXd& mu) {
+  Eigen::VectorXd lambda(r.size());
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    const double t = mu[i] > 0 ? r[2 * i + 1] / mu[i] : 0.0;
+    lambda[2 * i] = 0.5 * (r[2 * i] + t);
+    lambda[2 * i + 1] = 0.5 * (r[2 * i] - t);
+  }
+  return lambda;
+}
+
+ConeProgram ConeProgram::restricted(const RowSparse& A, const Eigen::VectorXd& inverse_mass) {
+  std::vector<Eigen::Index> index(static_cast<std::size_t>(A.cols()), -1);
+  ConeProgram program;
+  for (Eigen::Index row = 0; row < A.outerSize(); ++row) {
+    for (RowSparse::InnerIterator it(A, row); it; ++it) {
+      if (inverse_mass[it.col()] > 0) index[static_cast<std::size_t>(it.col())] = 0;
+    }
+  }
+  for (Eigen::Index c = 0; c < A.cols(); ++c) {
+    if (index[static_cast<std::size_t>(c)] == 0) {
+      index[static_cast<std::size_t>(c)] = static_cast<Eigen::Index>(program.columns.size());
+      program.columns.push_back(c);
+    }
+  }
+  const auto nf = static_cast<Eigen::Index>(program.columns.size());
+  program.mass.resize(nf);
+  for (Eigen::Index j = 0; j < nf; ++j) {
+    program.mass[j] = 1.0 / inverse_mass[program.columns[static_cast<std::size_t>(j)]];
+  }
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(A.nonZeros()));
+  for (Eigen::Index row = 0; row < A.outerSize(); ++row) {
+    for (RowSparse::InnerIterator it(A, row); it; ++it) {
+      const Eigen::Index j = index[static_cast<std::size_t>(it.col())];
+      if (j >= 0) entries.emplace_back(row, j, it.value());
+    }
+  }
+  program.A.resize(A.rows(), nf);
+  program.A.setFromTriplets(entries.begin(), entries.end());
+  program.A.makeCompressed();
+  program.At = ColSparse(program.A.transpose());
+  program.row_diagonal = Eigen::VectorXd::Zero(program.A.rows());
+  for (Eigen::Index k = 0; k < program.A.outerSize(); ++k) {
+    for (RowSparse::InnerIterator it(program.A, k); it; ++it) {
+      program.row_diagonal[k] += it.value() * it.value() / program.mass[it.col()];
+    }
+  }
+  return program;
+}
+
+InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e, const Eigen::VectorXd& lambda0,
+                                  const std::function<double(const Eigen::VectorXd&)>& error_of,
+                                  const std::function<bool(const Eigen::VectorXd&, double, double)>& after_step, double tolerance,
+                                  int limit, int stall_window, std::vector<double>* history) {
+  const Eigen::Index m = program.A.rows();
+  const Eigen::Index nf = program.mass.size();
+  InteriorOutcome outcome;
+  outcome.lambda = lambda0;
+  outcome.error = error_of(lambda0);
+  outcome.stop = "the step limit " + std::to_string(limit);
+  outcome.limit_reached = true;
+  if (outcome.error <= tolerance) {
+    outcome.limit_reached = false;
+    outcome.stop = "the start, which solves";
+    return outcome;
+  }
+  // The start: v from λ0, s and λ pushed inside the orthant by a fraction of their scales: of the
+  // constraint values (velocities), and of the multipliers (the impulse |e_k| that stops row k
+  // alone, over its diagonal of A M⁻¹ Aᵀ).
+  Eigen::VectorXd lambda = lambda0;
+  Eigen::VectorXd v = (program.At * lambda).cwiseQuotient(program.mass);
+  Eigen::VectorXd s = program.A * v + e;
+  double velocity_scale = std::max(e.lpNorm<Eigen::Infinity>(), s.lpNorm<Eigen::Infinity>());
+  double impulse_scale = lambda.lpNorm<Eigen::Infinity>();
+  // D_k is capped at kStiffnessCap over row k's diagonal of A M⁻¹ Aᵀ: an active row's D grows
+  // without bound, and past the cap M + Aᵀ D A would be singular to round-off (redundant rows).
+  Eigen::VectorXd cap(m);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const double diagonal = program.row_diagonal[k];
+    if (diagonal > 0) impulse_scale = std::max(impulse_scale, std::abs(e[k]) / diagonal);
+    cap[k] = diagonal > 0 ? kStiffnessCap / diagonal : kInfinity;
+  }
+  if (!(velocity_scale > 0)) velocity_scale = 1.0;
+  if (!(impulse_scale > 0)) impulse_scale = 1.0;
+  for (Eigen::Index k = 0; k < m; ++k) {
+    s[k] = std::max(s[k], kStartInside * velocity_scale);
+    lambda[k] = std::max(lambda[k], kStartInside * impulse_scale);
+  }
+
+  Eigen::SimplicialLDLT<ColSparse, Eigen::Lower, Eigen::AMDOrdering<int>> factor;
+  bool analyzed = false;
+  int last_halving = 0;
+  double halving_mark = kInfinity;  // the first step's error sets it
+  Eigen::VectorXd rp(m), rd(nf), rhs(nf), dv(nf), ds(m), dl(m), ds_aff(m), dl_aff(m), rc(m), D(m);
+  NewtonMatrix newton_matrix(program);
+  while (outcome.steps < limit) {
+    if (stall_window > 0 && outcome.steps - last_halving >= stall_window) {
+      outcome.limit_reached = false;
+      outcome.stop = "no halving of the error in " + std::to_string(stall_window) + " steps";
+      break;
+    }
+    ++outcome.steps;
+    rp = program.A * v + e - s;
+    rd = program.mass.cwiseProduct(v);
+    rd.noalias() -= program.At * lambda;
+    const double gap = s.dot(lambda) / static_cast<double>(m);
+    D = lambda.cwiseQuotient(s).cwiseMin(cap);
+    const ColSparse& K = newton_matrix.assemble(D);
+    if (!analyzed) {
+      factor.analyzePattern(K);  // D > 0 throughout: the pattern of K never changes
+      analyzed = true;
+    }
+    factor.factorize(K);
+    if (factor.info() != Eigen::Success) {
+      outcome.limit_reached = false;
+      outcome.stop = "a Newton matrix M + A^T D A that could not be factored";
+      break;
+    }
+    // One Newton solve for the complementarity target: Δv from the reduced system, then Δs, Δλ.
+    const auto newton = [&](const Eigen::VectorXd& target, Eigen::VectorXd& dv_out, Eigen::VectorXd& ds_out,
+                            Eigen::VectorXd& dl_out) {
+      rhs = -rd;
+      rhs.noalias() += program.At * (target.cwiseQuotient(s) - D.cwiseProduct(rp));
+      dv_out = factor.solve(rhs);
+      ds_out = program.A * dv_out + rp;
+      dl_out = (target - lambda.cwiseProduct(ds_out)).cwiseQuotient(s);
+    };
+    rc = -s.cwiseProduct(lambda);
+    newton(rc, dv, ds_aff, dl_aff);
+    const double alpha_aff = std::min(step_to_boundary(s, ds_aff), step_to_boundary(lambda, dl_aff)) / kToBoundary;
+    const double gap_aff = (s + alpha_aff * ds_aff).dot(lambda + alpha_aff * dl_aff) / static_cast<double>(m);
+    const double sigma = gap > 0 ? std::pow(std::clamp(gap_aff / gap, 0.0, 1.0), 3) : 0.0;
+    rc.array() += sigma * gap - ds_aff.array() * dl_aff.array();
+    newton(rc, dv, ds, dl);
+    const double alpha = std::min(step_to_boundary(s, ds), step_to_boundary(lambda, dl));
+    if (!(alpha > 0) || !dv.allFinite() || !dl.allFinite()) {
+      outcome.limit_reached = false;
+      outcome.stop = "a step of length 0";
+      break;
+    }
+    v += alpha * dv;
+    s += alpha * ds;
+    lambda += alpha * dl;
+    const double error = error_of(lambda);
+    if (history) history->push_back(error);
+    if (error <= kStallFactor * halving_mark) {
+      halving_mark = error;
+      last_halving = outcome.steps;
+    }
+    if (error < outcome.error) {
+      outcome.error = error;
+      outcome.lambda = lambda;
+    }
+    if (error <= tolerance) {
+      outcome.limit_reached = false;
+      outcome.stop = "the tolerance";
+      break;
+    }
+    const double program_error =
+        std::max((program.A * v + e - s).lpNorm<Eigen::Infinity>() / velocity_scale,
+                 s.dot(lambda) / (static_cast<double>(m) * velocity_scale * impulse_scale));
+    if (after_step(lambda, program_error, error)) {
+      outcome.limit_reached = false;
+      outcome.stop = "the caller, whose point solves";
+      break;
+    }
+  }
+  return outcome;
+}
+
+Eigen::VectorXd active_set_crossover(const ConeProgram& program, const Eigen::VectorXd& e,
+                                     const Eigen::VectorXd& lambda) {
+  const auto slack = [&](const Eigen::VectorXd& x) {
+    const Eigen::VectorXd v = (program.At * x).cwiseQuotient(program.mass);
+    Eigen::VectorXd w = e;
+    w.noalias() += program.A * v;
+    return w;
+  };
+  const Eigen::Index m = program.A.rows();
+  // λ_k d_k against w_k: an impulse in velocity units against a velocity.
+  Eigen::VectorXd w = slack(lambda);
+  std::vector<char> in(static_cast<std::size_t>(m), 0);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    in[static_cast<std::size_t>(k)] = lambda[k] * program.row_diagonal[k] > w[k];
+  }
+  Eigen::VectorXd point = lambda;
+  for (int round = 0; round < kCrossoverRounds; ++round) {
+    std::vector<Eigen::Index> active;
+    std::vector<Eigen::Triplet<double>> entries;
+    for (Eigen::Index k = 0; k < m; ++k) {
+      if (!in[static_cast<std::size_t>(k)]) continue;
+      for (RowSparse::InnerIterator it(program.A, k); it; ++it) {
+        entries.emplace_back(static_cast<Eigen::Index>(active.size()), it.col(), it.value());
+      }
+      active.push_back(k);
+    }
+    Eigen::VectorXd next = Eigen::VectorXd::Zero(m);
+    const auto nb = static_cast<Eigen::Index>(active.size());
+    if (nb > 0) {
+      RowSparse AB(nb, program.A.cols());
+      AB.setFromTriplets(entries.begin(), entries.end());
+      const ColSparse scaled = AB * program.mass.cwiseInverse().asDiagonal();
+      ColSparse N = scaled * ColSparse(AB.transpose());
+      const double epsilon = kCrossoverRegularization * N.diagonal().maxCoeff();
+      for (Eigen::Index k = 0; k < nb; ++k) N.coeffRef(k, k) += epsilon;
+      Eigen::SimplicialLDLT<ColSparse, Eigen::Lower, Eigen::AMDOrdering<int>> factor(N);
+      if (factor.info() != Eigen::Success) return point;
+      for (Eigen::Index k = 0; k < nb; ++k) next[active[static_cast<std::size_t>(k)]] = point[active[static_cast<std::size_t>(k)]];
+      Eigen::VectorXd wb(nb);
+      for (int pass = 0; pass < kCrossoverPasses; ++pass) {
+        w = slack(next);
+        for (Eigen::Index k = 0; k < nb; ++k) wb[k] = w[active[static_cast<std::size_t>(k)]];
+        const Eigen::VectorXd step = factor.solve(wb);
+        if (!step.allFinite()) return point;
+        for (Eigen::Index k = 0; k < nb; ++k) next[active[static_cast<std::size_t>(k)]] -= step[k];
+      }
+    }
+    point = next;
+    // Block pivoting: rows whose λ went negative leave the active set, rows with w < 0 enter it.
+    w = slack(point);
+    bool changed = false;
+    for (Eigen::Index k = 0; k < m; ++k) {
+      char& flag = in[static_cast<std::size_t>(k)];
+      if (flag && point[k] < 0) {
+        flag = 0;
+        changed = true;
+      } else if (!flag && w[k] < 0) {
+        flag = 1;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return point;
+}
+
+Result solve_friction_interior_point(const RowSparse& H, const Eigen::VectorXd& inverse_mass,
+                                     const FrictionContact& shell, const SolveOptions& options,
+                                     const Eigen::VectorXd& r0) {
+  Result result;
+  result.method = Method::InteriorPoint;
+  if (shell.dimension != 2) {
+    result.status = Status::NotApplicable;
+    result.message =
+        "interior-point on a FrictionContact is planar only (d = 2: the friction cone is two half-planes); "
+        "use nsgs, newton-ac or prox in 3D";
+    result.z = r0;
+    return result;
+  }
+  const Eigen::Index nc = shell.contacts();
+  const Eigen::Index n = shell.size();
+  const Eigen::VectorXd& mu = shell.mu;
+  const Eigen::VectorXd& q = shell.q;
+  const ConeProgram program = ConeProgram::restricted(edge_rows(H, mu), inverse_mass);
+
+  // u = H M⁻¹ Hᵀ r + q from r (what finish recomputes), and the relative error of r.
+  Eigen::VectorXd u(n);
+  Eigen::VectorXd r(n);
+  const auto error_of = [&](const Eigen::VectorXd& lambda) {
+    reaction_of(lambda, mu, r);
+    const Eigen::VectorXd v = inverse_mass.cwiseProduct(Eigen::VectorXd(H.transpose() * r));
+    u = q;
+    u.noalias() += H * v;
+    return friction_contact_residuals(shell, r, u).relative_error;
+  };
+  // e_± = q_N + s ± μ q_T with the shift s = μ|u_T| of the velocities u.
+  Eigen::VectorXd e(2 * nc);
+  const auto set_shift = [&](const Eigen::VectorXd& velocities) {
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const double shift = mu[i] * std::abs(velocities[2 * i + 1]);
+      e[2 * i] = q[2 * i] + shift + mu[i] * q[2 * i + 1];
+      e[2 * i + 1] = q[2 * i] + shift - mu[i] * q[2 * i + 1];
+    }
+  };
+  const Eigen::VectorXd lambda0 = multipliers_of(r0, mu);
+  (void)error_of(lambda0);
+  set_shift(u);
+  int updates = 0;
+  // The shift follows the velocities reached once the program of the current shift is solved
+  // well past the frictional error (its residual below a tenth of it).
+  const auto after_step = [&](const Eigen::VectorXd&, double program_error, double error) {
+    if (program_error <= 0.1 * error) {
+      set_shift(u);
+      ++updates;
+    }
+    return false;
+  };
+  const InteriorOutcome outcome =
+      mehrotra_on_cones(program, e, lambda0, error_of, after_step, options.tolerance,
+                        options.iteration_limit(kDefaultConeInteriorSteps), kStallWindow, options.record_history ? &result.history : nullptr);
+  result.iterations = outcome.steps;
+  result.z.resize(n);
+  reaction_of(outcome.lambda, mu, result.z);
+  const std::string first = "interior point: " + std::to_string(outcome.steps) + " steps and " +
+                            std::to_string(updates) + " updates of de Saxce's shift, stopped by " + outcome.stop +
+                            " at relative error " + number_text(outcome.error);
+  if (outcome.error <= options.tolerance) {
+    result.status = Status::Solved;
+    result.message = first;
+    return result;
+  }
+  // Crossover: nsgs sweeps from the best point, where the contact statuses are (mostly) found.
+  SolveOptions sweeps = options;
+  sweeps.max_iterations = kCrossoverSweeps;
+  sweeps.record_history = false;
+  FrictionContactResiduals residuals;
+  const Result crossed = solve_nsgs_factored(H, inverse_mass, shell, sweeps, result.z, residuals);
+  if (crossed.residual < outcome.error) {
+    result.z = crossed.z;
+    result.status = crossed.status;
+    result.message = first + "; then nsgs from its point: " + crossed.message;
+    result.iterations += crossed.iterations;
+    if (options.record_history) result.history.push_back(crossed.residual);
+  } else {
+    result.status = Status::MaxIterations;
+    result.message = first + "; nsgs from its point did not improve it (" + crossed.message + ")";
+  }
+  return result;
+}
+
+Result solve_friction_interior_point(const FrictionContact& problem, const SolveOptions& options,
+                                     const Eigen::VectorXd& r0) {
+  Result result;
+  result.method = Method::InteriorPoint;
+  result.z = r0;
+  result.status = Status::NotApplicable;
+  if (problem.dimension != 2) {
+    result.message =
+        "interior-point on a FrictionContact is planar only (d = 2: the friction cone is two half-planes); "
+        "use nsgs, newton-ac or prox in 3D";
+    return result;
+  }
+  const ColSparse& W = problem.W;
+  const double scale = max_abs(W);
+  if (max_abs(ColSparse(W.transpose()) - W) > 1e-12 * scale) {
+    result.message = "interior-point needs a symmetric W (it solves W's convex program); W is not symmetric";
+    return result;
+  }
+  Eigen::SimplicialLDLT<ColSparse, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt(W);
+  Eigen::VectorXd d = ldlt.vectorD();
+  // Round-off may leave pivots slightly negative on a singular W: clipped to 0, and W accepted as
+  // positive semidefinite when it is rebuilt from the factors to round-off.
+  const double tiny = 1e-12 * scale;
+  if (ldlt.info() != Eigen::Success || d.minCoeff() < -tiny) {
+    result.message = "interior-point needs a positive semidefinite W; its LDL^T has a negative pivot " +
+                     number_text(d.minCoeff());
+    return result;
+  }
+  d = d.cwiseMax(0.0);
+  RowSparse H = ldlt.permutationPinv() * ColSparse(ldlt.matrixL());
+  const ColSparse rebuilt = ColSparse(H * d.asDiagonal()) * ColSparse(H.transpose());
+  if (max_abs(rebuilt - W) > 1e-9 * scale) {
+    result.message = "interior-point needs a positive semidefinite W; its LDL^T does not rebuild W";
+    return result;
+  }
+  return solve_friction_interior_point(H, d, problem, options, r0);
+}
+
+}  // namespace perp::detail
