@@ -41,9 +41,12 @@ PerpB2World* perp_b2v3_create(const PerpB2Body* bodies, int body_count, const Pe
   b2BodyId ground = b2CreateBody(world->id, &ground_def);
   b2Polygon ground_box = b2MakeBox(1000.0f, 1.0f);
   b2CreatePolygonShape(ground, &shape_def, &ground_box);
+  /* The walls on a static body of their own at the origin (the ground's is at y = -1). */
+  b2BodyDef walls_def = b2DefaultBodyDef();
+  b2BodyId walls = b2CreateBody(world->id, &walls_def);
   for (int s = 0; s < segment_count; ++s) {
     b2Segment segment = {{(float)segments[s].x1, (float)segments[s].y1}, {(float)segments[s].x2, (float)segments[s].y2}};
-    b2CreateSegmentShape(ground, &shape_def, &segment);
+    b2CreateSegmentShape(walls, &shape_def, &segment);
   }
 
   for (int i = 0; i < body_count; ++i) {
@@ -65,7 +68,7 @@ PerpB2World* perp_b2v3_create(const PerpB2Body* bodies, int body_count, const Pe
   }
   /* Body ids stay valid across b2World_Restore (user data does not: a snapshot drops it), so
    * contacts are mapped to bodies by their ids' slots. */
-  int slots = ground.index1 + 1;
+  int slots = (ground.index1 > walls.index1 ? ground.index1 : walls.index1) + 1;
   for (int i = 0; i < body_count; ++i) {
     if (world->bodies[i].index1 + 1 > slots) slots = world->bodies[i].index1 + 1;
   }
