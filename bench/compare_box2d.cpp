@@ -29,7 +29,8 @@
 //                      [--anitescu-potra] [--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N]
 //                      [--dense-pivoting N] [--perp-only] [--no-box2d2] [--no-box2d3] [--no-split]
 //                      [--max-seconds-perp S] [--box2d-iterations V/P]... [--verbose]
-//                      [--work-precision [--wp-steps K,K,...] [--wp-tolerances T,T,...] [--wp-substeps S,S,...]]
+//                      [--work-precision [--wp-steps K,K,...] [--wp-tolerances T,T,...] [--wp-substeps S,S,...]
+//                       [--wp-workers N]]
 //   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
 //   all, 10 s each; disks10000 and large_pyramid only when named; MU: the friction coefficient of every body, wall and the ground
 //   in every engine, default 0.6; M: perp's method by name, default auto; --friction-model NAME: perp's
@@ -48,7 +49,7 @@
 //   velocity and P position iterations without sleeping (repeatable: to find the iterations at which Box2D takes
 //   perp's time a step, and compare their penetration and drift at equal time);
 //   --verbose prints each perp step's solve on stderr;
-//   --work-precision runs only the work-precision table: Box2D 3 (1 worker) drops the 1 000 disks once at
+//   --work-precision runs only the work-precision table: Box2D 3 (1 worker; N with --wp-workers) drops the 1 000 disks once at
 //   each sub-step count of --wp-substeps (default 1,2,4,8,16), and at each step K of --wp-steps (default
 //   40,80,120,180,240) its step from its own state is timed and its impulses scored; perp steps from the
 //   states of the 4-sub-step run at each tolerance of --wp-tolerances (default 1e-2,1e-3,...,1e-10) with
@@ -728,10 +729,14 @@ void score_perp(const Box2d3& engine, const World& state, const perp::contact::M
 /// Box2D row is its own run at that many sub-steps (its warm start is its own), scored at the
 /// sampled steps on its own states; perp's rows step from the states of the 4-sub-step run.
 void work_precision(const perp::contact::MoreauJeanOptions& base, const std::vector<double>& sample_steps,
-                    const std::vector<double>& substeps, const std::vector<double>& tolerances, bool verbose) {
+                    const std::vector<double>& substeps, const std::vector<double>& tolerances, int workers,
+                    bool verbose) {
   const Scene scene = disks(1000);
   std::vector<Precision> rows;
-  for (const double s : substeps) rows.push_back({"Box2D 3, " + std::to_string(static_cast<int>(s)) + " sub-steps"});
+  for (const double s : substeps) {
+    rows.push_back({"Box2D 3, " + std::to_string(static_cast<int>(s)) + " sub-steps" +
+                    (workers > 1 ? ", " + std::to_string(workers) + " workers" : "")});
+  }
   std::vector<Precision> perp_rows;
   for (const double t : tolerances) {
     char name[64];
@@ -747,7 +752,7 @@ void work_precision(const perp::contact::MoreauJeanOptions& base, const std::vec
   int samples = 0;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const int count = static_cast<int>(runs[r]);
-    Box2d3 engine(scene.world, base.friction, 1);
+    Box2d3 engine(scene.world, base.friction, workers);
     World state = scene.world;
     samples = 0;
     for (int k = 0; k <= last; ++k) {
@@ -761,9 +766,9 @@ void work_precision(const perp::contact::MoreauJeanOptions& base, const std::vec
     }
   }
   rows.insert(rows.end(), perp_rows.begin(), perp_rows.end());
-  std::printf("Work-precision: 1 000 disks between walls, mu = %g, h = 1/60, %d sampled steps; Box2D 3 on 1 worker, "
+  std::printf("Work-precision: 1 000 disks between walls, mu = %g, h = 1/60, %d sampled steps; Box2D 3 on %d worker(s), "
               "each row its own run; perp (%s, %s) from the states of Box2D 3's 4-sub-step run\n\n",
-              base.friction, samples,
+              base.friction, samples, workers,
               base.friction_model == perp::contact::FrictionModel::AnitescuPotra    ? "Anitescu-Potra"
               : base.friction_model == perp::contact::FrictionModel::StewartTrinkle ? "Stewart-Trinkle"
                                                                                      : "Coulomb",
@@ -815,6 +820,7 @@ int main(int argc, char** argv) {
   bool verbose = false;
   bool precision = false;
   double max_seconds_perp = 0;
+  int wp_workers = 1;
   std::vector<double> wp_steps{40, 80, 120, 180, 240};
   std::vector<double> wp_substeps{1, 2, 4, 8, 16};
   std::vector<double> wp_tolerances{1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
@@ -825,7 +831,7 @@ int main(int argc, char** argv) {
         "usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME] "
         "[--anitescu-potra] [--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] "
         "[--perp-only] [--no-box2d2] [--no-box2d3] [--no-split] [--max-seconds-perp S] [--box2d-iterations V/P]... "
-        "[--verbose] [--work-precision [--wp-steps K,...] [--wp-tolerances T,...] [--wp-substeps S,...]]\n");
+        "[--verbose] [--work-precision [--wp-steps K,...] [--wp-tolerances T,...] [--wp-substeps S,...] [--wp-workers N]]\n");
     return 2;
   };
   for (int i = 1; i < argc; ++i) {
@@ -893,6 +899,8 @@ int main(int argc, char** argv) {
       wp_steps = parse_list(argv[++i]);
     } else if (arg == "--wp-substeps" && i + 1 < argc) {
       wp_substeps = parse_list(argv[++i]);
+    } else if (arg == "--wp-workers" && i + 1 < argc) {
+      wp_workers = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--wp-tolerances" && i + 1 < argc) {
       wp_tolerances = parse_list(argv[++i]);
     } else if (arg == "--verbose") {
@@ -915,7 +923,7 @@ int main(int argc, char** argv) {
   }
 #else
   if (precision) {
-    work_precision(base, wp_steps, wp_substeps, wp_tolerances, verbose);
+    work_precision(base, wp_steps, wp_substeps, wp_tolerances, wp_workers, verbose);
     return 0;
   }
 #endif
