@@ -20,7 +20,8 @@ struct PerpB2World {
 
 
 PerpB2World* perp_b2v3_create(const PerpB2Body* bodies, int body_count, const PerpB2Segment* segments,
-                              int segment_count, double friction, double gravity, int workers) {
+                              int segment_count, double friction, double gravity, int workers,
+                              int contact_recycling) {
   b2WorldDef def = b2DefaultWorldDef();
   def.gravity = (b2Vec2){0.0f, (float)-gravity};
   def.enableSleep = false;
@@ -57,6 +58,7 @@ PerpB2World* perp_b2v3_create(const PerpB2Body* bodies, int body_count, const Pe
     body_def.rotation = b2MakeRot((float)body->angle);
     body_def.linearVelocity = (b2Vec2){(float)body->vx, (float)body->vy};
     body_def.angularVelocity = (float)body->w;
+    body_def.enableContactRecycling = contact_recycling != 0;
     world->bodies[i] = b2CreateBody(world->id, &body_def);
     if (body->is_box) {
       b2Polygon box = b2MakeBox((float)body->half_width, (float)body->half_height);
@@ -147,6 +149,10 @@ int perp_b2v3_points(const PerpB2World* world, PerpB2Point* out, int capacity) {
           point->body_b = b;
           point->x = center.x + mp->anchorA.x;
           point->y = center.y + mp->anchorA.y;
+          point->anchor_ax = mp->anchorA.x;
+          point->anchor_ay = mp->anchorA.y;
+          point->anchor_bx = mp->anchorB.x;
+          point->anchor_by = mp->anchorB.y;
           point->nx = manifold->normal.x;
           point->ny = manifold->normal.y;
           point->normal_impulse = mp->normalImpulse;

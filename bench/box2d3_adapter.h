@@ -25,13 +25,14 @@ typedef struct PerpB2Segment {
 } PerpB2Segment;
 
 /* One manifold point of a touching contact after a step: the bodies (index of the dynamic body in
- * the order created, -1 for the ground or a wall), the world point, the manifold normal (from a to
- * b), and Box2D's impulses on b (a gets the opposite): normal_impulse and tangent_impulse are the
+ * the order created, -1 for the ground or a wall), the world point (body a's centre after the step
+ * plus its anchor), the anchors (the lever arms the step used), the manifold normal (from a to b), and Box2D's impulses on b (a gets the opposite): normal_impulse and tangent_impulse are the
  * last sub-step's accumulated impulses (what the next step warm-starts from), total_normal_impulse
  * the normal impulse applied over the whole step (warm starts, sub-step deltas and restitution). */
 typedef struct PerpB2Point {
   int body_a, body_b;
   double x, y, nx, ny;
+  double anchor_ax, anchor_ay, anchor_bx, anchor_by; /* the point from each body's centre, at the step's start */
   double normal_impulse, tangent_impulse, total_normal_impulse;
 } PerpB2Point;
 
@@ -40,9 +41,12 @@ typedef struct PerpB2World PerpB2World;
 /* A world with gravity (0, -gravity), sleeping off, continuous collision on (Box2D's default), a
  * static ground box whose top is y = 0 (2 000 m wide), `segment_count` static segments, and the
  * bodies; every shape has friction `friction` (Box2D mixes sqrt(mu_a mu_b): mu again), restitution 0.
- * workers: 1, or more for Box2D's own scheduler threads. */
+ * workers: 1, or more for Box2D's own scheduler threads. contact_recycling: Box2D's
+ * b2BodyDef::enableContactRecycling (its default, 1: a touching pair that moved little keeps its
+ * manifold, normal included, from an earlier step). */
 PerpB2World* perp_b2v3_create(const PerpB2Body* bodies, int body_count, const PerpB2Segment* segments,
-                              int segment_count, double friction, double gravity, int workers);
+                              int segment_count, double friction, double gravity, int workers,
+                              int contact_recycling);
 /* Keeps a snapshot of the world (b2World_Snapshot: bodies, contacts and their warm-start impulses);
  * returns 0 if it failed. perp_b2v3_restore puts the world back to it in place (b2World_Restore;
  * returns 0 if it failed), so that one state can be stepped several ways. */

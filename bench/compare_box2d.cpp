@@ -30,7 +30,7 @@
 //                      [--dense-pivoting N] [--perp-only] [--no-box2d2] [--no-box2d3] [--no-split]
 //                      [--max-seconds-perp S] [--box2d-iterations V/P]... [--verbose]
 //                      [--work-precision [--wp-steps K,K,...] [--wp-tolerances T,T,...] [--wp-substeps S,S,...]
-//                       [--wp-workers N]]
+//                       [--wp-workers N] [--wp-no-recycling]]
 //   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
 //   all, 10 s each; disks10000 and large_pyramid only when named; MU: the friction coefficient of every body, wall and the ground
 //   in every engine, default 0.6; M: perp's method by name, default auto; --friction-model NAME: perp's
@@ -53,7 +53,8 @@
 //   each sub-step count of --wp-substeps (default 1,2,4,8,16), and at each step K of --wp-steps (default
 //   40,80,120,180,240) its step from its own state is timed and its impulses scored; perp steps from the
 //   states of the 4-sub-step run at each tolerance of --wp-tolerances (default 1e-2,1e-3,...,1e-10) with
-//   --method and --friction-model; --verbose prints each sample on stderr)
+//   --method and --friction-model; --wp-no-recycling: Box2D 3 with its bodies' contact recycling off (on by
+//   default: a pair that moved little keeps an earlier step's manifold); --verbose prints each sample on stderr)
 //
 // Box2D is a comparison target only: nothing in perp links to it.
 
@@ -399,7 +400,7 @@ std::vector<double> parse_list(const std::string& text) {
 /// A Box2D 3 world of the scene (a perp World: its bodies' state, its walls; the ground at y = 0).
 struct Box2d3 {
   PerpB2World* world = nullptr;
-  Box2d3(const World& scene, double friction, int workers) {
+  Box2d3(const World& scene, double friction, int workers, bool recycling = true) {
     std::vector<PerpB2Body> bodies;
     for (const Body& body : scene.bodies) {
       PerpB2Body b{};
@@ -427,7 +428,7 @@ struct Box2d3 {
       segments.push_back({a.x(), a.y(), b.x(), b.y()});
     }
     world = perp_b2v3_create(bodies.data(), static_cast<int>(bodies.size()), segments.data(),
-                             static_cast<int>(segments.size()), friction, kGravity, workers);
+                             static_cast<int>(segments.size()), friction, kGravity, workers, recycling ? 1 : 0);
   }
   ~Box2d3() { perp_b2v3_destroy(world); }
   Box2d3(const Box2d3&) = delete;
@@ -481,19 +482,22 @@ Figures run_box2d3(const Scene& scene, int steps, double friction, int workers, 
 
 /// Box2D 3's impulses over one step (N·s, the totals applied across its sub-steps) on perp's
 /// contacts: each perp contact takes the Box2D manifold point of the same pair of bodies (a wall or
-/// the ground: any static one) nearest to its point, each point used once. Box2D stores the normal
-/// impulse applied over the whole step (totalNormalImpulse) but only the last sub-step's friction
-/// impulse: the step's friction impulse is taken as that one scaled like the normal one
-/// (tangentImpulse × totalNormalImpulse / normalImpulse; × sub-steps where normalImpulse is 0).
+/// the ground: any static one) nearest to its point (Box2D's point: the centre of its body, in
+/// `start`, the state the step started from, plus its anchor), each point used once. Box2D stores
+/// the normal impulse applied over the whole step (totalNormalImpulse) but only the last sub-step's
+/// friction impulse: the step's friction impulse is taken as that one times the sub-steps, clipped
+/// to μ totalNormalImpulse (exact at 1 sub-step; bench/README.md measures the estimate above it).
 struct Mapped {
   Eigen::VectorXd normal;
   Eigen::VectorXd tangent;
   double unmatched_share = 0;  // of Box2D's total normal impulse, on points no perp contact took
   int bare = 0;                // perp contacts no Box2D point was found for (their impulse: 0)
+  double angle = 0;            // the largest angle (rad) between a perp normal and its Box2D point's
+  double angle_rms = 0;        // the root mean square of those angles, weighted by the normal impulse
 };
 
-Mapped map_impulses(const std::vector<perp::contact::Contact>& contacts, const std::vector<PerpB2Point>& points,
-                    int substeps) {
+Mapped map_impulses(const World& start, const std::vector<perp::contact::Contact>& contacts,
+                    const std::vector<PerpB2Point>& points, int substeps, double friction) {
   Mapped mapped;
   const auto m = static_cast<Eigen::Index>(contacts.size());
   mapped.normal = Eigen::VectorXd::Zero(m);
@@ -509,7 +513,13 @@ Mapped map_impulses(const std::vector<perp::contact::Contact>& contacts, const s
       const PerpB2Point& point = points[p];
       const bool same = (point.body_a == a && point.body_b == b) || (point.body_a == b && point.body_b == a);
       if (!same || used[p]) continue;
-      const double distance = (Eigen::Vector2d(point.x, point.y) - c.point).norm();
+      const Eigen::Vector2d at =
+          point.body_a >= 0
+              ? Eigen::Vector2d(start.bodies[static_cast<std::size_t>(point.body_a)].position +
+                                Eigen::Vector2d(point.anchor_ax, point.anchor_ay))
+              : Eigen::Vector2d(start.bodies[static_cast<std::size_t>(point.body_b)].position +
+                                Eigen::Vector2d(point.anchor_bx, point.anchor_by));
+      const double distance = (at - c.point).norm();
       if (best == points.size() || distance < best_distance) {
         best = p;
         best_distance = distance;
@@ -522,11 +532,15 @@ Mapped map_impulses(const std::vector<perp::contact::Contact>& contacts, const s
     used[best] = 1;
     const PerpB2Point& point = points[best];
     const double total_normal = point.total_normal_impulse;
-    const double scale = point.normal_impulse > 0 ? total_normal / point.normal_impulse : substeps;
+    const double bound = friction * std::max(0.0, total_normal);
+    const double total_tangent = std::clamp(substeps * point.tangent_impulse, -bound, bound);
     const Eigen::Vector2d n(point.nx, point.ny);
     const Eigen::Vector2d t(point.ny, -point.nx);  // Box2D's b2RightPerp(normal)
-    const Eigen::Vector2d on_b = total_normal * n + scale * point.tangent_impulse * t;  // on Box2D's body b
+    const Eigen::Vector2d on_b = total_normal * n + total_tangent * t;  // on Box2D's body b
     const Eigen::Vector2d on_a = point.body_a == a ? Eigen::Vector2d(-on_b) : on_b;     // on perp's body a
+    const double sine = std::abs(n.x() * c.normal.y() - n.y() * c.normal.x());
+    mapped.angle = std::max(mapped.angle, std::asin(std::min(1.0, sine)));
+    mapped.angle_rms += std::abs(total_normal) * sine * sine;
     mapped.normal[k] = on_a.dot(c.normal);
     mapped.tangent[k] = on_a.dot(c.tangent());
   }
@@ -537,6 +551,7 @@ Mapped map_impulses(const std::vector<perp::contact::Contact>& contacts, const s
     if (!used[p]) left += std::abs(points[p].total_normal_impulse);
   }
   mapped.unmatched_share = all > 0 ? left / all : 0;
+  mapped.angle_rms = all > left ? std::sqrt(mapped.angle_rms / (all - left)) : 0;
   return mapped;
 }
 
@@ -632,7 +647,7 @@ void score_box2d3(Box2d3& engine, const World& state, int count, double friction
     times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     if (repeat == 0) points = engine.points();
   }
-  const Mapped mapped = map_impulses(contacts, points, count);
+  const Mapped mapped = map_impulses(state, contacts, points, count, friction);
   const perp::FrictionContactResiduals c =
       perp::friction_contact_residuals(problem, interleave(mapped.normal, mapped.tangent));
   row.add(percentile(times, 0.5), c);
@@ -678,9 +693,9 @@ void score_box2d3(Box2d3& engine, const World& state, int count, double friction
     }
     if (verbose) std::fprintf(stderr,
                  "step %d, Box2D 3 at %d sub-steps: %.2f ms, relative error %.2e, %zu perp contacts (%d without a Box2D "
-                 "point), %.2f %% of Box2D's impulse on points perp leaves open, momentum change unexplained %.1f %%\n",
+                 "point), %.2f %% of Box2D's impulse on points perp leaves open, momentum change unexplained %.1f %%, normals apart by %.2g rad at most (%.2g rms)\n",
                  k, count, percentile(times, 0.5), c.relative_error, contacts.size(), mapped.bare,
-                 100 * mapped.unmatched_share, 100 * unexplained);
+                 100 * mapped.unmatched_share, 100 * unexplained, mapped.angle, mapped.angle_rms);
   }
   perp_b2v3_restore(engine.world);
 }
@@ -691,7 +706,7 @@ void score_perp(const Box2d3& engine, const World& state, const perp::contact::M
                 const std::vector<double>& tolerances, std::vector<Precision>& rows, bool verbose, int k) {
   const std::vector<perp::contact::Contact> contacts = active_contacts(state, options.activation_tolerance);
   const perp::FrictionContact problem = step_problem(state, contacts, options.friction);
-  const Mapped before = map_impulses(contacts, engine.points(), 4);
+  const Mapped before = map_impulses(state, contacts, engine.points(), 4, options.friction);
   World warm = state;
   warm.impulses.clear();
   for (std::size_t c = 0; c < contacts.size(); ++c) {
@@ -730,12 +745,13 @@ void score_perp(const Box2d3& engine, const World& state, const perp::contact::M
 /// sampled steps on its own states; perp's rows step from the states of the 4-sub-step run.
 void work_precision(const perp::contact::MoreauJeanOptions& base, const std::vector<double>& sample_steps,
                     const std::vector<double>& substeps, const std::vector<double>& tolerances, int workers,
-                    bool verbose) {
+                    bool recycling, bool verbose) {
   const Scene scene = disks(1000);
   std::vector<Precision> rows;
   for (const double s : substeps) {
     rows.push_back({"Box2D 3, " + std::to_string(static_cast<int>(s)) + " sub-steps" +
-                    (workers > 1 ? ", " + std::to_string(workers) + " workers" : "")});
+                    (workers > 1 ? ", " + std::to_string(workers) + " workers" : "") +
+                    (recycling ? "" : ", no contact recycling")});
   }
   std::vector<Precision> perp_rows;
   for (const double t : tolerances) {
@@ -752,7 +768,7 @@ void work_precision(const perp::contact::MoreauJeanOptions& base, const std::vec
   int samples = 0;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const int count = static_cast<int>(runs[r]);
-    Box2d3 engine(scene.world, base.friction, workers);
+    Box2d3 engine(scene.world, base.friction, workers, recycling);
     World state = scene.world;
     samples = 0;
     for (int k = 0; k <= last; ++k) {
@@ -821,6 +837,7 @@ int main(int argc, char** argv) {
   bool precision = false;
   double max_seconds_perp = 0;
   int wp_workers = 1;
+  bool wp_recycling = true;
   std::vector<double> wp_steps{40, 80, 120, 180, 240};
   std::vector<double> wp_substeps{1, 2, 4, 8, 16};
   std::vector<double> wp_tolerances{1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
@@ -831,7 +848,7 @@ int main(int argc, char** argv) {
         "usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME] "
         "[--anitescu-potra] [--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] "
         "[--perp-only] [--no-box2d2] [--no-box2d3] [--no-split] [--max-seconds-perp S] [--box2d-iterations V/P]... "
-        "[--verbose] [--work-precision [--wp-steps K,...] [--wp-tolerances T,...] [--wp-substeps S,...] [--wp-workers N]]\n");
+        "[--verbose] [--work-precision [--wp-steps K,...] [--wp-tolerances T,...] [--wp-substeps S,...] [--wp-workers N] [--wp-no-recycling]]\n");
     return 2;
   };
   for (int i = 1; i < argc; ++i) {
@@ -901,6 +918,8 @@ int main(int argc, char** argv) {
       wp_substeps = parse_list(argv[++i]);
     } else if (arg == "--wp-workers" && i + 1 < argc) {
       wp_workers = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--wp-no-recycling") {
+      wp_recycling = false;
     } else if (arg == "--wp-tolerances" && i + 1 < argc) {
       wp_tolerances = parse_list(argv[++i]);
     } else if (arg == "--verbose") {
@@ -923,7 +942,7 @@ int main(int argc, char** argv) {
   }
 #else
   if (precision) {
-    work_precision(base, wp_steps, wp_substeps, wp_tolerances, wp_workers, verbose);
+    work_precision(base, wp_steps, wp_substeps, wp_tolerances, wp_workers, wp_recycling, verbose);
     return 0;
   }
 #endif
