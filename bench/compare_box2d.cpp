@@ -940,6 +940,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "compare_box2d: --work-precision needs Box2D 3, which was not built in\n");
     return 2;
   }
+  (void)wp_workers;
+  (void)wp_recycling;
 #else
   if (precision) {
     work_precision(base, wp_steps, wp_substeps, wp_tolerances, wp_workers, wp_recycling, verbose);
