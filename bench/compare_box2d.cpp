@@ -753,10 +753,13 @@ void work_precision(const perp::contact::MoreauJeanOptions& base, const std::vec
                     (workers > 1 ? ", " + std::to_string(workers) + " workers" : "") +
                     (recycling ? "" : ", no contact recycling")});
   }
+  const char* model = base.friction_model == perp::contact::FrictionModel::AnitescuPotra    ? "Anitescu-Potra"
+                      : base.friction_model == perp::contact::FrictionModel::StewartTrinkle ? "Stewart-Trinkle"
+                                                                                             : "Coulomb";
   std::vector<Precision> perp_rows;
   for (const double t : tolerances) {
-    char name[64];
-    std::snprintf(name, sizeof name, "perp, tolerance %.0e", t);
+    char name[128];
+    std::snprintf(name, sizeof name, "perp (%s, %s), tolerance %.0e", model, perp::to_string(base.method).c_str(), t);
     perp_rows.push_back({name});
   }
   perp::contact::MoreauJeanOptions options = base;
@@ -784,11 +787,7 @@ void work_precision(const perp::contact::MoreauJeanOptions& base, const std::vec
   rows.insert(rows.end(), perp_rows.begin(), perp_rows.end());
   std::printf("Work-precision: 1 000 disks between walls, mu = %g, h = 1/60, %d sampled steps; Box2D 3 on %d worker(s), "
               "each row its own run; perp (%s, %s) from the states of Box2D 3's 4-sub-step run\n\n",
-              base.friction, samples, workers,
-              base.friction_model == perp::contact::FrictionModel::AnitescuPotra    ? "Anitescu-Potra"
-              : base.friction_model == perp::contact::FrictionModel::StewartTrinkle ? "Stewart-Trinkle"
-                                                                                     : "Coulomb",
-              perp::to_string(base.method).c_str());
+              base.friction, samples, workers, model, perp::to_string(base.method).c_str());
   std::printf("| engine | ms a step (median) | relative error (median) | relative error (max) | samples meeting 1e-6 | "
               "Signorini (m/s) | Coulomb (N s) | complementarity | max. dissipation | note |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
