@@ -1,28 +1,41 @@
-// Side-by-side runs of perp's Moreau–Jean step and Box2D 2.4.1 (Debian libbox2d-dev) on the same
-// scenes, in one process: a vertical stack of 10 boxes, pyramids of boxes (Box2D's own stress
-// test: rows touching, no walls), and heaps of disks dropped on the ground. Same h = 1/60, μ = 0.6
+// Side-by-side runs of perp's Moreau–Jean step, Box2D 2.4.1 (Debian libbox2d-dev) and Box2D 3.2
+// (built from ../shared/anchors/box2d-v3 when that folder is there: bench/CMakeLists.txt) on the
+// same scenes, in one process: a vertical stack of 10 boxes, pyramids of boxes (Box2D's own stress
+// test: rows touching, no walls), heaps of disks dropped between two walls on the ground, a box on a
+// slope, and Box2D 3's own large_pyramid (5 050 unit boxes, 100 at the base). Same h = 1/60, μ = 0.6
 // (--friction), restitution 0, masses (density 1 per unit area), gravity 9.81.
 //
-// Per scene and engine: wall-clock ms a step (mean over the run, the step call alone, and the
-// median step: perp's mean is a few hard steps — a cold start, a heap settling — over cheap
-// warm-started ones), the
-// largest and the mean penetration (measured for both engines by perp's own contact detection
-// on the engine's state after each step, so that the figures compare), the drift of the top body
-// over the run, whether the structure stands (every body within 10 % of its size of where it
-// started; for heaps: n/a), the final kinetic energy, and for perp the steps whose frictional
-// contact problem was not solved to the tolerance and the largest of its physical criteria.
+// Per scene and engine: wall-clock ms a step (mean, p50, p95 and max over the run, the step call
+// alone: perp's mean is a few hard steps — a cold start, a heap settling — over cheap warm-started
+// ones), the largest, the mean (over steps, of each step's largest) and the final penetration
+// (measured for every engine by perp's own contact detection on the engine's state after each
+// step, so that the figures compare), the drift of the top body over the run, whether the
+// structure stands (every body within 10 % of its size of where it started; for heaps: n/a), the
+// final kinetic energy, and for perp the steps whose frictional contact problem met a relative
+// error of 1e-6, the steps not solved to the step's tolerance, the largest of its physical
+// criteria and the share of the step in the solve.
 //
-// Box2D rounds every polygon by b2_polygonRadius (1 cm): its boxes are made that much smaller so
-// that the rounded outline is perp's box. Box2D is run at its defaults (8 velocity, 3 position
-// iterations, sleeping on) and at (30, 10), and at 8/3 without sleeping (like perp).
+// Box2D 2.4.1 rounds every polygon by b2_polygonRadius (1 cm): its boxes are made that much smaller
+// so that the rounded outline is perp's box. It is run at its defaults (8 velocity, 3 position
+// iterations, sleeping on) and at (30, 10), and at 8/3 without sleeping (like perp). Box2D 3 (boxes
+// without rounding) is run at its defaults — 4 sub-steps, soft contacts (30 Hz), continuous
+// collision — with sleeping off, on 1 worker and on 2 (its own scheduler's threads).
 //
-// Usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--anitescu-potra] [--sleeping]
-//                      [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] [--perp-only]
-//                      [--box2d-iterations V/P]... [--verbose]
+// --work-precision: Box2D 3's impulses scored by perp's four criteria against perp's at a ladder
+// of tolerances, on states of the 1 000-disk heap (bench/README.md, "Box2D 3 side by side", says
+// exactly what is scored).
+//
+// Usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME]
+//                      [--anitescu-potra] [--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N]
+//                      [--dense-pivoting N] [--perp-only] [--no-box2d2] [--no-box2d3] [--no-split]
+//                      [--max-seconds-perp S] [--box2d-iterations V/P]... [--verbose]
+//                      [--work-precision [--wp-steps K,K,...] [--wp-tolerances T,T,...] [--wp-substeps S,S,...]
+//                       [--wp-workers N] [--wp-no-recycling]]
 //   (scenes: stack10, pyramid5, pyramid20, disks100, disks1000 (between two walls), slope20; default
-//   all, 10 s each; disks10000 only when named; MU: the friction coefficient of every body, wall and the ground
-//   in both engines, default 0.6; M: perp's method, default auto; --anitescu-potra: perp steps the convex
-//   relaxation of Coulomb friction instead of Coulomb's law; --sleeping: perp with its islands' sleeping on, as
+//   all, 10 s each; disks10000 and large_pyramid only when named; MU: the friction coefficient of every body, wall and the ground
+//   in every engine, default 0.6; M: perp's method by name, default auto; --friction-model NAME: perp's
+//   friction model by name (coulomb, the default; stewart-trinkle; anitescu-potra); --anitescu-potra: the same
+//   as --friction-model anitescu-potra; --sleeping: perp with its islands' sleeping on, as
 //   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --shift-updates N: the planar Coulomb
 //   step's auto tries at most N updates of the fixed point on de Saxce's shift (0, the default of
 //   friction_contact.auto_shift_updates: not tried); --max-iterations N: the step's solve options'
@@ -30,10 +43,18 @@
 //   --nsgs-sweeps N: friction_contact.auto_nsgs_sweeps (auto's first sweeps, default 1000);
 //   --dense-pivoting N: MoreauJeanOptions::dense_pivoting_max_size (the largest LCP a step pivots on
 //   densely, default 1000 unknowns; friction_contact.lcp_max_size raised to it too);
-//   --perp-only skips Box2D; --box2d-iterations V/P adds a Box2D row at V velocity and P position
-//   iterations without sleeping (repeatable: to find the iterations at which Box2D takes perp's time a step,
-//   and compare their penetration and drift at equal time);
-//   --verbose prints each perp step's solve on stderr)
+//   --perp-only skips both Box2Ds, --no-box2d2 Box2D 2.4.1, --no-box2d3 Box2D 3; --no-split skips perp's
+//   split-impulse row; --max-seconds-perp S stops each perp run after S seconds of stepping (the row says how
+//   many steps it ran; its figures are over those steps); --box2d-iterations V/P adds a Box2D 2.4.1 row at V
+//   velocity and P position iterations without sleeping (repeatable: to find the iterations at which Box2D takes
+//   perp's time a step, and compare their penetration and drift at equal time);
+//   --verbose prints each perp step's solve on stderr;
+//   --work-precision runs only the work-precision table: Box2D 3 (1 worker; N with --wp-workers) drops the 1 000 disks once at
+//   each sub-step count of --wp-substeps (default 1,2,4,8,16), and at each step K of --wp-steps (default
+//   40,80,120,180,240) its step from its own state is timed and its impulses scored; perp steps from the
+//   states of the 4-sub-step run at each tolerance of --wp-tolerances (default 1e-2,1e-3,...,1e-10) with
+//   --method and --friction-model; --wp-no-recycling: Box2D 3 with its bodies' contact recycling off (on by
+//   default: a pair that moved little keeps an earlier step's manifold); --verbose prints each sample on stderr)
 //
 // Box2D is a comparison target only: nothing in perp links to it.
 
@@ -47,13 +68,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "perp/contact/body.hpp"
 #include "perp/contact/detection.hpp"
+#include "perp/contact/jacobian.hpp"
 #include "perp/contact/moreau_jean.hpp"
+#include "perp/core/friction_contact.hpp"
+
+#ifdef PERP_HAVE_BOX2D3
+#include "box2d3_adapter.h"
+#endif
 
 namespace {
 
@@ -148,16 +176,38 @@ Scene slope() {
   return scene;
 }
 
+/// Box2D 3's benchmark/large_pyramid (shared/benchmarks.c, CreateLargePyramid): 100 unit boxes at
+/// the base, 5 050 in all, rows offset by half a box, on the ground.
+Scene large_pyramid() {
+  Scene scene{"large_pyramid", {}, true};
+  constexpr int kBase = 100;
+  for (int i = 0; i < kBase; ++i) {
+    const double y = (2.0 * i + 1.0) * 0.5;
+    for (int j = i; j < kBase; ++j) {
+      const double x = (i + 1.0) * 0.5 + (j - i) - 0.5 * kBase;
+      scene.world.bodies.push_back(make_box("b" + std::to_string(i) + "_" + std::to_string(j), 1.0, {x, y}));
+    }
+  }
+  scene.world.ground = perp::contact::Ground{0};
+  return scene;
+}
+
 struct Figures {
-  double ms_per_step = 0;
-  double median_ms = 0;  // the median step: the cost of a step without the few hard ones
+  double ms_per_step = 0;  // mean
+  double median_ms = 0;    // p50: the cost of a step without the few hard ones
+  double p95_ms = 0;
+  double max_ms = 0;
   std::vector<double> step_ms;
   double max_penetration = 0;
   double mean_penetration = 0;  // mean over steps of the step's largest penetration
+  double end_penetration = 0;   // after the last step
   double top_drift = 0;
   bool stands = true;
   double kinetic = 0;
+  int steps = 0;       // steps run (fewer than asked when --max-seconds-perp stopped the run)
+  int asked = 0;       // steps asked
   int unsolved = 0;
+  int met_1e6 = 0;     // perp: steps whose problem met a relative error of 1e-6 (or had no contact)
   double worst_criterion = 0;
   double solve_share = 0;  // perp: the fraction of the step spent in solve(FrictionContact)
   bool perp = false;
@@ -179,12 +229,22 @@ std::size_t top_body(const World& world) {
   return top;
 }
 
+double percentile(std::vector<double> values, double fraction) {
+  if (values.empty()) return 0;
+  const auto at = static_cast<std::size_t>(std::min<double>(static_cast<double>(values.size()) - 1,
+                                                            std::floor(fraction * static_cast<double>(values.size()))));
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
+  return values[at];
+}
+
 void finish(Figures& figures, const Scene& scene, const World& end, int steps, double total_ms) {
-  figures.ms_per_step = total_ms / steps;
-  std::vector<double> sorted = figures.step_ms;
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
-  figures.median_ms = sorted.empty() ? 0 : sorted[sorted.size() / 2];
-  figures.mean_penetration /= steps;
+  figures.steps = steps;
+  figures.ms_per_step = steps > 0 ? total_ms / steps : 0;
+  figures.median_ms = percentile(figures.step_ms, 0.5);
+  figures.p95_ms = percentile(figures.step_ms, 0.95);
+  figures.max_ms = figures.step_ms.empty() ? 0 : *std::max_element(figures.step_ms.begin(), figures.step_ms.end());
+  if (steps > 0) figures.mean_penetration /= steps;
+  figures.end_penetration = penetration(end);
   const std::size_t top = top_body(scene.world);
   figures.top_drift = (end.bodies[top].position - scene.world.bodies[top].position).norm();
   for (std::size_t i = 0; i < end.bodies.size(); ++i) {
@@ -197,9 +257,15 @@ void finish(Figures& figures, const Scene& scene, const World& end, int steps, d
   }
 }
 
+double worst_of(const perp::FrictionContactResiduals& c) {
+  return std::max({c.signorini, c.coulomb, c.complementarity, c.dissipation});
+}
+
 /// `base`: the step options the flags chose (method, model, sleeping, solver limits); `split`: the
-/// split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on.
-Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanOptions& base, bool split, bool verbose) {
+/// split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on; `max_seconds`: stop
+/// after that much stepping (0: run every step).
+Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanOptions& base, bool split, bool verbose,
+                 double max_seconds) {
   World world = scene.world;
   perp::contact::MoreauJeanOptions options = base;
   if (split) {
@@ -211,14 +277,17 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
   options.gravity = {0, -kGravity};
   Figures figures;
   figures.perp = true;
+  figures.asked = steps;
   double total_ms = 0;
-  for (int k = 0; k < steps; ++k) {
+  int k = 0;
+  for (; k < steps && (max_seconds <= 0 || total_ms < 1000 * max_seconds); ++k) {
     const auto start = std::chrono::steady_clock::now();
     const perp::contact::StepReport report = perp::contact::moreau_jean_step(world, options);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     total_ms += ms;
     figures.step_ms.push_back(ms);
     if (report.status != perp::Status::Solved) ++figures.unsolved;
+    if (!report.ran_solve() || report.criteria.relative_error <= 1e-6) ++figures.met_1e6;
     if (verbose) {
       const std::string answered = report.ran_solve() ? perp::to_string(report.result.method) : "";
       std::fprintf(stderr, "step %d: %zu contacts, %s, %s, %d iterations, residual %.2e, solve %.2f ms, unknowns %ld%s%s\n", k,
@@ -228,13 +297,12 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
       if (report.status != perp::Status::Solved) std::fprintf(stderr, "  %s\n", report.result.message.c_str());
     }
     figures.solve_share += report.solve_ms;
-    figures.worst_criterion = std::max({figures.worst_criterion, report.criteria.signorini, report.criteria.coulomb,
-                                        report.criteria.complementarity, report.criteria.dissipation});
+    figures.worst_criterion = std::max(figures.worst_criterion, worst_of(report.criteria));
     const double deepest = penetration(world);
     figures.max_penetration = std::max(figures.max_penetration, deepest);
     figures.mean_penetration += deepest;
   }
-  finish(figures, scene, world, steps, total_ms);
+  finish(figures, scene, world, k, total_ms);
   figures.solve_share /= total_ms;
   return figures;
 }
@@ -293,6 +361,7 @@ Figures run_box2d(const Scene& scene, int steps, double friction, int velocity_i
   }
   World state = scene.world;
   Figures figures;
+  figures.asked = steps;
   double total_ms = 0;
   for (int k = 0; k < steps; ++k) {
     const auto start = std::chrono::steady_clock::now();
@@ -316,16 +385,440 @@ Figures run_box2d(const Scene& scene, int steps, double friction, int velocity_i
   return figures;
 }
 
-void print(const Scene& scene, const std::string& engine, const Figures& f) {
-  char perp_columns[96] = "-";
-  if (f.perp) {
-    std::snprintf(perp_columns, sizeof perp_columns, "%d | %.1e | %.0f %%", f.unsolved, f.worst_criterion,
-                  100 * f.solve_share);
+/// "1,2,4": the numbers of a comma-separated list.
+std::vector<double> parse_list(const std::string& text) {
+  std::vector<double> values;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    if (!item.empty()) values.push_back(std::strtod(item.c_str(), nullptr));
   }
-  std::printf("| %s | %s | %.3f | %.3f | %.2e | %.2e | %.2e | %s | %.2e | %s |\n", scene.name.c_str(), engine.c_str(),
-              f.ms_per_step, f.median_ms, f.max_penetration, f.mean_penetration, f.top_drift,
-              !scene.structure ? "n/a" : f.stands ? "yes" : "no", f.kinetic,
-              f.perp ? perp_columns : "- | - | -");
+  return values;
+}
+
+#ifdef PERP_HAVE_BOX2D3
+/// A Box2D 3 world of the scene (a perp World: its bodies' state, its walls; the ground at y = 0).
+struct Box2d3 {
+  PerpB2World* world = nullptr;
+  Box2d3(const World& scene, double friction, int workers, bool recycling = true) {
+    std::vector<PerpB2Body> bodies;
+    for (const Body& body : scene.bodies) {
+      PerpB2Body b{};
+      if (const auto* box = std::get_if<perp::contact::Box>(&body.shape)) {
+        b.is_box = 1;
+        b.half_width = box->width / 2;
+        b.half_height = box->height / 2;
+      } else {
+        b.radius = std::get<perp::contact::Disk>(body.shape).radius;
+      }
+      b.x = body.position.x();
+      b.y = body.position.y();
+      b.angle = body.angle;
+      b.vx = body.velocity.x();
+      b.vy = body.velocity.y();
+      b.w = body.angular_velocity;
+      bodies.push_back(b);
+    }
+    std::vector<PerpB2Segment> segments;
+    for (const perp::contact::Plane& plane : scene.planes) {
+      const Eigen::Vector2d n = plane.unit_normal();
+      const Eigen::Vector2d along(n.y(), -n.x());
+      const Eigen::Vector2d a = plane.point - 1000 * along;
+      const Eigen::Vector2d b = plane.point + 1000 * along;
+      segments.push_back({a.x(), a.y(), b.x(), b.y()});
+    }
+    world = perp_b2v3_create(bodies.data(), static_cast<int>(bodies.size()), segments.data(),
+                             static_cast<int>(segments.size()), friction, kGravity, workers, recycling ? 1 : 0);
+  }
+  ~Box2d3() { perp_b2v3_destroy(world); }
+  Box2d3(const Box2d3&) = delete;
+  Box2d3& operator=(const Box2d3&) = delete;
+  /// `state`'s bodies := Box2D's.
+  void read(World& state) const {
+    std::vector<double> out(6 * state.bodies.size());
+    perp_b2v3_state(world, out.data());
+    for (std::size_t i = 0; i < state.bodies.size(); ++i) {
+      Body& body = state.bodies[i];
+      body.position = {out[6 * i], out[6 * i + 1]};
+      body.angle = out[6 * i + 2];
+      body.velocity = {out[6 * i + 3], out[6 * i + 4]};
+      body.angular_velocity = out[6 * i + 5];
+    }
+  }
+  [[nodiscard]] std::vector<PerpB2Point> points() const {
+    std::vector<PerpB2Point> out(4096);
+    int count = perp_b2v3_points(world, out.data(), static_cast<int>(out.size()));
+    if (count > static_cast<int>(out.size())) {
+      out.resize(static_cast<std::size_t>(count));
+      count = perp_b2v3_points(world, out.data(), count);
+    }
+    out.resize(static_cast<std::size_t>(count));
+    return out;
+  }
+};
+
+/// Box2D 3 at its defaults (sub-steps, soft contacts), sleeping off, `workers` workers.
+Figures run_box2d3(const Scene& scene, int steps, double friction, int workers, int substeps) {
+  Box2d3 engine(scene.world, friction, workers);
+  if (engine.world == nullptr) return {};
+  World state = scene.world;
+  Figures figures;
+  figures.asked = steps;
+  double total_ms = 0;
+  for (int k = 0; k < steps; ++k) {
+    const auto start = std::chrono::steady_clock::now();
+    perp_b2v3_step(engine.world, kTimestep, substeps);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    total_ms += ms;
+    figures.step_ms.push_back(ms);
+    engine.read(state);
+    const double deepest = penetration(state);
+    figures.max_penetration = std::max(figures.max_penetration, deepest);
+    figures.mean_penetration += deepest;
+  }
+  finish(figures, scene, state, steps, total_ms);
+  return figures;
+}
+
+/// Box2D 3's impulses over one step (N·s, the totals applied across its sub-steps) on perp's
+/// contacts: each perp contact takes the Box2D manifold point of the same pair of bodies (a wall or
+/// the ground: any static one) nearest to its point (Box2D's point: the centre of its body, in
+/// `start`, the state the step started from, plus its anchor), each point used once. Box2D stores
+/// the normal impulse applied over the whole step (totalNormalImpulse) but only the last sub-step's
+/// friction impulse: the step's friction impulse is taken as that one times the sub-steps, clipped
+/// to μ totalNormalImpulse (exact at 1 sub-step; bench/README.md measures the estimate above it).
+struct Mapped {
+  Eigen::VectorXd normal;
+  Eigen::VectorXd tangent;
+  double unmatched_share = 0;  // of Box2D's total normal impulse, on points no perp contact took
+  int bare = 0;                // perp contacts no Box2D point was found for (their impulse: 0)
+  double angle = 0;            // the largest angle (rad) between a perp normal and its Box2D point's
+  double angle_rms = 0;        // the root mean square of those angles, weighted by the normal impulse
+};
+
+Mapped map_impulses(const World& start, const std::vector<perp::contact::Contact>& contacts,
+                    const std::vector<PerpB2Point>& points, int substeps, double friction) {
+  Mapped mapped;
+  const auto m = static_cast<Eigen::Index>(contacts.size());
+  mapped.normal = Eigen::VectorXd::Zero(m);
+  mapped.tangent = Eigen::VectorXd::Zero(m);
+  std::vector<char> used(points.size(), 0);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const perp::contact::Contact& c = contacts[static_cast<std::size_t>(k)];
+    const int a = c.body_a;
+    const int b = c.body_b < 0 ? -1 : c.body_b;
+    std::size_t best = points.size();
+    double best_distance = 0;
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      const PerpB2Point& point = points[p];
+      const bool same = (point.body_a == a && point.body_b == b) || (point.body_a == b && point.body_b == a);
+      if (!same || used[p]) continue;
+      const Eigen::Vector2d at =
+          point.body_a >= 0
+              ? Eigen::Vector2d(start.bodies[static_cast<std::size_t>(point.body_a)].position +
+                                Eigen::Vector2d(point.anchor_ax, point.anchor_ay))
+              : Eigen::Vector2d(start.bodies[static_cast<std::size_t>(point.body_b)].position +
+                                Eigen::Vector2d(point.anchor_bx, point.anchor_by));
+      const double distance = (at - c.point).norm();
+      if (best == points.size() || distance < best_distance) {
+        best = p;
+        best_distance = distance;
+      }
+    }
+    if (best == points.size()) {
+      ++mapped.bare;
+      continue;
+    }
+    used[best] = 1;
+    const PerpB2Point& point = points[best];
+    const double total_normal = point.total_normal_impulse;
+    const double bound = friction * std::max(0.0, total_normal);
+    const double total_tangent = std::clamp(substeps * point.tangent_impulse, -bound, bound);
+    const Eigen::Vector2d n(point.nx, point.ny);
+    const Eigen::Vector2d t(point.ny, -point.nx);  // Box2D's b2RightPerp(normal)
+    const Eigen::Vector2d on_b = total_normal * n + total_tangent * t;  // on Box2D's body b
+    const Eigen::Vector2d on_a = point.body_a == a ? Eigen::Vector2d(-on_b) : on_b;     // on perp's body a
+    const double sine = std::abs(n.x() * c.normal.y() - n.y() * c.normal.x());
+    mapped.angle = std::max(mapped.angle, std::asin(std::min(1.0, sine)));
+    mapped.angle_rms += std::abs(total_normal) * sine * sine;
+    mapped.normal[k] = on_a.dot(c.normal);
+    mapped.tangent[k] = on_a.dot(c.tangent());
+  }
+  double all = 0;
+  double left = 0;
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    all += std::abs(points[p].total_normal_impulse);
+    if (!used[p]) left += std::abs(points[p].total_normal_impulse);
+  }
+  mapped.unmatched_share = all > 0 ? left / all : 0;
+  mapped.angle_rms = all > left ? std::sqrt(mapped.angle_rms / (all - left)) : 0;
+  return mapped;
+}
+
+/// The Coulomb step's frictional contact problem (d = 2) of `contacts` at `world`'s state, as
+/// moreau_jean.hpp poses it: W = J M⁻¹ Jᵀ with J's normal and tangent rows interleaved per
+/// contact, q = J v_free (v_free = v + h g; restitution 0, no Baumgarte), μ each.
+perp::FrictionContact step_problem(const World& world, const std::vector<perp::contact::Contact>& contacts,
+                                   double friction) {
+  const auto n = static_cast<Eigen::Index>(world.bodies.size());
+  Eigen::VectorXd inverse_mass(3 * n);
+  Eigen::VectorXd v_free(3 * n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Body& body = world.bodies[static_cast<std::size_t>(i)];
+    inverse_mass.segment<3>(3 * i) << 1 / body.mass, 1 / body.mass, 1 / body.moment_of_inertia();
+    v_free.segment<2>(3 * i) = body.velocity + kTimestep * Eigen::Vector2d(0, -kGravity);
+    v_free[3 * i + 2] = body.angular_velocity;
+  }
+  perp::FrictionContact problem;
+  problem.dimension = 2;
+  problem.W = perp::contact::delassus_interleaved(contacts, inverse_mass);
+  problem.q = perp::contact::interleaved_jacobian(contacts, n) * v_free;
+  problem.mu = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(contacts.size()), friction);
+  return problem;
+}
+
+Eigen::VectorXd interleave(const Eigen::VectorXd& normal, const Eigen::VectorXd& tangent) {
+  Eigen::VectorXd r(2 * normal.size());
+  for (Eigen::Index k = 0; k < normal.size(); ++k) {
+    r[2 * k] = normal[k];
+    r[2 * k + 1] = tangent[k];
+  }
+  return r;
+}
+
+/// One row of the work-precision table: a step's cost and its criteria, over the sampled states.
+struct Precision {
+  std::string engine;
+  std::vector<double> ms;
+  std::vector<double> relative;
+  perp::FrictionContactResiduals worst;  // each criterion's largest over the samples
+  int met = 0;                           // samples whose relative error met 1e-6
+  int unsolved = 0;                      // perp: steps not solved to their tolerance
+  double unmatched = 0;                  // Box2D: largest share of its impulse perp had no contact for
+  double unexplained = 0;                // Box2D: largest |M Δv − Jᵀ r| / |M Δv| (see score_box2d3)
+  void add(double step_ms, const perp::FrictionContactResiduals& c) {
+    ms.push_back(step_ms);
+    relative.push_back(c.relative_error);
+    if (c.relative_error <= 1e-6) ++met;
+    worst.signorini = std::max(worst.signorini, c.signorini);
+    worst.coulomb = std::max(worst.coulomb, c.coulomb);
+    worst.complementarity = std::max(worst.complementarity, c.complementarity);
+    worst.dissipation = std::max(worst.dissipation, c.dissipation);
+  }
+};
+
+/// The active contacts of a step from `world` as moreau_jean_step finds them when the world carries
+/// no impulses: detected within the distance any pair can close in half a step, then kept when the
+/// predicted gap g + h/2 · ġ is <= activation_tolerance (ġ = J_N v).
+std::vector<perp::contact::Contact> active_contacts(const World& world, double tolerance) {
+  double fastest = 0;
+  for (const Body& body : world.bodies) {
+    fastest = std::max(fastest, body.velocity.norm() + std::abs(body.angular_velocity) * body.bounding_radius());
+  }
+  const double margin = 0.5 * kTimestep * 2 * fastest + tolerance;
+  std::vector<perp::contact::Contact> active;
+  for (const perp::contact::Contact& c : perp::contact::detect_contacts(world, margin)) {
+    const auto velocity_at = [&](int body, const Eigen::Vector2d& arm) -> Eigen::Vector2d {
+      if (body < 0) return Eigen::Vector2d::Zero();
+      const Body& b = world.bodies[static_cast<std::size_t>(body)];
+      return b.velocity + b.angular_velocity * Eigen::Vector2d(-arm.y(), arm.x());
+    };
+    const double rate = c.normal.dot(velocity_at(c.body_a, c.arm_a) - velocity_at(c.body_b, c.arm_b));
+    if (c.gap + 0.5 * kTimestep * rate <= tolerance) active.push_back(c);
+  }
+  return active;
+}
+
+/// One sampled state scored: Box2D 3 stepped from it at `count` sub-steps (the median of three
+/// timings, each from the snapshot), its impulses mapped on perp's contacts of that state.
+void score_box2d3(Box2d3& engine, const World& state, int count, double friction, Precision& row, bool verbose, int k) {
+  const std::vector<perp::contact::Contact> contacts = active_contacts(state, 1e-9);
+  const perp::FrictionContact problem = step_problem(state, contacts, friction);
+  if (!perp_b2v3_save(engine.world)) {
+    std::fprintf(stderr, "compare_box2d: Box2D 3's snapshot failed at step %d\n", k);
+    std::exit(1);
+  }
+  std::vector<double> times;
+  std::vector<PerpB2Point> points;
+  for (int repeat = 0; repeat < 3; ++repeat) {  // the median of three: the machine is shared
+    perp_b2v3_restore(engine.world);
+    const auto start = std::chrono::steady_clock::now();
+    perp_b2v3_step(engine.world, kTimestep, count);
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    if (repeat == 0) points = engine.points();
+  }
+  const Mapped mapped = map_impulses(state, contacts, points, count, friction);
+  const perp::FrictionContactResiduals c =
+      perp::friction_contact_residuals(problem, interleave(mapped.normal, mapped.tangent));
+  row.add(percentile(times, 0.5), c);
+  row.unmatched = std::max(row.unmatched, mapped.unmatched_share);
+  {
+    // How much of Box2D's own change of momentum over the step the mapped impulses explain:
+    // |M (v⁺ − v_free) − Jᵀ r| / |M (v⁺ − v_free)| (its sub-steps move the contacts, and it
+    // pushes on contacts perp leaves open, so not 0).
+    World after = state;
+    engine.read(after);
+    const auto n = static_cast<Eigen::Index>(state.bodies.size());
+    Eigen::VectorXd momentum(3 * n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const Body& b0 = state.bodies[static_cast<std::size_t>(i)];
+      const Body& b1 = after.bodies[static_cast<std::size_t>(i)];
+      momentum.segment<2>(3 * i) = b0.mass * (b1.velocity - b0.velocity - kTimestep * Eigen::Vector2d(0, -kGravity));
+      momentum[3 * i + 2] = b0.moment_of_inertia() * (b1.angular_velocity - b0.angular_velocity);
+    }
+    const Eigen::VectorXd explained =
+        perp::contact::interleaved_jacobian(contacts, n).transpose() * interleave(mapped.normal, mapped.tangent);
+    const double unexplained = (momentum - explained).norm() / momentum.norm();
+    row.unexplained = std::max(row.unexplained, unexplained);
+    if (verbose) {
+      Eigen::Index worst = 0;
+      double violation = -1;
+      for (Eigen::Index q = 0; q < mapped.normal.size(); ++q) {
+        const double v = std::max(std::abs(mapped.tangent[q]) - friction * mapped.normal[q], -mapped.normal[q]);
+        if (v > violation) violation = v, worst = q;
+      }
+      if (worst < mapped.normal.size()) {
+        const perp::contact::Contact& w = contacts[static_cast<std::size_t>(worst)];
+        std::fprintf(stderr, "  largest Coulomb violation %.3g at %d-%d (%.3f %.3f) n (%.3f %.3f) gap %.2e: N %g T %g\n",
+                     violation, w.body_a, w.body_b, w.point.x(), w.point.y(), w.normal.x(), w.normal.y(), w.gap,
+                     mapped.normal[worst], mapped.tangent[worst]);
+        for (const PerpB2Point& point : points) {
+          if ((point.body_a == w.body_a || point.body_b == w.body_a)) {
+            std::fprintf(stderr, "    box2d %d-%d at (%.4f %.4f) n (%.3f %.3f): N %g T %g total %g\n", point.body_a,
+                         point.body_b, point.x, point.y, point.nx, point.ny, point.normal_impulse, point.tangent_impulse,
+                         point.total_normal_impulse);
+          }
+        }
+      }
+    }
+    if (verbose) std::fprintf(stderr,
+                 "step %d, Box2D 3 at %d sub-steps: %.2f ms, relative error %.2e, %zu perp contacts (%d without a Box2D "
+                 "point), %.2f %% of Box2D's impulse on points perp leaves open, momentum change unexplained %.1f %%, normals apart by %.2g rad at most (%.2g rms)\n",
+                 k, count, percentile(times, 0.5), c.relative_error, contacts.size(), mapped.bare,
+                 100 * mapped.unmatched_share, 100 * unexplained, mapped.angle, mapped.angle_rms);
+  }
+  perp_b2v3_restore(engine.world);
+}
+
+/// perp's step from `state` at each tolerance, warm-started from the impulses Box2D carries into
+/// this step (mapped on perp's contacts), as perp's own last-step impulses would be.
+void score_perp(const Box2d3& engine, const World& state, const perp::contact::MoreauJeanOptions& options,
+                const std::vector<double>& tolerances, std::vector<Precision>& rows, bool verbose, int k) {
+  const std::vector<perp::contact::Contact> contacts = active_contacts(state, options.activation_tolerance);
+  const perp::FrictionContact problem = step_problem(state, contacts, options.friction);
+  const Mapped before = map_impulses(state, contacts, engine.points(), 4, options.friction);
+  World warm = state;
+  warm.impulses.clear();
+  for (std::size_t c = 0; c < contacts.size(); ++c) {
+    int ordinal = 0;
+    for (std::size_t d = 0; d < c; ++d) {
+      if (contacts[d].body_a == contacts[c].body_a && contacts[d].body_b == contacts[c].body_b) ++ordinal;
+    }
+    const auto i = static_cast<Eigen::Index>(c);
+    warm.impulses.push_back({contacts[c].body_a, contacts[c].body_b, ordinal, before.normal[i], before.tangent[i]});
+  }
+  for (std::size_t t = 0; t < tolerances.size(); ++t) {
+    World world = warm;
+    perp::contact::MoreauJeanOptions at = options;
+    at.solve.tolerance = tolerances[t];
+    const auto start = std::chrono::steady_clock::now();
+    const perp::contact::StepReport report = perp::contact::moreau_jean_step(world, at);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    // perp's impulses scored by the same problem as Box2D's when the step posed the same contacts
+    // (a pair loaded in the warm start stays active a little longer: then by the step's own problem).
+    const bool same = report.contacts.size() == contacts.size();
+    const perp::FrictionContactResiduals c =
+        same ? perp::friction_contact_residuals(problem, interleave(report.normal_impulse, report.tangent_impulse))
+             : report.criteria;
+    rows[t].add(ms, c);
+    if (report.status != perp::Status::Solved) ++rows[t].unsolved;
+    if (verbose) {
+      std::fprintf(stderr, "step %d, perp at %.0e: %zu contacts (%zu warm-started), %s, %.1f ms, relative error %.2e (report %.2e)%s\n",
+                   k, tolerances[t], report.contacts.size(), report.warm_started, perp::to_string(report.status).c_str(), ms,
+                   c.relative_error, report.criteria.relative_error, same ? "" : ", other contacts");
+    }
+  }
+}
+
+/// The work-precision table on the 1 000-disk heap (see the usage at the top of the file): each
+/// Box2D row is its own run at that many sub-steps (its warm start is its own), scored at the
+/// sampled steps on its own states; perp's rows step from the states of the 4-sub-step run.
+void work_precision(const perp::contact::MoreauJeanOptions& base, const std::vector<double>& sample_steps,
+                    const std::vector<double>& substeps, const std::vector<double>& tolerances, int workers,
+                    bool recycling, bool verbose) {
+  const Scene scene = disks(1000);
+  std::vector<Precision> rows;
+  for (const double s : substeps) {
+    rows.push_back({"Box2D 3, " + std::to_string(static_cast<int>(s)) + " sub-steps" +
+                    (workers > 1 ? ", " + std::to_string(workers) + " workers" : "") +
+                    (recycling ? "" : ", no contact recycling")});
+  }
+  const char* model = base.friction_model == perp::contact::FrictionModel::AnitescuPotra    ? "Anitescu-Potra"
+                      : base.friction_model == perp::contact::FrictionModel::StewartTrinkle ? "Stewart-Trinkle"
+                                                                                             : "Coulomb";
+  std::vector<Precision> perp_rows;
+  for (const double t : tolerances) {
+    char name[128];
+    std::snprintf(name, sizeof name, "perp (%s, %s), tolerance %.0e", model, perp::to_string(base.method).c_str(), t);
+    perp_rows.push_back({name});
+  }
+  perp::contact::MoreauJeanOptions options = base;
+  options.timestep = kTimestep;
+  options.gravity = {0, -kGravity};
+  const int last = sample_steps.empty() ? 0 : static_cast<int>(*std::max_element(sample_steps.begin(), sample_steps.end()));
+  std::vector<double> runs = substeps;
+  if (std::find(runs.begin(), runs.end(), 4.0) == runs.end()) runs.push_back(4);  // perp's states
+  int samples = 0;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const int count = static_cast<int>(runs[r]);
+    Box2d3 engine(scene.world, base.friction, workers, recycling);
+    World state = scene.world;
+    samples = 0;
+    for (int k = 0; k <= last; ++k) {
+      if (std::find(sample_steps.begin(), sample_steps.end(), static_cast<double>(k)) != sample_steps.end()) {
+        ++samples;
+        engine.read(state);
+        if (r < substeps.size()) score_box2d3(engine, state, count, base.friction, rows[r], verbose, k);
+        if (count == 4) score_perp(engine, state, options, tolerances, perp_rows, verbose, k);
+      }
+      perp_b2v3_step(engine.world, kTimestep, count);
+    }
+  }
+  rows.insert(rows.end(), perp_rows.begin(), perp_rows.end());
+  std::printf("Work-precision: 1 000 disks between walls, mu = %g, h = 1/60, %d sampled steps; Box2D 3 on %d worker(s), "
+              "each row its own run; perp (%s, %s) from the states of Box2D 3's 4-sub-step run\n\n",
+              base.friction, samples, workers, model, perp::to_string(base.method).c_str());
+  std::printf("| engine | ms a step (median) | relative error (median) | relative error (max) | samples meeting 1e-6 | "
+              "Signorini (m/s) | Coulomb (N s) | complementarity | max. dissipation | note |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const Precision& row : rows) {
+    char note[160] = "";
+    if (row.engine.rfind("perp", 0) == 0) {
+      std::snprintf(note, sizeof note, "%d unsolved", row.unsolved);
+    } else {
+      std::snprintf(note, sizeof note, "impulse on contacts perp leaves open <= %.1f %%; momentum unexplained <= %.0f %%",
+                    100 * row.unmatched, 100 * row.unexplained);
+    }
+    std::printf("| %s | %.3f | %.2e | %.2e | %d of %zu | %.2e | %.2e | %.2e | %.2e | %s |\n", row.engine.c_str(),
+                percentile(row.ms, 0.5), percentile(row.relative, 0.5),
+                row.relative.empty() ? 0 : *std::max_element(row.relative.begin(), row.relative.end()), row.met,
+                row.ms.size(), row.worst.signorini, row.worst.coulomb, row.worst.complementarity, row.worst.dissipation, note);
+  }
+  std::fflush(stdout);
+}
+#endif
+
+void print(const Scene& scene, const std::string& engine, const Figures& f) {
+  char perp_columns[128] = "- | - | - | -";
+  if (f.perp) {
+    std::snprintf(perp_columns, sizeof perp_columns, "%d of %d | %d | %.1e | %.0f %%", f.met_1e6, f.steps, f.unsolved,
+                  f.worst_criterion, 100 * f.solve_share);
+  }
+  char steps[32];
+  std::snprintf(steps, sizeof steps, f.steps < f.asked ? "%d of %d" : "%d", f.steps, f.asked);
+  std::printf("| %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.2e | %.2e | %.2e | %.2e | %s | %.2e | %s |\n", scene.name.c_str(),
+              engine.c_str(), steps, f.ms_per_step, f.median_ms, f.p95_ms, f.max_ms, f.max_penetration, f.mean_penetration,
+              f.end_penetration, f.top_drift, !scene.structure ? "n/a" : f.stands ? "yes" : "no", f.kinetic, perp_columns);
   std::fflush(stdout);
 }
 
@@ -336,9 +829,27 @@ int main(int argc, char** argv) {
   std::vector<std::string> wanted;
   perp::contact::MoreauJeanOptions base;  // the step options the flags choose
   base.friction = kFriction;
-  bool box2d = true;
+  bool box2d2 = true;
+  bool box2d3 = true;
+  bool split = true;
   bool verbose = false;
+  bool precision = false;
+  double max_seconds_perp = 0;
+  int wp_workers = 1;
+  bool wp_recycling = true;
+  std::vector<double> wp_steps{40, 80, 120, 180, 240};
+  std::vector<double> wp_substeps{1, 2, 4, 8, 16};
+  std::vector<double> wp_tolerances{1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
   std::vector<std::pair<int, int>> extra_iterations;
+  const auto usage = [] {
+    std::fprintf(
+        stderr,
+        "usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME] "
+        "[--anitescu-potra] [--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] "
+        "[--perp-only] [--no-box2d2] [--no-box2d3] [--no-split] [--max-seconds-perp S] [--box2d-iterations V/P]... "
+        "[--verbose] [--work-precision [--wp-steps K,...] [--wp-tolerances T,...] [--wp-substeps S,...] [--wp-workers N] [--wp-no-recycling]]\n");
+    return 2;
+  };
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
@@ -351,6 +862,19 @@ int main(int argc, char** argv) {
       }
     } else if (arg == "--method" && i + 1 < argc) {
       base.method = perp::from_string<perp::Method>(argv[++i]);
+    } else if (arg == "--friction-model" && i + 1 < argc) {
+      const std::string name = argv[++i];
+      if (name == "coulomb") {
+        base.friction_model = perp::contact::FrictionModel::Coulomb;
+      } else if (name == "stewart-trinkle") {
+        base.friction_model = perp::contact::FrictionModel::StewartTrinkle;
+      } else if (name == "anitescu-potra") {
+        base.friction_model = perp::contact::FrictionModel::AnitescuPotra;
+      } else {
+        std::fprintf(stderr, "compare_box2d: --friction-model takes coulomb, stewart-trinkle or anitescu-potra, got '%s'\n",
+                     name.c_str());
+        return 2;
+      }
     } else if (arg == "--anitescu-potra") {
       base.friction_model = perp::contact::FrictionModel::AnitescuPotra;
     } else if (arg == "--shift-updates" && i + 1 < argc) {
@@ -375,53 +899,100 @@ int main(int argc, char** argv) {
     } else if (arg == "--sleeping") {
       base.sleeping = true;
     } else if (arg == "--perp-only") {
-      box2d = false;
+      box2d2 = false;
+      box2d3 = false;
+    } else if (arg == "--no-box2d2") {
+      box2d2 = false;
+    } else if (arg == "--no-box2d3") {
+      box2d3 = false;
+    } else if (arg == "--no-split") {
+      split = false;
+    } else if (arg == "--max-seconds-perp" && i + 1 < argc) {
+      max_seconds_perp = std::strtod(argv[++i], nullptr);
+    } else if (arg == "--work-precision") {
+      precision = true;
+    } else if (arg == "--wp-steps" && i + 1 < argc) {
+      wp_steps = parse_list(argv[++i]);
+    } else if (arg == "--wp-substeps" && i + 1 < argc) {
+      wp_substeps = parse_list(argv[++i]);
+    } else if (arg == "--wp-workers" && i + 1 < argc) {
+      wp_workers = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--wp-no-recycling") {
+      wp_recycling = false;
+    } else if (arg == "--wp-tolerances" && i + 1 < argc) {
+      wp_tolerances = parse_list(argv[++i]);
     } else if (arg == "--verbose") {
       verbose = true;
     } else if (arg == "--scene" && i + 1 < argc) {
       wanted.emplace_back(argv[++i]);
     } else {
-      std::fprintf(
-          stderr,
-          "usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--anitescu-potra] "
-          "[--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] [--perp-only] "
-          "[--box2d-iterations V/P]... [--verbose]\n");
-      return 2;
+      return usage();
     }
   }
+#ifndef PERP_HAVE_BOX2D3
+  if (box2d3) {
+    std::printf("Box2D 3 was not built in (its source was not found at PERP_BOX2D3_DIR when configuring; "
+                "bench/CMakeLists.txt): its rows are left out.\n\n");
+    box2d3 = false;
+  }
+  if (precision) {
+    std::fprintf(stderr, "compare_box2d: --work-precision needs Box2D 3, which was not built in\n");
+    return 2;
+  }
+  (void)wp_workers;
+  (void)wp_recycling;
+#else
+  if (precision) {
+    work_precision(base, wp_steps, wp_substeps, wp_tolerances, wp_workers, wp_recycling, verbose);
+    return 0;
+  }
+#endif
   const int steps = std::max(1, static_cast<int>(std::lround(seconds / kTimestep)));
   std::vector<std::function<Scene()>> scenes{[] { return stack(10); }, [] { return pyramid(5); },
                                              [] { return pyramid(20); }, [] { return disks(100); },
                                              [] { return disks(1000); }, [] { return slope(); }};
-  std::printf("h = 1/60, mu = %g, %d steps (%.3g s)\n\n", base.friction, steps, seconds);
-  std::printf("| scene | engine | ms/step | median ms/step | max penetration (m) | mean penetration (m) | top drift (m) | stands | "
-              "final KE (J) | perp unsolved steps | perp worst criterion | perp time in the solve |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  // Only when named: 10 000 disks (minutes a run).
+  std::printf("h = 1/60, mu = %g, %d steps (%.3g s)%s\n\n", base.friction, steps, seconds,
+              max_seconds_perp > 0 ? ", each perp run stopped after --max-seconds-perp of stepping" : "");
+  std::printf("| scene | engine | steps | ms/step (mean) | p50 | p95 | max | max penetration (m) | mean penetration (m) | "
+              "final penetration (m) | top drift (m) | stands | final KE (J) | perp steps meeting 1e-6 | perp unsolved steps | "
+              "perp worst criterion | perp time in the solve |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  // Only when named: 10 000 disks (minutes a run), Box2D 3's large pyramid (5 050 boxes).
   if (std::find(wanted.begin(), wanted.end(), "disks10000") != wanted.end()) {
     scenes.emplace_back([] { return disks(10000); });
+  }
+  if (std::find(wanted.begin(), wanted.end(), "large_pyramid") != wanted.end()) {
+    scenes.emplace_back([] { return large_pyramid(); });
   }
   for (const auto& make : scenes) {
     const Scene scene = make();
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), scene.name) == wanted.end()) continue;
-    if (box2d) {
-      print(scene, "Box2D 8/3", run_box2d(scene, steps, base.friction, 8, 3));
-      print(scene, "Box2D 30/10", run_box2d(scene, steps, base.friction, 30, 10));
-      print(scene, "Box2D 8/3, no sleeping", run_box2d(scene, steps, base.friction, 8, 3, false));
+    if (box2d2) {
+      print(scene, "Box2D 2.4 8/3", run_box2d(scene, steps, base.friction, 8, 3));
+      print(scene, "Box2D 2.4 30/10", run_box2d(scene, steps, base.friction, 30, 10));
+      print(scene, "Box2D 2.4 8/3, no sleeping", run_box2d(scene, steps, base.friction, 8, 3, false));
       for (const auto& [velocity, position] : extra_iterations) {
-        print(scene, "Box2D " + std::to_string(velocity) + "/" + std::to_string(position) + ", no sleeping",
+        print(scene, "Box2D 2.4 " + std::to_string(velocity) + "/" + std::to_string(position) + ", no sleeping",
               run_box2d(scene, steps, base.friction, velocity, position, false));
       }
     }
-    const bool relaxed = base.friction_model == perp::contact::FrictionModel::AnitescuPotra;
-    const std::string name = std::string(relaxed ? "Anitescu-Potra, " : "Coulomb, ") + perp::to_string(base.method) +
-                             (base.sleeping ? ", sleeping" : "");
-    print(scene, "perp (" + name + ")", run_perp(scene, steps, base, false, verbose));
-    print(scene, "perp (" + name + ", split impulse)",
-          run_perp(scene, steps, base, true, verbose));
+#ifdef PERP_HAVE_BOX2D3
+    if (box2d3) {
+      print(scene, "Box2D 3, 4 sub-steps, 1 thread", run_box2d3(scene, steps, base.friction, 1, 4));
+      print(scene, "Box2D 3, 4 sub-steps, 2 threads", run_box2d3(scene, steps, base.friction, 2, 4));
+    }
+#endif
+    const char* model = base.friction_model == perp::contact::FrictionModel::AnitescuPotra    ? "Anitescu-Potra, "
+                        : base.friction_model == perp::contact::FrictionModel::StewartTrinkle ? "Stewart-Trinkle, "
+                                                                                               : "Coulomb, ";
+    const std::string name = std::string(model) + perp::to_string(base.method) + (base.sleeping ? ", sleeping" : "");
+    print(scene, "perp (" + name + ")", run_perp(scene, steps, base, false, verbose, max_seconds_perp));
+    if (split) {
+      print(scene, "perp (" + name + ", split impulse)", run_perp(scene, steps, base, true, verbose, max_seconds_perp));
+    }
   }
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  std::printf("\npeak resident memory: %ld MiB\n", usage.ru_maxrss / 1024);
+  rusage usage_figures{};
+  getrusage(RUSAGE_SELF, &usage_figures);
+  std::printf("\npeak resident memory: %ld MiB\n", usage_figures.ru_maxrss / 1024);
   return 0;
 }
