@@ -1,5 +1,6 @@
 // Regression tests of issue 38's hang and crash classes: frictional auto that looped forever on a
-// start its nsgs accepts and its judgement rejects.
+// start its nsgs accepts and its judgement rejects, and path (alone and first in auto) that crashed
+// when the user's F turned NaN after a few calls.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -112,6 +113,113 @@ TEST(FrictionAutoEnds, HeavyBoxSlidingOnTheGroundSimulates) {
   });
   EXPECT_EQ(steps, 50);
   EXPECT_EQ(unsolved, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// path with an F that is NaN from its k-th call on.
+
+Mcp quadratic_ncp(int finite_calls, int* calls) {
+  // F(z) = (4 z0 + z1 - 3 + z0^3, z0 + 3 z1 - 2 + z1^3): strongly monotone, its solution
+  // interior and away from the start z = 0 (F = (-3, -2) there), so that path needs several calls.
+  // F[1] is NaN from call finite_calls + 1 on.
+  Mcp problem;
+  problem.lower = Eigen::VectorXd::Zero(2);
+  problem.upper = Eigen::VectorXd::Constant(2, std::numeric_limits<double>::infinity());
+  problem.F = [finite_calls, calls](const Eigen::VectorXd& z) {
+    ++*calls;
+    Eigen::VectorXd F(2);
+    F << 4 * z[0] + z[1] - 3 + z[0] * z[0] * z[0], z[0] + 3 * z[1] - 2 + z[1] * z[1] * z[1];
+    if (*calls > finite_calls) F[1] = std::numeric_limits<double>::quiet_NaN();
+    return F;
+  };
+  problem.J = [](const Eigen::VectorXd& z) {
+    Eigen::MatrixXd J(2, 2);
+    J << 4 + 3 * z[0] * z[0], 1, 1, 3 + 3 * z[1] * z[1];
+    return J;
+  };
+  return problem;
+}
+
+TEST(PathNonFinite, FNanAfterAFewCallsEndsWithAStatusNamingTheCall) {
+  for (const Method method : {Method::Path, Method::Auto}) {
+    for (const int finite_calls : {2, 3, 4, 6}) {
+      SCOPED_TRACE(to_string(method) + " finite calls " + std::to_string(finite_calls));
+      int calls = 0;
+      const Mcp problem = quadratic_ncp(finite_calls, &calls);
+      const Result result = within(30, [&] { return solve(problem, method); });
+      if (result.solved()) {
+        // Solved within the finite calls: the point must be the solution, with finite w.
+        EXPECT_TRUE(result.w.allFinite());
+        EXPECT_LE(result.residual, 1e-6);
+        continue;
+      }
+      EXPECT_EQ(result.status, Status::NumericalFailure) << result.message;
+      EXPECT_THAT(result.message, HasSubstr("F call "));
+      EXPECT_THAT(result.message, HasSubstr("F[1] = NaN at z = ("));
+      ASSERT_EQ(result.z.size(), 2);
+      EXPECT_TRUE(result.z.allFinite());
+      EXPECT_TRUE(result.w.allFinite());
+      EXPECT_GT(calls, finite_calls);
+    }
+  }
+}
+
+TEST(PathNonFinite, FNanFromTheFirstIterateOn) {
+  // Finite at the start point only (solve_path's check and its model's first call), NaN ever
+  // after: the third call, at the start's lift (the start itself, as F < 0 there), is the first.
+  int calls = 0;
+  const Mcp problem = quadratic_ncp(2, &calls);
+  const Result result = within(30, [&] { return solve(problem, Method::Path); });
+  EXPECT_EQ(result.status, Status::NumericalFailure) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("the user's F call 3 returned F[1] = NaN at z = (0, 0)"));
+  // The start z = 0, F = (-3, -2): the point returned is the start, with its F.
+  EXPECT_EQ(result.z, Eigen::Vector2d::Zero());
+  EXPECT_EQ(result.w, Eigen::Vector2d(-3, -2));
+}
+
+TEST(PathNonFinite, JNanAtAnIterateEndsWithAStatusNamingTheCall) {
+  int calls = 0;
+  Mcp problem = quadratic_ncp(1000, &calls);
+  int j_calls = 0;
+  problem.J = [&j_calls](const Eigen::VectorXd& z) {
+    Eigen::MatrixXd J(2, 2);
+    J << 4 + 3 * z[0] * z[0], 1, 1, 3 + 3 * z[1] * z[1];
+    if (++j_calls > 2) J(1, 0) = std::numeric_limits<double>::infinity();
+    return J;
+  };
+  const Result result = within(30, [&] { return solve(problem, Method::Path); });
+  if (!result.solved()) {
+    EXPECT_EQ(result.status, Status::NumericalFailure) << result.message;
+    EXPECT_THAT(result.message, HasSubstr("the user's J call 3 returned J(1, 0) = +inf at z = ("));
+    EXPECT_TRUE(result.z.allFinite());
+    EXPECT_TRUE(result.w.allFinite());
+  } else {
+    EXPECT_LE(result.residual, 1e-6);
+  }
+  EXPECT_GT(j_calls, 2);
+}
+
+TEST(PathNonFinite, AnExceptionInFPropagates) {
+  int calls = 0;
+  Mcp problem = quadratic_ncp(1000, &calls);
+  problem.F = [&calls](const Eigen::VectorXd& z) -> Eigen::VectorXd {
+    if (++calls > 3) throw std::runtime_error("the user's F failed on purpose");
+    return Eigen::Vector2d(4 * z[0] + z[1] - 3, z[0] + 3 * z[1] - 2);
+  };
+  for (const Method method : {Method::Path, Method::Auto, Method::NewtonFb}) {
+    calls = 0;
+    EXPECT_THROW(
+        {
+          try {
+            (void)solve(problem, method);
+          } catch (const std::runtime_error& error) {
+            EXPECT_STREQ(error.what(), "the user's F failed on purpose");
+            throw;
+          }
+        },
+        std::runtime_error)
+        << to_string(method);
+  }
 }
 
 }  // namespace
