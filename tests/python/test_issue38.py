@@ -122,3 +122,40 @@ def test_nan_from_f_after_a_few_calls_ends_with_a_status_and_an_exception_propag
     assert [row[0] for row in raised] == ["raised path", "raised auto", "raised newton-fb"], out
     assert all(row[1] == "F failed on purpose" for row in raised)
 
+
+INTERRUPTED_RUN = r'''
+    import json, sys, time
+    import perp
+    scene = json.load(open(sys.argv[1]))
+    scene["duration"] = 400.0
+    print("go", flush=True)
+    start = time.monotonic()
+    try:
+        perp.simulate(scene, max_bytes=1e13)
+    except KeyboardInterrupt:
+        print("interrupted after %.3f s" % (time.monotonic() - start), flush=True)
+        sys.exit(0)
+    print("not interrupted", flush=True)
+'''
+
+
+def test_ctrl_c_interrupts_a_long_simulation_quickly():
+    import signal
+    import time
+    scene = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenes", "disk_pile.json")
+    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(INTERRUPTED_RUN), scene], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "go"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=20)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    assert out.startswith("interrupted after "), (out, err)
+    assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the run"
