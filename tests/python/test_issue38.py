@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 
@@ -159,3 +160,30 @@ def test_ctrl_c_interrupts_a_long_simulation_quickly():
     assert child.returncode == 0, err
     assert out.startswith("interrupted after "), (out, err)
     assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the run"
+
+
+HANGS_FROM_PYTHON = r'''
+    import numpy as np
+    import perp
+    W = np.array([[1.0, 0.2], [0.2, 1.0]])
+    q = np.array([-1.0, 0.5])
+    for mu, tol in ((1e8, 1e-8), (20.0, 0.1)):
+        r = perp.solve_friction_contact(W, q, [mu], dimension=2, tol=tol)
+        print("mu", mu, "|", r.status, "|", np.round(r.r, 9).tolist())
+    scene = {"gravity": [0, -9.81], "timestep": 0.001, "duration": 0.05, "restitution": 0.0, "friction": 0.5,
+             "ground": {"height": 0.0},
+             "bodies": [{"name": "crate", "shape": {"type": "box", "width": 0.2, "height": 0.1}, "mass": 3e5,
+                         "position": [0.0, 0.05], "velocity": [2.0, 0.0]}]}
+    run = perp.simulate(scene)
+    print("heavy box |", len(run.status), "|", sorted(set(str(s) for s in run.status)))
+'''
+
+
+def test_issue_38_hangs_end_from_python():
+    # Each hung before (frictional auto's second nsgs at 0 sweeps a part); 60 s is the hang guard.
+    rows = [line.split(" | ") for line in run_child(HANGS_FROM_PYTHON, timeout=60).splitlines()]
+    assert rows[0][:2] == ["mu 100000000.0", "solved"]
+    assert rows[1][:2] == ["mu 20.0", "solved"]
+    # mu = 1e8: the contact sticks (|r_T| <= mu r_N holds), so u = W r + q = 0.
+    assert rows[0][2] == str(np.round(np.linalg.solve([[1.0, 0.2], [0.2, 1.0]], [1.0, -0.5]), 9).tolist())
+    assert rows[2] == ["heavy box", "50", "['solved']"]
