@@ -112,7 +112,12 @@ void StagedFiles::check_replaceable() const {
   if (error) throw InvalidProblem("cannot read '" + dir_.string() + "': " + error.message());
   for (const std::filesystem::directory_entry& entry : entries) {
     const std::string name = entry.path().filename().string();
-    const bool known = std::find(replaceable_.begin(), replaceable_.end(), name) != replaceable_.end();
+    // An earlier run's file, or what an earlier version left of one when stopped
+    // (".trajectory.csv.partial-PID": its temporaries were written inside the folder).
+    const std::size_t partial = name.rfind(".partial-");
+    const std::string result_name =
+        name.size() > 1 && name[0] == '.' && partial != std::string::npos ? name.substr(1, partial - 1) : name;
+    const bool known = std::find(replaceable_.begin(), replaceable_.end(), result_name) != replaceable_.end();
     if (!known || !entry.is_regular_file(error) || entry.is_symlink(error)) {
       throw InvalidProblem("'" + dir_.string() + "' holds '" + name +
                            "', which is not an earlier run's result file; the results replace the folder as a "

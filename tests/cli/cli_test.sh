@@ -407,6 +407,10 @@ touch "$tmp/swap/notes.txt"
 check "--out holding other files refused" 2 "holds 'notes\.txt', which is not an earlier run's result file" -- \
   "$perp" simulate "$tmp/names.json" --out "$tmp/swap"
 rm "$tmp/swap/notes.txt"
+touch "$tmp/swap/.energy.csv.partial-12345"  # what an earlier version left when stopped: replaced
+check "--out with an earlier version's temporaries replaced" 0 '^contacts\.csv energy\.csv steps\.csv trajectory\.csv view\.html *$' -- \
+  bash -c "'$perp' simulate '$tmp/names.json' --out '$tmp/swap' --plot none >/dev/null && ls -A '$tmp/swap' | tr '\n' ' '"
+before=$(cat "$tmp/swap"/*.csv | md5sum)
 rm "$tmp/swap/view.html" && mkdir "$tmp/swap/view.html" && touch "$tmp/swap/view.html/kept"
 check "--out holding a folder named as a result refused" 2 "holds 'view\.html', which is not an earlier run's" -- \
   "$perp" simulate "$tmp/names.json" --out "$tmp/swap"
