@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -110,6 +111,49 @@ void write_plot(const std::filesystem::path& path, PlotFormat format, const Simu
   write_figure(figure, path, format);
 }
 
+// SIGINT, SIGTERM or SIGHUP during a run: noted by the handler, and the run stops at its next
+// step (by `Stopped`, which is no std::exception), so that StagedFiles' destructor removes the
+// temporary folder and --out stays as it was. A second signal ends the process at once.
+volatile std::sig_atomic_t stop_signal = 0;
+
+extern "C" void note_stop_signal(int signal) {
+  if (stop_signal != 0) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
+  stop_signal = signal;
+}
+
+struct Stopped {
+  int signal;
+};
+
+void stop_if_signalled() {
+  if (stop_signal != 0) throw Stopped{stop_signal};
+}
+
+// The handlers above for the lifetime of a run; the earlier ones restored after.
+class StopHandlers {
+ public:
+  StopHandlers() {
+    stop_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = note_stop_signal;
+    sigemptyset(&action.sa_mask);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &action, &previous_[i]);
+  }
+  StopHandlers(const StopHandlers&) = delete;
+  StopHandlers& operator=(const StopHandlers&) = delete;
+  ~StopHandlers() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &previous_[i], nullptr);
+  }
+
+ private:
+  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
+};
+
 }  // namespace
 
 int run_simulate(const SimulateArguments& args) {
@@ -138,17 +182,31 @@ int run_simulate(const SimulateArguments& args) {
   }
   const bool plot = args.plot != "none";
   const PlotFormat plot_format = plot ? plot_format_from_name(args.plot) : PlotFormat::Png;
-  StagedFiles files(args.out);
-  Progress progress(scene.step_count());
-  const SimulationRecord record = write_simulation(scene, files, {.progress = [&](long done, long) { progress.update(done); }});
-  progress.finish();
-  const std::string scene_name = std::filesystem::path(args.scene).filename().string();
-  if (plot) {
-    write_plot(files.temporary(std::string("plot.") + extension(plot_format)), plot_format, record,
-               scene.world.bodies, scene_name);
+  const StopHandlers handlers;
+  SimulationRecord record;
+  std::vector<std::string> written_names;
+  try {
+    StagedFiles files(args.out);
+    Progress progress(scene.step_count());
+    record = write_simulation(scene, files, {.progress = [&](long done, long) {
+                                progress.update(done);
+                                stop_if_signalled();
+                              }});
+    progress.finish();
+    const std::string scene_name = std::filesystem::path(args.scene).filename().string();
+    if (plot) {
+      write_plot(files.temporary(std::string("plot.") + extension(plot_format)), plot_format, record,
+                 scene.world.bodies, scene_name);
+    }
+    write_viewer_html(files.temporary("view.html"), scene, record, scene_name);
+    stop_if_signalled();
+    files.commit();
+    written_names = files.names();
+  } catch (const Stopped& stopped) {
+    std::fprintf(stderr, "\nperp: simulate stopped by signal %d; '%s' is as it was, no temporary files left\n",
+                 stopped.signal, args.out.c_str());
+    return 128 + stopped.signal;
   }
-  write_viewer_html(files.temporary("view.html"), scene, record, scene_name);
-  files.commit();
 
   std::printf("%s: %ld steps of %g s, %zu bodies, up to %zu active contacts\n", args.scene.c_str(), record.steps,
               scene.options.timestep, scene.world.bodies.size(), record.most_contacts);
@@ -161,7 +219,7 @@ int run_simulate(const SimulateArguments& args) {
                 record.first_failure_step, to_string(record.first_failure).c_str());
   }
   std::string written;
-  for (const std::string& name : files.names()) written += (written.empty() ? "" : ", ") + name;
+  for (const std::string& name : written_names) written += (written.empty() ? "" : ", ") + name;
   std::printf("wrote %s/{%s}\n", args.out.c_str(), written.c_str());
   return record.unsolved == 0 ? 0 : 1;
 }

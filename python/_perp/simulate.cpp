@@ -2,6 +2,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <utility>
 
@@ -84,11 +85,23 @@ py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
   }
   Recording rec;
   long unsolved = 0;
+  // Ctrl-C during a run: every kSignalPeriod of stepping the interpreter's signal handlers run,
+  // under the GIL taken back for them; the exception one raises (KeyboardInterrupt) ends the run.
+  static constexpr auto kSignalPeriod = std::chrono::milliseconds(50);
+  auto checked_at = std::chrono::steady_clock::now();
+  const auto check_signals = [&checked_at] {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - checked_at < kSignalPeriod) return;
+    checked_at = now;
+    const py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  };
   {
     py::gil_scoped_release release;
     (void)contact::detect_contacts(scene.world, 0.0);  // refuse a pile of overlapping bodies before running
     rec.sample(0, scene.world, scene.options.gravity);
     unsolved = contact::simulate(scene, [&](long k, double t, const World& world, const contact::StepReport& report) {
+      check_signals();
       rec.sample(t, world, scene.options.gravity);
       rec.status.push_back(report.status);
       rec.method.push_back(report.ran_solve() ? to_string(report.result.method) : std::string());

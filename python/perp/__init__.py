@@ -84,7 +84,78 @@ def _is_sparse(x: Any) -> bool:
     return type(x).__module__.startswith("scipy.sparse")
 
 
+def _first_bad(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _check_compressed(x: Any, name: str, major: int, minor: int, fmt: str) -> None:
+    """The arrays of a CSC/CSR (or BSR, in blocks) matrix as scipy would trust them: indptr of major + 1
+    entries, starting at 0, nondecreasing, ending at nnz = len(indices) = len(data); indices in
+    [0, minor). scipy's own conversions read them unchecked (an index past the shape frees twice)."""
+    indptr = np.asarray(x.indptr)
+    indices = np.asarray(x.indices)
+    what = "column" if fmt in ("csr", "bsr") else "row"
+    if indptr.ndim != 1 or indptr.shape[0] != major + 1:
+        raise ValueError(f"{name}: {fmt} indptr has {indptr.size} entries, expected {major + 1} (its shape "
+                         f"{x.shape} gives {major} {'rows' if fmt != 'csc' else 'columns'}, plus one)")
+    if indptr[0] != 0:
+        raise ValueError(f"{name}: {fmt} indptr[0] is {int(indptr[0])}, expected 0")
+    steps = np.diff(indptr)
+    if steps.size and (steps < 0).any():
+        k = _first_bad(steps < 0)
+        raise ValueError(f"{name}: {fmt} indptr decreases at position {k + 1}: indptr[{k}] = {int(indptr[k])}, "
+                         f"indptr[{k + 1}] = {int(indptr[k + 1])} (it must be nondecreasing)")
+    nnz = int(indptr[-1])
+    data_count = np.asarray(x.data).shape[0]
+    if indices.ndim != 1 or indices.shape[0] != nnz or data_count != nnz:
+        raise ValueError(f"{name}: {fmt} indptr[-1] = {nnz} (the number of stored entries), but indices has "
+                         f"{indices.size} and data {data_count}")
+    bad = (indices < 0) | (indices >= minor)
+    if bad.any():
+        k = _first_bad(bad)
+        raise ValueError(f"{name}: {fmt} indices[{k}] = {int(indices[k])} is out of range: a {what} index of a "
+                         f"matrix of shape {x.shape} must be in [0, {minor})")
+
+
+def _checked_sparse(x: Any, name: str) -> Any:
+    """A scipy.sparse matrix whose index arrays are checked (a ValueError naming the array and the
+    position otherwise), as CSC with sorted indices and duplicates summed."""
+    shape = tuple(int(v) for v in x.shape)
+    if len(shape) != 2 or min(shape) < 0:
+        raise ValueError(f"{name}: expected a 2-D shape, got {x.shape}")
+    rows, cols = shape
+    fmt = getattr(x, "format", "")
+    if fmt == "csc":
+        _check_compressed(x, name, cols, rows, "csc")
+    elif fmt == "csr":
+        _check_compressed(x, name, rows, cols, "csr")
+    elif fmt == "bsr":
+        br, bc = x.blocksize
+        if br <= 0 or bc <= 0 or rows % br or cols % bc:
+            raise ValueError(f"{name}: bsr blocksize {x.blocksize} does not divide the shape {x.shape}")
+        data = np.asarray(x.data)
+        if data.ndim != 3 or data.shape[1:] != (br, bc):
+            raise ValueError(f"{name}: bsr data has shape {data.shape}, expected (blocks, {br}, {bc})")
+        _check_compressed(x, name, rows // br, cols // bc, "bsr")
+    elif fmt == "coo":
+        row, col = np.asarray(x.row), np.asarray(x.col)
+        count = np.asarray(x.data).shape[0]
+        if row.shape != (count,) or col.shape != (count,):
+            raise ValueError(f"{name}: coo row, col and data have {row.size}, {col.size} and {count} entries; "
+                             "expected the same number")
+        for label, index, bound in (("row", row, rows), ("col", col, cols)):
+            bad = (index < 0) | (index >= bound)
+            if bad.any():
+                k = _first_bad(bad)
+                raise ValueError(f"{name}: coo {label}[{k}] = {int(index[k])} is out of range: must be in "
+                                 f"[0, {bound}) for a matrix of shape {x.shape}")
+    C = x.tocsc(copy=True)
+    C.sum_duplicates()  # sorts the indices too
+    return C
+
+
 def _densify(x: Any, name: str) -> np.ndarray:
+    x = _checked_sparse(x, name)
     rows, cols = x.shape
     if max(rows, cols) > DENSE_LIMIT:
         raise ValueError(
@@ -352,8 +423,7 @@ def _sparse_operator(W: Any, name: str):
         raise ValueError(f"{name}: expected a 2-D matrix, got {W.ndim}-D")
     if W.dtype.kind not in "biuf":
         raise TypeError(f"{name}: expected real numbers, got a sparse matrix of dtype {W.dtype}")
-    C = W.tocsc(copy=True)
-    C.sum_duplicates()
+    C = _checked_sparse(W, name)
     return (C.shape[0], C.shape[1], C.indptr.astype(np.int64), C.indices.astype(np.int64),
             np.asarray(C.data, dtype=np.float64))
 

@@ -336,7 +336,7 @@ bodies() { local n=$1 x=$2 i out=""; for ((i = 0; i < n; i++)); do out+="${out:+
 scene_head='"gravity": [0, -9.81], "restitution": 0.5, "friction": 0.3'
 echo "{$scene_head, \"timestep\": 0.001, \"duration\": 1000000, \"bodies\": $(bodies 100 spread)}" > "$tmp/huge_run.json"
 check "simulate output too large" 2 'steps would write about .* GB of CSV' -- "$perp" simulate "$tmp/huge_run.json" --out "$tmp/huge_out"
-check "simulate wrote nothing" 0 '^0 *$' -- bash -c "ls '$tmp/huge_out' | wc -l"
+check "simulate wrote nothing" 0 '^0 *$' -- bash -c "ls -A '$tmp/huge_out' 2>/dev/null | wc -l"
 echo "{$scene_head, \"timestep\": 0.001, \"duration\": 0.01, \"bodies\": $(bodies 160 pile)}" > "$tmp/pile.json"
 check "simulate overlap pile" 2 'more than 10752 contacts.*deepest overlap is' -- "$perp" simulate "$tmp/pile.json" --out "$tmp/pile_out"
 
@@ -396,6 +396,41 @@ check "scene mass 1e-320 by key path" 2 'bodies\[0\]\.mass = 9\.99989e-321 is to
 echo "{$scene_head, \"timestep\": 1e300, \"duration\": 1e300, \"bodies\": [$(disk '"b"' 0 '')]}" > "$tmp/huge_step.json"
 check "scene timestep 1e300" 2 'timestep = 1e\+300' -- "$perp" simulate "$tmp/huge_step.json" --out "$tmp/x_out"
 check "nothing written for refused scenes" 0 '^0 *$' -- bash -c "ls -A '$tmp/x_out' 2>/dev/null | wc -l"
+# --out swapped in as a whole folder (issue 38): a second run leaves its own files only, never a
+# mix with the first's; a folder holding anything but an earlier run's result files is refused
+# before any work; SIGTERM leaves the earlier results and no temporary folder beside them.
+"$perp" simulate "$tmp/names.json" --out "$tmp/swap" >/dev/null
+check "second run replaces the folder" 0 '^contacts\.csv energy\.csv steps\.csv trajectory\.csv view\.html *$' -- \
+  bash -c "'$perp' simulate '$tmp/names.json' --out '$tmp/swap/' --plot none >/dev/null && ls '$tmp/swap' | tr '\n' ' '"
+before=$(cat "$tmp/swap"/*.csv | md5sum)
+touch "$tmp/swap/notes.txt"
+check "--out holding other files refused" 2 "holds 'notes\.txt', which is not an earlier run's result file" -- \
+  "$perp" simulate "$tmp/names.json" --out "$tmp/swap"
+rm "$tmp/swap/notes.txt"
+touch "$tmp/swap/.energy.csv.partial-12345"  # what an earlier version left when stopped: replaced
+check "--out with an earlier version's temporaries replaced" 0 '^contacts\.csv energy\.csv steps\.csv trajectory\.csv view\.html *$' -- \
+  bash -c "'$perp' simulate '$tmp/names.json' --out '$tmp/swap' --plot none >/dev/null && ls -A '$tmp/swap' | tr '\n' ' '"
+before=$(cat "$tmp/swap"/*.csv | md5sum)
+rm "$tmp/swap/view.html" && mkdir "$tmp/swap/view.html" && touch "$tmp/swap/view.html/kept"
+check "--out holding a folder named as a result refused" 2 "holds 'view\.html', which is not an earlier run's" -- \
+  "$perp" simulate "$tmp/names.json" --out "$tmp/swap"
+check "refused runs left the folder" 0 "^$before *\$" -- bash -c "cat '$tmp/swap'/*.csv | md5sum"
+check "refused runs kept the folder's own folder" 0 'kept' -- ls "$tmp/swap/view.html"
+echo "{\"x\": 1}" > "$tmp/not_a_folder"
+check "--out naming a file refused" 2 "exists and is not a folder" -- "$perp" simulate "$tmp/names.json" --out "$tmp/not_a_folder"
+"$perp" simulate "$tmp/names.json" --out "$tmp/term" >/dev/null
+before=$(cat "$tmp/term"/* | md5sum)
+sed 's/"duration": 1.5/"duration": 200.0/' "$scenes/disk_pile.json" > "$tmp/very_long.json"
+"$perp" simulate "$tmp/very_long.json" --out "$tmp/term" >/dev/null 2>"$tmp/term.err" &
+pid=$!
+sleep 1.5
+kill -TERM "$pid"
+wait "$pid"
+code=$?
+check "SIGTERM ends simulate with 128 + 15" 0 '^143 stopped by signal 15' -- bash -c "echo $code \$(grep -o 'stopped by signal 15' '$tmp/term.err')"
+check "SIGTERM left the earlier results" 0 "^$before *\$" -- bash -c "cat '$tmp/term'/* | md5sum"
+check "no temporary folder left beside --out" 0 '^0 *$' -- bash -c "ls -A '$tmp' | grep -c 'partial\|earlier'; true"
+check "no temporary file left in --out" 0 '^0 *$' -- bash -c "ls -A '$tmp/term' | grep -c 'partial'; true"
 
 
 # perp diagnose (issue 17): the troubleshooting table on the corpus, other problem types and scenes.

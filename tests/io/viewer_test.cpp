@@ -36,7 +36,7 @@ TEST(Viewer, WritesOneSelfContainedPage) {
       std::filesystem::temp_directory_path() / ("perp_viewer_test_" + std::to_string(::getpid()));
   StagedFiles files(dir);
   const SimulationRecord record = write_simulation(scene, files, {.frame_capacity = 4});
-  const std::filesystem::path page = dir / "view.html";
+  const std::filesystem::path page = files.temporary("view.html");  // as perp simulate writes it
   write_viewer_html(page, scene, record, "test scene");
   const std::string html = read_all(page);
   EXPECT_THAT(html, HasSubstr("<!DOCTYPE html>"));

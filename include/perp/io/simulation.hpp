@@ -23,31 +23,42 @@
 
 namespace perp {
 
-/// A set of files in one folder, written under temporary names (".NAME.partial-PID") and renamed
-/// over their final names together by `commit`. Temporaries not committed are removed by the
-/// destructor.
+/// The names `perp simulate` writes into --out: the CSVs, plot.png or plot.svg, view.html.
+[[nodiscard]] std::vector<std::string> simulation_output_names();
+
+/// A folder of results written as a whole: the files go into a sibling temporary folder
+/// (".NAME.partial-PID" beside NAME), and `commit` swaps it in for `dir` by one rename of the
+/// folder (an atomic exchange where the file system has one), then removes the earlier results.
+/// Until then `dir` is untouched; a run that fails or stops leaves it as it was, never a mix of two
+/// runs, and the destructor removes the temporary folder. Since the whole folder is replaced, an
+/// existing `dir` may hold only regular files named in `replaceable` (an earlier run's results):
+/// anything else there is refused before any work, with its name.
 class StagedFiles {
  public:
-  /// Creates `dir` (and its parents) when missing; throws `InvalidProblem` when it cannot.
-  explicit StagedFiles(std::filesystem::path dir);
+  /// Creates the temporary folder (and `dir`'s parents when missing); throws `InvalidProblem`
+  /// when it cannot, when `dir` is not a folder, or holds what the swap would remove.
+  explicit StagedFiles(std::filesystem::path dir, std::vector<std::string> replaceable = simulation_output_names());
   StagedFiles(const StagedFiles&) = delete;
   StagedFiles& operator=(const StagedFiles&) = delete;
   ~StagedFiles();
 
   /// The temporary path under which final file `name` is to be written; registers `name`.
   [[nodiscard]] std::filesystem::path temporary(const std::string& name);
-  /// Renames every registered temporary over its final name; throws `InvalidProblem` naming the
-  /// file that could not be renamed.
+  /// Swaps the temporary folder in for `dir`; throws `InvalidProblem` (naming the folder and the
+  /// system's reason) when it cannot, `dir` then as it was.
   void commit();
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
+  /// The temporary folder the files are written into until `commit`.
+  [[nodiscard]] const std::filesystem::path& staging() const { return staging_; }
   /// The final names registered so far, in order.
   [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
 
  private:
-  [[nodiscard]] std::filesystem::path staged(const std::string& name) const;
+  void check_replaceable() const;
   std::filesystem::path dir_;
+  std::filesystem::path staging_;
+  std::vector<std::string> replaceable_;
   std::vector<std::string> names_;
-  bool committed_ = false;
 };
 
 /// A contact as the viewer draws it: where it acts and the impulse it carries there,

@@ -193,10 +193,25 @@ struct McpSteps {
       // Each attempt starts from the point of smallest relative residual found so far.
       SolveOptions attempt_options = options;
       double best = std::numeric_limits<double>::infinity();
+      int tries = 0;
       return detail::first_that_solves(
           {Method::Path, Method::NewtonFb, Method::NewtonMin, Method::Smoothing},
           [&](Method attempt) {
-            Result result = detail::attempt<McpSteps>(problem, attempt, attempt_options);
+            Result result;
+            const bool first = tries++ == 0;
+            try {
+              result = detail::attempt<McpSteps>(problem, attempt, attempt_options);
+            } catch (const InvalidProblem& error) {
+              // The first method (path) checks the input; a refusal of a later one is the user's
+              // F or J not finite (or of the wrong size) where an earlier attempt had it finite:
+              // that attempt fails, and the best point so far stands.
+              if (first || !attempt_options.initial_guess) throw;
+              result.status = Status::NumericalFailure;
+              result.z = *attempt_options.initial_guess;
+              result.residual = result.relative_residual = std::numeric_limits<double>::infinity();
+              result.message = error.what();
+              return result;
+            }
             if (result.z.size() == problem.size() && result.relative_residual < best) {
               best = result.relative_residual;
               attempt_options.initial_guess = result.z;

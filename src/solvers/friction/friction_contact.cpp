@@ -188,19 +188,26 @@ Result finished_run(const FrictionContact& problem, Method method, const SolveOp
 /// and a 1 054-contact step of 1 000 disks 26 000 at ω = 1.5 (its error even rising slowly, 3.3e-6 to
 /// 3.9e-6, for 10 000 sweeps before it falls); newton-ac cycles and prox stalls on both, and Lemke
 /// on the first takes 0.5-1 s. So no rule on the progress of a part: only the limit stops it.
+/// A part that ends without a sweep (its start meets nsgs' own stop, the relative error, but the
+/// judgement rejects it: a contact still approaches) ends the loop: every later part would start
+/// from the same point and stop there again, so without this stop the loop never ended (issue 38).
+/// Every other part sweeps at least once, so at most `limit` parts run.
 Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, const Eigen::VectorXd& r0,
                       int part_sweeps, int limit, Fresh& fresh) {
   if (attempt.friction_contact.relaxation == 1.0) attempt.friction_contact.relaxation = kContinuedRelaxation;
   const auto part = [&](const Eigen::VectorXd& start, int sweeps) {
-    attempt.max_iterations = sweeps;
+    attempt.max_iterations = std::max(sweeps, 1);  // 0 would mean nsgs' default limit
     attempt.initial_guess = start;
     return finished_run(problem, Method::Nsgs, attempt, fresh);
   };
   Result result = part(r0, std::min(part_sweeps, limit));
   int sweeps = result.iterations;
   double best = result.residual;
-  while (result.status != Status::Solved && result.z.allFinite() && result.residual <= 10 * best && sweeps < limit) {
-    Result more = part(result.z, std::min(sweeps, limit - sweeps));
+  bool stalled = result.iterations == 0;
+  while (!stalled && result.status != Status::Solved && result.z.allFinite() && result.residual <= 10 * best &&
+         sweeps < limit) {
+    Result more = part(result.z, std::min(std::max(sweeps, 1), limit - sweeps));
+    stalled = more.iterations == 0;
     sweeps += more.iterations;
     more.iterations = sweeps;
     if (!result.history.empty()) {
@@ -211,6 +218,10 @@ Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, cons
   }
   result.message += " (" + std::to_string(sweeps) + " sweeps from newton-ac's point, over-relaxed with omega " +
                     number_text(attempt.friction_contact.relaxation) + ")";
+  if (stalled && !result.solved()) {
+    result.message += "; stopped there: that point meets nsgs' stop on the relative error, so more sweeps from it "
+                      "would not move it";
+  }
   return result;
 }
 

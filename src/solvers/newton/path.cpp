@@ -17,12 +17,67 @@
 
 namespace perp {
 
-bool path_detail::user_function(const Mcp& problem, const Eigen::VectorXd& z, Eigen::VectorXd& F) {
+std::string path_detail::point_text(const Eigen::VectorXd& z) {
+  constexpr Eigen::Index kShown = 8;
+  std::string text = "(";
+  for (Eigen::Index i = 0; i < std::min(z.size(), kShown); ++i) text += (i > 0 ? ", " : "") + number_text(z[i]);
+  if (z.size() > kShown) text += ", ... " + std::to_string(z.size() - kShown) + " more";
+  return text + ")";
+}
+
+bool path_detail::user_function(const Mcp& problem, const Eigen::VectorXd& z, Eigen::VectorXd& F, CallLog& log) {
   F = problem.F(z);
+  ++log.f_calls;
   if (F.size() != z.size()) {
     throw InvalidProblem("F returned " + std::to_string(F.size()) + " values, expected " + std::to_string(z.size()));
   }
-  return F.allFinite();
+  if (F.allFinite()) return true;
+  if (log.first_non_finite_f.empty()) {
+    Eigen::Index i = 0;
+    while (i + 1 < F.size() && std::isfinite(F[i])) ++i;
+    log.first_non_finite_f = "F call " + std::to_string(log.f_calls) + " returned F[" + std::to_string(i) +
+                             "] = " + number_text(F[i]) + " at z = " + point_text(z);
+  }
+  return false;
+}
+
+namespace {
+std::string non_finite_jacobian(const path_detail::CallLog& log, Eigen::Index row, Eigen::Index col, double value,
+                                const Eigen::VectorXd& z) {
+  return "J call " + std::to_string(log.j_calls) + " returned J(" + std::to_string(row) + ", " +
+         std::to_string(col) + ") = " + number_text(value) + " at z = " + path_detail::point_text(z);
+}
+}  // namespace
+
+Eigen::MatrixXd path_detail::user_jacobian(const Mcp& problem, const Eigen::VectorXd& z, CallLog& log) {
+  Eigen::MatrixXd value = problem.J(z);
+  ++log.j_calls;
+  if (value.rows() == z.size() && value.cols() == z.size() && !value.allFinite()) {
+    for (Eigen::Index j = 0; j < value.cols(); ++j) {
+      for (Eigen::Index i = 0; i < value.rows(); ++i) {
+        if (!std::isfinite(value(i, j))) throw NonFiniteJacobian(non_finite_jacobian(log, i, j, value(i, j), z));
+      }
+    }
+  }
+  // The size check, as everywhere else.
+  const JacobianFunction given = [&value](const Eigen::VectorXd&) { return value; };
+  return evaluate_jacobian(given, z, "J at an iterate");
+}
+
+detail::SparseMatrix path_detail::user_sparse_jacobian(const Mcp& problem, const Eigen::VectorXd& z, CallLog& log) {
+  Eigen::SparseMatrix<double> value = problem.J_sparse(z);
+  ++log.j_calls;
+  if (value.rows() == z.size() && value.cols() == z.size()) {
+    for (Eigen::Index j = 0; j < value.outerSize(); ++j) {
+      for (Eigen::SparseMatrix<double>::InnerIterator it(value, j); it; ++it) {
+        if (!std::isfinite(it.value())) {
+          throw NonFiniteJacobian(non_finite_jacobian(log, it.row(), it.col(), it.value(), z));
+        }
+      }
+    }
+  }
+  const SparseJacobianFunction given = [&value](const Eigen::VectorXd&) { return value; };
+  return evaluate_jacobian(given, z, "J at an iterate");
 }
 
 namespace {
@@ -70,24 +125,28 @@ class PathLinearModel final : public Model {
 // The user's F and J, checked at every call.
 class FunctionModel final : public Model {
  public:
-  explicit FunctionModel(const Mcp& problem) : Model(problem.lower, problem.upper), problem_(problem) {}
+  // `log`: the calls made before (solve_path's checks at the start point).
+  FunctionModel(const Mcp& problem, path_detail::CallLog log)
+      : Model(problem.lower, problem.upper), problem_(problem), log_(std::move(log)) {}
   bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override {
-    return path_detail::user_function(problem_, z, F);
+    return path_detail::user_function(problem_, z, F, log_);
   }
   const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) override {
     if (J_at_.size() == z.size() && J_at_ == z) return J_;
-    J_ = evaluate_jacobian(problem_.J, z, "J at an iterate");
+    J_ = path_detail::user_jacobian(problem_, z, log_);
     J_at_ = z;
     return J_;
   }
   double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) override {
     return relative_residual(z, F, jacobian(z), lower(), upper());
   }
+  [[nodiscard]] std::string non_finite_note() const override { return log_.first_non_finite_f; }
 
  private:
   const Mcp& problem_;
   Eigen::MatrixXd J_;
   Eigen::VectorXd J_at_;
+  path_detail::CallLog log_;
 };
 
 // The proximal subproblem G(z) = F(z) + λ (z − centre) of a base model.
@@ -118,6 +177,7 @@ class ProximalModel final : public Model {
     if (sparse()) return relative_residual(z, F, sparse_jacobian(z), lower(), upper());
     return relative_residual(z, F, jacobian(z), lower(), upper());
   }
+  [[nodiscard]] std::string non_finite_note() const override { return base_.non_finite_note(); }
 
  private:
   Model& base_;
@@ -175,13 +235,18 @@ class Path {
   Path(const SolveOptions& options, int limit) : options_(options), limit_(limit) {}
 
   // Evaluates the point x; false when F is not finite at π(x).
+  // `p` is left as it was when false (a caller may go on with it).
   static bool evaluate(Model& model, const Eigen::VectorXd& x, Point& p) {
-    p.x = x;
-    p.z = project(x, model.lower(), model.upper());
-    if (!model.function(p.z, p.F)) return false;
-    p.r = p.F + p.x - p.z;
-    p.merit = p.r.norm();
-    return std::isfinite(p.merit);
+    if (!x.allFinite()) return false;  // F is never called at a point not finite
+    Point trial;
+    trial.x = x;
+    trial.z = project(x, model.lower(), model.upper());
+    if (!model.function(trial.z, trial.F)) return false;
+    trial.r = trial.F + trial.x - trial.z;
+    trial.merit = trial.r.norm();
+    if (!std::isfinite(trial.merit)) return false;
+    p = std::move(trial);
+    return true;
   }
 
   // The x nearest to z with π(x) = z and the smallest residual: x_i = z_i in the interior, and at
@@ -207,6 +272,7 @@ class Path {
     int since_best = 0;
     double delta = 0;
     for (;;) {
+      if (&model == base_ && current.merit < best_seen_.merit) best_seen_ = current;
       if (model.relative(current.z, current.F) <= options_.tolerance) {
         run.end = End::Solved;
         run.best = current;
@@ -300,12 +366,15 @@ class Path {
   // The whole method on `model` from the start point z0 (already in the box), or from the point
   // `given` of the normal map when there is one.
   Run solve(Model& model, const Eigen::VectorXd& z0, const Eigen::VectorXd* given = nullptr) {
+    base_ = &model;
     Point start, other;
     if (given != nullptr && evaluate(model, *given, start)) return restarts(model, iterate(model, start));
     // Crash: the projected step's active set, or z0's own, whichever has the smaller merit.
     if (!evaluate(model, z0, start)) {
-      throw InvalidProblem("F is not finite at the start point");
+      throw InvalidProblem("F is not finite at the start point" +
+                           (model.non_finite_note().empty() ? std::string() : " (" + model.non_finite_note() + ")"));
     }
+    best_seen_ = start;
     Eigen::VectorXd lifted = lift(model, z0, start.F);
     (void)evaluate(model, lifted, start);
     // The projected step's active set: taken only where the point's own merit is no better, and
@@ -347,12 +416,14 @@ class Path {
         const double floor = 1e-2 * std::max(1.0, j_norm);
         double lambda = std::max(floor, 2.0 * std::max(0.0, -lowest));
         Run sub;
+        bool started = false;
         for (int attempt = 0; attempt < 6; ++attempt, lambda *= 10) {
           ProximalModel proximal(model, centre, lambda);
           Point sub_start;
           Eigen::VectorXd G;
-          (void)proximal.function(centre, G);
-          (void)evaluate(proximal, lift(proximal, centre, G), sub_start);
+          // F not finite at the centre or its lift: no subproblem to start (the run ends below).
+          if (!proximal.function(centre, G) || !evaluate(proximal, lift(proximal, centre, G), sub_start)) break;
+          started = true;
           const bool was = record_;
           record_ = false;
           sub = iterate(proximal, sub_start);
@@ -360,6 +431,7 @@ class Path {
           if (sub.end == End::Solved || sub.best.merit < sub_start.merit) break;
         }
         ++proximal_steps_;
+        if (!started) break;
         centre = sub.best.z;
         if (!evaluate(model, centre, point)) break;
         (void)evaluate(model, lift(model, centre, point.F), point);
@@ -395,6 +467,8 @@ class Path {
   }
   [[nodiscard]] int iterations() const { return iterations_; }
   std::vector<double>& history() { return history_; }
+  // The point of smallest merit on the problem's own model so far (the start at least).
+  [[nodiscard]] const Point& best_seen() const { return best_seen_; }
 
  private:
   const SolveOptions& options_;
@@ -404,17 +478,33 @@ class Path {
   Eigen::MatrixXd linearization_;
   detail::SparseMatrix sparse_linearization_;
   std::vector<double> history_;
+  const Model* base_ = nullptr;
+  Point best_seen_;
   bool record_ = true;
   int iterations_ = 0, pivots_ = 0, full_steps_ = 0, perturbed_ = 0, watchdog_returns_ = 0, proximal_steps_ = 0;
 };
 
 // Runs the method and fills z, iterations, history and message; the caller sets w and the residuals.
+// `F_out`, when given, gets F at the returned z (as evaluated there: the user's F is not called
+// again, since it may no longer be finite). A J not finite ends the run with the best point before
+// it, and so does an F not finite when the run does not solve: NumericalFailure, naming the call
+// and the iterate.
 Result run_path(Model& model, const Eigen::VectorXd& z0, const SolveOptions& options,
-                const Eigen::VectorXd* given = nullptr) {
+                const Eigen::VectorXd* given = nullptr, Eigen::VectorXd* F_out = nullptr) {
   Path path(options, options.iteration_limit(kDefaultMajorIterations));
-  Run run = path.solve(model, z0, given);
+  Run run;
+  std::string non_finite;
+  try {
+    run = path.solve(model, z0, given);
+  } catch (const path_detail::NonFiniteJacobian& error) {
+    run.end = End::Stuck;
+    run.best = path.best_seen();
+    non_finite = error.what();
+  }
+  if (run.end != End::Solved && non_finite.empty()) non_finite = model.non_finite_note();
   Result result;
   result.method = Method::Path;
+  if (F_out != nullptr) *F_out = run.best.F;
   result.z = std::move(run.best.z);
   result.iterations = path.iterations();
   result.history = std::move(path.history());
@@ -431,6 +521,11 @@ Result run_path(Model& model, const Eigen::VectorXd& z0, const SolveOptions& opt
       result.status = Status::NoSolutionFound;
       result.message = run.why + " (after " + path.summary() + "); returning the point of smallest merit";
       break;
+  }
+  if (!non_finite.empty()) {
+    result.status = Status::NumericalFailure;
+    result.message = "the user's " + non_finite + (run.why.empty() ? "" : "; the run then ended: " + run.why) +
+                     " (after " + path.summary() + "); returning the point of smallest merit before it";
   }
   return result;
 }
@@ -459,20 +554,30 @@ Result solve_path(const Mcp& problem, const SolveOptions& options) {
       project(options.initial_guess.value_or(Eigen::VectorXd::Zero(n)), problem.lower, problem.upper);
   (void)evaluate_function(problem.F, start, "F at the start point");
   const auto run = [&](Model& model) {
-    Result result = run_path(model, start, options);
-    result.w = evaluate_function(problem.F, result.z, "F at the returned point");
+    Eigen::VectorXd F;
+    Result result = run_path(model, start, options, nullptr, &F);
+    result.w = std::move(F);
     result.residual = natural_residual(result.z, result.w, problem.lower, problem.upper);
-    result.relative_residual = model.relative(result.z, result.w);
+    try {
+      result.relative_residual = model.relative(result.z, result.w);
+    } catch (const path_detail::NonFiniteJacobian& error) {  // J at the returned point
+      result.relative_residual = kInfinity;
+      // Named already where the run ended on it (the same point).
+      if (result.status != Status::NumericalFailure) result.message += std::string("; the user's ") + error.what();
+      result.status = Status::NumericalFailure;
+    }
     finish(result, options.tolerance);
     return result;
   };
+  // The checks at the start point are the user's first calls of F and J.
+  const path_detail::CallLog start_calls{.f_calls = 1, .j_calls = 1, .first_non_finite_f = {}};
   if (problem.sparse()) {
     (void)evaluate_jacobian(problem.J_sparse, start, "J at the start point");
-    SparseFunctionModel model(problem);
+    SparseFunctionModel model(problem, start_calls);
     return run(model);
   }
   (void)evaluate_jacobian(problem.J, start, "J at the start point");
-  FunctionModel model(problem);
+  FunctionModel model(problem, start_calls);
   return run(model);
 }
 

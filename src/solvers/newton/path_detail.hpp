@@ -9,6 +9,8 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "perp/core/ncp.hpp"
@@ -40,6 +42,9 @@ class Model {
   virtual const detail::SparseMatrix& sparse_jacobian(const Eigen::VectorXd& /*z*/) {
     throw std::logic_error("path: sparse_jacobian called on a dense model");
   }
+  // The user's first non-finite F ("F call 5 returned F[1] = nan at z = (...)"), empty when none;
+  // models of a given M and q have none.
+  [[nodiscard]] virtual std::string non_finite_note() const { return {}; }
 
  private:
   const Eigen::VectorXd& lower_;
@@ -106,24 +111,52 @@ class PathFollower {
   Eigen::MatrixXd basis_, inverse_;
 };
 
+// The user's calls of F and J on one run, counted, and the first F that was not finite, described
+// with its call and the iterate (issue 38: such an F after a few calls crashed the path search).
+struct CallLog {
+  long f_calls = 0;
+  long j_calls = 0;
+  std::string first_non_finite_f;
+};
+
+// A J that is not finite at an iterate: ends the run (path.cpp's run_path turns it into a status
+// that names the call and the iterate, with the best point found before it).
+class NonFiniteJacobian : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "(z_0, z_1, ...)" with at most 8 entries, for the messages above.
+std::string point_text(const Eigen::VectorXd& z);
+
 // F(z) of the user's problem into F; throws `InvalidProblem` unless it has z's size, false when it
-// is not finite (path.cpp; the function of both models of an `Mcp`).
-bool user_function(const Mcp& problem, const Eigen::VectorXd& z, Eigen::VectorXd& F);
+// is not finite, which `log` keeps when it is the first (path.cpp; the function of both models of
+// an `Mcp`).
+bool user_function(const Mcp& problem, const Eigen::VectorXd& z, Eigen::VectorXd& F, CallLog& log);
+
+// J(z) of the user's problem, dense or sparse: `InvalidProblem` for a wrong size (as
+// `evaluate_jacobian`), `NonFiniteJacobian` naming the call, the entry and z for a value not finite.
+Eigen::MatrixXd user_jacobian(const Mcp& problem, const Eigen::VectorXd& z, CallLog& log);
+detail::SparseMatrix user_sparse_jacobian(const Mcp& problem, const Eigen::VectorXd& z, CallLog& log);
 
 // The user's F and sparse J (`Mcp::J_sparse`), checked at every call.
 class SparseFunctionModel final : public Model {
  public:
-  explicit SparseFunctionModel(const Mcp& problem) : Model(problem.lower, problem.upper), problem_(problem) {}
+  // `log`: the calls made before (solve_path's checks at the start point).
+  SparseFunctionModel(const Mcp& problem, CallLog log)
+      : Model(problem.lower, problem.upper), problem_(problem), log_(std::move(log)) {}
   bool function(const Eigen::VectorXd& z, Eigen::VectorXd& F) override;
   const Eigen::MatrixXd& jacobian(const Eigen::VectorXd& z) override;
   [[nodiscard]] bool sparse() const override { return true; }
   const detail::SparseMatrix& sparse_jacobian(const Eigen::VectorXd& z) override;
   double relative(const Eigen::VectorXd& z, const Eigen::VectorXd& F) override;
+  [[nodiscard]] std::string non_finite_note() const override { return log_.first_non_finite_f; }
 
  private:
   const Mcp& problem_;
   detail::SparseMatrix J_;
   Eigen::VectorXd J_at_;
+  CallLog log_;
 };
 
 // The sparse route: the Newton point of the affine normal map A(x) = M π(x) + c + x − π(x),

@@ -16,7 +16,7 @@
 namespace perp::path_detail {
 
 bool SparseFunctionModel::function(const Eigen::VectorXd& z, Eigen::VectorXd& F) {
-  return user_function(problem_, z, F);
+  return user_function(problem_, z, F, log_);
 }
 
 const Eigen::MatrixXd& SparseFunctionModel::jacobian(const Eigen::VectorXd& /*z*/) {
@@ -25,7 +25,7 @@ const Eigen::MatrixXd& SparseFunctionModel::jacobian(const Eigen::VectorXd& /*z*
 
 const detail::SparseMatrix& SparseFunctionModel::sparse_jacobian(const Eigen::VectorXd& z) {
   if (J_at_.size() == z.size() && J_at_ == z) return J_;
-  J_ = evaluate_jacobian(problem_.J_sparse, z, "J at an iterate");
+  J_ = user_sparse_jacobian(problem_, z, log_);
   J_at_ = z;
   return J_;
 }

@@ -1,0 +1,189 @@
+"""Issue 38's crash and hang classes from Python: each case runs in a child interpreter under a
+time limit, so that a segfault, an abort or a hang fails the test instead of taking pytest down."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+
+def run_child(code: str, timeout: float = 60) -> str:
+    env = dict(os.environ)
+    try:
+        done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                              timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the child did not end within {timeout} s (a hang)")
+    assert done.returncode == 0, f"child ended with {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+SPARSE_CASES = r'''
+    import numpy as np, scipy.sparse as sp
+    import perp
+
+    q = np.array([-1.0, -1.0, -1.0])
+    def good():
+        return sp.csr_matrix(np.array([[2.0, 0, 0], [0, 2.0, 1.0], [0, 1.0, 2.0]]))
+
+    def attempt(label, M):
+        try:
+            perp.solve(M, q)
+        except ValueError as error:
+            print(label, "|", error)
+        else:
+            print(label, "| accepted")
+
+    M = good(); M.indices[1] = 7                       # past the shape (was: double free)
+    attempt("index past the shape", M)
+    M = good(); M.indices[0] = -2
+    attempt("negative index", M)
+    M = good(); M.indptr[1], M.indptr[2] = 3, 1        # not monotone (was: segfault)
+    attempt("indptr not monotone", M)
+    M = good(); M.indptr[0] = 1
+    attempt("indptr not from 0", M)
+    M = good().tocsc(); M.indices[4] = 3
+    attempt("csc index past the shape", M)
+    M = good().tocoo(); M.col[2] = 9
+    attempt("coo col past the shape", M)
+    M = good(); M.indptr[-1] = 4
+    attempt("indptr end not nnz", M)
+    # Unsorted indices and duplicates are fine: sorted and summed.
+    unsorted = sp.csr_matrix((np.array([2.0, 1.0, 1.0, 1.0, 2.0, 1.0]), np.array([0, 2, 1, 1, 2, 1]),
+                              np.array([0, 1, 4, 6])), shape=(3, 3))
+    r = perp.solve(unsorted, q)
+    print("unsorted duplicates |", r.status, np.round(r.z, 12).tolist())
+'''
+
+
+def test_corrupt_scipy_sparse_input_is_a_value_error_naming_array_and_position():
+    lines = dict(line.split(" | ", 1) for line in run_child(SPARSE_CASES).splitlines())
+    assert lines["index past the shape"] == (
+        "M: csr indices[1] = 7 is out of range: a column index of a matrix of shape (3, 3) must be in [0, 3)")
+    assert lines["negative index"].startswith("M: csr indices[0] = -2 is out of range")
+    assert lines["indptr not monotone"] == (
+        "M: csr indptr decreases at position 2: indptr[1] = 3, indptr[2] = 1 (it must be nondecreasing)")
+    assert lines["indptr not from 0"] == "M: csr indptr[0] is 1, expected 0"
+    assert lines["csc index past the shape"].startswith("M: csc indices[4] = 3 is out of range: a row index")
+    assert lines["coo col past the shape"].startswith("M: coo col[2] = 9 is out of range")
+    assert lines["indptr end not nnz"] == (
+        "M: csr indptr[-1] = 4 (the number of stored entries), but indices has 5 and data 5")
+    # Row 1 holds 1 + 1 at column 1 (summed: 2) and 1 at column 2; row 2 holds 2 at 2 and 1 at 1:
+    # M = [[2, 0, 0], [0, 2, 1], [0, 1, 2]], z = (1/2, 1/3, 1/3).
+    assert lines["unsorted duplicates"].startswith("solved")
+    assert "[0.5, 0.333333333333, 0.333333333333]" in lines["unsorted duplicates"]
+
+
+NAN_CASES = r'''
+    import numpy as np
+    import perp
+
+    for method in ("path", "auto"):
+        calls = [0]
+        def F(z):
+            calls[0] += 1
+            f = np.array([4 * z[0] + z[1] - 3 + z[0] ** 3, z[0] + 3 * z[1] - 2 + z[1] ** 3])
+            if calls[0] > 4:
+                f[1] = np.nan
+            return f
+        def J(z):
+            return np.array([[4 + 3 * z[0] ** 2, 1.0], [1.0, 3 + 3 * z[1] ** 2]])
+        r = perp.solve_ncp(F, J, [0.0, 0.0], method=method)
+        print(method, "|", r.status, "|", np.isfinite(r.z).all() and np.isfinite(r.w).all(), "|", r.message)
+        for kind in ("mcp",):
+            calls[0] = 0
+            r = perp.solve_mcp(F, J, [0.0, 0.0], [5.0, 5.0], method=method)
+            print(method, kind, "|", r.status, "|", np.isfinite(r.z).all(), "|", r.message)
+
+    class Boom(Exception):
+        pass
+    def raising(z):
+        raise Boom("F failed on purpose")
+    for method in ("path", "auto", "newton-fb"):
+        try:
+            perp.solve_ncp(raising, lambda z: np.eye(2), [0.0, 0.0], method=method)
+        except Boom as error:
+            print("raised", method, "|", error)
+'''
+
+
+def test_nan_from_f_after_a_few_calls_ends_with_a_status_and_an_exception_propagates():
+    out = run_child(NAN_CASES)
+    rows = [line.split(" | ") for line in out.splitlines()]
+    statuses = [row for row in rows if row[0] in ("path", "auto", "path mcp", "auto mcp")]
+    assert len(statuses) == 4, out
+    for label, status, finite, message in statuses:
+        assert status == "numerical-failure", (label, message)
+        assert finite == "True", label
+        assert "F call 5 returned F[1] = NaN at z = (" in message, (label, message)
+    raised = [row for row in rows if row[0].startswith("raised")]
+    assert [row[0] for row in raised] == ["raised path", "raised auto", "raised newton-fb"], out
+    assert all(row[1] == "F failed on purpose" for row in raised)
+
+
+INTERRUPTED_RUN = r'''
+    import json, sys, time
+    import perp
+    scene = json.load(open(sys.argv[1]))
+    scene["duration"] = 400.0
+    print("go", flush=True)
+    start = time.monotonic()
+    try:
+        perp.simulate(scene, max_bytes=1e13)
+    except KeyboardInterrupt:
+        print("interrupted after %.3f s" % (time.monotonic() - start), flush=True)
+        sys.exit(0)
+    print("not interrupted", flush=True)
+'''
+
+
+def test_ctrl_c_interrupts_a_long_simulation_quickly():
+    import signal
+    import time
+    scene = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenes", "disk_pile.json")
+    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(INTERRUPTED_RUN), scene], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "go"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=20)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    assert out.startswith("interrupted after "), (out, err)
+    assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the run"
+
+
+HANGS_FROM_PYTHON = r'''
+    import numpy as np
+    import perp
+    W = np.array([[1.0, 0.2], [0.2, 1.0]])
+    q = np.array([-1.0, 0.5])
+    for mu, tol in ((1e8, 1e-8), (20.0, 0.1)):
+        r = perp.solve_friction_contact(W, q, [mu], dimension=2, tol=tol)
+        print("mu", mu, "|", r.status, "|", np.round(r.r, 9).tolist())
+    scene = {"gravity": [0, -9.81], "timestep": 0.001, "duration": 0.05, "restitution": 0.0, "friction": 0.5,
+             "ground": {"height": 0.0},
+             "bodies": [{"name": "crate", "shape": {"type": "box", "width": 0.2, "height": 0.1}, "mass": 3e5,
+                         "position": [0.0, 0.05], "velocity": [2.0, 0.0]}]}
+    run = perp.simulate(scene)
+    print("heavy box |", len(run.status), "|", sorted(set(str(s) for s in run.status)))
+'''
+
+
+def test_issue_38_hangs_end_from_python():
+    # Each hung before (frictional auto's second nsgs at 0 sweeps a part); 60 s is the hang guard.
+    rows = [line.split(" | ") for line in run_child(HANGS_FROM_PYTHON, timeout=60).splitlines()]
+    assert rows[0][:2] == ["mu 100000000.0", "solved"]
+    assert rows[1][:2] == ["mu 20.0", "solved"]
+    # mu = 1e8: the contact sticks (|r_T| <= mu r_N holds), so u = W r + q = 0.
+    assert rows[0][2] == str(np.round(np.linalg.solve([[1.0, 0.2], [0.2, 1.0]], [1.0, -0.5]), 9).tolist())
+    assert rows[2] == ["heavy box", "50", "['solved']"]
