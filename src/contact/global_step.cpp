@@ -88,6 +88,7 @@ PackedOutcome solve_packed_coulomb(const FactoredFrictionContact& factored, cons
   int iterations = best.iterations + convex.result.iterations;
   if (convex.result.z.allFinite()) {
     SolveOptions polish = sweeps;
+    polish.max_iterations = std::max(1, sweeps.max_iterations / 5);
     polish.initial_guess = convex.result.z;
     FrictionContactResiduals polished_criteria;
     Result polished = solve(factored, Method::Nsgs, polish, polished_criteria);

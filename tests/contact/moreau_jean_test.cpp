@@ -1,5 +1,6 @@
 #include "perp/contact/moreau_jean.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 namespace perp::contact::contact_moreau_jean_test {
 namespace {
 
+using testing::HasSubstr;
 using test::box;
 using test::disk;
 using test::disk_heap_between_walls;
@@ -332,6 +334,49 @@ TEST(MoreauJean, DiskHeapBetweenWallsEveryStepSolvesCoulomb) {
     }
   }
   EXPECT_GT(disk_pairs, 36U);  // at rest the heap is packed: more disk-disk contacts than disks
+}
+
+TEST(MoreauJean, DiskHeapPackedChainSaysWhichLawItsImpulsesSolve) {
+  // The same heap through the packed-step chain (dense pivoting capped at 0 contacts, so that every
+  // step with contacts takes it): nsgs on the factors, the convex law by the interior point, nsgs
+  // from its impulses, and where Coulomb's law is still not met, the convex law's impulses, said in
+  // `law` and `fallback`. Each step's law is checked from the velocities after it.
+  World world = disk_heap_between_walls(36);
+  MoreauJeanOptions options;
+  options.timestep = 1.0 / 60;
+  options.friction = 0.6;
+  options.dense_pivoting_max_size = 0;
+  const double impulse_unit = M_PI * 0.0625 * kG * options.timestep;
+  const double speed_unit = kG * options.timestep;
+  const double du = 1e-6 * speed_unit;
+  const double dr = 1e-6 * impulse_unit;
+  const double dp = 1e-6 * impulse_unit * speed_unit;
+  int coulomb_steps = 0;
+  for (int step = 0; step < 150; ++step) {
+    const StepReport report = moreau_jean_step(world, options);
+    if (!report.ran_solve()) continue;
+    ASSERT_EQ(report.status, Status::Solved) << "step " << step << ": " << report.result.message;
+    ASSERT_EQ(report.law == FrictionLaw::Convex, !report.fallback.empty()) << "step " << step;
+    if (report.law == FrictionLaw::Coulomb) ++coulomb_steps;
+    EXPECT_THAT(report.result.message, HasSubstr("packed-step chain")) << "step " << step;
+    for (std::size_t c = 0; c < report.contacts.size(); ++c) {
+      const auto [un, ut] = contact_velocity(world, report.contacts[c]);
+      const double rn = report.normal_impulse[static_cast<Eigen::Index>(c)];
+      const double rt = report.tangent_impulse[static_cast<Eigen::Index>(c)];
+      EXPECT_GE(rn, -dr) << "step " << step << ", contact " << c;
+      EXPECT_LE(std::abs(rt), 0.6 * rn + dr) << "step " << step << ", contact " << c;
+      EXPECT_LE(rt * ut, dp) << "step " << step << ", contact " << c;
+      if (report.law == FrictionLaw::Coulomb) {
+        EXPECT_GE(un, -du) << "step " << step << ", contact " << c;
+        EXPECT_LE(std::abs(rn * un), dp) << "step " << step << ", contact " << c;
+      } else {
+        // The convex law: u in the dual cone, r·u = 0 (a sliding contact separates at μ|u_T|).
+        EXPECT_GE(un, 0.6 * std::abs(ut) - du) << "step " << step << ", contact " << c;
+        EXPECT_LE(std::abs(rn * un + rt * ut), dp) << "step " << step << ", contact " << c;
+      }
+    }
+  }
+  EXPECT_GT(coulomb_steps, 0);
 }
 
 TEST(MoreauJean, DiskHeapAnitescuPotraOnTheFactors) {
