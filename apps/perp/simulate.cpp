@@ -212,11 +212,27 @@ int run_simulate(const SimulateArguments& args) {
               scene.options.timestep, scene.world.bodies.size(), record.most_contacts);
   std::printf("energy: %.6g J at t = 0, %.6g J at t = %g s\n", record.initial_energy.total(), record.last_energy,
               record.last_time);
-  std::printf("time: %.3g ms stepping, of which %.3g ms in the LCP solver (%.0f%%)\n", record.step_ms, record.solve_ms,
-              record.step_ms > 0 ? 100 * record.solve_ms / record.step_ms : 0.0);
+  // What each step solved: the frictional contact problem (the Coulomb model on a method of the
+  // cone, and the convex model on its factors), or an LCP.
+  const std::vector<Method> cone_methods = friction_contact_methods();
+  const bool on_cone =
+      (scene.options.friction_model == contact::FrictionModel::Coulomb &&
+       std::find(cone_methods.begin(), cone_methods.end(), scene.options.method) != cone_methods.end()) ||
+      (scene.options.friction_model == contact::FrictionModel::AnitescuPotra &&
+       (scene.options.method == Method::Auto || scene.options.method == Method::InteriorPoint));
+  const char* solver = on_cone ? "the frictional contact solver" : "the LCP solver";
+  const long steps = std::max(1L, record.steps);
+  std::printf("time: %.3g ms stepping (mean %.3g ms a step, slowest %.3g ms at step %ld), of which %.3g ms in %s (%.0f%%)\n",
+              record.step_ms, record.step_ms / static_cast<double>(steps), record.slowest_step_ms, record.slowest_step,
+              record.solve_ms, solver, record.step_ms > 0 ? 100 * record.solve_ms / record.step_ms : 0.0);
+  if (record.fallbacks > 0) {
+    std::printf("note: %ld step%s fell back (steps.csv's fallback column says from what to what)\n", record.fallbacks,
+                record.fallbacks == 1 ? "" : "s");
+  }
   if (record.unsolved > 0) {
-    std::printf("warning: %ld steps ended without a solved LCP (first: step %ld, %s)\n", record.unsolved,
-                record.first_failure_step, to_string(record.first_failure).c_str());
+    std::printf("warning: %ld step%s ended unsolved by %s (first: step %ld, %s)\n", record.unsolved,
+                record.unsolved == 1 ? "" : "s", solver, record.first_failure_step,
+                to_string(record.first_failure).c_str());
   }
   std::string written;
   for (const std::string& name : written_names) written += (written.empty() ? "" : ", ") + name;

@@ -383,6 +383,10 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
         }
         record.solve_ms += report.solve_ms;
         record.step_ms += report.step_ms;
+        if (report.step_ms > record.slowest_step_ms) {
+          record.slowest_step_ms = report.step_ms;
+          record.slowest_step = k;
+        }
         const contact::Energy e = write_state(t, world);
         const long step = k + 1;
         if (sampler.wants(step) || step == steps) {

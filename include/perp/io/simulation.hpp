@@ -111,6 +111,9 @@ struct SimulationRecord {
   long deepest_overlap_step = -1;
   double solve_ms = 0;
   double step_ms = 0;
+  /// The slowest step's wall-clock time (ms) and its index: the mean alone hides steps of seconds.
+  double slowest_step_ms = 0;
+  long slowest_step = -1;
   long unsolved = 0;
   /// Steps by the method that produced their impulses ("none" for steps without contacts), and
   /// the steps whose chosen method failed and that `auto` finished (`StepReport::fallback`).
