@@ -2,6 +2,8 @@
 they are written (each file's ```python blocks in order, in one namespace), so that they cannot rot."""
 
 import os
+import contextlib
+import io
 import re
 import subprocess
 import sys
@@ -41,4 +43,12 @@ def test_snippets_run(name, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "__snippet__"}
     for k, block in enumerate(blocks):
-        exec(compile(block, f"{name} python block {k + 1}", "exec"), namespace)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(block, f"{name} python block {k + 1}", "exec"), namespace)
+        # A `print(...)  # <shown output (...)>` comment shows what the line prints, up to its last "(" or "…".
+        lines = printed.getvalue().splitlines()
+        for shown in re.findall(r"^print\(.*?\)\s+# (<.*)$", block, flags=re.M):
+            prefix = shown.split("…")[0]
+            prefix = (prefix[: prefix.rfind("(")] if "(" in prefix else prefix).rstrip(" ,>")
+            assert any(line.startswith(prefix) for line in lines), (name, shown, lines)
