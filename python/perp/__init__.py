@@ -960,3 +960,13 @@ def painleve_world(theta: float, mu: float, theta_dot: float = 0.0, mass: float 
     return _perp.painleve_world(_real(theta, "theta"), _real(mu, "mu"),
                                 *_rod_arguments(theta_dot, mass, half_length, gravity),
                                 _real(sliding_speed, "sliding_speed"))
+
+
+def __getattr__(name: str):
+    """`perp.plot` (and `perp.torch`) load on first use, so that `import perp` needs neither
+    matplotlib nor torch: `import perp; perp.plot.convergence(r)` works without importing perp.plot."""
+    if name in ("plot", "torch"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -187,3 +187,16 @@ def test_issue_38_hangs_end_from_python():
     # mu = 1e8: the contact sticks (|r_T| <= mu r_N holds), so u = W r + q = 0.
     assert rows[0][2] == str(np.round(np.linalg.solve([[1.0, 0.2], [0.2, 1.0]], [1.0, -0.5]), 9).tolist())
     assert rows[2] == ["heavy box", "50", "['solved']"]
+
+
+def test_perp_plot_loads_on_first_use_without_matplotlib_at_import():
+    code = ("import sys, perp\n"
+            "assert 'matplotlib' not in sys.modules, 'import perp loaded matplotlib'\n"
+            "r = perp.solve([[2.0]], [-2.0], method='pgs')\n"
+            "assert callable(perp.plot.convergence)\n"
+            "assert 'matplotlib' in sys.modules\n"
+            "try:\n    perp.no_such_name\nexcept AttributeError as e:\n    assert 'no_such_name' in str(e)\n"
+            "else:\n    raise SystemExit('no AttributeError')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "MPLBACKEND": "Agg"})
+    assert done.returncode == 0, done.stderr
