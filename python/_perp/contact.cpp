@@ -192,6 +192,7 @@ py::dict step_world(World& world, double timestep, double theta, double restitut
   d["split_contacts"] = report.split_contacts;
   d["split_status"] = status_object(report.split_status);
   d["fallback"] = report.fallback;
+  d["law"] = law_name(report.law);
   return d;
 }
 

@@ -872,7 +872,9 @@ class StepReport(NamedTuple):
     method that answered; "" without contacts), ``iterations``, ``residual``, ``relative_residual``
     (the solve's relative residual, <= ``tol`` when solved), ``message`` (the solver's sentence),
     ``fallback`` (the chosen method's name and status, e.g. "lemke: not-applicable", when it did not
-    solve and auto answered from its point; "" otherwise); ``sleeping_bodies`` with ``sleeping=True``."""
+    solve and auto answered from its point, or how a packed Coulomb step fell back to the convex law;
+    "" otherwise); ``sleeping_bodies`` with ``sleeping=True``; ``law`` ("coulomb" or "convex"), the
+    contact law the impulses solve and ``criteria`` measure."""
 
     contacts: dict
     normal_impulse: np.ndarray
@@ -895,6 +897,7 @@ class StepReport(NamedTuple):
     derivatives: Optional[StepDerivatives] = None
     relative_residual: float = 0.0
     sleeping_bodies: int = 0
+    law: str = "coulomb"
 
 
 FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")

@@ -153,3 +153,21 @@ def test_split_impulse_from_python():
         w.step(baumgarte=1.5)
     with pytest.raises(perp.InvalidProblem, match="normal must be finite and non-zero"):
         perp.Plane((0.0, 0.0), (0.0, 0.0))
+
+
+def test_step_report_names_the_law_its_impulses_solve():
+    # A ball sliding on the ground (v_x = 2, μ = 0.1): Coulomb's law keeps it on the ground; the convex
+    # law (Anitescu–Potra, here on the factors by the interior point) lifts it at u_N = μ |u_T|.
+    h = 1e-2
+    coulomb = perp.World([ball(0.1, velocity=(2.0, 0.0))], ground=0.0)
+    r = coulomb.step(timestep=h, friction=0.1)
+    assert r.law == "coulomb" and r.fallback == ""
+    assert coulomb.body("ball").velocity[1] == pytest.approx(0.0, abs=1e-12)
+    convex = perp.World([ball(0.1, velocity=(2.0, 0.0))], ground=0.0)
+    r = convex.step(timestep=h, friction=0.1, friction_model="anitescu-potra", method="interior-point")
+    assert r.law == "convex" and r.status is perp.Status.SOLVED
+    body = convex.body("ball")
+    vx, vy = body.velocity
+    slip = vx + body.angular_velocity * 0.1  # the contact point's velocity along the ground (radius 0.1)
+    assert slip > 0 and vy == pytest.approx(0.1 * slip, rel=1e-6)  # the lift u_N = μ u_T
+    assert r.criteria["signorini"] <= 1e-9  # measured under the convex law it is met
