@@ -208,8 +208,9 @@ int run_simulate(const SimulateArguments& args) {
     return 128 + stopped.signal;
   }
 
-  std::printf("%s: %ld steps of %g s, %zu bodies, up to %zu active contacts\n", args.scene.c_str(), record.steps,
-              scene.options.timestep, scene.world.bodies.size(), record.most_contacts);
+  std::printf("%s: %ld step%s of %g s, %zu bod%s, up to %zu active contact%s\n", args.scene.c_str(), record.steps,
+              record.steps == 1 ? "" : "s", scene.options.timestep, scene.world.bodies.size(),
+              scene.world.bodies.size() == 1 ? "y" : "ies", record.most_contacts, record.most_contacts == 1 ? "" : "s");
   std::printf("energy: %.6g J at t = 0, %.6g J at t = %g s\n", record.initial_energy.total(), record.last_energy,
               record.last_time);
   // What each step solved: the frictional contact problem (the Coulomb model on a method of the

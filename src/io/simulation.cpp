@@ -170,7 +170,11 @@ std::string csv_number(double value) {
   return buffer;
 }
 
-std::string csv_field(const std::string& text) {
+std::string csv_field(const std::string& field) {
+  // A field a spreadsheet would read as a formula (=, +, -, @, a tab or a carriage return first)
+  // gets a leading apostrophe (OWASP's CSV-injection rule).
+  const bool formula = !field.empty() && std::string_view("=+-@\t\r").find(field.front()) != std::string_view::npos;
+  const std::string text = formula ? "'" + field : field;
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string quoted = "\"";
   for (const char c : text) {

@@ -55,6 +55,13 @@ TEST(SimulationOutput, CsvFieldsAndNumbers) {
   EXPECT_EQ(csv_field("ball"), "ball");
   EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  // Formula injection: a leading =, +, -, @, tab or CR is neutralized by an apostrophe.
+  EXPECT_EQ(csv_field("=1+2"), "'=1+2");
+  EXPECT_EQ(csv_field("+x.vx"), "'+x.vx");
+  EXPECT_EQ(csv_field("-d"), "'-d");
+  EXPECT_EQ(csv_field("@SUM(A1)"), "'@SUM(A1)");
+  EXPECT_EQ(csv_field("=HYPERLINK(\"a\",b)"), "\"'=HYPERLINK(\"\"a\"\",b)\"");
+  EXPECT_EQ(csv_field("a=b"), "a=b");
   EXPECT_EQ(csv_number(-0.0), "0");
   EXPECT_EQ(csv_number(0.1), "0.1");
   EXPECT_EQ(csv_number(1.0 / 3.0), "0.333333333333");

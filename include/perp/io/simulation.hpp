@@ -144,7 +144,8 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
 /// A number as the CSVs write it: 12 significant digits, −0 as 0.
 [[nodiscard]] std::string csv_number(double value);
 /// A CSV field per RFC 4180: quoted, with its quotes doubled, when it holds a comma, a quote or a
-/// line break.
+/// line break; a field starting with =, +, -, @, a tab or a carriage return (a formula to a
+/// spreadsheet) is prefixed with an apostrophe first.
 [[nodiscard]] std::string csv_field(const std::string& text);
 
 }  // namespace perp
