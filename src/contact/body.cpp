@@ -86,12 +86,9 @@ Eigen::Vector2d Body::to_world(const Eigen::Vector2d& local) const {
 
 void Body::validate() const {
   if (name.empty()) throw InvalidProblem("body: name must not be empty");
-  for (std::size_t k = 0; k < name.size(); ++k) {
-    const auto c = static_cast<unsigned char>(name[k]);
-    if (c < 0x20 || c == 0x7f) {
-      throw InvalidProblem("body '" + name.substr(0, k) + "…': name holds the control character " + std::to_string(c) +
-                           " at byte " + std::to_string(k) + "; names are printable text");
-    }
+  if (const std::size_t k = name.find('\0'); k != std::string::npos) {
+    throw InvalidProblem("body '" + name.substr(0, k) + "…': name holds a NUL character at byte " + std::to_string(k) +
+                         " (it would cut the name short in C strings and files)");
   }
   require_positive(mass, name, "mass");
   if (inertia) require_positive(*inertia, name, "inertia");

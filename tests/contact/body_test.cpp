@@ -57,8 +57,7 @@ TEST(Body, ValidateNamesTheField) {
   bad.inertia = -1;
   EXPECT_THAT(message(bad), HasSubstr("inertia"));
   EXPECT_THAT(message(disk("", 0.1, 1, {0, 0})), HasSubstr("name must not be empty"));
-  EXPECT_THAT(message(disk(std::string("a\0b", 3), 0.1, 1, {0, 0})), HasSubstr("control character 0 at byte 1"));
-  EXPECT_THAT(message(disk("tab\tname", 0.1, 1, {0, 0})), HasSubstr("control character 9 at byte 3"));
+  EXPECT_THAT(message(disk(std::string("a\0b", 3), 0.1, 1, {0, 0})), HasSubstr("NUL character at byte 1"));
 }
 
 TEST(World, RejectsDuplicateAndReservedNames) {
