@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "format.hpp"
 #include "games.hpp"
 #include "history_plot.hpp"
+#include "perp/io/fclib.hpp"
 #include "perp/perp.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "trace.hpp"
@@ -116,6 +118,53 @@ int report(const SolveArguments& args, const FrictionContact& problem, const Res
   return result.solved() ? kExitSolved : kExitNotSolved;
 }
 
+/// The stored solution's relative error, for comparison (where the file has one with r).
+void print_stored(const FclibFile& file, const std::function<double(const Eigen::VectorXd&)>& error_of) {
+  if (file.solution && file.solution->r.size() > 0) {
+    std::cout << "the file's stored solution: relative error " << error_of(file.solution->r) << "\n";
+  }
+}
+
+/// `perp solve FILE.hdf5`: an fclib file's local or global problem.
+int solve_fclib(const SolveArguments& args, const SolveOptions& options, Method method) {
+  const FclibFile file = read_fclib(args.file);
+  if (const auto* local = std::get_if<FrictionContact>(&file.problem)) {
+    const Result result = solve(*local, method, options);
+    const int code = report(args, *local, result, nullptr);
+    if (!args.json) {
+      print_stored(file, [&](const Eigen::VectorXd& r) { return friction_contact_residuals(*local, r).relative_error; });
+    }
+    return code;
+  }
+  const auto& global = std::get<GlobalFrictionContact>(file.problem);
+  Eigen::VectorXd v;
+  GlobalFrictionContactResiduals criteria;
+  const Result result = solve(global, method, options, v, criteria);
+  if (args.json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::parse(result_to_json(result));
+    out["v"] = std::vector<double>(v.data(), v.data() + v.size());
+    out["r"] = std::vector<double>(result.z.data(), result.z.data() + result.z.size());
+    out["u"] = std::vector<double>(result.w.data(), result.w.data() + result.w.size());
+    out["equilibrium"] = criteria.equilibrium;
+    std::cout << out.dump() << "\n";
+  } else {
+    print_common(args.file,
+                 "global friction contact, d = " + std::to_string(global.dimension) + ", " +
+                     std::to_string(global.contacts()) + (global.contacts() == 1 ? " contact, " : " contacts, ") +
+                     std::to_string(global.dofs()) + " dofs",
+                 result);
+    const FrictionContactResiduals& c = criteria.contact;
+    std::cout << "recomputed from (v, r): relative error " << c.relative_error << ", absolute " << c.absolute_error
+              << ", equilibrium |M v - H r - q| " << criteria.equilibrium << "\n"
+              << "signorini " << c.signorini << ", coulomb " << c.coulomb << ", complementarity " << c.complementarity
+              << ", dissipation " << c.dissipation << "\n";
+    print_stored(file, [&](const Eigen::VectorXd& r) {
+      return global_friction_contact_residuals(global, global_velocity(global, r), r).contact.relative_error;
+    });
+  }
+  return result.solved() ? kExitSolved : kExitNotSolved;
+}
+
 // A number option's text must be within the range of a double, as in the problem files: CLI11
 // would read "1e-400" as 0 and the message would then say "got 0".
 const CLI::Validator kInRange(
@@ -164,8 +213,9 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
       "Solve an LCP, box LCP, MLCP, QP, frictional contact problem or bimatrix game from a Siconos .dat or a JSON file");
   solve
       ->add_option("FILE", args.file,
-                   "problem file: .dat (Siconos LCP, MLCP or FrictionContactProblem) or .json (\"type\": lcp, "
-                   "box-lcp, mlcp, qp, friction-contact or bimatrix)")
+                   "problem file: .dat (Siconos LCP, MLCP or FrictionContactProblem), .json (\"type\": lcp, "
+                   "box-lcp, mlcp, qp, friction-contact or bimatrix) or an fclib HDF5 file (local or global "
+                   "frictional contact)")
       ->required();
   // The method list per problem type, read from the method table (solvers/method.hpp).
   const std::string methods = "LCP: " + method_names_for(ProblemKind::Lcp) +
@@ -208,8 +258,8 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
 int run_solve(const SolveArguments& args) {
   if (is_bimatrix_file(args.file)) return run_bimatrix(args);
   if (args.label >= 0) throw InvalidProblem("--label applies to a bimatrix game; " + args.file + " is not one");
-  const Problem problem = read_problem_file(args.file);
-  if (args.all && !std::holds_alternative<Lcp>(problem)) {
+  const Problem problem = is_hdf5_file(args.file) ? Problem{} : read_problem_file(args.file);
+  if (args.all && !is_hdf5_file(args.file) && !std::holds_alternative<Lcp>(problem)) {
     throw InvalidProblem("--all lists every solution of an LCP by enum; " + args.file + " holds a " +
                          std::string(problem_type(problem)) + " problem");
   }
@@ -240,6 +290,12 @@ int run_solve(const SolveArguments& args) {
         std::cout << trace_event_text(event) << "\n";
       }
     };
+  }
+  if (is_hdf5_file(args.file)) {
+    if (args.trace || !args.plot.empty() || args.all) {
+      throw InvalidProblem("--trace, --plot and --all do not apply to an fclib file (" + args.file + ")");
+    }
+    return solve_fclib(args, options, method);
   }
   return std::visit(
       [&](const auto& p) {

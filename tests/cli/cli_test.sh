@@ -26,6 +26,13 @@ check() {  # check NAME EXPECTED_EXIT PATTERN -- command...
 }
 
 # Solved problems exit 0; the JSON has every documented key.
+# fclib files (HDF5): a global problem, a local one, the rolling-friction file refused, a text file
+# named .hdf5 read as what it is.
+fclib="$data/../fclib"
+check "fclib global" 0 'global friction contact, d = 3, 9 contacts, 162 dofs' -- "$perp" solve "$fclib/LMGC_GlobalFrictionContactProblem00046.hdf5"
+check "fclib global json" 0 '"equilibrium"' -- "$perp" solve "$fclib/CubeH8.hdf5" --json
+check "fclib local" 0 'friction contact, d = 3, 286 contacts' -- "$perp" solve "$fclib/Capsules-i125-1213.hdf5"
+check "fclib rolling refused" 2 'rolling friction' -- "$perp" solve "$fclib/Chute-ndof-768-nc-4-3.hdf5"
 check "deudeu lemke json" 0 '"status": "solved"' -- "$perp" solve "$data/lcp_deudeu.dat" --method lemke --json
 out=$("$perp" solve "$data/lcp_deudeu.dat" --method lemke --json)
 for key in status method n iterations residual z w time_ms message history; do
