@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "common.hpp"
+#include "perp/io/fclib.hpp"
 
 namespace perp::python {
 
@@ -23,8 +25,9 @@ std::vector<FrictionCoupling> couplings(const py::object& friction) {
     } catch (const py::cast_error&) {
       throw py::type_error(where + ": expected a tuple (index, normal, mu)");
     }
-    if (t.size() != 3) throw py::value_error(where + ": expected a tuple (index, normal, mu), got " +
-                                             std::to_string(t.size()) + " entries");
+    if (t.size() != 3)
+      throw py::value_error(where + ": expected a tuple (index, normal, mu), got " + std::to_string(t.size()) +
+                            " entries");
     FrictionCoupling c;
     try {
       c.index = t[0].cast<Eigen::Index>();
@@ -57,8 +60,8 @@ Result solve_box(const FArray& M, const FArray& q, const FArray& lo, const FArra
 MlcpResult solve_mlcp(const FArray& A, const FArray& B, const FArray& C, const FArray& D, const FArray& a,
                       const FArray& b, const std::string& method, double tol, const py::object& max_iter,
                       const py::object& warm_start, const py::dict& options) {
-  Mlcp problem{to_matrix(A, "A"), to_matrix(B, "B"), to_matrix(C, "C"), to_matrix(D, "D"), to_vector(a, "a"),
-               to_vector(b, "b")};
+  Mlcp problem{to_matrix(A, "A"), to_matrix(B, "B"), to_matrix(C, "C"),
+               to_matrix(D, "D"), to_vector(a, "a"), to_vector(b, "b")};
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
   py::gil_scoped_release release;
@@ -211,7 +214,7 @@ Problem problem_from_dict(const py::dict& d) {
   }
   if (type == "mlcp") {
     return Mlcp{to_matrix(entry(d, "A"), "A"), to_matrix(entry(d, "B"), "B"), to_matrix(entry(d, "C"), "C"),
-                to_matrix(entry(d, "D"), "D"), to_vector(entry(d, "a"), "a"),   to_vector(entry(d, "b"), "b")};
+                to_matrix(entry(d, "D"), "D"), to_vector(entry(d, "a"), "a"), to_vector(entry(d, "b"), "b")};
   }
   if (type == "qp") {
     return Qp{to_matrix(entry(d, "Q"), "Q"), to_vector(entry(d, "c"), "c"), to_matrix(entry(d, "A"), "A"),
@@ -257,12 +260,97 @@ void write_siconos(const std::string& path, const py::dict& d) {
       problem);
 }
 
+py::dict fclib_solution_dict(const FclibSolution& s) {
+  py::dict d;
+  d["v"] = copy_to_numpy(s.v);
+  d["u"] = copy_to_numpy(s.u);
+  d["r"] = copy_to_numpy(s.r);
+  return d;
+}
+
+/// An fclib file as a dict: "kind" ("local" or "global"), the problem's fields (W, or M and H, as CSC
+/// tuples; q, b, mu, dimension), title, description, math_info, solution (None or {v, u, r}) and
+/// guesses (a list of such dicts).
+py::dict read_fclib_dict(const std::string& path) {
+  const FclibFile file = [&] {
+    py::gil_scoped_release release;
+    return read_fclib(path);
+  }();
+  py::dict d;
+  if (const auto* local = std::get_if<FrictionContact>(&file.problem)) {
+    d["kind"] = "local";
+    d["dimension"] = local->dimension;
+    d["W"] = csc_tuple(local->W);
+    d["q"] = copy_to_numpy(local->q);
+    d["mu"] = copy_to_numpy(local->mu);
+  } else {
+    const auto& global = std::get<GlobalFrictionContact>(file.problem);
+    d["kind"] = "global";
+    d["dimension"] = global.dimension;
+    d["M"] = csc_tuple(global.M);
+    d["H"] = csc_tuple(global.H);
+    d["q"] = copy_to_numpy(global.q);
+    d["b"] = copy_to_numpy(global.b);
+    d["mu"] = copy_to_numpy(global.mu);
+  }
+  // fclib's info strings are not always UTF-8 (CubeH8's description is not): invalid bytes replaced.
+  auto text = [](const std::string& t) {
+    return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(t.data(), static_cast<Py_ssize_t>(t.size()), "replace"));
+  };
+  d["title"] = text(file.title);
+  d["description"] = text(file.description);
+  d["math_info"] = text(file.math_info);
+  if (file.solution) {
+    d["solution"] = fclib_solution_dict(*file.solution);
+  } else {
+    d["solution"] = py::none();
+  }
+  py::list guesses;
+  for (const auto& g : file.guesses) guesses.append(fclib_solution_dict(g));
+  d["guesses"] = guesses;
+  return d;
+}
+
+FclibSolution fclib_solution_from(const py::dict& s) {
+  FclibSolution out;
+  auto get = [&](const char* key) {
+    return s.contains(key) && !s[key].is_none() ? to_vector(s[key].cast<FArray>(), key) : Eigen::VectorXd();
+  };
+  out.v = get("v");
+  out.u = get("u");
+  out.r = get("r");
+  return out;
+}
+
+void write_fclib_dict(const std::string& path, const py::dict& d, const py::object& solution) {
+  std::optional<FclibSolution> stored;
+  if (!solution.is_none()) stored = fclib_solution_from(solution.cast<py::dict>());
+  const FclibSolution* given = stored ? &*stored : nullptr;
+  const std::string kind = d["kind"].cast<std::string>();
+  if (kind == "local") {
+    const FrictionContact problem{d["dimension"].cast<int>(), operator_from(d["W"]), to_vector(entry(d, "q"), "q"),
+                                  to_vector(entry(d, "mu"), "mu")};
+    py::gil_scoped_release release;
+    write_fclib(path, problem, given);
+    return;
+  }
+  GlobalFrictionContact g;
+  g.dimension = d["dimension"].cast<int>();
+  g.M = operator_from(d["M"], "M");
+  g.H = operator_from(d["H"], "H");
+  g.q = to_vector(entry(d, "q"), "q");
+  g.b = to_vector(entry(d, "b"), "b");
+  g.mu = to_vector(entry(d, "mu"), "mu");
+  py::gil_scoped_release release;
+  write_fclib(path, g, given);
+}
+
 }  // namespace
 
 void bind_problems(py::module_& m) {
   using py::arg;
-  m.def("solve_box", &solve_box, arg("M"), arg("q"), arg("lo"), arg("hi"), arg("friction"), arg("method"),
-        arg("tol"), arg("max_iter"), arg("warm_start"), arg("options"));
+  m.def("solve_box", &solve_box, arg("M"), arg("q"), arg("lo"), arg("hi"), arg("friction"), arg("method"), arg("tol"),
+        arg("max_iter"), arg("warm_start"), arg("options"));
   m.def("solve_mlcp", &solve_mlcp, arg("A"), arg("B"), arg("C"), arg("D"), arg("a"), arg("b"), arg("method"),
         arg("tol"), arg("max_iter"), arg("warm_start"), arg("options"));
   m.def("solve_qp", &solve_qp, arg("Q"), arg("c"), arg("A"), arg("b"), arg("method"), arg("tol"), arg("max_iter"),
@@ -279,6 +367,8 @@ void bind_problems(py::module_& m) {
   m.def("parse_json", &parse_json, arg("text"), arg("source"));
   m.def("to_json", &to_json, arg("problem"));
   m.def("write_siconos", &write_siconos, arg("path"), arg("problem"));
+  m.def("read_fclib", &read_fclib_dict, arg("path"));
+  m.def("write_fclib", &write_fclib_dict, arg("path"), arg("problem"), arg("solution"));
 }
 
 }  // namespace perp::python

@@ -24,17 +24,25 @@ void FrictionContact::validate() const {
     throw InvalidProblem("W: expected " + std::to_string(n) + "x" + std::to_string(n) + " (dimension x contacts), got " +
                          std::to_string(W.rows()) + "x" + std::to_string(W.cols()));
   }
-  for (Eigen::Index j = 0; j < W.outerSize(); ++j) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(W, j); it; ++it) {
+  detail::require_finite_entries(W, "W");
+  require_finite(q, "q");
+  detail::require_friction_coefficients(mu);
+}
+
+void detail::require_finite_entries(const Eigen::SparseMatrix<double>& A, const char* field) {
+  for (Eigen::Index j = 0; j < A.outerSize(); ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(A, j); it; ++it) {
       if (!std::isfinite(it.value())) {
-        throw InvalidProblem("W(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) + ") is " +
-                             (std::isnan(it.value()) ? "NaN" : "infinite") + "; every entry must be finite");
+        throw InvalidProblem(std::string(field) + "(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) +
+                             ") is " + (std::isnan(it.value()) ? "NaN" : "infinite") + "; every entry must be finite");
       }
     }
   }
-  require_finite(q, "q");
+}
+
+void detail::require_friction_coefficients(const Eigen::VectorXd& mu) {
   require_finite(mu, "mu");
-  for (Eigen::Index i = 0; i < nc; ++i) {
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
     if (mu[i] < 0) {
       throw InvalidProblem("mu[" + std::to_string(i) + "] is " + number_text(mu[i]) +
                            "; a friction coefficient must be >= 0 (0 is frictionless)");

@@ -14,17 +14,6 @@ namespace {
 
 using ColSparse = Eigen::SparseMatrix<double>;
 
-void require_finite_entries(const ColSparse& A, const char* field) {
-  for (Eigen::Index j = 0; j < A.outerSize(); ++j) {
-    for (ColSparse::InnerIterator it(A, j); it; ++it) {
-      if (!std::isfinite(it.value())) {
-        throw InvalidProblem(std::string(field) + "(" + std::to_string(it.row()) + ", " + std::to_string(it.col()) +
-                             ") is " + (std::isnan(it.value()) ? "NaN" : "infinite") + "; every entry must be finite");
-      }
-    }
-  }
-}
-
 std::string dims(Eigen::Index rows, Eigen::Index cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
 /// M⁻¹ x: 1/M_ii where M is diagonal, else a sparse Cholesky factor (InvalidProblem where it fails).
@@ -76,17 +65,11 @@ void GlobalFrictionContact::validate() const {
     throw InvalidProblem("H: expected " + dims(m, n) + " (degrees of freedom x dimension*contacts), got " +
                          dims(H.rows(), H.cols()));
   }
-  require_finite_entries(M, "M");
-  require_finite_entries(H, "H");
+  detail::require_finite_entries(M, "M");
+  detail::require_finite_entries(H, "H");
   require_finite(q, "q");
   require_finite(b, "b");
-  require_finite(mu, "mu");
-  for (Eigen::Index i = 0; i < nc; ++i) {
-    if (mu[i] < 0) {
-      throw InvalidProblem("mu[" + std::to_string(i) + "] is " + number_text(mu[i]) +
-                           "; a friction coefficient must be >= 0 (0 is frictionless)");
-    }
-  }
+  detail::require_friction_coefficients(mu);
   for (Eigen::Index i = 0; i < m; ++i) {
     const double diagonal = M.coeff(i, i);
     if (!(diagonal > 0)) {

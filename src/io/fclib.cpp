@@ -196,6 +196,20 @@ void fill(MatrixStorage& s, const ColSparse& A) {
   s.matrix.info = nullptr;
 }
 
+/// fclib's info (a title, empty description and math info); the strings live here.
+struct InfoStorage {
+  explicit InfoStorage(std::string title_text) : title(std::move(title_text)) {
+    info.title = title.data();
+    info.description = empty.data();
+    info.math_info = empty.data();
+  }
+  InfoStorage(const InfoStorage&) = delete;
+  InfoStorage& operator=(const InfoStorage&) = delete;
+  std::string title;
+  std::string empty;
+  fclib_info info{};
+};
+
 void write_solution(const std::filesystem::path& path, const FclibSolution& solution) {
   // fclib_solution holds non-const pointers; it only reads them while writing.
   FclibSolution copy = solution;
@@ -299,9 +313,7 @@ void write_fclib(const std::filesystem::path& path, const FrictionContact& probl
   fill(W, problem.W);
   Eigen::VectorXd q = problem.q;
   Eigen::VectorXd mu = problem.mu;
-  std::string title_text = title;
-  std::string empty;
-  fclib_info info{title_text.data(), empty.data(), empty.data()};
+  InfoStorage info(title);
   fclib_local local{};
   local.W = &W.matrix;
   local.V = nullptr;
@@ -310,7 +322,7 @@ void write_fclib(const std::filesystem::path& path, const FrictionContact& probl
   local.q = q.data();
   local.s = nullptr;
   local.spacedim = problem.dimension;
-  local.info = &info;
+  local.info = &info.info;
   const QuietHdf5 quiet;
   if (fclib_write_local(&local, path.c_str()) == 0) refuse(path, "libfclib could not write the local problem");
   if (solution != nullptr) write_solution(path, *solution);
@@ -327,9 +339,7 @@ void write_fclib(const std::filesystem::path& path, const GlobalFrictionContact&
   Eigen::VectorXd f = problem.q;
   Eigen::VectorXd w = problem.b;
   Eigen::VectorXd mu = problem.mu;
-  std::string title_text = title;
-  std::string empty;
-  fclib_info info{title_text.data(), empty.data(), empty.data()};
+  InfoStorage info(title);
   fclib_global global{};
   global.M = &M.matrix;
   global.H = &H.matrix;
@@ -339,7 +349,7 @@ void write_fclib(const std::filesystem::path& path, const GlobalFrictionContact&
   global.b = nullptr;
   global.w = w.data();
   global.spacedim = problem.dimension;
-  global.info = &info;
+  global.info = &info.info;
   const QuietHdf5 quiet;
   if (fclib_write_global(&global, path.c_str()) == 0) refuse(path, "libfclib could not write the global problem");
   if (solution != nullptr) write_solution(path, *solution);

@@ -15,7 +15,7 @@ def test_read_every_example_problem():
         kinds[path.name] = p.type
         r = p.solve()
         assert r.solved, (path.name, r.message)
-    assert set(kinds.values()) == {"box-lcp", "friction-contact", "mlcp", "qp"}
+    assert set(kinds.values()) == {"lcp", "box-lcp", "friction-contact", "mlcp", "qp"}
 
 
 def test_read_siconos_mlcp():

@@ -24,9 +24,9 @@ def chapter_block():
 
 def test_report_fields_keep_their_order_and_new_ones_come_last():
     assert perp.StepReport._fields[:len(OLD_FIELDS)] == OLD_FIELDS
-    assert perp.StepReport._fields[len(OLD_FIELDS):] == ("relative_residual", "sleeping_bodies")
+    assert perp.StepReport._fields[len(OLD_FIELDS):] == ("relative_residual", "sleeping_bodies", "law")
     r = perp.moreau_jean_step(chapter_block(), friction=0.3)
-    assert r[4] == r.method and r[-3] is None  # positional access as before
+    assert r[4] == r.method and r[-4] is None  # positional access as before (derivatives)
 
 
 @pytest.mark.parametrize("method", ["nsgs", "lemke", "auto"])

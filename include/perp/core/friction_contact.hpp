@@ -88,6 +88,13 @@ struct FrictionContactResiduals {
   double dissipation = 0;
 };
 
+namespace detail {
+/// Throws `InvalidProblem` naming the first non-finite entry of A ("FIELD(i, j) is NaN").
+void require_finite_entries(const Eigen::SparseMatrix<double>& A, const char* field);
+/// Throws `InvalidProblem` naming the first NaN/±Inf or negative μ_i ("mu[i] is -0.1").
+void require_friction_coefficients(const Eigen::VectorXd& mu);
+}  // namespace detail
+
 /// The residuals of (r, u) under `law`, for contacts of dimension d with coefficients `mu`, the
 /// relative error divided by max(`scale`, ‖r‖₂, ‖u‖₂). For the convex law the criteria are those
 /// above with u_N replaced by u_N − μ‖u_T‖ (the normal velocity net of the relaxation's lift):

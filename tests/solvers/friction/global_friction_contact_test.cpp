@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "../../core/global_test_problems.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/global_friction_contact.hpp"
 #include "perp/solvers/friction_contact.hpp"
@@ -13,8 +14,8 @@ namespace perp::solvers_global_friction_contact_test {
 namespace {
 
 using testing::HasSubstr;
-
-Eigen::SparseMatrix<double> sparse(const Eigen::MatrixXd& dense) { return dense.sparseView(0.0, 0.0); }
+using test::sliding_mass;
+using test::sparse;
 
 /// The law's conditions at (v, r), written out here apart from the library's residuals: the largest
 /// violation of M v = H r + q, r ∈ K_μ, û ∈ K_μ*, and r·û = 0 (û = u + μ‖u_T‖ e_N for Coulomb, u for
@@ -35,19 +36,6 @@ double worst_violation(const GlobalFrictionContact& p, const Eigen::VectorXd& v,
     worst = std::max(worst, std::abs(ri.dot(ui)));                  // r ⊥ û
   }
   return worst;
-}
-
-// A point mass m = 2 (dofs x, y) sliding on the ground (core/global_friction_contact_test.cpp derives
-// it): Coulomb gives r = (4, −1.2), v = (1.4, 0); the convex law r_N = 4 (1 + μ)/(1 + μ²).
-GlobalFrictionContact sliding_mass(FrictionLaw law) {
-  GlobalFrictionContact p;
-  p.law = law;
-  p.M = sparse(Eigen::Matrix2d{{2, 0}, {0, 2}});
-  p.H = sparse(Eigen::Matrix2d{{0, 1}, {1, 0}});
-  p.q = Eigen::Vector2d{4, -4};
-  p.b = Eigen::Vector2d::Zero();
-  p.mu = Eigen::VectorXd::Constant(1, 0.3);
-  return p;
 }
 
 TEST(GlobalFrictionContactSolve, CoulombOnTheFactors) {
