@@ -7,13 +7,10 @@
 #include "perp/core/error.hpp"
 
 namespace perp::contact::detail {
-namespace {
 
 using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
-}  // namespace
-
-GlobalFrictionContact global_form(const FactoredFrictionContact& factored, FrictionLaw law, Eigen::VectorXi& moving) {
+GlobalFrictionContact global_form(const FactoredFrictionContact& factored, FrictionLaw law) {
   const Eigen::Index dofs = factored.inverse_mass.size();
   std::vector<int> index(static_cast<std::size_t>(dofs), -1);
   std::vector<int> kept;
@@ -24,7 +21,6 @@ GlobalFrictionContact global_form(const FactoredFrictionContact& factored, Frict
     }
   }
   const auto m = static_cast<Eigen::Index>(kept.size());
-  moving = Eigen::Map<const Eigen::VectorXi>(kept.data(), m);
   GlobalFrictionContact problem;
   problem.dimension = factored.dimension;
   problem.law = law;
@@ -52,8 +48,7 @@ GlobalFrictionContact global_form(const FactoredFrictionContact& factored, Frict
 }
 
 PackedOutcome solve_convex(const FactoredFrictionContact& factored, const SolveOptions& options) {
-  Eigen::VectorXi moving;
-  const GlobalFrictionContact problem = global_form(factored, FrictionLaw::Convex, moving);
+  const GlobalFrictionContact problem = global_form(factored, FrictionLaw::Convex);
   PackedOutcome outcome;
   outcome.law = FrictionLaw::Convex;
   Eigen::VectorXd v;

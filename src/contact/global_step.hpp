@@ -13,9 +13,8 @@ namespace perp::contact::detail {
 /// The step's problem in the global form over the moving degrees of freedom, in the velocity
 /// change Δv = v − v_free: M = the moving dofs' masses (diagonal), H = Jᵀ on them, q = 0, b = the
 /// local free velocity (`factored.q`: J v_free and the restitution and drift biases), the law given.
-/// `moving` gets the moving dofs' indices in the world's generalized coordinates.
-[[nodiscard]] GlobalFrictionContact global_form(const FactoredFrictionContact& factored, FrictionLaw law,
-                                                Eigen::VectorXi& moving);
+/// The columns of fixed bodies (M⁻¹ = 0) are left out.
+[[nodiscard]] GlobalFrictionContact global_form(const FactoredFrictionContact& factored, FrictionLaw law);
 
 /// What the packed-step chain did.
 struct PackedOutcome {
@@ -33,7 +32,8 @@ struct PackedOutcome {
 /// when it solved (`law` Convex, `fallback` says so), else the best Coulomb point.
 [[nodiscard]] PackedOutcome solve_packed_coulomb(const FactoredFrictionContact& factored, const SolveOptions& options);
 
-/// The convex law (Anitescu–Potra) in the global form, from `start` (r, may be empty).
+/// The convex law (Anitescu–Potra) in the global form, by `solve(GlobalFrictionContact)` (auto: the
+/// interior point on the factors), from `options.initial_guess` (r) where it is set.
 [[nodiscard]] PackedOutcome solve_convex(const FactoredFrictionContact& factored, const SolveOptions& options);
 
 }  // namespace perp::contact::detail
