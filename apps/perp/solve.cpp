@@ -97,6 +97,12 @@ int report(const SolveArguments& args, const Qp& problem, const QpResult& result
   return result.solved() ? kExitSolved : kExitNotSolved;
 }
 
+/// The four physical criteria, one line.
+void print_criteria(const FrictionContactResiduals& c) {
+  std::cout << "signorini " << c.signorini << ", coulomb " << c.coulomb << ", complementarity " << c.complementarity
+            << ", dissipation " << c.dissipation << "\n";
+}
+
 int report(const SolveArguments& args, const FrictionContact& problem, const Result& result,
            const nlohmann::ordered_json* trace) {
   if (args.json) {
@@ -109,9 +115,8 @@ int report(const SolveArguments& args, const FrictionContact& problem, const Res
     // Recomputed from r, as the JSON writer does.
     const Eigen::VectorXd u = problem.velocity(result.z);
     const FrictionContactResiduals r = friction_contact_residuals(problem, result.z, u);
-    std::cout << "recomputed from r: relative error " << r.relative_error << ", absolute " << r.absolute_error << "\n"
-              << "signorini " << r.signorini << ", coulomb " << r.coulomb << ", complementarity " << r.complementarity
-              << ", dissipation " << r.dissipation << "\n";
+    std::cout << "recomputed from r: relative error " << r.relative_error << ", absolute " << r.absolute_error << "\n";
+    print_criteria(r);
     std::cout << "r = " << format_vector(result.z) << "\n"
               << "u = " << format_vector(u) << "\n";
   }
@@ -155,9 +160,8 @@ int solve_fclib(const SolveArguments& args, const SolveOptions& options, Method 
                  result);
     const FrictionContactResiduals& c = criteria.contact;
     std::cout << "recomputed from (v, r): relative error " << c.relative_error << ", absolute " << c.absolute_error
-              << ", equilibrium |M v - H r - q| " << criteria.equilibrium << "\n"
-              << "signorini " << c.signorini << ", coulomb " << c.coulomb << ", complementarity " << c.complementarity
-              << ", dissipation " << c.dissipation << "\n";
+              << ", equilibrium |M v - H r - q| " << criteria.equilibrium << "\n";
+    print_criteria(c);
     print_stored(file, [&](const Eigen::VectorXd& r) {
       return global_friction_contact_residuals(global, global_velocity(global, r), r).contact.relative_error;
     });
