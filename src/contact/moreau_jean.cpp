@@ -193,25 +193,22 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
       1, std::min(solve_options.friction_contact.lcp_max_size, options.dense_pivoting_max_size));
 
   const auto solve_start = std::chrono::steady_clock::now();
+  Result result;
   if (options.method == Method::Auto && 4 * problem.contacts() > options.dense_pivoting_max_size) {
     // Packed: more contacts than the dense pivoting takes (auto's last resort on small steps).
     detail::PackedOutcome outcome = detail::solve_packed_coulomb(problem, solve_options);
     report.criteria = outcome.criteria;
     report.law = outcome.law;
     report.fallback = std::move(outcome.fallback);
-    record_solve(report, std::move(outcome.result), milliseconds_since(solve_start), problem.size());
-    read_coulomb(report.result.z, report.normal_impulse, report.tangent_impulse);
-    keep_impulses(world, report, ordinals);
-    Eigen::VectorXd impulse = Eigen::VectorXd::Zero(inverse_mass.size());
-    add_contact_impulses(report.contacts, report.normal_impulse, report.tangent_impulse, impulse);
-    return impulse;
-  }
-  Result result = solve(problem, options.method, solve_options, report.criteria);
-  if (result.status != Status::Solved && options.method != Method::Auto && result.z.allFinite()) {
-    // Not advanced with an unsolved impulse silently: auto (its chain of methods) from that point.
-    report.fallback = to_string(result.method) + ": " + to_string(result.status);
-    solve_options.initial_guess = result.z;
-    result = solve(problem, Method::Auto, solve_options, report.criteria);
+    result = std::move(outcome.result);
+  } else {
+    result = solve(problem, options.method, solve_options, report.criteria);
+    if (result.status != Status::Solved && options.method != Method::Auto && result.z.allFinite()) {
+      // Not advanced with an unsolved impulse silently: auto (its chain of methods) from that point.
+      report.fallback = to_string(result.method) + ": " + to_string(result.status);
+      solve_options.initial_guess = result.z;
+      result = solve(problem, Method::Auto, solve_options, report.criteria);
+    }
   }
   record_solve(report, std::move(result), milliseconds_since(solve_start), problem.size());
   read_coulomb(report.result.z, report.normal_impulse, report.tangent_impulse);
