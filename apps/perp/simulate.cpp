@@ -214,14 +214,14 @@ int run_simulate(const SimulateArguments& args) {
   std::printf("energy: %.6g J at t = 0, %.6g J at t = %g s\n", record.initial_energy.total(), record.last_energy,
               record.last_time);
   // What each step solved: the frictional contact problem (the Coulomb model on a method of the
-  // cone, and the convex model on its factors), or an LCP.
+  // cone), the convex model (on its factors, or as a dense LCP on small steps: auto decides per
+  // step), or an LCP.
   const std::vector<Method> cone_methods = friction_contact_methods();
-  const bool on_cone =
-      (scene.options.friction_model == contact::FrictionModel::Coulomb &&
-       std::find(cone_methods.begin(), cone_methods.end(), scene.options.method) != cone_methods.end()) ||
-      (scene.options.friction_model == contact::FrictionModel::AnitescuPotra &&
-       (scene.options.method == Method::Auto || scene.options.method == Method::InteriorPoint));
-  const char* solver = on_cone ? "the frictional contact solver" : "the LCP solver";
+  const bool on_cone = scene.options.friction_model == contact::FrictionModel::Coulomb &&
+                       std::find(cone_methods.begin(), cone_methods.end(), scene.options.method) != cone_methods.end();
+  const bool convex = scene.options.friction_model == contact::FrictionModel::AnitescuPotra &&
+                      (scene.options.method == Method::Auto || scene.options.method == Method::InteriorPoint);
+  const char* solver = on_cone ? "the frictional contact solver" : convex ? "the convex model's solver" : "the LCP solver";
   const long steps = std::max(1L, record.steps);
   std::printf("time: %.3g ms stepping (mean %.3g ms a step, slowest %.3g ms at step %ld), of which %.3g ms in %s (%.0f%%)\n",
               record.step_ms, record.step_ms / static_cast<double>(steps), record.slowest_step_ms, record.slowest_step,
