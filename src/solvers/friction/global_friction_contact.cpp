@@ -67,7 +67,6 @@ Result solve(const GlobalFrictionContact& problem, Method method, const SolveOpt
              GlobalFrictionContactResiduals& criteria) {
   problem.validate();
   options.validate(problem.size());
-  if (options.initial_guess.has_value()) require_size(*options.initial_guess, problem.size(), "initial_guess");
   Result result;
   if (problem.dimension == 2 && problem.diagonal_mass()) {
     const FactoredFrictionContact factored = factored_form(problem);
