@@ -30,6 +30,10 @@ constexpr double kCrossoverEvery = 0.1;
 /// best point, the error checked every kPolishEvery.
 constexpr int kPolishSweeps = 2000;
 constexpr int kPolishEvery = 50;
+/// From a warm start: sweeps first, the error checked every kWarmEvery (a structure at rest keeps
+/// its active set, and sweeps from the last step's multipliers settle in a few dozen).
+constexpr int kWarmSweeps = 60;
+constexpr int kWarmEvery = 10;
 
 using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
@@ -49,7 +53,7 @@ void factored_finish(const FactoredLcp& problem, Result& result) {
 /// costs its nonzeros twice), the error checked every kPolishEvery sweeps; returns the best point
 /// seen and its error. Rows with a zero diagonal (on fixed dofs only) are left as they are.
 std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, const Eigen::VectorXd& c,
-                                          Eigen::VectorXd z, int sweeps, double tolerance,
+                                          Eigen::VectorXd z, int sweeps, int every, double tolerance,
                                           const std::function<double(const Eigen::VectorXd&)>& error_of) {
   Eigen::VectorXd v = (program.At * z).cwiseQuotient(program.mass);
   Eigen::VectorXd best = z;
@@ -68,7 +72,7 @@ std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, co
         v[it.col()] += delta * it.value() / program.mass[it.col()];
       }
     }
-    if (sweep % kPolishEvery != 0 && sweep != sweeps) continue;
+    if (sweep % every != 0 && sweep != sweeps) continue;
     const double error = error_of(z);
     if (!std::isfinite(error)) break;
     if (error < best_error) {
@@ -87,6 +91,7 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
   const Eigen::Index n = problem.size();
   Eigen::VectorXd z0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
   const detail::ConeProgram program = detail::ConeProgram::restricted(problem.A, problem.inverse_mass);
+  std::optional<detail::ActiveRowsFactor> rows_factor;  // one ordering for every crossover of this solve
   Eigen::VectorXd e = problem.c;
   const long double W = problem.c.lpNorm<Eigen::Infinity>();
   static const Eigen::VectorXd none;
@@ -103,7 +108,8 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
   double last_try = reach;
   // The vertex of `lambda`'s active rows, kept where it is the best so far; true once it solves.
   const auto try_vertex = [&](const Eigen::VectorXd& lambda) {
-    Eigen::VectorXd candidate = detail::active_set_crossover(program, problem.c, lambda).cwiseMax(0.0);
+    if (!rows_factor) rows_factor.emplace(program);
+    Eigen::VectorXd candidate = detail::active_set_crossover(program, *rows_factor, problem.c, lambda).cwiseMax(0.0);
     const double candidate_error = error_of(candidate);
     if (candidate_error < vertex_error) {
       vertex = std::move(candidate);
@@ -122,6 +128,14 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
   // A warm start (the last time step's multipliers, say) is first taken to the vertex of its own
   // active rows: where the active set has not changed, that solves without an interior point.
   if (options.initial_guess.has_value() && z0.maxCoeff() > 0) {
+    auto [swept, swept_error] = polish(program, problem.c, z0, kWarmSweeps, kWarmEvery, options.tolerance, error_of);
+    if (swept_error <= options.tolerance) {
+      result.z = std::move(swept);
+      result.status = Status::Solved;
+      result.message = "projected Gauss-Seidel sweeps from the initial guess: relative residual " +
+                       number_text(swept_error) + " (no interior point)";
+      return result;
+    }
     if (try_vertex(z0)) {
       result.z = vertex;
       result.status = Status::Solved;
@@ -150,7 +164,7 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
     // The interior point stalled short of the tolerance (degenerate vertices of packed heaps):
     // sweeps from the best point, whose active set is nearly right.
     auto [polished, polished_error] =
-        polish(program, problem.c, result.z, kPolishSweeps, options.tolerance, error_of);
+        polish(program, problem.c, result.z, kPolishSweeps, kPolishEvery, options.tolerance, error_of);
     if (polished_error < error) {
       result.z = std::move(polished);
       error = polished_error;

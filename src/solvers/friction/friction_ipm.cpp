@@ -311,7 +311,62 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
   return outcome;
 }
 
-Eigen::VectorXd active_set_crossover(const ConeProgram& program, const Eigen::VectorXd& e,
+ActiveRowsFactor::ActiveRowsFactor(const ConeProgram& program) {
+  const Eigen::Index m = program.A.rows();
+  const ColSparse by_column = program.A;  // column c: the rows that touch dof c
+  std::vector<Eigen::Triplet<double>> entries;
+  for (Eigen::Index k = 0; k < m; ++k) entries.emplace_back(k, k, 0.0);
+  for (Eigen::Index c = 0; c < by_column.outerSize(); ++c) {
+    for (ColSparse::InnerIterator a(by_column, c); a; ++a) {
+      for (ColSparse::InnerIterator b(by_column, c); b && b.row() <= a.row(); ++b) {
+        entries.emplace_back(a.row(), b.row(), 0.0);
+      }
+    }
+  }
+  matrix_.resize(m, m);
+  matrix_.setFromTriplets(entries.begin(), entries.end());
+  matrix_.makeCompressed();
+  const auto at = [&](Eigen::Index row, Eigen::Index col) {
+    const int* begin = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col];
+    const int* end = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col + 1];
+    return static_cast<Eigen::Index>(std::lower_bound(begin, end, static_cast<int>(row)) - matrix_.innerIndexPtr());
+  };
+  diagonal_.reserve(static_cast<std::size_t>(m));
+  for (Eigen::Index k = 0; k < m; ++k) diagonal_.push_back(at(k, k));
+  for (Eigen::Index c = 0; c < by_column.outerSize(); ++c) {
+    for (ColSparse::InnerIterator a(by_column, c); a; ++a) {
+      for (ColSparse::InnerIterator b(by_column, c); b && b.row() <= a.row(); ++b) {
+        products_.push_back({at(a.row(), b.row()), static_cast<int>(a.row()), static_cast<int>(b.row()),
+                             a.value() * b.value() / program.mass[c]});
+      }
+    }
+  }
+}
+
+bool ActiveRowsFactor::factorize(const std::vector<char>& in, double regularization) {
+  double* values = matrix_.valuePtr();
+  std::fill(values, values + matrix_.nonZeros(), 0.0);
+  for (const Product& product : products_) {
+    if (in[static_cast<std::size_t>(product.k)] && in[static_cast<std::size_t>(product.l)]) {
+      values[product.position] += product.value;
+    }
+  }
+  double largest = 0;
+  for (std::size_t k = 0; k < diagonal_.size(); ++k) {
+    if (in[k]) largest = std::max(largest, values[diagonal_[k]]);
+  }
+  if (!(largest > 0)) return false;
+  const double epsilon = regularization * largest;
+  for (std::size_t k = 0; k < diagonal_.size(); ++k) values[diagonal_[k]] = in[k] ? values[diagonal_[k]] + epsilon : 1.0;
+  if (!analyzed_) {
+    factor_.analyzePattern(matrix_);  // every row's pattern: the same for each set of rows
+    analyzed_ = true;
+  }
+  factor_.factorize(matrix_);
+  return factor_.info() == Eigen::Success;
+}
+
+Eigen::VectorXd active_set_crossover(const ConeProgram& program, ActiveRowsFactor& factor, const Eigen::VectorXd& e,
                                      const Eigen::VectorXd& lambda) {
   const auto slack = [&](const Eigen::VectorXd& x) {
     const Eigen::VectorXd v = (program.At * x).cwiseQuotient(program.mass);
@@ -327,35 +382,25 @@ Eigen::VectorXd active_set_crossover(const ConeProgram& program, const Eigen::Ve
     in[static_cast<std::size_t>(k)] = lambda[k] * program.row_diagonal[k] > w[k];
   }
   Eigen::VectorXd point = lambda;
+  Eigen::VectorXd wb(m);
   for (int round = 0; round < kCrossoverRounds; ++round) {
-    std::vector<Eigen::Index> active;
-    std::vector<Eigen::Triplet<double>> entries;
+    Eigen::VectorXd next = Eigen::VectorXd::Zero(m);
+    bool any = false;
     for (Eigen::Index k = 0; k < m; ++k) {
       if (!in[static_cast<std::size_t>(k)]) continue;
-      for (RowSparse::InnerIterator it(program.A, k); it; ++it) {
-        entries.emplace_back(static_cast<Eigen::Index>(active.size()), it.col(), it.value());
-      }
-      active.push_back(k);
+      next[k] = point[k];
+      any = true;
     }
-    Eigen::VectorXd next = Eigen::VectorXd::Zero(m);
-    const auto nb = static_cast<Eigen::Index>(active.size());
-    if (nb > 0) {
-      RowSparse AB(nb, program.A.cols());
-      AB.setFromTriplets(entries.begin(), entries.end());
-      const ColSparse scaled = AB * program.mass.cwiseInverse().asDiagonal();
-      ColSparse N = scaled * ColSparse(AB.transpose());
-      const double epsilon = kCrossoverRegularization * N.diagonal().maxCoeff();
-      for (Eigen::Index k = 0; k < nb; ++k) N.coeffRef(k, k) += epsilon;
-      Eigen::SimplicialLDLT<ColSparse, Eigen::Lower, Eigen::AMDOrdering<int>> factor(N);
-      if (factor.info() != Eigen::Success) return point;
-      for (Eigen::Index k = 0; k < nb; ++k) next[active[static_cast<std::size_t>(k)]] = point[active[static_cast<std::size_t>(k)]];
-      Eigen::VectorXd wb(nb);
+    if (any) {
+      if (!factor.factorize(in, kCrossoverRegularization)) return point;
       for (int pass = 0; pass < kCrossoverPasses; ++pass) {
         w = slack(next);
-        for (Eigen::Index k = 0; k < nb; ++k) wb[k] = w[active[static_cast<std::size_t>(k)]];
+        for (Eigen::Index k = 0; k < m; ++k) wb[k] = in[static_cast<std::size_t>(k)] ? w[k] : 0.0;
         const Eigen::VectorXd step = factor.solve(wb);
         if (!step.allFinite()) return point;
-        for (Eigen::Index k = 0; k < nb; ++k) next[active[static_cast<std::size_t>(k)]] -= step[k];
+        for (Eigen::Index k = 0; k < m; ++k) {
+          if (in[static_cast<std::size_t>(k)]) next[k] -= step[k];
+        }
       }
     }
     point = next;

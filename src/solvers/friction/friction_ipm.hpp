@@ -3,6 +3,7 @@
 // interior-point on a planar FrictionContact and on a FactoredLcp. Not installed.
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <functional>
 #include <string>
@@ -53,13 +54,41 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
                                   const std::function<bool(const Eigen::VectorXd&, double, double)>& after_step, double tolerance,
                                   int limit, int stall_window, std::vector<double>* history);
 
+/// N_B + εI for a set B of the program's rows, N = A M⁻¹ Aᵀ, on the pattern of every row's N fixed
+/// once: the rows off B are the identity there (their entries zero, diagonal 1), so that each set B
+/// is factored numerically on one symbolic analysis (one AMD ordering for a solve's crossovers).
+/// Each product A_kc A_lc / M_c of a column c shared by rows k >= l is found at construction with
+/// where it lands in the value array.
+class ActiveRowsFactor {
+ public:
+  explicit ActiveRowsFactor(const ConeProgram& program);
+  /// Factors N_B + εI, ε = `regularization` times the largest diagonal of N_B; false where B is
+  /// empty or the factorization failed.
+  [[nodiscard]] bool factorize(const std::vector<char>& in, double regularization);
+  /// (N_B + εI)⁻¹ rhs (rhs zero off B) for the last B factored.
+  [[nodiscard]] Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const { return factor_.solve(rhs); }
+
+ private:
+  struct Product {
+    Eigen::Index position;
+    int k, l;
+    double value;
+  };
+  Eigen::SparseMatrix<double> matrix_;  ///< lower triangle
+  std::vector<Eigen::Index> diagonal_;
+  std::vector<Product> products_;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> factor_;
+  bool analyzed_ = false;
+};
+
 /// The crossover from an interior point λ to the vertex it approximates: the active rows
 /// B = {k : λ_k d_k > w_k} (w = A M⁻¹ Aᵀ λ + e, d_k row k's diagonal of A M⁻¹ Aᵀ), then a few Newton corrections on them,
 /// λ_B −= (N + εI)⁻¹ w_B with N = A_B M⁻¹ A_Bᵀ and ε = 1e-12 of N's largest diagonal (the
 /// corrections of iterated Tikhonov: N is singular where rows are redundant, its system
-/// consistent), λ = 0 off B. Returns the corrected multipliers (the caller keeps the better point).
-[[nodiscard]] Eigen::VectorXd active_set_crossover(const ConeProgram& program, const Eigen::VectorXd& e,
-                                                   const Eigen::VectorXd& lambda);
+/// consistent), λ = 0 off B; then rounds of block pivoting on B. `factor` is the program's, kept by
+/// the caller across crossovers. Returns the corrected multipliers (the caller keeps the better point).
+[[nodiscard]] Eigen::VectorXd active_set_crossover(const ConeProgram& program, ActiveRowsFactor& factor,
+                                                   const Eigen::VectorXd& e, const Eigen::VectorXd& lambda);
 
 /// The planar cone's edges: A = the rows H_N,i + μ_i H_T,i and H_N,i − μ_i H_T,i per contact i, so
 /// that r = λ₊ (1, μ) + λ₋ (1, −μ) and A's rows times v are the velocities along the edges' duals.
