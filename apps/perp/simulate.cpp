@@ -207,9 +207,8 @@ int run_simulate(const SimulateArguments& args) {
   const StopHandlers handlers;
   SimulationRecord record;
   std::vector<std::string> written_names;
-  if (args.dump.empty() && (args.dump_every != 0 || args.dump_max != 1000)) {
-    throw InvalidProblem("--dump-every and --dump-max apply with --dump DIR");
-  }
+  if (args.dump_every < 0) throw InvalidProblem("--dump-every must be >= 0, got " + std::to_string(args.dump_every));
+  if (args.dump_max < 1) throw InvalidProblem("--dump-max must be >= 1, got " + std::to_string(args.dump_max));
   if (!args.dump.empty()) require_apart(args.out, args.dump);
   try {
     StagedFiles files(args.out);

@@ -12,7 +12,7 @@ perp's solver code; the file is read with the Python module (perp.read_fclib) fo
 - a tolerance no solver meets: only the unsolved steps are written, each with the step's impulses
   as a guess (no solution);
 - refusals: an LCP friction model, --dump over --out, a folder holding another file, --dump-every
-  without --dump.
+  without --dump, out-of-range --dump-every and --dump-max.
 
 Usage: dump_test.py PERP_BINARY SCENES_DIR PYTHON_MODULE_DIR
 Exit 0: passed; 1: failed; 77: skipped (the Python module or numpy/scipy not importable).
@@ -194,7 +194,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check("notes.txt" in done.stderr and os.path.exists(os.path.join(dump, "step-00012.hdf5")),
           f"a folder holding another file refused, left as it was: {done.stderr}")
     done = run("simulate", scene, "--out", out, "--dump-every", "3", expect=2)
-    check("--dump" in done.stderr, f"--dump-every alone refused: {done.stderr}")
+    check("--dump-every requires --dump" in done.stderr, f"--dump-every alone refused: {done.stderr}")
+    done = run("simulate", scene, "--out", out, "--dump", os.path.join(tmp, "d5"), "--dump-every", "-1", expect=2)
+    check("--dump-every must be >= 0, got -1" in done.stderr, f"a negative --dump-every refused: {done.stderr}")
+    done = run("simulate", scene, "--out", out, "--dump", os.path.join(tmp, "d5"), "--dump-max", "0", expect=2)
+    check("--dump-max must be >= 1, got 0" in done.stderr, f"--dump-max 0 refused: {done.stderr}")
 
 print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
