@@ -68,6 +68,18 @@ int main(int argc, char** argv) {
                            perp::method_names_for(perp::ProblemKind::FrictionContact) +
                            "; LCP (any friction model): " + perp::method_names_for(perp::ProblemKind::Lcp));
 
+  CLI::Option* dump_option = simulate->add_option(
+      "--dump", simulate_args.dump,
+      "folder for the frictional contact problem of each step not solved (status not solved, or a fallback "
+      "taken), as fclib files step-NNNNN.hdf5 that `perp solve` replays");
+  // Their ranges are checked by run_simulate, whose messages name the value as given.
+  simulate->add_option("--dump-every", simulate_args.dump_every, "with --dump, also every K-th step (0: none)")
+      ->needs(dump_option)
+      ->capture_default_str();
+  simulate->add_option("--dump-max", simulate_args.dump_max, "with --dump, at most this many files (>= 1)")
+      ->needs(dump_option)
+      ->capture_default_str();
+
   perp::cli::DiagnoseArguments diagnose_args;
   CLI::App* diagnose = perp::cli::add_diagnose_command(app, diagnose_args);
 

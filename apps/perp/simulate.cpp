@@ -154,6 +154,28 @@ class StopHandlers {
   std::array<struct sigaction, 3> previous_{};
 };
 
+/// --out and --dump are each replaced as a whole at the end of the run: neither may be the other or
+/// hold it.
+void require_apart(const std::string& out, const std::string& dump) {
+  const auto normal = [](const std::string& path) {
+    std::error_code error;
+    std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+    if (error) p = std::filesystem::absolute(path).lexically_normal();
+    return p.has_filename() ? p : p.parent_path();
+  };
+  const std::filesystem::path a = normal(out);
+  const std::filesystem::path b = normal(dump);
+  const auto within = [](const std::filesystem::path& inner, const std::filesystem::path& outer) {
+    const std::filesystem::path relative = inner.lexically_relative(outer);
+    return !relative.empty() && *relative.begin() != "..";
+  };
+  if (within(a, b) || within(b, a)) {
+    throw InvalidProblem("--dump '" + dump + "' and --out '" + out +
+                         "' overlap: each folder is replaced as a whole at the end of the run; give --dump a folder "
+                         "beside --out (e.g. --dump " + out + "-dump)");
+  }
+}
+
 }  // namespace
 
 int run_simulate(const SimulateArguments& args) {
@@ -185,13 +207,25 @@ int run_simulate(const SimulateArguments& args) {
   const StopHandlers handlers;
   SimulationRecord record;
   std::vector<std::string> written_names;
+  if (args.dump_every < 0) throw InvalidProblem("--dump-every must be >= 0, got " + std::to_string(args.dump_every));
+  if (args.dump_max < 1) throw InvalidProblem("--dump-max must be >= 1, got " + std::to_string(args.dump_max));
+  if (!args.dump.empty()) require_apart(args.out, args.dump);
   try {
     StagedFiles files(args.out);
+    // --dump's folder is replaced as a whole too, at the end of the run: it may hold only an earlier
+    // dump's step-NNNNN.hdf5 files.
+    std::optional<StagedFiles> dump;
+    if (!args.dump.empty()) dump.emplace(args.dump, is_step_dump_name);
     Progress progress(scene.step_count());
-    record = write_simulation(scene, files, {.progress = [&](long done, long) {
-                                progress.update(done);
-                                stop_if_signalled();
-                              }});
+    record = write_simulation(scene, files,
+                              {.progress =
+                                   [&](long done, long) {
+                                     progress.update(done);
+                                     stop_if_signalled();
+                                   },
+                               .dump = dump ? &*dump : nullptr,
+                               .dump_every = args.dump_every,
+                               .dump_limit = args.dump_max});
     progress.finish();
     const std::string scene_name = std::filesystem::path(args.scene).filename().string();
     if (plot) {
@@ -201,10 +235,16 @@ int run_simulate(const SimulateArguments& args) {
     write_viewer_html(files.temporary("view.html"), scene, record, scene_name);
     stop_if_signalled();
     files.commit();
+    if (dump) dump->commit();
     written_names = files.names();
   } catch (const Stopped& stopped) {
-    std::fprintf(stderr, "\nperp: simulate stopped by signal %d; '%s' is as it was, no temporary files left\n",
-                 stopped.signal, args.out.c_str());
+    if (args.dump.empty()) {
+      std::fprintf(stderr, "\nperp: simulate stopped by signal %d; '%s' is as it was, no temporary files left\n",
+                   stopped.signal, args.out.c_str());
+    } else {
+      std::fprintf(stderr, "\nperp: simulate stopped by signal %d; '%s' and '%s' are as they were, no temporary files left\n",
+                   stopped.signal, args.out.c_str(), args.dump.c_str());
+    }
     return 128 + stopped.signal;
   }
 
@@ -238,6 +278,15 @@ int run_simulate(const SimulateArguments& args) {
   std::string written;
   for (const std::string& name : written_names) written += (written.empty() ? "" : ", ") + name;
   std::printf("wrote %s/{%s}\n", args.out.c_str(), written.c_str());
+  if (!args.dump.empty()) {
+    std::printf("dumped %ld %s into %s/ (step-NNNNN.hdf5, fclib; replay one with perp solve FILE)\n", record.dumped,
+                record.dumped == 1 ? "step's frictional contact problem" : "steps' frictional contact problems",
+                args.dump.c_str());
+    if (record.dumps_left_out > 0) {
+      std::printf("warning: %ld more step%s to dump left out past --dump-max %ld (first: step %ld)\n",
+                  record.dumps_left_out, record.dumps_left_out == 1 ? "" : "s", args.dump_max, record.first_left_out);
+    }
+  }
   return record.unsolved == 0 ? 0 : 1;
 }
 

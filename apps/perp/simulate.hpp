@@ -11,9 +11,17 @@ struct SimulateArguments {
   std::optional<std::string> solver;
   /// "png" (default), "svg" or "none": the format of DIR/plot.*.
   std::string plot = "png";
+  /// --dump DIR: each step whose frictional contact problem was not solved, as DIR/step-NNNNN.hdf5
+  /// (fclib); empty = none.
+  std::string dump;
+  /// --dump-every K: also every K-th step (0 = only the unsolved ones).
+  long dump_every = 0;
+  /// --dump-max N: at most N files.
+  long dump_max = 1000;
 };
 
-/// `perp simulate SCENE.json --out DIR [--solver NAME] [--plot png|svg|none]`: runs the scene and
+/// `perp simulate SCENE.json --out DIR [--solver NAME] [--plot png|svg|none] [--dump DIR2 [--dump-every K]
+/// [--dump-max N]]`: runs the scene and
 /// writes DIR/trajectory.csv, contacts.csv, energy.csv, steps.csv and the plot (plot.png or plot.svg). Returns 0 when every
 /// step's LCP was solved, 1 otherwise; throws `InvalidProblem` for a bad scene or option.
 int run_simulate(const SimulateArguments& args);

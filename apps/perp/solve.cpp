@@ -123,10 +123,15 @@ int report(const SolveArguments& args, const FrictionContact& problem, const Res
   return result.solved() ? kExitSolved : kExitNotSolved;
 }
 
-/// The stored solution's relative error, for comparison (where the file has one with r).
-void print_stored(const FclibFile& file, const std::function<double(const Eigen::VectorXd&)>& error_of) {
-  if (file.solution && file.solution->r.size() > 0) {
+/// The stored solution's and guesses' relative errors, for comparison (those with r of the problem's
+/// size; `perp simulate --dump` stores an unsolved step's impulses as a guess).
+void print_stored(const FclibFile& file, Eigen::Index n, const std::function<double(const Eigen::VectorXd&)>& error_of) {
+  if (file.solution && file.solution->r.size() == n) {
     std::cout << "the file's stored solution: relative error " << error_of(file.solution->r) << "\n";
+  }
+  for (std::size_t k = 0; k < file.guesses.size(); ++k) {
+    if (file.guesses[k].r.size() != n) continue;
+    std::cout << "the file's guess " << k << ": relative error " << error_of(file.guesses[k].r) << "\n";
   }
 }
 
@@ -137,7 +142,8 @@ int solve_fclib(const SolveArguments& args, const SolveOptions& options, Method 
     const Result result = solve(*local, method, options);
     const int code = report(args, *local, result, nullptr);
     if (!args.json) {
-      print_stored(file, [&](const Eigen::VectorXd& r) { return friction_contact_residuals(*local, r).relative_error; });
+      print_stored(file, local->size(),
+                   [&](const Eigen::VectorXd& r) { return friction_contact_residuals(*local, r).relative_error; });
     }
     return code;
   }
@@ -162,7 +168,7 @@ int solve_fclib(const SolveArguments& args, const SolveOptions& options, Method 
     std::cout << "recomputed from (v, r): relative error " << c.relative_error << ", absolute " << c.absolute_error
               << ", equilibrium |M v - H r - q| " << criteria.equilibrium << "\n";
     print_criteria(c);
-    print_stored(file, [&](const Eigen::VectorXd& r) {
+    print_stored(file, global.size(), [&](const Eigen::VectorXd& r) {
       return global_friction_contact_residuals(global, global_velocity(global, r), r).contact.relative_error;
     });
   }

@@ -31,6 +31,14 @@ struct FrictionContactResult : Result {
   FrictionContactResiduals criteria;
 };
 
+/// A global frictional contact problem's result: z = r, w = u = Hᵀ v + b, the velocities v, and the
+/// criteria of (v, r) (`criteria`: the contact's; `equilibrium`: ‖M v − H r − q‖∞ and its relative).
+struct GlobalFrictionContactResult : FrictionContactResult {
+  Eigen::VectorXd v;
+  double equilibrium = 0;
+  double relative_equilibrium = 0;
+};
+
 /// The Python exception type perp.InvalidProblem (a ValueError), for results that carry an error.
 py::object invalid_problem_type();
 

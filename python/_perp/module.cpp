@@ -498,6 +498,22 @@ void bind_results(py::module_& m) {
       .def("__repr__",
            [](const FrictionContactResult& r) { return "<perp.FrictionContactResult " + r.brief_report() + ">"; });
 
+  py::class_<GlobalFrictionContactResult, FrictionContactResult>(
+      m, "GlobalFrictionContactResult",
+      "A global frictional contact problem's result: r (= z), u = Hᵀ v + b (= w), v = M⁻¹ (H r + q), and the "
+      "criteria of (v, r).")
+      .def_property_readonly("v",
+                             [](py::object self) {
+                               const auto& r = self.cast<const GlobalFrictionContactResult&>();
+                               return view(r.v.data(), r.v.size(), self);
+                             })
+      .def_readonly("equilibrium", &GlobalFrictionContactResult::equilibrium, "‖M v − H r − q‖∞ (momentum units).")
+      .def_readonly("relative_equilibrium", &GlobalFrictionContactResult::relative_equilibrium,
+                    "equilibrium / max(‖q‖∞, ‖H r‖∞, ‖M v‖∞).")
+      .def("__repr__", [](const GlobalFrictionContactResult& r) {
+        return "<perp.GlobalFrictionContactResult " + r.brief_report() + ">";
+      });
+
   py::class_<QpResult>(m, "QpResult", py::dynamic_attr(), "A QP's minimizer x with its multipliers mu, nu, and the KKT LCP's result.")
       .def_property_readonly("x", [](const QpResult& r) { return copy_to_numpy(r.x); })
       .def_property_readonly("mu", [](const QpResult& r) { return copy_to_numpy(r.mu); })

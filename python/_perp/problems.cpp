@@ -148,6 +148,40 @@ FrictionContactResult solve_friction_contact(int dimension, const py::object& W,
   return out;
 }
 
+/// perp.GlobalFrictionContact.solve: M and H as given (dense arrays, or scipy.sparse as CSC arrays,
+/// never densified here), perp's `solve(GlobalFrictionContact)`.
+GlobalFrictionContactResult solve_global_friction_contact(int dimension, const py::object& M, const py::object& H,
+                                                          const FArray& q, const FArray& b, const FArray& mu,
+                                                          const std::string& law, const std::string& method, double tol,
+                                                          const py::object& max_iter, const py::object& warm_start,
+                                                          const py::dict& options) {
+  GlobalFrictionContact problem;
+  problem.dimension = dimension;
+  if (law == "coulomb") {
+    problem.law = FrictionLaw::Coulomb;
+  } else if (law == "convex") {
+    problem.law = FrictionLaw::Convex;
+  } else {
+    throw InvalidProblem("law: expected 'coulomb' or 'convex', got '" + law + "'");
+  }
+  problem.M = operator_from(M, "M");
+  problem.H = operator_from(H, "H");
+  problem.q = to_vector(q, "q");
+  problem.b = to_vector(b, "b");
+  problem.mu = to_vector(mu, "mu");
+  const Method m = from_string<Method>(method);
+  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
+  py::gil_scoped_release release;
+  GlobalFrictionContactResult out;
+  GlobalFrictionContactResiduals criteria;
+  static_cast<Result&>(out) = solve(problem, m, o, out.v, criteria);
+  out.dimension = dimension;
+  out.criteria = criteria.contact;
+  out.equilibrium = criteria.equilibrium;
+  out.relative_equilibrium = criteria.relative_equilibrium;
+  return out;
+}
+
 Result solve_factored_lcp(const py::object& A, const FArray& inverse_mass, const FArray& c, const std::string& method,
                           double tol, const py::object& max_iter, const py::object& warm_start,
                           const py::dict& options) {
@@ -361,6 +395,8 @@ void bind_problems(py::module_& m) {
         arg("max_iter"), arg("warm_start"), arg("options"), arg("sparse") = false);
   m.def("solve_friction_contact", &solve_friction_contact, arg("dimension"), arg("W"), arg("q"), arg("mu"),
         arg("method"), arg("tol"), arg("max_iter"), arg("warm_start"), arg("options"));
+  m.def("solve_global_friction_contact", &solve_global_friction_contact, arg("dimension"), arg("M"), arg("H"), arg("q"),
+        arg("b"), arg("mu"), arg("law"), arg("method"), arg("tol"), arg("max_iter"), arg("warm_start"), arg("options"));
   m.def("solve_factored_lcp", &solve_factored_lcp, arg("A"), arg("inverse_mass"), arg("c"), arg("method"), arg("tol"),
         arg("max_iter"), arg("warm_start"), arg("options"));
   m.def("read_problem", &read_problem, arg("path"));

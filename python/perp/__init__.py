@@ -30,7 +30,8 @@ from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivative
                     QpDerivatives, StepDerivatives)
 
 __all__ = [
-    "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "InvalidProblem",
+    "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "GlobalFrictionContactResult",
+    "InvalidProblem",
     "solve", "solve_box", "solve_mlcp", "solve_qp", "solve_ncp", "solve_mcp", "solve_friction_contact",
     "solve_factored", "solve_many", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "GlobalFrictionContact", "read", "read_fclib", "write", "loads", "write_siconos",
@@ -979,4 +980,4 @@ def __getattr__(name: str):
 
 
 # fclib files (HDF5): GlobalFrictionContact, read_fclib, write (perp/fclib.py).
-from .fclib import GlobalFrictionContact, _is_fclib, read_fclib, write  # noqa: E402
+from .fclib import GlobalFrictionContact, GlobalFrictionContactResult, _is_fclib, read_fclib, write  # noqa: E402

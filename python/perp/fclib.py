@@ -3,14 +3,17 @@ solution and guesses, and writing any problem by its file's extension. Re-export
 
 from __future__ import annotations
 
+import numbers
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
 from . import _perp
-from . import FrictionContact, FrictionContactResult, _path, _sparse_operator, _vector, write_json, write_siconos
+from ._perp import GlobalFrictionContactResult
+from . import (FrictionContact, InvalidProblem, _max_iter, _method, _optional_vector, _path,
+               _real, _sparse_operator, _vector, _vector_or_scalar, write_json, write_siconos)
 
 
 @dataclass
@@ -39,9 +42,28 @@ class GlobalFrictionContact:
         return FrictionContact(W, H.T @ Minvq + np.asarray(self.b, dtype=float), np.asarray(self.mu, dtype=float),
                                int(self.dimension))
 
-    def solve(self, **kw) -> "FrictionContactResult":
-        """Solved through the local form (``local().solve``); ``v`` = M⁻¹ (H r + q) is ``velocity(r)``."""
-        return self.local().solve(**kw)
+    def solve(self, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int] = None, warm_start=None,
+              law: str = "coulomb", **method_options) -> GlobalFrictionContactResult:
+        """Solved in C++ by perp's ``solve(GlobalFrictionContact)`` (docs/solvers.md): M and H reach it as
+        they are, scipy.sparse as its CSC arrays (never densified; a dense array is taken as dense). In
+        the plane with M diagonal, on the factors (W never formed); otherwise through the local form
+        W = Hᵀ M⁻¹ H with M factored once. ``law``: "coulomb" (default) or "convex" (the
+        Anitescu–Potra relaxation: d = 2, M diagonal, interior-point or auto). ``warm_start`` is r
+        (d·nc entries). The result's ``r``/``u``/``v`` are r, u = Hᵀ v + b and v = M⁻¹ (H r + q),
+        ``criteria`` the contact's criteria of (v, r), ``equilibrium`` ‖M v − H r − q‖∞; ``solved``
+        means the relative error recomputed from (v, r) is <= ``tol``."""
+        if isinstance(self.dimension, bool) or not isinstance(self.dimension, numbers.Integral):
+            raise TypeError(f"dimension: expected 2 or 3, got {self.dimension!r}")
+        dimension = int(self.dimension)
+        if dimension not in (2, 3):
+            raise InvalidProblem(f"dimension: expected 2 or 3, got {dimension}")
+        if not isinstance(law, str):
+            raise TypeError(f"law: expected 'coulomb' or 'convex', got {law!r}")
+        b = _vector(self.b, "b")
+        return _perp.solve_global_friction_contact(
+            dimension, _sparse_operator(self.M, "M"), _sparse_operator(self.H, "H"), _vector(self.q, "q"), b,
+            _vector_or_scalar(self.mu, "mu", b.size // dimension), law, _method(method), _real(tol, "tol"),
+            _max_iter(max_iter), _optional_vector(warm_start, "warm_start"), method_options)
 
     def velocity(self, r) -> np.ndarray:
         import scipy.sparse

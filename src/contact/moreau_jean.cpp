@@ -175,7 +175,7 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
                              const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction,
                              const MoreauJeanOptions& options, StepReport& report) {
   // W = J M⁻¹ Jᵀ kept as its factors: nsgs sweeps on them, W is formed only if auto goes further.
-  const FactoredFrictionContact problem =
+  FactoredFrictionContact problem =
       coulomb_formulation(report.contacts, inverse_mass, normal_bias, tangent_bias, friction);
 
   // Warm start: the impulse the same contact carried in the last step.
@@ -194,7 +194,8 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
 
   const auto solve_start = std::chrono::steady_clock::now();
   Result result;
-  if (options.method == Method::Auto && 4 * problem.contacts() > options.dense_pivoting_max_size) {
+  const bool packed = options.method == Method::Auto && 4 * problem.contacts() > options.dense_pivoting_max_size;
+  if (packed) {
     // Packed: more contacts than the dense pivoting takes (auto's last resort on small steps).
     detail::PackedOutcome outcome = detail::solve_packed_coulomb(problem, solve_options);
     report.criteria = outcome.criteria;
@@ -211,6 +212,7 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
     }
   }
   record_solve(report, std::move(result), milliseconds_since(solve_start), problem.size());
+  if (options.keep_problem) report.problem = StepProblem{std::move(problem), packed};
   read_coulomb(report.result.z, report.normal_impulse, report.tangent_impulse);
   keep_impulses(world, report, ordinals);
   Eigen::VectorXd impulse = Eigen::VectorXd::Zero(inverse_mass.size());
@@ -553,6 +555,10 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
 }
 
 }  // namespace
+
+GlobalFrictionContact global_problem(const StepProblem& problem) {
+  return detail::global_form(problem.local, FrictionLaw::Coulomb);
+}
 
 StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
   const auto start = std::chrono::steady_clock::now();

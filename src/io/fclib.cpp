@@ -196,16 +196,18 @@ void fill(MatrixStorage& s, const ColSparse& A) {
   s.matrix.info = nullptr;
 }
 
-/// fclib's info (a title, empty description and math info); the strings live here.
+/// fclib's info (a title, a description, empty math info); the strings live here.
 struct InfoStorage {
-  explicit InfoStorage(std::string title_text) : title(std::move(title_text)) {
+  InfoStorage(std::string title_text, std::string description_text)
+      : title(std::move(title_text)), description(std::move(description_text)) {
     info.title = title.data();
-    info.description = empty.data();
+    info.description = description.data();
     info.math_info = empty.data();
   }
   InfoStorage(const InfoStorage&) = delete;
   InfoStorage& operator=(const InfoStorage&) = delete;
   std::string title;
+  std::string description;
   std::string empty;
   fclib_info info{};
 };
@@ -219,6 +221,50 @@ void write_solution(const std::filesystem::path& path, const FclibSolution& solu
   s.r = copy.r.size() > 0 ? copy.r.data() : nullptr;
   s.l = nullptr;
   if (fclib_write_solution(&s, path.c_str()) == 0) refuse(path, "libfclib could not write the solution");
+}
+
+void write_guesses(const std::filesystem::path& path, const std::vector<FclibSolution>& guesses) {
+  if (guesses.empty()) return;
+  // fclib_solution holds non-const pointers; it only reads them while writing.
+  std::vector<FclibSolution> copies = guesses;
+  std::vector<fclib_solution> s(copies.size());
+  for (std::size_t k = 0; k < copies.size(); ++k) {
+    s[k].v = copies[k].v.size() > 0 ? copies[k].v.data() : nullptr;
+    s[k].u = copies[k].u.size() > 0 ? copies[k].u.data() : nullptr;
+    s[k].r = copies[k].r.size() > 0 ? copies[k].r.data() : nullptr;
+    s[k].l = nullptr;
+  }
+  if (fclib_write_guesses(static_cast<int>(s.size()), s.data(), path.c_str()) == 0) {
+    refuse(path, "libfclib could not write the guesses");
+  }
+}
+
+/// A solution or guess must fit the problem: v (dofs entries; dofs < 0: a local problem, no v), u and
+/// r (n entries), each finite; an empty vector is one fclib does not store.
+void require_sizes(const std::filesystem::path& path, const FclibSolution& s, const char* what, Eigen::Index dofs,
+                   Eigen::Index n) {
+  const auto check = [&](const Eigen::VectorXd& x, const char* name, Eigen::Index expected) {
+    if (x.size() != 0 && x.size() != expected) {
+      refuse(path, std::string(what) + "." + name + ": expected " + std::to_string(expected) + " entries, got " +
+                       std::to_string(x.size()));
+    }
+    if (!x.allFinite()) refuse(path, std::string(what) + "." + name + " has a NaN or infinite entry");
+  };
+  if (dofs < 0 && s.v.size() != 0) {
+    refuse(path, std::string(what) + ".v: a local problem stores no global velocities, got " +
+                     std::to_string(s.v.size()) + " entries");
+  }
+  if (dofs >= 0) check(s.v, "v", dofs);
+  check(s.u, "u", n);
+  check(s.r, "r", n);
+}
+
+void require_sizes(const std::filesystem::path& path, const FclibSolution* solution,
+                   const std::vector<FclibSolution>& guesses, Eigen::Index dofs, Eigen::Index n) {
+  if (solution != nullptr) require_sizes(path, *solution, "solution", dofs, n);
+  for (std::size_t k = 0; k < guesses.size(); ++k) {
+    require_sizes(path, guesses[k], ("guesses[" + std::to_string(k) + "]").c_str(), dofs, n);
+  }
 }
 
 void remove_existing(const std::filesystem::path& path) {
@@ -306,14 +352,16 @@ FclibFile read_fclib(const std::filesystem::path& path) {
 }
 
 void write_fclib(const std::filesystem::path& path, const FrictionContact& problem, const FclibSolution* solution,
-                 const std::string& title) {
+                 const std::string& title, const std::vector<FclibSolution>& guesses, const std::string& description) {
   problem.validate();
+  // A local problem has no global velocities: v must be absent.
+  require_sizes(path, solution, guesses, -1, problem.size());
   remove_existing(path);
   MatrixStorage W;
   fill(W, problem.W);
   Eigen::VectorXd q = problem.q;
   Eigen::VectorXd mu = problem.mu;
-  InfoStorage info(title);
+  InfoStorage info(title, description);
   fclib_local local{};
   local.W = &W.matrix;
   local.V = nullptr;
@@ -326,11 +374,13 @@ void write_fclib(const std::filesystem::path& path, const FrictionContact& probl
   const QuietHdf5 quiet;
   if (fclib_write_local(&local, path.c_str()) == 0) refuse(path, "libfclib could not write the local problem");
   if (solution != nullptr) write_solution(path, *solution);
+  write_guesses(path, guesses);
 }
 
 void write_fclib(const std::filesystem::path& path, const GlobalFrictionContact& problem, const FclibSolution* solution,
-                 const std::string& title) {
+                 const std::string& title, const std::vector<FclibSolution>& guesses, const std::string& description) {
   problem.validate();
+  require_sizes(path, solution, guesses, problem.dofs(), problem.size());
   remove_existing(path);
   MatrixStorage M;
   MatrixStorage H;
@@ -339,7 +389,7 @@ void write_fclib(const std::filesystem::path& path, const GlobalFrictionContact&
   Eigen::VectorXd f = problem.q;
   Eigen::VectorXd w = problem.b;
   Eigen::VectorXd mu = problem.mu;
-  InfoStorage info(title);
+  InfoStorage info(title, description);
   fclib_global global{};
   global.M = &M.matrix;
   global.H = &H.matrix;
@@ -353,6 +403,7 @@ void write_fclib(const std::filesystem::path& path, const GlobalFrictionContact&
   const QuietHdf5 quiet;
   if (fclib_write_global(&global, path.c_str()) == 0) refuse(path, "libfclib could not write the global problem");
   if (solution != nullptr) write_solution(path, *solution);
+  write_guesses(path, guesses);
 }
 
 }  // namespace perp

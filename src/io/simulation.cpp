@@ -12,10 +12,14 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include "perp/contact/detection.hpp"
 #include "perp/core/error.hpp"
+#include "perp/io/fclib.hpp"
+#include "perp/solvers/friction_contact.hpp"
 
 namespace perp {
 
@@ -78,6 +82,11 @@ class SignalsHeld {
 }  // namespace
 
 StagedFiles::StagedFiles(std::filesystem::path dir, std::vector<std::string> replaceable)
+    : StagedFiles(std::move(dir), [names = std::move(replaceable)](const std::string& name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+      }) {}
+
+StagedFiles::StagedFiles(std::filesystem::path dir, std::function<bool(const std::string&)> replaceable)
     : dir_(folder_path(dir)), replaceable_(std::move(replaceable)) {
   staging_ = dir_.parent_path() / ("." + dir_.filename().string() + ".partial-" + std::to_string(getpid()));
   check_replaceable();
@@ -117,7 +126,7 @@ void StagedFiles::check_replaceable() const {
     const std::size_t partial = name.rfind(".partial-");
     const std::string result_name =
         name.size() > 1 && name[0] == '.' && partial != std::string::npos ? name.substr(1, partial - 1) : name;
-    const bool known = std::find(replaceable_.begin(), replaceable_.end(), result_name) != replaceable_.end();
+    const bool known = replaceable_(result_name);
     if (!known || !entry.is_regular_file(error) || entry.is_symlink(error)) {
       throw InvalidProblem("'" + dir_.string() + "' holds '" + name +
                            "', which is not an earlier run's result file; the results replace the folder as a "
@@ -161,6 +170,60 @@ void StagedFiles::commit() {
     if (error) std::filesystem::remove_all(earlier, error);
   }
   std::filesystem::remove_all(staging_, error);  // the earlier results, swapped out
+}
+
+std::string step_dump_name(long step) {
+  char name[48];
+  std::snprintf(name, sizeof name, "step-%05ld.hdf5", step);
+  return name;
+}
+
+bool is_step_dump_name(const std::string& name) {
+  constexpr std::string_view kPrefix = "step-";
+  constexpr std::string_view kSuffix = ".hdf5";
+  if (name.size() <= kPrefix.size() + kSuffix.size() || !name.starts_with(kPrefix) || !name.ends_with(kSuffix)) {
+    return false;
+  }
+  const std::string_view digits(name.data() + kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+  return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+void write_step_fclib(const std::filesystem::path& path, const contact::StepReport& report, long step, double t) {
+  if (!report.problem) {
+    throw InvalidProblem("step " + std::to_string(step) +
+                         " kept no frictional contact problem (MoreauJeanOptions::keep_problem off, no active "
+                         "contact, or a model that solves an LCP)");
+  }
+  const contact::StepProblem& kept = *report.problem;
+  const Result& result = report.result;
+  // Solved Coulomb's law as posed: the impulses are a solution; otherwise the step's answer, a guess.
+  const bool solution = report.status == Status::Solved && report.fallback.empty() &&
+                        report.law == FrictionLaw::Coulomb;
+  char title[96];
+  std::snprintf(title, sizeof title, "perp simulate step %ld (t = %.9g s)", step, t);
+  std::string description = "status " + to_string(report.status) + ", method " + to_string(result.method) +
+                            ", relative error " + number_text(result.residual) + " (" + law_name(report.law) +
+                            " law)";
+  if (!report.fallback.empty()) description += "; fallback: " + report.fallback;
+  description += kept.global ? "; the global form in the velocity change v - v_free of the moving bodies (q = 0)"
+                             : "; the local form W = H M^-1 H^T";
+  description += solution ? "; the solution stored is the step's impulses"
+                          : "; the guess stored is the step's returned impulses (not a solution)";
+  FclibSolution answer;
+  answer.r = result.z;
+  std::vector<FclibSolution> guesses;
+  if (kept.global) {
+    const GlobalFrictionContact problem = contact::global_problem(kept);
+    answer.v = global_velocity(problem, answer.r);
+    answer.u = problem.local_velocity(answer.v);
+    if (!solution) guesses.push_back(std::move(answer));
+    write_fclib(path, problem, solution ? &answer : nullptr, title, guesses, description);
+  } else {
+    const FrictionContact problem = kept.local.assembled();
+    answer.u = problem.velocity(answer.r);
+    if (!solution) guesses.push_back(std::move(answer));
+    write_fclib(path, problem, solution ? &answer : nullptr, title, guesses, description);
+  }
 }
 
 std::string csv_number(double value) {
@@ -272,6 +335,32 @@ std::vector<double> pose_of(const World& world) {
 SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& files,
                                   const SimulationOutputOptions& options) {
   scene.validate();
+  // --dump: the steps keep their frictional contact problem (a copy of the scene's options, the
+  // scene itself as given); only the Coulomb model on a frictional contact method poses one.
+  std::optional<contact::Scene> dumping;
+  if (options.dump != nullptr) {
+    if (options.dump_every < 0) {
+      throw InvalidProblem("dump_every (--dump-every) must be >= 0, got " + std::to_string(options.dump_every));
+    }
+    if (options.dump_limit < 1) {
+      throw InvalidProblem("dump_limit (--dump-max) must be >= 1, got " + std::to_string(options.dump_limit));
+    }
+    const std::vector<Method> cone = friction_contact_methods();
+    const bool on_cone = scene.options.friction_model == contact::FrictionModel::Coulomb &&
+                         std::find(cone.begin(), cone.end(), scene.options.method) != cone.end();
+    if (!on_cone) {
+      const bool coulomb = scene.options.friction_model == contact::FrictionModel::Coulomb;
+      throw InvalidProblem(
+          std::string("--dump writes the steps' frictional contact problem, which only the Coulomb model on a "
+                      "frictional contact method poses; this scene's steps solve an LCP (") +
+          (coulomb ? "the method " + to_string(scene.options.method) + " takes an LCP"
+                   : std::string("friction_model is not coulomb")) +
+          "): use friction_model coulomb with --solver auto or another frictional contact method");
+    }
+    dumping = scene;
+    dumping->options.keep_problem = true;
+  }
+  const contact::Scene& stepped = dumping ? *dumping : scene;
   const std::vector<Body>& bodies = scene.world.bodies;
   const long steps = scene.step_count();
   require_room(files.staging(), steps, bodies.size());
@@ -347,7 +436,7 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
   }
 
   record.unsolved =
-      contact::simulate(scene, [&](long k, double t, const World& world, const contact::StepReport& report) {
+      contact::simulate(stepped, [&](long k, double t, const World& world, const contact::StepReport& report) {
         const double t_start = static_cast<double>(k) * scene.options.timestep;
         double deepest = 0;
         for (std::size_t c = 0; c < report.contacts.size(); ++c) {
@@ -380,6 +469,19 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
         if (report.status != Status::Solved && record.first_failure_step < 0) {
           record.first_failure = report.status;
           record.first_failure_step = k;
+        }
+        if (options.dump != nullptr && report.problem) {
+          const bool failed = report.status != Status::Solved || !report.fallback.empty();
+          const bool periodic = options.dump_every > 0 && k % options.dump_every == 0;
+          if (failed || periodic) {
+            if (record.dumped < options.dump_limit) {
+              write_step_fclib(options.dump->temporary(step_dump_name(k)), report, k, t_start);
+              ++record.dumped;
+            } else {
+              if (record.first_left_out < 0) record.first_left_out = k;
+              ++record.dumps_left_out;
+            }
+          }
         }
         if (deepest < record.deepest_overlap) {
           record.deepest_overlap = deepest;

@@ -217,5 +217,60 @@ TEST(Rollout, ValidatesOnceBeforeItsFirstStep) {
   EXPECT_EQ(run.reports.size(), 3u);
 }
 
+// MoreauJeanOptions::keep_problem: off, the report holds no problem; on, the Coulomb step's problem,
+// which the returned impulses answer (criteria recomputed here from W = H M⁻¹ Hᵀ formed apart), and
+// whose global form (the packed-step chain's) reduces to the same local problem.
+TEST(StepReport, KeepsTheFrictionalContactProblemOnlyWhenAsked) {
+  MoreauJeanOptions options;
+  options.friction = 0.3;
+  World world = test::chapter_block();
+  EXPECT_FALSE(moreau_jean_step(world, options).problem.has_value());
+  options.keep_problem = true;
+  world = test::chapter_block();
+  const StepReport kept = moreau_jean_step(world, options);
+  ASSERT_TRUE(kept.problem.has_value());
+  EXPECT_FALSE(kept.problem->global);
+  const FactoredFrictionContact& local = kept.problem->local;
+  ASSERT_EQ(local.contacts(), 2);
+  ASSERT_EQ(local.size(), kept.result.z.size());
+  // W formed here, densely, from the factors: H M⁻¹ Hᵀ.
+  const Eigen::MatrixXd H = Eigen::MatrixXd(local.H);
+  const Eigen::MatrixXd W = H * local.inverse_mass.asDiagonal() * H.transpose();
+  EXPECT_NEAR((Eigen::MatrixXd(local.assembled().W) - W).cwiseAbs().maxCoeff(), 0.0, 1e-12);
+  const Eigen::VectorXd r = kept.result.z;
+  const Eigen::VectorXd u = W * r + local.q;
+  for (Eigen::Index k = 0; k < 2; ++k) {
+    // Resting on two corners, sticking: u = 0 and r inside the cone, r_N > 0.
+    EXPECT_GT(r[2 * k], 0.0);
+    EXPECT_LE(std::abs(r[2 * k + 1]), local.mu[k] * r[2 * k] + 1e-12);
+    EXPECT_NEAR(u[2 * k], 0.0, 1e-9);
+    EXPECT_NEAR(u[2 * k + 1], 0.0, 1e-9);
+  }
+  // The total normal impulse carries the weight: m g h.
+  EXPECT_NEAR(r[0] + r[2], 9.81 * options.timestep, 1e-9);
+  // The global form: its local problem is the same W and q, r the same; v = Δv = M⁻¹ H r.
+  const GlobalFrictionContact global = global_problem(*kept.problem);
+  global.validate();
+  EXPECT_EQ(global.law, FrictionLaw::Coulomb);
+  const FrictionContact reduced = local_problem(global);
+  EXPECT_NEAR((Eigen::MatrixXd(reduced.W) - W).cwiseAbs().maxCoeff(), 0.0, 1e-12);
+  EXPECT_NEAR((reduced.q - local.q).cwiseAbs().maxCoeff(), 0.0, 1e-15);
+  const Eigen::VectorXd v = global_velocity(global, r);
+  EXPECT_NEAR((Eigen::MatrixXd(global.H).transpose() * v + global.b - u).cwiseAbs().maxCoeff(), 0.0, 1e-12);
+  // A packed step (more contacts than the dense pivoting takes) is solved through the global form.
+  options.dense_pivoting_max_size = 4;
+  world = test::chapter_block();
+  const StepReport packed = moreau_jean_step(world, options);
+  ASSERT_TRUE(packed.problem.has_value());
+  EXPECT_TRUE(packed.problem->global);
+  // The LCP models pose no frictional contact problem: nothing kept.
+  options.dense_pivoting_max_size = 1000;
+  options.friction_model = FrictionModel::StewartTrinkle;
+  world = test::chapter_block();
+  const StepReport lcp = moreau_jean_step(world, options);
+  EXPECT_TRUE(lcp.ran_solve());
+  EXPECT_FALSE(lcp.problem.has_value());
+}
+
 }  // namespace
 }  // namespace perp::contact::contact_step_report_test

@@ -10,9 +10,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "perp/core/error.hpp"
+#include "perp/io/fclib.hpp"
 #include "perp/io/scene.hpp"
 
 namespace perp::io_simulation_test {
@@ -180,6 +182,84 @@ TEST(SimulationOutput, NonFiniteValuesAreRefusedNamingTheQuantity) {
     EXPECT_THAT(e.what(), HasSubstr("at t = 2e+153 s, the potential energy is -inf"));
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST(SimulationOutput, StepDumpNames) {
+  EXPECT_EQ(step_dump_name(12), "step-00012.hdf5");
+  EXPECT_EQ(step_dump_name(123456), "step-123456.hdf5");
+  EXPECT_TRUE(is_step_dump_name("step-00012.hdf5"));
+  EXPECT_TRUE(is_step_dump_name("step-123456.hdf5"));
+  for (const char* name : {"step-.hdf5", "step-12a.hdf5", "step-00012.h5", "trajectory.csv", "xstep-00012.hdf5"}) {
+    EXPECT_FALSE(is_step_dump_name(name)) << name;
+  }
+}
+
+// A block sliding on the ground with friction (μ 0.3), every step dumped: each file holds the step's
+// local problem and its impulses as the solution; the problem read back is the step's (W, q, μ) and
+// the impulses solve it (criteria recomputed from the file's matrices).
+TEST(SimulationOutput, DumpsTheStepsProblemsAsFclibFiles) {
+  contact::Scene scene = parse_scene_json(R"({"gravity": [0, -10], "timestep": 0.01, "duration": 0.05,
+    "restitution": 0, "friction": 0.3, "ground": {"height": 0},
+    "bodies": [{"name": "block", "shape": {"type": "box", "width": 1, "height": 0.5}, "mass": 1,
+                "position": [0, 0.25], "velocity": [1, 0]}]})");
+  const std::filesystem::path dir = scratch("dump_out");
+  const std::filesystem::path dump_dir = scratch("dump");
+  {
+    StagedFiles files(dir);
+    StagedFiles dump(dump_dir, is_step_dump_name);
+    const SimulationRecord record =
+        write_simulation(scene, files, {.dump = &dump, .dump_every = 1, .dump_limit = 3});
+    EXPECT_EQ(record.unsolved, 0);
+    EXPECT_EQ(record.dumped, 3);
+    EXPECT_EQ(record.dumps_left_out, 2);
+    EXPECT_EQ(record.first_left_out, 3);
+    files.commit();
+    dump.commit();
+  }
+  const std::vector<std::vector<std::string>> contacts = read_csv(dir / "contacts.csv");
+  for (long step = 0; step < 3; ++step) {
+    const std::filesystem::path file = dump_dir / step_dump_name(step);
+    ASSERT_TRUE(std::filesystem::exists(file)) << file;
+    const FclibFile read = read_fclib(file);
+    ASSERT_FALSE(read.global());
+    EXPECT_THAT(read.title, HasSubstr("step " + std::to_string(step)));
+    EXPECT_THAT(read.description, HasSubstr("status solved"));
+    const auto& problem = std::get<FrictionContact>(read.problem);
+    ASSERT_EQ(problem.contacts(), 2);
+    ASSERT_TRUE(read.solution.has_value());
+    EXPECT_TRUE(read.guesses.empty());
+    const Eigen::VectorXd r = read.solution->r;
+    // The impulses are contacts.csv's (two rows a step, 12 digits).
+    for (Eigen::Index k = 0; k < 2; ++k) {
+      const std::vector<std::string>& row = contacts[static_cast<std::size_t>(1 + 2 * step + k)];
+      EXPECT_NEAR(std::stod(row[6]), r[2 * k], 1e-11);
+      EXPECT_NEAR(std::stod(row[7]), r[2 * k + 1], 1e-11);
+    }
+    // Sliding at 1 m/s: both contacts on the cone's edge, r_T = −μ r_N; u = W r + q with u_N = 0.
+    const Eigen::VectorXd u = Eigen::MatrixXd(problem.W) * r + problem.q;
+    EXPECT_NEAR((u - read.solution->u).cwiseAbs().maxCoeff(), 0.0, 1e-12);
+    for (Eigen::Index k = 0; k < 2; ++k) {
+      EXPECT_NEAR(r[2 * k + 1], -0.3 * r[2 * k], 1e-9);
+      EXPECT_NEAR(u[2 * k], 0.0, 1e-9);
+      EXPECT_GT(u[2 * k + 1], 0.0);
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dump_dir / step_dump_name(3)));
+  // An LCP model poses no frictional contact problem: refused before any step, naming it.
+  scene.options.friction_model = contact::FrictionModel::StewartTrinkle;
+  StagedFiles files(dir);
+  StagedFiles dump(dump_dir, is_step_dump_name);
+  try {
+    (void)write_simulation(scene, files, {.dump = &dump});
+    ADD_FAILURE() << "an LCP model was dumped";
+  } catch (const InvalidProblem& e) {
+    EXPECT_THAT(e.what(), HasSubstr("Coulomb model"));
+  }
+  // A folder holding something else is refused, as --out.
+  std::ofstream(dump_dir / "notes.txt") << "mine";
+  EXPECT_THROW(StagedFiles(dump_dir, is_step_dump_name), InvalidProblem);
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(dump_dir);
 }
 
 }  // namespace

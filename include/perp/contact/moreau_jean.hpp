@@ -23,14 +23,17 @@
 /// Newton's restitution enters the velocity-level law as u_N⁺ + e u_N⁻ with u_N⁻ = J_N v_k.
 
 #include <Eigen/Dense>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "perp/contact/body.hpp"
 #include "perp/contact/detection.hpp"
 #include "perp/core/friction_contact.hpp"
+#include "perp/core/global_friction_contact.hpp"
 #include "perp/core/result.hpp"
 #include "perp/core/status.hpp"
+#include "perp/solvers/friction_contact.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/options.hpp"
 
@@ -127,10 +130,33 @@ struct MoreauJeanOptions {
   /// of 1e-6–1e-3, the sparse Lemke solved steps in 3 900–57 000 pivots and 1–45 s, and others ran
   /// past 100 000 pivots (bench/README.md, "Sparse Lemke on the packed heaps").
   Eigen::Index dense_pivoting_max_size = 1000;
+  /// Keep each step's frictional contact problem in `StepReport::problem` (what `perp simulate
+  /// --dump` writes as fclib files). Only the Coulomb model on a method of
+  /// `friction_contact_methods()` poses that problem; the LCP models and the Coulomb model on an LCP
+  /// method leave `problem` empty. Off (default): the step keeps nothing beyond its report (the
+  /// problem is moved into the report at the end of the solve, never copied).
+  bool keep_problem = false;
 
   /// Throws `InvalidProblem` naming the first bad field.
   void validate() const;
 };
+
+/// A Coulomb step's frictional contact problem, as it was solved (`MoreauJeanOptions::keep_problem`).
+struct StepProblem {
+  /// The local form on its factors: H = J (a row per contact slot, interleaved per contact, normal
+  /// first), M⁻¹ the bodies' inverse masses (0 for fixed bodies), q = J v_free plus the restitution
+  /// and Baumgarte biases, μ per contact; W = H M⁻¹ Hᵀ (`FactoredFrictionContact::assembled`).
+  FactoredFrictionContact local;
+  /// Whether the step solved it through the global form (the packed-step chain of `auto`, more
+  /// contacts than `dense_pivoting_max_size` takes): `global_problem` gives that form.
+  bool global = false;
+};
+
+/// The global form of a step's problem, in the velocity change Δv = v − v_free over the bodies that
+/// move (the columns of fixed bodies left out): M their masses (diagonal), H = Jᵀ on them, q = 0,
+/// b = `problem.local.q`, Coulomb's law. Its local form is `problem.local` (W = Hᵀ M⁻¹ H, the same
+/// q), so the two share r; v here is Δv.
+[[nodiscard]] GlobalFrictionContact global_problem(const StepProblem& problem);
 
 /// What one step did.
 struct StepReport {
@@ -185,6 +211,10 @@ struct StepReport {
   /// Coulomb step did not meet Coulomb's law and took the convex law's impulses: "coulomb: STATUS at
   /// relative error E; the convex law's impulses". Empty otherwise.
   std::string fallback;
+  /// With `MoreauJeanOptions::keep_problem`, a step of the Coulomb model on a frictional contact
+  /// method that had active contacts: its problem (the impulses `result.z` answer it). Empty
+  /// otherwise.
+  std::optional<StepProblem> problem;
 
   /// Whether the step ran a solve (it had active contacts), so that `result` is the solver's.
   [[nodiscard]] bool ran_solve() const { return result.status != Status::NotRun; }

@@ -47,11 +47,14 @@ struct FclibFile {
 /// `InvalidProblem` naming the file and the reason.
 [[nodiscard]] FclibFile read_fclib(const std::filesystem::path& path);
 
-/// Writes the problem (and a solution, where given) as a new fclib file, replacing `path`. The problem
-/// is validated first. Throws `InvalidProblem` when it is invalid or the file cannot be written.
+/// Writes the problem (and a solution and guesses, where given) as a new fclib file, replacing `path`,
+/// with `title` and `description` as fclib_info's. The problem is validated first. Throws
+/// `InvalidProblem` when it is invalid or the file cannot be written.
 void write_fclib(const std::filesystem::path& path, const FrictionContact& problem,
-                 const FclibSolution* solution = nullptr, const std::string& title = "");
+                 const FclibSolution* solution = nullptr, const std::string& title = "",
+                 const std::vector<FclibSolution>& guesses = {}, const std::string& description = "");
 void write_fclib(const std::filesystem::path& path, const GlobalFrictionContact& problem,
-                 const FclibSolution* solution = nullptr, const std::string& title = "");
+                 const FclibSolution* solution = nullptr, const std::string& title = "",
+                 const std::vector<FclibSolution>& guesses = {}, const std::string& description = "");
 
 }  // namespace perp

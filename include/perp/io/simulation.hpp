@@ -38,6 +38,8 @@ class StagedFiles {
   /// Creates the temporary folder (and `dir`'s parents when missing); throws `InvalidProblem`
   /// when it cannot, when `dir` is not a folder, or holds what the swap would remove.
   explicit StagedFiles(std::filesystem::path dir, std::vector<std::string> replaceable = simulation_output_names());
+  /// The same with the earlier results told by name (`is_step_dump_name` for `perp simulate --dump`).
+  StagedFiles(std::filesystem::path dir, std::function<bool(const std::string&)> replaceable);
   StagedFiles(const StagedFiles&) = delete;
   StagedFiles& operator=(const StagedFiles&) = delete;
   ~StagedFiles();
@@ -57,9 +59,26 @@ class StagedFiles {
   void check_replaceable() const;
   std::filesystem::path dir_;
   std::filesystem::path staging_;
-  std::vector<std::string> replaceable_;
+  std::function<bool(const std::string&)> replaceable_;
   std::vector<std::string> names_;
 };
+
+/// The file `perp simulate --dump` writes for step k (0-based, as steps.csv's `step`): "step-00012.hdf5"
+/// (five digits at least).
+[[nodiscard]] std::string step_dump_name(long step);
+/// Whether `name` is such a file's name ("step-" then digits then ".hdf5").
+[[nodiscard]] bool is_step_dump_name(const std::string& name);
+
+/// Writes a step's frictional contact problem (`StepReport::problem`, kept by
+/// `MoreauJeanOptions::keep_problem`) as an fclib file, so that `perp solve FILE` replays it: the
+/// global form (`contact::global_problem`: M, H, q = 0, b, in the velocity change of the moving
+/// bodies) where the step solved it there (`StepProblem::global`), the local form (W = H M⁻¹ Hᵀ, q, μ)
+/// otherwise. The step's returned impulses r, with u (and v for the global form) recomputed from
+/// them, are stored as fclib's solution where the step solved Coulomb's law (status solved, no
+/// fallback), as its one guess otherwise; the title names the step and time `t` (its start), the
+/// description its status, method, relative error and fallback. Throws `InvalidProblem` when the
+/// report holds no problem or the file cannot be written.
+void write_step_fclib(const std::filesystem::path& path, const contact::StepReport& report, long step, double t);
 
 /// A contact as the viewer draws it: where it acts and the impulse it carries there,
 /// P = λ_N n + λ_T t (N·s, world frame).
@@ -93,6 +112,17 @@ struct SimulationOutputOptions {
   std::size_t frame_budget = 600'000;
   /// Called after every step with (steps done, total steps); may be empty.
   std::function<void(long, long)> progress;
+  /// `perp simulate --dump DIR`: where each step whose frictional contact problem was not solved
+  /// (status not solved, or a fallback taken) is written as an fclib file (`write_step_fclib`,
+  /// named `step_dump_name`); null (default): nothing is kept or written, the steps run as without.
+  /// Only the Coulomb model on a frictional contact method poses that problem: another model or
+  /// method is refused (`InvalidProblem`) before the first step.
+  StagedFiles* dump = nullptr;
+  /// With `dump`: also every k-th step (steps 0, k, 2k, …; k >= 0, 0 = none), solved or not.
+  long dump_every = 0;
+  /// With `dump`: at most this many files (>= 1); the steps past it are counted in
+  /// `SimulationRecord::dumps_left_out`, not written. Default 1000.
+  long dump_limit = 1000;
 };
 
 /// What a run did, with its decimated frames.
@@ -123,6 +153,11 @@ struct SimulationRecord {
   int most_iterations = 0;
   long first_failure_step = -1;
   Status first_failure = Status::Solved;
+  /// With `SimulationOutputOptions::dump`: the fclib files written, the steps that were to be
+  /// written past `dump_limit`, and the first of those (-1: none).
+  long dumped = 0;
+  long dumps_left_out = 0;
+  long first_left_out = -1;
   /// Whether frames were dropped (steps + 1 > frames.size()).
   [[nodiscard]] bool decimated() const { return static_cast<std::size_t>(steps + 1) > frames.size(); }
 };
