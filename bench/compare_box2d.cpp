@@ -27,7 +27,7 @@
 //
 // Usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME]
 //                      [--anitescu-potra] [--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N]
-//                      [--dense-pivoting N] [--perp-only] [--no-box2d2] [--no-box2d3] [--no-split]
+//                      [--dense-pivoting N] [--perp-only] [--no-box2d2] [--no-box2d3] [--no-plain]
 //                      [--max-seconds-perp S] [--box2d-iterations V/P]... [--verbose]
 //                      [--work-precision [--wp-steps K,K,...] [--wp-tolerances T,T,...] [--wp-substeps S,S,...]
 //                       [--wp-workers N] [--wp-no-recycling]]
@@ -43,8 +43,9 @@
 //   --nsgs-sweeps N: friction_contact.auto_nsgs_sweeps (auto's first sweeps, default 1000);
 //   --dense-pivoting N: MoreauJeanOptions::dense_pivoting_max_size (the largest LCP a step pivots on
 //   densely, default 1000 unknowns; friction_contact.lcp_max_size raised to it too);
-//   --perp-only skips both Box2Ds, --no-box2d2 Box2D 2.4.1, --no-box2d3 Box2D 3; --no-split skips perp's
-//   split-impulse row; --max-seconds-perp S stops each perp run after S seconds of stepping (the row says how
+//   --perp-only skips both Box2Ds, --no-box2d2 Box2D 2.4.1, --no-box2d3 Box2D 3; --no-plain (or its
+//   older name --no-split) skips perp's row without drift correction (the default step's split impulse
+//   off: baumgarte 0); --max-seconds-perp S stops each perp run after S seconds of stepping (the row says how
 //   many steps it ran; its figures are over those steps); --box2d-iterations V/P adds a Box2D 2.4.1 row at V
 //   velocity and P position iterations without sleeping (repeatable: to find the iterations at which Box2D takes
 //   perp's time a step, and compare their penetration and drift at equal time);
@@ -261,17 +262,16 @@ double worst_of(const perp::FrictionContactResiduals& c) {
   return std::max({c.signorini, c.coulomb, c.complementarity, c.dissipation});
 }
 
-/// `base`: the step options the flags chose (method, model, sleeping, solver limits); `split`: the
-/// split-impulse drift correction (β = 0.2, slop 5 mm, Box2D's figures) on; `max_seconds`: stop
-/// after that much stepping (0: run every step).
-Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanOptions& base, bool split, bool verbose,
+/// `base`: the step options the flags chose (method, model, sleeping, solver limits; the default
+/// drift correction, the split impulse at β = 0.2 past a 5 mm slop, Box2D's figures); `plain`: that
+/// correction off (baumgarte 0); `max_seconds`: stop after that much stepping (0: run every step).
+Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanOptions& base, bool plain, bool verbose,
                  double max_seconds) {
   World world = scene.world;
   perp::contact::MoreauJeanOptions options = base;
-  if (split) {
-    options.baumgarte = 0.2;
-    options.slop = 0.005;
-    options.split_impulse = true;
+  if (plain) {
+    options.baumgarte = 0;
+    options.split_impulse = false;
   }
   options.timestep = kTimestep;
   options.gravity = {0, -kGravity};
@@ -831,7 +831,7 @@ int main(int argc, char** argv) {
   base.friction = kFriction;
   bool box2d2 = true;
   bool box2d3 = true;
-  bool split = true;
+  bool plain = true;
   bool verbose = false;
   bool precision = false;
   double max_seconds_perp = 0;
@@ -846,7 +846,7 @@ int main(int argc, char** argv) {
         stderr,
         "usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME] "
         "[--anitescu-potra] [--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] "
-        "[--perp-only] [--no-box2d2] [--no-box2d3] [--no-split] [--max-seconds-perp S] [--box2d-iterations V/P]... "
+        "[--perp-only] [--no-box2d2] [--no-box2d3] [--no-plain] [--max-seconds-perp S] [--box2d-iterations V/P]... "
         "[--verbose] [--work-precision [--wp-steps K,...] [--wp-tolerances T,...] [--wp-substeps S,...] [--wp-workers N] [--wp-no-recycling]]\n");
     return 2;
   };
@@ -905,8 +905,8 @@ int main(int argc, char** argv) {
       box2d2 = false;
     } else if (arg == "--no-box2d3") {
       box2d3 = false;
-    } else if (arg == "--no-split") {
-      split = false;
+    } else if (arg == "--no-plain" || arg == "--no-split") {
+      plain = false;
     } else if (arg == "--max-seconds-perp" && i + 1 < argc) {
       max_seconds_perp = std::strtod(argv[++i], nullptr);
     } else if (arg == "--work-precision") {
@@ -987,8 +987,9 @@ int main(int argc, char** argv) {
                                                                                                : "Coulomb, ";
     const std::string name = std::string(model) + perp::to_string(base.method) + (base.sleeping ? ", sleeping" : "");
     print(scene, "perp (" + name + ")", run_perp(scene, steps, base, false, verbose, max_seconds_perp));
-    if (split) {
-      print(scene, "perp (" + name + ", split impulse)", run_perp(scene, steps, base, true, verbose, max_seconds_perp));
+    if (plain) {
+      print(scene, "perp (" + name + ", no drift correction)",
+            run_perp(scene, steps, base, true, verbose, max_seconds_perp));
     }
   }
   rusage usage_figures{};

@@ -910,8 +910,8 @@ FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")
 def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, restitution: float = 0.0,
                      friction: float = 0.0, friction_model: str = "coulomb", activation_tolerance: float = 1e-9,
                      projection: bool = False, gravity=(0.0, -9.81), method: str = "auto", tol: float = 1e-10,
-                     max_iter: Optional[int] = None, baumgarte: float = 0.0, slop: float = 0.0,
-                     split_impulse: bool = False, derivatives: bool = False, degenerate: str = "bound",
+                     max_iter: Optional[int] = None, baumgarte: float = 0.2, slop: float = 0.005,
+                     split_impulse: bool = True, derivatives: bool = False, degenerate: str = "bound",
                      minimum_norm: bool = False, sleeping: bool = False, sleep_speed: float = 0.01,
                      sleep_time: float = 0.5, dense_pivoting_max_size: int = 1000,
                      **method_options) -> StepReport:
@@ -928,7 +928,8 @@ def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, r
     the new state, ``vjp(q_bar, v_bar)`` the gradients on every input), under fixed contact
     activation; ``degenerate`` ("bound" or "free") and ``minimum_norm`` (redundant contacts whose
     impulses are not unique) choose the element at non-smooth points (docs/sensitivity.md). It
-    needs the Coulomb model, no projection, Baumgarte or split impulse, and a solved step."""
+    needs the Coulomb model, no projection, no contact overlapping past ``slop`` while ``baumgarte``
+    > 0 (the split impulse, on by default, acts only there), and a solved step."""
     if not isinstance(world, World):
         raise TypeError(f"world: expected a perp.World, got {type(world).__name__}")
     if not isinstance(friction_model, str):

@@ -31,6 +31,14 @@ constexpr Eigen::Index kFactoredAbove = 64;
 /// A contact of a pair that carried a normal impulse in the last step stays active up to this many
 /// activation tolerances (see moreau_jean_step).
 constexpr double kHeldFactor = 1e3;
+/// The split impulse's LCP: solved to this relative residual (or the step's tolerance, if looser) in
+/// at most this many sweeps. It moves positions by β of each overlap past the slop; an error of
+/// 1e-6 of that is far below what a step shows.
+constexpr double kSplitTolerance = 1e-6;
+constexpr int kSplitSweeps = 1000;
+/// The split impulse runs on a step where some contact's overlap exceeds the slop by more than
+/// this fraction of the slop (with a slop of 0: any overlap).
+constexpr double kSplitTrigger = 0.01;
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -221,9 +229,10 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
 }
 
 /// The split impulse: the frictionless problem of the overlapping contacts for a pseudo-velocity
-/// from rest, 0 <= λ ⊥ W λ + b >= 0 (b = `overlap_bias`, < 0 where a contact overlaps past the
-/// slop, solved as a frictional contact problem with μ = 0 so that it stays sparse); returns the
-/// position shift h M⁻¹ J_Nᵀ λ.
+/// from rest, 0 <= λ ⊥ J_N M⁻¹ J_Nᵀ λ + b >= 0 (b = `overlap_bias`, < 0 where a contact overlaps
+/// past the slop), on its factors (`FactoredLcp`, never formed) by projected Gauss–Seidel sweeps,
+/// to a relative residual of max(kSplitTolerance, the step's tolerance) in at most kSplitSweeps
+/// sweeps; returns the position shift h M⁻¹ J_Nᵀ λ.
 Eigen::VectorXd split_impulse_shift(const ContactSpace& space, const Eigen::VectorXd& overlap_bias,
                                     const MoreauJeanOptions& options, StepReport& report) {
   std::vector<Eigen::Index> rows;
@@ -231,38 +240,29 @@ Eigen::VectorXd split_impulse_shift(const ContactSpace& space, const Eigen::Vect
     if (overlap_bias[k] < 0) rows.push_back(k);
   }
   const auto count = static_cast<Eigen::Index>(rows.size());
-  // J_N of those contacts, as the normal rows of a d = 2 problem (zero tangent rows).
   std::vector<Eigen::Triplet<double>> entries;
-  Eigen::SparseMatrix<double, Eigen::RowMajor> normal = space.normal;
+  const Eigen::SparseMatrix<double, Eigen::RowMajor> normal = space.normal;
+  FactoredLcp problem;
+  problem.c.resize(count);
   for (Eigen::Index r = 0; r < count; ++r) {
-    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(normal, rows[static_cast<std::size_t>(r)]); it;
-         ++it) {
-      entries.emplace_back(2 * r, it.col(), it.value());
+    const Eigen::Index row = rows[static_cast<std::size_t>(r)];
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(normal, row); it; ++it) {
+      entries.emplace_back(r, it.col(), it.value());
     }
+    problem.c[r] = overlap_bias[row];
   }
-  Eigen::SparseMatrix<double> J(2 * count, space.normal.cols());
-  J.setFromTriplets(entries.begin(), entries.end());
-  FrictionContact problem;
-  problem.dimension = 2;
-  // A zero tangent block would leave the local problems singular: the tangent slots get the
-  // normal's diagonal (μ = 0 keeps r_T = 0 whatever it is).
-  const Eigen::SparseMatrix<double> W = delassus_sparse(J, space.inverse_mass);
-  std::vector<Eigen::Triplet<double>> tangent_diagonal;
-  problem.q = Eigen::VectorXd::Zero(2 * count);
-  for (Eigen::Index r = 0; r < count; ++r) {
-    problem.q[2 * r] = overlap_bias[rows[static_cast<std::size_t>(r)]];
-    tangent_diagonal.emplace_back(2 * r + 1, 2 * r + 1, W.coeff(2 * r, 2 * r));
-  }
-  Eigen::SparseMatrix<double> D(2 * count, 2 * count);
-  D.setFromTriplets(tangent_diagonal.begin(), tangent_diagonal.end());
-  problem.W = W + D;
-  problem.mu = Eigen::VectorXd::Zero(count);
+  problem.A.resize(count, space.normal.cols());
+  problem.A.setFromTriplets(entries.begin(), entries.end());
+  problem.A.makeCompressed();
+  problem.inverse_mass = space.inverse_mass;
   SolveOptions solve_options = options.solve;
   solve_options.initial_guess.reset();
-  const Result result = solve(problem, Method::Auto, solve_options);
+  solve_options.tolerance = std::max(options.solve.tolerance, kSplitTolerance);
+  solve_options.max_iterations = kSplitSweeps;
+  const Result result = solve(problem, Method::Pgs, solve_options);
   report.split_contacts = static_cast<std::size_t>(count);
   report.split_status = result.status;
-  return options.timestep * space.inverse_mass.cwiseProduct(Eigen::VectorXd(J.transpose() * result.z));
+  return options.timestep * space.inverse_mass.cwiseProduct(Eigen::VectorXd(problem.A.transpose() * result.z));
 }
 
 /// The step through an LCP formulation: fills the report's impulses and status; returns Jᵀ Λ.
@@ -492,7 +492,13 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
     const FrictionModel lcp_model =
         options.friction_model == FrictionModel::Coulomb ? FrictionModel::StewartTrinkle : options.friction_model;
     // The sparse J_N, J_T: only the split impulse and the LCP formulations use them.
-    const bool split = options.split_impulse && overlap_bias.minCoeff() < 0;
+    // The split runs where some contact overlaps past the slop by more than kSplitTrigger of it:
+    // each run takes a fixed fraction β of the excess, and without the trigger its geometric tail
+    // would run a split on every step of a heap at rest, moving its bodies by nanometres.
+    bool split = false;
+    if (options.split_impulse && overlap_bias.size() > 0 && overlap_bias.minCoeff() < 0) {
+      for (const Contact& c : report.contacts) split = split || -c.gap - options.slop > kSplitTrigger * options.slop;
+    }
     ContactSpace space;
     if (split || !on_cone) {
       space = {normal_jacobian(report.contacts, body_count), tangent_jacobian(report.contacts, body_count),

@@ -138,7 +138,17 @@ StepSensitivity::StepSensitivity(const World& before, const MoreauJeanOptions& o
     fail("only FrictionModel::Coulomb is differentiated (the LCP models are kept for teaching)");
   }
   if (options.projection) fail("the position projection is not differentiated: turn `projection` off");
-  if (options.baumgarte > 0) fail("the Baumgarte correction is not differentiated: set `baumgarte` to 0");
+  if (options.baumgarte > 0) {
+    // The correction acts on contacts past the slop only: where every contact of the step overlaps
+    // less, it is zero on a neighbourhood of the state and the step is the plain one there.
+    for (const Contact& c : report.contacts) {
+      if (c.gap <= -options.slop) {
+        fail("the Baumgarte correction is not differentiated, and a contact of this step overlaps by " +
+             number_text(-c.gap) + " m, past the slop " + number_text(options.slop) +
+             " m (where it acts): set `baumgarte` to 0, or differentiate steps without such overlaps");
+      }
+    }
+  }
   if (options.sleeping) fail("sleeping is not differentiated: turn `sleeping` off");
   const auto m = static_cast<Eigen::Index>(contacts_.size());
   if (report.normal_impulse.size() != m || report.tangent_impulse.size() != m) {

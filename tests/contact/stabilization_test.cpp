@@ -21,10 +21,12 @@ World sunk_disk() {
 
 double overlap(const World& world) { return 0.1 - world.bodies[0].position.y(); }
 
-// Plain Moreau–Jean keeps the overlap (it never grows at rest) and the disk at rest.
+// Plain Moreau–Jean (the drift correction off) keeps the overlap (it never grows at rest) and the
+// disk at rest.
 TEST(Stabilization, WithoutItTheOverlapStays) {
   World world = sunk_disk();
   MoreauJeanOptions options;
+  options.baumgarte = 0;
   for (int k = 0; k < 100; ++k) ASSERT_EQ(moreau_jean_step(world, options).status, Status::Solved);
   EXPECT_NEAR(overlap(world), 0.01, 1e-12);
   EXPECT_NEAR(world.bodies[0].velocity.norm(), 0, 1e-12);
@@ -55,12 +57,42 @@ TEST(Stabilization, SplitImpulseShrinksTheOverlapGeometricallyWithoutVelocity) {
   EXPECT_NEAR(overlap(world), 0.0005, 1e-12);
 }
 
+// By default the split impulse (β = 0.2) takes the overlap down to the 5 mm slop geometrically, and
+// adds no velocity; it stops once the excess over the slop is within 1 % of the slop (50 µm), so
+// that a body at rest is not moved at every step by a vanishing correction.
+TEST(Stabilization, ByDefaultTheSplitImpulseLeavesTheSlop) {
+  World world = sunk_disk();
+  const MoreauJeanOptions options;
+  ASSERT_TRUE(options.split_impulse);
+  double expected = 0.01;
+  int corrected = 0;
+  for (int k = 0; k < 60; ++k) {
+    const StepReport report = moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved);
+    if (expected - 0.005 > 0.01 * 0.005) {
+      expected -= 0.2 * (expected - 0.005);
+      ++corrected;
+      EXPECT_EQ(report.split_contacts, 1u) << "step " << k;
+    } else {
+      EXPECT_EQ(report.split_contacts, 0u) << "step " << k;
+    }
+    EXPECT_NEAR(overlap(world), expected, 1e-12) << "step " << k;
+    EXPECT_NEAR(world.bodies[0].velocity.norm(), 0, 1e-12) << "step " << k;
+  }
+  // 0.8^k · 5 mm <= 50 µm from k = 21 on.
+  EXPECT_EQ(corrected, 21);
+  EXPECT_GT(overlap(world), 0.005);
+  EXPECT_LE(overlap(world), 0.005 * 1.01);
+}
+
 // Baumgarte asks for the separation velocity β (overlap − slop)/h: the disk leaves the overlap with
 // that velocity (then flies a little: the energy it adds), and every step is solved.
 TEST(Stabilization, BaumgarteSeparatesAtBetaOverlapOverH) {
   World world = sunk_disk();
   MoreauJeanOptions options;
   options.baumgarte = 0.2;
+  options.slop = 0;
+  options.split_impulse = false;
   const StepReport first = moreau_jean_step(world, options);
   ASSERT_EQ(first.status, Status::Solved);
   EXPECT_NEAR(world.bodies[0].velocity.y(), 0.2 * 0.01 / options.timestep, 1e-9);

@@ -171,6 +171,7 @@ TEST(SimulationOutput, AFullRunKeepsEveryFrame) {
 TEST(SimulationOutput, NonFiniteValuesAreRefusedNamingTheQuantity) {
   contact::Scene scene = falling_ball();
   scene.options.timestep = 1e153;
+  scene.options.baumgarte = 0;  // the plain scheme: the split impulse would pull the ball back out
   scene.duration = 5e153;
   scene.world.bodies[0].velocity = Eigen::Vector2d(0, 1e152);
   const std::filesystem::path dir = scratch("overflow");
