@@ -178,6 +178,40 @@ TEST(FactoredLcp, FormingAboveTheLimitIsRefused) {
   EXPECT_EQ(refused.z.size(), 8001);
 }
 
+TEST(FactoredLcp, PgsSweepsOnTheFactors) {
+  // The redundant pair by hand, c = (−1, −2): from z = 0 the first sweep sets z_1 = 1, then z_2 = 1
+  // (w_2 = z_1 + z_2 − 2 = 0); the second sweep finds w_1 = 1 and sets z_1 = 0, z_2 = 2: the
+  // solution (0, 2) of TwoRedundantRowsByHand, w = (1, 0), in two sweeps.
+  const FactoredLcp problem = make(Eigen::MatrixXd::Ones(2, 1), Eigen::VectorXd::Ones(1), Eigen::Vector2d(-1, -2));
+  const Result result = solve(problem, Method::Pgs, {.tolerance = 1e-12});
+  expect_solves(problem, result, 1e-12);
+  EXPECT_EQ(result.method, Method::Pgs);
+  EXPECT_NEAR(result.z[0], 0.0, 1e-15);
+  EXPECT_NEAR(result.z[1], 2.0, 1e-15);
+  // Random redundant rows: w agrees with Lemke's on the formed LCP (z need not).
+  for (const std::uint32_t seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
+    const FactoredLcp random = random_problem(10, 20, seed);
+    const Result dense = solve(random.assembled(), Method::Lemke, {.tolerance = 1e-10});
+    ASSERT_TRUE(dense.solved()) << dense.message;
+    const Result swept = solve(random, Method::Pgs, {.tolerance = 1e-9});
+    expect_solves(random, swept, 1e-9);
+    EXPECT_LE((swept.w - dense.w).lpNorm<Eigen::Infinity>(), 1e-6 * (1 + dense.w.lpNorm<Eigen::Infinity>()));
+  }
+  // Above the forming limit too (nothing is formed): 8 001 rows on one degree of freedom, c = −1:
+  // the first row takes z = 1 and every other row is then at w = 0.
+  const FactoredLcp big{RowSparse(Eigen::MatrixXd::Ones(8001, 1).sparseView()), Eigen::VectorXd::Ones(1),
+                        Eigen::VectorXd::Constant(8001, -1.0)};
+  const Result wide = solve(big, Method::Pgs, {.tolerance = 1e-12});
+  ASSERT_TRUE(wide.solved()) << wide.message;
+  EXPECT_NEAR(wide.z.sum(), 1.0, 1e-12);
+  EXPECT_NEAR(big.slack(wide.z).lpNorm<Eigen::Infinity>(), 0.0, 1e-12);
+  // A sweep limit that does not reach the tolerance says so.
+  const Result short_run = solve(random_problem(10, 45, 7), Method::Pgs, {.tolerance = 1e-14, .max_iterations = 1});
+  EXPECT_EQ(short_run.status, Status::MaxIterations);
+  EXPECT_THAT(short_run.message, HasSubstr("sweep limit 1"));
+}
+
 TEST(FactoredLcp, TrivialAndEmpty) {
   const FactoredLcp nonnegative = make(Eigen::MatrixXd::Ones(3, 2), Eigen::VectorXd::Ones(2), Eigen::Vector3d(0, 1, 2));
   const Result zero = solve(nonnegative);
