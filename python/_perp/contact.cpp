@@ -413,6 +413,31 @@ void bind_world(py::module_& m) {
         return text + ">";
       });
 
+  m.def(
+      "moreau_jean_defaults",
+      [] {
+        // The defaults of perp.moreau_jean_step's keywords, from the C++ options (one source).
+        const contact::MoreauJeanOptions o;
+        py::dict d;
+        d["timestep"] = o.timestep;
+        d["theta"] = o.theta;
+        d["restitution"] = o.restitution;
+        d["friction"] = o.friction;
+        d["activation_tolerance"] = o.activation_tolerance;
+        d["projection"] = o.projection;
+        d["gravity"] = py::make_tuple(o.gravity.x(), o.gravity.y());
+        d["method"] = to_string(o.method);
+        d["tol"] = o.solve.tolerance;
+        d["baumgarte"] = o.baumgarte;
+        d["slop"] = o.slop;
+        d["split_impulse"] = o.split_impulse;
+        d["sleeping"] = o.sleeping;
+        d["sleep_speed"] = o.sleep_speed;
+        d["sleep_time"] = o.sleep_time;
+        d["dense_pivoting_max_size"] = static_cast<long long>(o.dense_pivoting_max_size);
+        return d;
+      },
+      "The defaults of MoreauJeanOptions (C++), which perp.moreau_jean_step takes as its own.");
   m.def("moreau_jean_step", &step_world, arg("world"), arg("timestep"), arg("theta"), arg("restitution"),
         arg("friction"), arg("friction_model"), arg("activation_tolerance"), arg("projection"), arg("gravity"),
         arg("method"), arg("tol"), arg("max_iter"), arg("options"), arg("baumgarte"), arg("slop"),

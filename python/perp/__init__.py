@@ -907,13 +907,22 @@ class StepReport(NamedTuple):
 FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")
 
 
-def moreau_jean_step(world: World, timestep: float = 1e-3, theta: float = 0.5, restitution: float = 0.0,
-                     friction: float = 0.0, friction_model: str = "coulomb", activation_tolerance: float = 1e-9,
-                     projection: bool = False, gravity=(0.0, -9.81), method: str = "auto", tol: float = 1e-10,
-                     max_iter: Optional[int] = None, baumgarte: float = 0.2, slop: float = 0.005,
-                     split_impulse: bool = True, derivatives: bool = False, degenerate: str = "bound",
-                     minimum_norm: bool = False, sleeping: bool = False, sleep_speed: float = 0.01,
-                     sleep_time: float = 0.5, dense_pivoting_max_size: int = 1000,
+# The step's defaults are the C++ MoreauJeanOptions' (one source: docs/contact.md).
+_STEP_DEFAULTS = _perp.moreau_jean_defaults()
+
+
+def moreau_jean_step(world: World, timestep: float = _STEP_DEFAULTS["timestep"],
+                     theta: float = _STEP_DEFAULTS["theta"], restitution: float = _STEP_DEFAULTS["restitution"],
+                     friction: float = _STEP_DEFAULTS["friction"], friction_model: str = "coulomb",
+                     activation_tolerance: float = _STEP_DEFAULTS["activation_tolerance"],
+                     projection: bool = _STEP_DEFAULTS["projection"], gravity=_STEP_DEFAULTS["gravity"],
+                     method: str = _STEP_DEFAULTS["method"], tol: float = _STEP_DEFAULTS["tol"],
+                     max_iter: Optional[int] = None, baumgarte: float = _STEP_DEFAULTS["baumgarte"],
+                     slop: float = _STEP_DEFAULTS["slop"], split_impulse: bool = _STEP_DEFAULTS["split_impulse"],
+                     derivatives: bool = False, degenerate: str = "bound", minimum_norm: bool = False,
+                     sleeping: bool = _STEP_DEFAULTS["sleeping"], sleep_speed: float = _STEP_DEFAULTS["sleep_speed"],
+                     sleep_time: float = _STEP_DEFAULTS["sleep_time"],
+                     dense_pivoting_max_size: int = _STEP_DEFAULTS["dense_pivoting_max_size"],
                      **method_options) -> StepReport:
     """Advance ``world`` (in place) by one Moreau–Jean step of size ``timestep`` (docs/contact.md):
     contact detection, the velocity-level problem of the active contacts (by default the exact

@@ -157,3 +157,26 @@ def test_simulate_takes_dense_pivoting_max_size_from_the_scene():
     np.testing.assert_allclose(capped.state, plain.state, rtol=0, atol=1e-9)
     with pytest.raises(perp.InvalidProblem, match="dense_pivoting_max_size"):
         perp.simulate(dict(scene, dense_pivoting_max_size=-1))
+
+
+def test_step_defaults_are_the_cpp_options():
+    """moreau_jean_step's keyword defaults come from the C++ MoreauJeanOptions (one source): the drift
+    correction on (the split impulse at beta 0.2 past a 5 mm slop), h = 1e-3, tolerance 1e-10."""
+    import inspect
+    defaults = {k: p.default for k, p in inspect.signature(perp.moreau_jean_step).parameters.items()}
+    assert defaults["baumgarte"] == 0.2 and defaults["slop"] == 0.005 and defaults["split_impulse"] is True
+    assert defaults["timestep"] == 1e-3 and defaults["tol"] == 1e-10 and defaults["method"] == "auto"
+    assert defaults["gravity"] == (0.0, -9.81) and defaults["dense_pivoting_max_size"] == 1000
+    # A disk sunk 1 cm into the ground: by default the split impulse lifts it by beta (1 cm - 5 mm)
+    # in one step without giving it a velocity; with baumgarte=0 it stays (the plain scheme).
+    def sunk():
+        return perp.World([perp.Body("ball", perp.Disk(0.1), 2.0, position=(0.0, 0.09))], ground=0.0)
+    w = sunk()
+    r = w.step()
+    assert r.split_contacts == 1 and r.split_status is perp.Status.SOLVED
+    y = w.bodies[0].position[1]
+    assert abs((0.1 - y) - (0.01 - 0.2 * 0.005)) < 1e-12
+    assert abs(w.bodies[0].velocity[1]) < 1e-12
+    plain = sunk()
+    plain.step(baumgarte=0.0)
+    assert abs(plain.bodies[0].position[1] - 0.09) < 1e-12
