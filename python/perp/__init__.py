@@ -18,6 +18,7 @@ import enum
 import json as _json
 import math
 import numbers
+import warnings
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
@@ -379,9 +380,22 @@ def _jacobian(F: Callable, J: Optional[Callable], sparse: bool):
     return sparse_J
 
 
-def solve_ncp(F: Callable, J: Optional[Callable], x0, method: str = "auto", tol: float = 1e-8,
-              max_iter: Optional[int] = None, sparse: bool = False, **method_options) -> Result:
-    """Solve the NCP  z >= 0 ⊥ F(z) >= 0  from the start point x0 (which sets n).
+def _start(warm_start, x0, function: str):
+    """The start point under its one name, ``warm_start``; ``x0`` (its old name in solve_ncp and
+    solve_mcp) is accepted with a DeprecationWarning."""
+    if x0 is None:
+        return warm_start
+    if warm_start is not None:
+        raise ValueError(f"{function}: give the start once, as warm_start (x0 is its old name)")
+    warnings.warn(f"{function}: x0 is now called warm_start, as in every other solve; x0 will be removed",
+                  DeprecationWarning, stacklevel=3)
+    return x0
+
+
+def solve_ncp(F: Callable, J: Optional[Callable], warm_start=None, method: str = "auto", tol: float = 1e-8,
+              max_iter: Optional[int] = None, sparse: bool = False, x0=None, **method_options) -> Result:
+    """Solve the NCP  z >= 0 ⊥ F(z) >= 0  from the start point ``warm_start`` (which sets n; its old
+    name ``x0`` is accepted with a DeprecationWarning).
 
     ``F(z)`` returns n values and ``J(z)`` the n×n Jacobian, both taking and returning numpy arrays;
     ``J=None`` uses forward differences. With ``sparse=True``, J must return a scipy.sparse matrix,
@@ -389,28 +403,33 @@ def solve_ncp(F: Callable, J: Optional[Callable], x0, method: str = "auto", tol:
     problems"). An exception raised inside F or J reaches the caller as itself. Methods: newton-fb,
     newton-min, penalized-fb, smoothing, path, auto.
     """
-    x = _vector(x0, "x0")
+    start = _start(warm_start, x0, "solve_ncp")
+    if start is None:
+        raise ValueError("solve_ncp: warm_start is needed (the start point, which sets n)")
+    x = _vector(start, "warm_start")
     _callable(F, "F")
     J = _jacobian(F, J, sparse)
     return _perp.solve_ncp(F, J, x.size, _method(method), _real(tol, "tol"), _max_iter(max_iter), x, method_options,
                            sparse)
 
 
-def solve_mcp(F: Callable, J: Optional[Callable], lower, upper, x0=None, method: str = "auto", tol: float = 1e-8,
-              max_iter: Optional[int] = None, sparse: bool = False, **method_options) -> Result:
+def solve_mcp(F: Callable, J: Optional[Callable], lower, upper, warm_start=None, method: str = "auto",
+              tol: float = 1e-8, max_iter: Optional[int] = None, sparse: bool = False, x0=None,
+              **method_options) -> Result:
     """Solve the MCP on the box [lower, upper] (bounds may be ±inf): z = mid(lower, upper, z − F(z)).
 
-    ``lower``/``upper`` are arrays, or scalars when ``x0`` gives n; ``x0`` defaults to 0 projected on
-    the box. F, J and ``sparse`` as for :func:`solve_ncp`.
+    ``lower``/``upper`` are arrays, or scalars when ``warm_start`` gives n; ``warm_start`` (its old
+    name ``x0`` is accepted with a DeprecationWarning) defaults to 0 projected on the box. F, J and
+    ``sparse`` as for :func:`solve_ncp`.
     """
-    x = _optional_vector(x0, "x0")
+    x = _optional_vector(_start(warm_start, x0, "solve_mcp"), "warm_start")
     n = None
     for bound in (lower, upper, x):
         if bound is not None and not isinstance(bound, numbers.Real):
             n = _vector(bound, "bound").size
             break
     if n is None:
-        raise ValueError("lower, upper, x0: give n, as an array for a bound or as x0")
+        raise ValueError("lower, upper, warm_start: give n, as an array for a bound or as warm_start")
     _callable(F, "F")
     J = _jacobian(F, J, sparse)
     return _perp.solve_mcp(F, J, _vector_or_scalar(lower, "lower", n), _vector_or_scalar(upper, "upper", n),

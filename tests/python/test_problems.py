@@ -113,6 +113,25 @@ def test_ncp_numeric_jacobian():
     np.testing.assert_allclose(r.z, [0.5, 0.0], atol=1e-8)
 
 
+def test_start_is_called_warm_start_everywhere():
+    """solve_ncp and solve_mcp name their start warm_start, as every other solve; the old x0 still works
+    with a DeprecationWarning, and giving both is refused."""
+    F = lambda z: np.array([2 * z[0] + z[1] ** 2 - 1, z[1] - z[0] + 1])  # noqa: E731
+    J = lambda z: np.array([[2.0, 2 * z[1]], [-1.0, 1.0]])  # noqa: E731
+    r = perp.solve_ncp(F, J, warm_start=[0.0, 0.0], tol=1e-12)
+    assert np.allclose(r.z, [0.5, 0.0])
+    with pytest.warns(DeprecationWarning, match="warm_start"):
+        old = perp.solve_ncp(F, J, x0=[0.0, 0.0], tol=1e-12)
+    assert np.allclose(old.z, r.z)
+    with pytest.warns(DeprecationWarning, match="warm_start"):
+        boxed = perp.solve_mcp(F, J, [-0.5, -0.5], np.inf, x0=[0.0, 0.0], tol=1e-12)
+    assert np.allclose(boxed.z, [0.375, -0.5])
+    with pytest.raises(ValueError, match="give the start once"):
+        perp.solve_ncp(F, J, warm_start=[0.0, 0.0], x0=[0.0, 0.0])
+    with pytest.raises(ValueError, match="warm_start is needed"):
+        perp.solve_ncp(F, J)
+
+
 def test_mcp_by_hand():
     # on [-0.5, inf)^2: z1 sits at its lower bound -0.5 (F1 = 0.125 >= 0) and F0 = 2 z0 + 0.25 - 1 = 0
     r = perp.solve_mcp(F, J, [-0.5, -0.5], np.inf, method="newton-min", tol=1e-12)
@@ -143,7 +162,7 @@ def obstacle_1d(n=99):
 @pytest.mark.parametrize("method", ["path", "newton-min", "newton-fb"])
 def test_sparse_mcp_obstacle(method):
     A, exact = obstacle_1d()
-    r = perp.solve_mcp(lambda u: A @ u + 8.0, lambda u: A, -0.25, np.inf, x0=np.zeros(99), method=method,
+    r = perp.solve_mcp(lambda u: A @ u + 8.0, lambda u: A, -0.25, np.inf, warm_start=np.zeros(99), method=method,
                        tol=1e-11, sparse=True)
     assert r.solved, r.message
     np.testing.assert_allclose(r.z, exact, atol=1e-8)
@@ -154,11 +173,11 @@ def test_sparse_mcp_obstacle(method):
 def test_sparse_jacobian_errors():
     A, _ = obstacle_1d()
     with pytest.raises(TypeError, match="scipy.sparse matrix when sparse=True"):
-        perp.solve_mcp(lambda u: A @ u + 8.0, lambda u: A.toarray(), -0.25, np.inf, x0=np.zeros(99), sparse=True)
+        perp.solve_mcp(lambda u: A @ u + 8.0, lambda u: A.toarray(), -0.25, np.inf, warm_start=np.zeros(99), sparse=True)
     with pytest.raises(ValueError, match="sparse=True needs J"):
-        perp.solve_mcp(lambda u: A @ u + 8.0, None, -0.25, np.inf, x0=np.zeros(99), sparse=True)
+        perp.solve_mcp(lambda u: A @ u + 8.0, None, -0.25, np.inf, warm_start=np.zeros(99), sparse=True)
     with pytest.raises(ValueError, match="J_sparse returned a 98x98 matrix, expected 99x99"):
-        perp.solve_mcp(lambda u: A @ u + 8.0, lambda u: A[:98, :98], -0.25, np.inf, x0=np.zeros(99), sparse=True)
+        perp.solve_mcp(lambda u: A @ u + 8.0, lambda u: A[:98, :98], -0.25, np.inf, warm_start=np.zeros(99), sparse=True)
 
 
 class Boom(Exception):
