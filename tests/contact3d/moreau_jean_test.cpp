@@ -63,19 +63,19 @@ TEST_P(SphereOnASlope, RollsOrSlipsAsCoulombSays) {
   const double t = static_cast<double>(steps) * options.timestep;
   const Body& ball = world.bodies[0];
   const Eigen::Vector3d d = downhill(theta, phi);
-  EXPECT_NEAR(ball.velocity.dot(d), a * t, 1e-9) << (rolls ? "rolling" : "slipping");
-  EXPECT_NEAR(ball.velocity.dot(n), 0, 1e-9);
+  EXPECT_NEAR(ball.velocity.dot(d), a * t, 1e-10) << (rolls ? "rolling" : "slipping");
+  EXPECT_NEAR(ball.velocity.dot(n), 0, 1e-10);
   // The contact point's velocity: zero when rolling, down the slope when slipping.
   const Eigen::Vector3d slip = ball.velocity + ball.angular_velocity.cross(-r * n);
   if (rolls) {
-    EXPECT_LT(slip.norm(), 1e-9);
+    EXPECT_LT(slip.norm(), 1e-10);
   } else {
     // ω from the friction torque alone: r μ m g cos θ / (2/5 m r²) t.
-    EXPECT_NEAR(ball.angular_velocity.norm(), 2.5 * mu * kG * std::cos(theta) / r * t, 1e-9);
+    EXPECT_NEAR(ball.angular_velocity.norm(), 2.5 * mu * kG * std::cos(theta) / r * t, 1e-10);
     EXPECT_GT(slip.dot(d), 0.1);
   }
   // Still touching: the centre stays at r from the plane (positions integrate the exact velocities).
-  EXPECT_NEAR(ball.position.dot(n), r, 1e-9);
+  EXPECT_NEAR(ball.position.dot(n), r, 1e-10);
 }
 
 // tan θ against 7/2 μ = 1.05 for μ = 0.3: 0.3 and 0.8 rad roll, 0.9 and 1.1 rad slip.
@@ -112,8 +112,9 @@ TEST_P(BoxOnASlope, SticksOrSlidesAsCoulombSays) {
   const bool sticks = std::tan(theta) <= mu;
   const double a = sticks ? 0.0 : kG * (std::sin(theta) - mu * std::cos(theta));
   const Body& moved = world.bodies[0];
-  EXPECT_NEAR(moved.velocity.dot(downhill(theta, phi)), a * t, 1e-9) << (sticks ? "sticking" : "sliding");
-  EXPECT_LT((moved.velocity - moved.velocity.dot(downhill(theta, phi)) * downhill(theta, phi)).norm(), 1e-9);
+  EXPECT_NEAR(moved.velocity.dot(downhill(theta, phi)), a * t, 1e-10) << (sticks ? "sticking" : "sliding");
+  EXPECT_LT((moved.velocity - moved.velocity.dot(downhill(theta, phi)) * downhill(theta, phi)).norm(), 1e-10);
+  // Zero in closed form; each solve leaves its relative error (<= 1e-10) in ω, and 400 steps add up.
   EXPECT_LT(moved.angular_velocity.norm(), 1e-9);
   // The normal impulses carry the weight's normal part: m g cos θ h.
   double normal = 0;
@@ -128,7 +129,8 @@ INSTANTIATE_TEST_SUITE_P(Contact3d, BoxOnASlope,
 
 // A ball dropped from height H with restitution e rises to e² H: the velocity-level law gives
 // u⁺ = −e u⁻ at the impact step. The impact is taken at the step where the predicted gap
-// g + h/2 u_N is first <= 0, up to h |u| above the ground, so the ratio is e² to O(h |u| / H).
+// g + h/2 u_N is first <= 0, up to h |u| above the ground, so the ratio is e² to O(h |u| / H):
+// measured 3.2e-5 (e = 0.5) and 6.6e-6 (e = 0.8) at h = 1e-4, 2.7e-3 and 1.2e-3 at h = 1e-3.
 TEST(Contact3d, BounceApexRatioIsRestitutionSquared) {
   for (const double e : {0.5, 0.8}) {
     const double r = 0.1;
@@ -148,7 +150,7 @@ TEST(Contact3d, BounceApexRatioIsRestitutionSquared) {
       if (bounced && ball.velocity.z() < 0) break;
     }
     ASSERT_TRUE(bounced);
-    EXPECT_NEAR(apex / H, e * e, 2e-3) << "e = " << e;
+    EXPECT_NEAR(apex / H, e * e, 1e-4) << "e = " << e;
   }
 }
 
@@ -204,15 +206,17 @@ std::pair<double, double> free_spin_drift(double h, double time, const Eigen::Ve
 }
 
 // The gyroscopic step is first order: halving h halves the drift of the energy and of the angular
-// momentum over a fixed time (ratio 2 to 10 %), and at h = 1 ms it stays below 1 % over 2 s.
+// momentum over a fixed time (ratio 2 to 5 %), and at h = 1 ms it stays below 0.5 % over 2 s
+// (measured: energy 7.9e-3, 4.0e-3, 2.0e-3, 9.9e-4 and |L| 4.5e-3, 2.3e-3, 1.1e-3, 5.7e-4 at
+// h = 2, 1, 0.5, 0.25 ms; the step loses energy, it does not gain it).
 TEST(Contact3d, TorqueFreeBoxKeepsEnergyAndMomentumToFirstOrder) {
   const Eigen::Vector3d spin(1.0, 2.0, 3.0);
   const auto [energy1, momentum1] = free_spin_drift(1e-3, 2.0, spin);
   const auto [energy2, momentum2] = free_spin_drift(5e-4, 2.0, spin);
-  EXPECT_LT(energy1, 1e-2);
-  EXPECT_LT(momentum1, 1e-2);
-  EXPECT_NEAR(energy1 / energy2, 2.0, 0.2);
-  EXPECT_NEAR(momentum1 / momentum2, 2.0, 0.2);
+  EXPECT_LT(energy1, 5e-3);
+  EXPECT_LT(momentum1, 5e-3);
+  EXPECT_NEAR(energy1 / energy2, 2.0, 0.1);
+  EXPECT_NEAR(momentum1 / momentum2, 2.0, 0.1);
 }
 
 // Spun about its intermediate axis (body y) with a small perturbation, a box flips: the body-frame
@@ -271,7 +275,7 @@ TEST(Contact3d, BoxRestsOnAStaticBox) {
   ASSERT_EQ(last.contacts.size(), 4u);
   double normal = 0;
   for (Eigen::Index k = 0; k < 4; ++k) normal += last.impulses[3 * k];
-  EXPECT_NEAR(normal, 3 * kG * options.timestep, 1e-9);
+  EXPECT_NEAR(normal, 3 * kG * options.timestep, 1e-10);
   EXPECT_LT(world.bodies[1].velocity.norm(), 1e-8);
   EXPECT_NEAR(world.bodies[1].position.z(), 0.6, 1e-6);
 }
