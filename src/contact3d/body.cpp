@@ -130,6 +130,17 @@ void Body::validate() const {
   require_finite(position, name, "position");
   require_finite(velocity, name, "velocity");
   require_finite(angular_velocity, name, "angular_velocity");
+  // FCL's tree (detection.cpp) fails on boxes whose bounds overflow: the world is kept in range.
+  const double reach = position.cwiseAbs().maxCoeff() + shape.bounding_radius();
+  if (!(reach <= kWorldExtent)) {
+    bad_body(name, "the shape reaches " + number_text(reach) + " m from the origin along an axis, beyond " +
+                       number_text(kWorldExtent) + " m");
+  }
+  const double speed = velocity.stableNorm() + angular_velocity.stableNorm() * shape.bounding_radius();
+  if (!(speed <= kWorldExtent)) {
+    bad_body(name, "a point of the body moves at " + number_text(speed) + " m/s (|v| + |ω| r), beyond " +
+                       number_text(kWorldExtent) + " m/s");
+  }
   const Eigen::Vector4d q = orientation.coeffs();
   for (Eigen::Index i = 0; i < 4; ++i) {
     if (!std::isfinite(q[i])) bad_body(name, "orientation is not finite");

@@ -97,6 +97,13 @@ TEST(Body3d, BadInputIsRefusedWithFieldAndValue) {
   world.bodies[0].shape = Shape::box({1, 0, 1});
   EXPECT_THAT(error_of(world), HasSubstr("body \"a\": size[1] must be finite and > 0, got 0"));
   world.bodies[0].shape = Shape::sphere(0.1);
+  // Beyond the range the detection takes (FCL's tree fails on bounds that overflow).
+  world.bodies[0].position.x() = 1e300;
+  EXPECT_THAT(error_of(world), HasSubstr("body \"a\": the shape reaches 1e+300 m from the origin along an axis, beyond 1e+09 m"));
+  world.bodies[0].position.x() = 0;
+  world.bodies[0].angular_velocity.y() = 1e200;
+  EXPECT_THAT(error_of(world), HasSubstr("moves at 1e+199 m/s (|v| + |ω| r), beyond 1e+09 m/s"));
+  world.bodies[0].angular_velocity.y() = 0;
   world.bodies[0].inertia = Eigen::Vector3d(1, -1, 1).asDiagonal();
   EXPECT_THAT(error_of(world), HasSubstr("inertia must be positive definite"));
   world.bodies[0].inertia.reset();

@@ -16,6 +16,11 @@
 
 namespace perp::contact3d {
 
+/// The range of a 3D world (m from the origin along each axis, and m/s): a body's shape must lie
+/// within it and its points move slower (`Body::validate`), so that the detection's bounding
+/// boxes and their sums stay finite.
+inline constexpr double kWorldExtent = 1e9;
+
 enum class ShapeKind {
   Sphere,    ///< `radius`
   Box,       ///< `size`: full edge lengths along the body's x, y, z axes
@@ -87,7 +92,8 @@ struct Body {
   [[nodiscard]] Eigen::Vector3d to_world(const Eigen::Vector3d& local) const;
   /// Throws `InvalidProblem` naming the body and the field: an empty name, a non-finite or
   /// non-positive mass, radius, size or length (a capsule's length may be 0), a non-finite
-  /// position, velocity or quaternion, a quaternion whose norm is not within 1e-6 of 1, an inertia
+  /// position, velocity or quaternion, a shape reaching beyond `kWorldExtent` from the origin or a
+  /// point speed |v| + |ω| r above it, a quaternion whose norm is not within 1e-6 of 1, an inertia
   /// that is not finite, symmetric and positive definite, friction < 0 or restitution outside [0, 1].
   void validate() const;
 };
