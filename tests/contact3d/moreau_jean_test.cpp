@@ -240,6 +240,37 @@ TEST(Contact3d, IntermediateAxisFlips) {
   EXPECT_GT(body_spin_y_extremes(Eigen::Vector3d(0.01, 0.01, 4.0), 2), 3.5);
 }
 
+// A ball thrown along the ground with backspin ω₀ = 5 v₀ / (2 r) (about the axis that opposes rolling)
+// slides under μ m g: v = v₀ − μ g t, r ω = r ω₀ − 5/2 μ g t, and both reach the rolling condition
+// v = r ω at v = 0: it stops dead at t* = v₀ / (μ g), x* = v₀² / (2 μ g), and stays. The steps are
+// exact in the sliding phase (constant impulse) and the stop lands within a step; the trapezoidal
+// position update leaves an error of at most h v₀ / 2 in x*.
+TEST(Contact3d, BackspinBallStopsWhereCoulombSays) {
+  const double r = 0.1;
+  const double v0 = 2.0;
+  const double mu = 0.4;
+  World world;
+  world.ground = Ground{};
+  Body ball{.name = "ball", .shape = Shape::sphere(r), .position = {0, 0, r}, .velocity = {v0, 0, 0}};
+  // Rolling along +x has ω_y = v / r (the contact point at rest); backspin is ω_y = −ω₀.
+  ball.angular_velocity = {0, -2.5 * v0 / r, 0};
+  world.bodies.push_back(ball);
+  const StepOptions options{.timestep = 1e-3, .friction = mu};
+  const double t_stop = v0 / (mu * kG);
+  const double x_stop = v0 * v0 / (2 * mu * kG);
+  // Halfway through the slide: v and ω as Coulomb says, to the solver's tolerance.
+  const auto half = static_cast<std::size_t>(std::lround(0.5 * t_stop / options.timestep));
+  EXPECT_EQ(contact3d::run(world, options, half).unsolved, 0u);
+  const double t_half = static_cast<double>(half) * options.timestep;
+  EXPECT_NEAR(world.bodies[0].velocity.x(), v0 - mu * kG * t_half, 1e-10);
+  EXPECT_NEAR(world.bodies[0].angular_velocity.y(), -2.5 * v0 / r + 2.5 * mu * kG * t_half / r, 1e-8);
+  // Well past t*: stopped where x* says, not moving, not spinning.
+  EXPECT_EQ(contact3d::run(world, options, 2 * half + 200).unsolved, 0u);
+  EXPECT_NEAR(world.bodies[0].position.x(), x_stop, 0.5 * options.timestep * v0);
+  EXPECT_LT(world.bodies[0].velocity.norm(), 1e-10);
+  EXPECT_LT(world.bodies[0].angular_velocity.norm() * r, 1e-10);
+}
+
 TEST(Contact3d, StepRefusesBadOptions) {
   World world;
   world.bodies.push_back(Body{.name = "ball"});
