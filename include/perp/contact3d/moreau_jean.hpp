@@ -12,8 +12,9 @@
 ///   3. the frictional contact problem in local form, d = 3 (core/friction_contact.hpp): per contact
 ///      the rows n, t1, t2 of J (u = n·(v_a + ω_a × r_a − v_b − ω_b × r_b) and the same along t1,
 ///      t2), W = J M⁻¹ Jᵀ (sparse, M⁻¹ block diagonal: 1/m and the world inverse inertia at the
-///      start of the step), q = J v_free plus e u_N,k on each normal row (Newton's restitution:
-///      the law holds for u_N⁺ + e u_N⁻), μ per contact; `solve(FrictionContact)`, warm-started
+///      start of the step), q = J v_free plus e u_N,k on the normal row of each approaching
+///      contact (u_N,k < 0; Newton's restitution: the law holds for u_N⁺ + e u_N⁻; e combined from
+///      the two sides as in 2D), μ per contact; `solve(FrictionContact)`, warm-started
 ///      from the impulses of the same contacts in the last step;
 ///   4. (v, ω)_{k+1} = (v, ω)_free + M⁻¹ Jᵀ r;
 ///   5. x_{k+1} = x_k + h ((1 − θ) v_k + θ v_{k+1}), q_{k+1} = exp(h ω_θ / 2) ⊗ q_k (renormalized),
