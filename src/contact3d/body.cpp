@@ -15,12 +15,14 @@ namespace {
 }
 
 void require_positive(double value, const std::string& body, const char* field) {
-  if (!std::isfinite(value) || value <= 0) bad_body(body, std::string(field) + " must be finite and > 0, got " + number_text(value));
+  if (!std::isfinite(value) || value <= 0)
+    bad_body(body, std::string(field) + " must be finite and > 0, got " + number_text(value));
 }
 
 void require_finite(const Eigen::Vector3d& value, const std::string& body, const char* field) {
   for (Eigen::Index i = 0; i < 3; ++i) {
-    if (!std::isfinite(value[i])) bad_body(body, std::string(field) + "[" + std::to_string(i) + "] is " + number_text(value[i]));
+    if (!std::isfinite(value[i]))
+      bad_body(body, std::string(field) + "[" + std::to_string(i) + "] is " + number_text(value[i]));
   }
 }
 
@@ -38,10 +40,14 @@ void require_material(const std::optional<double>& friction, const std::optional
 
 const char* shape_name(ShapeKind kind) {
   switch (kind) {
-    case ShapeKind::Sphere: return "sphere";
-    case ShapeKind::Box: return "box";
-    case ShapeKind::Capsule: return "capsule";
-    case ShapeKind::Cylinder: return "cylinder";
+    case ShapeKind::Sphere:
+      return "sphere";
+    case ShapeKind::Box:
+      return "box";
+    case ShapeKind::Capsule:
+      return "capsule";
+    case ShapeKind::Cylinder:
+      return "cylinder";
   }
   return "?";
 }
@@ -59,7 +65,9 @@ Eigen::Matrix3d Shape::inertia(double mass) const {
   const double r2 = radius * radius;
   Eigen::Vector3d diagonal = Eigen::Vector3d::Zero();
   switch (kind) {
-    case ShapeKind::Sphere: diagonal.setConstant(0.4 * mass * r2); break;
+    case ShapeKind::Sphere:
+      diagonal.setConstant(0.4 * mass * r2);
+      break;
     case ShapeKind::Box: {
       const Eigen::Vector3d s = size.cwiseProduct(size);
       diagonal = mass / 12.0 * Eigen::Vector3d(s.y() + s.z(), s.x() + s.z(), s.x() + s.y());
@@ -72,7 +80,7 @@ Eigen::Matrix3d Shape::inertia(double mass) const {
     }
     case ShapeKind::Capsule: {
       // Mass split by volume between the cylinder (π r² l) and the two hemispheres (4/3 π r³).
-      const double cylinder_volume = length;            // both divided by π r²
+      const double cylinder_volume = length;  // both divided by π r²
       const double spheres_volume = 4.0 / 3.0 * radius;
       const double m_c = mass * cylinder_volume / (cylinder_volume + spheres_volume);
       const double m_h = mass - m_c;
@@ -87,10 +95,14 @@ Eigen::Matrix3d Shape::inertia(double mass) const {
 
 double Shape::bounding_radius() const {
   switch (kind) {
-    case ShapeKind::Sphere: return radius;
-    case ShapeKind::Box: return 0.5 * size.norm();
-    case ShapeKind::Capsule: return 0.5 * length + radius;
-    case ShapeKind::Cylinder: return std::hypot(radius, 0.5 * length);
+    case ShapeKind::Sphere:
+      return radius;
+    case ShapeKind::Box:
+      return 0.5 * size.norm();
+    case ShapeKind::Capsule:
+      return 0.5 * length + radius;
+    case ShapeKind::Cylinder:
+      return std::hypot(radius, 0.5 * length);
   }
   return 0;
 }
@@ -109,7 +121,9 @@ void Body::validate() const {
   if (name.empty()) throw InvalidProblem("body: name must not be empty");
   require_positive(mass, name, "mass");
   switch (shape.kind) {
-    case ShapeKind::Sphere: require_positive(shape.radius, name, "radius"); break;
+    case ShapeKind::Sphere:
+      require_positive(shape.radius, name, "radius");
+      break;
     case ShapeKind::Box:
       for (Eigen::Index i = 0; i < 3; ++i) {
         const std::string field = "size[" + std::to_string(i) + "]";

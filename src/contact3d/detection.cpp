@@ -1,12 +1,5 @@
 #include "perp/contact3d/detection.hpp"
 
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <memory>
-#include <utility>
-#include <vector>
-
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
 #include <fcl/geometry/shape/box.h>
 #include <fcl/geometry/shape/capsule.h>
@@ -14,6 +7,13 @@
 #include <fcl/geometry/shape/sphere.h>
 #include <fcl/narrowphase/collision.h>
 #include <fcl/narrowphase/collision_object.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <utility>
+#include <vector>
 
 namespace perp::contact3d {
 namespace {
@@ -79,8 +79,8 @@ void surface_contacts(const World& world, int a, int surface, const Eigen::Vecto
         } else if (side * n.dot(axis) < 0) {  // the cap that faces the surface
           const std::array<Eigen::Vector3d, 4> rim = {R.col(0), R.col(1), -R.col(0), -R.col(1)};
           for (int k = 0; k < 4; ++k) {
-            add_surface_point(world, a, surface, 8 * cap + k, centre + shape.radius * rim[static_cast<std::size_t>(k)], n,
-                              offset, margin, out);
+            add_surface_point(world, a, surface, 8 * cap + k, centre + shape.radius * rim[static_cast<std::size_t>(k)],
+                              n, offset, margin, out);
           }
         }
       }
@@ -92,13 +92,16 @@ void surface_contacts(const World& world, int a, int surface, const Eigen::Vecto
 /// The FCL geometry of a shape grown by `grow` (m) on every side.
 std::shared_ptr<fcl::CollisionGeometryd> fcl_geometry(const Shape& shape, double grow) {
   switch (shape.kind) {
-    case ShapeKind::Sphere: return std::make_shared<fcl::Sphered>(shape.radius + grow);
+    case ShapeKind::Sphere:
+      return std::make_shared<fcl::Sphered>(shape.radius + grow);
     case ShapeKind::Box: {
       const Eigen::Vector3d size = shape.size + Eigen::Vector3d::Constant(2 * grow);
       return std::make_shared<fcl::Boxd>(size.x(), size.y(), size.z());
     }
-    case ShapeKind::Capsule: return std::make_shared<fcl::Capsuled>(shape.radius + grow, shape.length);
-    case ShapeKind::Cylinder: return std::make_shared<fcl::Cylinderd>(shape.radius + grow, shape.length + 2 * grow);
+    case ShapeKind::Capsule:
+      return std::make_shared<fcl::Capsuled>(shape.radius + grow, shape.length);
+    case ShapeKind::Cylinder:
+      return std::make_shared<fcl::Cylinderd>(shape.radius + grow, shape.length + 2 * grow);
   }
   return nullptr;
 }
@@ -171,7 +174,8 @@ std::vector<Contact> detect_contacts(const World& world, double margin) {
   const auto count = static_cast<int>(world.bodies.size());
   for (int a = 0; a < count; ++a) {
     if (world.bodies[static_cast<std::size_t>(a)].fixed) continue;
-    if (world.ground) surface_contacts(world, a, kGround, Eigen::Vector3d::UnitZ(), world.ground->height, margin, contacts);
+    if (world.ground)
+      surface_contacts(world, a, kGround, Eigen::Vector3d::UnitZ(), world.ground->height, margin, contacts);
     for (std::size_t p = 0; p < world.planes.size(); ++p) {
       const Eigen::Vector3d n = world.planes[p].unit_normal();
       surface_contacts(world, a, -2 - static_cast<int>(p), n, n.dot(world.planes[p].point), margin, contacts);

@@ -1,5 +1,6 @@
 #include "perp/contact3d/moreau_jean.hpp"
 
+#include <Eigen/SparseCore>
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -8,8 +9,6 @@
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <Eigen/SparseCore>
 
 #include "perp/contact/body.hpp"
 #include "perp/core/error.hpp"
@@ -189,7 +188,8 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
       for (Eigen::Index j = 0; j < 3; ++j) inverse_entries.emplace_back(6 * i + j, 6 * i + j, 1.0 / body.mass);
       const Eigen::Matrix3d inverse_inertia = body.world_inverse_inertia();
       for (Eigen::Index r = 0; r < 3; ++r) {
-        for (Eigen::Index s = 0; s < 3; ++s) inverse_entries.emplace_back(6 * i + 3 + r, 6 * i + 3 + s, inverse_inertia(r, s));
+        for (Eigen::Index s = 0; s < 3; ++s)
+          inverse_entries.emplace_back(6 * i + 3 + r, 6 * i + 3 + s, inverse_inertia(r, s));
       }
     }
     Eigen::SparseMatrix<double> inverse_mass(n, n);

@@ -103,8 +103,8 @@ class SceneReader : public detail::SceneKeys {
   contact::Scene scene(const json& document) const {
     require_object(document, "");
     require_known_keys(document, "",
-                       {"dimension", "gravity", "timestep", "duration", "theta", "restitution", "friction", "friction_model",
-                        "projection", "baumgarte", "slop", "split_impulse", "sleeping", "sleep_speed",
+                       {"dimension", "gravity", "timestep", "duration", "theta", "restitution", "friction",
+                        "friction_model", "projection", "baumgarte", "slop", "split_impulse", "sleeping", "sleep_speed",
                         "sleep_time", "ground", "planes", "bodies", "tolerance", "solver", "dense_pivoting_max_size"});
     if (const json* dimension = find(document, "dimension")) {
       if (!dimension->is_number_integer() || dimension->get<long>() != 2) {
@@ -254,7 +254,6 @@ class SceneReader : public detail::SceneKeys {
     std::snprintf(buffer, sizeof buffer, pattern, values...);
     return buffer;
   }
-
 };
 
 }  // namespace

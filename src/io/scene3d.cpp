@@ -20,7 +20,8 @@ class Scene3dReader : public detail::SceneKeys {
   using SceneKeys::SceneKeys;
 
   Eigen::Vector3d vector3(const json& value, const std::string& path) const {
-    if (!value.is_array() || value.size() != 3) fail(path + " must be an array of 3 numbers [x, y, z], got " + value.dump());
+    if (!value.is_array() || value.size() != 3)
+      fail(path + " must be an array of 3 numbers [x, y, z], got " + value.dump());
     return {number(value[0], path + "[0]"), number(value[1], path + "[1]"), number(value[2], path + "[2]")};
   }
 
@@ -101,10 +102,12 @@ class Scene3dReader : public detail::SceneKeys {
       body.orientation = Eigen::Quaterniond(number((*q)[0], at + "[0]"), number((*q)[1], at + "[1]"),
                                             number((*q)[2], at + "[2]"), number((*q)[3], at + "[3]"));
       const double norm = body.orientation.norm();
-      if (std::abs(norm - 1) > 1e-6) fail(at + " must be a unit quaternion (norm within 1e-6 of 1), got norm " + number_text(norm));
+      if (std::abs(norm - 1) > 1e-6)
+        fail(at + " must be a unit quaternion (norm within 1e-6 of 1), got norm " + number_text(norm));
     }
     if (const json* v = find(value, "velocity")) body.velocity = vector3(*v, child(path, "velocity"));
-    if (const json* w = find(value, "angular_velocity")) body.angular_velocity = vector3(*w, child(path, "angular_velocity"));
+    if (const json* w = find(value, "angular_velocity"))
+      body.angular_velocity = vector3(*w, child(path, "angular_velocity"));
     if (const json* fixed = find(value, "fixed")) body.fixed = boolean(*fixed, child(path, "fixed"));
     material(value, path, body.friction, body.restitution);
     return body;
@@ -121,7 +124,8 @@ class Scene3dReader : public detail::SceneKeys {
     plane.point = vector3(require(value, path, "point"), child(path, "point"));
     plane.normal = vector3(require(value, path, "normal"), child(path, "normal"));
     if (!(plane.normal.norm() > 0) || !std::isfinite(plane.normal.norm())) {
-      fail(child(path, "normal") + " must be a non-zero vector of finite length, got " + require(value, path, "normal").dump());
+      fail(child(path, "normal") + " must be a non-zero vector of finite length, got " +
+           require(value, path, "normal").dump());
     }
     material(value, path, plane.friction, plane.restitution);
     return plane;
@@ -147,7 +151,8 @@ class Scene3dReader : public detail::SceneKeys {
     }
     options.friction = number(require(document, "", "friction"), "friction");
     if (options.friction < 0) fail("friction must be >= 0, got " + document["friction"].dump());
-    if (const json* tolerance = find(document, "tolerance")) options.solve.tolerance = positive(*tolerance, "tolerance");
+    if (const json* tolerance = find(document, "tolerance"))
+      options.solve.tolerance = positive(*tolerance, "tolerance");
     if (const json* solver = find(document, "solver")) {
       if (!solver->is_string()) fail("solver must be a method name string, got " + solver->dump());
       try {

@@ -76,7 +76,8 @@ class SceneKeys {
     }
     if (const json* e = find(value, "restitution")) {
       restitution = number(*e, child(path, "restitution"));
-      if (*restitution < 0 || *restitution > 1) fail(child(path, "restitution") + " must be in [0, 1], got " + e->dump());
+      if (*restitution < 0 || *restitution > 1)
+        fail(child(path, "restitution") + " must be in [0, 1], got " + e->dump());
     }
   }
 

@@ -30,11 +30,11 @@ std::string side_name(const World& world, int index) {
 void write_state(std::ofstream& out, double t, const World& world) {
   out << csv_number(t);
   for (const Body& body : world.bodies) {
-    const std::array<double, 13> values = {body.position.x(),         body.position.y(),         body.position.z(),
-                                           body.orientation.w(),      body.orientation.x(),      body.orientation.y(),
-                                           body.orientation.z(),      body.velocity.x(),         body.velocity.y(),
-                                           body.velocity.z(),         body.angular_velocity.x(), body.angular_velocity.y(),
-                                           body.angular_velocity.z()};
+    const std::array<double, 13> values = {
+        body.position.x(),        body.position.y(),    body.position.z(),         body.orientation.w(),
+        body.orientation.x(),     body.orientation.y(), body.orientation.z(),      body.velocity.x(),
+        body.velocity.y(),        body.velocity.z(),    body.angular_velocity.x(), body.angular_velocity.y(),
+        body.angular_velocity.z()};
     for (const double value : values) {
       if (!std::isfinite(value)) {
         throw InvalidProblem("body \"" + body.name + "\": the state is no longer finite at t = " + csv_number(t));
@@ -110,9 +110,9 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
     const FrictionContactResiduals& c = report.criteria;
     steps_csv << k << "," << csv_number(t) << "," << report.contacts.size() << "," << to_string(report.status) << ","
               << method << "," << report.result.iterations << "," << csv_number(report.result.residual) << ","
-              << csv_number(c.signorini) << "," << csv_number(c.coulomb) << "," << csv_number(c.complementarity)
-              << "," << csv_number(c.dissipation) << "," << report.warm_started << "," << csv_number(report.solve_ms)
-              << "," << csv_number(report.step_ms) << "\n";
+              << csv_number(c.signorini) << "," << csv_number(c.coulomb) << "," << csv_number(c.complementarity) << ","
+              << csv_number(c.dissipation) << "," << report.warm_started << "," << csv_number(report.solve_ms) << ","
+              << csv_number(report.step_ms) << "\n";
     write_state(trajectory, t, world);
     record.last_energy = write_energy(t).total();
     record.last_time = t;

@@ -60,7 +60,8 @@ TEST(Body3d, CapsuleInertiaMatchesCylinderPlusHemispheres) {
   const double m_cyl = density * v_cyl;
   const double m_half = density * v_half;
   const double offset = l / 2 + 3 * r / 8;
-  const double across = m_cyl * (3 * r * r + l * l) / 12 + 2 * (m_half * (0.4 - 9.0 / 64) * r * r + m_half * offset * offset);
+  const double across =
+      m_cyl * (3 * r * r + l * l) / 12 + 2 * (m_half * (0.4 - 9.0 / 64) * r * r + m_half * offset * offset);
   const double along = m_cyl * r * r / 2 + 2 * 0.4 * m_half * r * r;
   const Eigen::Matrix3d I = Shape::capsule(r, l).inertia(m);
   EXPECT_NEAR(I(0, 0), across, 1e-14);
@@ -99,7 +100,8 @@ TEST(Body3d, BadInputIsRefusedWithFieldAndValue) {
   world.bodies[0].shape = Shape::sphere(0.1);
   // Beyond the range the detection takes (FCL's tree fails on bounds that overflow).
   world.bodies[0].position.x() = 1e300;
-  EXPECT_THAT(error_of(world), HasSubstr("body \"a\": the shape reaches 1e+300 m from the origin along an axis, beyond 1e+09 m"));
+  EXPECT_THAT(error_of(world),
+              HasSubstr("body \"a\": the shape reaches 1e+300 m from the origin along an axis, beyond 1e+09 m"));
   world.bodies[0].position.x() = 0;
   world.bodies[0].angular_velocity.y() = 1e200;
   EXPECT_THAT(error_of(world), HasSubstr("moves at 1e+199 m/s (|v| + |ω| r), beyond 1e+09 m/s"));

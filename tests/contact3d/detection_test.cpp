@@ -65,10 +65,10 @@ TEST(Detection3d, CapsuleAndCylinderLyingOnTheGroundTouchAtTwoPoints) {
   World world;
   world.ground = Ground{};
   const Eigen::Quaterniond lying(Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitX()));
-  world.bodies.push_back(Body{.name = "capsule", .shape = Shape::capsule(0.1, 0.5), .position = {0, 0, 0.1},
-                              .orientation = lying});
-  world.bodies.push_back(Body{.name = "cylinder", .shape = Shape::cylinder(0.1, 0.5), .position = {1, 0, 0.1},
-                              .orientation = lying});
+  world.bodies.push_back(
+      Body{.name = "capsule", .shape = Shape::capsule(0.1, 0.5), .position = {0, 0, 0.1}, .orientation = lying});
+  world.bodies.push_back(
+      Body{.name = "cylinder", .shape = Shape::cylinder(0.1, 0.5), .position = {1, 0, 0.1}, .orientation = lying});
   const std::vector<Contact> contacts = contact3d::detect_contacts(world, 1e-9);
   ASSERT_EQ(contacts.size(), 4u);
   for (const Contact& c : contacts) {
@@ -120,7 +120,8 @@ TEST(Detection3d, TwoSpheresThroughFcl) {
 // A box resting flat on a static box: FCL's box–box test gives a manifold.
 TEST(Detection3d, BoxOnAStaticBoxHasAManifold) {
   World world;
-  world.bodies.push_back(Body{.name = "table", .shape = Shape::box({2, 2, 0.5}), .position = {0, 0, 0.25}, .fixed = true});
+  world.bodies.push_back(
+      Body{.name = "table", .shape = Shape::box({2, 2, 0.5}), .position = {0, 0, 0.25}, .fixed = true});
   world.bodies.push_back(Body{.name = "box", .shape = Shape::box({0.4, 0.3, 0.2}), .position = {0.1, 0.2, 0.6}});
   const std::vector<Contact> contacts = contact3d::detect_contacts(world, 1e-6);
   ASSERT_EQ(contacts.size(), 4u);

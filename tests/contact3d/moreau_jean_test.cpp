@@ -162,8 +162,8 @@ TEST(Contact3d, BoxDroppedFlatRestsOnFourContacts) {
   const double m = 2.0;
   World world;
   world.ground = Ground{.height = -0.3};
-  world.bodies.push_back(Body{.name = "box", .shape = Shape::box(size), .position = {0.2, -0.1, -0.3 + 0.1 + 0.05},
-                              .mass = m});
+  world.bodies.push_back(
+      Body{.name = "box", .shape = Shape::box(size), .position = {0.2, -0.1, -0.3 + 0.1 + 0.05}, .mass = m});
   const StepOptions options{.timestep = 1e-3, .friction = 0.5};
   StepReport last;
   for (int s = 0; s < 1000; ++s) {
@@ -295,8 +295,10 @@ TEST(Contact3d, StepRefusesBadOptions) {
 // A box resting on a static box (FCL's manifold, 4 points): at rest, the impulses carry m g h.
 TEST(Contact3d, BoxRestsOnAStaticBox) {
   World world;
-  world.bodies.push_back(Body{.name = "table", .shape = Shape::box({2, 2, 0.5}), .position = {0, 0, 0.25}, .fixed = true});
-  world.bodies.push_back(Body{.name = "box", .shape = Shape::box({0.4, 0.3, 0.2}), .position = {0.1, 0.2, 0.6}, .mass = 3});
+  world.bodies.push_back(
+      Body{.name = "table", .shape = Shape::box({2, 2, 0.5}), .position = {0, 0, 0.25}, .fixed = true});
+  world.bodies.push_back(
+      Body{.name = "box", .shape = Shape::box({0.4, 0.3, 0.2}), .position = {0.1, 0.2, 0.6}, .mass = 3});
   const StepOptions options{.timestep = 1e-3, .friction = 0.5};
   StepReport last;
   for (int s = 0; s < 500; ++s) {

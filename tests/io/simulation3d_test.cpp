@@ -1,7 +1,6 @@
 #include "perp/io/simulation3d.hpp"
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -29,7 +28,8 @@ TEST(Simulation3d, WritesTheFourCsvsWithTheirColumns) {
     "timestep": 0.01, "duration": 0.1, "restitution": 0, "friction": 0.3,
     "planes": [{"name": "slope", "point": [0, 0, 0], "normal": [-0.3, 0, 1]}],
     "bodies": [{"name": "ball", "shape": {"type": "sphere", "radius": 0.1}, "mass": 1, "position": [0, 0, 0.11]}]})");
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("perp_sim3d_" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("perp_sim3d_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   Simulation3dRecord record;
   {
@@ -48,7 +48,8 @@ TEST(Simulation3d, WritesTheFourCsvsWithTheirColumns) {
   EXPECT_EQ(record.most_contacts, 1u);
   const std::vector<std::string> trajectory = lines_of(dir / "trajectory.csv");
   ASSERT_EQ(trajectory.size(), 12u);
-  EXPECT_EQ(trajectory[0], "t,ball.x,ball.y,ball.z,ball.qw,ball.qx,ball.qy,ball.qz,ball.vx,ball.vy,ball.vz,ball.wx,ball.wy,ball.wz");
+  EXPECT_EQ(trajectory[0],
+            "t,ball.x,ball.y,ball.z,ball.qw,ball.qx,ball.qy,ball.qz,ball.vx,ball.vy,ball.vz,ball.wx,ball.wy,ball.wz");
   EXPECT_EQ(trajectory[1], "0,0,0,0.11,1,0,0,0,0,0,0,0,0,0");
   const std::vector<std::string> contacts = lines_of(dir / "contacts.csv");
   ASSERT_GE(contacts.size(), 2u);
