@@ -179,6 +179,7 @@ void require_apart(const std::string& out, const std::string& dump) {
 }  // namespace
 
 int run_simulate(const SimulateArguments& args) {
+  if (scene_file_dimension(args.scene) == 3) return run_simulate3d(args);  // simulate3d.cpp
   contact::Scene scene = read_scene_file(args.scene);
   if (args.solver) {
     scene.options.method = from_string<Method>(*args.solver);

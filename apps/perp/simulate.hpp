@@ -26,4 +26,9 @@ struct SimulateArguments {
 /// step's LCP was solved, 1 otherwise; throws `InvalidProblem` for a bad scene or option.
 int run_simulate(const SimulateArguments& args);
 
+/// The same for a scene with "dimension": 3 (io/scene3d.hpp): writes DIR/trajectory.csv,
+/// contacts.csv, energy.csv and steps.csv (io/simulation3d.hpp); no plot or viewer yet, and --dump
+/// is refused. Returns 0 when every step was solved, 1 otherwise.
+int run_simulate3d(const SimulateArguments& args);
+
 }  // namespace perp::cli

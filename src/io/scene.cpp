@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "detail.hpp"
+#include "scene_reader.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/method.hpp"
 
@@ -19,54 +20,11 @@ namespace {
 
 using nlohmann::json;
 
-/// Where in the document a value sits, for messages: "bodies[1].shape.radius".
-std::string child(const std::string& path, std::string_view key) {
-  return path.empty() ? std::string(key) : path + "." + std::string(key);
-}
+using detail::child;
 
-class SceneReader {
+class SceneReader : public detail::SceneKeys {
  public:
-  explicit SceneReader(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(const std::string& what) const { throw InvalidProblem(source_ + ": " + what); }
-
-  void require_object(const json& value, const std::string& path) const {
-    if (!value.is_object()) fail((path.empty() ? "the scene" : path) + " must be an object, got " + value.type_name());
-  }
-
-  void require_known_keys(const json& object, const std::string& path,
-                          std::initializer_list<std::string_view> known) const {
-    for (const auto& [key, value] : object.items()) {
-      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-      std::string list;
-      for (std::string_view name : known) list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
-      fail("unknown key \"" + child(path, key) + "\"; the keys here are " + list);
-    }
-  }
-
-  const json* find(const json& object, std::string_view key) const {
-    const auto found = object.find(std::string(key));
-    return found == object.end() ? nullptr : &*found;
-  }
-
-  const json& require(const json& object, const std::string& path, std::string_view key) const {
-    const json* value = find(object, key);
-    if (value == nullptr) fail("missing key \"" + child(path, key) + "\"");
-    return *value;
-  }
-
-  double number(const json& value, const std::string& path) const {
-    if (!value.is_number()) fail(path + " must be a number, got " + value.type_name() + " " + value.dump());
-    const double x = value.get<double>();
-    if (!std::isfinite(x)) fail(path + " is not finite");
-    return x;
-  }
-
-  double positive(const json& value, const std::string& path) const {
-    const double x = number(value, path);
-    if (x <= 0) fail(path + " must be > 0, got " + value.dump());
-    return x;
-  }
+  using SceneKeys::SceneKeys;
 
   Eigen::Vector2d vector2(const json& value, const std::string& path) const {
     if (!value.is_array() || value.size() != 2) {
@@ -124,19 +82,6 @@ class SceneReader {
     return body;
   }
 
-  /// The optional "friction" (>= 0) and "restitution" (in [0, 1]) of a body or a plane.
-  void material(const json& value, const std::string& path, std::optional<double>& friction,
-                std::optional<double>& restitution) const {
-    if (const json* mu = find(value, "friction")) {
-      friction = number(*mu, child(path, "friction"));
-      if (*friction < 0) fail(child(path, "friction") + " must be >= 0, got " + mu->dump());
-    }
-    if (const json* e = find(value, "restitution")) {
-      restitution = number(*e, child(path, "restitution"));
-      if (*restitution < 0 || *restitution > 1) fail(child(path, "restitution") + " must be in [0, 1], got " + e->dump());
-    }
-  }
-
   contact::Plane plane(const json& value, const std::string& path) const {
     require_object(value, path);
     require_known_keys(value, path, {"name", "point", "normal", "friction", "restitution"});
@@ -158,9 +103,15 @@ class SceneReader {
   contact::Scene scene(const json& document) const {
     require_object(document, "");
     require_known_keys(document, "",
-                       {"gravity", "timestep", "duration", "theta", "restitution", "friction", "friction_model",
-                        "projection", "baumgarte", "slop", "split_impulse", "sleeping", "sleep_speed",
+                       {"dimension", "gravity", "timestep", "duration", "theta", "restitution", "friction",
+                        "friction_model", "projection", "baumgarte", "slop", "split_impulse", "sleeping", "sleep_speed",
                         "sleep_time", "ground", "planes", "bodies", "tolerance", "solver", "dense_pivoting_max_size"});
+    if (const json* dimension = find(document, "dimension")) {
+      if (!dimension->is_number_integer() || dimension->get<long>() != 2) {
+        fail("dimension must be 2 in a planar scene (a 3D scene is read by read_scene3d_file, io/scene3d.hpp), got " +
+             dimension->dump());
+      }
+    }
     contact::Scene scene;
     contact::MoreauJeanOptions& options = scene.options;
     options.gravity = vector2(require(document, "", "gravity"), "gravity");
@@ -303,9 +254,6 @@ class SceneReader {
     std::snprintf(buffer, sizeof buffer, pattern, values...);
     return buffer;
   }
-
- private:
-  std::string source_;
 };
 
 }  // namespace

@@ -595,5 +595,17 @@ echo '{"type": "bimatrix", "A": [[1, 2]]}' > "$tmp/half_game.json"
 check "bimatrix missing B" 2 '"B" is missing' -- "$perp" solve "$tmp/half_game.json"
 check "label on an LCP" 2 '--label applies to a bimatrix game' -- "$perp" solve "$tmp/chapter.json" --label 1
 
+# 3D scenes ("dimension": 3, docs/contact3d.md): the tower stands with every step solved, the issue's
+# columns, the refusals named.
+check "simulate tower3d" 0 'tower3d\.json: 600 steps .* 10 bodies \(3D\).*wrote .*trajectory\.csv' -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/tower3d"
+check "tower3d trajectory columns" 0 '^t,box0\.x,box0\.y,box0\.z,box0\.qw,box0\.qx,box0\.qy,box0\.qz,box0\.vx,box0\.vy,box0\.vz,box0\.wx,box0\.wy,box0\.wz,box1\.x' -- head -1 "$tmp/tower3d/trajectory.csv"
+check "tower3d steps all solved" 0 '^600 600 $' -- awk -F, 'NR > 1 { n++; if ($4 == "solved") s++ } END { print n, s }' "$tmp/tower3d/steps.csv"
+check "tower3d standing" 0 '^0 $' -- awk -F, 'NR == 601 { bad = 0; for (i = 0; i < 10; i++) { z = $(4 + 13 * i); if (z < 0.25 + 0.5 * i - 1e-3 || z > 0.25 + 0.5 * i + 1e-3) bad++ } print bad }' "$tmp/tower3d/trajectory.csv"
+check "3d --dump refused" 2 '--dump is not available for 3D scenes yet' -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/x3" --dump "$tmp/x3dump"
+check "3d --solver pgs refused" 2 "method 'pgs' does not solve a frictional contact problem" -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/x3" --solver pgs
+sed 's/"position": \[0.0, 0.0, 0.25\]/"position": [0.0, 0.0, 0.25], "orientation": [1, 0, 0, 1]/' "$scenes/tower3d.json" > "$tmp/badquat.json"
+check "3d bad quaternion" 2 'bodies\[0\]\.orientation must be a unit quaternion \(norm within 1e-6 of 1\), got norm 1\.41' -- "$perp" simulate "$tmp/badquat.json" --out "$tmp/x3"
+check "3d refused wrote nothing" 0 '^0 *$' -- bash -c "ls -A '$tmp/x3' 2>/dev/null | wc -l"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -2,7 +2,8 @@
 /// \file
 /// Scene files (JSON) for `perp simulate`. Every key, with the optional ones marked:
 ///
-///   {"gravity": [0, -9.81], "timestep": 0.001, "duration": 2.0,
+///   {"dimension": 2,                      optional: 2 (3: a 3D scene, io/scene3d.hpp)
+///    "gravity": [0, -9.81], "timestep": 0.001, "duration": 2.0,
 ///    "theta": 0.5,                        optional, default 0.5, in [0.5, 1]
 ///    "restitution": 0.5, "friction": 0.3,
 ///    "friction_model": "coulomb",         optional, default: or "stewart-trinkle", "anitescu-potra"

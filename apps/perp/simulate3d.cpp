@@ -1,0 +1,41 @@
+// `perp simulate` on a 3D scene ("dimension": 3; issue 36, first slice): the scene is read by
+// io/scene3d, run and written by io/simulation3d; this file parses nothing and prints the summary.
+#include <cstdio>
+#include <string>
+
+#include "perp/core/error.hpp"
+#include "perp/io/scene3d.hpp"
+#include "perp/io/simulation3d.hpp"
+#include "simulate.hpp"
+
+namespace perp::cli {
+
+int run_simulate3d(const SimulateArguments& args) {
+  contact3d::Scene scene = read_scene3d_file(args.scene);
+  if (args.solver) {
+    scene.options.method = from_string<Method>(*args.solver);
+    scene.options.validate();  // names a method that does not solve the frictional contact problem
+  }
+  if (!args.dump.empty()) throw InvalidProblem("--dump is not available for 3D scenes yet (issue 36)");
+  StagedFiles files(args.out);
+  const Simulation3dRecord record = write_simulation3d(scene, files);
+  files.commit();
+
+  std::printf("%s: %ld step%s of %g s, %zu bod%s (3D), up to %zu active contact%s\n", args.scene.c_str(), record.steps,
+              record.steps == 1 ? "" : "s", scene.options.timestep, scene.world.bodies.size(),
+              scene.world.bodies.size() == 1 ? "y" : "ies", record.most_contacts, record.most_contacts == 1 ? "" : "s");
+  std::printf("energy: %.6g J at t = 0, %.6g J at t = %g s; deepest overlap %.3g m\n", record.initial_energy.total(),
+              record.last_energy, record.last_time, record.max_penetration);
+  const double steps = static_cast<double>(record.steps > 0 ? record.steps : 1);
+  std::printf("time: %.3g ms stepping (mean %.3g ms a step), of which %.3g ms in the frictional contact solver\n",
+              record.step_ms, record.step_ms / steps, record.solve_ms);
+  if (args.plot != "png" && args.plot != "none") std::printf("note: no plot for 3D scenes yet; --plot ignored\n");
+  if (record.unsolved > 0) {
+    std::printf("warning: %ld step%s ended unsolved (first: step %ld, %s)\n", record.unsolved,
+                record.unsolved == 1 ? "" : "s", record.first_failure_step, to_string(record.first_failure).c_str());
+  }
+  std::printf("wrote %s/{trajectory.csv, contacts.csv, energy.csv, steps.csv}\n", args.out.c_str());
+  return record.unsolved == 0 ? 0 : 1;
+}
+
+}  // namespace perp::cli

@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// 3D scene files (issue 36) for `perp simulate`: the planar format (io/scene.hpp) with
+/// "dimension": 3, z up, 3-vectors and quaternions. Every key, the optional ones marked:
+///
+///   {"dimension": 3,
+///    "gravity": [0, 0, -9.81], "timestep": 0.001, "duration": 2.0,
+///    "theta": 0.5,                          optional, default 0.5, in [0.5, 1]
+///    "restitution": 0.0, "friction": 0.5,
+///    "tolerance": 1e-10,                    optional: each step's solve tolerance (> 0)
+///    "solver": "auto",                      optional: a frictional contact method
+///    "ground": {"height": 0.0},             optional: the plane z = height
+///    "planes": [{"name": "slope",           optional; name optional
+///                "point": [0, 0, 0], "normal": [-0.5, 0, 0.87],
+///                "friction": 0.2, "restitution": 0.5}],   optional
+///    "bodies": [{"name": "box", "shape": {"type": "box", "size": [1, 1, 1]}, "mass": 1.0,
+///                "inertia": [0.1, 0.2, 0.3],            optional: principal moments along the body
+///                                                       axes (or a 3×3 array); default from the shape
+///                "position": [0, 0, 0.5],
+///                "orientation": [1, 0, 0, 0],           optional: unit quaternion [w, x, y, z]
+///                "velocity": [0, 0, 0],                 optional, world frame
+///                "angular_velocity": [0, 0, 0],         optional, world frame
+///                "fixed": false, "friction": 0.5, "restitution": 0.3}]}   optional
+///
+/// Shapes: {"type": "sphere", "radius"}, {"type": "box", "size": [lx, ly, lz]} (full edge
+/// lengths), {"type": "capsule", "radius", "length"} (the segment, along the body z axis),
+/// {"type": "cylinder", "radius", "length"}. Unknown keys, missing keys, values of the wrong type
+/// or out of range are refused with `InvalidProblem` naming the key path ("bodies[1].orientation").
+
+#include <filesystem>
+#include <string>
+
+#include "perp/contact3d/scene.hpp"
+
+namespace perp {
+
+/// The scene's "dimension": 2 when the key is absent. Throws `InvalidProblem` when the text is not
+/// a JSON object or the dimension is not 2 or 3.
+[[nodiscard]] int scene_dimension(const std::string& text, const std::string& source = "<input>");
+[[nodiscard]] int scene_file_dimension(const std::filesystem::path& path);
+
+[[nodiscard]] contact3d::Scene parse_scene3d_json(const std::string& text, const std::string& source = "<input>");
+[[nodiscard]] contact3d::Scene read_scene3d_file(const std::filesystem::path& path);
+
+}  // namespace perp

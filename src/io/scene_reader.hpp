@@ -1,0 +1,88 @@
+#pragma once
+// Private to io/ (not installed): the checks that the scene readers share, the planar one
+// (scene.cpp) and the 3D one (scene3d.cpp), so that their messages read the same: key paths
+// ("bodies[1].shape.radius"), unknown keys with the list of known ones, numbers that must be
+// finite or positive, and a side's optional friction and restitution.
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "perp/core/error.hpp"
+
+namespace perp::detail {
+
+using nlohmann::json;
+
+/// Where in the document a value sits, for messages: "bodies[1].shape.radius".
+inline std::string child(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+class SceneKeys {
+ public:
+  explicit SceneKeys(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& what) const { throw InvalidProblem(source_ + ": " + what); }
+
+  void require_object(const json& value, const std::string& path) const {
+    if (!value.is_object()) fail((path.empty() ? "the scene" : path) + " must be an object, got " + value.type_name());
+  }
+
+  void require_known_keys(const json& object, const std::string& path,
+                          std::initializer_list<std::string_view> known) const {
+    for (const auto& [key, value] : object.items()) {
+      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+      std::string list;
+      for (std::string_view name : known) list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+      fail("unknown key \"" + child(path, key) + "\"; the keys here are " + list);
+    }
+  }
+
+  const json* find(const json& object, std::string_view key) const {
+    const auto found = object.find(std::string(key));
+    return found == object.end() ? nullptr : &*found;
+  }
+
+  const json& require(const json& object, const std::string& path, std::string_view key) const {
+    const json* value = find(object, key);
+    if (value == nullptr) fail("missing key \"" + child(path, key) + "\"");
+    return *value;
+  }
+
+  double number(const json& value, const std::string& path) const {
+    if (!value.is_number()) fail(path + " must be a number, got " + value.type_name() + " " + value.dump());
+    const double x = value.get<double>();
+    if (!std::isfinite(x)) fail(path + " is not finite");
+    return x;
+  }
+
+  double positive(const json& value, const std::string& path) const {
+    const double x = number(value, path);
+    if (x <= 0) fail(path + " must be > 0, got " + value.dump());
+    return x;
+  }
+
+  /// The optional "friction" (>= 0) and "restitution" (in [0, 1]) of a body or a plane.
+  void material(const json& value, const std::string& path, std::optional<double>& friction,
+                std::optional<double>& restitution) const {
+    if (const json* mu = find(value, "friction")) {
+      friction = number(*mu, child(path, "friction"));
+      if (*friction < 0) fail(child(path, "friction") + " must be >= 0, got " + mu->dump());
+    }
+    if (const json* e = find(value, "restitution")) {
+      restitution = number(*e, child(path, "restitution"));
+      if (*restitution < 0 || *restitution > 1)
+        fail(child(path, "restitution") + " must be in [0, 1], got " + e->dump());
+    }
+  }
+
+ private:
+  std::string source_;
+};
+
+}  // namespace perp::detail

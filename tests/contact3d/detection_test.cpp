@@ -1,0 +1,137 @@
+#include "perp/contact3d/detection.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <set>
+
+namespace perp::contact3d_detection_test {
+namespace {
+
+using contact3d::Body;
+using contact3d::Contact;
+using contact3d::Ground;
+using contact3d::Plane;
+using contact3d::Shape;
+using contact3d::World;
+
+void expect_frame(const Contact& c) {
+  EXPECT_NEAR(c.normal.norm(), 1, 1e-12);
+  EXPECT_NEAR(c.tangent1.norm(), 1, 1e-12);
+  EXPECT_NEAR(c.normal.dot(c.tangent1), 0, 1e-12);
+  EXPECT_LT((c.tangent1.cross(c.tangent2) - c.normal).norm(), 1e-12);
+}
+
+TEST(Detection3d, BoxFlatOnTheGroundHasFourCorners) {
+  World world;
+  world.ground = Ground{.height = 0.5};
+  world.bodies.push_back(Body{.name = "box", .shape = Shape::box({0.4, 0.3, 0.2}), .position = {1, 2, 0.6}});
+  const std::vector<Contact> contacts = contact3d::detect_contacts(world, 1e-9);
+  ASSERT_EQ(contacts.size(), 4u);
+  std::set<int> features;
+  for (const Contact& c : contacts) {
+    EXPECT_EQ(c.body_b, contact3d::kGround);
+    EXPECT_NEAR(c.gap, 0, 1e-15);
+    EXPECT_NEAR(c.point.z(), 0.5, 1e-15);
+    EXPECT_NEAR(std::abs(c.arm_a.x()), 0.2, 1e-15);
+    EXPECT_NEAR(std::abs(c.arm_a.y()), 0.15, 1e-15);
+    expect_frame(c);
+    features.insert(c.feature);
+  }
+  EXPECT_EQ(features, (std::set<int>{0, 1, 2, 3}));  // the corners with −z
+}
+
+TEST(Detection3d, SphereAgainstATiltedPlaneHasItsSignedGap) {
+  World world;
+  const double a = 0.3;
+  const Eigen::Vector3d n(-std::sin(a), 0, std::cos(a));
+  world.planes.push_back(Plane{.point = {0, 0, 0}, .normal = 3 * n});
+  world.bodies.push_back(Body{.name = "ball", .shape = Shape::sphere(0.1), .position = 0.09 * n});
+  const std::vector<Contact> contacts = contact3d::detect_contacts(world, 0.0);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_EQ(contacts[0].body_b, -2);
+  EXPECT_NEAR(contacts[0].gap, -0.01, 1e-15);
+  EXPECT_LT((contacts[0].normal - n).norm(), 1e-15);
+  EXPECT_LT((contacts[0].arm_a + 0.1 * n).norm(), 1e-15);
+  expect_frame(contacts[0]);
+  // Out of the margin: nothing.
+  world.bodies[0].position = 0.2 * n;
+  EXPECT_TRUE(contact3d::detect_contacts(world, 0.05).empty());
+  EXPECT_EQ(contact3d::detect_contacts(world, 0.11).size(), 1u);
+}
+
+TEST(Detection3d, CapsuleAndCylinderLyingOnTheGroundTouchAtTwoPoints) {
+  World world;
+  world.ground = Ground{};
+  const Eigen::Quaterniond lying(Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitX()));
+  world.bodies.push_back(
+      Body{.name = "capsule", .shape = Shape::capsule(0.1, 0.5), .position = {0, 0, 0.1}, .orientation = lying});
+  world.bodies.push_back(
+      Body{.name = "cylinder", .shape = Shape::cylinder(0.1, 0.5), .position = {1, 0, 0.1}, .orientation = lying});
+  const std::vector<Contact> contacts = contact3d::detect_contacts(world, 1e-9);
+  ASSERT_EQ(contacts.size(), 4u);
+  for (const Contact& c : contacts) {
+    EXPECT_NEAR(c.gap, 0, 1e-15);
+    EXPECT_NEAR(std::abs(c.arm_a.y()), 0.25, 1e-15);
+  }
+  // Standing on a cap: four rim points.
+  world.bodies[1].orientation = Eigen::Quaterniond::Identity();
+  world.bodies[1].position = {1, 0, 0.25};
+  int on_rim = 0;
+  for (const Contact& c : contact3d::detect_contacts(world, 1e-9)) {
+    if (c.body_a != 1) continue;
+    ++on_rim;
+    EXPECT_NEAR(c.gap, 0, 1e-15);
+    EXPECT_NEAR(c.arm_a.head<2>().norm(), 0.1, 1e-15);
+  }
+  EXPECT_EQ(on_rim, 4);
+}
+
+// Body against body through FCL: the gap and normal of two spheres, which FCL finds through the
+// shape grown by the margin.
+TEST(Detection3d, TwoSpheresThroughFcl) {
+  World world;
+  world.bodies.push_back(Body{.name = "low", .shape = Shape::sphere(0.5), .position = {0, 0, 0}, .fixed = true});
+  world.bodies.push_back(Body{.name = "high", .shape = Shape::sphere(0.25), .position = {0.3, 0, 0.4 + 0.75 - 0.75}});
+  // Centres 0.5 apart along (0.6, 0, 0.8): overlap 0.25.
+  world.bodies[1].position = 0.5 * Eigen::Vector3d(0.6, 0, 0.8);
+  std::vector<Contact> contacts = contact3d::detect_contacts(world, 1e-3);
+  ASSERT_EQ(contacts.size(), 1u);
+  const Contact& c = contacts[0];
+  EXPECT_EQ(c.body_a, 0);
+  EXPECT_EQ(c.body_b, 1);
+  EXPECT_NEAR(c.gap, -0.25, 1e-6);
+  // n points from b (the upper sphere) to a (the lower one).
+  EXPECT_LT((c.normal + Eigen::Vector3d(0.6, 0, 0.8)).norm(), 1e-6);
+  expect_frame(c);
+  // Apart by 0.01: found with a margin of 0.02 at gap 0.01, not with 0.005.
+  world.bodies[1].position = 0.76 * Eigen::Vector3d(0.6, 0, 0.8);
+  contacts = contact3d::detect_contacts(world, 0.02);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].gap, 0.01, 1e-6);
+  EXPECT_TRUE(contact3d::detect_contacts(world, 0.005).empty());
+  // Two fixed bodies never touch.
+  world.bodies[1].fixed = true;
+  world.bodies[1].position = world.bodies[0].position;
+  EXPECT_TRUE(contact3d::detect_contacts(world, 0.02).empty());
+}
+
+// A box resting flat on a static box: FCL's box–box test gives a manifold.
+TEST(Detection3d, BoxOnAStaticBoxHasAManifold) {
+  World world;
+  world.bodies.push_back(
+      Body{.name = "table", .shape = Shape::box({2, 2, 0.5}), .position = {0, 0, 0.25}, .fixed = true});
+  world.bodies.push_back(Body{.name = "box", .shape = Shape::box({0.4, 0.3, 0.2}), .position = {0.1, 0.2, 0.6}});
+  const std::vector<Contact> contacts = contact3d::detect_contacts(world, 1e-6);
+  ASSERT_EQ(contacts.size(), 4u);
+  for (const Contact& c : contacts) {
+    EXPECT_NEAR(c.gap, 0, 1e-9);
+    EXPECT_LT((c.normal + Eigen::Vector3d::UnitZ()).norm(), 1e-9);
+    EXPECT_NEAR(std::abs(c.arm_b.x()), 0.2, 1e-6);
+    EXPECT_NEAR(std::abs(c.arm_b.y()), 0.15, 1e-6);
+  }
+}
+
+}  // namespace
+}  // namespace perp::contact3d_detection_test

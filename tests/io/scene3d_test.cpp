@@ -1,0 +1,122 @@
+#include "perp/io/scene3d.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "perp/core/error.hpp"
+#include "perp/io/scene.hpp"
+
+namespace perp::io_scene3d_test {
+namespace {
+
+using testing::HasSubstr;
+
+const std::string kScene = R"({"dimension": 3, "gravity": [0, 0, -9.81], "timestep": 0.01, "duration": 0.5,
+  "restitution": 0.2, "friction": 0.4, "theta": 0.75, "tolerance": 1e-9, "solver": "nsgs",
+  "ground": {"height": -1},
+  "planes": [{"name": "wall", "point": [2, 0, 0], "normal": [-2, 0, 0], "friction": 0.1}],
+  "bodies": [
+    {"name": "ball", "shape": {"type": "sphere", "radius": 0.1}, "mass": 1, "position": [0, 0, 1],
+     "velocity": [1, 0, 0], "angular_velocity": [0, 0, 2], "restitution": 0.9},
+    {"name": "brick", "shape": {"type": "box", "size": [0.4, 0.2, 0.1]}, "mass": 2, "position": [1, 0, 0],
+     "orientation": [0.7071067811865476, 0, 0, 0.7071067811865476], "inertia": [0.1, 0.2, 0.3]},
+    {"name": "pill", "shape": {"type": "capsule", "radius": 0.05, "length": 0.3}, "mass": 1, "position": [0, 1, 0]},
+    {"name": "can", "shape": {"type": "cylinder", "radius": 0.05, "length": 0.3}, "mass": 1, "position": [0, 2, 0],
+     "fixed": true}]})";
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)parse_scene3d_json(text, "s.json");
+  } catch (const InvalidProblem& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string with(const std::string& from, const std::string& to) {
+  std::string text = kScene;
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+TEST(Scene3d, ReadsEveryKey) {
+  const contact3d::Scene scene = parse_scene3d_json(kScene);
+  EXPECT_EQ(scene_dimension(kScene), 3);
+  EXPECT_EQ(scene.step_count(), 50);
+  EXPECT_EQ(scene.options.gravity, Eigen::Vector3d(0, 0, -9.81));
+  EXPECT_EQ(scene.options.theta, 0.75);
+  EXPECT_EQ(scene.options.solve.tolerance, 1e-9);
+  EXPECT_EQ(scene.options.method, Method::Nsgs);
+  ASSERT_TRUE(scene.world.ground);
+  EXPECT_EQ(scene.world.ground->height, -1);
+  ASSERT_EQ(scene.world.planes.size(), 1u);
+  EXPECT_EQ(scene.world.planes[0].friction, 0.1);
+  ASSERT_EQ(scene.world.bodies.size(), 4u);
+  EXPECT_EQ(scene.world.bodies[0].shape.kind, contact3d::ShapeKind::Sphere);
+  EXPECT_EQ(scene.world.bodies[0].angular_velocity, Eigen::Vector3d(0, 0, 2));
+  EXPECT_EQ(scene.world.bodies[0].restitution, 0.9);
+  const contact3d::Body& brick = scene.world.bodies[1];
+  EXPECT_EQ(brick.shape.size, Eigen::Vector3d(0.4, 0.2, 0.1));
+  EXPECT_NEAR((brick.orientation * Eigen::Vector3d::UnitX() - Eigen::Vector3d::UnitY()).norm(), 0, 1e-15);
+  EXPECT_EQ(brick.body_inertia()(2, 2), 0.3);
+  EXPECT_EQ(scene.world.bodies[2].shape.kind, contact3d::ShapeKind::Capsule);
+  EXPECT_TRUE(scene.world.bodies[3].fixed);
+}
+
+TEST(Scene3d, RefusesBadValuesByKeyPath) {
+  EXPECT_THAT(error_of(with(R"("radius": 0.1})", R"("radius": -0.1})")),
+              HasSubstr("s.json: bodies[0].shape.radius must be > 0, got -0.1"));
+  EXPECT_THAT(error_of(with(R"("size": [0.4, 0.2, 0.1])", R"("size": [0.4, 0])")),
+              HasSubstr("bodies[1].shape.size must be an array of 3 numbers"));
+  EXPECT_THAT(error_of(with("[0.7071067811865476, 0, 0, 0.7071067811865476]", "[1, 0, 0, 1]")),
+              HasSubstr("bodies[1].orientation must be a unit quaternion (norm within 1e-6 of 1), got norm 1.41"));
+  EXPECT_THAT(error_of(with(R"("type": "cylinder")", R"("type": "cone")")),
+              HasSubstr(R"(bodies[3].shape.type must be "sphere", "box", "capsule" or "cylinder", got "cone")"));
+  EXPECT_THAT(error_of(with(R"("normal": [-2, 0, 0])", R"("normal": [0, 0, 0])")),
+              HasSubstr("planes[0].normal must be a non-zero vector"));
+  EXPECT_THAT(error_of(with(R"("solver": "nsgs")", R"("solver": "pgs")")),
+              HasSubstr("method 'pgs' does not solve a frictional contact problem"));
+  EXPECT_THAT(error_of(with(R"("mass": 2)", R"("mass": 2, "spin": 1)")), HasSubstr(R"(unknown key "bodies[1].spin")"));
+  EXPECT_THAT(error_of(with(R"("dimension": 3)", R"("dimension": 4)")), HasSubstr("dimension must be 2 or 3, got 4"));
+  EXPECT_THAT(error_of(with(R"("dimension": 3, )", "")), HasSubstr("a 3D scene needs \"dimension\": 3"));
+  EXPECT_THAT(error_of(with(R"("inertia": [0.1, 0.2, 0.3])", R"("inertia": [0.1, 0, 0.3])")),
+              HasSubstr("bodies[1].inertia[1] must be > 0, got 0"));
+  EXPECT_THAT(error_of(with(R"("duration": 0.5)", R"("duration": 1e300)")), HasSubstr("at most 1e9 steps a run"));
+  // The planar reader takes "dimension": 2 and refuses 3.
+  EXPECT_THAT(
+      [] {
+        try {
+          (void)parse_scene_json(R"({"dimension": 3, "gravity": [0, -9.81], "timestep": 0.01, "duration": 1,
+                                     "restitution": 0, "friction": 0, "bodies": []})");
+        } catch (const InvalidProblem& e) {
+          return std::string(e.what());
+        }
+        return std::string();
+      }(),
+      HasSubstr("dimension must be 2 in a planar scene"));
+}
+
+// examples/scenes/tower3d.json: ten 1 × 1 × 0.5 m boxes stacked on the ground, h = 1/60 s, μ = 0.5,
+// 10 s. Every step is solved and the tower stands: no box moves by more than 1 mm.
+TEST(Scene3d, TowerOfTenBoxesStands) {
+  contact3d::Scene scene = read_scene3d_file(PERP_EXAMPLE_SCENES_DIR "/tower3d.json");
+  ASSERT_EQ(scene.world.bodies.size(), 10u);
+  const contact3d::World start = scene.world;
+  const contact3d::RunSummary summary =
+      contact3d::run(scene.world, scene.options, static_cast<std::size_t>(scene.step_count()));
+  EXPECT_EQ(summary.steps, 600u);
+  EXPECT_EQ(summary.unsolved, 0u);
+  double moved = 0;
+  for (std::size_t i = 0; i < 10; ++i) {
+    moved = std::max(moved, (scene.world.bodies[i].position - start.bodies[i].position).norm());
+  }
+  EXPECT_LT(moved, 1e-3);
+  EXPECT_LT(summary.max_penetration, 1e-3);
+}
+
+}  // namespace
+}  // namespace perp::io_scene3d_test
