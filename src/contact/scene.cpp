@@ -8,8 +8,10 @@
 
 namespace perp::contact {
 
-long Scene::step_count() const {
-  const double ratio = duration / options.timestep;
+long Scene::step_count() const { return contact::step_count(duration, options.timestep); }
+
+long step_count(double duration, double timestep) {
+  const double ratio = duration / timestep;
   const double nearest = std::round(ratio);
   if (std::abs(ratio - nearest) <= 1e-9 * std::max(1.0, ratio)) return static_cast<long>(nearest);
   return static_cast<long>(std::ceil(ratio));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "perp/contact/scene.hpp"
 #include "perp/core/error.hpp"
 
 namespace perp::contact3d {
@@ -11,12 +12,7 @@ namespace {
 constexpr double kMostSteps3d = 1e9;
 }  // namespace
 
-long Scene::step_count() const {
-  const double ratio = duration / options.timestep;
-  const double nearest = std::round(ratio);
-  if (std::abs(ratio - nearest) <= 1e-9 * std::max(1.0, ratio)) return static_cast<long>(nearest);
-  return static_cast<long>(std::ceil(ratio));
-}
+long Scene::step_count() const { return contact::step_count(duration, options.timestep); }
 
 void Scene::validate() const {
   world.validate();

@@ -83,21 +83,8 @@ class SceneReader : public detail::SceneKeys {
   }
 
   contact::Plane plane(const json& value, const std::string& path) const {
-    require_object(value, path);
-    require_known_keys(value, path, {"name", "point", "normal", "friction", "restitution"});
-    contact::Plane plane;
-    if (const json* name = find(value, "name")) {
-      if (!name->is_string()) fail(child(path, "name") + " must be a string, got " + name->dump());
-      plane.name = name->get<std::string>();
-    }
-    plane.point = vector2(require(value, path, "point"), child(path, "point"));
-    plane.normal = vector2(require(value, path, "normal"), child(path, "normal"));
-    if (!(plane.normal.norm() > 0) || !std::isfinite(plane.normal.norm())) {
-      fail(child(path, "normal") + " must be a non-zero vector of finite length, got " +
-           require(value, path, "normal").dump());
-    }
-    material(value, path, plane.friction, plane.restitution);
-    return plane;
+    return SceneKeys::plane<contact::Plane>(value, path,
+                                [this](const json& v, const std::string& at) { return vector2(v, at); });
   }
 
   contact::Scene scene(const json& document) const {

@@ -114,21 +114,8 @@ class Scene3dReader : public detail::SceneKeys {
   }
 
   contact3d::Plane plane(const json& value, const std::string& path) const {
-    require_object(value, path);
-    require_known_keys(value, path, {"name", "point", "normal", "friction", "restitution"});
-    contact3d::Plane plane;
-    if (const json* name = find(value, "name")) {
-      if (!name->is_string()) fail(child(path, "name") + " must be a string, got " + name->dump());
-      plane.name = name->get<std::string>();
-    }
-    plane.point = vector3(require(value, path, "point"), child(path, "point"));
-    plane.normal = vector3(require(value, path, "normal"), child(path, "normal"));
-    if (!(plane.normal.norm() > 0) || !std::isfinite(plane.normal.norm())) {
-      fail(child(path, "normal") + " must be a non-zero vector of finite length, got " +
-           require(value, path, "normal").dump());
-    }
-    material(value, path, plane.friction, plane.restitution);
-    return plane;
+    return SceneKeys::plane<contact3d::Plane>(value, path,
+                                [this](const json& v, const std::string& at) { return vector3(v, at); });
   }
 
   contact3d::Scene scene(const json& document) const {

@@ -81,6 +81,27 @@ class SceneKeys {
     }
   }
 
+  /// A plane {name, point, normal, friction, restitution} whose point and normal `vector` reads
+  /// (2 or 3 entries): the same keys and messages in 2D and 3D.
+  template <class Plane, class ReadVector>
+  Plane plane(const json& value, const std::string& path, const ReadVector& vector) const {
+    require_object(value, path);
+    require_known_keys(value, path, {"name", "point", "normal", "friction", "restitution"});
+    Plane plane;
+    if (const json* name = find(value, "name")) {
+      if (!name->is_string()) fail(child(path, "name") + " must be a string, got " + name->dump());
+      plane.name = name->get<std::string>();
+    }
+    plane.point = vector(require(value, path, "point"), child(path, "point"));
+    plane.normal = vector(require(value, path, "normal"), child(path, "normal"));
+    if (!(plane.normal.norm() > 0) || !std::isfinite(plane.normal.norm())) {
+      fail(child(path, "normal") + " must be a non-zero vector of finite length, got " +
+           require(value, path, "normal").dump());
+    }
+    material(value, path, plane.friction, plane.restitution);
+    return plane;
+  }
+
  private:
   std::string source_;
 };

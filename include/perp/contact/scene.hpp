@@ -23,6 +23,10 @@ struct Scene {
   void validate() const;
 };
 
+/// Steps of `timestep` in `duration`: ⌈duration / timestep⌉, and exactly the nearest whole number
+/// where the ratio is one up to round-off (1e-9 relative). The planar and the 3D scenes count alike.
+[[nodiscard]] long step_count(double duration, double timestep);
+
 /// Runs `scene.step_count()` Moreau–Jean steps on a copy of the scene's world, calling
 /// `on_step(step_index, time_after_step, world_after_step, report)` after each. Returns the
 /// number of steps whose LCP did not end `Solved`.
