@@ -125,19 +125,8 @@ class Scene3dReader : public detail::SceneKeys {
                         "solver", "ground", "planes", "bodies"});
     contact3d::Scene scene;
     contact3d::StepOptions& options = scene.options;
-    options.gravity = vector3(require(document, "", "gravity"), "gravity");
-    options.timestep = positive(require(document, "", "timestep"), "timestep");
-    scene.duration = positive(require(document, "", "duration"), "duration");
-    if (const json* theta = find(document, "theta")) {
-      options.theta = number(*theta, "theta");
-      if (options.theta < 0.5 || options.theta > 1) fail("theta must be in [0.5, 1], got " + theta->dump());
-    }
-    options.restitution = number(require(document, "", "restitution"), "restitution");
-    if (options.restitution < 0 || options.restitution > 1) {
-      fail("restitution must be in [0, 1], got " + document["restitution"].dump());
-    }
-    options.friction = number(require(document, "", "friction"), "friction");
-    if (options.friction < 0) fail("friction must be >= 0, got " + document["friction"].dump());
+    step_keys(document, options, scene.duration,
+              [this](const json& v, const std::string& at) { return vector3(v, at); });
     if (const json* tolerance = find(document, "tolerance"))
       options.solve.tolerance = positive(*tolerance, "tolerance");
     if (const json* solver = find(document, "solver")) {

@@ -81,6 +81,26 @@ class SceneKeys {
     }
   }
 
+  /// The keys every scene's step has, in 2D and 3D alike: "gravity" (read by `vector`), "timestep"
+  /// and "duration" (> 0), "theta" (optional, in [0.5, 1]), "restitution" (in [0, 1]), "friction"
+  /// (>= 0).
+  template <class Options, class ReadVector>
+  void step_keys(const json& document, Options& options, double& duration, const ReadVector& vector) const {
+    options.gravity = vector(require(document, "", "gravity"), "gravity");
+    options.timestep = positive(require(document, "", "timestep"), "timestep");
+    duration = positive(require(document, "", "duration"), "duration");
+    if (const json* theta = find(document, "theta")) {
+      options.theta = number(*theta, "theta");
+      if (options.theta < 0.5 || options.theta > 1) fail("theta must be in [0.5, 1], got " + theta->dump());
+    }
+    options.restitution = number(require(document, "", "restitution"), "restitution");
+    if (options.restitution < 0 || options.restitution > 1) {
+      fail("restitution must be in [0, 1], got " + document["restitution"].dump());
+    }
+    options.friction = number(require(document, "", "friction"), "friction");
+    if (options.friction < 0) fail("friction must be >= 0, got " + document["friction"].dump());
+  }
+
   /// A plane {name, point, normal, friction, restitution} whose point and normal `vector` reads
   /// (2 or 3 entries): the same keys and messages in 2D and 3D.
   template <class Plane, class ReadVector>
