@@ -34,7 +34,7 @@ __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "GlobalFrictionContactResult",
     "InvalidProblem",
     "solve", "solve_box", "solve_mlcp", "solve_qp", "solve_ncp", "solve_mcp", "solve_friction_contact",
-    "solve_factored", "solve_many", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
+    "solve_factored", "solve_many", "BatchResult", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "GlobalFrictionContact", "read", "read_fclib", "write", "loads", "write_siconos",
     "write_json",
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation",
@@ -488,14 +488,58 @@ def solve_friction_contact(W, q, mu, dimension: Optional[int] = None, method: st
     return result
 
 
+class BatchResult(NamedTuple):
+    """:func:`solve_many` on stacked arrays: row i of each array is problem i's. ``z``, ``w`` (B × n;
+    NaN rows where a problem could not be solved at all), ``status`` (B, objects: a :class:`Status`,
+    or None for such a problem), ``solved`` (B, bool), ``residual`` (B, the relative residual; NaN
+    there), and ``results``: the per-problem :class:`Result` objects (or the exception instances)."""
+
+    z: np.ndarray
+    w: np.ndarray
+    status: np.ndarray
+    solved: np.ndarray
+    residual: np.ndarray
+    results: list
+
+
+def _stacked(problems) -> bool:
+    """(Ms, qs) with Ms an array of B n×n matrices and qs of B n-vectors."""
+    return (isinstance(problems, tuple) and len(problems) == 2 and isinstance(problems[0], np.ndarray)
+            and problems[0].ndim == 3)
+
+
 def solve_many(problems: Iterable, method: str = "auto", threads: Optional[int] = None, tol: float = 1e-8,
-               max_iter: Optional[int] = None, **method_options) -> list:
-    """Solve a batch of LCPs ``[(M, q), ...]`` (or :class:`Lcp` objects) in parallel in C++.
+               max_iter: Optional[int] = None, **method_options):
+    """Solve a batch of LCPs in parallel in C++: a list ``[(M, q), ...]`` (or :class:`Lcp` objects),
+    returning a list; or stacked arrays ``(Ms, qs)`` with Ms of shape B × n × n and qs B × n (numpy's
+    habit), returning a :class:`BatchResult` of stacked ``z``, ``w``, ``status``, ``solved``,
+    ``residual``.
 
     Results come in input order; ``threads`` (None: one per core) C++ threads share the batch, the GIL
-    released. A problem that cannot be solved at all (bad shape, NaN) does not stop the others: its
-    entry is the exception (an :class:`InvalidProblem`, TypeError or ValueError instance), not raised.
+    released. A problem that cannot be solved at all (NaN, say) does not stop the others: its entry
+    is the exception (an :class:`InvalidProblem`, TypeError or ValueError instance), not raised
+    (stacked: NaN rows in z and w, status None).
     """
+    if _stacked(problems):
+        Ms = np.asarray(problems[0])
+        qs = np.asarray(problems[1])
+        B, n = Ms.shape[0], Ms.shape[1]
+        if Ms.shape != (B, n, n):
+            raise ValueError(f"Ms: expected B x n x n matrices, got shape {Ms.shape}")
+        if qs.shape != (B, n):
+            raise ValueError(f"qs: expected shape {(B, n)} (B x n, as Ms is {Ms.shape}), got {qs.shape}")
+        results = solve_many([(Ms[i], qs[i]) for i in range(B)], method=method, threads=threads, tol=tol,
+                             max_iter=max_iter, **method_options)
+        z = np.full((B, n), np.nan)
+        w = np.full((B, n), np.nan)
+        status = np.empty(B, dtype=object)
+        solved = np.zeros(B, dtype=bool)
+        residual = np.full(B, np.nan)
+        for i, r in enumerate(results):
+            if isinstance(r, BaseException):
+                continue
+            z[i], w[i], status[i], solved[i], residual[i] = r.z, r.w, r.status, r.solved, r.relative_residual
+        return BatchResult(z, w, status, solved, residual, results)
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, numbers.Integral)):
         raise TypeError(f"threads: expected an int or None, got {type(threads).__name__}")
     out: list = []

@@ -72,3 +72,33 @@ def test_gil_is_released_during_a_solve():
     idle_rate = (c1 - c0) / (t1 - t0)
     solve_rate = (c3 - c2) / (t3 - t2)
     assert solve_rate > 0.2 * idle_rate, (solve_rate, idle_rate)
+
+
+def test_stacked_arrays_give_stacked_results():
+    """solve_many((Ms, qs)) with Ms of shape B x n x n and qs B x n returns stacked z, w, status,
+    solved and residual, row i the same as solving problem i alone; a bad problem gives NaN rows and a
+    None status without stopping the rest; shapes that do not stack are refused naming the array."""
+    rng = np.random.default_rng(7)
+    pairs = [random_spd(rng, 5) for _ in range(12)]
+    Ms = np.stack([M for M, _ in pairs])
+    qs = np.stack([q for _, q in pairs])
+    batch = perp.solve_many((Ms, qs), method="lemke", threads=2)
+    assert isinstance(batch, perp.BatchResult)
+    assert batch.z.shape == (12, 5) and batch.w.shape == (12, 5)
+    assert batch.solved.dtype == bool and batch.solved.all()
+    assert all(s is perp.Status.SOLVED for s in batch.status)
+    for i, (M, q) in enumerate(pairs):
+        alone = perp.solve(M, q, method="lemke")
+        np.testing.assert_array_equal(batch.z[i], alone.z)
+        np.testing.assert_allclose(batch.w[i], M @ batch.z[i] + q, atol=1e-12)
+        assert lcp_residual(M, q, batch.z[i]) <= 1e-8 and batch.residual[i] <= 1e-8
+    qs_bad = qs.copy()
+    qs_bad[3, 0] = np.nan
+    mixed = perp.solve_many((Ms, qs_bad), threads=2)
+    assert np.isnan(mixed.z[3]).all() and mixed.status[3] is None and not mixed.solved[3]
+    assert isinstance(mixed.results[3], perp.InvalidProblem) and str(mixed.results[3]).startswith("problems[3]: ")
+    assert mixed.solved[[i for i in range(12) if i != 3]].all()
+    with pytest.raises(ValueError, match="qs: expected shape"):
+        perp.solve_many((Ms, qs[:, :4]))
+    with pytest.raises(ValueError, match="Ms: expected B x n x n"):
+        perp.solve_many((Ms[:, :, :4], qs))
