@@ -287,7 +287,10 @@ Lcp FactoredLcp::assembled() const {
 
 Result solve(const FactoredLcp& problem, Method method, const SolveOptions& options) {
   if (method == Method::InteriorPoint || method == Method::Auto || method == Method::Pgs) {
-    return detail::solve_through<FactoredLcpSteps>(problem, method, options);
+    Result result = detail::solve_through<FactoredLcpSteps>(problem, method, options);
+    // The trivial answers (c >= 0, empty) name the interior point; pgs asked is pgs answered.
+    if (method == Method::Pgs) result.method = Method::Pgs;
+    return result;
   }
   // The other methods run on the formed LCP (validated here first, so that a bad A or M⁻¹ is named).
   problem.validate();

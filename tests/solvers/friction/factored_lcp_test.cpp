@@ -206,6 +206,12 @@ TEST(FactoredLcp, PgsSweepsOnTheFactors) {
   ASSERT_TRUE(wide.solved()) << wide.message;
   EXPECT_NEAR(wide.z.sum(), 1.0, 1e-12);
   EXPECT_NEAR(big.slack(wide.z).lpNorm<Eigen::Infinity>(), 0.0, 1e-12);
+  // c >= 0: z = 0, answered by the method asked.
+  const FactoredLcp open_rows = make(Eigen::MatrixXd::Ones(2, 1), Eigen::VectorXd::Ones(1), Eigen::Vector2d(1, 2));
+  const Result trivial = solve(open_rows, Method::Pgs);
+  EXPECT_TRUE(trivial.solved());
+  EXPECT_EQ(trivial.method, Method::Pgs);
+  EXPECT_EQ(trivial.z, Eigen::VectorXd::Zero(2));
   // A sweep limit that does not reach the tolerance says so.
   const Result short_run = solve(random_problem(10, 45, 7), Method::Pgs, {.tolerance = 1e-14, .max_iterations = 1});
   EXPECT_EQ(short_run.status, Status::MaxIterations);
