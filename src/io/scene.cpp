@@ -74,10 +74,7 @@ class SceneReader : public detail::SceneKeys {
     if (const json* omega = find(value, "angular_velocity")) {
       body.angular_velocity = number(*omega, child(path, "angular_velocity"));
     }
-    if (const json* fixed = find(value, "fixed")) {
-      if (!fixed->is_boolean()) fail(child(path, "fixed") + " must be true or false, got " + fixed->dump());
-      body.fixed = fixed->get<bool>();
-    }
+    if (const json* fixed = find(value, "fixed")) body.fixed = boolean(*fixed, child(path, "fixed"));
     material(value, path, body.friction, body.restitution);
     return body;
   }
@@ -115,10 +112,7 @@ class SceneReader : public detail::SceneKeys {
         fail("friction_model must be \"coulomb\", \"stewart-trinkle\" or \"anitescu-potra\", got " + model->dump());
       }
     }
-    if (const json* projection = find(document, "projection")) {
-      if (!projection->is_boolean()) fail("projection must be true or false, got " + projection->dump());
-      options.projection = projection->get<bool>();
-    }
+    if (const json* projection = find(document, "projection")) options.projection = boolean(*projection, "projection");
     if (const json* ground = find(document, "ground")) {
       require_object(*ground, "ground");
       require_known_keys(*ground, "ground", {"height"});
@@ -132,14 +126,8 @@ class SceneReader : public detail::SceneKeys {
       options.slop = number(*slop, "slop");
       if (options.slop < 0) fail("slop must be >= 0, got " + slop->dump());
     }
-    if (const json* split = find(document, "split_impulse")) {
-      if (!split->is_boolean()) fail("split_impulse must be true or false, got " + split->dump());
-      options.split_impulse = split->get<bool>();
-    }
-    if (const json* sleeping = find(document, "sleeping")) {
-      if (!sleeping->is_boolean()) fail("sleeping must be true or false, got " + sleeping->dump());
-      options.sleeping = sleeping->get<bool>();
-    }
+    if (const json* split = find(document, "split_impulse")) options.split_impulse = boolean(*split, "split_impulse");
+    if (const json* sleeping = find(document, "sleeping")) options.sleeping = boolean(*sleeping, "sleeping");
     if (const json* speed = find(document, "sleep_speed")) {
       options.sleep_speed = number(*speed, "sleep_speed");
       if (options.sleep_speed < 0) fail("sleep_speed must be >= 0, got " + speed->dump());

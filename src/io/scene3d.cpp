@@ -25,11 +25,6 @@ class Scene3dReader : public detail::SceneKeys {
     return {number(value[0], path + "[0]"), number(value[1], path + "[1]"), number(value[2], path + "[2]")};
   }
 
-  bool boolean(const json& value, const std::string& path) const {
-    if (!value.is_boolean()) fail(path + " must be true or false, got " + value.dump());
-    return value.get<bool>();
-  }
-
   contact3d::Shape shape(const json& value, const std::string& path) const {
     require_object(value, path);
     const json& type = require(value, path, "type");

@@ -61,6 +61,11 @@ class SceneKeys {
     return x;
   }
 
+  bool boolean(const json& value, const std::string& path) const {
+    if (!value.is_boolean()) fail(path + " must be true or false, got " + value.dump());
+    return value.get<bool>();
+  }
+
   double positive(const json& value, const std::string& path) const {
     const double x = number(value, path);
     if (x <= 0) fail(path + " must be > 0, got " + value.dump());
