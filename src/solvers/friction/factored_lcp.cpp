@@ -53,6 +53,14 @@ void factored_finish(const FactoredLcp& problem, Result& result) {
                                    : result.residual;
 }
 
+/// The relative natural residual of z (W = ‖c‖∞), the measure the kernels below stop on; run only
+/// where some c_k < 0 (the trivial case takes c >= 0), so W > 0.
+double relative_error(const FactoredLcp& problem, const Eigen::VectorXd& z) {
+  const long double W = problem.c.lpNorm<Eigen::Infinity>();
+  static const Eigen::VectorXd none;
+  return scaled_natural_residual(z, problem.slack(z), none, none, z_scale(z, none, none), W);
+}
+
 /// Projected Gauss–Seidel sweeps on the program's rows from z (v = M⁻¹ Aᵀ z kept current: a row
 /// costs its nonzeros twice), the error checked every kPolishEvery sweeps; returns the best point
 /// seen and its error. Rows with a zero diagonal (on fixed dofs only) are left as they are.
@@ -97,12 +105,7 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
   const detail::ConeProgram program = detail::ConeProgram::restricted(problem.A, problem.inverse_mass);
   std::optional<detail::ActiveRowsFactor> rows_factor;  // one ordering for every crossover of this solve
   Eigen::VectorXd e = problem.c;
-  const long double W = problem.c.lpNorm<Eigen::Infinity>();
-  static const Eigen::VectorXd none;
-  const auto error_of = [&](const Eigen::VectorXd& z) {
-    const Eigen::VectorXd w = problem.slack(z);
-    return scaled_natural_residual(z, w, none, none, z_scale(z, none, none), W);
-  };
+  const auto error_of = [&](const Eigen::VectorXd& z) { return relative_error(problem, z); };
   // The crossover to the vertex the interior point approaches (from its active rows), tried once
   // the interior point is within kCrossoverReach of the tolerance's square root.
   Eigen::VectorXd vertex;
@@ -224,12 +227,7 @@ Result pgs_on_factors(const FactoredLcp& problem, const SolveOptions& options) {
   const Eigen::Index n = problem.size();
   const Eigen::VectorXd z0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(n)).cwiseMax(0.0);
   const detail::ConeProgram program = detail::ConeProgram::restricted(problem.A, problem.inverse_mass);
-  const long double W = problem.c.lpNorm<Eigen::Infinity>();
-  static const Eigen::VectorXd none;
-  const auto error_of = [&](const Eigen::VectorXd& z) {
-    const Eigen::VectorXd w = problem.slack(z);
-    return scaled_natural_residual(z, w, none, none, z_scale(z, none, none), W);
-  };
+  const auto error_of = [&](const Eigen::VectorXd& z) { return relative_error(problem, z); };
   const int sweeps = options.iteration_limit(kDefaultSweeps);
   auto [z, error] = polish(program, problem.c, z0, sweeps, kPolishEvery, options.tolerance, error_of);
   result.z = std::move(z);
@@ -287,10 +285,7 @@ Lcp FactoredLcp::assembled() const {
 
 Result solve(const FactoredLcp& problem, Method method, const SolveOptions& options) {
   if (method == Method::InteriorPoint || method == Method::Auto || method == Method::Pgs) {
-    Result result = detail::solve_through<FactoredLcpSteps>(problem, method, options);
-    // The trivial answers (c >= 0, empty) name the interior point; pgs asked is pgs answered.
-    if (method == Method::Pgs) result.method = Method::Pgs;
-    return result;
+    return detail::solve_through<FactoredLcpSteps>(problem, method, options);
   }
   // The other methods run on the formed LCP (validated here first, so that a bad A or M⁻¹ is named).
   problem.validate();

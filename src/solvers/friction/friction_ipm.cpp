@@ -44,21 +44,6 @@ double step_to_boundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
   return alpha;
 }
 
-/// A compressed square pattern of zeros with the given (row, col) entries (a lower triangle).
-ColSparse zero_pattern(Eigen::Index n, const std::vector<Eigen::Triplet<double>>& entries) {
-  ColSparse matrix(n, n);
-  matrix.setFromTriplets(entries.begin(), entries.end());
-  matrix.makeCompressed();
-  return matrix;
-}
-
-/// Where entry (row, col) of a compressed column-major pattern sits in its value array.
-Eigen::Index position_in(const ColSparse& matrix, Eigen::Index row, Eigen::Index col) {
-  const int* begin = matrix.innerIndexPtr() + matrix.outerIndexPtr()[col];
-  const int* end = matrix.innerIndexPtr() + matrix.outerIndexPtr()[col + 1];
-  return static_cast<Eigen::Index>(std::lower_bound(begin, end, static_cast<int>(row)) - matrix.innerIndexPtr());
-}
-
 /// M + Aᵀ D A, its lower triangle on a pattern fixed once: where each product A_ka D_k A_kb of
 /// row k lands in the value array is found at construction, so that a step only scatters.
 class NewtonMatrix {
@@ -74,8 +59,14 @@ class NewtonMatrix {
         }
       }
     }
-    matrix_ = zero_pattern(nf, entries);
-    const auto at = [&](Eigen::Index row, Eigen::Index col) { return position_in(matrix_, row, col); };
+    matrix_.resize(nf, nf);
+    matrix_.setFromTriplets(entries.begin(), entries.end());
+    matrix_.makeCompressed();
+    const auto at = [&](Eigen::Index row, Eigen::Index col) {
+      const int* begin = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col];
+      const int* end = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col + 1];
+      return static_cast<Eigen::Index>(std::lower_bound(begin, end, static_cast<int>(row)) - matrix_.innerIndexPtr());
+    };
     for (Eigen::Index j = 0; j < nf; ++j) diagonal_.push_back(at(j, j));
     for (Eigen::Index k = 0; k < program.A.outerSize(); ++k) {
       for (RowSparse::InnerIterator a(program.A, k); a; ++a) {
