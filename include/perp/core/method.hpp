@@ -34,12 +34,14 @@ enum class Method {
           ///< (solvers/friction_contact.hpp)
   NewtonAc,  ///< "newton-ac": frictional contact only; semismooth Newton on the Alart–Curnier function
   Prox,      ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
+  Admm,      ///< "admm": frictional contact only; ADMM with de Saxcé's shift and a spectral penalty, one sparse
+             ///< factor of W + τI (on H M⁻¹ Hᵀ's factors where W is not formed)
   Auto,      ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
 };
 
 namespace detail {
 /// The one name table of `Method`, in declaration order (detail::EnumName, core/enum_names.hpp).
-inline constexpr std::array<EnumName<Method>, 18> kMethodNames{{
+inline constexpr std::array<EnumName<Method>, 19> kMethodNames{{
     {Method::Enum, "enum"},
     {Method::Lemke, "lemke"},
     {Method::Murty, "murty"},
@@ -57,6 +59,7 @@ inline constexpr std::array<EnumName<Method>, 18> kMethodNames{{
     {Method::Nsgs, "nsgs"},
     {Method::NewtonAc, "newton-ac"},
     {Method::Prox, "prox"},
+    {Method::Admm, "admm"},
     {Method::Auto, "auto"},
 }};
 static_assert(in_declaration_order(kMethodNames) && kMethodNames.back().value == Method::Auto);
@@ -64,7 +67,7 @@ static_assert(in_declaration_order(kMethodNames) && kMethodNames.back().value ==
 
 /// The method's name: "enum", "lemke", "murty", "block-pivoting", "pgs", "psor", "newton-fb", "newton-min",
 /// "penalized-fb", "smoothing", "path", "interior-point", "dantzig", "schur", "nsgs", "newton-ac",
-/// "prox", "auto"; "unknown-method" for a value outside the enum. constexpr, so that the method
+/// "prox", "admm", "auto"; "unknown-method" for a value outside the enum. constexpr, so that the method
 /// table's rows (solvers/method.cpp) take their names from it.
 [[nodiscard]] constexpr std::string_view method_name(Method method) {
   return detail::name_in(detail::kMethodNames, method, "unknown-method");

@@ -66,6 +66,8 @@ constexpr std::array kTable{
         "semismooth Newton on the Alart-Curnier function"),
     row(Method::Prox, kFriction, false, "10000 sweeps (all inner sweeps)", "",
         "proximal-point outer loop on W + rho I around nsgs"),
+    row(Method::Admm, kFriction, false, "5000 iterations", "",
+        "ADMM with de Saxce's shift and a spectral penalty on one sparse factor of W + tau I"),
     row(Method::Auto, kLcp | kBox | kMlcp | kNonlinear | kFriction, false, "that of each method tried", "",
         "picks an order from the problem's structure and falls back"),
 };

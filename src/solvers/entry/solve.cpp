@@ -139,6 +139,7 @@ Result run_method(const Lcp& problem, Method method, const SolveOptions& options
     case Method::Nsgs:
     case Method::NewtonAc:
     case Method::Prox:
+    case Method::Admm:
       break;
   }
   throw InvalidProblem("method '" + to_string(method) + "' does not accept an Lcp");

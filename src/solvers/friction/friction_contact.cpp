@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "entry/detail.hpp"
+#include "admm.hpp"
 #include "friction_ipm.hpp"
 #include "friction_lemke.hpp"
 #include "friction_newton.hpp"
@@ -317,6 +318,12 @@ Result run_method(const FrictionContact& problem, Method method, const SolveOpti
     }
     case Method::Prox:
       return detail::solve_prox(problem, options, r0);
+    case Method::Admm: {
+      FrictionContactResiduals residuals;
+      Result result = detail::solve_admm(problem, options, r0, residuals);
+      fresh = residuals;
+      return result;
+    }
     case Method::Lemke:
       return detail::solve_friction_lemke(problem, options);
     case Method::Auto:
@@ -422,6 +429,13 @@ struct FactoredFrictionContactSteps {
 Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem, Method method,
                                          const SolveOptions& options) {
   fresh.reset();
+  if (method == Method::Admm) {
+    FrictionContactResiduals residuals;
+    Result result = detail::solve_admm_factored(problem.H, problem.inverse_mass, shell, options,
+                                                start_of(options, problem.size()), residuals);
+    fresh = residuals;
+    return result;
+  }
   if (method != Method::InteriorPoint && method != Method::Nsgs && method != Method::Auto) {
     FrictionContactSteps formed;
     Result result = detail::attempt(formed, problem.assembled(), method, options);

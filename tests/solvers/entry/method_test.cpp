@@ -16,7 +16,7 @@ namespace perp::solvers_method_test {
 namespace {
 
 TEST(Method, StableNamesRoundTrip) {
-  EXPECT_EQ(all_methods().size(), 18u);
+  EXPECT_EQ(all_methods().size(), 19u);
   for (const Method m : all_methods()) EXPECT_EQ(from_string<Method>(to_string(m)), m);
   EXPECT_EQ(to_string(Method::Enum), "enum");
   EXPECT_EQ(to_string(Method::Lemke), "lemke");
@@ -29,6 +29,7 @@ TEST(Method, StableNamesRoundTrip) {
   EXPECT_EQ(to_string(Method::Nsgs), "nsgs");
   EXPECT_EQ(to_string(Method::NewtonAc), "newton-ac");
   EXPECT_EQ(to_string(Method::Prox), "prox");
+  EXPECT_EQ(to_string(Method::Admm), "admm");
   EXPECT_EQ(to_string(Method::Auto), "auto");
 }
 
@@ -48,10 +49,10 @@ TEST(Method, ResultNamesItsMethod) {
 
 TEST(Method, LcpMethodsLeaveOutTheOtherTypesOwn) {
   const std::vector<Method> lcp = lcp_methods();
-  for (const Method own : {Method::Schur, Method::Nsgs, Method::NewtonAc, Method::Prox}) {
+  for (const Method own : {Method::Schur, Method::Nsgs, Method::NewtonAc, Method::Prox, Method::Admm}) {
     EXPECT_EQ(std::count(lcp.begin(), lcp.end(), own), 0) << to_string(own);
   }
-  EXPECT_EQ(lcp.size(), all_methods().size() - 4);
+  EXPECT_EQ(lcp.size(), all_methods().size() - 5);
 }
 
 TEST(Method, UnknownNameIsAnError) {
@@ -62,7 +63,7 @@ TEST(Method, UnknownNameIsAnError) {
     EXPECT_THAT(e.what(), testing::HasSubstr("unknown method 'Lemke'"));
     EXPECT_THAT(e.what(), testing::HasSubstr("enum, lemke, murty, block-pivoting, pgs, psor, newton-fb, newton-min, "
                                              "penalized-fb, smoothing, path, interior-point, dantzig, schur, nsgs, "
-                                             "newton-ac, prox, auto"));
+                                             "newton-ac, prox, admm, auto"));
   }
 }
 
@@ -97,7 +98,7 @@ TEST(MethodTable, ListsOfEachTypeComeFromIt) {
                                                                       Method::Path, Method::Auto}));
   EXPECT_EQ(methods_for(ProblemKind::FrictionContact),
             (std::vector<Method>{Method::Lemke, Method::InteriorPoint, Method::Nsgs, Method::NewtonAc, Method::Prox,
-                                 Method::Auto}));
+                                 Method::Admm, Method::Auto}));
   EXPECT_EQ(method_names_for(ProblemKind::Nonlinear), "newton-fb, newton-min, penalized-fb, smoothing, path or auto");
   for (const Method m : all_methods()) {
     EXPECT_EQ(accepts_nonlinear(m), method_info(m).accepts_kind(ProblemKind::Nonlinear)) << m;
