@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Moreau–Jean time stepping (θ-method) for planar rigid bodies in unilateral, frictional
-/// contact (chapter §1.7, "一个时间步的完整流程"; Jean 1999, Acary–Brogliato 2008 §10).
+/// contact ([chapter] §1.7, "一个时间步的完整流程"; Jean 1999, Acary–Brogliato 2008 §10).
 ///
 /// One step of size h from (q_k, v_k):
 ///   1. detect contacts; a contact is active when its predicted gap g + h/2 · ġ <= 0

@@ -71,7 +71,7 @@ struct PivotVariable {
   friend bool operator==(const PivotVariable&, const PivotVariable&) = default;
 };
 
-/// The chapter's name of a pivot variable, 1-based as the chapter writes its tableaux: w_0 is "w1",
+/// The name of a pivot variable in [chapter] §1.4, 1-based as its tableaux write it: w_0 is "w1",
 /// z_{n−1} is "zn", and "z0" is the artificial variable only.
 [[nodiscard]] std::string to_string(const PivotVariable& variable);
 
