@@ -1,4 +1,4 @@
-// `perp cones`: the complementary cones of a 2×2 LCP in q-space (chapter §1.2).
+// `perp cones`: the complementary cones of a 2×2 LCP in q-space ([chapter] §1.2).
 //
 // w − M z = q with w = I w: q = Σ_{i ∉ α} w_i e_i + Σ_{i ∈ α} z_i (−M_{·i}), so LCP(q, M) has a
 // solution with support α exactly when q lies in the cone spanned by the columns C_α (e_i for

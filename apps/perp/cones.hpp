@@ -16,7 +16,7 @@ struct ConesArguments {
 /// Adds `perp cones FILE [--plot FILE.png|svg] [--json]`.
 CLI::App* add_cones_command(CLI::App& app, ConesArguments& args);
 
-/// For an LCP with a 2×2 M: the four complementary cones in q-space (chapter §1.2), which of
+/// For an LCP with a 2×2 M: the four complementary cones in q-space ([chapter] §1.2), which of
 /// them hold q, the solutions, and what the picture shows of Q (every q covered) and uniqueness
 /// (no two cones overlap). Returns 0; throws `InvalidProblem` for another size or type.
 int run_cones(const ConesArguments& args);

@@ -1,4 +1,4 @@
-// perp demo: the reference chapter's worked examples, then a few problems of Siconos' corpus.
+// perp demo: the worked examples of [chapter] (docs/references.md), then a few problems of Siconos' corpus.
 #include "demo.hpp"
 
 #include <cmath>
@@ -18,7 +18,7 @@ std::string vector_text(const Eigen::VectorXd& v) { return format_vector(v, 8, 6
 
 struct Example {
   std::string title;
-  std::string expected;  // what the chapter (or the file's origin) says
+  std::string expected;  // what [chapter] (or the file's origin) says
   Lcp problem;
   Method method;
   SolveOptions options;
@@ -123,7 +123,7 @@ int run_demo(const std::string& data_dir) {
        [](const Result& r) { return r.solved() && near(r.z, Eigen::Vector2d(5, 5), 1e-10); },
        true});
   {
-    // An NCP (chapter 1.6): F(z) = (2 z0 + z1^2 - 1, z1 - z0 + 1); by hand z = (1/2, 0), F = (0, 1/2).
+    // An NCP ([chapter] §1.6): F(z) = (2 z0 + z1^2 - 1, z1 - z0 + 1); by hand z = (1/2, 0), F = (0, 1/2).
     Ncp ncp;
     ncp.n = 2;
     ncp.F = [](const Eigen::VectorXd& z) {
@@ -171,7 +171,7 @@ int run_demo(const std::string& data_dir) {
           "Box LCP, a sliding contact: v = (-1, 2), mu = 0.5, -mu z_n <= z_t <= mu z_n (friction coupling), dantzig");
   contact(0.3, -0.3, 0, "Box LCP, a sticking contact: v = (-1, 0.3), mu = 0.5, dantzig");
   {
-    // MLCP (chapter 1.2): 2u + v0 − v1 − 4 = 0, 0 <= v ⊥ (−u + v0 − 1, u + v1 + 1) >= 0; by hand
+    // MLCP ([chapter] §1.2): 2u + v0 − v1 − 4 = 0, 0 <= v ⊥ (−u + v0 − 1, u + v1 + 1) >= 0; by hand
     // u = 1, v = (2, 0), w = (0, 2).
     const Mlcp mlcp{Eigen::MatrixXd::Constant(1, 1, 2.0),
                     Eigen::Matrix2d::Identity(),
@@ -189,7 +189,7 @@ int run_demo(const std::string& data_dir) {
     unexpected += ok ? 0 : 1;
   }
   {
-    // The chapter's exercise (1.2): min_{x >= 0} ½ xᵀ[[2, 1], [1, 2]]x − 3x0 − 3x1. Its KKT LCP is
+    // The exercise of [chapter] §1.2: min_{x >= 0} ½ xᵀ[[2, 1], [1, 2]]x − 3x0 − 3x1. Its KKT LCP is
     // M = [[2, 1], [1, 2]], q = (−3, −3): x = (1, 1), ν = 0, objective ½·6 − 6 = −3.
     const Qp qp{Eigen::Matrix2d{{2, 1}, {1, 2}}, Eigen::Vector2d(-3, -3), Eigen::MatrixXd(0, 2), Eigen::VectorXd(0)};
     const QpResult r = solve(qp, Method::Auto, {.tolerance = 1e-12});

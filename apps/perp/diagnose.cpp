@@ -1,4 +1,4 @@
-// `perp diagnose`: the chapter's troubleshooting table (its Appendix A flow and the failure modes
+// `perp diagnose`: the troubleshooting table of [chapter] (its Appendix A flow and the failure modes
 // of §1.3–§1.7) as a command, on public library calls only.
 #include "diagnose.hpp"
 
@@ -158,7 +158,7 @@ bool is_newton(Method m) {
 }
 
 /// For a frictional problem that fails: the μ at which the solution disappears (auto with μ
-/// scaled by 0, 1/8, …, 4), and whether the chapter's fix, lowering μ (halved), helps.
+/// scaled by 0, 1/8, …, 4), and whether the fix of [chapter], lowering μ (halved), helps.
 template <typename P, typename Scale>
 ordered_json friction_finding(const P& problem, double max_mu, const SolveOptions& options, Scale with_factor) {
   ordered_json rows = ordered_json::array();

@@ -16,7 +16,7 @@ struct DiagnoseArguments {
 /// Adds `perp diagnose FILE [--json] [--tol T]`.
 CLI::App* add_diagnose_command(CLI::App& app, DiagnoseArguments& args);
 
-/// The chapter's troubleshooting table as a command: for a problem file (LCP, box LCP, MLCP, QP,
+/// The troubleshooting table of [chapter] as a command: for a problem file (LCP, box LCP, MLCP, QP,
 /// frictional contact) or a scene, the matrix classes and what they imply, a condition estimate,
 /// the scaling, the methods in the recommended order with their outcomes and residual-curve
 /// shapes, and for a failure the likely causes with evidence and the suggested fixes, each tried.

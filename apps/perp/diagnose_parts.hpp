@@ -32,7 +32,7 @@ inline nlohmann::ordered_json finding(const std::string& cause, const std::strin
 }
 
 /// A scene: run it (files staged in a scratch folder, never committed), look at the unsolved
-/// steps and at the overlaps over time (drift), and try the chapter's fixes (diagnose_scene.cpp).
+/// steps and at the overlaps over time (drift), and try the fixes of [chapter] (diagnose_scene.cpp).
 nlohmann::ordered_json diagnose_scene(const contact::Scene& scene);
 
 }  // namespace perp::cli::diagnose_detail

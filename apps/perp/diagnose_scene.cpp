@@ -1,4 +1,4 @@
-// `perp diagnose` on a scene: the run's unsolved steps and overlaps (drift), and the chapter's
+// `perp diagnose` on a scene: the run's unsolved steps and overlaps (drift), and [chapter]'s
 // fixes for them (stabilization, a lower μ), each tried.
 #include <unistd.h>
 

@@ -9,7 +9,7 @@
 namespace perp::cli {
 
 /// One event as a JSON object: "method", "kind", "iteration", then the fields the event fills
-/// (`TraceEvent`), pivot variables by their chapter names ("w1", "z2", "z0"), non-finite numbers
+/// (`TraceEvent`), pivot variables by their names in [chapter] §1.4 ("w1", "z2", "z0"), non-finite numbers
 /// (a ratio test row that is no candidate) as null.
 [[nodiscard]] nlohmann::ordered_json trace_event_json(const TraceEvent& event);
 

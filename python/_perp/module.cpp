@@ -217,7 +217,7 @@ class Fields {
 Method method_option(const std::string& name) { return from_string<Method>(name); }
 
 // A trace event as the dict the Python callback receives: the keys of `perp solve --trace --json`
-// (docs/cli.md), pivot variables by their chapter names, lists as Python lists.
+// (docs/cli.md), pivot variables by their names in [chapter] §1.4, lists as Python lists.
 // (for_each_field, options.hpp), with Python floats as they are (+inf stays inf).
 py::dict trace_event_dict(const TraceEvent& e) {
   py::dict d;

@@ -1,6 +1,6 @@
 """perp: linear and nonlinear complementarity problems, frictional contact, planar contact dynamics.
 
-A five-line LCP (the two-contact block of the chapter, lambda = (5, 5)):
+A five-line LCP (the two-contact block of [chapter] §1.2, docs/references.md; lambda = (5, 5)):
 
 >>> import perp
 >>> r = perp.solve([[1.75, 0.25], [0.25, 1.75]], [-10, -10], method="lemke")

@@ -89,7 +89,7 @@ def painleve_map(theta_dot: float = 0.0, mass: float = 1.0, half_length: float =
 
 
 def cones(M, q=None, ax=None, radius: Optional[float] = None):
-    """The four complementary cones of a 2×2 M in q-space (chapter §1.2): cone α is spanned by
+    """The four complementary cones of a 2×2 M in q-space ([chapter] §1.2 in docs/references.md): cone α is spanned by
     −M[:, i] for i in α and e_i otherwise. Since q = w − M z = Σ w_i e_i + Σ z_i (−M[:, i]), LCP(q, M)
     has a solution with support α exactly when q lies in cone α: the cones covering the plane means
     M is a Q-matrix, overlapping cones mean non-uniqueness. With q, marks q and lists its solutions

@@ -67,7 +67,7 @@ TEST(MatrixClassNames, RoundTripAndAreLowerCase) {
   EXPECT_THROW((void)from_string<MatrixClass>("P"), InvalidProblem);
 }
 
-// Chapter §1.3, exercise 1: is each matrix P, is it PSD? By hand: (a) minors 2, 3, 6 and
+// [chapter] §1.3, exercise 1: is each matrix P, is it PSD? By hand: (a) minors 2, 3, 6 and
 // symmetric part [[2, .5], [.5, 3]] PD; (b) minors 1, 1, 3, symmetric part [[1, .5], [.5, 1]] PD;
 // (c) minors 1, 1, 1 but symmetric part [[1, -1.5], [-1.5, 1]] has eigenvalue -0.5, and
 // x = (1, 1) gives xᵀMx = -1.
@@ -181,7 +181,7 @@ TEST(Classify, P0ButNotP) {
 }
 
 TEST(Classify, ZButNotMMatrix) {
-  // [[1, -2], [-2, 1]] (the chapter's trap 5 matrix): Z, det = -3; x = (1, 1) gives -2.
+  // [[1, -2], [-2, 1]] (the trap 5 matrix of [chapter]): Z, det = -3; x = (1, 1) gives -2.
   const MatrixReport r = checked(matrix({{1, -2}, {-2, 1}}));
   EXPECT_EQ(holds(r, MatrixClass::Z), true);
   EXPECT_EQ(holds(r, MatrixClass::MMatrix), false);

@@ -21,7 +21,7 @@ using ::testing::HasSubstr;
 TEST(Body, DefaultInertiaFromTheShape) {
   EXPECT_DOUBLE_EQ(disk("d", 0.5, 2.0, {0, 0}).moment_of_inertia(), 2.0 * 0.25 / 2);
   EXPECT_DOUBLE_EQ(box("b", 3.0, 4.0, 12.0, {0, 0}).moment_of_inertia(), 12.0 * 25.0 / 12);
-  // Rod of length 2l: m l² / 3 about the centre (chapter §1.7).
+  // Rod of length 2l: m l² / 3 about the centre ([chapter] §1.7).
   EXPECT_DOUBLE_EQ(rod("r", 2.0, 3.0, {0, 0}, 0).moment_of_inertia(), 3.0 * 1.0 / 3);
 }
 

@@ -47,7 +47,7 @@ TEST(Jacobian, RowsGiveTheRelativePointVelocity) {
 
 TEST(Delassus, ChapterTwoContactBlock) {
   // §1.2: A = [[1/m + L²/4I, 1/m − L²/4I], [.., ..]]. With m = 1, I = 1/12, L = 1 the term
-  // L²/4I is 3, so A = [[4, −2], [−2, 4]]; the chapter prints 3/4 and [[7/4, 1/4], [1/4, 7/4]],
+  // L²/4I is 3, so A = [[4, −2], [−2, 4]]; [chapter] prints 3/4 and [[7/4, 1/4], [1/4, 7/4]],
   // an arithmetic slip that leaves its answer λ = (5, 5) unchanged: both matrices have row sums
   // 2/m, so A·(5, 5) = (10, 10) either way (signorini_test checks λ).
   const World world = test::chapter_block();
@@ -82,7 +82,7 @@ TEST(Delassus, SparseEqualsDenseEqualsExplicitInverse) {
   const Eigen::MatrixXd reference = J * mass.inverse() * J.transpose();
   EXPECT_LT((dense - reference).cwiseAbs().maxCoeff(), 1e-13);
   EXPECT_LT((sparse - reference).cwiseAbs().maxCoeff(), 1e-13);
-  // Positive semidefinite, as the chapter says (§1.2).
+  // Positive semidefinite, as [chapter] says (§1.2).
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(dense);
   EXPECT_GT(eigen.eigenvalues().minCoeff(), -1e-12);
 }

@@ -36,7 +36,7 @@ inline Body rod(const std::string& name, double length, double mass, Eigen::Vect
   return body;
 }
 
-/// The chapter's §1.2 block: m = 1, I = 1/12, width L = 1, resting on the ground (height 0.5).
+/// The block of [chapter] §1.2: m = 1, I = 1/12, width L = 1, resting on the ground (height 0.5).
 inline World chapter_block() {
   World world;
   Body block = box("block", 1.0, 0.5, 1.0, {0.0, 0.25});

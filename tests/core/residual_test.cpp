@@ -11,7 +11,7 @@ namespace perp::core_residual_test {
 namespace {
 
 TEST(Residual, ZeroAtTheChaptersBlockSolution) {
-  // Two-contact block, chapter §1.2: λ = (5, 5) solves A λ + b = 0.
+  // Two-contact block, [chapter] §1.2: λ = (5, 5) solves A λ + b = 0.
   Lcp block{Eigen::Matrix2d{{1.75, 0.25}, {0.25, 1.75}}, Eigen::Vector2d{-10, -10}};
   const Residuals r = residuals(block, Eigen::Vector2d(5, 5));
   EXPECT_EQ(r.natural, 0.0);

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Matrix classes of LCP theory, each decided with a witness anyone can check
-/// (Cottle–Pang–Stone ch. 3; chapter §1.3). Depends on core only.
+/// (Cottle–Pang–Stone ch. 3; [chapter] §1.3). Depends on core only.
 ///
 /// `classify(M)` answers, for every class, `holds` (true, false, or unset when it cannot be
 /// decided within the size limits), how it was decided, and for a false answer a witness: a

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Contact detection with signed gaps (chapter §1.5: g_N > 0 apart, = 0 touching, < 0 overlap).
+/// Contact detection with signed gaps ([chapter] §1.5: g_N > 0 apart, = 0 touching, < 0 overlap).
 ///
 /// Pairs handled: every shape against the ground and the planes; disk–disk; disk–box; box–box;
 /// rod–disk; rod–box; rod–rod (fixed bodies touch only bodies that are not fixed; a rod end against another rod keeps its side in `World::rod_sides`). A contact is reported when its gap is at most `margin`, so that time stepping can

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Contact Jacobians and the Delassus operator W = J M⁻¹ Jᵀ (chapter §1.2, eq. for A).
+/// Contact Jacobians and the Delassus operator W = J M⁻¹ Jᵀ ([chapter] §1.2, eq. for A).
 ///
 /// Row k of the normal Jacobian J_N maps the generalised velocity v (3 per body: vx, vy, omega)
 /// to the normal relative velocity of contact k, ġ_N = n · (v_a + ω_a × r_a − v_b − ω_b × r_b);

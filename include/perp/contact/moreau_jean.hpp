@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Moreau–Jean time stepping (θ-method) for planar rigid bodies in unilateral, frictional
-/// contact (chapter §1.7, "一个时间步的完整流程"; Jean 1999, Acary–Brogliato 2008 §10).
+/// contact ([chapter] §1.7, "一个时间步的完整流程"; Jean 1999, Acary–Brogliato 2008 §10).
 ///
 /// One step of size h from (q_k, v_k):
 ///   1. detect contacts; a contact is active when its predicted gap g + h/2 · ġ <= 0
@@ -83,7 +83,7 @@ struct MoreauJeanOptions {
   /// separation velocity u_N⁺ >= β (−g − slop)/h, so that its overlap shrinks by the factor
   /// (1 − β) a step. 0 = off. Default 0.2 with `split_impulse` (the drift correction is on by
   /// default): the plain scheme keeps an overlap of up to h |v|/2 per impact for ever (11 cm in a
-  /// poured heap of 1 000 disks, bench/README.md "The packed step"). Without `split_impulse`, the
+  /// poured heap of 1 000 disks, bench/HISTORY.md "The packed step"). Without `split_impulse`, the
   /// velocity it adds stays after the overlap is gone (a small bounce).
   double baumgarte = 0.2;
   /// Overlap tolerated before `baumgarte` acts (metres, >= 0). Default 5 mm (Box2D's linear slop):
@@ -132,7 +132,7 @@ struct MoreauJeanOptions {
   /// Larger values buy exactness with time, and the time is the path's length: on the packed steps
   /// of a 1 000-disk heap (800–1 340 contacts), where the iterative methods stall at relative errors
   /// of 1e-6–1e-3, the sparse Lemke solved steps in 3 900–57 000 pivots and 1–45 s, and others ran
-  /// past 100 000 pivots (bench/README.md, "Sparse Lemke on the packed heaps").
+  /// past 100 000 pivots (bench/HISTORY.md, "Sparse Lemke on the packed heaps").
   Eigen::Index dense_pivoting_max_size = 1000;
   /// Keep each step's frictional contact problem in `StepReport::problem` (what `perp simulate
   /// --dump` writes as fclib files). Only the Coulomb model on a method of

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Painlevé's sliding rod (chapter §1.7), with α and β derived here from Newton–Euler (the
-/// chapter's printed closed form of α is garbled).
+/// Painlevé's sliding rod ([chapter] §1.7), with α and β derived here from Newton–Euler
+/// ([chapter]'s printed closed form of α is garbled).
 ///
 /// A uniform rod of length 2l, mass m, I = m l²/3 about its centre. θ ∈ (0, π/2) is the angle
 /// between the rod and the ground; the contact end A lies below the centre:

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Signorini's condition at its three levels (chapter §1.5), each as a function that returns the
+/// Signorini's condition at its three levels ([chapter] §1.5), each as a function that returns the
 /// perp problem it builds, and the frictional velocity-level problems of a time step.
 ///
 ///   position      0 <= g_N(q) ⊥ λ_N >= 0   decides which contacts are active (by the gap)
@@ -81,7 +81,7 @@ struct ContactSpace {
 
 // ---- acceleration level ---------------------------------------------------------------------
 
-/// The chapter's §1.2 problem LCP(b, W): W = J_N M⁻¹ J_Nᵀ, b = J_N M⁻¹ f + J̇_N v, with f the
+/// The problem of [chapter] §1.2, LCP(b, W): W = J_N M⁻¹ J_Nᵀ, b = J_N M⁻¹ f + J̇_N v, with f the
 /// weight of every body (m · gravity). λ are contact forces, w the gap accelerations g̈_N.
 /// J̇_N v holds the centripetal terms −ω² r·n of contact points fixed on a body (box corners,
 /// rod ends; zero for a disk, whose contact point is not body-fixed); for body–body contacts
@@ -92,7 +92,7 @@ struct ContactSpace {
 /// Acceleration level while sliding with a known direction (Painlevé's setting): the friction
 /// force is λ_T = −μ s λ_N with s_k = sign of the sliding velocity along the tangent, so
 /// g̈_N = J_N M⁻¹ (J_N − μ S J_T)ᵀ λ_N + b. The matrix is not symmetric and, for large μ, not a
-/// P-matrix (chapter §1.7). `sliding` holds s_k ∈ {−1, +1}, one per contact.
+/// P-matrix ([chapter] §1.7). `sliding` holds s_k ∈ {−1, +1}, one per contact.
 [[nodiscard]] Lcp sliding_acceleration_level_lcp(const World& world, const std::vector<Contact>& contacts,
                                                  const Eigen::Vector2d& gravity, double friction,
                                                  const Eigen::VectorXd& sliding);

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The frictional contact problem of contact mechanics (chapter §1.5; Siconos'
+/// The frictional contact problem of contact mechanics ([chapter] §1.5; Siconos'
 /// FrictionContactProblem): Coulomb friction in De Saxcé's form, a second-order-cone
 /// complementarity problem over nc contacts in dimension d ∈ {2, 3}.
 

@@ -6,7 +6,7 @@
 
 namespace perp {
 
-/// Find z with w = M z + q, 0 <= z ⊥ w >= 0 (Cottle–Pang–Stone §1.1; chapter §1.2).
+/// Find z with w = M z + q, 0 <= z ⊥ w >= 0 (Cottle–Pang–Stone §1.1; [chapter] §1.2).
 struct Lcp {
   Eigen::MatrixXd M;  ///< n×n, dense. Need not be symmetric.
   Eigen::VectorXd q;  ///< n.

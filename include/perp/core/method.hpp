@@ -15,28 +15,33 @@
 namespace perp {
 
 enum class Method {
-  Enum,         ///< "enum": every active set α ⊆ {1..n}, n <= 25 (solvers/enumeration.hpp)
-  Lemke,        ///< "lemke": complementary pivoting with lexicographic ratio test (solvers/lemke.hpp)
-  Murty,        ///< "murty": least-index principal pivoting, finite on P-matrices (solvers/murty.hpp)
+  Enum,         ///< "enum": every active set α ⊆ {1..n}, n <= 25 (src/solvers/pivoting/enumeration.hpp)
+  Lemke,        ///< "lemke": complementary pivoting with lexicographic ratio test (src/solvers/pivoting/lemke.hpp)
+  Murty,        ///< "murty": least-index principal pivoting, finite on P-matrices (src/solvers/pivoting/murty.hpp)
   BlockPivoting,  ///< "block-pivoting": Júdice–Pires block principal pivoting with Murty's rule as backup,
-                  ///< finite on P-matrices (src/solvers/block_pivoting.hpp)
-  Pgs,          ///< "pgs": projected Gauss–Seidel (solvers/pgs.hpp)
-  Psor,         ///< "psor": projected SOR with relaxation ω ∈ (0, 2) (solvers/pgs.hpp)
-  NewtonFb,     ///< "newton-fb": semismooth Newton on Fischer–Burmeister, Armijo on ½‖Φ‖² (solvers/newton.hpp)
+                  ///< finite on P-matrices (src/solvers/pivoting/block_pivoting.hpp)
+  Pgs,          ///< "pgs": projected Gauss–Seidel (src/solvers/splitting/pgs.hpp)
+  Psor,         ///< "psor": projected SOR with relaxation ω ∈ (0, 2) (src/solvers/splitting/pgs.hpp)
+  NewtonFb,     ///< "newton-fb": semismooth Newton on Fischer–Burmeister, Armijo on ½‖Φ‖²
+                ///< (src/solvers/newton/newton.hpp)
   NewtonMin,    ///< "newton-min": semismooth Newton on min(z, F(z)), line search on the FB merit
   PenalizedFb,  ///< "penalized-fb": semismooth Newton on the penalized FB of Chen–Chen–Kanzow
-  Smoothing,    ///< "smoothing": Newton on the smoothed FB with μ → 0, warm-started (solvers/newton.hpp)
-  Path,         ///< "path": PATH-class path search on the pivoted linearizations of the normal map (src/solvers/path.hpp; docs/solvers.md)
-  InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs (solvers/interior_point.hpp)
-  Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP (solvers/dantzig.hpp)
-  Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement (solvers/mlcp.hpp)
+  Smoothing,    ///< "smoothing": Newton on the smoothed FB with μ → 0, warm-started (src/solvers/newton/newton.hpp)
+  Path,         ///< "path": PATH-class path search on the pivoted linearizations of the normal map
+                ///< (src/solvers/newton/path.hpp; docs/solvers.md)
+  InteriorPoint,  ///< "interior-point": Mehrotra predictor–corrector, monotone LCPs
+                  ///< (src/solvers/newton/interior_point.hpp)
+  Dantzig,  ///< "dantzig": Cottle–Dantzig principal pivoting for box LCPs, as in ODE's dSolveLCP
+            ///< (src/solvers/pivoting/dantzig.hpp)
+  Schur,  ///< "schur": MLCP only; eliminates u by A⁻¹ and solves the LCP of the Schur complement
+          ///< (perp/solvers/mlcp.hpp)
   Nsgs,   ///< "nsgs": frictional contact only; non-smooth block Gauss–Seidel over contacts
-          ///< (solvers/friction_contact.hpp)
+          ///< (perp/solvers/friction_contact.hpp)
   NewtonAc,  ///< "newton-ac": frictional contact only; semismooth Newton on the Alart–Curnier function
   Prox,      ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
   Admm,      ///< "admm": frictional contact only; ADMM with de Saxcé's shift and a spectral penalty, one sparse
-             ///< factor of W + τI (on H M⁻¹ Hᵀ's factors where W is not formed)
-  Auto,      ///< "auto": picks from the structure of M and falls back (solvers/solve.hpp)
+             ///< factor of W + τI (src/solvers/friction/admm.hpp; on H M⁻¹ Hᵀ's factors where W is not formed)
+  Auto,      ///< "auto": picks from the structure of M and falls back (perp/solvers/solve.hpp)
 };
 
 namespace detail {

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The mixed linear complementarity problem (chapter §1.2): equality constraints with free
+/// The mixed linear complementarity problem ([chapter] §1.2): equality constraints with free
 /// unknowns u beside complementarity pairs (v, w), as in circuits with diodes and in
 /// multibody systems with bilateral and unilateral constraints.
 

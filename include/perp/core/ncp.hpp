@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Nonlinear complementarity problems: the NCP (z >= 0 ⊥ F(z) >= 0) and the mixed
-/// complementarity problem MCP with box bounds (chapter §1.6). An `Lcp` is the NCP with
+/// complementarity problem MCP with box bounds ([chapter] §1.6). An `Lcp` is the NCP with
 /// F(z) = M z + q; the Newton methods run all three through the same code.
 
 #include <Eigen/Dense>

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// NCP functions: φ(a, b) = 0 ⇔ a >= 0, b >= 0, a·b = 0 (chapter §1.6). Each comes with its
+/// NCP functions: φ(a, b) = 0 ⇔ a >= 0, b >= 0, a·b = 0 ([chapter] §1.6). Each comes with its
 /// gradient (∂φ/∂a, ∂φ/∂b); where φ is not differentiable, an element of Clarke's
 /// generalized gradient is returned and documented.
 

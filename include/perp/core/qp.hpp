@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Convex quadratic programs and the LCP of their KKT conditions (chapter §1.2, LCP ⇔ QP).
+/// Convex quadratic programs and the LCP of their KKT conditions ([chapter] §1.2, LCP ⇔ QP).
 
 #include <Eigen/Dense>
 #include <string>

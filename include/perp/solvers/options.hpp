@@ -42,7 +42,7 @@ inline constexpr Eigen::Index kMaxEnumerationSize = 25;
 }
 /// block-pivoting: rounds, each one principal solve M_FF z_F = −q_F: max(100, 10·n). Fewer than
 /// murty's pivots because a round may exchange many indices at once (bench/'s positive definite
-/// family took 2–5 rounds at n = 100–500, bench/README.md), and a round factors a block of up to n
+/// family took 2–5 rounds at n = 100–500, bench/HISTORY.md), and a round factors a block of up to n
 /// rows, so a matrix on which the method cannot finish stops after about as much work as 10 n
 /// factorizations.
 [[nodiscard]] constexpr int default_block_rounds(Eigen::Index n) {
@@ -71,7 +71,7 @@ struct PivotVariable {
   friend bool operator==(const PivotVariable&, const PivotVariable&) = default;
 };
 
-/// The chapter's name of a pivot variable, 1-based as the chapter writes its tableaux: w_0 is "w1",
+/// The name of a pivot variable in [chapter] §1.4, 1-based as its tableaux write it: w_0 is "w1",
 /// z_{n−1} is "zn", and "z0" is the artificial variable only.
 [[nodiscard]] std::string to_string(const PivotVariable& variable);
 
@@ -306,12 +306,12 @@ struct SolveOptions {
   bool record_history = true;
   /// Measure the solve's wall-clock time into `Result::time_ms` (default on). Off, the solve reads
   /// no clock and `time_ms` is 0: for loops of many tiny solves that time themselves, where the two
-  /// clock reads are half of a 2-unknown solve (0.05 of 0.09 µs on the bench machine; bench/README.md,
+  /// clock reads are half of a 2-unknown solve (0.05 of 0.09 µs on the bench machine; bench/HISTORY.md,
   /// "The clock of a small solve").
   bool measure_time = true;
   /// Called after every iteration of lemke, murty, dantzig, pgs, psor, the Newton family and the
   /// interior-point method with what it did (`TraceEvent`; `perp solve --trace`). Unset by default:
-  /// the kernels then test it once per iteration and build nothing (bench/README.md, "Tracing").
+  /// the kernels then test it once per iteration and build nothing (bench/HISTORY.md, "Tracing").
   /// The callback runs on the solving thread; an exception it throws ends the solve.
   TraceCallback trace;
   /// Options that only Lemke reads.

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Which method to run on an LCP, from what `classify` proved about M: the chapter's Appendix A
+/// Which method to run on an LCP, from what `classify` proved about M: [chapter] Appendix A
 /// decision flow (PSD → QP/PGS/Lemke, PD → anything, size bands for Lemke and PGS), extended by
 /// the classes (P → Lemke or Murty, copositive-plus → Lemke). `Method::Auto` runs the order.
 

@@ -62,7 +62,7 @@ void active_set(const Eigen::VectorXd& z, const Eigen::VectorXd& w, std::vector<
 // no solution, else the one with the smaller residual. Dantzig drives first the indices that
 // `point` (a PGS point after `sweeps` sweeps) has positive, largest first, the clamped set's likely
 // members, then the rest in index order: on bench/'s singular contact family 35–40 % fewer
-// instructions than index order at n = 100–200 (bench/README.md, issue 19, the last section).
+// instructions than index order at n = 100–200 (bench/HISTORY.md, issue 19, the last section).
 // Where that order does not solve, index order.
 Result pivot(const Lcp& problem, const MatrixScan& scan, const SolveOptions& options, std::string& log,
              const Eigen::VectorXd& point, int sweeps) {

@@ -20,7 +20,7 @@ inline constexpr const char* kAutoLemkeSolved = "auto (n <= 40: lemke first; lem
 /// stack (detail::principal_pivot_small), then Lemke: the messages when the one or the other solves.
 /// The first names auto, the route (bpp: block principal pivoting) and its status ("ok") in 14
 /// characters, inside std::string's small buffer: no allocation, no copy to the heap (a longer text
-/// cost 13 % of the instructions of a solve at n = 2; bench/README.md, issue 19).
+/// cost 13 % of the instructions of a solve at n = 2; bench/HISTORY.md, issue 19).
 inline constexpr const char* kAutoDirectSolved = "auto (bpp): ok";
 /// Before it, where M is triangular with a positive diagonal, one pgs sweep, exact there
 /// (detail::triangular_sweep_small): its message when it solves, as short.
@@ -45,7 +45,7 @@ inline constexpr int kAutoSweepBudget = 400;
 /// whose starting block is singular goes to PGS and projected Newton before any principal pivoting
 /// (step 2' below); elsewhere straight to pivoting. The route needs 50–140 sweeps on bench/'s
 /// contact family, each costing n², against a pivoting solve's ~n pivots: side by side with
-/// dantzig (bench/README.md, the last section) it took 1.7× dantzig's time at n = 100, 1.1× at
+/// dantzig (bench/HISTORY.md, the last section) it took 1.7× dantzig's time at n = 100, 1.1× at
 /// 200 and 0.7–0.9× at 500 in compare_auto, 0.4–1.2× at 250–450 and 1.0–1.4× at 600 in a loop.
 inline constexpr Eigen::Index kAutoSettleMinSize = 200;
 inline constexpr Eigen::Index kAutoSettleMaxSize = 500;
@@ -61,7 +61,7 @@ inline constexpr int kAutoOrderSweeps = 4;
 /// auto's symmetric route starts with block principal pivoting from z = 0 only up to this size;
 /// above it, without an initial guess, PGS comes first and block pivoting starts from its point
 /// (auto_lcp.cpp, step 1). Measured on bench/'s spd and contact families, the two orders side by
-/// side (bench/README.md, "PGS before block pivoting above n = 100"): the cold start is faster at
+/// side (bench/HISTORY.md, "PGS before block pivoting above n = 100"): the cold start is faster at
 /// n = 100 on the spd family (0.062 against 0.083 ms), the two even at 105–115, PGS first faster
 /// from 110–125 on and on the contact family from 110 on (n = 200: 0.43 against 0.52 ms on spd,
 /// 0.38 against 0.50 on contact; n = 1000: 16.9 against 19.8 and 25.7 against 36.6).

@@ -66,7 +66,7 @@ void trace_vertex(const TraceCallback& trace, const char* method, TraceKind kind
 // tends to the least-norm solution (`regularized` is then set). The caller solves for a step, so
 // the least-norm one stays nearest the point: a factorization that drops the dependent rows
 // (pivoted LDLᵀ, their step 0) gave vertices with residuals 4–50 where this gives 7e-4 to 0.7, and
-// no solution (bench/README.md, the last section). False when A has no factor even shifted (not
+// no solution (bench/HISTORY.md, the last section). False when A has no factor even shifted (not
 // positive semidefinite) or x is not finite.
 bool semidefinite_solve(const Eigen::MatrixXd& block, const Eigen::VectorXd& rhs, Eigen::VectorXd& x,
                         bool& regularized) {

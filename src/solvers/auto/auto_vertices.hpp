@@ -30,7 +30,7 @@ struct Pivoting {
 
 // Vertices block pivoting may visit from the start, and from a PGS point whose active set held,
 // and the fall of the infeasible count per vertex it must keep up (else it stops). The cold
-// factor separates the families measured (bench/README.md, issue 19, "auto's cold block
+// factor separates the families measured (bench/HISTORY.md, issue 19, "auto's cold block
 // pivoting"): on positive definite M (bench/'s spd family, n = 100–1000) the count falls to
 // 0.24–0.64 of its best at every vertex; on the singular contact family it falls to 0.77–0.92 at
 // the second vertex (n = 100, 150), where 12 more vertices would cost more than dantzig.
@@ -52,7 +52,7 @@ constexpr double kWarmProgress = 0.9;
 // (semidefinite_solve: the least-norm δ where M_FF is singular), and a projected backtracking
 // search from z toward it, z(t) = max(0, z + t(vertex − z)), until f falls by an Armijo fraction.
 // The search is what block principal pivoting lacks: on a singular M its full exchanges wander
-// (bench/README.md), while f falls at every step here. Stops with a result when a vertex meets the
+// (bench/HISTORY.md), while f falls at every step here. Stops with a result when a vertex meets the
 // tolerance, else after 8 steps (kFinishSteps), at a vertex feasible to round-off yet not at the
 // tolerance, or when the search finds no decrease; `z` and `w` are then the last point (f no
 // higher than at the start).

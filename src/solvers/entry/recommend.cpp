@@ -67,7 +67,7 @@ Recommendation recommend(const MatrixReport& report, Eigen::Index n) {
   }
   // Small sizes: Lemke is exact and its pivots are few (Appendix A, n < 100). For 100 < n <= 1000
   // Appendix A names PGS or semismooth Newton: where M is proven positive definite the min-map
-  // Newton takes 3–5 steps (bench/README.md: at n = 500, 3.8 ms against Lemke's 7.9 ms); elsewhere
+  // Newton takes 3–5 steps (bench/HISTORY.md: at n = 500, 3.8 ms against Lemke's 7.9 ms); elsewhere
   // Lemke stays the safer first try.
   if (n > kRecommendNewtonFirstSize && report.proves(MatrixClass::PositiveDefinite)) {
     return make({Method::NewtonMin, Method::Lemke}, report, n,

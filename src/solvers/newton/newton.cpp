@@ -33,7 +33,7 @@ constexpr double kStallDecrease = 1e-6;
 constexpr double kProximalShift = 1e-2;
 // A proximal step that is no descent direction is solved again with μ this many times larger
 // (Newton::proximal_retry). On the ten-contacts-a-body variant of the contact family at n = 1000
-// (bench/README.md), unsolved by newton-min either way: with the full shift kProximalShift·max|J_ii|
+// (bench/HISTORY.md), unsolved by newton-min either way: with the full shift kProximalShift·max|J_ii|
 // the retried steps crawled to the 200-step limit (3–10 s); with 10 the Levenberg–Marquardt steps
 // took over and crawled too (38 s); with 100 the stall test ends it after 35 steps (0.4 s).
 constexpr double kProximalRetry = 100.0;

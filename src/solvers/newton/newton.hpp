@@ -2,7 +2,7 @@
 // A kernel of the solvers layer (private, not installed): call it through `solve`, which validates
 // the problem and options, handles the trivial case and recomputes the result from z.
 //
-/// The Newton family (chapter §1.6): semismooth Newton on an NCP-function reformulation
+/// The Newton family ([chapter] §1.6): semismooth Newton on an NCP-function reformulation
 /// Φ(z) = 0 of the LCP, NCP or MCP, globalized by a line search on the merit Ψ = ½‖Φ‖².
 ///
 /// Each component i of Φ depends on the bounds of z_i (φ is the chosen NCP function):

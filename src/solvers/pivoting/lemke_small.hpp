@@ -31,10 +31,10 @@ void refine_lemke_small(const Lcp& problem, Result& result);
 // relative_residual(problem, z, w) (core/residual.cpp) with z and w sized n, equal to it bit for bit
 // (the same long double scales and quotients; tests/solvers/auto_lcp_test.cpp compares the two): one
 // pass over q and two over z and w, without its size checks, bounds or calls (0.24k of the 2.1k
-// instructions of a small solve at n = 2: bench/README.md, issue 19). q = 0 calls relative_residual.
+// instructions of a small solve at n = 2: bench/HISTORY.md, issue 19). q = 0 calls relative_residual.
 [[nodiscard]] double relative_residual_small(const Lcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w);
 
-// Up to this size `auto` tries block principal pivoting on the stack before Lemke (bench/README.md,
+// Up to this size `auto` tries block principal pivoting on the stack before Lemke (bench/HISTORY.md,
 // "The fixed cost of small solves").
 inline constexpr Eigen::Index kAutoDirectSize = 16;
 // At most this many flips per unknown before the kernel gives up: a positive definite M needed 1–3
@@ -57,7 +57,7 @@ inline constexpr int kAutoDirectFlipsPerUnknown = 1;
 
 // Up to this size auto's second try (after the triangular sweep) examines the complementary bases
 // one by one: 2^n of them, each at most a 2×2 solve, cost less than setting up a pivoting method
-// (bench/README.md, "Two unknowns: the bases one by one").
+// (bench/HISTORY.md, "Two unknowns: the bases one by one").
 inline constexpr Eigen::Index kAutoEnumerateSize = 2;
 
 // enum's search (enumeration.cpp) on the stack for n <= kAutoEnumerateSize: the active sets α in its

@@ -22,7 +22,7 @@ using Eigen::Index;
 
 /// Pivots between two factorizations of the core. Each eta adds O(nnz of its column) to every later
 /// solve, a factorization costs a few solves' worth; measured on the packed heaps' Stewart–Trinkle
-/// LCPs (bench/README.md, "Sparse Lemke on the packed heaps").
+/// LCPs (bench/HISTORY.md, "Sparse Lemke on the packed heaps").
 constexpr int kRefactorEvery = 64;
 /// A pivot below this fraction of its column's largest entry refactorizes at once, so that no
 /// later solve runs through the large multipliers of its eta.

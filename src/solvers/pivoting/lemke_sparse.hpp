@@ -9,7 +9,7 @@
 // identity column) and product-form eta updates between refactorizations. A pivot then costs a
 // sparse solve rather than the dense kernel's O(n·k) update of B⁻¹: on the Stewart–Trinkle LCP
 // of a packed heap (3 000–4 000 unknowns, M as sparse as the Delassus matrix) seconds instead of
-// minutes (bench/README.md, "Sparse Lemke on the packed heaps").
+// minutes (bench/HISTORY.md, "Sparse Lemke on the packed heaps").
 
 #include <Eigen/SparseCore>
 

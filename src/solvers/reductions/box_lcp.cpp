@@ -112,7 +112,7 @@ Result box_auto(const BoxLcp& problem, const SolveOptions& options) {
   std::vector<Method> order;
   std::string reason;
   if (spd_like && !problem.friction.empty() && problem.size() > kFrictionPgsFirstSize) {
-    // Measured on contact problems with coupled friction (bench/README.md, compare_bullet): pgs
+    // Measured on contact problems with coupled friction (bench/HISTORY.md, compare_bullet): pgs
     // re-reads the coupled bounds at every update and solves them in tens to hundreds of sweeps,
     // while the fixed-box passes of dantzig and newton-fb converge linearly and may not settle.
     order = {Method::Pgs, Method::Dantzig, Method::NewtonFb};

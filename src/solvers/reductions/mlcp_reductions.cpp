@@ -79,7 +79,7 @@ std::string condition_text(double rcond) { return rcond > 0.0 ? text(1.0 / rcond
 // ---------------------------------------------------------------------------------------------
 // schur: u = −A⁻¹(C v + a) turns the MLCP into the LCP
 //   w_v = D u + B v + b = (B − D A⁻¹ C) v + (b − D A⁻¹ a),  0 <= v ⊥ w_v >= 0,
-// which is exactly equivalent when A is nonsingular (chapter §1.2): every solution v of the LCP
+// which is exactly equivalent when A is nonsingular ([chapter] §1.2): every solution v of the LCP
 // gives the MLCP solution (u(v), v) and conversely, so a proof of infeasibility carries over.
 
 Result solve_schur(const Mlcp& problem, const SolveOptions& options) {

@@ -34,7 +34,7 @@ std::string vector_text(const Eigen::VectorXd& v) {
 
 // Throws when Q has a direction of negative curvature beyond round-off: then ½xᵀQx + cᵀx is not
 // convex, its KKT points need not be minimizers, and the KKT LCP's M is not copositive-plus, so
-// Lemke's ray would prove nothing (chapter §1.2: the LCP ⇔ QP equivalence needs Q PSD).
+// Lemke's ray would prove nothing ([chapter] §1.2: the LCP ⇔ QP equivalence needs Q PSD).
 void require_positive_semidefinite(const Eigen::MatrixXd& Q) {
   if (Q.size() == 0) return;
   const double scale = Q.cwiseAbs().maxCoeff();

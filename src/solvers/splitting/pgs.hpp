@@ -2,7 +2,7 @@
 // A kernel of the solvers layer (private, not installed): call it through `solve`, which validates
 // the problem and options, handles the trivial case and recomputes the result from z.
 //
-/// Projected Gauss–Seidel and projected SOR over bounds (Cryer 1971; chapter §1.4; ODE's
+/// Projected Gauss–Seidel and projected SOR over bounds (Cryer 1971; [chapter] §1.4; ODE's
 /// quickstep for the friction coupling), the one PGS of every problem type:
 ///   z_i ← mid(lo_i, hi_i, z_i − ω w_i / M_ii),  w = M z + q kept exact by a column update after
 /// each change, so one sweep costs one pass over M (a matrix–vector product) and the natural

@@ -61,7 +61,7 @@ TEST(Recommend, LargeDiagonallyDominantGoesToPgs) {
 }
 
 TEST(Recommend, PMatrixNotPositiveDefinite) {
-  // The chapter's exercise (c): P, not PSD.
+  // The exercise (c) of [chapter] §1.3: P, not PSD.
   const Recommendation r = recommend_for(Eigen::Matrix2d{{1, -3}, {0, 1}});
   expect_well_formed(r, 2);
   EXPECT_EQ(r.method, Method::Lemke);

@@ -52,7 +52,7 @@ TEST(Trace, PivotVariableNamesAreTheChaptersOneBased) {
   EXPECT_EQ(to_string(TraceKind::NewtonStep), "newton-step");
 }
 
-// Chapter §1.4: M = [[1, 0], [2, 1]], q = (−1, −3), d = 1. By hand (w = M z + q + d z0):
+// [chapter] §1.4: M = [[1, 0], [2, 1]], q = (−1, −3), d = 1. By hand (w = M z + q + d z0):
 //  1. z0 enters at max(1, 3) = 3; w2 leaves (row 2); w1 = 2, z0 = 3. Ratio test −q/d = (1, 3).
 //  2. z2 enters: w1 = 2 − z2, z0 = 3 − z2: ratios (2, 3), w1 leaves at z2 = 2; z0 = 1.
 //  3. z1 enters: z2 = 2 − z1, z0 = 1 − z1: ratios (2, 1), z0 leaves at z1 = 1: z = (1, 1).
@@ -85,7 +85,7 @@ TEST(Trace, LemkeFollowsTheChaptersHandPivots) {
   }
 }
 
-// The chapter's exercise M = I, q = (−1, −1), degenerate: the first ratio test ties (1, 1) and the
+// An exercise of [chapter] §1.4, M = I, q = (−1, −1), degenerate: the first ratio test ties (1, 1) and the
 // lexicographic rule takes row 2 ((−1, 0, 1) <lex (−1, 1, 0)); then z2 enters with w1 = 0 − z2
 // (ratio 0: a degenerate pivot, w1 leaves) and z0 = 1 − z2; then z1 enters, z2 = z1 grows (no
 // candidate) and z0 = 1 − z1 leaves at 1.
@@ -203,7 +203,7 @@ TEST(Trace, PgsActiveSetChanges) {
   EXPECT_EQ(*events[2].event.residual, 0.0);
 }
 
-// Murty on the chapter's example: w1 = −1 < 0 flips index 0 (z = (1, 0), w = (0, −1): residual 1),
+// Murty on the example of [chapter] §1.4: w1 = −1 < 0 flips index 0 (z = (1, 0), w = (0, −1): residual 1),
 // then w2 < 0 flips index 1 (z = (1, 1), residual 0).
 TEST(Trace, MurtyNamesTheIndexThatChangesSet) {
   const std::vector<Recorded> events = traced(testing_problems::chapter_lemke_example(), Method::Murty, {});

@@ -265,7 +265,7 @@ TEST(Newton, NoSolutionEndsWithAStatusNotNaN) {
     EXPECT_TRUE(std::isfinite(r.residual));
     EXPECT_FALSE(r.message.empty());
   }
-  // The chapter's LCP without a solution: M = (−1), q = (−1).
+  // The LCP of [chapter] §1.2 without a solution: M = (−1), q = (−1).
   const Result lcp = solve(no_solution(), Method::NewtonFb);
   EXPECT_FALSE(lcp.solved());
   EXPECT_TRUE(lcp.z.allFinite());

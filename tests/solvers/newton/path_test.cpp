@@ -197,7 +197,7 @@ TEST(Path, DirectCallsValidate) {
 }
 
 TEST(Path, NoSolutionEndsWithAStatusAndAFinitePoint) {
-  // M = (−1), q = (−1): no solution (chapter §1.2).
+  // M = (−1), q = (−1): no solution ([chapter] §1.2).
   const Result r = solve(testing_problems::no_solution(), Method::Path);
   EXPECT_FALSE(r.solved());
   EXPECT_TRUE(r.z.allFinite());

@@ -18,7 +18,7 @@ TEST(Enumeration, ChapterBlockByEnumeratingFourModes) {
   ASSERT_EQ(r.status, Status::Solved) << r.message;
   EXPECT_NEAR(r.z[0], 5, 1e-12);
   EXPECT_NEAR(r.z[1], 5, 1e-12);
-  // The chapter rules out ∅ and the two single-contact modes first: the solution is the 4th set.
+  // [chapter] §1.2 rules out ∅ and the two single-contact modes first: the solution is the 4th set.
   EXPECT_EQ(r.iterations, 4);
 }
 
