@@ -62,7 +62,7 @@ PackedOutcome solve_packed_coulomb(const FactoredFrictionContact& factored, cons
   PackedOutcome outcome;
   SolveOptions sweeps = options;
   // Each nsgs run of the chain gets a fifth of auto's sweeps (200 by default). Measured on the
-  // 1 000-disk heap between walls (2 s, bench/README.md "The packed step"): 1 000 sweeps from the
+  // 1 000-disk heap between walls (2 s, bench/HISTORY.md "The packed step"): 1 000 sweeps from the
   // warm start and 200 from the convex point met Coulomb's law at 22 of 114 steps, 81 ms a step
   // mean, 2 steps unsolved; 200 and 200 at 15, 60 ms, none unsolved.
   sweeps.max_iterations =

@@ -117,7 +117,7 @@ constexpr int kNewtonStepsBeforeLemke = 20;
 /// `lcp_max_size`, it comes last: on the 1 000-disk heap's steps of 400-1 091 contacts the dense
 /// tableau took 2 000-21 000 pivots and 0.6-275 s, where nsgs, newton-ac or prox solved most in
 /// 0.02-1.5 s; sparse Lemke (above 200 unknowns) solves such steps in 5-25 s but ran 100 000-300 000
-/// pivots (minutes) on others of 1 200-1 560 contacts (bench/README.md, "Sparse Lemke on the packed heaps").
+/// pivots (minutes) on others of 1 200-1 560 contacts (bench/HISTORY.md, "Sparse Lemke on the packed heaps").
 constexpr Eigen::Index kLemkeBeforeProxMaxSize = 1000;
 /// auto: when no method solved but the best point is within this many tolerances, nsgs from it.
 constexpr double kPolishReach = 1e3;

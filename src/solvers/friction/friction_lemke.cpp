@@ -94,7 +94,7 @@ Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& 
   // The LCP has a solution (Stewart–Trinkle), but its M is copositive, not copositive-plus, and on
   // redundant contacts the path runs through degenerate vertices: it may end on a secondary ray
   // that proves nothing, and whether it does near the end (z0 ≈ 0) depends on round-off there
-  // (bench/README.md, "Lemke again with another covering vector"). Such an ending, its point
+  // (bench/HISTORY.md, "Lemke again with another covering vector"). Such an ending, its point
   // within kCoveringRetryReach of a solution, is tried again with the covering vector e + δ,
   // δ_i ∈ [0, kCoveringSpread) from a fixed seed (any positive vector keeps Lemke's start and
   // guarantees); a path that stopped midway (z0 of the order of q) is not, as measured it stops

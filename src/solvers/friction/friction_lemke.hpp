@@ -14,7 +14,7 @@ namespace perp::detail {
 /// a planar problem, on the sparse M (lemke_sparse.cpp) above. Measured on Stewart–Trinkle LCPs
 /// of a 1 000-disk heap (both take the same pivots): at 200 unknowns either may be faster (1-3
 /// ms), at 300 the sparse kernel is as fast or faster (4-8 ms against 8-9 ms), at 1 000 four to six
-/// times as fast (bench/README.md, "Sparse Lemke on the packed heaps").
+/// times as fast (bench/HISTORY.md, "Sparse Lemke on the packed heaps").
 inline constexpr Eigen::Index kDenseLemkeMaxSize = 200;
 
 /// Where Lemke's path ends on a secondary ray or at a point that misses the tolerance, that point
@@ -23,7 +23,7 @@ inline constexpr Eigen::Index kDenseLemkeMaxSize = 200;
 /// the seed kCoveringSeed (deterministic). On a 176-contact step of a 100-disk heap whose path ended
 /// so (the dense and the sparse kernel alike), 3 of 4 such vectors led each kernel to the solution;
 /// on random planar heaps the rays near the end (z0 of 1e-14 to 1e-8) were solved again, the stops
-/// midway (z0 of 0.04 to 1, the order of q) never (bench/README.md, "Lemke again with another
+/// midway (z0 of 0.04 to 1, the order of q) never (bench/HISTORY.md, "Lemke again with another
 /// covering vector").
 inline constexpr int kCoveringRetries = 2;
 inline constexpr double kCoveringSpread = 1e-3;
