@@ -71,14 +71,8 @@ struct Hdf5Writer::Impl {
     std::vector<double> reals;
     std::vector<std::int64_t> integers;
     std::vector<std::string> texts;
-    [[nodiscard]] std::size_t buffered_rows() const {
-      switch (kind) {
-        case Hdf5Dataset::Kind::Real: return reals.size() / row_size;
-        case Hdf5Dataset::Kind::Integer: return integers.size();
-        case Hdf5Dataset::Kind::Text: return texts.size();
-      }
-      return 0;
-    }
+    std::size_t pending = 0;  // rows buffered (a row may hold no value: a run of no bodies)
+    [[nodiscard]] std::size_t buffered_rows() const { return pending; }
   };
 
   std::filesystem::path path;
@@ -113,7 +107,7 @@ struct Hdf5Writer::Impl {
     std::vector<hsize_t> chunk{s.chunk};
     for (const hsize_t d : s.row_shape) {
       dims.push_back(d);
-      max_dims.push_back(d);
+      max_dims.push_back(d > 0 ? d : H5S_UNLIMITED);  // a chunk's extent is >= 1, within the maximum
       chunk.push_back(std::max<hsize_t>(d, 1));
     }
     const Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data()), H5Sclose);
@@ -137,7 +131,8 @@ struct Hdf5Writer::Impl {
   }
 
   void maybe_flush(Series& s) {
-    if (s.buffered_rows() >= s.chunk) flush(s);
+    ++s.pending;
+    if (s.pending >= s.chunk) flush(s);
   }
 
   void flush(Series& s) {
@@ -162,8 +157,10 @@ struct Hdf5Writer::Impl {
     herr_t status = -1;
     switch (s.kind) {
       case Hdf5Dataset::Kind::Real:
-        status = H5Dwrite(s.dataset, H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(), H5P_DEFAULT,
-                          s.reals.data());
+        // Rows of no value (no bodies): the extent alone.
+        status = s.reals.empty() ? 0
+                                 : H5Dwrite(s.dataset, H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(),
+                                            H5P_DEFAULT, s.reals.data());
         s.reals.clear();
         break;
       case Hdf5Dataset::Kind::Integer:
@@ -182,6 +179,7 @@ struct Hdf5Writer::Impl {
     }
     if (status < 0) refuse("cannot write rows of the dataset '" + s.name + "' (is the disk full?)");
     s.rows_written += rows;
+    s.pending = 0;
   }
 
   // Closes everything; returns false when a step failed.
