@@ -410,8 +410,9 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
   number(data, scene.options.timestep);
   data += ",\"duration\":";
   number(data, scene.duration);
-  data += ",\"steps\":" + std::to_string(record.steps) + ",\"stride\":" + std::to_string(record.frame_stride) + ",\"every\":" + std::to_string(record.every) +
-          ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"bounds\":[";
+  data += ",\"steps\":" + std::to_string(record.steps) + ",\"stride\":" + std::to_string(record.frame_stride) +
+          ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"every\":" + std::to_string(record.every) +
+          ",\"bounds\":[";
   number(data, x0 - pad);
   data += ',';
   number(data, x1 + pad);

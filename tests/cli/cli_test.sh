@@ -250,7 +250,7 @@ check "--every 30 rows" 0 '^0 0.03 0.48 0.5 19 501 $' -- bash -c "'$perp' simula
 check "--every 0 refused" 2 '--every 0: K must be >= 1' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/x" --every 0
 check "--format xyz refused" 2 '--format xyz: expected csv, hdf5 or both' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/x" --format xyz
 check "--format hdf5 writes simulation.h5" 0 'wrote .*/\{simulation\.h5, view\.html\}' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/h5" --plot none --format hdf5
-check "summary gives writing beside stepping" 0 '^output: [0-9.e-]+ s writing \(.*\) beside [0-9.e-]+ s stepping' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/h5" --plot none --format hdf5
+check "summary gives writing beside stepping" 0 'output: [0-9.e-]+ s writing \(.*\) beside [0-9.e-]+ s stepping' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/h5" --plot none --format hdf5
 check "3d --format both --every 100" 0 'wrote .*\{simulation\.h5, trajectory\.csv, energy\.csv, steps\.csv\}' -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/tower3d_h5" --format both --every 100
 check "3d --every 100 rows" 0 '^8 601 $' -- bash -c "wc -l < '$tmp/tower3d_h5/trajectory.csv' | tr '\n' ' ' && wc -l < '$tmp/tower3d_h5/steps.csv'"
 check "simulate --solver pgs" 0 "wrote" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/pgs" --solver pgs
