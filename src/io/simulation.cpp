@@ -438,7 +438,9 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
       std::size_t k = 0;
       for (double value : {body.position.x(), body.position.y(), body.angle, body.velocity.x(), body.velocity.y(),
                            body.angular_velocity}) {
-        require_finite(value, std::string(kWhat[k++]) + " of body '" + body.name + "'", t);
+        // The message is built only for a value that is not finite (this runs for every number).
+        if (!std::isfinite(value)) require_finite(value, std::string(kWhat[k]) + " of body '" + body.name + "'", t);
+        ++k;
         state.push_back(value);
       }
     }
@@ -468,7 +470,7 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
           const std::string& a = bodies[static_cast<std::size_t>(contact.body_a)].name;
           for (const double value : {contact.point.x(), contact.point.y(), contact.gap, report.normal_impulse[i],
                                      report.tangent_impulse[i]}) {
-            require_finite(value, "a contact point, gap or impulse of body '" + a + "'", t_start);
+            if (!std::isfinite(value)) require_finite(value, "a contact point, gap or impulse of body '" + a + "'", t_start);
           }
           const std::int64_t b = surface_index(contact.body_b);
           contacts_table->real(t_start)
