@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "perp/io/scene3d.hpp"
 #include "perp/io/simulation.hpp"
 #include "perp/io/simulation3d.hpp"
+#include "perp/io/viewer.hpp"
 
 namespace perp::io_simulation_output_test {
 namespace {
@@ -115,6 +117,13 @@ TEST(SimulationOutput, EveryKRecordsTheKthStatesAndTheLastWithEveryStepInStepsCs
     EXPECT_TRUE(frame.step % 7 == 0 || frame.step == 500) << frame.step;
   }
   EXPECT_EQ(record.frames.back().step, 500);
+  // The viewer's page says which steps the trajectory holds.
+  const std::filesystem::path page = dir / "view.html";
+  write_viewer_html(page, ball_and_box(), record, "every 7");
+  std::ifstream in(page);
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(html, HasSubstr("\"every\":7,"));
+  EXPECT_THAT(html, HasSubstr("\"step\":[0,7,14,"));
   std::filesystem::remove_all(dir);
 }
 
