@@ -1,8 +1,10 @@
 """Reading back what ``perp simulate`` wrote: its CSVs or its simulation.h5, as numpy arrays.
 
->>> sim = perp.read_simulation("out/")             # the folder (CSVs or simulation.h5)
->>> sim["t"].shape, sim["state"].shape             # (n,), (n, bodies, fields)
->>> sim["state"][:, sim["bodies"].index("ball"), sim["fields"].index("y")]
+Example::
+
+    sim = perp.read_simulation("out/")               # the folder (CSVs or simulation.h5)
+    sim["t"].shape, sim["state"].shape               # (n,), (n, bodies, fields)
+    y = sim["state"][:, sim["bodies"].index("ball"), sim["fields"].index("y")]
 
 The HDF5 file is read through the C++ reader of the compiled module (io/hdf5.hpp), so no h5py is
 needed. Both give the same dictionary (docs/cli.md, "simulate"):
