@@ -56,8 +56,17 @@ int main(int argc, char** argv) {
   CLI::App* simulate =
       app.add_subcommand("simulate", "Run a contact-dynamics scene (JSON) with Moreau-Jean time stepping");
   simulate->add_option("SCENE", simulate_args.scene, "scene file (JSON), see docs/contact.md")->required();
-  simulate->add_option("--out", simulate_args.out, "folder for trajectory.csv, contacts.csv, energy.csv, steps.csv, plot")
+  simulate->add_option("--out", simulate_args.out,
+                       "folder for trajectory.csv, energy.csv, steps.csv (contacts.csv with --contacts), "
+                       "simulation.h5 (--format), plot, view.html")
       ->required();
+  // --every's range and --format's names are checked by run_simulate, whose messages name the value.
+  simulate->add_option("--every", simulate_args.every,
+                       "record every K-th step in the trajectory and energy (steps.csv keeps every step)")
+      ->capture_default_str();
+  simulate->add_flag("--contacts", simulate_args.contacts, "also write each step's active contacts (contacts.csv)");
+  simulate->add_option("--format", simulate_args.format, "csv, hdf5 (one file simulation.h5) or both")
+      ->capture_default_str();
   simulate->add_option("--plot", simulate_args.plot, "format of the plot: png, svg or none")
       ->check(CLI::IsMember({"png", "svg", "none"}))
       ->capture_default_str();

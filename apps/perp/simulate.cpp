@@ -176,7 +176,23 @@ void require_apart(const std::string& out, const std::string& dump) {
   }
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
+
+SimulationOutputOptions output_options(const SimulateArguments& args) {
+  if (args.every < 1) {
+    throw InvalidProblem("--every " + std::to_string(args.every) +
+                         ": K must be >= 1 (1 records every step, K every K-th)");
+  }
+  SimulationOutputOptions options;
+  options.every = args.every;
+  options.contacts = args.contacts;
+  options.format = simulation_format_from_name(args.format);
+  return options;
+}
 
 int run_simulate(const SimulateArguments& args) {
   if (scene_file_dimension(args.scene) == 3) return run_simulate3d(args);  // simulate3d.cpp
@@ -203,11 +219,14 @@ int run_simulate(const SimulateArguments& args) {
                            (coulomb ? "the Coulomb model" : "an LCP friction model") + "); use one of " + names);
     }
   }
+  SimulationOutputOptions output = output_options(args);
   const bool plot = args.plot != "none";
   const PlotFormat plot_format = plot ? plot_format_from_name(args.plot) : PlotFormat::Png;
   const StopHandlers handlers;
   SimulationRecord record;
   std::vector<std::string> written_names;
+  double run_seconds = 0;    // write_simulation: the steps and the tables
+  double pages_seconds = 0;  // the plot, the viewer, the commit
   if (args.dump_every < 0) throw InvalidProblem("--dump-every must be >= 0, got " + std::to_string(args.dump_every));
   if (args.dump_max < 1) throw InvalidProblem("--dump-max must be >= 1, got " + std::to_string(args.dump_max));
   if (!args.dump.empty()) require_apart(args.out, args.dump);
@@ -218,16 +237,18 @@ int run_simulate(const SimulateArguments& args) {
     std::optional<StagedFiles> dump;
     if (!args.dump.empty()) dump.emplace(args.dump, is_step_dump_name);
     Progress progress(scene.step_count());
-    record = write_simulation(scene, files,
-                              {.progress =
-                                   [&](long done, long) {
-                                     progress.update(done);
-                                     stop_if_signalled();
-                                   },
-                               .dump = dump ? &*dump : nullptr,
-                               .dump_every = args.dump_every,
-                               .dump_limit = args.dump_max});
+    output.progress = [&](long done, long) {
+      progress.update(done);
+      stop_if_signalled();
+    };
+    output.dump = dump ? &*dump : nullptr;
+    output.dump_every = args.dump_every;
+    output.dump_limit = args.dump_max;
+    const auto start = std::chrono::steady_clock::now();
+    record = write_simulation(scene, files, output);
+    run_seconds = seconds_since(start);
     progress.finish();
+    const auto pages = std::chrono::steady_clock::now();
     const std::string scene_name = std::filesystem::path(args.scene).filename().string();
     if (plot) {
       write_plot(files.temporary(std::string("plot.") + extension(plot_format)), plot_format, record,
@@ -237,6 +258,7 @@ int run_simulate(const SimulateArguments& args) {
     stop_if_signalled();
     files.commit();
     if (dump) dump->commit();
+    pages_seconds = seconds_since(pages);
     written_names = files.names();
   } catch (const Stopped& stopped) {
     if (args.dump.empty()) {
@@ -267,6 +289,11 @@ int run_simulate(const SimulateArguments& args) {
   std::printf("time: %.3g ms stepping (mean %.3g ms a step, slowest %.3g ms at step %ld), of which %.3g ms in %s (%.0f%%)\n",
               record.step_ms, record.step_ms / static_cast<double>(steps), record.slowest_step_ms, record.slowest_step,
               record.solve_ms, solver, record.step_ms > 0 ? 100 * record.solve_ms / record.step_ms : 0.0);
+  // Writing: the run's wall-clock time less its steps' (the tables, the frames, the energies), and
+  // the plot, the viewer page and the commit.
+  const double tables_seconds = std::max(0.0, run_seconds - record.step_ms / 1000);
+  std::printf("output: %.3g s writing (%.3g s the tables, %.3g s the plot, viewer and commit) beside %.3g s stepping\n",
+              tables_seconds + pages_seconds, tables_seconds, pages_seconds, record.step_ms / 1000);
   if (record.fallbacks > 0) {
     std::printf("note: %ld step%s fell back (steps.csv's fallback column says from what to what)\n", record.fallbacks,
                 record.fallbacks == 1 ? "" : "s");

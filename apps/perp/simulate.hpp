@@ -2,6 +2,8 @@
 #include <optional>
 #include <string>
 
+#include "perp/io/simulation.hpp"
+
 namespace perp::cli {
 
 struct SimulateArguments {
@@ -18,16 +20,27 @@ struct SimulateArguments {
   long dump_every = 0;
   /// --dump-max N: at most N files.
   long dump_max = 1000;
+  /// --every K: record every K-th step in trajectory and energy (>= 1).
+  long every = 1;
+  /// --contacts: write contacts.csv (or simulation.h5's contacts group).
+  bool contacts = false;
+  /// --format csv|hdf5|both.
+  std::string format = "csv";
 };
 
-/// `perp simulate SCENE.json --out DIR [--solver NAME] [--plot png|svg|none] [--dump DIR2 [--dump-every K]
-/// [--dump-max N]]`: runs the scene and
-/// writes DIR/trajectory.csv, contacts.csv, energy.csv, steps.csv and the plot (plot.png or plot.svg). Returns 0 when every
+/// The output options of `args` (--every, --contacts, --format); throws `InvalidProblem` naming a
+/// bad value ("--every 0: …", "--format xyz: …").
+[[nodiscard]] SimulationOutputOptions output_options(const SimulateArguments& args);
+
+/// `perp simulate SCENE.json --out DIR [--solver NAME] [--plot png|svg|none] [--every K] [--contacts]
+/// [--format csv|hdf5|both] [--dump DIR2 [--dump-every K] [--dump-max N]]`: runs the scene and
+/// writes DIR/trajectory.csv, energy.csv, steps.csv (contacts.csv with --contacts; simulation.h5 with
+/// --format hdf5 or both), the plot (plot.png or plot.svg) and view.html. Returns 0 when every
 /// step's LCP was solved, 1 otherwise; throws `InvalidProblem` for a bad scene or option.
 int run_simulate(const SimulateArguments& args);
 
 /// The same for a scene with "dimension": 3 (io/scene3d.hpp): writes DIR/trajectory.csv,
-/// contacts.csv, energy.csv and steps.csv (io/simulation3d.hpp); no plot or viewer yet, and --dump
+/// energy.csv, steps.csv, contacts.csv and simulation.h5 as asked (io/simulation3d.hpp); no plot or viewer yet, and --dump
 /// is refused. Returns 0 when every step was solved, 1 otherwise.
 int run_simulate3d(const SimulateArguments& args);
 

@@ -1,5 +1,7 @@
 // `perp simulate` on a 3D scene ("dimension": 3; issue 36, first slice): the scene is read by
 // io/scene3d, run and written by io/simulation3d; this file parses nothing and prints the summary.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -17,9 +19,12 @@ int run_simulate3d(const SimulateArguments& args) {
     scene.options.validate();  // names a method that does not solve the frictional contact problem
   }
   if (!args.dump.empty()) throw InvalidProblem("--dump is not available for 3D scenes yet (issue 36)");
+  const SimulationOutputOptions output = output_options(args);
   StagedFiles files(args.out);
-  const Simulation3dRecord record = write_simulation3d(scene, files);
+  const auto start = std::chrono::steady_clock::now();
+  const Simulation3dRecord record = write_simulation3d(scene, files, output);
   files.commit();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::printf("%s: %ld step%s of %g s, %zu bod%s (3D), up to %zu active contact%s\n", args.scene.c_str(), record.steps,
               record.steps == 1 ? "" : "s", scene.options.timestep, scene.world.bodies.size(),
@@ -29,12 +34,16 @@ int run_simulate3d(const SimulateArguments& args) {
   const double steps = static_cast<double>(record.steps > 0 ? record.steps : 1);
   std::printf("time: %.3g ms stepping (mean %.3g ms a step), of which %.3g ms in the frictional contact solver\n",
               record.step_ms, record.step_ms / steps, record.solve_ms);
+  std::printf("output: %.3g s writing beside %.3g s stepping\n", std::max(0.0, seconds - record.step_ms / 1000),
+              record.step_ms / 1000);
   if (args.plot != "png" && args.plot != "none") std::printf("note: no plot for 3D scenes yet; --plot ignored\n");
   if (record.unsolved > 0) {
     std::printf("warning: %ld step%s ended unsolved (first: step %ld, %s)\n", record.unsolved,
                 record.unsolved == 1 ? "" : "s", record.first_failure_step, to_string(record.first_failure).c_str());
   }
-  std::printf("wrote %s/{trajectory.csv, contacts.csv, energy.csv, steps.csv}\n", args.out.c_str());
+  std::string written;
+  for (const std::string& name : files.names()) written += (written.empty() ? "" : ", ") + name;
+  std::printf("wrote %s/{%s}\n", args.out.c_str(), written.c_str());
   return record.unsolved == 0 ? 0 : 1;
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "common.hpp"
+#include "perp/io/hdf5.hpp"
 
 namespace perp::python {
 
@@ -184,6 +185,26 @@ py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
   return d;
 }
 
+/// Every dataset of an HDF5 file (io/hdf5.hpp): numbers as numpy arrays of their shape, text as
+/// lists of str; and the root group's attributes.
+py::tuple read_hdf5_file(const std::string& path) {
+  Hdf5Contents contents;
+  {
+    const py::gil_scoped_release released;
+    contents = read_hdf5(path);
+  }
+  py::dict datasets;
+  for (auto& [name, dataset] : contents.datasets) {
+    std::vector<py::ssize_t> shape(dataset.shape.begin(), dataset.shape.end());
+    switch (dataset.kind) {
+      case Hdf5Dataset::Kind::Real: datasets[py::str(name)] = array_of(dataset.reals, shape); break;
+      case Hdf5Dataset::Kind::Integer: datasets[py::str(name)] = array_of(dataset.integers, shape); break;
+      case Hdf5Dataset::Kind::Text: datasets[py::str(name)] = py::cast(dataset.texts); break;
+    }
+  }
+  return py::make_tuple(datasets, py::cast(contents.numbers), py::cast(contents.texts));
+}
+
 }  // namespace
 
 void bind_simulate(py::module_& m);
@@ -195,6 +216,7 @@ void bind_simulate(py::module_& m) {
         return simulate_scene(parse_scene_json(text, source), max_bytes);
       },
       arg("text"), arg("source"), arg("max_bytes"));
+  m.def("read_hdf5", &read_hdf5_file, arg("path"));
   m.def(
       "simulate_file",
       [](const std::string& path, double max_bytes) { return simulate_scene(read_scene_file(path), max_bytes); },

@@ -37,7 +37,7 @@ __all__ = [
     "solve_factored", "solve_many", "BatchResult", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "GlobalFrictionContact", "read", "read_fclib", "write", "loads", "write_siconos",
     "write_json",
-    "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation",
+    "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation", "read_simulation",
     "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "StepReport", "painleve_world",
     "LcpDerivatives", "BoxLcpDerivatives", "MlcpDerivatives", "QpDerivatives", "FrictionContactDerivatives",
     "StepDerivatives",
@@ -1054,3 +1054,4 @@ def __getattr__(name: str):
 
 # fclib files (HDF5): GlobalFrictionContact, read_fclib, write (perp/fclib.py).
 from .fclib import GlobalFrictionContact, GlobalFrictionContactResult, _is_fclib, read_fclib, write  # noqa: E402
+from .simulation_files import read_simulation  # noqa: E402

@@ -19,14 +19,22 @@
 #include "perp/contact/detection.hpp"
 #include "perp/core/error.hpp"
 #include "perp/io/fclib.hpp"
+#include "simulation_output.hpp"
 #include "perp/solvers/friction_contact.hpp"
 
 namespace perp {
 
 std::vector<std::string> simulation_output_names() {
   std::vector<std::string> names(kSimulationCsvFiles.begin(), kSimulationCsvFiles.end());
-  names.insert(names.end(), {"plot.png", "plot.svg", "view.html"});
+  names.insert(names.end(), {kSimulationHdf5File, "plot.png", "plot.svg", "view.html"});
   return names;
+}
+
+SimulationFormat simulation_format_from_name(const std::string& name) {
+  if (name == "csv") return SimulationFormat::Csv;
+  if (name == "hdf5") return SimulationFormat::Hdf5;
+  if (name == "both") return SimulationFormat::Both;
+  throw InvalidProblem("--format " + name + ": expected csv, hdf5 or both");
 }
 
 namespace {
@@ -227,10 +235,9 @@ void write_step_fclib(const std::filesystem::path& path, const contact::StepRepo
 }
 
 std::string csv_number(double value) {
-  if (value == 0) value = 0;
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.12g", value);
-  return buffer;
+  std::string text;
+  detail::append_csv_number(text, value);
+  return text;
 }
 
 std::string csv_field(const std::string& field) {
@@ -252,12 +259,6 @@ namespace {
 using contact::Body;
 using contact::World;
 
-std::ofstream open_output(const std::filesystem::path& path) {
-  std::ofstream out(path);
-  if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
-  return out;
-}
-
 /// The numbers a CSV row is about to carry must be finite (no output holds inf or NaN): otherwise
 /// the run stops with the body, the quantity and the time named.
 void require_finite(double value, const std::string& what, double t) {
@@ -271,19 +272,21 @@ void require_finite(double value, const std::string& what, double t) {
                        "the previous files in --out are left as they were");
 }
 
-/// Refuses a run whose CSVs would not fit on the disk holding `out`: each step writes one
-/// trajectory row (1 + 6 numbers per body) and one energy row (5 numbers), estimated at 12 bytes
-/// a number (the %.12g text and its comma, a typical length). Contacts add more.
-void require_room(const std::filesystem::path& out, long steps, std::size_t bodies) {
+/// Refuses a run whose CSVs would not fit on the disk holding `out`: each recorded step (every
+/// `every`-th) writes one trajectory row (1 + 6 numbers per body) and one energy row (5 numbers),
+/// estimated at 12 bytes a number (the %.12g text and its comma, a typical length; simulation.h5
+/// takes 8). Contacts add more.
+void require_room(const std::filesystem::path& out, long steps, long every, std::size_t bodies) {
   const double per_step = 12.0 * static_cast<double>(1 + 6 * bodies + 5);
-  const double estimate = per_step * (static_cast<double>(steps) + 1);
+  const double estimate = per_step * (static_cast<double>(steps / every) + 2);
   std::error_code error;
   const std::filesystem::space_info space = std::filesystem::space(out, error);
   if (error) return;  // unknown: let the writes report it
   if (estimate > static_cast<double>(space.available)) {
     char text[256];
     std::snprintf(text, sizeof text,
-                  "%ld steps would write about %.3g GB of CSV (%.0f bytes a step), more than the %.3g GB free in '%s'",
+                  "%ld steps would write about %.3g GB of CSV (%.0f bytes a recorded step), more than the %.3g GB free "
+                  "in '%s'",
                   steps, estimate / 1e9, per_step, static_cast<double>(space.available) / 1e9, out.string().c_str());
     throw InvalidProblem(text);
   }
@@ -293,7 +296,8 @@ void require_room(const std::filesystem::path& out, long steps, std::size_t bodi
 /// dropped (frame i holds step i·stride, so the even ones stay) and the stride doubles.
 class FrameSampler {
  public:
-  explicit FrameSampler(std::size_t capacity) : capacity_(std::max<std::size_t>(capacity, 1)) {}
+  // Every `every`-th step at first (the trajectory's rows).
+  FrameSampler(std::size_t capacity, long every) : capacity_(std::max<std::size_t>(capacity, 1)), stride_(every) {}
 
   [[nodiscard]] bool wants(long step) const { return step % stride_ == 0; }
 
@@ -315,7 +319,7 @@ class FrameSampler {
 
  private:
   std::size_t capacity_;
-  long stride_ = 1;
+  long stride_;
   std::vector<SimulationFrame> frames_;
 };
 
@@ -363,75 +367,94 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
   const contact::Scene& stepped = dumping ? *dumping : scene;
   const std::vector<Body>& bodies = scene.world.bodies;
   const long steps = scene.step_count();
-  require_room(files.staging(), steps, bodies.size());
+  if (options.every < 1) throw InvalidProblem("every (--every) must be >= 1, got " + std::to_string(options.every));
+  require_room(files.staging(), steps, options.every, bodies.size());
   // A pile of bodies inside each other is refused now, naming the deepest overlap, rather than
   // at the first step after the CSVs were opened (detect_contacts enforces contact_limit).
   (void)contact::detect_contacts(scene.world, 0.0);
 
-  std::ofstream trajectory = open_output(files.temporary("trajectory.csv"));
-  std::ofstream contacts = open_output(files.temporary("contacts.csv"));
-  std::ofstream energy_csv = open_output(files.temporary("energy.csv"));
-  std::ofstream steps_csv = open_output(files.temporary("steps.csv"));
-  trajectory << "t";
-  for (const Body& body : bodies) {
-    for (const char* column : {"x", "y", "angle", "vx", "vy", "omega"}) {
-      trajectory << "," << csv_field(body.name + "." + column);
-    }
-  }
-  trajectory << "\n";
-  contacts << "t,body_a,body_b,x,y,gap,normal_impulse,tangent_impulse\n";
-  energy_csv << "t,kinetic,potential,total,dissipated\n";
+  using detail::Column;
+  using Kind = detail::Column::Kind;
+  detail::SimulationSinks sinks(files, options, 2, scene.options.timestep);
+  std::vector<std::string> names;
+  names.reserve(bodies.size());
+  for (const Body& body : bodies) names.push_back(body.name);
+  detail::StateTable trajectory(sinks, names, {"x", "y", "angle", "vx", "vy", "omega"});
+  detail::OutputTable energy_table(sinks, "energy",
+                                   {{"t"}, {"kinetic"}, {"potential"}, {"total"}, {"dissipated"}});
   // One row a step: that the step was solved, and by how much (criteria of the frictional contact
   // problem; zero for the LCP models, which report their own residual).
-  steps_csv << "step,t,contacts,status,method,iterations,residual,signorini,coulomb,complementarity,dissipation,"
-               "warm_started,solve_ms,step_ms,fallback\n";
-  const auto surface_name = [&](int index) {
-    if (index >= 0) return bodies[static_cast<std::size_t>(index)].name;
-    if (index == contact::kGround) return std::string("ground");
-    const std::size_t p = contact::plane_of(index);
+  detail::OutputTable steps_table(
+      sinks, "steps",
+      {{"step", Kind::Integer}, {"t"}, {"contacts", Kind::Integer}, {"status", Kind::Text}, {"method", Kind::Text},
+       {"iterations", Kind::Integer}, {"residual"}, {"signorini"}, {"coulomb"}, {"complementarity"},
+       {"dissipation"}, {"warm_started", Kind::Integer}, {"solve_ms"}, {"step_ms"}, {"fallback", Kind::Text}});
+  // The names a contact's sides may take: the bodies, "ground", the planes (simulation.h5 stores
+  // indices into this list).
+  std::vector<std::string> surfaces = names;
+  surfaces.emplace_back("ground");
+  for (std::size_t p = 0; p < scene.world.planes.size(); ++p) {
     const std::string& name = scene.world.planes[p].name;
-    return name.empty() ? "plane" + std::to_string(p) : name;
+    surfaces.push_back(name.empty() ? "plane" + std::to_string(p) : name);
+  }
+  const auto surface_index = [&](int index) -> std::int64_t {
+    if (index >= 0) return index;
+    if (index == contact::kGround) return static_cast<std::int64_t>(bodies.size());
+    return static_cast<std::int64_t>(bodies.size() + 1 + contact::plane_of(index));
   };
+  std::optional<detail::OutputTable> contacts_table;
+  if (options.contacts) {
+    contacts_table.emplace(sinks, "contacts",
+                           std::vector<Column>{{"t"},
+                                               {"body_a", Kind::Surface},
+                                               {"body_b", Kind::Surface},
+                                               {"x"},
+                                               {"y"},
+                                               {"gap"},
+                                               {"normal_impulse"},
+                                               {"tangent_impulse"}},
+                           surfaces);
+  }
 
   SimulationRecord record;
   record.steps = steps;
+  record.every = options.every;
   record.initial_energy = contact::energy(scene.world, scene.options.gravity);
   record.last_energy = record.initial_energy.total();
   const std::size_t capacity =
       options.frame_capacity > 0
           ? options.frame_capacity
           : std::clamp<std::size_t>(options.frame_budget / (15 * std::max<std::size_t>(bodies.size(), 1)), 50, 2000);
-  FrameSampler sampler(capacity);
+  FrameSampler sampler(capacity, options.every);
   SimulationFrame last;
 
-  // One trajectory and energy row; returns the energy.
-  const auto write_state = [&](double t, const World& world) {
+  // One trajectory and energy row.
+  std::vector<double> state;
+  const auto write_state = [&](double t, const World& world, const contact::Energy& e) {
     require_finite(t, "the time", t);
-    trajectory << csv_number(t);
+    state.clear();
     for (const Body& body : world.bodies) {
       constexpr std::array<const char*, 6> kWhat = {"x", "y", "the angle", "vx", "vy", "omega"};
       std::size_t k = 0;
       for (double value : {body.position.x(), body.position.y(), body.angle, body.velocity.x(), body.velocity.y(),
                            body.angular_velocity}) {
-        require_finite(value, std::string(kWhat[k++]) + " of body '" + body.name + "'", t);
-        trajectory << "," << csv_number(value);
+        // The message is built only for a value that is not finite (this runs for every number).
+        if (!std::isfinite(value)) require_finite(value, std::string(kWhat[k]) + " of body '" + body.name + "'", t);
+        ++k;
+        state.push_back(value);
       }
     }
-    trajectory << "\n";
-    const contact::Energy e = contact::energy(world, scene.options.gravity);
+    trajectory.add(t, state);
     const double dissipated = record.initial_energy.total() - e.total();
     require_finite(e.kinetic, "the kinetic energy", t);
     require_finite(e.potential, "the potential energy", t);
     require_finite(e.total(), "the total energy", t);
     require_finite(dissipated, "the dissipated energy", t);
-    energy_csv << csv_number(t) << "," << csv_number(e.kinetic) << "," << csv_number(e.potential) << ","
-               << csv_number(e.total()) << "," << csv_number(dissipated) << "\n";
-    record.last_time = t;
-    record.last_energy = e.total();
-    return e;
+    energy_table.real(t).real(e.kinetic).real(e.potential).real(e.total()).real(dissipated).end_row();
   };
   {
-    const contact::Energy e = write_state(0, scene.world);
+    const contact::Energy e = contact::energy(scene.world, scene.options.gravity);
+    write_state(0, scene.world, e);
     sampler.add({.step = 0, .t = 0, .state = pose_of(scene.world), .kinetic = e.kinetic, .potential = e.potential});
   }
 
@@ -442,26 +465,43 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
         for (std::size_t c = 0; c < report.contacts.size(); ++c) {
           const contact::Contact& contact = report.contacts[c];
           const auto i = static_cast<Eigen::Index>(c);
+          deepest = std::min(deepest, contact.gap);
+          if (!contacts_table) continue;
           const std::string& a = bodies[static_cast<std::size_t>(contact.body_a)].name;
           for (const double value : {contact.point.x(), contact.point.y(), contact.gap, report.normal_impulse[i],
                                      report.tangent_impulse[i]}) {
-            require_finite(value, "a contact point, gap or impulse of body '" + a + "'", t_start);
+            if (!std::isfinite(value)) require_finite(value, "a contact point, gap or impulse of body '" + a + "'", t_start);
           }
-          deepest = std::min(deepest, contact.gap);
-          contacts << csv_number(t_start) << "," << csv_field(a) << "," << csv_field(surface_name(contact.body_b))
-                   << "," << csv_number(contact.point.x()) << "," << csv_number(contact.point.y()) << ","
-                   << csv_number(contact.gap) << "," << csv_number(report.normal_impulse[i]) << ","
-                   << csv_number(report.tangent_impulse[i]) << "\n";
+          const std::int64_t b = surface_index(contact.body_b);
+          contacts_table->real(t_start)
+              .surface(contact.body_a, a)
+              .surface(b, surfaces[static_cast<std::size_t>(b)])
+              .real(contact.point.x())
+              .real(contact.point.y())
+              .real(contact.gap)
+              .real(report.normal_impulse[i])
+              .real(report.tangent_impulse[i])
+              .end_row();
         }
         const FrictionContactResiduals& c = report.criteria;
         const Result& solved = report.result;
         const std::string method = report.ran_solve() ? to_string(solved.method) : "none";
-        steps_csv << k << "," << csv_number(t) << "," << report.contacts.size() << "," << to_string(report.status) << ","
-                  << method << "," << solved.iterations << "," << csv_number(solved.residual) << ","
-                  << csv_number(c.signorini) << "," << csv_number(c.coulomb) << ","
-                  << csv_number(c.complementarity) << "," << csv_number(c.dissipation) << "," << report.warm_started
-                  << "," << csv_number(report.solve_ms) << "," << csv_number(report.step_ms) << ","
-                  << report.fallback << "\n";
+        steps_table.integer(k)
+            .real(t)
+            .integer(static_cast<std::int64_t>(report.contacts.size()))
+            .text(to_string(report.status))
+            .text(method)
+            .integer(solved.iterations)
+            .real(solved.residual)
+            .real(c.signorini)
+            .real(c.coulomb)
+            .real(c.complementarity)
+            .real(c.dissipation)
+            .integer(static_cast<std::int64_t>(report.warm_started))
+            .real(report.solve_ms)
+            .real(report.step_ms)
+            .text(report.fallback)
+            .end_row();
         record.most_contacts = std::max(record.most_contacts, report.contacts.size());
         ++record.steps_by_method[method];
         record.fallbacks += report.fallback.empty() ? 0 : 1;
@@ -493,8 +533,11 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
           record.slowest_step_ms = report.step_ms;
           record.slowest_step = k;
         }
-        const contact::Energy e = write_state(t, world);
         const long step = k + 1;
+        const contact::Energy e = contact::energy(world, scene.options.gravity);
+        record.last_time = t;
+        record.last_energy = e.total();
+        if (detail::recorded_step(step, options.every, steps)) write_state(t, world, e);
         if (sampler.wants(step) || step == steps) {
           SimulationFrame frame{.step = step,
                                 .t = t,
@@ -516,12 +559,10 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
         if (options.progress) options.progress(step, steps);
       });
   trajectory.close();
-  contacts.close();
-  energy_csv.close();
-  steps_csv.close();
-  if (!trajectory || !contacts || !energy_csv || !steps_csv) {
-    throw InvalidProblem("error while writing into '" + files.dir().string() + "'");
-  }
+  energy_table.close();
+  steps_table.close();
+  if (contacts_table) contacts_table->close();
+  sinks.close();
   record.frame_stride = sampler.stride();
   record.frames = sampler.finish(std::move(last));
   return record;

@@ -2,22 +2,20 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
+#include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "perp/core/error.hpp"
+#include "simulation_output.hpp"
 
 namespace perp {
 namespace {
 
 using contact3d::Body;
 using contact3d::World;
-
-std::ofstream open_csv3d(const std::filesystem::path& path) {
-  std::ofstream out(path);
-  if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
-  return out;
-}
 
 std::string side_name(const World& world, int index) {
   if (index >= 0) return world.bodies[static_cast<std::size_t>(index)].name;
@@ -27,54 +25,89 @@ std::string side_name(const World& world, int index) {
   return name.empty() ? "plane[" + std::to_string(p) + "]" : name;
 }
 
-void write_state(std::ofstream& out, double t, const World& world) {
-  out << csv_number(t);
-  for (const Body& body : world.bodies) {
-    const std::array<double, 13> values = {
-        body.position.x(),        body.position.y(),    body.position.z(),         body.orientation.w(),
-        body.orientation.x(),     body.orientation.y(), body.orientation.z(),      body.velocity.x(),
-        body.velocity.y(),        body.velocity.z(),    body.angular_velocity.x(), body.angular_velocity.y(),
-        body.angular_velocity.z()};
-    for (const double value : values) {
-      if (!std::isfinite(value)) {
-        throw InvalidProblem("body \"" + body.name + "\": the state is no longer finite at t = " + csv_number(t));
-      }
-      out << "," << csv_number(value);
-    }
-  }
-  out << "\n";
-}
-
 }  // namespace
 
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
                                       const std::function<void(long, long)>& progress) {
-  scene.validate();
-  World world = scene.world;
-  std::ofstream trajectory = open_csv3d(files.temporary("trajectory.csv"));
-  std::ofstream contacts = open_csv3d(files.temporary("contacts.csv"));
-  std::ofstream energy_csv = open_csv3d(files.temporary("energy.csv"));
-  std::ofstream steps_csv = open_csv3d(files.temporary("steps.csv"));
-  trajectory << "t";
-  for (const Body& body : world.bodies) {
-    for (const char* column : {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"}) {
-      trajectory << "," << csv_field(body.name + "." + column);
-    }
-  }
-  trajectory << "\n";
-  contacts << "t,body_a,body_b,feature,x,y,z,nx,ny,nz,gap,normal_impulse,tangent1_impulse,tangent2_impulse\n";
-  energy_csv << "t,kinetic,potential,total\n";
-  steps_csv << "step,t,contacts,status,method,iterations,residual,signorini,coulomb,complementarity,dissipation,"
-               "warm_started,solve_ms,step_ms\n";
+  SimulationOutputOptions options;
+  options.contacts = true;
+  options.progress = progress;
+  return write_simulation3d(scene, files, options);
+}
 
+Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
+                                      const SimulationOutputOptions& options) {
+  scene.validate();
+  if (options.dump != nullptr) throw InvalidProblem("--dump is not available for 3D scenes yet (issue 36)");
+  World world = scene.world;
+  using detail::Column;
+  using Kind = detail::Column::Kind;
+  detail::SimulationSinks sinks(files, options, 3, scene.options.timestep);
+  std::vector<std::string> names;
+  names.reserve(world.bodies.size());
+  for (const Body& body : world.bodies) names.push_back(body.name);
+  detail::StateTable trajectory(sinks, names,
+                                {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"});
+  detail::OutputTable energy_table(sinks, "energy", {{"t"}, {"kinetic"}, {"potential"}, {"total"}});
+  detail::OutputTable steps_table(
+      sinks, "steps",
+      {{"step", Kind::Integer}, {"t"}, {"contacts", Kind::Integer}, {"status", Kind::Text}, {"method", Kind::Text},
+       {"iterations", Kind::Integer}, {"residual"}, {"signorini"}, {"coulomb"}, {"complementarity"},
+       {"dissipation"}, {"warm_started", Kind::Integer}, {"solve_ms"}, {"step_ms"}});
+  // The names a contact's sides may take: the bodies, "ground", the planes.
+  std::vector<std::string> surfaces = names;
+  surfaces.emplace_back("ground");
+  for (std::size_t p = 0; p < world.planes.size(); ++p) surfaces.push_back(side_name(world, -2 - static_cast<int>(p)));
+  const auto surface_index = [&](int index) -> std::int64_t {
+    if (index >= 0) return index;
+    if (index == contact3d::kGround) return static_cast<std::int64_t>(names.size());
+    return static_cast<std::int64_t>(names.size() + 1 + contact3d::plane_of(index));
+  };
+  std::optional<detail::OutputTable> contacts_table;
+  if (options.contacts) {
+    contacts_table.emplace(sinks, "contacts",
+                           std::vector<Column>{{"t"},
+                                               {"body_a", Kind::Surface},
+                                               {"body_b", Kind::Surface},
+                                               {"feature", Kind::Integer},
+                                               {"x"},
+                                               {"y"},
+                                               {"z"},
+                                               {"nx"},
+                                               {"ny"},
+                                               {"nz"},
+                                               {"gap"},
+                                               {"normal_impulse"},
+                                               {"tangent1_impulse"},
+                                               {"tangent2_impulse"}},
+                           surfaces);
+  }
+
+  std::vector<double> state;
+  const auto write_state = [&](double t) {
+    state.clear();
+    for (const Body& body : world.bodies) {
+      const std::array<double, 13> values = {
+          body.position.x(),        body.position.y(),    body.position.z(),         body.orientation.w(),
+          body.orientation.x(),     body.orientation.y(), body.orientation.z(),      body.velocity.x(),
+          body.velocity.y(),        body.velocity.z(),    body.angular_velocity.x(), body.angular_velocity.y(),
+          body.angular_velocity.z()};
+      for (const double value : values) {
+        if (!std::isfinite(value)) {
+          throw InvalidProblem("body \"" + body.name + "\": the state is no longer finite at t = " + csv_number(t));
+        }
+        state.push_back(value);
+      }
+    }
+    trajectory.add(t, state);
+  };
   Simulation3dRecord record;
   const auto write_energy = [&](double t) {
     const contact::Energy e = contact3d::energy(world, scene.options.gravity);
-    energy_csv << csv_number(t) << "," << csv_number(e.kinetic) << "," << csv_number(e.potential) << ","
-               << csv_number(e.total()) << "\n";
+    energy_table.real(t).real(e.kinetic).real(e.potential).real(e.total()).end_row();
     return e;
   };
-  write_state(trajectory, 0, world);
+  write_state(0);
   record.initial_energy = write_energy(0);
   record.last_energy = record.initial_energy.total();
   const long steps = scene.step_count();
@@ -97,31 +130,51 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
     for (std::size_t i = 0; i < report.contacts.size(); ++i) {
       const contact3d::Contact& c = report.contacts[i];
       record.max_penetration = std::max(record.max_penetration, -c.gap);
+      if (!contacts_table) continue;
       const auto at = 3 * static_cast<Eigen::Index>(i);
-      contacts << csv_number(t_start) << "," << csv_field(side_name(world, c.body_a)) << ","
-               << csv_field(side_name(world, c.body_b)) << "," << c.feature;
+      const std::int64_t a = surface_index(c.body_a);
+      const std::int64_t b = surface_index(c.body_b);
+      contacts_table->real(t_start)
+          .surface(a, surfaces[static_cast<std::size_t>(a)])
+          .surface(b, surfaces[static_cast<std::size_t>(b)])
+          .integer(c.feature);
       for (const double value : {c.point.x(), c.point.y(), c.point.z(), c.normal.x(), c.normal.y(), c.normal.z(), c.gap,
                                  report.impulses[at], report.impulses[at + 1], report.impulses[at + 2]}) {
-        contacts << "," << csv_number(value);
+        contacts_table->real(value);
       }
-      contacts << "\n";
+      contacts_table->end_row();
     }
     const std::string method = report.ran_solve() ? to_string(report.result.method) : "";
     const FrictionContactResiduals& c = report.criteria;
-    steps_csv << k << "," << csv_number(t) << "," << report.contacts.size() << "," << to_string(report.status) << ","
-              << method << "," << report.result.iterations << "," << csv_number(report.result.residual) << ","
-              << csv_number(c.signorini) << "," << csv_number(c.coulomb) << "," << csv_number(c.complementarity) << ","
-              << csv_number(c.dissipation) << "," << report.warm_started << "," << csv_number(report.solve_ms) << ","
-              << csv_number(report.step_ms) << "\n";
-    write_state(trajectory, t, world);
-    record.last_energy = write_energy(t).total();
+    steps_table.integer(k)
+        .real(t)
+        .integer(static_cast<std::int64_t>(report.contacts.size()))
+        .text(to_string(report.status))
+        .text(method)
+        .integer(report.result.iterations)
+        .real(report.result.residual)
+        .real(c.signorini)
+        .real(c.coulomb)
+        .real(c.complementarity)
+        .real(c.dissipation)
+        .integer(static_cast<std::int64_t>(report.warm_started))
+        .real(report.solve_ms)
+        .real(report.step_ms)
+        .end_row();
+    if (detail::recorded_step(k + 1, options.every, steps)) {
+      write_state(t);
+      record.last_energy = write_energy(t).total();
+    } else {
+      record.last_energy = contact3d::energy(world, scene.options.gravity).total();
+    }
     record.last_time = t;
-    if (progress) progress(k + 1, steps);
+    if (options.progress) options.progress(k + 1, steps);
   }
-  for (std::ofstream* out : {&trajectory, &contacts, &energy_csv, &steps_csv}) {
-    out->flush();
-    if (!*out) throw InvalidProblem("writing the simulation's CSVs into '" + files.staging().string() + "' failed");
-  }
+  trajectory.close();
+  energy_table.close();
+  steps_table.close();
+  if (contacts_table) contacts_table->close();
+  sinks.close();
   return record;
 }
 

@@ -1,6 +1,7 @@
 #include "perp/io/viewer.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -312,7 +313,8 @@ document.getElementById("info").textContent = DATA.bodies.length + " bodies, " +
     DATA.timestep + " s (" + DATA.duration + " s)";
 if (DATA.decimated) {
   document.getElementById("note").textContent = "Decimated: " + frames + " of the " + (DATA.steps + 1) +
-      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds them all.";
+      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds " +
+      (DATA.every > 1 ? "one every " + DATA.every + " steps (--every)." : "them all.");
 }
 slider.max = String(frames - 1);
 slider.addEventListener("input", () => { setPlaying(false); show(Number(slider.value)); });
@@ -335,8 +337,9 @@ void number(std::string& out, double value, int digits = 6) {
   }
   if (value == 0) value = 0;
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-  out += buffer;
+  const std::to_chars_result written =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, digits);
+  out.append(buffer, written.ptr);
 }
 
 /// A JSON string that is also safe inside <script>: '<' is written as \u003c, so no "</script>"
@@ -408,7 +411,8 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
   data += ",\"duration\":";
   number(data, scene.duration);
   data += ",\"steps\":" + std::to_string(record.steps) + ",\"stride\":" + std::to_string(record.frame_stride) +
-          ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"bounds\":[";
+          ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"every\":" + std::to_string(record.every) +
+          ",\"bounds\":[";
   number(data, x0 - pad);
   data += ',';
   number(data, x1 + pad);

@@ -180,7 +180,7 @@ PY
   fi
 }
 for scene in bouncing_ball two_contact_block sliding_box box_stack disk_pile painleve_rod; do
-  check "simulate $scene" 0 "wrote" -- "$perp" simulate "$scenes/$scene.json" --out "$tmp/$scene"
+  check "simulate $scene" 0 "wrote" -- "$perp" simulate "$scenes/$scene.json" --out "$tmp/$scene" --contacts
   check "$scene plot.png decodes" 0 "png ok" -- png_ok "$tmp/$scene/plot.png"
 done
 # Plots (cairo): a normal size, every series drawn, --plot svg|none (issue 17).
@@ -239,10 +239,20 @@ check "steps rows: one a step" 0 '^501 ' -- wc -l "$tmp/two_contact_block/steps.
 # Every step of the resting block solved, two contacts each, warm-started from the second on.
 check "steps all solved" 0 '^500 500 499 $' -- awk -F, 'NR > 1 { n++; if ($4 == "solved" && $3 == 2) s++; if ($12 == 2) w++ } END { print n, s, w }' "$tmp/two_contact_block/steps.csv"
 for scene in slope walls_and_rod; do
-  check "simulate $scene" 0 "wrote" -- "$perp" simulate "$scenes/$scene.json" --out "$tmp/$scene"
+  check "simulate $scene" 0 "wrote" -- "$perp" simulate "$scenes/$scene.json" --out "$tmp/$scene" --contacts
   check "$scene steps all solved" 0 '^0 $' -- awk -F, 'NR > 1 && $4 != "solved" { bad++ } END { print bad + 0 }' "$tmp/$scene/steps.csv"
 done
 check "slope contacts name the plane" 0 'sticky,slope' -- cat "$tmp/slope/contacts.csv"
+# Output that scales (issue 37): contacts.csv on request, --every K, --format csv|hdf5|both.
+check "no contacts.csv by default" 0 '^0 *$' -- bash -c "'$perp' simulate '$scenes/two_contact_block.json' --out '$tmp/nocontacts' --plot none >/dev/null && ls '$tmp/nocontacts' | grep -c contacts; true"
+# two_contact_block: 500 steps of 1 ms; --every 30 records steps 0, 30, …, 480 (17 states) and 500.
+check "--every 30 rows" 0 '^0 0.03 0.48 0.5 19 501 $' -- bash -c "'$perp' simulate '$scenes/two_contact_block.json' --out '$tmp/every' --plot none --every 30 >/dev/null && awk -F, 'NR == 2 || NR == 3 || NR == 18 || NR == 19 { printf \"%s \", \$1 }' '$tmp/every/trajectory.csv' && wc -l < '$tmp/every/energy.csv' | tr '\n' ' ' && wc -l < '$tmp/every/steps.csv'"
+check "--every 0 refused" 2 '--every 0: K must be >= 1' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/x" --every 0
+check "--format xyz refused" 2 '--format xyz: expected csv, hdf5 or both' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/x" --format xyz
+check "--format hdf5 writes simulation.h5" 0 'wrote .*/\{simulation\.h5, view\.html\}' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/h5" --plot none --format hdf5
+check "summary gives writing beside stepping" 0 'output: [0-9.e-]+ s writing \(.*\) beside [0-9.e-]+ s stepping' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/h5" --plot none --format hdf5
+check "3d --format both --every 100" 0 'wrote .*\{simulation\.h5, trajectory\.csv, energy\.csv, steps\.csv\}' -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/tower3d_h5" --format both --every 100
+check "3d --every 100 rows" 0 '^8 601 $' -- bash -c "wc -l < '$tmp/tower3d_h5/trajectory.csv' | tr '\n' ' ' && wc -l < '$tmp/tower3d_h5/steps.csv'"
 check "simulate --solver pgs" 0 "wrote" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/pgs" --solver pgs
 check "simulate unknown solver" 2 "unknown method 'newton'" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --solver newton
 # The progress bar: only on a terminal, only for runs over a second.
@@ -388,7 +398,7 @@ check "smoothing huge q" 0 'smoothing: solved' -- "$perp" solve "$tmp/huge_q.jso
 # previous files untouched (temporary files renamed at the end), no non-finite number written.
 disk() { echo "{\"name\": $1, \"shape\": {\"type\": \"disk\", \"radius\": 0.1}, \"mass\": 1, \"position\": [$2, 0.05]$3}"; }
 echo "{$scene_head, \"timestep\": 0.01, \"duration\": 0.05, \"ground\": {\"height\": 0}, \"bodies\": [$(disk '"a,b"' 0 ''), $(disk '"say \"hi\"\nthere"' 1 '')]}" > "$tmp/names.json"
-check "simulate odd names" 0 'wrote' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out"
+check "simulate odd names" 0 'wrote' -- "$perp" simulate "$tmp/names.json" --out "$tmp/names_out" --contacts
 check "names quoted in the header" 0 '^t,"a,b.x",.*"say ""hi""' -- head -c 200 "$tmp/names_out/trajectory.csv"
 check "csv columns intact" 0 '^13 13 8 8 *$' -- python3 -c "import csv; t = list(csv.reader(open('$tmp/names_out/trajectory.csv'))); c = list(csv.reader(open('$tmp/names_out/contacts.csv'))); print(len(t[0]), len(t[1]), len(c[0]), len(c[1]))"
 before=$(cat "$tmp/names_out"/*.csv "$tmp/names_out/plot.png" "$tmp/names_out/view.html" | md5sum)
@@ -406,9 +416,9 @@ check "nothing written for refused scenes" 0 '^0 *$' -- bash -c "ls -A '$tmp/x_o
 # --out swapped in as a whole folder (issue 38): a second run leaves its own files only, never a
 # mix with the first's; a folder holding anything but an earlier run's result files is refused
 # before any work; SIGTERM leaves the earlier results and no temporary folder beside them.
-"$perp" simulate "$tmp/names.json" --out "$tmp/swap" >/dev/null
+"$perp" simulate "$tmp/names.json" --out "$tmp/swap" --contacts >/dev/null
 check "second run replaces the folder" 0 '^contacts\.csv energy\.csv steps\.csv trajectory\.csv view\.html *$' -- \
-  bash -c "'$perp' simulate '$tmp/names.json' --out '$tmp/swap/' --plot none >/dev/null && ls '$tmp/swap' | tr '\n' ' '"
+  bash -c "'$perp' simulate '$tmp/names.json' --out '$tmp/swap/' --plot none --contacts >/dev/null && ls '$tmp/swap' | tr '\n' ' '"
 before=$(cat "$tmp/swap"/*.csv | md5sum)
 touch "$tmp/swap/notes.txt"
 check "--out holding other files refused" 2 "holds 'notes\.txt', which is not an earlier run's result file" -- \
@@ -416,7 +426,7 @@ check "--out holding other files refused" 2 "holds 'notes\.txt', which is not an
 rm "$tmp/swap/notes.txt"
 touch "$tmp/swap/.energy.csv.partial-12345"  # what an earlier version left when stopped: replaced
 check "--out with an earlier version's temporaries replaced" 0 '^contacts\.csv energy\.csv steps\.csv trajectory\.csv view\.html *$' -- \
-  bash -c "'$perp' simulate '$tmp/names.json' --out '$tmp/swap' --plot none >/dev/null && ls -A '$tmp/swap' | tr '\n' ' '"
+  bash -c "'$perp' simulate '$tmp/names.json' --out '$tmp/swap' --plot none --contacts >/dev/null && ls -A '$tmp/swap' | tr '\n' ' '"
 before=$(cat "$tmp/swap"/*.csv | md5sum)
 rm "$tmp/swap/view.html" && mkdir "$tmp/swap/view.html" && touch "$tmp/swap/view.html/kept"
 check "--out holding a folder named as a result refused" 2 "holds 'view\.html', which is not an earlier run's" -- \

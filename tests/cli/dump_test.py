@@ -119,7 +119,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # 1. Every step, local form; step 12 replayed.
     scene, h = write_scene(tmp, "box.json")
     out, dump = os.path.join(tmp, "out"), os.path.join(tmp, "dump")
-    done = run("simulate", scene, "--out", out, "--dump", dump, "--dump-every", "1", "--plot", "none", expect=0)
+    done = run("simulate", scene, "--out", out, "--dump", dump, "--dump-every", "1", "--plot", "none", "--contacts", expect=0)
     check("dumped 30 steps' frictional contact problems" in done.stdout, f"summary line: {done.stdout}")
     names = sorted(os.listdir(dump))
     check(names == [f"step-{k:05d}.hdf5" for k in range(30)], f"the dump holds every step: {names[:3]}...")
@@ -147,7 +147,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # 2. The packed-step chain (dense_pivoting_max_size 4 < 4 x 2 contacts): the global form.
     scene, h = write_scene(tmp, "packed.json", dense_pivoting_max_size=4)
     out2, dump2 = os.path.join(tmp, "out2"), os.path.join(tmp, "dump2")
-    run("simulate", scene, "--out", out2, "--dump", dump2, "--dump-every", "5", "--plot", "none", expect=0)
+    run("simulate", scene, "--out", out2, "--dump", dump2, "--dump-every", "5", "--plot", "none", "--contacts", expect=0)
     check(sorted(os.listdir(dump2)) == [f"step-{k:05d}.hdf5" for k in range(0, 30, 5)], "every 5th step")
     file = os.path.join(dump2, "step-00010.hdf5")
     stored = perp.read_fclib(file)
@@ -167,7 +167,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # 3. An unreachable tolerance: only the unsolved steps, the impulses as a guess.
     scene, h = write_scene(tmp, "strict.json", tolerance=1e-300)
     out3, dump3 = os.path.join(tmp, "out3"), os.path.join(tmp, "dump3")
-    done = run("simulate", scene, "--out", out3, "--dump", dump3, "--plot", "none", expect=1)
+    done = run("simulate", scene, "--out", out3, "--dump", dump3, "--plot", "none", "--contacts", expect=1)
     unsolved = [int(row["step"]) for row in steps_rows(out3)
                 if int(row["contacts"]) > 0 and (row["status"] != "solved" or row["fallback"])]
     check(len(unsolved) > 0, "the strict scene has unsolved steps")

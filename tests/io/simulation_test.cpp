@@ -73,7 +73,7 @@ TEST(SimulationOutput, WritesTheCsvsOnlyOnCommit) {
   const std::filesystem::path dir = scratch("commit");
   {
     StagedFiles files(dir);
-    const SimulationRecord record = write_simulation(falling_ball(), files);
+    const SimulationRecord record = write_simulation(falling_ball(), files, {.contacts = true});
     EXPECT_EQ(record.steps, 500);
     for (const char* name : kSimulationCsvFiles) EXPECT_FALSE(std::filesystem::exists(dir / name)) << name;
     files.commit();
@@ -83,7 +83,7 @@ TEST(SimulationOutput, WritesTheCsvsOnlyOnCommit) {
   const auto before = std::filesystem::file_size(dir / "trajectory.csv");
   {
     StagedFiles files(dir);
-    (void)write_simulation(falling_ball(0.1), files);
+    (void)write_simulation(falling_ball(0.1), files, {.contacts = true});
   }
   EXPECT_EQ(std::filesystem::file_size(dir / "trajectory.csv"), before);
   std::size_t entries = 0;
@@ -209,7 +209,7 @@ TEST(SimulationOutput, DumpsTheStepsProblemsAsFclibFiles) {
     StagedFiles files(dir);
     StagedFiles dump(dump_dir, is_step_dump_name);
     const SimulationRecord record =
-        write_simulation(scene, files, {.dump = &dump, .dump_every = 1, .dump_limit = 3});
+        write_simulation(scene, files, {.contacts = true, .dump = &dump, .dump_every = 1, .dump_limit = 3});
     EXPECT_EQ(record.unsolved, 0);
     EXPECT_EQ(record.dumped, 3);
     EXPECT_EQ(record.dumps_left_out, 2);

@@ -102,7 +102,32 @@ struct SimulationFrame {
   double deepest_overlap = 0;
 };
 
+/// What `perp simulate --format` writes: the CSVs (the default), simulation.h5, or both.
+enum class SimulationFormat { Csv, Hdf5, Both };
+/// "csv", "hdf5" or "both"; throws `InvalidProblem` ("--format xyz: expected csv, hdf5 or both").
+[[nodiscard]] SimulationFormat simulation_format_from_name(const std::string& name);
+
+/// The binary output's file name: "simulation.h5". Its layout (io/hdf5.hpp writes it):
+///   root attributes  format = "perp simulation", dimension (2 or 3), timestep (s), every (K);
+///   trajectory/t     (n) the recorded times, as trajectory.csv's t;
+///   trajectory/state (n, bodies, fields) each body's state at those times (2D fields: x, y, angle,
+///                    vx, vy, omega; 3D: x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz);
+///   trajectory/bodies, trajectory/fields  their names;
+///   energy/COLUMN    (n) energy.csv's columns;
+///   steps/COLUMN     (steps) steps.csv's columns (status, method, fallback as text);
+///   contacts/COLUMN  (rows) contacts.csv's columns, only with `contacts`: body_a and body_b are
+///                    indices into contacts/surfaces (the bodies, then "ground", then the planes).
+inline constexpr const char* kSimulationHdf5File = "simulation.h5";
+
 struct SimulationOutputOptions {
+  /// Record every `every`-th step in trajectory and energy (>= 1; `perp simulate --every K`): the
+  /// states at steps 0, K, 2K, … and at the last step. steps.csv keeps one row for every step.
+  long every = 1;
+  /// Write contacts.csv (or the contacts group): each step's active contacts. Off by default: it is
+  /// by far the largest output (57 MB of the 210-box pyramid's 10 s).
+  bool contacts = false;
+  /// The CSVs, simulation.h5 (`kSimulationHdf5File`), or both.
+  SimulationFormat format = SimulationFormat::Csv;
   /// Frames kept in memory (for the plot and the viewer): when more than 2·frame_capacity would be
   /// kept, every other one is dropped and the stride doubles, so the kept frames stay evenly
   /// spaced (every stride-th step) and memory stays bounded. 0 = from `frame_budget`.
@@ -127,10 +152,13 @@ struct SimulationOutputOptions {
 
 /// What a run did, with its decimated frames.
 struct SimulationRecord {
-  /// Kept frames, the first at t = 0, then every `frame_stride`-th step (the last step is
-  /// always kept). Each frame's time equals a row of trajectory.csv.
+  /// Kept frames, the first at t = 0, then every `frame_stride`-th step (a multiple of
+  /// `SimulationOutputOptions::every`; the last step is always kept). Each frame's time equals a
+  /// row of trajectory.csv.
   std::vector<SimulationFrame> frames;
   long frame_stride = 1;
+  /// `SimulationOutputOptions::every`: the trajectory's rows are every `every`-th step.
+  long every = 1;
   long steps = 0;
   std::size_t most_contacts = 0;
   contact::Energy initial_energy;
@@ -167,10 +195,11 @@ inline constexpr std::array<const char*, 4> kSimulationCsvFiles = {"trajectory.c
                                                                    "steps.csv"};
 
 /// Runs `scene` (validated first) and writes trajectory.csv (t and x, y, angle, vx, vy, omega of
-/// every body), contacts.csv (each active contact of each step: bodies, point, gap, impulses),
-/// energy.csv (kinetic, potential, total, and dissipated = initial total − total) and steps.csv
-/// (each step's status, method, iterations, residual, criteria, timings) into `files` (not
-/// committed). Refuses (`InvalidProblem`) a run whose CSVs would not fit on the disk, a world of
+/// every body, every `options.every`-th step), contacts.csv with `options.contacts` (each active
+/// contact of each step: bodies, point, gap, impulses), energy.csv (kinetic, potential, total, and
+/// dissipated = initial total − total, at the trajectory's times) and steps.csv (each step's status,
+/// method, iterations, residual, criteria, timings) into `files` (not committed), as CSVs and/or
+/// simulation.h5 (`options.format`). Refuses (`InvalidProblem`) a run whose CSVs would not fit on the disk, a world of
 /// overlapping bodies beyond detection's limit, and any non-finite number about to be written
 /// (naming the body, the quantity and the time). Numbers are written with 12 significant digits.
 SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& files,

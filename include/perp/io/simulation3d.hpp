@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// What `perp simulate` writes for a 3D scene (issue 36, first slice): the planar run's CSVs
-/// (io/simulation.hpp, whose `StagedFiles`, `csv_number` and `csv_field` it uses) with 3D columns.
+/// (io/simulation.hpp, whose `StagedFiles`, `csv_number` and `csv_field` it uses) with 3D columns,
+/// and/or simulation.h5 (`kSimulationHdf5File`).
 ///   trajectory.csv  t, then per body NAME.x, .y, .z, .qw, .qx, .qy, .qz, .vx, .vy, .vz, .wx, .wy, .wz
 ///                   (the state at t; the first row is t = 0);
 ///   contacts.csv    t, body_a, body_b, feature, x, y, z, nx, ny, nz, gap, normal_impulse,
@@ -37,10 +38,15 @@ struct Simulation3dRecord {
   double last_time = 0;
 };
 
-/// Runs `scene` (validated first) on a copy of its world and writes the four CSVs into `files`
-/// (not committed); `progress(done, total)` after each step when set. Throws `InvalidProblem` for
+/// Runs `scene` (validated first) on a copy of its world and writes into `files` (not committed)
+/// what `options` asks (`every`, `contacts`, `format`, `progress(done, total)` after each step; the
+/// 2D options `frame_capacity`, `frame_budget` play no part, `dump` is refused): the CSVs and/or
+/// simulation.h5 with the layout of `kSimulationHdf5File` (3D fields). Throws `InvalidProblem` for
 /// an invalid scene, an unwritable file, or a state that is no longer finite (naming the body and
 /// the time).
+Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
+                                      const SimulationOutputOptions& options);
+/// The same writing the four CSVs, contacts.csv included, every step.
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
                                       const std::function<void(long, long)>& progress = {});
 

@@ -1,0 +1,207 @@
+#include "simulation_output.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include "perp/core/error.hpp"
+
+namespace perp::detail {
+
+namespace {
+constexpr std::size_t kCsvBlock = std::size_t{1} << 20;
+}  // namespace
+
+CsvFile::CsvFile(const std::filesystem::path& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
+  if (file_ == nullptr) throw InvalidProblem("cannot write '" + path.string() + "': " + std::strerror(errno));
+  buffer_.reserve(kCsvBlock + 4096);
+}
+
+CsvFile::~CsvFile() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void CsvFile::separate() {
+  if (!first_) buffer_ += ',';
+  first_ = false;
+}
+
+void CsvFile::spill() {
+  if (buffer_.size() < kCsvBlock) return;
+  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) failed_ = true;
+  buffer_.clear();
+}
+
+void append_csv_number(std::string& out, double value) {
+  if (value == 0) value = 0;  // −0 as 0
+  char text[32];
+  const std::to_chars_result written = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 12);
+  out.append(text, written.ptr);
+}
+
+void CsvFile::number(double value) {
+  separate();
+  append_csv_number(buffer_, value);
+}
+
+void CsvFile::integer(std::int64_t value) {
+  separate();
+  char text[24];
+  const std::to_chars_result written = std::to_chars(text, text + sizeof text, value);
+  buffer_.append(text, written.ptr);
+}
+
+void CsvFile::text(const std::string& value) {
+  separate();
+  buffer_ += csv_field(value);
+}
+
+void CsvFile::raw(const std::string& line) { buffer_ += line; }
+
+void CsvFile::end_row() {
+  buffer_ += '\n';
+  first_ = true;
+  spill();
+}
+
+void CsvFile::close() {
+  if (file_ == nullptr) return;
+  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) failed_ = true;
+  buffer_.clear();
+  if (std::fclose(file_) != 0) failed_ = true;
+  file_ = nullptr;
+  if (failed_) throw InvalidProblem("error while writing '" + path_.string() + "' (is the disk full?)");
+}
+
+SimulationSinks::SimulationSinks(StagedFiles& staged, const SimulationOutputOptions& options, int dimension,
+                                 double timestep)
+    : files(staged), csv(options.format != SimulationFormat::Hdf5) {
+  if (options.every < 1) {
+    throw InvalidProblem("every (--every) must be >= 1, got " + std::to_string(options.every));
+  }
+  if (options.format == SimulationFormat::Csv) return;
+  hdf5 = std::make_unique<Hdf5Writer>(files.temporary(kSimulationHdf5File));
+  hdf5->attribute("format", std::string("perp simulation"));
+  hdf5->attribute("dimension", static_cast<double>(dimension));
+  hdf5->attribute("timestep", timestep);
+  hdf5->attribute("every", static_cast<double>(options.every));
+}
+
+void SimulationSinks::close() {
+  if (hdf5) hdf5->close();
+}
+
+OutputTable::OutputTable(SimulationSinks& sinks, const std::string& name, std::vector<Column> columns,
+                         const std::vector<std::string>& surfaces)
+    : columns_(std::move(columns)), hdf5_(sinks.hdf5.get()), name_(name) {
+  if (sinks.csv) {
+    csv_ = std::make_unique<CsvFile>(sinks.files.temporary(name + ".csv"));
+    std::string header;
+    for (const Column& c : columns_) header += (header.empty() ? "" : ",") + c.name;
+    csv_->raw(header + "\n");
+  }
+  if (hdf5_ != nullptr) {
+    for (const Column& c : columns_) {
+      const std::string path = name + "/" + c.name;
+      switch (c.kind) {
+        case Column::Kind::Real: ids_.push_back(hdf5_->real(path)); break;
+        case Column::Kind::Integer:
+        case Column::Kind::Surface: ids_.push_back(hdf5_->integer(path)); break;
+        case Column::Kind::Text: ids_.push_back(hdf5_->text(path)); break;
+      }
+    }
+    if (!surfaces.empty()) hdf5_->texts(name + "/surfaces", surfaces);
+  }
+}
+
+const Column& OutputTable::next(Column::Kind kind) {
+  if (column_ >= columns_.size() || columns_[column_].kind != kind) {
+    throw std::logic_error("table " + name_ + ": column " + std::to_string(column_) + " filled out of order");
+  }
+  return columns_[column_++];
+}
+
+OutputTable& OutputTable::real(double value) {
+  const std::size_t at = column_;
+  next(Column::Kind::Real);
+  if (csv_) csv_->number(value);
+  if (hdf5_ != nullptr) hdf5_->add(ids_[at], value);
+  return *this;
+}
+
+OutputTable& OutputTable::integer(std::int64_t value) {
+  const std::size_t at = column_;
+  next(Column::Kind::Integer);
+  if (csv_) csv_->integer(value);
+  if (hdf5_ != nullptr) hdf5_->add(ids_[at], value);
+  return *this;
+}
+
+OutputTable& OutputTable::text(const std::string& value) {
+  const std::size_t at = column_;
+  next(Column::Kind::Text);
+  if (csv_) csv_->text(value);
+  if (hdf5_ != nullptr) hdf5_->add(ids_[at], value);
+  return *this;
+}
+
+OutputTable& OutputTable::surface(std::int64_t index, const std::string& name) {
+  const std::size_t at = column_;
+  next(Column::Kind::Surface);
+  if (csv_) csv_->text(name);
+  if (hdf5_ != nullptr) hdf5_->add(ids_[at], index);
+  return *this;
+}
+
+void OutputTable::end_row() {
+  if (column_ != columns_.size()) {
+    throw std::logic_error("table " + name_ + ": a row of " + std::to_string(column_) + " of " +
+                           std::to_string(columns_.size()) + " columns");
+  }
+  column_ = 0;
+  if (csv_) csv_->end_row();
+}
+
+void OutputTable::close() {
+  if (csv_) csv_->close();
+}
+
+StateTable::StateTable(SimulationSinks& sinks, const std::vector<std::string>& bodies,
+                       const std::vector<std::string>& fields)
+    : hdf5_(sinks.hdf5.get()) {
+  if (sinks.csv) {
+    csv_ = std::make_unique<CsvFile>(sinks.files.temporary("trajectory.csv"));
+    std::string header = "t";
+    for (const std::string& body : bodies) {
+      for (const std::string& field : fields) header += "," + csv_field(body + "." + field);
+    }
+    csv_->raw(header + "\n");
+  }
+  if (hdf5_ != nullptr) {
+    time_ = hdf5_->real("trajectory/t");
+    state_ = hdf5_->real("trajectory/state", {bodies.size(), fields.size()});
+    hdf5_->texts("trajectory/bodies", bodies);
+    hdf5_->texts("trajectory/fields", fields);
+  }
+}
+
+void StateTable::add(double t, const std::vector<double>& values) {
+  if (csv_) {
+    csv_->number(t);
+    for (const double value : values) csv_->number(value);
+    csv_->end_row();
+  }
+  if (hdf5_ != nullptr) {
+    hdf5_->add(time_, t);
+    hdf5_->add(state_, values.data(), values.size());
+  }
+}
+
+void StateTable::close() {
+  if (csv_) csv_->close();
+}
+
+}  // namespace perp::detail
