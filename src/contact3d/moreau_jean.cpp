@@ -1,5 +1,6 @@
 #include "perp/contact3d/moreau_jean.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <array>
@@ -180,25 +181,43 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
     }
     Eigen::SparseMatrix<double> J(3 * m, n);
     J.setFromTriplets(entries.begin(), entries.end());
-    std::vector<Eigen::Triplet<double>> inverse_entries;
-    inverse_entries.reserve(static_cast<std::size_t>(body_count) * 12);
+
+    // W = J M⁻¹ Jᵀ kept as its factors, M diagonal: each body's angular velocity in the axes of its
+    // principal moments (ω = P ω', P = R Q with I_b = Q Λ Qᵀ), so that J M⁻¹ Jᵀ = H D Hᵀ with
+    // H = J diag(I, P) and D = diag(1/m, 1/m, 1/m, 1/Λ). nsgs sweeps on the factors (a sweep costs
+    // nnz(H), where W's nonzeros grow with the square of the contacts a body carries); W is formed
+    // only if a method needs it.
+    std::vector<Eigen::Matrix3d> axes(static_cast<std::size_t>(body_count), Eigen::Matrix3d::Identity());
+    FactoredFrictionContact problem;
+    problem.dimension = 3;
+    problem.inverse_mass = Eigen::VectorXd::Zero(n);
     for (Eigen::Index i = 0; i < body_count; ++i) {
       const Body& body = world.bodies[static_cast<std::size_t>(i)];
       if (body.fixed) continue;
-      for (Eigen::Index j = 0; j < 3; ++j) inverse_entries.emplace_back(6 * i + j, 6 * i + j, 1.0 / body.mass);
-      const Eigen::Matrix3d inverse_inertia = body.world_inverse_inertia();
-      for (Eigen::Index r = 0; r < 3; ++r) {
-        for (Eigen::Index s = 0; s < 3; ++s)
-          inverse_entries.emplace_back(6 * i + 3 + r, 6 * i + 3 + s, inverse_inertia(r, s));
+      const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> principal(body.body_inertia());
+      axes[static_cast<std::size_t>(i)] = body.rotation() * principal.eigenvectors();
+      problem.inverse_mass.segment<3>(6 * i).setConstant(1.0 / body.mass);
+      problem.inverse_mass.segment<3>(6 * i + 3) = principal.eigenvalues().cwiseInverse();
+    }
+    std::vector<Eigen::Triplet<double>> rotated;
+    rotated.reserve(entries.size());
+    for (const Eigen::Triplet<double>& entry : entries) {
+      const Eigen::Index column = entry.col();
+      const Eigen::Index body = column / 6;
+      if (column % 6 < 3) {
+        rotated.push_back(entry);
+        continue;
+      }
+      // A row's angular part a (world) becomes Pᵀ a: each world entry a_j adds a_j P(j, ·).
+      const Eigen::Matrix3d& P = axes[static_cast<std::size_t>(body)];
+      const Eigen::Index j = column % 6 - 3;
+      for (Eigen::Index c = 0; c < 3; ++c) {
+        rotated.emplace_back(entry.row(), 6 * body + 3 + c, entry.value() * P(j, c));
       }
     }
-    Eigen::SparseMatrix<double> inverse_mass(n, n);
-    inverse_mass.setFromTriplets(inverse_entries.begin(), inverse_entries.end());
-    const Eigen::SparseMatrix<double> MinvJt = inverse_mass * J.transpose();
-
-    FrictionContact problem;
-    problem.dimension = 3;
-    problem.W = J * MinvJt;
+    problem.H.resize(3 * m, n);
+    problem.H.setFromTriplets(rotated.begin(), rotated.end());
+    problem.H.makeCompressed();
     problem.q = J * v_free;
     problem.mu = mu;
     const Eigen::VectorXd u_before = J * v_k;
@@ -215,7 +234,12 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
     report.solve_ms = elapsed_ms(solve_start);
     report.status = report.result.status;
     report.impulses = report.result.z;
-    v_next = v_free + MinvJt * report.impulses;
+    // v = v_free + M⁻¹ Jᵀ r: D Hᵀ r in the principal axes, turned back to the world by P.
+    const Eigen::VectorXd change = problem.inverse_mass.cwiseProduct(problem.H.transpose() * report.impulses);
+    for (Eigen::Index i = 0; i < body_count; ++i) {
+      v_next.segment<3>(6 * i) += change.segment<3>(6 * i);
+      v_next.segment<3>(6 * i + 3) += axes[static_cast<std::size_t>(i)] * change.segment<3>(6 * i + 3);
+    }
   }
 
   // 4–5. Velocities and positions.
