@@ -27,8 +27,8 @@ struct SimulateArguments {
 int run_simulate(const SimulateArguments& args);
 
 /// The same for a scene with "dimension": 3 (io/scene3d.hpp): writes DIR/trajectory.csv,
-/// contacts.csv, energy.csv and steps.csv (io/simulation3d.hpp); no plot or viewer yet, and --dump
-/// is refused. Returns 0 when every step was solved, 1 otherwise.
+/// contacts.csv, energy.csv, steps.csv (io/simulation3d.hpp) and view.html (io/viewer3d.hpp; left
+/// out, with a note on stderr, where three.js cannot be read); no plot yet, and --dump is refused. Returns 0 when every step was solved, 1 otherwise.
 int run_simulate3d(const SimulateArguments& args);
 
 }  // namespace perp::cli

@@ -1,11 +1,13 @@
 // `perp simulate` on a 3D scene ("dimension": 3; issue 36, first slice): the scene is read by
 // io/scene3d, run and written by io/simulation3d; this file parses nothing and prints the summary.
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "perp/core/error.hpp"
 #include "perp/io/scene3d.hpp"
 #include "perp/io/simulation3d.hpp"
+#include "perp/io/viewer3d.hpp"
 #include "simulate.hpp"
 
 namespace perp::cli {
@@ -19,6 +21,15 @@ int run_simulate3d(const SimulateArguments& args) {
   if (!args.dump.empty()) throw InvalidProblem("--dump is not available for 3D scenes yet (issue 36)");
   StagedFiles files(args.out);
   const Simulation3dRecord record = write_simulation3d(scene, files);
+  // The viewer needs three.js (Debian's libjs-three): without it the run's CSVs are still written,
+  // and the note says why there is no view.html.
+  std::string viewer_note;
+  try {
+    write_viewer3d_html(files.temporary("view.html"), scene, record,
+                        std::filesystem::path(args.scene).filename().string());
+  } catch (const InvalidProblem& e) {
+    viewer_note = e.what();
+  }
   files.commit();
 
   std::printf("%s: %ld step%s of %g s, %zu bod%s (3D), up to %zu active contact%s\n", args.scene.c_str(), record.steps,
@@ -34,7 +45,9 @@ int run_simulate3d(const SimulateArguments& args) {
     std::printf("warning: %ld step%s ended unsolved (first: step %ld, %s)\n", record.unsolved,
                 record.unsolved == 1 ? "" : "s", record.first_failure_step, to_string(record.first_failure).c_str());
   }
-  std::printf("wrote %s/{trajectory.csv, contacts.csv, energy.csv, steps.csv}\n", args.out.c_str());
+  if (!viewer_note.empty()) std::fprintf(stderr, "note: no view.html: %s\n", viewer_note.c_str());
+  std::printf("wrote %s/{trajectory.csv, contacts.csv, energy.csv, steps.csv%s}\n", args.out.c_str(),
+              viewer_note.empty() ? ", view.html" : "");
   return record.unsolved == 0 ? 0 : 1;
 }
 

@@ -45,6 +45,18 @@ void write_state(std::ofstream& out, double t, const World& world) {
   out << "\n";
 }
 
+std::vector<double> poses(const World& world) {
+  std::vector<double> pose;
+  pose.reserve(7 * world.bodies.size());
+  for (const Body& body : world.bodies) {
+    const Eigen::Quaterniond& q = body.orientation;
+    for (const double value : {body.position.x(), body.position.y(), body.position.z(), q.w(), q.x(), q.y(), q.z()}) {
+      pose.push_back(value);
+    }
+  }
+  return pose;
+}
+
 }  // namespace
 
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
@@ -78,6 +90,15 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
   record.initial_energy = write_energy(0);
   record.last_energy = record.initial_energy.total();
   const long steps = scene.step_count();
+  const auto capacity = static_cast<long>(
+      std::clamp<std::size_t>(kFrame3dBudget / (10 * std::max<std::size_t>(world.bodies.size(), 1)), 50, 2000));
+  record.frame_stride = std::max(1L, (steps + capacity) / capacity);  // ⌈(steps + 1) / capacity⌉
+  record.frames.push_back({.step = 0,
+                           .t = 0,
+                           .pose = poses(world),
+                           .kinetic = record.initial_energy.kinetic,
+                           .potential = record.initial_energy.potential,
+                           .contacts = {}});
   const double h = scene.options.timestep;
   for (long k = 0; k < steps; ++k) {
     const double t_start = static_cast<double>(k) * h;
@@ -114,7 +135,22 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
               << csv_number(c.dissipation) << "," << report.warm_started << "," << csv_number(report.solve_ms) << ","
               << csv_number(report.step_ms) << "\n";
     write_state(trajectory, t, world);
-    record.last_energy = write_energy(t).total();
+    const contact::Energy e = write_energy(t);
+    record.last_energy = e.total();
+    if ((k + 1) % record.frame_stride == 0 || k + 1 == steps) {
+      Simulation3dFrame frame{.step = k + 1, .t = t, .pose = poses(world), .kinetic = e.kinetic, .potential = e.potential,
+                              .contacts = {}};
+      frame.contacts.reserve(report.contacts.size());
+      for (std::size_t i = 0; i < report.contacts.size(); ++i) {
+        const contact3d::Contact& active = report.contacts[i];
+        const auto at = 3 * static_cast<Eigen::Index>(i);
+        const Eigen::Vector3d impulse = report.impulses[at] * active.normal +
+                                        report.impulses[at + 1] * active.tangent1 +
+                                        report.impulses[at + 2] * active.tangent2;
+        frame.contacts.push_back({active.body_a, active.body_b, active.point, impulse});
+      }
+      record.frames.push_back(std::move(frame));
+    }
     record.last_time = t;
     if (progress) progress(k + 1, steps);
   }

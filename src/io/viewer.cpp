@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "perp/core/error.hpp"
+#include "viewer_json.hpp"
 
 namespace perp {
 namespace {
@@ -326,48 +327,9 @@ seekFromAddress();
 </html>
 )PAGE";
 
-/// `digits` significant digits (6: positions, sub-pixel at any zoom; contacts need fewer); −0 as 0. Finite by construction (write_simulation refused non-finite
-/// states), but a NaN or ∞ would not be JSON: written as null.
-void number(std::string& out, double value, int digits = 6) {
-  if (!std::isfinite(value)) {
-    out += "null";
-    return;
-  }
-  if (value == 0) value = 0;
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-  out += buffer;
-}
-
-/// A JSON string that is also safe inside <script>: '<' is written as \u003c, so no "</script>"
-/// can end the element early.
-void string(std::string& out, const std::string& text) {
-  out += '"';
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '<' || u < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", u);
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
-template <typename F>
-void array(std::string& out, std::size_t n, F&& item) {
-  out += '[';
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i > 0) out += ',';
-    item(i);
-  }
-  out += ']';
-}
+using viewer_json::array;
+using viewer_json::number;
+using viewer_json::string;
 
 }  // namespace
 

@@ -10,7 +10,8 @@
 ///   energy.csv      t, kinetic, potential, total;
 ///   steps.csv       step, t, contacts, status, method, iterations, residual, signorini, coulomb,
 ///                   complementarity, dissipation, warm_started, solve_ms, step_ms.
-/// No viewer page and no plot yet.
+/// The run's states are also kept in memory, decimated (`Simulation3dRecord::frames`), for the
+/// viewer page (io/viewer3d.hpp).
 
 #include <functional>
 
@@ -21,7 +22,36 @@
 
 namespace perp {
 
+/// A contact as the 3D viewer draws it: the two sides (body indices; `contact3d::kGround` or
+/// −2 − p for plane p on side b), the point on body a and the impulse there,
+/// P = Λ_N n + Λ_T1 t1 + Λ_T2 t2 (N·s, world frame).
+struct Frame3dContact {
+  int body_a = 0;
+  int body_b = contact3d::kGround;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
+};
+
+/// One kept state: the step that led to it (0: the initial state), its time, each body's pose
+/// (x, y, z, qw, qx, qy, qz: 7 numbers a body), the energies, and that step's active contacts.
+struct Simulation3dFrame {
+  long step = 0;
+  double t = 0;
+  std::vector<double> pose;
+  double kinetic = 0;
+  double potential = 0;
+  std::vector<Frame3dContact> contacts;
+};
+
+/// At most this many numbers are kept in the frames, about 10 a body (the pose, and the contacts
+/// a body has on average): the frame count is 600 000 / (10 · bodies), clamped to [50, 2000].
+inline constexpr std::size_t kFrame3dBudget = 600'000;
+
 struct Simulation3dRecord {
+  /// The kept frames: t = 0, every `frame_stride`-th step, and the last step. The stride is fixed
+  /// before the run: ⌈(steps + 1) / capacity⌉ with the capacity of `kFrame3dBudget`.
+  std::vector<Simulation3dFrame> frames;
+  long frame_stride = 1;
   long steps = 0;
   /// Steps whose solve did not end `Solved`, and the first of them (−1: none) with its status.
   long unsolved = 0;
@@ -35,6 +65,9 @@ struct Simulation3dRecord {
   contact::Energy initial_energy;
   double last_energy = 0;
   double last_time = 0;
+
+  /// Whether states were left out of `frames` (steps + 1 > frames.size()).
+  [[nodiscard]] bool decimated() const { return static_cast<std::size_t>(steps + 1) > frames.size(); }
 };
 
 /// Runs `scene` (validated first) on a copy of its world and writes the four CSVs into `files`
