@@ -391,10 +391,24 @@ canvas.addEventListener("wheel", (e) => {
   writeState();
 }, {passive: false});
 
+let viewChosen = camera === null;
 function seekFromAddress() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   if (params.has("contacts")) contactsBox.checked = params.get("contacts") !== "0";
   if (params.has("color")) colorSelect.value = params.get("color") === "contact" ? "contact" : "body";
+  if (!params.has("view") && !viewChosen) {
+    // The first of these azimuths whose camera stands outside every plane's solid (a wall would
+    // hide the scene from behind).
+    viewChosen = true;
+    for (const az of [-60, -150, 30, 120, -105, -15, 75, 165]) {
+      orbit.azimuth = az;
+      placeCamera();
+      const c = camera.position;
+      if (DATA.planes.every((p) => p.normal[0] * (c.x - p.point[0]) + p.normal[1] * (c.y - p.point[1]) +
+                                   p.normal[2] * (c.z - p.point[2]) > 0)) break;
+      orbit.azimuth = -60;
+    }
+  }
   if (params.has("view")) {
     const [az, el] = params.get("view").split(",").map(Number);
     if (Number.isFinite(az)) orbit.azimuth = az;
