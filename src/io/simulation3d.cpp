@@ -57,10 +57,14 @@ std::vector<double> poses(const World& world) {
   return pose;
 }
 
+std::size_t frame_numbers(const Simulation3dFrame& frame) {
+  return 4 + frame.pose.size() + 8 * frame.contacts.size();
+}
+
 }  // namespace
 
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
-                                      const std::function<void(long, long)>& progress) {
+                                      const std::function<void(long, long)>& progress, std::size_t frame_budget) {
   scene.validate();
   World world = scene.world;
   std::ofstream trajectory = open_csv3d(files.temporary("trajectory.csv"));
@@ -90,15 +94,14 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
   record.initial_energy = write_energy(0);
   record.last_energy = record.initial_energy.total();
   const long steps = scene.step_count();
-  const auto capacity = static_cast<long>(
-      std::clamp<std::size_t>(kFrame3dBudget / (10 * std::max<std::size_t>(world.bodies.size(), 1)), 50, 2000));
-  record.frame_stride = std::max(1L, (steps + capacity) / capacity);  // ⌈(steps + 1) / capacity⌉
+  record.frame_stride = std::max(1L, (steps + static_cast<long>(kFrame3dCount)) / static_cast<long>(kFrame3dCount));
   record.frames.push_back({.step = 0,
                            .t = 0,
                            .pose = poses(world),
                            .kinetic = record.initial_energy.kinetic,
                            .potential = record.initial_energy.potential,
                            .contacts = {}});
+  std::size_t kept_numbers = frame_numbers(record.frames.back());
   const double h = scene.options.timestep;
   for (long k = 0; k < steps; ++k) {
     const double t_start = static_cast<double>(k) * h;
@@ -149,7 +152,26 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
                                         report.impulses[at + 2] * active.tangent2;
         frame.contacts.push_back({active.body_a, active.body_b, active.point, impulse});
       }
-      record.frames.push_back(std::move(frame));
+      if ((k + 1) % record.frame_stride != 0) {
+        record.frames.push_back(std::move(frame));  // the last step, off the stride
+      } else {
+        kept_numbers += frame_numbers(frame);
+        record.frames.push_back(std::move(frame));
+        // Over the budget: keep the frames on twice the stride (frame 0 among them). Each pass halves
+        // the frames, so this loop runs at most log2(steps) times over the run.
+        while (kept_numbers > frame_budget && record.frames.size() > 2) {
+          record.frame_stride *= 2;
+          std::size_t kept = 0;
+          kept_numbers = 0;
+          for (Simulation3dFrame& f : record.frames) {
+            if (f.step % record.frame_stride != 0) continue;
+            kept_numbers += frame_numbers(f);
+            if (&record.frames[kept] != &f) record.frames[kept] = std::move(f);  // no self-move
+            ++kept;
+          }
+          record.frames.resize(kept);
+        }
+      }
     }
     record.last_time = t;
     if (progress) progress(k + 1, steps);

@@ -68,6 +68,33 @@ TEST_F(Viewer3d, KeepsEveryStateOfAShortRunWithItsContacts) {
   EXPECT_NEAR(last.contacts[0].point.z(), last.pose[2] - 0.1, 1e-12);
 }
 
+// Over the budget the stride doubles and every other frame goes. A frame holds 4 + 14 numbers
+// (two poses), + 8 from step 4 on (the ball's ground contact, active from step 3 whose predicted
+// gap 0.0005 − h/2 · 0.3 < 0). With 60: frames 0–3 make 72 (stride 2: 0, 2 = 36), + frame 4 (26)
+// 62 (stride 4: 0, 4 = 44), + frame 8 70 (stride 8: 0, 8 = 44); then the last step, 10.
+TEST_F(Viewer3d, HalvesTheFramesOverTheBudget) {
+  const contact3d::Scene scene = ball_scene("ball");
+  StagedFiles files(dir_);
+  const Simulation3dRecord record = write_simulation3d(scene, files, {}, 60);
+  EXPECT_TRUE(record.decimated());
+  std::size_t numbers = 0;
+  for (std::size_t i = 0; i < record.frames.size(); ++i) {
+    const Simulation3dFrame& f = record.frames[i];
+    if (i + 1 < record.frames.size()) {
+      EXPECT_EQ(f.step % record.frame_stride, 0) << "frame " << i;
+      numbers += 4 + f.pose.size() + 8 * f.contacts.size();
+    }
+    EXPECT_DOUBLE_EQ(f.t, 0.01 * static_cast<double>(f.step));
+  }
+  EXPECT_LE(numbers, 60u);
+  EXPECT_EQ(record.frames.front().step, 0);
+  EXPECT_EQ(record.frames.front().pose[2], 0.105);  // frame 0 survives the halvings intact
+  EXPECT_EQ(record.frames.back().step, 10);
+  EXPECT_EQ(record.frame_stride, 8);
+  ASSERT_EQ(record.frames.size(), 3u);
+  EXPECT_EQ(record.frames[1].step, 8);
+}
+
 // The page: three.js and the data inline, nothing from outside; a body name that tries to close
 // the script element is written as \u003c; the planes' normals unit.
 TEST_F(Viewer3d, WritesOneSelfContainedPage) {

@@ -43,13 +43,16 @@ struct Simulation3dFrame {
   std::vector<Frame3dContact> contacts;
 };
 
-/// At most this many numbers are kept in the frames, about 10 a body (the pose, and the contacts
-/// a body has on average): the frame count is 600 000 / (10 · bodies), clamped to [50, 2000].
-inline constexpr std::size_t kFrame3dBudget = 600'000;
+/// The frames keep at most this many numbers (7 a body, 8 a contact, 4 more a frame; about 30 MB
+/// of viewer page), and at most `kFrame3dCount` frames.
+inline constexpr std::size_t kFrame3dBudget = 4'000'000;
+inline constexpr std::size_t kFrame3dCount = 2000;
 
 struct Simulation3dRecord {
-  /// The kept frames: t = 0, every `frame_stride`-th step, and the last step. The stride is fixed
-  /// before the run: ⌈(steps + 1) / capacity⌉ with the capacity of `kFrame3dBudget`.
+  /// The kept frames: t = 0, every `frame_stride`-th step, and the last step. The stride starts at
+  /// ⌈(steps + 1) / kFrame3dCount⌉ and doubles, every other kept frame dropped, whenever the kept
+  /// frames pass `kFrame3dBudget` numbers (or the run's `frame_budget`) (a pile's contacts outnumber its bodies), so that the
+  /// frames stay evenly spaced; the last step is added past the budget.
   std::vector<Simulation3dFrame> frames;
   long frame_stride = 1;
   long steps = 0;
@@ -73,8 +76,9 @@ struct Simulation3dRecord {
 /// Runs `scene` (validated first) on a copy of its world and writes the four CSVs into `files`
 /// (not committed); `progress(done, total)` after each step when set. Throws `InvalidProblem` for
 /// an invalid scene, an unwritable file, or a state that is no longer finite (naming the body and
-/// the time).
+/// the time). `frame_budget` replaces `kFrame3dBudget` (a test's small budget).
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
-                                      const std::function<void(long, long)>& progress = {});
+                                      const std::function<void(long, long)>& progress = {},
+                                      std::size_t frame_budget = kFrame3dBudget);
 
 }  // namespace perp
