@@ -9,7 +9,7 @@
 #include <variant>
 
 #include "perp/core/error.hpp"
-#include "viewer_json.hpp"
+#include "viewer_page.hpp"
 
 namespace perp {
 namespace {
@@ -215,36 +215,9 @@ function drawScene() {
   }
 }
 
-function drawEnergy() {
-  const w = energy.width, h = energy.height, left = 70, right = w - 150, top = 10, bottom = h - 28;
-  ectx.fillStyle = "#ffffff"; ectx.fillRect(0, 0, w, h);
-  const series = [["kinetic", DATA.kinetic, COLORS[0]], ["potential", DATA.potential, COLORS[1]],
-                  ["total", DATA.kinetic.map((k, i) => k + DATA.potential[i]), COLORS[3]]];
-  let lo = Infinity, hi = -Infinity;
-  for (const s of series) for (const v of s[1]) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-  if (!(hi > lo)) { lo -= 1; hi += 1; }
-  const t0 = DATA.t[0], t1 = Math.max(DATA.t[frames - 1], t0 + 1e-12);
-  const px = (t) => left + (t - t0) / (t1 - t0) * (right - left);
-  const py = (v) => bottom - (v - lo) / (hi - lo) * (bottom - top);
-  ectx.strokeStyle = "#000"; ectx.lineWidth = 1; ectx.strokeRect(left + 0.5, top + 0.5, right - left, bottom - top);
-  ectx.fillStyle = "#000"; ectx.font = "11px sans-serif";
-  ectx.fillText(hi.toPrecision(4), 4, top + 10); ectx.fillText(lo.toPrecision(4), 4, bottom);
-  ectx.fillText("energy (J)", 4, (top + bottom) / 2);
-  ectx.fillText("0", left - 3, bottom + 14); ectx.fillText(t1.toPrecision(4) + " s", right - 30, bottom + 14);
-  ectx.fillText("t (s)", (left + right) / 2, bottom + 24);
-  series.forEach(([name, values, color], k) => {
-    ectx.strokeStyle = color; ectx.lineWidth = 1.5; ectx.beginPath();
-    values.forEach((v, i) => { if (i === 0) ectx.moveTo(px(DATA.t[i]), py(v)); else ectx.lineTo(px(DATA.t[i]), py(v)); });
-    ectx.stroke();
-    ectx.fillStyle = color; ectx.fillRect(right + 12, top + 8 + 18 * k, 16, 3);
-    ectx.fillStyle = "#000"; ectx.fillText(name, right + 34, top + 13 + 18 * k);
-  });
-  const x = Math.round(px(DATA.t[current])) + 0.5;
-  ectx.strokeStyle = "#000"; ectx.setLineDash([4, 3]); ectx.beginPath(); ectx.moveTo(x, top); ectx.lineTo(x, bottom); ectx.stroke();
-  ectx.setLineDash([]);
-}
+)PAGE";
 
-function writeState() {
+constexpr const char* kPageScriptEnd = R"PAGE(function writeState() {
   const rect = scene.getBoundingClientRect();
   const state = {canvas_origin: [rect.left + scene.clientLeft + window.scrollX, rect.top + scene.clientTop + window.scrollY],
                  frame: current, step: DATA.step[current], t: DATA.t[current], slider: Number(slider.value),
@@ -327,9 +300,9 @@ seekFromAddress();
 </html>
 )PAGE";
 
-using viewer_json::array;
-using viewer_json::number;
-using viewer_json::string;
+using viewer_page::array;
+using viewer_page::number;
+using viewer_page::string;
 
 }  // namespace
 
@@ -449,7 +422,7 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
 
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
-  out << kPageHead << data << kPageScript;
+  out << kPageHead << data << kPageScript << viewer_page::kEnergyPlot << kPageScriptEnd;
   out.close();
   if (!out) throw InvalidProblem("error while writing '" + path.string() + "'");
 }

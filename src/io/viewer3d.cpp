@@ -11,7 +11,7 @@
 #include <string>
 
 #include "perp/core/error.hpp"
-#include "viewer_json.hpp"
+#include "viewer_page.hpp"
 
 #ifndef PERP_THREE_JS
 #define PERP_THREE_JS "/usr/share/javascript/three/three.min.js"
@@ -20,9 +20,9 @@
 namespace perp {
 namespace {
 
-using viewer_json::array;
-using viewer_json::number;
-using viewer_json::string;
+using viewer_page::array;
+using viewer_page::number;
+using viewer_page::string;
 
 /// The page before three.js: the controls, the canvas, and the state element.
 constexpr const char* kPage3dHead = R"PAGE(<!DOCTYPE html>
@@ -62,6 +62,7 @@ canvas { border: 1px solid #bbb; display: block; margin-top: 4px; touch-action: 
 </div>
 <canvas id="view" width="960" height="600"></canvas>
 <div id="help">drag: turn the camera about its target; shift-drag or right-drag: move the target; wheel: zoom</div>
+<canvas id="energy" width="960" height="170"></canvas>
 <div id="legend"></div>
 <pre id="state"></pre>
 <script>
@@ -92,6 +93,8 @@ const speedSelect = document.getElementById("speed");
 const contactsBox = document.getElementById("contacts");
 const colorSelect = document.getElementById("color");
 const counter = document.getElementById("counter");
+const energy = document.getElementById("energy");
+const ectx = energy.getContext("2d");
 const frames = DATA.t.length;
 let current = 0;
 let playing = false;
@@ -301,7 +304,10 @@ function render() {
   renderer.render(world, camera);
 }
 
-function writeState() {
+)PAGE";
+
+/// After the energy plot (viewer_page.hpp).
+constexpr const char* kPage3dScriptEnd = R"PAGE(function writeState() {
   const rect = canvas.getBoundingClientRect();
   const state = {frame: current, step: DATA.step[current], t: DATA.t[current], slider: Number(slider.value),
                  playing: playing, contacts: contactsBox.checked, color: colorSelect.value, colors: colorsAt(current),
@@ -320,6 +326,7 @@ function show(index) {
   current = Math.max(0, Math.min(frames - 1, index));
   if (Number(slider.value) !== current) slider.value = String(current);
   render();
+  drawEnergy();
   counter.textContent = "frame " + (current + 1) + " / " + frames + "  step " + DATA.step[current] + " / " + DATA.steps +
                         "  t = " + DATA.t[current].toFixed(4) + " s";
   writeState();
@@ -568,7 +575,7 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
 
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
-  out << kPage3dHead << script << kPage3dData << data << kPage3dScript;
+  out << kPage3dHead << script << kPage3dData << data << kPage3dScript << viewer_page::kEnergyPlot << kPage3dScriptEnd;
   out.close();
   if (!out) throw InvalidProblem("error while writing '" + path.string() + "'");
 }
