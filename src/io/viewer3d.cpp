@@ -215,7 +215,7 @@ if (renderer !== null) {
   world.add(contactGroup);
 }
 
-// Force lines: the force F = P / h of each contact, the 95th percentile of the run's non-zero forces
+// Force arrows: the force F = P / h of each contact, the 95th percentile of the run's non-zero forces
 // drawn 0.8 of the smallest body long (longer ones cut at 3 times that).
 const magnitudes = [];
 for (const c of DATA.contacts) for (let k = 0; k + 7 < c.length; k += 8) {
@@ -273,7 +273,20 @@ function drawContacts() {
     const m = Math.hypot(c[k + 5], c[k + 6], c[k + 7]) / DATA.timestep;
     if (forceMax > 0 && m > 0) {
       const s = Math.min(3, m / forceMax) * arrowLength / m / DATA.timestep;
-      lines.push(x, y, z, x + s * c[k + 5], y + s * c[k + 6], z + s * c[k + 7]);
+      const tip = new THREE.Vector3(x + s * c[k + 5], y + s * c[k + 6], z + s * c[k + 7]);
+      lines.push(x, y, z, tip.x, tip.y, tip.z);
+      // The head: two barbs a quarter of the line long, in the plane of the line and the camera.
+      const back = new THREE.Vector3(x, y, z).sub(tip);
+      const length = back.length();
+      const side = back.clone().cross(camera.position.clone().sub(tip));
+      if (side.lengthSq() > 0) {
+        side.setLength(0.12 * length);
+        back.multiplyScalar(0.25);
+        for (const sign of [-1, 1]) {
+          lines.push(tip.x, tip.y, tip.z, tip.x + back.x + sign * side.x, tip.y + back.y + sign * side.y,
+                     tip.z + back.z + sign * side.z);
+        }
+      }
     }
   }
   // Drawn over the bodies (no depth test): a contact between two boxes lies inside the pile.
@@ -299,8 +312,8 @@ function render() {
     m.group.quaternion.set(pose[7 * i + 4], pose[7 * i + 5], pose[7 * i + 6], pose[7 * i + 3]);
     m.material.color.set(colors[i]);
   });
-  drawContacts();
   placeCamera();
+  drawContacts();  // the arrow heads face the camera
   renderer.render(world, camera);
 }
 
@@ -433,7 +446,7 @@ function seekFromAddress() {
 document.getElementById("title").textContent = DATA.title;
 document.getElementById("info").textContent = DATA.bodies.length + " bodies, " + DATA.steps + " steps of " +
     DATA.timestep + " s (" + DATA.duration + " s); z up" +
-    (forceMax > 0 ? "; force lines: " + arrowLength.toPrecision(3) + " m = " + forceMax.toPrecision(3) +
+    (forceMax > 0 ? "; force arrows: " + arrowLength.toPrecision(3) + " m = " + forceMax.toPrecision(3) +
                     " N (contact impulse / h)" : "");
 if (DATA.decimated) {
   document.getElementById("note").textContent = "Decimated: " + frames + " of the " + (DATA.steps + 1) +
