@@ -234,6 +234,7 @@ void set_state(World3& world, const FArray& state) {
   if (state.ndim() != 2 || state.shape(0) != nb || state.shape(1) != kStateColumns) {
     std::string got = "(";
     for (py::ssize_t i = 0; i < state.ndim(); ++i) got += (i > 0 ? ", " : "") + std::to_string(state.shape(i));
+    if (state.ndim() == 1) got += ",";  // as Python writes a 1-tuple
     throw InvalidProblem("state: expected shape (" + std::to_string(nb) + ", 13), got " + got + ")");
   }
   World3 next = world;

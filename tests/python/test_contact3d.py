@@ -9,6 +9,9 @@ against closed forms of the Moreau–Jean step (θ = 1/2):
   direction stays φ, the distance is v_0 t − μ g t²/2, and the box stops at v_0² / (2 μ g) (to
   the last step's h v_0); the normal impulses of a step sum to m g h."""
 import math
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -133,7 +136,7 @@ def test_bad_input_is_named():
         scene["bodies"][0]["orientation"] = [1.0, 1.0, 0.0, 0.0]
         perp.simulate(scene)
     world = perp.World3(falling_ball())
-    with pytest.raises(perp.InvalidProblem, match=r"state: expected shape \(1, 13\), got \(13\)"):
+    with pytest.raises(perp.InvalidProblem, match=r"state: expected shape \(1, 13\), got \(13,\)"):
         world.state = np.zeros(13)
     bad = world.state
     bad[0, 3] = 2.0  # not a unit quaternion
@@ -144,3 +147,44 @@ def test_bad_input_is_named():
         world.state = bad
     with pytest.raises(perp.InvalidProblem, match="max_bytes"):
         perp.simulate(falling_ball(), max_bytes=1000)
+
+
+ODD = textwrap.dedent(r"""
+    import numpy as np, perp
+    from perp import _perp
+    scene = {"dimension": 3, "gravity": [0, 0, -9.81], "timestep": 1e-3, "duration": 0.01, "restitution": 0,
+             "friction": 0.5, "ground": {"height": 0},
+             "bodies": [{"name": "b", "shape": {"type": "sphere", "radius": 0.1}, "mass": 1, "position": [0, 0, 0.1]}]}
+    world = perp.World3(scene)
+    def attempt(f):
+        try:
+            f()
+            print("accepted")
+        except (ValueError, TypeError) as error:  # perp.InvalidProblem is a ValueError
+            print(type(error).__name__)
+    def set_state(v):
+        world.state = v
+    for v in [None, 0, 1.5, "M", [], [[]], np.zeros(0), np.zeros((0, 13)), np.full((1, 13), np.nan),
+              np.ones((1, 13, 1)), np.array([["a"] * 13]), np.ones((1, 13), dtype=object), {"a": 1}, object(),
+              np.ones((1, 26))[:, ::2], np.zeros((1, 13)), np.float32(np.ones((1, 13))) * 1e38]:
+        attempt(lambda: set_state(v))
+    for key, value in [("timestep", -1), ("duration", 1e300), ("bodies", 3), ("gravity", [0, 0]), ("dimension", 3.5)]:
+        attempt(lambda: perp.simulate(dict(scene, **{key: value})))
+        attempt(lambda: perp.World3(dict(scene, **{key: value})))
+    for text in ["", "{", "[]", '{"dimension": 3}', "null"]:
+        attempt(lambda: _perp.simulate3d_json(text, "x", 1e9))
+        attempt(lambda: _perp.Stepper3.from_json(text, "x"))
+    attempt(lambda: _perp.simulate3d_file("/nonexistent/scene.json", 1e9))
+    attempt(lambda: _perp.Stepper3.from_file("/nonexistent/scene.json"))
+    world.state = np.array([[0, 0, 0.1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]], dtype=float)
+    print("stepped", world.step().status)
+""")
+
+
+def test_odd_input_raises_and_never_crashes():
+    """In a child interpreter, so that a crash fails this test instead of killing pytest."""
+    done = subprocess.run([sys.executable, "-c", ODD], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "stepped solved"
+    assert len(lines) == 17 + 10 + 10 + 2 + 1 and "accepted" not in lines, lines

@@ -5,7 +5,7 @@
 /// no network and no other file): spheres, boxes, capsules, cylinders, the ground and the planes,
 /// lit, under an orbit camera (drag: turn about the target; shift-drag or right-drag: move the
 /// target; wheel: zoom), with play/pause, a time slider, the speed, a frame counter, the contact
-/// points and their forces (impulse / h) as lines on a toggle, the bodies coloured by body or by
+/// points and their forces (impulse / h) as arrows on a toggle, the bodies coloured by body or by
 /// contact state (touching something at that frame, free, fixed), and the energy curve with a
 /// cursor at the time shown (the 2D page's plot).
 ///
