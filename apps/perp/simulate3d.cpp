@@ -25,8 +25,9 @@ int run_simulate3d(const SimulateArguments& args) {
   // and the note says why there is no view.html.
   std::string viewer_note;
   try {
+    const std::string three_js = read_three_js();
     write_viewer3d_html(files.temporary("view.html"), scene, record,
-                        std::filesystem::path(args.scene).filename().string());
+                        std::filesystem::path(args.scene).filename().string(), three_js);
   } catch (const InvalidProblem& e) {
     viewer_note = e.what();
   }
@@ -41,13 +42,14 @@ int run_simulate3d(const SimulateArguments& args) {
   std::printf("time: %.3g ms stepping (mean %.3g ms a step), of which %.3g ms in the frictional contact solver\n",
               record.step_ms, record.step_ms / steps, record.solve_ms);
   if (args.plot != "png" && args.plot != "none") std::printf("note: no plot for 3D scenes yet; --plot ignored\n");
+  if (!viewer_note.empty()) std::fprintf(stderr, "note: no view.html: %s\n", viewer_note.c_str());
   if (record.unsolved > 0) {
     std::printf("warning: %ld step%s ended unsolved (first: step %ld, %s)\n", record.unsolved,
                 record.unsolved == 1 ? "" : "s", record.first_failure_step, to_string(record.first_failure).c_str());
   }
-  if (!viewer_note.empty()) std::fprintf(stderr, "note: no view.html: %s\n", viewer_note.c_str());
-  std::printf("wrote %s/{trajectory.csv, contacts.csv, energy.csv, steps.csv%s}\n", args.out.c_str(),
-              viewer_note.empty() ? ", view.html" : "");
+  std::string written;
+  for (const std::string& name : files.names()) written += (written.empty() ? "" : ", ") + name;
+  std::printf("wrote %s/{%s}\n", args.out.c_str(), written.c_str());
   return record.unsolved == 0 ? 0 : 1;
 }
 

@@ -45,26 +45,10 @@ void write_state(std::ofstream& out, double t, const World& world) {
   out << "\n";
 }
 
-std::vector<double> poses(const World& world) {
-  std::vector<double> pose;
-  pose.reserve(7 * world.bodies.size());
-  for (const Body& body : world.bodies) {
-    const Eigen::Quaterniond& q = body.orientation;
-    for (const double value : {body.position.x(), body.position.y(), body.position.z(), q.w(), q.x(), q.y(), q.z()}) {
-      pose.push_back(value);
-    }
-  }
-  return pose;
-}
-
-std::size_t frame_numbers(const Simulation3dFrame& frame) {
-  return 4 + frame.pose.size() + 8 * frame.contacts.size();
-}
-
 }  // namespace
 
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
-                                      const std::function<void(long, long)>& progress, std::size_t frame_budget) {
+                                      const std::function<void(long, long)>& progress) {
   scene.validate();
   World world = scene.world;
   std::ofstream trajectory = open_csv3d(files.temporary("trajectory.csv"));
@@ -94,14 +78,7 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
   record.initial_energy = write_energy(0);
   record.last_energy = record.initial_energy.total();
   const long steps = scene.step_count();
-  record.frame_stride = std::max(1L, (steps + static_cast<long>(kFrame3dCount)) / static_cast<long>(kFrame3dCount));
-  record.frames.push_back({.step = 0,
-                           .t = 0,
-                           .pose = poses(world),
-                           .kinetic = record.initial_energy.kinetic,
-                           .potential = record.initial_energy.potential,
-                           .contacts = {}});
-  std::size_t kept_numbers = frame_numbers(record.frames.back());
+  Frame3dSampler frames(record, steps, world, scene.options.gravity);
   const double h = scene.options.timestep;
   for (long k = 0; k < steps; ++k) {
     const double t_start = static_cast<double>(k) * h;
@@ -111,6 +88,7 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
     record.step_ms += report.step_ms;
     record.solve_ms += report.solve_ms;
     record.most_contacts = std::max(record.most_contacts, report.contacts.size());
+    frames.add(k + 1, t, world, report);
     if (report.status != Status::Solved) {
       if (record.unsolved == 0) {
         record.first_failure_step = k;
@@ -138,41 +116,7 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
               << csv_number(c.dissipation) << "," << report.warm_started << "," << csv_number(report.solve_ms) << ","
               << csv_number(report.step_ms) << "\n";
     write_state(trajectory, t, world);
-    const contact::Energy e = write_energy(t);
-    record.last_energy = e.total();
-    if ((k + 1) % record.frame_stride == 0 || k + 1 == steps) {
-      Simulation3dFrame frame{.step = k + 1, .t = t, .pose = poses(world), .kinetic = e.kinetic, .potential = e.potential,
-                              .contacts = {}};
-      frame.contacts.reserve(report.contacts.size());
-      for (std::size_t i = 0; i < report.contacts.size(); ++i) {
-        const contact3d::Contact& active = report.contacts[i];
-        const auto at = 3 * static_cast<Eigen::Index>(i);
-        const Eigen::Vector3d impulse = report.impulses[at] * active.normal +
-                                        report.impulses[at + 1] * active.tangent1 +
-                                        report.impulses[at + 2] * active.tangent2;
-        frame.contacts.push_back({active.body_a, active.body_b, active.point, impulse});
-      }
-      if ((k + 1) % record.frame_stride != 0) {
-        record.frames.push_back(std::move(frame));  // the last step, off the stride
-      } else {
-        kept_numbers += frame_numbers(frame);
-        record.frames.push_back(std::move(frame));
-        // Over the budget: keep the frames on twice the stride (frame 0 among them). Each pass halves
-        // the frames, so this loop runs at most log2(steps) times over the run.
-        while (kept_numbers > frame_budget && record.frames.size() > 2) {
-          record.frame_stride *= 2;
-          std::size_t kept = 0;
-          kept_numbers = 0;
-          for (Simulation3dFrame& f : record.frames) {
-            if (f.step % record.frame_stride != 0) continue;
-            kept_numbers += frame_numbers(f);
-            if (&record.frames[kept] != &f) record.frames[kept] = std::move(f);  // no self-move
-            ++kept;
-          }
-          record.frames.resize(kept);
-        }
-      }
-    }
+    record.last_energy = write_energy(t).total();
     record.last_time = t;
     if (progress) progress(k + 1, steps);
   }

@@ -472,21 +472,24 @@ std::filesystem::path three_js_path() {
   return set != nullptr && *set != '\0' ? std::filesystem::path(set) : std::filesystem::path(PERP_THREE_JS);
 }
 
-void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Scene& scene,
-                         const Simulation3dRecord& record, const std::string& title) {
+std::string read_three_js() {
   const std::filesystem::path three = three_js_path();
   std::ifstream library(three, std::ios::binary);
   if (!library) {
     throw InvalidProblem("the 3D viewer needs three.js, which could not be read from '" + three.string() +
                          "' (Debian: apt-get install libjs-three; or set PERP_THREE_JS to the file three.min.js)");
   }
-  std::string script((std::istreambuf_iterator<char>(library)), std::istreambuf_iterator<char>());
+  return {std::istreambuf_iterator<char>(library), std::istreambuf_iterator<char>()};
+}
+
+void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Scene& scene,
+                         const Simulation3dRecord& record, const std::string& title, const std::string& script) {
   // Inside <script>, "</script" ends the element and "<!--" changes how the rest is parsed.
   std::string lowered = script;
   std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return std::tolower(c); });
   for (const char* bad : {"</script", "<!--"}) {
     if (lowered.find(bad) != std::string::npos) {
-      throw InvalidProblem("'" + three.string() + "' holds \"" + bad + "\": it cannot be written inline in the viewer page");
+      throw InvalidProblem(std::string("three.js holds \"") + bad + "\": it cannot be written inline in the viewer page");
     }
   }
 

@@ -249,7 +249,8 @@ def main():
         done = subprocess.run([perp, "simulate", os.path.join(scenes, "shapes3d.json"), "--out", out],
                               capture_output=True, text=True, timeout=300, env=env)
         check(done.returncode == 0 and os.path.exists(os.path.join(out, "trajectory.csv"))
-              and not os.path.exists(os.path.join(out, "view.html")) and "libjs-three" in done.stderr,
+              and not os.path.exists(os.path.join(out, "view.html")) and "libjs-three" in done.stderr
+              and "view.html" not in done.stdout,
               f"no three.js: exit {done.returncode}, files {sorted(os.listdir(out)) if os.path.isdir(out) else None}, "
               f"stderr {done.stderr!r}")
     finally:

@@ -73,9 +73,14 @@ TEST_F(Viewer3d, KeepsEveryStateOfAShortRunWithItsContacts) {
 // gap 0.0005 − h/2 · 0.3 < 0). With 60: frames 0–3 make 72 (stride 2: 0, 2 = 36), + frame 4 (26)
 // 62 (stride 4: 0, 4 = 44), + frame 8 70 (stride 8: 0, 8 = 44); then the last step, 10.
 TEST_F(Viewer3d, HalvesTheFramesOverTheBudget) {
-  const contact3d::Scene scene = ball_scene("ball");
-  StagedFiles files(dir_);
-  const Simulation3dRecord record = write_simulation3d(scene, files, {}, 60);
+  contact3d::Scene scene = ball_scene("ball");
+  Simulation3dRecord record;
+  record.steps = scene.step_count();
+  Frame3dSampler sampler(record, record.steps, scene.world, scene.options.gravity, 60);
+  for (long k = 0; k < record.steps; ++k) {
+    const contact3d::StepReport report = contact3d::moreau_jean_step(scene.world, scene.options);
+    sampler.add(k + 1, 0.01 * static_cast<double>(k + 1), scene.world, report);
+  }
   EXPECT_TRUE(record.decimated());
   std::size_t numbers = 0;
   for (std::size_t i = 0; i < record.frames.size(); ++i) {
@@ -102,10 +107,10 @@ TEST_F(Viewer3d, WritesOneSelfContainedPage) {
   StagedFiles files(dir_);
   const Simulation3dRecord record = write_simulation3d(scene, files);
   const std::filesystem::path page = files.temporary("view.html");
-  write_viewer3d_html(page, scene, record, "test scene");
-  const std::string html = read_all(page);
   const std::string three = read_all(three_js_path());
   ASSERT_FALSE(three.empty());
+  write_viewer3d_html(page, scene, record, "test scene", read_three_js());
+  const std::string html = read_all(page);
   EXPECT_THAT(html, HasSubstr(three));
   EXPECT_THAT(html, Not(HasSubstr("</script><b>")));
   EXPECT_THAT(html, HasSubstr(R"("name":"\u003c/script>\u003cb>","shape":"sphere","radius":0.1)"));
@@ -120,21 +125,29 @@ TEST_F(Viewer3d, WritesOneSelfContainedPage) {
   EXPECT_THAT(html, HasSubstr("[0,-1,"));
 }
 
-TEST_F(Viewer3d, NoThreeJsIsANamedErrorAndNoPage) {
-  const contact3d::Scene scene = ball_scene("ball");
-  StagedFiles files(dir_);
-  const Simulation3dRecord record = write_simulation3d(scene, files);
-  const std::filesystem::path page = files.temporary("view.html");
+TEST_F(Viewer3d, NoThreeJsIsANamedError) {
   const std::string absent = (dir_ / "absent" / "three.min.js").string();
   ASSERT_EQ(::setenv("PERP_THREE_JS", absent.c_str(), 1), 0);
+  EXPECT_EQ(three_js_path(), absent);
   try {
-    write_viewer3d_html(page, scene, record, "t");
+    (void)read_three_js();
     ADD_FAILURE() << "no error without three.js";
   } catch (const InvalidProblem& e) {
     EXPECT_THAT(e.what(), HasSubstr(absent));
     EXPECT_THAT(e.what(), HasSubstr("libjs-three"));
   }
   ::unsetenv("PERP_THREE_JS");
+}
+
+// A library that would end the script element early is refused, and no page is written.
+TEST_F(Viewer3d, AScriptThatWouldEndTheElementIsRefused) {
+  const contact3d::Scene scene = ball_scene("ball");
+  StagedFiles files(dir_);
+  const Simulation3dRecord record = write_simulation3d(scene, files);
+  const std::filesystem::path page = files.temporary("view.html");
+  for (const char* script : {"var a = '</SCRIPT>';", "/* <!-- */"}) {
+    EXPECT_THROW(write_viewer3d_html(page, scene, record, "t", script), InvalidProblem) << script;
+  }
   EXPECT_FALSE(std::filesystem::exists(page));
 }
 

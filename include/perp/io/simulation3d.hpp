@@ -49,10 +49,7 @@ inline constexpr std::size_t kFrame3dBudget = 4'000'000;
 inline constexpr std::size_t kFrame3dCount = 2000;
 
 struct Simulation3dRecord {
-  /// The kept frames: t = 0, every `frame_stride`-th step, and the last step. The stride starts at
-  /// ⌈(steps + 1) / kFrame3dCount⌉ and doubles, every other kept frame dropped, whenever the kept
-  /// frames pass `kFrame3dBudget` numbers (or the run's `frame_budget`) (a pile's contacts outnumber its bodies), so that the
-  /// frames stay evenly spaced; the last step is added past the budget.
+  /// The kept frames (`Frame3dSampler`): t = 0, every `frame_stride`-th step, and the last step.
   std::vector<Simulation3dFrame> frames;
   long frame_stride = 1;
   long steps = 0;
@@ -73,12 +70,35 @@ struct Simulation3dRecord {
   [[nodiscard]] bool decimated() const { return static_cast<std::size_t>(steps + 1) > frames.size(); }
 };
 
+/// Keeps a run's states in `Simulation3dRecord::frames` for the viewer, evenly spaced and within a
+/// budget: every stride-th step and the last, the stride starting at ⌈(steps + 1) / kFrame3dCount⌉
+/// and doubling, every other kept frame dropped (frame 0 stays), whenever the kept frames pass
+/// `budget` numbers (a pile's contacts outnumber its bodies). Each halving is one pass over the
+/// kept frames: at most log2(steps) of them in a run. Energies are computed for kept frames only.
+class Frame3dSampler {
+ public:
+  /// Writes into `record` (its `frames` and `frame_stride`, kept up to date after every `add`) for
+  /// a run of `steps` steps (>= 0) from `world` (frame 0, t = 0) under `gravity`.
+  Frame3dSampler(Simulation3dRecord& record, long steps, const contact3d::World& world,
+                 const Eigen::Vector3d& gravity, std::size_t budget = kFrame3dBudget);
+  /// After step `step` (1 to steps: the state it reached, at time t), with that step's report.
+  void add(long step, double t, const contact3d::World& world, const contact3d::StepReport& report);
+
+ private:
+  [[nodiscard]] Simulation3dFrame frame(long step, double t, const contact3d::World& world) const;
+
+  Simulation3dRecord& record_;
+  long steps_;
+  Eigen::Vector3d gravity_;
+  std::size_t budget_;
+  std::size_t numbers_ = 0;
+};
+
 /// Runs `scene` (validated first) on a copy of its world and writes the four CSVs into `files`
 /// (not committed); `progress(done, total)` after each step when set. Throws `InvalidProblem` for
 /// an invalid scene, an unwritable file, or a state that is no longer finite (naming the body and
-/// the time). `frame_budget` replaces `kFrame3dBudget` (a test's small budget).
+/// the time).
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
-                                      const std::function<void(long, long)>& progress = {},
-                                      std::size_t frame_budget = kFrame3dBudget);
+                                      const std::function<void(long, long)>& progress = {});
 
 }  // namespace perp

@@ -33,11 +33,15 @@ namespace perp {
 /// otherwise the path found at build time (Debian: /usr/share/javascript/three/three.min.js).
 [[nodiscard]] std::filesystem::path three_js_path();
 
-/// Writes the 3D viewer page of `record` (a run of `scene`) to `path`; `title` is shown on the page.
-/// Poses carry 6 significant digits, contact points 5 and impulses 3. Throws `InvalidProblem`
-/// naming the file when three.js cannot be read (with the package that ships it) or the page
-/// cannot be written; nothing is written then.
+/// three.js as read from `three_js_path()`. Throws `InvalidProblem` naming the path and the package
+/// that ships it when the file cannot be read.
+[[nodiscard]] std::string read_three_js();
+
+/// Writes the 3D viewer page of `record` (a run of `scene`) to `path` with `three_js` (the library's
+/// text, `read_three_js()`) inline; `title` is shown on the page. Poses carry 6 significant digits,
+/// contact points 5 and impulses 3. Throws `InvalidProblem` when `three_js` holds "</script" or
+/// "<!--" (they would end or upset the script element) or the page cannot be written (naming it).
 void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Scene& scene,
-                         const Simulation3dRecord& record, const std::string& title);
+                         const Simulation3dRecord& record, const std::string& title, const std::string& three_js);
 
 }  // namespace perp
