@@ -3,6 +3,7 @@
 // written as JSON that is safe inside a <script> element) and the energy plot's script. Used by
 // viewer.cpp (2D) and viewer3d.cpp (3D).
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -17,8 +18,9 @@ inline void number(std::string& out, double value, int digits = 6) {
   }
   if (value == 0) value = 0;
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-  out += buffer;
+  const std::to_chars_result written =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, digits);
+  out.append(buffer, written.ptr);
 }
 
 /// A JSON string that is also safe inside <script>: '<' is written as \u003c, so no "</script>"
