@@ -32,9 +32,9 @@ py::array_t<T> array_from(const std::vector<T>& values, std::vector<py::ssize_t>
 void append_state(std::vector<double>& out, const World3& world) {
   for (const Body3& b : world.bodies) {
     const Eigen::Quaterniond& q = b.orientation;
-    for (const double v : {b.position.x(), b.position.y(), b.position.z(), q.w(), q.x(), q.y(), q.z(), b.velocity.x(),
-                           b.velocity.y(), b.velocity.z(), b.angular_velocity.x(), b.angular_velocity.y(),
-                           b.angular_velocity.z()}) {
+    for (const double v :
+         {b.position.x(), b.position.y(), b.position.z(), q.w(), q.x(), q.y(), q.z(), b.velocity.x(), b.velocity.y(),
+          b.velocity.z(), b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()}) {
       out.push_back(v);
     }
   }
@@ -88,9 +88,9 @@ struct Contacts3 {
       body_a.push_back(ct.body_a);
       body_b.push_back(ct.body_b);
       feature.push_back(ct.feature);
-      for (const auto& [out, v] : {std::pair{&point, ct.point}, std::pair{&normal, ct.normal},
-                                   std::pair{&tangent1, ct.tangent1}, std::pair{&tangent2, ct.tangent2},
-                                   std::pair{&impulse, r}, std::pair{&impulse_world, world_impulse}}) {
+      for (const auto& [out, v] :
+           {std::pair{&point, ct.point}, std::pair{&normal, ct.normal}, std::pair{&tangent1, ct.tangent1},
+            std::pair{&tangent2, ct.tangent2}, std::pair{&impulse, r}, std::pair{&impulse_world, world_impulse}}) {
         out->insert(out->end(), {v.x(), v.y(), v.z()});
       }
       gap.push_back(ct.gap);
@@ -143,7 +143,8 @@ py::dict simulate3d_scene(const contact3d::Scene& scene, double max_bytes) {
   const double per_sample = 8.0 * static_cast<double>(1 + kStateColumns * nb + 3) + kStep3Bytes;
   if (per_sample * static_cast<double>(steps + 1) > max_bytes) {
     char text[220];
-    std::snprintf(text, sizeof text, "%ld steps of %ld bodies would record about %.3g MB before any contact, more than "
+    std::snprintf(text, sizeof text,
+                  "%ld steps of %ld bodies would record about %.3g MB before any contact, more than "
                   "max_bytes = %.3g; shorten the duration, lengthen the timestep or raise max_bytes",
                   steps, static_cast<long>(nb), per_sample * static_cast<double>(steps + 1) / 1e6, max_bytes);
     throw InvalidProblem(text);
@@ -180,8 +181,8 @@ py::dict simulate3d_scene(const contact3d::Scene& scene, double max_bytes) {
       step_ms.push_back(report.step_ms);
       contacts.add(k, report);
       offsets.push_back(static_cast<long long>(contacts.gap.size()));
-      const double recorded = per_sample * static_cast<double>(k + 2) +
-                              kContact3Bytes * static_cast<double>(contacts.gap.size());
+      const double recorded =
+          per_sample * static_cast<double>(k + 2) + kContact3Bytes * static_cast<double>(contacts.gap.size());
       if (recorded > max_bytes) {
         throw InvalidProblem("simulate stopped at step " + std::to_string(k) + " of " + std::to_string(steps) +
                              ": the recording (" + std::to_string(contacts.gap.size()) +
@@ -252,7 +253,7 @@ void set_state(World3& world, const FArray& state) {
     b.velocity = {state.at(i, 7), state.at(i, 8), state.at(i, 9)};
     b.angular_velocity = {state.at(i, 10), state.at(i, 11), state.at(i, 12)};
   }
-  next.validate();  // names the body and the field (a quaternion that is not unit, …)
+  next.validate();        // names the body and the field (a quaternion that is not unit, …)
   next.impulses.clear();  // a new state: the last step's impulses are no warm start for it
   world = std::move(next);
 }
@@ -278,8 +279,9 @@ py::dict step_dict(const contact3d::StepReport& report, long k) {
 void bind_contact3d(py::module_& m) {
   using py::arg;
   m.def(
-      "scene_dimension", [](const std::string& text, const std::string& source) { return scene_dimension(text, source); },
-      arg("text"), arg("source"));
+      "scene_dimension",
+      [](const std::string& text, const std::string& source) { return scene_dimension(text, source); }, arg("text"),
+      arg("source"));
   m.def(
       "scene_file_dimension", [](const std::string& path) { return scene_file_dimension(path); }, arg("path"));
   m.def(
@@ -310,20 +312,24 @@ void bind_contact3d(py::module_& m) {
             return s;
           },
           arg("path"))
-      .def_property("state", [](const Stepper3& s) { return state_of(s.scene.world); },
-                    [](Stepper3& s, const FArray& state) { set_state(s.scene.world, state); })
+      .def_property(
+          "state", [](const Stepper3& s) { return state_of(s.scene.world); },
+          [](Stepper3& s, const FArray& state) { set_state(s.scene.world, state); })
       .def_readonly("t", &Stepper3::t)
       .def_readonly("steps", &Stepper3::steps)
       .def_property_readonly("timestep", [](const Stepper3& s) { return s.scene.options.timestep; })
       .def_property_readonly("duration", [](const Stepper3& s) { return s.scene.duration; })
       .def_property_readonly("bodies", [](const Stepper3& s) { return bodies_list(s.scene.world); })
-      .def_property_readonly("ground", [](const Stepper3& s) -> py::object {
-        return s.scene.world.ground ? py::object(py::float_(s.scene.world.ground->height)) : py::none();
-      })
-      .def_property_readonly("gravity", [](const Stepper3& s) {
-        const Eigen::Vector3d& g = s.scene.options.gravity;
-        return py::make_tuple(g.x(), g.y(), g.z());
-      })
+      .def_property_readonly("ground",
+                             [](const Stepper3& s) -> py::object {
+                               return s.scene.world.ground ? py::object(py::float_(s.scene.world.ground->height))
+                                                           : py::none();
+                             })
+      .def_property_readonly("gravity",
+                             [](const Stepper3& s) {
+                               const Eigen::Vector3d& g = s.scene.options.gravity;
+                               return py::make_tuple(g.x(), g.y(), g.z());
+                             })
       .def("energy",
            [](const Stepper3& s) {
              const contact::Energy e = contact3d::energy(s.scene.world, s.scene.options.gravity);

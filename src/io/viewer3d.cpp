@@ -489,7 +489,8 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
   std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return std::tolower(c); });
   for (const char* bad : {"</script", "<!--"}) {
     if (lowered.find(bad) != std::string::npos) {
-      throw InvalidProblem(std::string("three.js holds \"") + bad + "\": it cannot be written inline in the viewer page");
+      throw InvalidProblem(std::string("three.js holds \"") + bad +
+                           "\": it cannot be written inline in the viewer page");
     }
   }
 
@@ -531,7 +532,9 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
   } else {
     data += "null";
   }
-  const auto vector3 = [&](const Eigen::Vector3d& v) { array(data, 3, [&](std::size_t k) { number(data, v[static_cast<Eigen::Index>(k)]); }); };
+  const auto vector3 = [&](const Eigen::Vector3d& v) {
+    array(data, 3, [&](std::size_t k) { number(data, v[static_cast<Eigen::Index>(k)]); });
+  };
   data += ",\"planes\":";
   array(data, scene.world.planes.size(), [&](std::size_t p) {
     const contact3d::Plane& plane = scene.world.planes[p];

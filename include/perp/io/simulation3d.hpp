@@ -79,8 +79,8 @@ class Frame3dSampler {
  public:
   /// Writes into `record` (its `frames` and `frame_stride`, kept up to date after every `add`) for
   /// a run of `steps` steps (>= 0) from `world` (frame 0, t = 0) under `gravity`.
-  Frame3dSampler(Simulation3dRecord& record, long steps, const contact3d::World& world,
-                 const Eigen::Vector3d& gravity, std::size_t budget = kFrame3dBudget);
+  Frame3dSampler(Simulation3dRecord& record, long steps, const contact3d::World& world, const Eigen::Vector3d& gravity,
+                 std::size_t budget = kFrame3dBudget);
   /// After step `step` (1 to steps: the state it reached, at time t), with that step's report.
   void add(long step, double t, const contact3d::World& world, const contact3d::StepReport& report);
 
