@@ -24,7 +24,7 @@ PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock
             libfclib-dev libhdf5-dev libfcl-dev libccd-dev \
             clang libclang-rt-14-dev \
             pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest python3-matplotlib \
-            libcairo2-dev
+            libcairo2-dev libjs-three
 # Only the tests need these (the viewer's browser test, the Dask batch example); `make demo` and `make build` do not install them.
 TEST_PACKAGES := chromium python3-dask python3-distributed
 

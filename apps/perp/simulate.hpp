@@ -40,8 +40,9 @@ struct SimulateArguments {
 int run_simulate(const SimulateArguments& args);
 
 /// The same for a scene with "dimension": 3 (io/scene3d.hpp): writes DIR/trajectory.csv,
-/// energy.csv, steps.csv, contacts.csv and simulation.h5 as asked (io/simulation3d.hpp); no plot or viewer yet, and --dump
-/// is refused. Returns 0 when every step was solved, 1 otherwise.
+/// energy.csv, steps.csv, contacts.csv and simulation.h5 as asked (io/simulation3d.hpp) and view.html
+/// (io/viewer3d.hpp; left out, with a note on stderr, where three.js cannot be read); no plot yet, and
+/// --dump is refused. Returns 0 when every step was solved, 1 otherwise.
 int run_simulate3d(const SimulateArguments& args);
 
 }  // namespace perp::cli

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "perp/core/error.hpp"
 #include "perp/io/scene3d.hpp"
 #include "perp/io/simulation3d.hpp"
+#include "perp/io/viewer3d.hpp"
 #include "simulate.hpp"
 
 namespace perp::cli {
@@ -23,6 +25,16 @@ int run_simulate3d(const SimulateArguments& args) {
   StagedFiles files(args.out);
   const auto start = std::chrono::steady_clock::now();
   const Simulation3dRecord record = write_simulation3d(scene, files, output);
+  // The viewer needs three.js (Debian's libjs-three): without it the run's CSVs are still written,
+  // and the note says why there is no view.html.
+  std::string viewer_note;
+  try {
+    const std::string three_js = read_three_js();
+    write_viewer3d_html(files.temporary("view.html"), scene, record,
+                        std::filesystem::path(args.scene).filename().string(), three_js);
+  } catch (const InvalidProblem& e) {
+    viewer_note = e.what();
+  }
   files.commit();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -37,6 +49,7 @@ int run_simulate3d(const SimulateArguments& args) {
   std::printf("output: %.3g s writing beside %.3g s stepping\n", std::max(0.0, seconds - record.step_ms / 1000),
               record.step_ms / 1000);
   if (args.plot != "png" && args.plot != "none") std::printf("note: no plot for 3D scenes yet; --plot ignored\n");
+  if (!viewer_note.empty()) std::fprintf(stderr, "note: no view.html: %s\n", viewer_note.c_str());
   if (record.unsolved > 0) {
     std::printf("warning: %ld step%s ended unsolved (first: step %ld, %s)\n", record.unsolved,
                 record.unsolved == 1 ? "" : "s", record.first_failure_step, to_string(record.first_failure).c_str());

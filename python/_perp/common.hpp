@@ -69,6 +69,9 @@ SolveOptions make_options(double tol, const py::object& max_iter, const py::obje
 /// The Python `perp.Status` member of `status` (or its name, before the package registered the enum).
 py::object status_object(Status status);
 
+/// The physical criteria of a frictional contact answer as a dict (contact.cpp; the 2D and 3D steps' reports).
+py::dict criteria_dict(const FrictionContactResiduals& r);
+
 /// The Python callable `function` (kept alive by the caller for the whole solve) as a C++ F or J:
 /// takes the GIL, passes z as a new numpy array, converts what it returns (TypeError when it is
 /// not an array of floats of the right dimension). Exceptions it raises propagate as themselves.
@@ -81,5 +84,6 @@ SparseJacobianFunction wrap_sparse_jacobian(py::handle function, const char* nam
 void bind_problems(py::module_& m);
 void bind_contact(py::module_& m);
 void bind_sensitivity(py::module_& m);
+void bind_contact3d(py::module_& m);  // contact3d.cpp: 3D scenes
 
 }  // namespace perp::python

@@ -113,6 +113,8 @@ py::dict contacts_dict(const std::vector<contact::Contact>& contacts) {
   return d;
 }
 
+}  // namespace
+
 py::dict criteria_dict(const FrictionContactResiduals& r) {
   py::dict d;
   d["absolute_error"] = r.absolute_error;
@@ -123,6 +125,8 @@ py::dict criteria_dict(const FrictionContactResiduals& r) {
   d["dissipation"] = r.dissipation;
   return d;
 }
+
+namespace {
 
 py::dict step_world(World& world, double timestep, double theta, double restitution, double friction,
                     const std::string& friction_model, double activation_tolerance, bool projection,

@@ -738,4 +738,5 @@ PYBIND11_MODULE(_perp, m) {
   bind_problems(m);
   bind_contact(m);
   bind_sensitivity(m);
+  bind_contact3d(m);
 }

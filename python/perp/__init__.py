@@ -26,6 +26,8 @@ from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 import numpy as np
 
 from . import _perp
+from . import contact3d as _contact3d
+from .contact3d import Simulation3, Step3Report, World3
 from ._perp import Body, Box, Disk, FrictionContactResult, InvalidProblem, MlcpResult, Plane, QpResult, Result, Rod, World
 from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivatives, MlcpDerivatives,
                     QpDerivatives, StepDerivatives)
@@ -39,6 +41,7 @@ __all__ = [
     "write_json",
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation", "read_simulation",
     "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "StepReport", "painleve_world",
+    "Simulation3", "World3", "Step3Report",
     "LcpDerivatives", "BoxLcpDerivatives", "MlcpDerivatives", "QpDerivatives", "FrictionContactDerivatives",
     "StepDerivatives",
     "METHODS", "LCP_METHODS", "BOX_LCP_METHODS", "MLCP_METHODS", "FRICTION_CONTACT_METHODS", "DENSE_LIMIT",
@@ -906,12 +909,15 @@ class Simulation:
                 f"{self.contacts['gap'].size} contact-steps, {self.unsolved} unsolved>")
 
 
-def simulate(scene, max_bytes: float = 2e9) -> Simulation:
+def simulate(scene, max_bytes: float = 2e9):
     """Run a scene (a dict in the scene-file format of docs/contact.md, or the path of a .json scene).
+    A scene with ``"dimension": 3`` (docs/contact3d.md) returns a :class:`Simulation3`.
 
     Everything is recorded in memory: a run whose recording would pass ``max_bytes`` (default 2 GB;
     estimated before it starts, checked again as contacts accumulate) raises InvalidProblem."""
     max_bytes = _real(max_bytes, "max_bytes")
+    if _contact3d.is_3d(scene):
+        return _contact3d.simulate3d(scene, max_bytes)
     if isinstance(scene, dict):
         try:
             text = _json.dumps(scene, allow_nan=False, default=_json_default)

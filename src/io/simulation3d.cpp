@@ -111,6 +111,7 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
   record.initial_energy = write_energy(0);
   record.last_energy = record.initial_energy.total();
   const long steps = scene.step_count();
+  Frame3dSampler frames(record, steps, world, scene.options.gravity);
   const double h = scene.options.timestep;
   for (long k = 0; k < steps; ++k) {
     const double t_start = static_cast<double>(k) * h;
@@ -120,6 +121,7 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
     record.step_ms += report.step_ms;
     record.solve_ms += report.solve_ms;
     record.most_contacts = std::max(record.most_contacts, report.contacts.size());
+    frames.add(k + 1, t, world, report);
     if (report.status != Status::Solved) {
       if (record.unsolved == 0) {
         record.first_failure_step = k;

@@ -1,7 +1,6 @@
 #include "perp/io/viewer.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +9,7 @@
 #include <variant>
 
 #include "perp/core/error.hpp"
+#include "viewer_page.hpp"
 
 namespace perp {
 namespace {
@@ -215,36 +215,9 @@ function drawScene() {
   }
 }
 
-function drawEnergy() {
-  const w = energy.width, h = energy.height, left = 70, right = w - 150, top = 10, bottom = h - 28;
-  ectx.fillStyle = "#ffffff"; ectx.fillRect(0, 0, w, h);
-  const series = [["kinetic", DATA.kinetic, COLORS[0]], ["potential", DATA.potential, COLORS[1]],
-                  ["total", DATA.kinetic.map((k, i) => k + DATA.potential[i]), COLORS[3]]];
-  let lo = Infinity, hi = -Infinity;
-  for (const s of series) for (const v of s[1]) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-  if (!(hi > lo)) { lo -= 1; hi += 1; }
-  const t0 = DATA.t[0], t1 = Math.max(DATA.t[frames - 1], t0 + 1e-12);
-  const px = (t) => left + (t - t0) / (t1 - t0) * (right - left);
-  const py = (v) => bottom - (v - lo) / (hi - lo) * (bottom - top);
-  ectx.strokeStyle = "#000"; ectx.lineWidth = 1; ectx.strokeRect(left + 0.5, top + 0.5, right - left, bottom - top);
-  ectx.fillStyle = "#000"; ectx.font = "11px sans-serif";
-  ectx.fillText(hi.toPrecision(4), 4, top + 10); ectx.fillText(lo.toPrecision(4), 4, bottom);
-  ectx.fillText("energy (J)", 4, (top + bottom) / 2);
-  ectx.fillText("0", left - 3, bottom + 14); ectx.fillText(t1.toPrecision(4) + " s", right - 30, bottom + 14);
-  ectx.fillText("t (s)", (left + right) / 2, bottom + 24);
-  series.forEach(([name, values, color], k) => {
-    ectx.strokeStyle = color; ectx.lineWidth = 1.5; ectx.beginPath();
-    values.forEach((v, i) => { if (i === 0) ectx.moveTo(px(DATA.t[i]), py(v)); else ectx.lineTo(px(DATA.t[i]), py(v)); });
-    ectx.stroke();
-    ectx.fillStyle = color; ectx.fillRect(right + 12, top + 8 + 18 * k, 16, 3);
-    ectx.fillStyle = "#000"; ectx.fillText(name, right + 34, top + 13 + 18 * k);
-  });
-  const x = Math.round(px(DATA.t[current])) + 0.5;
-  ectx.strokeStyle = "#000"; ectx.setLineDash([4, 3]); ectx.beginPath(); ectx.moveTo(x, top); ectx.lineTo(x, bottom); ectx.stroke();
-  ectx.setLineDash([]);
-}
+)PAGE";
 
-function writeState() {
+constexpr const char* kPageScriptEnd = R"PAGE(function writeState() {
   const rect = scene.getBoundingClientRect();
   const state = {canvas_origin: [rect.left + scene.clientLeft + window.scrollX, rect.top + scene.clientTop + window.scrollY],
                  frame: current, step: DATA.step[current], t: DATA.t[current], slider: Number(slider.value),
@@ -313,8 +286,7 @@ document.getElementById("info").textContent = DATA.bodies.length + " bodies, " +
     DATA.timestep + " s (" + DATA.duration + " s)";
 if (DATA.decimated) {
   document.getElementById("note").textContent = "Decimated: " + frames + " of the " + (DATA.steps + 1) +
-      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds " +
-      (DATA.every > 1 ? "one every " + DATA.every + " steps (--every)." : "them all.");
+      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds them all.";
 }
 slider.max = String(frames - 1);
 slider.addEventListener("input", () => { setPlaying(false); show(Number(slider.value)); });
@@ -328,49 +300,9 @@ seekFromAddress();
 </html>
 )PAGE";
 
-/// `digits` significant digits (6: positions, sub-pixel at any zoom; contacts need fewer); −0 as 0. Finite by construction (write_simulation refused non-finite
-/// states), but a NaN or ∞ would not be JSON: written as null.
-void number(std::string& out, double value, int digits = 6) {
-  if (!std::isfinite(value)) {
-    out += "null";
-    return;
-  }
-  if (value == 0) value = 0;
-  char buffer[32];
-  const std::to_chars_result written =
-      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, digits);
-  out.append(buffer, written.ptr);
-}
-
-/// A JSON string that is also safe inside <script>: '<' is written as \u003c, so no "</script>"
-/// can end the element early.
-void string(std::string& out, const std::string& text) {
-  out += '"';
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '<' || u < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", u);
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
-template <typename F>
-void array(std::string& out, std::size_t n, F&& item) {
-  out += '[';
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i > 0) out += ',';
-    item(i);
-  }
-  out += ']';
-}
+using viewer_page::array;
+using viewer_page::number;
+using viewer_page::string;
 
 }  // namespace
 
@@ -411,8 +343,7 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
   data += ",\"duration\":";
   number(data, scene.duration);
   data += ",\"steps\":" + std::to_string(record.steps) + ",\"stride\":" + std::to_string(record.frame_stride) +
-          ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"every\":" + std::to_string(record.every) +
-          ",\"bounds\":[";
+          ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"bounds\":[";
   number(data, x0 - pad);
   data += ',';
   number(data, x1 + pad);
@@ -491,7 +422,7 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
 
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
-  out << kPageHead << data << kPageScript;
+  out << kPageHead << data << kPageScript << viewer_page::kEnergyPlot << kPageScriptEnd;
   out.close();
   if (!out) throw InvalidProblem("error while writing '" + path.string() + "'");
 }

@@ -11,7 +11,8 @@
 ///   energy.csv      t, kinetic, potential, total;
 ///   steps.csv       step, t, contacts, status, method, iterations, residual, signorini, coulomb,
 ///                   complementarity, dissipation, warm_started, solve_ms, step_ms.
-/// No viewer page and no plot yet.
+/// The run's states are also kept in memory, decimated (`Simulation3dRecord::frames`), for the
+/// viewer page (io/viewer3d.hpp).
 
 #include <functional>
 
@@ -22,7 +23,36 @@
 
 namespace perp {
 
+/// A contact as the 3D viewer draws it: the two sides (body indices; `contact3d::kGround` or
+/// −2 − p for plane p on side b), the point on body a and the impulse there,
+/// P = Λ_N n + Λ_T1 t1 + Λ_T2 t2 (N·s, world frame).
+struct Frame3dContact {
+  int body_a = 0;
+  int body_b = contact3d::kGround;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
+};
+
+/// One kept state: the step that led to it (0: the initial state), its time, each body's pose
+/// (x, y, z, qw, qx, qy, qz: 7 numbers a body), the energies, and that step's active contacts.
+struct Simulation3dFrame {
+  long step = 0;
+  double t = 0;
+  std::vector<double> pose;
+  double kinetic = 0;
+  double potential = 0;
+  std::vector<Frame3dContact> contacts;
+};
+
+/// The frames keep at most this many numbers (7 a body, 8 a contact, 4 more a frame; about 30 MB
+/// of viewer page), and at most `kFrame3dCount` frames.
+inline constexpr std::size_t kFrame3dBudget = 4'000'000;
+inline constexpr std::size_t kFrame3dCount = 2000;
+
 struct Simulation3dRecord {
+  /// The kept frames (`Frame3dSampler`): t = 0, every `frame_stride`-th step, and the last step.
+  std::vector<Simulation3dFrame> frames;
+  long frame_stride = 1;
   long steps = 0;
   /// Steps whose solve did not end `Solved`, and the first of them (−1: none) with its status.
   long unsolved = 0;
@@ -36,6 +66,33 @@ struct Simulation3dRecord {
   contact::Energy initial_energy;
   double last_energy = 0;
   double last_time = 0;
+
+  /// Whether states were left out of `frames` (steps + 1 > frames.size()).
+  [[nodiscard]] bool decimated() const { return static_cast<std::size_t>(steps + 1) > frames.size(); }
+};
+
+/// Keeps a run's states in `Simulation3dRecord::frames` for the viewer, evenly spaced and within a
+/// budget: every stride-th step and the last, the stride starting at ⌈(steps + 1) / kFrame3dCount⌉
+/// and doubling, every other kept frame dropped (frame 0 stays), whenever the kept frames pass
+/// `budget` numbers (a pile's contacts outnumber its bodies). Each halving is one pass over the
+/// kept frames: at most log2(steps) of them in a run. Energies are computed for kept frames only.
+class Frame3dSampler {
+ public:
+  /// Writes into `record` (its `frames` and `frame_stride`, kept up to date after every `add`) for
+  /// a run of `steps` steps (>= 0) from `world` (frame 0, t = 0) under `gravity`.
+  Frame3dSampler(Simulation3dRecord& record, long steps, const contact3d::World& world, const Eigen::Vector3d& gravity,
+                 std::size_t budget = kFrame3dBudget);
+  /// After step `step` (1 to steps: the state it reached, at time t), with that step's report.
+  void add(long step, double t, const contact3d::World& world, const contact3d::StepReport& report);
+
+ private:
+  [[nodiscard]] Simulation3dFrame frame(long step, double t, const contact3d::World& world) const;
+
+  Simulation3dRecord& record_;
+  long steps_;
+  Eigen::Vector3d gravity_;
+  std::size_t budget_;
+  std::size_t numbers_ = 0;
 };
 
 /// Runs `scene` (validated first) on a copy of its world and writes into `files` (not committed)

@@ -1,0 +1,196 @@
+"""3D scenes from Python (issue 36): :class:`Simulation3`, what :func:`perp.simulate` returns for a
+scene with ``"dimension": 3``, and :class:`World3`, such a scene stepped one step at a time.
+
+The scene format is docs/contact3d.md's (z up, quaternions [w, x, y, z]). A body's state is the 13
+numbers ``x, y, z, qw, qx, qy, qz, vx, vy, vz, wx, wy, wz`` (centre of mass, unit quaternion body →
+world, linear and angular velocity in the world frame), as in trajectory.csv."""
+from __future__ import annotations
+
+import json as _json
+import os
+from typing import Any, NamedTuple, Optional
+
+import numpy as np
+
+from . import _perp
+
+COLUMNS = ("x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz")
+
+
+class Body3Trajectory(NamedTuple):
+    """One body's run: ``position`` (S, 3), ``orientation`` (S, 4) as [w, x, y, z], ``velocity`` and
+    ``angular_velocity`` (S, 3), world frame."""
+
+    name: str
+    position: np.ndarray
+    orientation: np.ndarray
+    velocity: np.ndarray
+    angular_velocity: np.ndarray
+
+
+class Simulation3:
+    """A run of a 3D scene: samples at t = 0 and after each step.
+
+    ``t`` (S,); ``state`` (S, bodies, 13) with the columns of :data:`COLUMNS`; ``x`` … ``wz``
+    (S, bodies) one column; ``position``, ``orientation``, ``velocity``, ``angular_velocity``
+    (S, bodies, 3 or 4); ``body(name)`` one body's; ``energy`` (S, 3): kinetic, potential, total;
+    per step (S − 1 entries): ``status``, ``method``, ``iterations``, ``residual``, ``solve_ms``,
+    ``step_ms``; ``contacts``: the active contacts of every step as flat arrays (``step``,
+    ``body_a``, ``body_b`` (−1: the ground, −2 − p: plane p), ``feature``, ``point``, ``normal``,
+    ``tangent1``, ``tangent2`` (n, 3), ``gap``, ``impulse`` (n, 3: normal, t1, t2; N·s),
+    ``impulse_world`` (n, 3)); ``contacts_at(k)`` those of step k; ``names``, ``shapes``,
+    ``ground``, ``timestep``, ``steps``, ``unsolved``, ``gravity``."""
+
+    def __init__(self, data: dict):
+        self.t: np.ndarray = data["t"]
+        self.state: np.ndarray = data["state"]
+        self.energy: np.ndarray = data["energy"]
+        self.status: list = data["status"]
+        self.method: list = data["method"]
+        self.iterations: np.ndarray = data["iterations"]
+        self.residual: np.ndarray = data["residual"]
+        self.solve_ms: np.ndarray = data["solve_ms"]
+        self.step_ms: np.ndarray = data["step_ms"]
+        self._offsets: np.ndarray = data["offsets"]
+        self.contacts: dict = data["contacts"]
+        self.bodies: list = data["bodies"]
+        self.names: list = [b["name"] for b in self.bodies]
+        self.shapes: list = [b["shape"] for b in self.bodies]
+        self.ground: Optional[float] = data["ground"]
+        self.timestep: float = data["timestep"]
+        self.duration: float = data["duration"]
+        self.steps: int = data["steps"]
+        self.unsolved: int = data["unsolved"]
+        self.gravity: tuple = data["gravity"]
+
+    def __getattr__(self, name: str):
+        if name in COLUMNS:
+            return self.state[:, :, COLUMNS.index(name)]
+        raise AttributeError(name)
+
+    @property
+    def position(self) -> np.ndarray:
+        return self.state[:, :, 0:3]
+
+    @property
+    def orientation(self) -> np.ndarray:
+        return self.state[:, :, 3:7]
+
+    @property
+    def velocity(self) -> np.ndarray:
+        return self.state[:, :, 7:10]
+
+    @property
+    def angular_velocity(self) -> np.ndarray:
+        return self.state[:, :, 10:13]
+
+    def body(self, name: str) -> Body3Trajectory:
+        try:
+            i = self.names.index(name)
+        except ValueError:
+            raise KeyError(f"no body {name!r}; bodies: {', '.join(self.names)}") from None
+        s = self.state[:, i, :]
+        return Body3Trajectory(name, s[:, 0:3], s[:, 3:7], s[:, 7:10], s[:, 10:13])
+
+    def contacts_at(self, step: int) -> dict:
+        """The active contacts of step ``step`` (0-based; geometry at its start)."""
+        if not -self.steps <= step < self.steps:
+            raise IndexError(f"step {step} out of range ({self.steps} steps)")
+        step %= self.steps
+        lo, hi = self._offsets[step], self._offsets[step + 1]
+        return {key: value[lo:hi] for key, value in self.contacts.items()}
+
+    def sample_index(self, time: float) -> int:
+        """The index of the sample closest to ``time``."""
+        return int(np.argmin(np.abs(self.t - time)))
+
+    def __repr__(self) -> str:
+        return (f"<perp.Simulation3 {len(self.names)} bodies, {self.steps} steps of {self.timestep:g} s, "
+                f"{self.contacts['gap'].size} contact-steps, {self.unsolved} unsolved>")
+
+
+class Step3Report(NamedTuple):
+    """What one :meth:`World3.step` did: the active contacts (arrays as in :class:`Simulation3`'s
+    ``contacts``, geometry at the start of the step), the solve's ``status``, ``method`` ("" without
+    contacts), ``iterations``, ``residual``, the physical ``criteria`` of the impulses (signorini,
+    coulomb, complementarity, dissipation, absolute and relative error), ``warm_started`` (contacts
+    that started from their last impulse), ``solve_ms``, ``step_ms``."""
+
+    contacts: dict
+    status: Any
+    method: str
+    iterations: int
+    residual: float
+    criteria: dict
+    warm_started: int
+    solve_ms: float
+    step_ms: float
+
+
+def _scene_text(scene: dict) -> str:
+    from . import InvalidProblem, _json_default
+    try:
+        return _json.dumps(scene, allow_nan=False, default=_json_default)
+    except (TypeError, ValueError) as error:
+        raise InvalidProblem(f"scene: cannot be written as JSON ({error})") from None
+
+
+class World3:
+    """A 3D scene (a dict in the format of docs/contact3d.md, or the path of a .json scene) stepped
+    one step at a time: ``step()`` advances it by the scene's timestep and returns a
+    :class:`Step3Report`. ``state`` (bodies, 13) reads the bodies' states and sets them (a copy;
+    each row validated: finite, a unit quaternion; the warm start is then forgotten); ``position``,
+    ``orientation``, ``velocity``, ``angular_velocity`` are its columns; ``t`` and ``steps`` count
+    the steps taken; ``energy()`` is (kinetic, potential)."""
+
+    def __init__(self, scene):
+        from . import _path
+        if isinstance(scene, dict):
+            self._stepper = _perp.Stepper3.from_json(_scene_text(scene), "<scene dict>")
+        else:
+            self._stepper = _perp.Stepper3.from_file(_path(scene, "scene"))
+        self.names: list = [b["name"] for b in self._stepper.bodies]
+
+    @property
+    def state(self) -> np.ndarray:
+        return self._stepper.state
+
+    @state.setter
+    def state(self, value) -> None:
+        self._stepper.state = np.asarray(value, dtype=np.float64)
+
+    position = property(lambda self: self.state[:, 0:3])
+    orientation = property(lambda self: self.state[:, 3:7])
+    velocity = property(lambda self: self.state[:, 7:10])
+    angular_velocity = property(lambda self: self.state[:, 10:13])
+    t = property(lambda self: self._stepper.t)
+    steps = property(lambda self: self._stepper.steps)
+    timestep = property(lambda self: self._stepper.timestep)
+    bodies = property(lambda self: self._stepper.bodies)
+    ground = property(lambda self: self._stepper.ground)
+    gravity = property(lambda self: self._stepper.gravity)
+
+    def energy(self) -> tuple:
+        return self._stepper.energy()
+
+    def step(self) -> Step3Report:
+        return Step3Report(**self._stepper.step())
+
+    def __repr__(self) -> str:
+        return f"<perp.World3 {len(self.names)} bodies, t = {self.t:g} s after {self.steps} steps>"
+
+
+def is_3d(scene) -> bool:
+    """Whether a scene (dict or path) has ``"dimension": 3``."""
+    if isinstance(scene, dict):
+        return scene.get("dimension") == 3
+    if isinstance(scene, (str, os.PathLike)):
+        return _perp.scene_file_dimension(os.fspath(scene)) == 3
+    return False
+
+
+def simulate3d(scene, max_bytes: float) -> Simulation3:
+    from . import _path
+    if isinstance(scene, dict):
+        return Simulation3(_perp.simulate3d_json(_scene_text(scene), "<scene dict>", max_bytes))
+    return Simulation3(_perp.simulate3d_file(_path(scene, "scene"), max_bytes))

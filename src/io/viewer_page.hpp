@@ -1,0 +1,91 @@
+#pragma once
+// What the viewer pages share (not installed): their data writer (numbers, strings and arrays
+// written as JSON that is safe inside a <script> element) and the energy plot's script. Used by
+// viewer.cpp (2D) and viewer3d.cpp (3D).
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace perp::viewer_page {
+
+/// `digits` significant digits; −0 as 0. A NaN or ∞ is not JSON: written as null.
+inline void number(std::string& out, double value, int digits = 6) {
+  if (!std::isfinite(value)) {
+    out += "null";
+    return;
+  }
+  if (value == 0) value = 0;
+  char buffer[32];
+  const std::to_chars_result written =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, digits);
+  out.append(buffer, written.ptr);
+}
+
+/// A JSON string that is also safe inside <script>: '<' is written as \u003c, so no "</script>"
+/// can end the element early.
+inline void string(std::string& out, const std::string& text) {
+  out += '"';
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '<' || u < 0x20) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\u%04x", u);
+      out += buffer;
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+/// [item(0),item(1),…,item(n − 1)]; `item(i)` appends the i-th element to `out`.
+template <typename F>
+void array(std::string& out, std::size_t n, F&& item) {
+  out += '[';
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0) out += ',';
+    item(i);
+  }
+  out += ']';
+}
+
+/// `drawEnergy()`: kinetic, potential and total energy against time on the canvas `energy`
+/// (context `ectx`), with a cursor at the frame shown. It reads the page's `DATA.t`,
+/// `DATA.kinetic`, `DATA.potential`, `frames`, `current` and `COLORS`.
+constexpr const char* kEnergyPlot = R"PAGE(function drawEnergy() {
+  const w = energy.width, h = energy.height, left = 70, right = w - 150, top = 10, bottom = h - 28;
+  ectx.fillStyle = "#ffffff"; ectx.fillRect(0, 0, w, h);
+  const series = [["kinetic", DATA.kinetic, COLORS[0]], ["potential", DATA.potential, COLORS[1]],
+                  ["total", DATA.kinetic.map((k, i) => k + DATA.potential[i]), COLORS[3]]];
+  let lo = Infinity, hi = -Infinity;
+  for (const s of series) for (const v of s[1]) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  if (!(hi > lo)) { lo -= 1; hi += 1; }
+  const t0 = DATA.t[0], t1 = Math.max(DATA.t[frames - 1], t0 + 1e-12);
+  const px = (t) => left + (t - t0) / (t1 - t0) * (right - left);
+  const py = (v) => bottom - (v - lo) / (hi - lo) * (bottom - top);
+  ectx.strokeStyle = "#000"; ectx.lineWidth = 1; ectx.strokeRect(left + 0.5, top + 0.5, right - left, bottom - top);
+  ectx.fillStyle = "#000"; ectx.font = "11px sans-serif";
+  ectx.fillText(hi.toPrecision(4), 4, top + 10); ectx.fillText(lo.toPrecision(4), 4, bottom);
+  ectx.fillText("energy (J)", 4, (top + bottom) / 2);
+  ectx.fillText("0", left - 3, bottom + 14); ectx.fillText(t1.toPrecision(4) + " s", right - 30, bottom + 14);
+  ectx.fillText("t (s)", (left + right) / 2, bottom + 24);
+  series.forEach(([name, values, color], k) => {
+    ectx.strokeStyle = color; ectx.lineWidth = 1.5; ectx.beginPath();
+    values.forEach((v, i) => { if (i === 0) ectx.moveTo(px(DATA.t[i]), py(v)); else ectx.lineTo(px(DATA.t[i]), py(v)); });
+    ectx.stroke();
+    ectx.fillStyle = color; ectx.fillRect(right + 12, top + 8 + 18 * k, 16, 3);
+    ectx.fillStyle = "#000"; ectx.fillText(name, right + 34, top + 13 + 18 * k);
+  });
+  const x = Math.round(px(DATA.t[current])) + 0.5;
+  ectx.strokeStyle = "#000"; ectx.setLineDash([4, 3]); ectx.beginPath(); ectx.moveTo(x, top); ectx.lineTo(x, bottom); ectx.stroke();
+  ectx.setLineDash([]);
+}
+
+)PAGE";
+
+}  // namespace perp::viewer_page
