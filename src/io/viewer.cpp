@@ -286,7 +286,8 @@ document.getElementById("info").textContent = DATA.bodies.length + " bodies, " +
     DATA.timestep + " s (" + DATA.duration + " s)";
 if (DATA.decimated) {
   document.getElementById("note").textContent = "Decimated: " + frames + " of the " + (DATA.steps + 1) +
-      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds them all.";
+      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds " +
+      (DATA.every > 1 ? "one every " + DATA.every + " steps (--every)." : "them all.");
 }
 slider.max = String(frames - 1);
 slider.addEventListener("input", () => { setPlaying(false); show(Number(slider.value)); });
@@ -343,7 +344,8 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
   data += ",\"duration\":";
   number(data, scene.duration);
   data += ",\"steps\":" + std::to_string(record.steps) + ",\"stride\":" + std::to_string(record.frame_stride) +
-          ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"bounds\":[";
+          ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"every\":" + std::to_string(record.every) +
+          ",\"bounds\":[";
   number(data, x0 - pad);
   data += ',';
   number(data, x1 + pad);

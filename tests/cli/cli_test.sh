@@ -251,7 +251,7 @@ check "--every 0 refused" 2 '--every 0: K must be >= 1' -- "$perp" simulate "$sc
 check "--format xyz refused" 2 '--format xyz: expected csv, hdf5 or both' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/x" --format xyz
 check "--format hdf5 writes simulation.h5" 0 'wrote .*/\{simulation\.h5, view\.html\}' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/h5" --plot none --format hdf5
 check "summary gives writing beside stepping" 0 'output: [0-9.e-]+ s writing \(.*\) beside [0-9.e-]+ s stepping' -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/h5" --plot none --format hdf5
-check "3d --format both --every 100" 0 'wrote .*\{simulation\.h5, trajectory\.csv, energy\.csv, steps\.csv\}' -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/tower3d_h5" --format both --every 100
+check "3d --format both --every 100" 0 'wrote .*\{simulation\.h5, trajectory\.csv, energy\.csv, steps\.csv, view\.html\}' -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/tower3d_h5" --format both --every 100
 check "3d --every 100 rows" 0 '^8 601 $' -- bash -c "wc -l < '$tmp/tower3d_h5/trajectory.csv' | tr '\n' ' ' && wc -l < '$tmp/tower3d_h5/steps.csv'"
 check "simulate --solver pgs" 0 "wrote" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/pgs" --solver pgs
 check "simulate unknown solver" 2 "unknown method 'newton'" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --solver newton

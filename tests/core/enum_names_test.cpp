@@ -80,7 +80,7 @@ TEST(EnumNames, EveryEnumNamesItsKind) {
               testing::StartsWith("unknown status 'ok'; expected one of: solved, infeasible,"));
   EXPECT_THAT(message([] { (void)from_string<Method>("gs"); }),
               testing::StartsWith("unknown method 'gs'; expected one of: enum, lemke, murty,"));
-  EXPECT_THAT(message([] { (void)from_string<Method>("gs"); }), testing::EndsWith("prox, auto"));
+  EXPECT_THAT(message([] { (void)from_string<Method>("gs"); }), testing::EndsWith("prox, admm, auto"));
   EXPECT_THAT(message([] { (void)from_string<MatrixClass>("P"); }),
               testing::StartsWith("unknown matrix class 'P'; expected one of: symmetric, positive-definite,"));
   EXPECT_THAT(message([] { (void)from_string<MatrixClass>("P"); }),
