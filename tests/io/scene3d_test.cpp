@@ -100,6 +100,17 @@ TEST(Scene3d, RefusesBadValuesByKeyPath) {
       HasSubstr("dimension must be 2 in a planar scene"));
 }
 
+// examples/scenes/pyramid3d.json: the square pyramid of 10 layers, layer l a (10 − l)² grid of 1 × 1 ×
+// 0.5 m boxes, each on four below: 1² + 2² + … + 10² = 385 boxes, the top box's centre at
+// (4.5, 4.5, 0.25 + 0.5 · 9). Read only (a step costs about half a second).
+TEST(Scene3d, PyramidOfTenLayersReads) {
+  const contact3d::Scene scene = read_scene3d_file(PERP_EXAMPLE_SCENES_DIR "/pyramid3d.json");
+  ASSERT_EQ(scene.world.bodies.size(), 385u);
+  EXPECT_EQ(scene.step_count(), 600L);
+  const Eigen::Vector3d top = scene.world.bodies.back().position;
+  EXPECT_NEAR((top - Eigen::Vector3d(4.5, 4.5, 4.75)).norm(), 0.0, 1e-12);
+}
+
 // examples/scenes/tower3d.json: ten 1 × 1 × 0.5 m boxes stacked on the ground, h = 1/60 s, μ = 0.5,
 // 10 s. Every step is solved and the tower stands: no box moves by more than 1 mm.
 TEST(Scene3d, TowerOfTenBoxesStands) {
