@@ -226,50 +226,10 @@ constexpr const char* kPageScriptEnd = R"PAGE(function writeState() {
   document.getElementById("state").textContent = JSON.stringify(state);
 }
 
-function show(index) {
-  current = Math.max(0, Math.min(frames - 1, index));
-  if (Number(slider.value) !== current) slider.value = String(current);
-  drawScene();
-  drawEnergy();
-  counter.textContent = "frame " + (current + 1) + " / " + frames + "  step " + DATA.step[current] + " / " + DATA.steps +
-                        "  t = " + DATA.t[current].toFixed(4) + " s";
-  writeState();
-}
+const drawFrame = drawScene;  // the playback's redraw (viewer_page.hpp)
+)PAGE";
 
-function frameAt(t) {
-  // The frame nearest time t.
-  let best = 0;
-  for (let i = 1; i < frames; ++i) if (Math.abs(DATA.t[i] - t) < Math.abs(DATA.t[best] - t)) best = i;
-  return best;
-}
-
-// Timers, not requestAnimationFrame: a headless browser (the test) runs timers on its virtual
-// clock, and 60 redraws a second of one frame each cost little.
-function tick() {
-  if (!playing) return;
-  const wall = performance.now();
-  if (lastWall !== null) clock += (wall - lastWall) / 1000 * Number(speedSelect.value);
-  lastWall = wall;
-  let i = current;
-  while (i + 1 < frames && DATA.t[i + 1] <= clock) ++i;
-  if (i !== current) show(i);
-  if (current === frames - 1) { setPlaying(false); return; }
-  setTimeout(tick, 1000 / 60);
-}
-
-function setPlaying(on) {
-  playing = on;
-  playButton.textContent = on ? "pause" : "play";
-  if (on) {
-    if (current === frames - 1) show(0);
-    clock = DATA.t[current];
-    lastWall = null;
-    setTimeout(tick, 0);
-  }
-  writeState();
-}
-
-function seekFromAddress() {
+constexpr const char* kPageTail = R"PAGE(function seekFromAddress() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   if (params.has("contacts")) contactsBox.checked = params.get("contacts") !== "0";
   if (params.has("t")) {
@@ -424,7 +384,8 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
 
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
-  out << kPageHead << data << kPageScript << viewer_page::kEnergyPlot << kPageScriptEnd;
+  out << kPageHead << data << kPageScript << viewer_page::kEnergyPlot << kPageScriptEnd << viewer_page::kPlayback
+      << kPageTail;
   out.close();
   if (!out) throw InvalidProblem("error while writing '" + path.string() + "'");
 }

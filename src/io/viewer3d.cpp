@@ -335,48 +335,10 @@ constexpr const char* kPage3dScriptEnd = R"PAGE(function writeState() {
   document.getElementById("state").textContent = JSON.stringify(state);
 }
 
-function show(index) {
-  current = Math.max(0, Math.min(frames - 1, index));
-  if (Number(slider.value) !== current) slider.value = String(current);
-  render();
-  drawEnergy();
-  counter.textContent = "frame " + (current + 1) + " / " + frames + "  step " + DATA.step[current] + " / " + DATA.steps +
-                        "  t = " + DATA.t[current].toFixed(4) + " s";
-  writeState();
-}
+const drawFrame = render;  // the playback's redraw (viewer_page.hpp)
+)PAGE";
 
-function frameAt(t) {
-  let best = 0;
-  for (let i = 1; i < frames; ++i) if (Math.abs(DATA.t[i] - t) < Math.abs(DATA.t[best] - t)) best = i;
-  return best;
-}
-
-// Timers, not requestAnimationFrame: a headless browser (the test) runs timers on its virtual clock.
-function tick() {
-  if (!playing) return;
-  const wall = performance.now();
-  if (lastWall !== null) clock += (wall - lastWall) / 1000 * Number(speedSelect.value);
-  lastWall = wall;
-  let i = current;
-  while (i + 1 < frames && DATA.t[i + 1] <= clock) ++i;
-  if (i !== current) show(i);
-  if (current === frames - 1) { setPlaying(false); return; }
-  setTimeout(tick, 1000 / 60);
-}
-
-function setPlaying(on) {
-  playing = on;
-  playButton.textContent = on ? "pause" : "play";
-  if (on) {
-    if (current === frames - 1) show(0);
-    clock = DATA.t[current];
-    lastWall = null;
-    setTimeout(tick, 0);
-  }
-  writeState();
-}
-
-// The orbit camera: azimuth and elevation (degrees) about the target, and the distance.
+constexpr const char* kPage3dTail = R"PAGE(// The orbit camera: azimuth and elevation (degrees) about the target, and the distance.
 let drag = null;
 canvas.addEventListener("pointerdown", (e) => {
   drag = {x: e.clientX, y: e.clientY, pan: e.shiftKey || e.button === 2};
@@ -594,7 +556,8 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
 
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
-  out << kPage3dHead << script << kPage3dData << data << kPage3dScript << viewer_page::kEnergyPlot << kPage3dScriptEnd;
+  out << kPage3dHead << script << kPage3dData << data << kPage3dScript << viewer_page::kEnergyPlot << kPage3dScriptEnd
+      << viewer_page::kPlayback << kPage3dTail;
   out.close();
   if (!out) throw InvalidProblem("error while writing '" + path.string() + "'");
 }

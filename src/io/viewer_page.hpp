@@ -88,4 +88,54 @@ constexpr const char* kEnergyPlot = R"PAGE(function drawEnergy() {
 
 )PAGE";
 
+/// The pages' playback: show(index) (the frame, its redraw by the page's drawFrame, the energy
+/// plot's cursor, the counter, writeState), frameAt(t), the timer's tick and setPlaying. It reads
+/// the page's DATA, frames, current, playing, clock, lastWall, slider, counter, speedSelect and
+/// playButton.
+constexpr const char* kPlayback = R"PAGE(
+function show(index) {
+  current = Math.max(0, Math.min(frames - 1, index));
+  if (Number(slider.value) !== current) slider.value = String(current);
+  drawFrame();
+  drawEnergy();
+  counter.textContent = "frame " + (current + 1) + " / " + frames + "  step " + DATA.step[current] + " / " + DATA.steps +
+                        "  t = " + DATA.t[current].toFixed(4) + " s";
+  writeState();
+}
+
+function frameAt(t) {
+  // The frame nearest time t.
+  let best = 0;
+  for (let i = 1; i < frames; ++i) if (Math.abs(DATA.t[i] - t) < Math.abs(DATA.t[best] - t)) best = i;
+  return best;
+}
+
+// Timers, not requestAnimationFrame: a headless browser (the test) runs timers on its virtual
+// clock, and 60 redraws a second of one frame each cost little.
+function tick() {
+  if (!playing) return;
+  const wall = performance.now();
+  if (lastWall !== null) clock += (wall - lastWall) / 1000 * Number(speedSelect.value);
+  lastWall = wall;
+  let i = current;
+  while (i + 1 < frames && DATA.t[i + 1] <= clock) ++i;
+  if (i !== current) show(i);
+  if (current === frames - 1) { setPlaying(false); return; }
+  setTimeout(tick, 1000 / 60);
+}
+
+function setPlaying(on) {
+  playing = on;
+  playButton.textContent = on ? "pause" : "play";
+  if (on) {
+    if (current === frames - 1) show(0);
+    clock = DATA.t[current];
+    lastWall = null;
+    setTimeout(tick, 0);
+  }
+  writeState();
+}
+
+)PAGE";
+
 }  // namespace perp::viewer_page
