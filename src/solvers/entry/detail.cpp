@@ -152,27 +152,49 @@ std::optional<Reformulation> reformulation_of(Method method) {
   }
 }
 
+std::string one_line(std::string text, std::size_t limit) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit > 3 ? limit - 3 : 0;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  text.resize(cut);
+  return text + "...";
+}
+
 Result first_that_solves(const std::vector<Method>& order, const std::function<Result(Method)>& attempt,
                          const std::string& reason) {
   std::string log;
+  std::vector<Attempt> attempts;
   Result best;
   bool have_best = false;
+  const auto finish = [&](Result& result, const std::string& head) {
+    result.message = one_line(head + result.message);
+    result.attempts = std::move(attempts);
+    result.attempt_order = reason;
+  };
   for (const Method method : order) {
     Result result = attempt(method);
     result.method = method;
     log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(result.status);
+    attempts.push_back({method, result.status, result.iterations, result.relative_residual, result.message});
     if (result.solved() || result.status == Status::Infeasible) {  // a solution, or a proof there is none
-      result.message = "auto (" + log + "): " + result.message;
-      if (!result.solved()) result.message += " [order chosen because " + reason + "]";
+      finish(result, "auto (" + log + "): ");
       return result;
     }
+    const bool stopped = stopped_from_outside(result.status) || stop_state().stopped.has_value();
     if (!have_best || result.residual < best.residual) {
       best = std::move(result);
       have_best = true;
     }
+    if (stopped) {  // the time limit or the interrupt: no later method runs
+      mark_stopped(best);
+      finish(best, "auto stopped (" + log + "); returning " + to_string(best.method) + "'s point: ");
+      return best;
+    }
   }
-  best.message = "auto: no method solved (" + log + "); returning " + to_string(best.method) +
-                 "'s point: " + best.message + " [order chosen because " + reason + "]";
+  finish(best, "auto: no method solved (" + log + "); returning " + to_string(best.method) + "'s point: ");
   return best;
 }
 

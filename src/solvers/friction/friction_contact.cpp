@@ -78,6 +78,7 @@ void judge_point(const FrictionContact& problem, const SolveOptions& options, co
     result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
     result.status = Status::Solved;
   }
+  detail::mark_stopped(result);  // unsolved while time_limit or the interrupt stopped it: that status
 }
 
 // n = 0, or q_N >= 0 at every contact: r = 0 solves (u = q, û_N = q_N + μ‖q_T‖ >= μ‖q_T‖),
@@ -204,7 +205,8 @@ Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, cons
   int sweeps = result.iterations;
   double best = result.residual;
   bool stalled = result.iterations == 0;
-  while (!stalled && result.status != Status::Solved && result.z.allFinite() && result.residual <= 10 * best &&
+  while (!stalled && result.status != Status::Solved && !detail::stopped_from_outside(result.status) &&
+         result.z.allFinite() && result.residual <= 10 * best &&
          sweeps < limit) {
     Result more = part(result.z, std::min(std::max(sweeps, 1), limit - sweeps));
     stalled = more.iterations == 0;
@@ -297,7 +299,11 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
     Fresh residuals;
     Result polished = finished_run(problem, Method::Nsgs, attempt, residuals);
     if (polished.solved()) {
-      polished.message = result.message + "; then nsgs from that point: " + polished.message;
+      polished.attempts = std::move(result.attempts);
+      polished.attempts.push_back(
+          {Method::Nsgs, polished.status, polished.iterations, polished.relative_residual, polished.message});
+      polished.attempt_order = std::move(result.attempt_order);
+      polished.message = detail::one_line(result.message + "; then nsgs from that point: " + polished.message);
       fresh = residuals;
       return polished;
     }
