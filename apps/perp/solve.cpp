@@ -32,9 +32,9 @@ std::string json_text(const std::string& result, const nlohmann::ordered_json* t
 
 void print_common(const SolveArguments& args, const std::string& what, const Result& result) {
   std::cout << args.file << " (" << what << ")\n" << result.brief_report() << "\n" << result.message << "\n";
-  if (!args.verbose || result.attempts.empty()) return;
-  // --verbose: auto's trail, one line per method it ran, its message in full.
-  std::cout << "auto's order: " << result.attempt_order << "\n";
+  if (!args.verbose) return;
+  // --verbose: auto's route, then one line per method its chain ran, its message in full.
+  if (!result.attempt_order.empty()) std::cout << "auto's route: " << result.attempt_order << "\n";
   for (std::size_t k = 0; k < result.attempts.size(); ++k) {
     const Attempt& a = result.attempts[k];
     std::cout << "  attempt " << k + 1 << ": " << to_string(a.method) << ": " << to_string(a.status) << ", "

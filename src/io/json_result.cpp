@@ -59,8 +59,8 @@ std::string result_text(const Result& result, std::initializer_list<std::pair<co
       attempts.push_back(std::move(entry));
     }
     object["attempts"] = std::move(attempts);
-    object["attempt_order"] = result.attempt_order;
   }
+  if (!result.attempt_order.empty()) object["attempt_order"] = result.attempt_order;
 
   if (indent < 0) return compact(object);
   return object.dump(indent, ' ', false, ordered_json::error_handler_t::replace);

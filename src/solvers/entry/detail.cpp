@@ -169,6 +169,15 @@ Result first_that_solves(const std::vector<Method>& order, const std::function<R
   std::vector<Attempt> attempts;
   Result best;
   bool have_best = false;
+  std::string names;  // the methods alone, for a log too long to leave room for the message
+  // The log when short, else the methods' names, else their count: the answering method's own
+  // message gets the rest of the line.
+  const auto trail = [&] {
+    constexpr std::size_t kTrailLimit = 80;
+    if (log.size() <= kTrailLimit) return log;
+    if (names.size() <= kTrailLimit) return names;
+    return std::to_string(attempts.size()) + " methods";
+  };
   const auto finish = [&](Result& result, const std::string& head) {
     result.message = one_line(head + result.message);
     result.attempts = std::move(attempts);
@@ -178,9 +187,10 @@ Result first_that_solves(const std::vector<Method>& order, const std::function<R
     Result result = attempt(method);
     result.method = method;
     log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(result.status);
+    names += (names.empty() ? "" : ", ") + to_string(method);
     attempts.push_back({method, result.status, result.iterations, result.relative_residual, result.message});
     if (result.solved() || result.status == Status::Infeasible) {  // a solution, or a proof there is none
-      finish(result, "auto (" + log + "): ");
+      finish(result, "auto (" + trail() + "): ");
       return result;
     }
     const bool stopped = stopped_from_outside(result.status) || stop_state().stopped.has_value();
@@ -190,11 +200,11 @@ Result first_that_solves(const std::vector<Method>& order, const std::function<R
     }
     if (stopped) {  // the time limit or the interrupt: no later method runs
       mark_stopped(best);
-      finish(best, "auto stopped (" + log + "); returning " + to_string(best.method) + "'s point: ");
+      finish(best, "auto stopped (" + trail() + "); returning " + to_string(best.method) + "'s point: ");
       return best;
     }
   }
-  finish(best, "auto: no method solved (" + log + "); returning " + to_string(best.method) + "'s point: ");
+  finish(best, "auto: no method solved (" + trail() + "); returning " + to_string(best.method) + "'s point: ");
   return best;
 }
 

@@ -44,7 +44,8 @@ StopScope::~StopScope() {
   t_state = saved_;
   t_limit = saved_limit_;
   // An interruption is the user's, whoever's scope saw it; a time limit is re-read from the clock.
-  if (inner == Status::Interrupted) t_state.stopped = Status::Interrupted;
+  // (Only into an enclosing solve's state: outside every solve nothing is pending.)
+  if (inner == Status::Interrupted && t_state.active) t_state.stopped = Status::Interrupted;
 }
 
 std::optional<Status> poll_stop(StopState& state) {

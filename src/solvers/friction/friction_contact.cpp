@@ -450,7 +450,7 @@ Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem,
                                                               relaxed_residuals)) {
       if (relaxed->solved()) {
         fresh = relaxed_residuals;
-        relaxed->message = "auto: from rest, " + relaxed->message;
+        relaxed->message = detail::one_line("auto: from rest, " + relaxed->message);
         return *std::move(relaxed);
       }
       from_rest = "from rest, " + relaxed->message + " (not solved); then ";
@@ -467,7 +467,8 @@ Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem,
   if (method == Method::Nsgs) return result;
   detail::conclude(*this, problem, attempt, result);  // auto decides on the sweeps' judged point
   if (result.solved()) {
-    result.message = "auto (" + from_rest + "nsgs on the factors of W: solved): " + result.message;
+    result.attempt_order = from_rest + "nsgs on the factors of W: solved";
+    result.message = detail::one_line("auto (" + result.attempt_order + "): " + result.message);
     return result;
   }
   std::string story = from_rest + "nsgs on the factors of W: " + to_string(result.status) + " after " +
@@ -522,7 +523,9 @@ Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem,
                "): the best point before it is returned";
     }
   }
-  result.message = "auto: " + story;
+  // One line (which method's point, and its message); the story in full in attempt_order.
+  result.attempt_order = story + (result.attempt_order.empty() ? "" : " [the chain's order: " + result.attempt_order + "]");
+  result.message = detail::one_line("auto (nsgs on the factors of W, then " + to_string(result.method) + "): " + result.message);
   return result;
 }
 

@@ -121,14 +121,16 @@ TEST(Recommend, AutoFollowsTheRecommendedOrder) {
   EXPECT_THAT(none.message, HasSubstr("lemke: ray-termination; newton-fb: no-solution-found; enum: infeasible"));
   EXPECT_LE(none.message.size(), kAutoMessageLimit);
   EXPECT_EQ(none.message.find('\n'), std::string::npos);
-  ASSERT_EQ(none.attempts.size(), 3u);
+  // (n <= 40: lemke first, then the classified order, which tries lemke again)
+  ASSERT_EQ(none.attempts.size(), 4u);
   EXPECT_EQ(none.attempts[0].method, Method::Lemke);
   EXPECT_EQ(none.attempts[0].status, Status::RayTermination);
-  EXPECT_EQ(none.attempts[1].method, Method::NewtonFb);
-  EXPECT_EQ(none.attempts[1].status, Status::NoSolutionFound);
-  EXPECT_EQ(none.attempts[2].method, Method::Enum);
-  EXPECT_EQ(none.attempts[2].status, Status::Infeasible);
-  EXPECT_THAT(none.attempts[2].message, HasSubstr("active sets"));
+  EXPECT_EQ(none.attempts[1].method, Method::Lemke);
+  EXPECT_EQ(none.attempts[2].method, Method::NewtonFb);
+  EXPECT_EQ(none.attempts[2].status, Status::NoSolutionFound);
+  EXPECT_EQ(none.attempts[3].method, Method::Enum);
+  EXPECT_EQ(none.attempts[3].status, Status::Infeasible);
+  EXPECT_THAT(none.attempts[3].message, HasSubstr("active sets"));
   EXPECT_FALSE(none.attempt_order.empty());
 }
 
