@@ -92,11 +92,14 @@ NAN_CASES = r'''
         def J(z):
             return np.array([[4 + 3 * z[0] ** 2, 1.0], [1.0, 3 + 3 * z[1] ** 2]])
         r = perp.solve_ncp(F, J, [0.0, 0.0], method=method)
-        print(method, "|", r.status, "|", np.isfinite(r.z).all() and np.isfinite(r.w).all(), "|", r.message)
+        # auto's message is one line; the path attempt's own message, in full, is in its attempts
+        said = r.attempts[0]["message"] if r.attempts else r.message
+        print(method, "|", r.status, "|", np.isfinite(r.z).all() and np.isfinite(r.w).all(), "|", said)
         for kind in ("mcp",):
             calls[0] = 0
             r = perp.solve_mcp(F, J, [0.0, 0.0], [5.0, 5.0], method=method)
-            print(method, kind, "|", r.status, "|", np.isfinite(r.z).all(), "|", r.message)
+            said = r.attempts[0]["message"] if r.attempts else r.message
+            print(method, kind, "|", r.status, "|", np.isfinite(r.z).all(), "|", said)
 
     class Boom(Exception):
         pass

@@ -402,10 +402,8 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
                              "; lemke: " + to_string(lemke.status) + "; then the classified order: " + fallback.attempt_order;
     fallback.attempts.insert(fallback.attempts.begin(),
                              {Method::Lemke, lemke.status, lemke.iterations, lemke.relative_residual, lemke.message});
-    // fallback.message is first_that_solves' "auto (<trail>): …"
-    const std::string rest = fallback.message.rfind("auto (", 0) == 0 ? fallback.message.substr(6) : fallback.message + ")";
-    fallback.message = one_line(std::string(direct ? "auto (bpp, lemke first: " : "auto (lemke first: ") +
-                                to_string(lemke.status) + "; then " + rest);
+    // The message stays first_that_solves' one line ("auto (<trail>): …"); the first tries are in
+    // attempt_order and the attempts.
     return fallback;
   }
   if (problem.M.diagonal().minCoeff() > 0.0) {

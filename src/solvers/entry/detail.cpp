@@ -157,10 +157,15 @@ std::string one_line(std::string text, std::size_t limit) {
     if (c == '\n' || c == '\r') c = ' ';
   }
   if (text.size() <= limit) return text;
-  std::size_t cut = limit > 3 ? limit - 3 : 0;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
-  text.resize(cut);
-  return text + "...";
+  // The head (which method, what it did) and the tail (where messages put their figures: "relative
+  // error 3e-11"), the middle replaced by "...", each cut at a UTF-8 character boundary.
+  const auto continuation = [&](std::size_t at) { return (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80; };
+  const std::size_t room = limit > 3 ? limit - 3 : 0;
+  std::size_t head = room - room / 3;
+  while (head > 0 && continuation(head)) --head;
+  std::size_t tail = text.size() - room / 3;
+  while (tail < text.size() && continuation(tail)) ++tail;
+  return text.substr(0, head) + "..." + text.substr(tail);
 }
 
 Result first_that_solves(const std::vector<Method>& order, const std::function<Result(Method)>& attempt,

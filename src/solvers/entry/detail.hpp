@@ -101,7 +101,8 @@ struct DataScale {
 [[nodiscard]] Result first_that_solves(const std::vector<Method>& order, const std::function<Result(Method)>& attempt,
                                        const std::string& reason);
 
-/// `text` cut to at most `limit` bytes (at a UTF-8 character boundary, "..." marking the cut).
+/// `text` on one line of at most `limit` bytes: line breaks become spaces, and a longer text keeps
+/// its first two thirds and its last third with "..." between (cut at UTF-8 character boundaries).
 [[nodiscard]] std::string one_line(std::string text, std::size_t limit = kAutoMessageLimit);
 
 /// M counts as symmetric when |M_ij − M_ji| <= kSymmetry·max|M| for every pair: products such as

@@ -165,6 +165,27 @@ TEST(TimeLimit, FrictionalMethodsStop) {
   EXPECT_NEAR(solved.z[1], -0.5, 1e-8);
 }
 
+// A long frictional run: W = the Laplacian + I (n = 300: 150 planar contacts, μ = 0.3), q = −1, at a
+// tolerance no point meets: nsgs with 2^31 − 1 sweeps, and auto's whole chain, each end at 0.2 s.
+TEST(TimeLimit, EndsALongFrictionalRun) {
+  const Lcp shape = laplacian(300);
+  const FrictionContact problem = friction_contact_from_dense(
+      2, shape.M + Eigen::MatrixXd::Identity(300, 300), shape.q, Eigen::VectorXd::Constant(150, 0.3));
+  for (const Method method : {Method::Nsgs, Method::Auto}) {
+    SolveOptions options;
+    options.tolerance = 1e-300;
+    options.max_iterations = std::numeric_limits<int>::max();
+    options.time_limit = 0.2;
+    const auto start = Clock::now();
+    const Result result = solve(problem, method, options);
+    const double elapsed = seconds_since(start);
+    EXPECT_EQ(result.status, Status::TimeLimit) << to_string(method) << ": " << result.message;
+    EXPECT_GE(elapsed, 0.2) << to_string(method);
+    EXPECT_LT(elapsed, 1.5) << to_string(method);
+    EXPECT_TRUE(result.z.allFinite());
+  }
+}
+
 // enum --all on M = ones(n, n), q = −1: the solutions are e_1, …, e_n (z_i = 1 alone gives
 // w = 1 − 1 = 0; two or more positive components make M_αα singular), so n distinct ones.
 TEST(EnumLimits, MaxSolutionsStopsTheListAndSaysMoreMayExist) {
