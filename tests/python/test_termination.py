@@ -221,7 +221,7 @@ INTERRUPTED_SOLVE = r'''
         if kind == "lcp":
             perp.solve(M, q, method="pgs", tol=1e-300, max_iter=2**31 - 1)
         elif kind == "auto":
-            perp.solve(M, q, method="auto", tol=1e-300)
+            perp.solve(M, q, method="auto", tol=1e-300, max_iter=2**31 - 1)  # its pgs then sweeps for ever
         else:  # a frictional problem: the Laplacian as W of 150 planar contacts, nsgs for ever
             perp.solve_friction_contact(M + np.eye(n), q, np.full(n // 2, 0.3), dimension=2, method="nsgs",
                                         tol=1e-300, max_iter=2**31 - 1)
