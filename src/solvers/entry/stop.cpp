@@ -24,6 +24,8 @@ StopScope::StopScope(const SolveOptions& options) {
   saved_limit_ = t_limit;
   installed_ = true;
   t_state.active = true;
+  t_state.countdown = 1;  // the first poll of the new scope reads the clock
+  t_state.stride = 1;
   if (hook) t_state.interrupt = &options.interrupt;  // next_poll stays: one period per thread
   if (limit) {
     const auto now = StopState::Clock::now();
@@ -51,6 +53,14 @@ StopScope::~StopScope() {
 std::optional<Status> poll_stop(StopState& state) {
   if (state.stopped) return state.stopped;
   const auto now = StopState::Clock::now();
+  const auto since = now - state.last_read;
+  if (since < kReadEvery && state.stride < kMaxStride) {
+    state.stride *= 2;
+  } else if (since > 4 * kReadEvery && state.stride > 1) {
+    state.stride /= 2;
+  }
+  state.countdown = state.stride;
+  state.last_read = now;
   if (now >= state.deadline) {
     state.stopped = Status::TimeLimit;
   } else if (state.interrupt != nullptr && now >= state.next_poll) {
