@@ -320,9 +320,10 @@ struct SolveOptions {
   bool measure_time = true;
   /// Wall-clock limit of the whole solve in seconds (auto and every fallback chain included: one
   /// deadline, fixed when the solve starts, for all the methods it runs and the solves nested in it).
-  /// Every iterative method reads the steady clock between iterations (pivots, sweeps, steps,
-  /// active sets) and ends `Status::TimeLimit` with its last point once the deadline has passed, so
-  /// a solve overruns it by at most one iteration. Default +inf (none); must be > 0 (NaN refused).
+  /// Every iterative method checks it between iterations (pivots, sweeps, steps, active sets; the
+  /// steady clock is read about every 0.25 ms, not at every check) and ends `Status::TimeLimit` with
+  /// its last point once the deadline has passed, so a solve overruns it by about 0.25 ms or one
+  /// iteration. Default +inf (none); must be > 0 (NaN refused).
   double time_limit = std::numeric_limits<double>::infinity();
   /// Polled with the clock, at most every `kInterruptPollMs` milliseconds, by the same checks:
   /// returning true ends the solve `Status::Interrupted` with the last point (the Python bindings
