@@ -503,12 +503,17 @@ CLI::App* add_diagnose_command(CLI::App& app, DiagnoseArguments& args) {
   command->add_option("FILE", args.file, "problem file (.dat, .json) or scene (.json with \"bodies\")")->required();
   command->add_flag("--json", args.json, "print one JSON object");
   command->add_option("--tol", args.tolerance, "tolerance of the solves")->capture_default_str();
+  command->add_option("--time-limit", args.time_limit,
+                      "wall-clock limit in seconds of each solve it runs (0 = none): a method that reaches it is "
+                      "reported time-limit")
+      ->check(CLI::NonNegativeNumber);
   return command;
 }
 
 int run_diagnose(const DiagnoseArguments& args) {
   SolveOptions options;
   options.tolerance = args.tolerance;
+  if (args.time_limit > 0) options.time_limit = args.time_limit;
   options.validate(0);
   ordered_json d;
   d["file"] = args.file;
@@ -525,6 +530,7 @@ int run_diagnose(const DiagnoseArguments& args) {
       throw InvalidProblem(std::string(problem_error.what()) + "; as a scene: " + scene_error.what());
     }
     d["type"] = "scene";
+    if (args.time_limit > 0) scene.options.solve.time_limit = args.time_limit;
     d.update(diagnose_scene(scene));
   }
   if (problem) {

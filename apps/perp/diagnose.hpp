@@ -11,9 +11,10 @@ struct DiagnoseArguments {
   std::string file;
   bool json = false;
   double tolerance = 1e-8;
+  double time_limit = 0;  // --time-limit S: each solve it runs (SolveOptions::time_limit); 0 = none
 };
 
-/// Adds `perp diagnose FILE [--json] [--tol T]`.
+/// Adds `perp diagnose FILE [--json] [--tol T] [--time-limit S]`.
 CLI::App* add_diagnose_command(CLI::App& app, DiagnoseArguments& args);
 
 /// The troubleshooting table of [chapter] as a command: for a problem file (LCP, box LCP, MLCP, QP,

@@ -30,15 +30,24 @@ std::string json_text(const std::string& result, const nlohmann::ordered_json* t
   return trace != nullptr ? with_trace(result, *trace) : result;
 }
 
-void print_common(const std::string& file, const std::string& what, const Result& result) {
-  std::cout << file << " (" << what << ")\n" << result.brief_report() << "\n" << result.message << "\n";
+void print_common(const SolveArguments& args, const std::string& what, const Result& result) {
+  std::cout << args.file << " (" << what << ")\n" << result.brief_report() << "\n" << result.message << "\n";
+  if (!args.verbose) return;
+  // --verbose: auto's route, then one line per method its chain ran, its message in full.
+  if (!result.attempt_order.empty()) std::cout << "auto's route: " << result.attempt_order << "\n";
+  for (std::size_t k = 0; k < result.attempts.size(); ++k) {
+    const Attempt& a = result.attempts[k];
+    std::cout << "  attempt " << k + 1 << ": " << to_string(a.method) << ": " << to_string(a.status) << ", "
+              << a.iterations << (a.iterations == 1 ? " iteration" : " iterations") << ", relative residual "
+              << a.relative_residual << ": " << a.message << "\n";
+  }
 }
 
 int report(const SolveArguments& args, const Lcp& problem, const Result& result, const nlohmann::ordered_json* trace) {
   if (args.json) {
     std::cout << json_text(result_to_json(result), trace) << "\n";
   } else {
-    print_common(args.file, "LCP, n = " + std::to_string(problem.size()), result);
+    print_common(args, "LCP, n = " + std::to_string(problem.size()), result);
     std::cout << "z = " << format_vector(result.z) << "\n"
               << "w = " << format_vector(result.w) << "\n";
     if (result.ray) std::cout << "ray (z part) = " << format_vector(*result.ray) << "\n";
@@ -54,7 +63,7 @@ int report(const SolveArguments& args, const BoxLcp& problem, const Result& resu
   if (args.json) {
     std::cout << json_text(box_lcp_result_to_json(result), trace) << "\n";
   } else {
-    print_common(args.file,
+    print_common(args,
                  "box LCP, n = " + std::to_string(problem.size()) + ", " + std::to_string(problem.friction.size()) +
                      " friction couplings",
                  result);
@@ -70,7 +79,7 @@ int report(const SolveArguments& args, const Mlcp& problem, const Result& result
   } else {
     const Eigen::Index n = problem.equalities();
     const Eigen::Index m = problem.complementarities();
-    print_common(args.file, "MLCP, n = " + std::to_string(n) + " equalities, m = " + std::to_string(m) + " pairs",
+    print_common(args, "MLCP, n = " + std::to_string(n) + " equalities, m = " + std::to_string(m) + " pairs",
                  result);
     const MlcpResiduals r = mlcp_residuals(problem, result.z);
     std::cout << "u = " << format_vector(result.z.head(n)) << "\n"
@@ -85,7 +94,7 @@ int report(const SolveArguments& args, const Qp& problem, const QpResult& result
   if (args.json) {
     std::cout << json_text(qp_result_to_json(result), trace) << "\n";
   } else {
-    print_common(args.file,
+    print_common(args,
                  "QP, n = " + std::to_string(problem.variables()) +
                      " variables, k = " + std::to_string(problem.constraints()) + " constraints",
                  result.lcp);
@@ -108,7 +117,7 @@ int report(const SolveArguments& args, const FrictionContact& problem, const Res
   if (args.json) {
     std::cout << json_text(friction_contact_result_to_json(problem, result), trace) << "\n";
   } else {
-    print_common(args.file,
+    print_common(args,
                  "friction contact, d = " + std::to_string(problem.dimension) + ", " +
                      std::to_string(problem.contacts()) + " contacts, n = " + std::to_string(problem.size()),
                  result);
@@ -159,7 +168,7 @@ int solve_fclib(const SolveArguments& args, const SolveOptions& options, Method 
     out["equilibrium"] = criteria.equilibrium;
     std::cout << out.dump() << "\n";
   } else {
-    print_common(args.file,
+    print_common(args,
                  "global friction contact, d = " + std::to_string(global.dimension) + ", " +
                      std::to_string(global.contacts()) + (global.contacts() == 1 ? " contact, " : " contacts, ") +
                      std::to_string(global.dofs()) + " dofs",
@@ -243,6 +252,14 @@ CLI::App* add_solve_command(CLI::App& app, SolveArguments& args) {
       solve->add_option("--relaxation", args.relaxation, "psor relaxation omega in (0, 2) (default 1.2)")->check(kInRange);
   solve->add_flag("--all", args.all,
                   "enum on an LCP: list every distinct solution; a bimatrix game: Lemke–Howson from every label");
+  solve->add_option("--max-solutions", args.max_solutions,
+                    "enum --all: stop after N distinct solutions (0 = no limit); the output then says more may exist")
+      ->check(CLI::NonNegativeNumber);
+  solve->add_option("--time-limit", args.time_limit,
+                    "wall-clock limit in seconds for the whole solve, auto's attempts included (0 = none); a run "
+                    "that reaches it ends with status time-limit and its last point")
+      ->check(CLI::NonNegativeNumber);
+  solve->add_flag("--verbose,-v", args.verbose, "also print each method auto tried (status, iterations, residual, message)");
   solve->add_option("--label", args.label,
                     "bimatrix game: the label Lemke–Howson drops first (0 … m + n − 1; default 0)")
       ->check(CLI::NonNegativeNumber);
@@ -277,6 +294,8 @@ int run_solve(const SolveArguments& args) {
   options.tolerance = args.tolerance;
   options.max_iterations = args.max_iterations;
   options.all_solutions = args.all;
+  options.max_solutions = args.max_solutions;
+  if (args.time_limit > 0) options.time_limit = args.time_limit;
   if (args.relaxation_option != nullptr && args.relaxation_option->count() > 0) options.relaxation = args.relaxation;
   options.max_friction_passes = args.friction_passes;
   // Sizes, signs and finiteness are checked by SolveOptions::validate inside solve, which names the

@@ -14,6 +14,9 @@ struct SolveArguments {
   double relaxation = 0;
   const CLI::Option* relaxation_option = nullptr;  // set only when given, so 0 is refused, not ignored
   bool all = false;
+  int max_solutions = 0;  // --max-solutions: enum --all stops after this many (0 = no limit)
+  double time_limit = 0;  // --time-limit S: SolveOptions::time_limit in seconds (0 = none)
+  bool verbose = false;   // --verbose: auto's attempts, one line each
   bool json = false;
   bool trace = false;  // --trace: every iteration (SolveOptions::trace), as text or the JSON "trace" array
   /// --plot FILE.png|svg: the convergence history (residual per iteration); empty = none.

@@ -10,6 +10,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
+#include <functional>
 #include <string>
 
 #include "perp/perp.hpp"
@@ -65,6 +66,14 @@ py::array_t<double> view(const double* data, Eigen::Index n, py::handle owner);
 /// themselves are checked by `SolveOptions::validate` in the solve.
 SolveOptions make_options(double tol, const py::object& max_iter, const py::object& warm_start,
                           const py::dict& options);
+
+/// The interrupt hook `make_options` sets (`SolveOptions::interrupt`): takes the GIL and runs the
+/// interpreter's signal handlers; true once one raised (Ctrl-C: KeyboardInterrupt), and on every
+/// later poll while that exception is pending.
+std::function<bool()> signal_hook();
+/// With the GIL, after a solve that ran without it: raises the exception a signal handler left
+/// pending (the solve then ended `interrupted`).
+void raise_pending();
 
 /// The Python `perp.Status` member of `status` (or its name, before the package registered the enum).
 py::object status_object(Status status);

@@ -173,6 +173,7 @@ py::dict step_world(World& world, double timestep, double theta, double restitut
       derivative.emplace(*before, o, report, so);
     }
   }
+  raise_pending();  // Ctrl-C during the step's solve: its KeyboardInterrupt (the world is left as it was)
   world = std::move(copy);
   py::dict d;
   d["derivatives"] = derivative ? py::cast(std::move(*derivative)) : py::none();

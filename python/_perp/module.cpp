@@ -227,10 +227,23 @@ py::dict trace_event_dict(const TraceEvent& e) {
 
 }  // namespace
 
+std::function<bool()> signal_hook() {
+  return [] {
+    const py::gil_scoped_acquire gil;
+    // A KeyboardInterrupt already raised by an earlier poll stays pending: every later poll stops too.
+    return PyErr_Occurred() != nullptr || PyErr_CheckSignals() != 0;
+  };
+}
+
+void raise_pending() {
+  if (PyErr_Occurred() != nullptr) throw py::error_already_set();
+}
+
 SolveOptions make_options(double tol, const py::object& max_iter, const py::object& warm_start,
                           const py::dict& options) {
   SolveOptions o;
   o.tolerance = tol;
+  o.interrupt = signal_hook();
   if (!max_iter.is_none()) {
     py::dict one;
     one["max_iter"] = max_iter;
@@ -254,6 +267,8 @@ SolveOptions make_options(double tol, const py::object& max_iter, const py::obje
     o.relaxation = relaxation;
   }
   f.boolean("all_solutions", o.all_solutions);
+  f.integer("max_solutions", o.max_solutions);
+  if (f.has("time_limit") && !f.at("time_limit").is_none()) f.number("time_limit", o.time_limit);
   f.boolean("record_history", o.record_history);
   f.boolean("measure_time", o.measure_time);
   f.integer("max_friction_passes", o.max_friction_passes);
@@ -414,6 +429,21 @@ SparseJacobianFunction wrap_sparse_jacobian(py::handle function, const char* nam
 
 namespace {
 
+/// auto's trail: one dict per method it ran (method, status, iterations, relative_residual, message).
+py::list attempts_list(const Result& r) {
+  py::list out;
+  for (const Attempt& a : r.attempts) {
+    py::dict d;
+    d["method"] = to_string(a.method);
+    d["status"] = status_object(a.status);
+    d["iterations"] = a.iterations;
+    d["relative_residual"] = a.relative_residual;
+    d["message"] = a.message;
+    out.append(d);
+  }
+  return out;
+}
+
 py::list solutions_list(const Result& r) {
   py::list out;
   for (const Eigen::VectorXd& s : r.solutions) out.append(copy_to_numpy(s));
@@ -446,6 +476,10 @@ void bind_results(py::module_& m) {
       .def_property_readonly("method", [](const Result& r) { return to_string(r.method); })
       .def_readonly("time_ms", &Result::time_ms)
       .def_property_readonly("solutions", &solutions_list, "With all_solutions=True: every distinct solution.")
+      .def_property_readonly("attempts", &attempts_list,
+                             "auto: every method it ran, in order, as dicts (method, status, iterations, "
+                             "relative_residual, message); [] for any other method.")
+      .def_readonly("attempt_order", &Result::attempt_order, "auto: why it tried the methods in that order.")
       .def_property_readonly(
           "ray",
           [](const Result& r) -> py::object {
@@ -544,8 +578,13 @@ Result solve_lcp(const FArray& M, const FArray& q, const std::string& method, do
   Lcp problem{to_matrix(M, "M"), to_vector(q, "q")};
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  py::gil_scoped_release release;
-  return solve(problem, m, o);
+  Result result;
+  {
+    py::gil_scoped_release release;
+    result = solve(problem, m, o);
+  }
+  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
+  return result;
 }
 
 /// solve_many: the pairs converted here (a pair that does not convert is that item's error), the
@@ -582,6 +621,7 @@ py::list solve_many(const py::list& problems, const std::string& method, py::obj
     py::gil_scoped_release release;
     solved = perp::solve_many(batch, m, o, workers);
   }
+  raise_pending();
   py::list out;
   for (std::size_t i = 0; i < problems.size(); ++i) {
     if (!errors[i].empty()) {

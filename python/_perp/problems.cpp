@@ -53,8 +53,13 @@ Result solve_box(const FArray& M, const FArray& q, const FArray& lo, const FArra
   BoxLcp problem{to_matrix(M, "M"), to_vector(q, "q"), to_vector(lo, "lo"), to_vector(hi, "hi"), couplings(friction)};
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  py::gil_scoped_release release;
-  return solve(problem, m, o);
+  Result result;
+  {
+    py::gil_scoped_release release;
+    result = solve(problem, m, o);
+  }
+  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
+  return result;
 }
 
 MlcpResult solve_mlcp(const FArray& A, const FArray& B, const FArray& C, const FArray& D, const FArray& a,
@@ -64,9 +69,12 @@ MlcpResult solve_mlcp(const FArray& A, const FArray& B, const FArray& C, const F
                to_matrix(D, "D"), to_vector(a, "a"), to_vector(b, "b")};
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  py::gil_scoped_release release;
   MlcpResult out;
-  static_cast<Result&>(out) = solve(problem, m, o);
+  {
+    py::gil_scoped_release release;
+    static_cast<Result&>(out) = solve(problem, m, o);
+  }
+  raise_pending();
   out.equalities = problem.equalities();
   out.residuals = mlcp_residuals(problem, out.z);
   return out;
@@ -77,8 +85,13 @@ QpResult solve_qp(const FArray& Q, const FArray& c, const FArray& A, const FArra
   Qp problem{to_matrix(Q, "Q"), to_vector(c, "c"), to_matrix(A, "A"), to_vector(b, "b")};
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  py::gil_scoped_release release;
-  return solve(problem, m, o);
+  QpResult result;
+  {
+    py::gil_scoped_release release;
+    result = solve(problem, m, o);
+  }
+  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
+  return result;
 }
 
 Result solve_ncp(const py::function& F, const py::function& J, Eigen::Index n, const std::string& method, double tol,
@@ -91,8 +104,13 @@ Result solve_ncp(const py::function& F, const py::function& J, Eigen::Index n, c
   }
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  py::gil_scoped_release release;
-  return solve(problem, m, o);
+  Result result;
+  {
+    py::gil_scoped_release release;
+    result = solve(problem, m, o);
+  }
+  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
+  return result;
 }
 
 Result solve_mcp(const py::function& F, const py::function& J, const FArray& lower, const FArray& upper,
@@ -106,8 +124,13 @@ Result solve_mcp(const py::function& F, const py::function& J, const FArray& low
   }
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  py::gil_scoped_release release;
-  return solve(problem, m, o);
+  Result result;
+  {
+    py::gil_scoped_release release;
+    result = solve(problem, m, o);
+  }
+  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
+  return result;
 }
 
 /// A matrix from what the Python layer passes: a dense 2-D array, or (rows, cols, indptr, indices,
@@ -140,9 +163,12 @@ FrictionContactResult solve_friction_contact(int dimension, const py::object& W,
   FrictionContact problem{dimension, operator_from(W), to_vector(q, "q"), to_vector(mu, "mu")};
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  py::gil_scoped_release release;
   FrictionContactResult out;
-  static_cast<Result&>(out) = solve(problem, m, o);
+  {
+    py::gil_scoped_release release;
+    static_cast<Result&>(out) = solve(problem, m, o);
+  }
+  raise_pending();
   out.dimension = dimension;
   out.criteria = friction_contact_residuals(problem, out.z, out.w);
   return out;
@@ -171,10 +197,13 @@ GlobalFrictionContactResult solve_global_friction_contact(int dimension, const p
   problem.mu = to_vector(mu, "mu");
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  py::gil_scoped_release release;
   GlobalFrictionContactResult out;
   GlobalFrictionContactResiduals criteria;
-  static_cast<Result&>(out) = solve(problem, m, o, out.v, criteria);
+  {
+    py::gil_scoped_release release;
+    static_cast<Result&>(out) = solve(problem, m, o, out.v, criteria);
+  }
+  raise_pending();
   out.dimension = dimension;
   out.criteria = criteria.contact;
   out.equilibrium = criteria.equilibrium;
@@ -188,8 +217,13 @@ Result solve_factored_lcp(const py::object& A, const FArray& inverse_mass, const
   const FactoredLcp problem{operator_from(A, "A"), to_vector(inverse_mass, "inverse_mass"), to_vector(c, "c")};
   const Method m = from_string<Method>(method);
   const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  py::gil_scoped_release release;
-  return solve(problem, m, o);
+  Result result;
+  {
+    py::gil_scoped_release release;
+    result = solve(problem, m, o);
+  }
+  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------

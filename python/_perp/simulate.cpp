@@ -70,8 +70,13 @@ py::array_t<T> array_of(const std::vector<T>& values, std::vector<py::ssize_t> s
 constexpr double kStepBytes = 8.0 * 8 + 32;
 constexpr double kContactBytes = 8.0 * 11;
 
-py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
-  scene.validate();
+py::dict simulate_scene(const contact::Scene& given, double max_bytes) {
+  given.validate();
+  // A copy whose step solves poll the interpreter's signal handlers (SolveOptions::interrupt), so
+  // that Ctrl-C also ends a single long step; the step that saw it ends `interrupted` and the run
+  // raises below.
+  contact::Scene scene = given;
+  scene.options.solve.interrupt = signal_hook();
   const auto nb = static_cast<py::ssize_t>(scene.world.bodies.size());
   const long steps = scene.step_count();
   const double per_sample = 8.0 * static_cast<double>(1 + 6 * nb + 3) + kStepBytes;
@@ -102,6 +107,10 @@ py::dict simulate_scene(const contact::Scene& scene, double max_bytes) {
     (void)contact::detect_contacts(scene.world, 0.0);  // refuse a pile of overlapping bodies before running
     rec.sample(0, scene.world, scene.options.gravity);
     unsolved = contact::simulate(scene, [&](long k, double t, const World& world, const contact::StepReport& report) {
+      if (report.status == Status::Interrupted) {
+        const py::gil_scoped_acquire gil;
+        raise_pending();
+      }
       check_signals();
       rec.sample(t, world, scene.options.gravity);
       rec.status.push_back(report.status);

@@ -60,6 +60,8 @@ class Status(enum.Enum):
     NUMERICAL_FAILURE = "numerical-failure"
     NOT_APPLICABLE = "not-applicable"
     NO_SOLUTION_FOUND = "no-solution-found"
+    TIME_LIMIT = "time-limit"
+    INTERRUPTED = "interrupted"
     NOT_RUN = "not-run"
 
     def __str__(self) -> str:
@@ -256,7 +258,10 @@ def solve(M, q, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int]
     structure of M); ``tol`` bounds the natural residual ‖min(z, w)‖∞; ``max_iter`` (None: the
     method's default) bounds pivots, sweeps or Newton steps; ``warm_start`` is the start z of the
     iterative methods. ``method_options`` are listed in docs/python.md (``relaxation``,
-    ``all_solutions``, ``record_history``, ``measure_time``, ``lemke={...}``, ``newton={...}``, ...).
+    ``all_solutions``, ``max_solutions``, ``time_limit``, ``record_history``, ``measure_time``,
+    ``lemke={...}``, ``newton={...}``, ...). ``time_limit=S`` (seconds, every method and auto's
+    whole chain) ends a longer run with status ``TIME_LIMIT`` and its last point; Ctrl-C during a
+    solve raises ``KeyboardInterrupt`` within about 20 ms of an iteration (every solve of the module).
 
     Returns a :class:`Result`; a failure to solve is its ``status``, never an exception. With
     ``derivatives=True`` the result also has ``derivatives``: an :class:`LcpDerivatives` (``jvp``,

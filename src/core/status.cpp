@@ -8,7 +8,7 @@
 namespace perp {
 namespace {
 
-constexpr std::array<detail::EnumName<Status>, 8> kStatusNames{{
+constexpr std::array<detail::EnumName<Status>, 10> kStatusNames{{
     {Status::Solved, "solved"},
     {Status::Infeasible, "infeasible"},
     {Status::RayTermination, "ray-termination"},
@@ -16,6 +16,8 @@ constexpr std::array<detail::EnumName<Status>, 8> kStatusNames{{
     {Status::NumericalFailure, "numerical-failure"},
     {Status::NotApplicable, "not-applicable"},
     {Status::NoSolutionFound, "no-solution-found"},
+    {Status::TimeLimit, "time-limit"},
+    {Status::Interrupted, "interrupted"},
     {Status::NotRun, "not-run"},
 }};
 static_assert(detail::in_declaration_order(kStatusNames) && kStatusNames.back().value == Status::NotRun);

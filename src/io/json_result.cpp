@@ -47,6 +47,20 @@ std::string result_text(const Result& result, std::initializer_list<std::pair<co
     object["solutions"] = std::move(solutions);
   }
   if (result.ray) object["ray"] = vector_to_json(*result.ray);
+  if (!result.attempts.empty()) {  // auto's trail: every method it ran, with what it returned
+    ordered_json attempts = ordered_json::array();
+    for (const Attempt& a : result.attempts) {
+      ordered_json entry;
+      entry["method"] = to_string(a.method);
+      entry["status"] = to_string(a.status);
+      entry["iterations"] = a.iterations;
+      entry["relative_residual"] = a.relative_residual;
+      entry["message"] = a.message;
+      attempts.push_back(std::move(entry));
+    }
+    object["attempts"] = std::move(attempts);
+  }
+  if (!result.attempt_order.empty()) object["attempt_order"] = result.attempt_order;
 
   if (indent < 0) return compact(object);
   return object.dump(indent, ' ', false, ordered_json::error_handler_t::replace);

@@ -14,7 +14,7 @@ namespace {
 TEST(Status, NamesRoundTrip) {
   for (const Status s : {Status::Solved, Status::Infeasible, Status::RayTermination, Status::MaxIterations,
                          Status::NumericalFailure, Status::NotApplicable, Status::NoSolutionFound,
-                         Status::NotRun}) {
+                         Status::TimeLimit, Status::Interrupted, Status::NotRun}) {
     EXPECT_EQ(from_string<Status>(to_string(s)), s);
   }
   EXPECT_EQ(to_string(Status::RayTermination), "ray-termination");
@@ -22,6 +22,8 @@ TEST(Status, NamesRoundTrip) {
   EXPECT_EQ(Result{}.status, Status::NotRun);  // a result no method has filled
   EXPECT_EQ(to_string(Status::MaxIterations), "max-iterations");
   EXPECT_EQ(to_string(Status::NumericalFailure), "numerical-failure");
+  EXPECT_EQ(to_string(Status::TimeLimit), "time-limit");
+  EXPECT_EQ(to_string(Status::Interrupted), "interrupted");
 }
 
 TEST(Status, StreamsItsName) {

@@ -75,7 +75,7 @@ def test_result_fields_and_repr(block):
 def test_status_spelling_is_the_cli_spelling():
     assert [str(s) for s in perp.Status] == ["solved", "infeasible", "ray-termination", "max-iterations",
                                              "numerical-failure", "not-applicable", "no-solution-found",
-                                             "not-run"]
+                                             "time-limit", "interrupted", "not-run"]
     assert perp.Status("ray-termination") is perp.Status.RAY_TERMINATION
 
 

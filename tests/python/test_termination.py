@@ -92,11 +92,14 @@ NAN_CASES = r'''
         def J(z):
             return np.array([[4 + 3 * z[0] ** 2, 1.0], [1.0, 3 + 3 * z[1] ** 2]])
         r = perp.solve_ncp(F, J, [0.0, 0.0], method=method)
-        print(method, "|", r.status, "|", np.isfinite(r.z).all() and np.isfinite(r.w).all(), "|", r.message)
+        # auto's message is one line; the path attempt's own message, in full, is in its attempts
+        said = r.attempts[0]["message"] if r.attempts else r.message
+        print(method, "|", r.status, "|", np.isfinite(r.z).all() and np.isfinite(r.w).all(), "|", said)
         for kind in ("mcp",):
             calls[0] = 0
             r = perp.solve_mcp(F, J, [0.0, 0.0], [5.0, 5.0], method=method)
-            print(method, kind, "|", r.status, "|", np.isfinite(r.z).all(), "|", r.message)
+            said = r.attempts[0]["message"] if r.attempts else r.message
+            print(method, kind, "|", r.status, "|", np.isfinite(r.z).all(), "|", said)
 
     class Boom(Exception):
         pass
@@ -200,3 +203,96 @@ def test_perp_plot_loads_on_first_use_without_matplotlib_at_import():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "MPLBACKEND": "Agg"})
     assert done.returncode == 0, done.stderr
+
+
+# A solve that only a limit ends: pgs on the 1-D Laplacian (n = 300; condition number about 4n²/π²)
+# at a tolerance no floating-point point meets, with 2^31 − 1 sweeps allowed (days).
+INTERRUPTED_SOLVE = r'''
+    import sys, time
+    import numpy as np
+    import perp
+    n = 300
+    M = 2 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1)
+    q = -np.ones(n)
+    kind = sys.argv[1]
+    print("go", flush=True)
+    start = time.monotonic()
+    try:
+        if kind == "lcp":
+            perp.solve(M, q, method="pgs", tol=1e-300, max_iter=2**31 - 1)
+        elif kind == "auto":
+            perp.solve(M, q, method="auto", tol=1e-300, max_iter=2**31 - 1)  # its pgs then sweeps for ever
+        else:  # a frictional problem: the Laplacian as W of 150 planar contacts, nsgs for ever
+            perp.solve_friction_contact(M + np.eye(n), q, np.full(n // 2, 0.3), dimension=2, method="nsgs",
+                                        tol=1e-300, max_iter=2**31 - 1)
+    except KeyboardInterrupt:
+        print("interrupted after %.3f s" % (time.monotonic() - start), flush=True)
+        sys.exit(0)
+    print("not interrupted", flush=True)
+'''
+
+
+@pytest.mark.parametrize("kind", ["lcp", "auto", "friction"])
+def test_ctrl_c_interrupts_a_long_solve_quickly(kind):
+    import signal
+    import time
+    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(INTERRUPTED_SOLVE), kind], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "go"
+        time.sleep(0.3)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=20)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    assert out.startswith("interrupted after "), (out, err)
+    assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the solve"
+
+
+def test_ctrl_c_from_a_thread_in_process():
+    # The same in this interpreter: _thread.interrupt_main from a timer, as a user's Ctrl-C.
+    import _thread
+    import threading
+    import time
+    import perp
+    n = 300
+    M = 2 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            perp.solve(M, -np.ones(n), method="pgs", tol=1e-300, max_iter=2**31 - 1)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 1.3
+
+
+def test_time_limit_keyword_ends_the_solve_with_its_status():
+    import time
+    import perp
+    n = 300
+    M = 2 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1)
+    q = -np.ones(n)
+    for method in ("pgs", "auto", "newton-fb"):
+        start = time.monotonic()
+        r = perp.solve(M, q, method=method, tol=1e-300, max_iter=2**31 - 1 if method == "pgs" else None,
+                       time_limit=0.2)
+        elapsed = time.monotonic() - start
+        assert elapsed < 1.5, (method, elapsed)
+        if method == "newton-fb":  # stalls (no-solution-found) before the limit, or stops at it
+            assert r.status in (perp.Status.NO_SOLUTION_FOUND, perp.Status.TIME_LIMIT, perp.Status.MAX_ITERATIONS)
+        else:
+            assert r.status is perp.Status.TIME_LIMIT, r.message
+            assert "time limit of 0.2 s reached" in r.message
+    with pytest.raises(ValueError, match="time_limit must be > 0"):
+        perp.solve(M, q, time_limit=0.0)
+    # enum's list stopped by max_solutions: e_1, e_2 of M = ones, q = -1 (every e_i solves).
+    r = perp.solve(np.ones((6, 6)), -np.ones(6), method="enum", all_solutions=True, max_solutions=2)
+    assert r.solved and len(r.solutions) == 2 and "more may exist" in r.message
+    assert [s.tolist() for s in r.solutions] == [[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0]]

@@ -20,6 +20,19 @@ inline constexpr std::size_t kHistoryLimit = 10000;
 /// overwrites the last entry, so memory stays bounded whatever the iteration limit.
 void record_history(std::vector<double>& history, double residual);
 
+/// One method that `auto` (or a fallback chain) ran, as it returned (`Result::attempts`).
+struct Attempt {
+  Method method = Method::Auto;
+  Status status = Status::NotRun;
+  /// Its iterations, relative residual and full message (auto's own message keeps one line).
+  int iterations = 0;
+  double relative_residual = 0;
+  std::string message;
+};
+
+/// The longest `Result::message` auto writes: 160 bytes (one line; the trail is in `attempts`).
+inline constexpr std::size_t kAutoMessageLimit = 160;
+
 struct Result {
   /// The returned point, always sized n and finite whatever the status.
   Eigen::VectorXd z;
@@ -55,6 +68,12 @@ struct Result {
   std::vector<Eigen::VectorXd> solutions;
   /// With `Status::RayTermination`: the z-part of the unbounded direction, sized n.
   std::optional<Eigen::VectorXd> ray;
+  /// auto (LCP, box LCP, MLCP, NCP/MCP, frictional contact): every method its chain ran, in order,
+  /// with what each returned; empty for any other method and for auto's first tries on small LCPs
+  /// (block pivoting, lemke), whose message names the one that answered.
+  std::vector<Attempt> attempts;
+  /// auto: why it tried the methods of `attempts` in that order (empty where `attempts` is).
+  std::string attempt_order;
 
   [[nodiscard]] bool solved() const { return status == Status::Solved; }
   /// One line: "lemke: solved in 3 iterations, residual 0, relative 0 (0.01 ms)"; "?" for the method

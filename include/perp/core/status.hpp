@@ -29,13 +29,18 @@ enum class Status {
   NotApplicable,
   /// The method ended without a solution and without a proof that none exists.
   NoSolutionFound,
+  /// `SolveOptions::time_limit` ran out first (checked between iterations, so the solve ends
+  /// within one iteration of the limit). z, w hold the last iterate (auto: the best attempt's).
+  TimeLimit,
+  /// `SolveOptions::interrupt` returned true (Ctrl-C in Python). z, w hold the last iterate.
+  Interrupted,
   /// No method has run: the value of a default-constructed `Result` (z, w empty). `solve` never
   /// returns it.
   NotRun,
 };
 
 /// Stable lower-case names: "solved", "infeasible", "ray-termination", "max-iterations",
-/// "numerical-failure", "not-applicable", "no-solution-found", "not-run".
+/// "numerical-failure", "not-applicable", "no-solution-found", "time-limit", "interrupted", "not-run".
 std::string to_string(Status status);
 
 /// Writes `to_string(status)`.

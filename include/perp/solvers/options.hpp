@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ inline constexpr Eigen::Index kMaxEnumerationSize = 25;
 [[nodiscard]] constexpr int default_block_rounds(Eigen::Index n) {
   return n > 1 << 24 ? 1 << 30 : (10 * n > 100 ? static_cast<int>(10 * n) : 100);
 }
+
+/// How often `SolveOptions::interrupt` is polled at most, in milliseconds.
+inline constexpr int kInterruptPollMs = 20;
 
 /// What one iteration of a method was (`TraceEvent::kind`); the fields each kind fills are listed
 /// at `TraceEvent`.
@@ -298,6 +302,11 @@ struct SolveOptions {
   std::optional<double> relaxation;
   /// enum: list every distinct solution in `Result::solutions` instead of stopping at the first.
   bool all_solutions = false;
+  /// enum with `all_solutions`: stop once this many distinct solutions are listed (0 = no limit, the
+  /// default). A search that stops before the last active set (this, `time_limit`, `interrupt` or
+  /// `max_iterations` after a solution was found) is still `Solved` and its message says
+  /// "stopped … with N distinct solutions, K of 2^n active sets examined; more may exist". >= 0.
+  int max_solutions = 0;
   /// Box LCP with friction coupling, dantzig and the Newton family: the most fixed-box solves (passes
   /// of the outer loop that re-reads the bounds ±μ|z_normal| from the last solution) before
   /// `MaxIterations`. pgs/psor re-read the bounds at every update instead. Default 50, must be >= 1.
@@ -309,6 +318,18 @@ struct SolveOptions {
   /// clock reads are half of a 2-unknown solve (0.05 of 0.09 µs on the bench machine; bench/HISTORY.md,
   /// "The clock of a small solve").
   bool measure_time = true;
+  /// Wall-clock limit of the whole solve in seconds (auto and every fallback chain included: one
+  /// deadline, fixed when the solve starts, for all the methods it runs and the solves nested in it).
+  /// Every iterative method checks it between iterations (pivots, sweeps, steps, active sets; the
+  /// steady clock is read about every 0.25 ms, not at every check) and ends `Status::TimeLimit` with
+  /// its last point once the deadline has passed, so a solve overruns it by about 0.25 ms or one
+  /// iteration. Default +inf (none); must be > 0 (NaN refused).
+  double time_limit = std::numeric_limits<double>::infinity();
+  /// Polled with the clock, at most every `kInterruptPollMs` milliseconds, by the same checks:
+  /// returning true ends the solve `Status::Interrupted` with the last point (the Python bindings
+  /// set it to run the interpreter's signal handlers, so Ctrl-C stops a long solve). Unset by default;
+  /// runs on the solving thread; an exception it throws ends the solve.
+  std::function<bool()> interrupt;
   /// Called after every iteration of lemke, murty, dantzig, pgs, psor, the Newton family and the
   /// interior-point method with what it did (`TraceEvent`; `perp solve --trace`). Unset by default:
   /// the kernels then test it once per iteration and build nothing (bench/HISTORY.md, "Tracing").

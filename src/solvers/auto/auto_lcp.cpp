@@ -88,8 +88,15 @@ Result pivot(const Lcp& problem, const MatrixScan& scan, const SolveOptions& opt
   return dantzig;
 }
 
+// The route taken in full in `attempt_order` (perp solve --verbose, the JSON), and one line: the
+// method that answered and its message.
 Result finish(Result result, const std::string& log) {
-  result.message = "auto (" + log + "): " + result.message;
+  if (!result.attempts.empty()) {  // the classified order's (first_that_solves): its line stands
+    result.attempt_order = log + "; then the classified order: " + result.attempt_order;
+    return result;
+  }
+  result.attempt_order = log;
+  result.message = one_line("auto (" + to_string(result.method) + "): " + result.message);
   return result;
 }
 
@@ -390,9 +397,13 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
     Result lemke = solve_lemke(problem, options, direct ? kAutoDirectThenLemkeSolved : kAutoLemkeSolved);
     if (lemke.solved()) return lemke;  // its method is "lemke"
     Result fallback = classified(problem, options);
-    fallback.message = std::string(direct ? "auto (n <= 16: block principal pivoting, then lemke; block pivoting: not solved"
-                                          : "auto (n <= 40: lemke first") +
-                       "; lemke: " + to_string(lemke.status) + "; then the classified order): " + fallback.message;
+    fallback.attempt_order = std::string(direct ? "n <= 16: block principal pivoting, then lemke; block pivoting: not solved"
+                                                : "n <= 40: lemke first") +
+                             "; lemke: " + to_string(lemke.status) + "; then the classified order: " + fallback.attempt_order;
+    fallback.attempts.insert(fallback.attempts.begin(),
+                             {Method::Lemke, lemke.status, lemke.iterations, lemke.relative_residual, lemke.message});
+    // The message stays first_that_solves' one line ("auto (<trail>): …"); the first tries are in
+    // attempt_order and the attempts.
     return fallback;
   }
   if (problem.M.diagonal().minCoeff() > 0.0) {

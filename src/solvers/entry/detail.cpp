@@ -152,27 +152,64 @@ std::optional<Reformulation> reformulation_of(Method method) {
   }
 }
 
+std::string one_line(std::string text, std::size_t limit) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  if (text.size() <= limit) return text;
+  // The head (which method, what it did) and the tail (where messages put their figures: "relative
+  // error 3e-11"), the middle replaced by "...", each cut at a UTF-8 character boundary.
+  const auto continuation = [&](std::size_t at) { return (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80; };
+  const std::size_t room = limit > 3 ? limit - 3 : 0;
+  std::size_t head = room - room / 3;
+  while (head > 0 && continuation(head)) --head;
+  std::size_t tail = text.size() - room / 3;
+  while (tail < text.size() && continuation(tail)) ++tail;
+  return text.substr(0, head) + "..." + text.substr(tail);
+}
+
 Result first_that_solves(const std::vector<Method>& order, const std::function<Result(Method)>& attempt,
                          const std::string& reason) {
   std::string log;
+  std::vector<Attempt> attempts;
   Result best;
   bool have_best = false;
+  std::string names;  // the methods alone, for a log too long to leave room for the message
+  // The log when short, else the methods' names, else their count: the answering method's own
+  // message gets the rest of the line.
+  const auto trail = [&] {
+    constexpr std::size_t kTrailLimit = 80;
+    if (log.size() <= kTrailLimit) return log;
+    if (names.size() <= kTrailLimit) return names;
+    return std::to_string(attempts.size()) + " methods";
+  };
+  const auto finish = [&](Result& result, const std::string& head) {
+    result.message = one_line(head + result.message);
+    result.attempts = std::move(attempts);
+    result.attempt_order = reason;
+  };
   for (const Method method : order) {
     Result result = attempt(method);
     result.method = method;
     log += (log.empty() ? "" : "; ") + to_string(method) + ": " + to_string(result.status);
+    names += (names.empty() ? "" : ", ") + to_string(method);
+    attempts.push_back({method, result.status, result.iterations, result.relative_residual, result.message});
     if (result.solved() || result.status == Status::Infeasible) {  // a solution, or a proof there is none
-      result.message = "auto (" + log + "): " + result.message;
-      if (!result.solved()) result.message += " [order chosen because " + reason + "]";
+      finish(result, "auto (" + trail() + "): ");
       return result;
     }
+    const bool stopped = stopped_from_outside(result.status) || stop_state().stopped.has_value();
     if (!have_best || result.residual < best.residual) {
       best = std::move(result);
       have_best = true;
     }
+    if (stopped) {  // the time limit or the interrupt: no later method runs
+      mark_stopped(best);
+      finish(best, "auto stopped (" + trail() + "); returning " + to_string(best.method) + "'s point: ");
+      return best;
+    }
   }
-  best.message = "auto: no method solved (" + log + "); returning " + to_string(best.method) +
-                 "'s point: " + best.message + " [order chosen because " + reason + "]";
+  finish(best, "auto: no method solved (" + trail() + "); returning " + to_string(best.method) + "'s point: ");
   return best;
 }
 

@@ -14,6 +14,7 @@
 #include "perp/solvers/method.hpp"
 #include "newton/newton.hpp"
 #include "perp/solvers/options.hpp"
+#include "entry/stop.hpp"
 
 namespace perp::detail {
 
@@ -94,9 +95,15 @@ struct DataScale {
 
 /// `auto`: runs `attempt(method)` for each method of `order` in turn and returns the first result
 /// that solves (or proves there is no solution), or else the attempt with the smallest residual.
-/// The message lists every attempt with its status; `reason` says why the order was chosen.
+/// The message is one line of at most `kAutoMessageLimit` bytes: "auto (lemke: ray-termination; enum:
+/// infeasible): " and the answering method's message, cut to fit; `Result::attempts` holds every
+/// attempt in full and `Result::attempt_order` the `reason` why the order was chosen.
 [[nodiscard]] Result first_that_solves(const std::vector<Method>& order, const std::function<Result(Method)>& attempt,
                                        const std::string& reason);
+
+/// `text` on one line of at most `limit` bytes: line breaks become spaces, and a longer text keeps
+/// its first two thirds and its last third with "..." between (cut at UTF-8 character boundaries).
+[[nodiscard]] std::string one_line(std::string text, std::size_t limit = kAutoMessageLimit);
 
 /// M counts as symmetric when |M_ij − M_ji| <= kSymmetry·max|M| for every pair: products such as
 /// A Aᵀ are symmetric only to round-off.

@@ -16,6 +16,12 @@ void SolveOptions::validate(Eigen::Index n) const {
   if (!(std::isfinite(tolerance) && tolerance > 0.0)) {
     throw InvalidProblem("tolerance must be finite and > 0, got " + number_text(tolerance));
   }
+  if (!(time_limit > 0.0)) {
+    throw InvalidProblem("time_limit must be > 0 seconds (+inf = none), got " + number_text(time_limit));
+  }
+  if (max_solutions < 0) {
+    throw InvalidProblem("max_solutions must be >= 0 (0 = no limit), got " + std::to_string(max_solutions));
+  }
   if (max_iterations < 0) {
     throw InvalidProblem("max_iterations must be >= 0 (0 = method default), got " + std::to_string(max_iterations));
   }

@@ -31,6 +31,7 @@ void check_method(Method method, ProblemKind kind, const SolveOptions& options) 
 void settle(Result& result, double tolerance) {
   if (result.status == Status::NotRun) result.status = Status::NoSolutionFound;  // a method that set none
   const bool meets = result.relative_residual <= tolerance;
+  if (!meets) mark_stopped(result);
   if (result.solved() == meets) return;
   if (meets) {
     result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
@@ -39,6 +40,7 @@ void settle(Result& result, double tolerance) {
   }
   result.status = Status::NumericalFailure;
   result.message += "; but the point recomputed from z misses the tolerance" + misses_tolerance(result, tolerance);
+  mark_stopped(result);
 }
 
 }  // namespace perp::detail

@@ -22,6 +22,7 @@
 #include "perp/core/result.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/options.hpp"
+#include "stop.hpp"
 
 namespace perp::detail {
 
@@ -70,6 +71,7 @@ Result solve_through(Steps& steps, const Problem& problem, Method method, const 
   options.validate(problem.size());
   check_method(method, Steps::kind, options);
   steps.check(problem, method, options);
+  const StopScope stop(options);  // time_limit's deadline and the interrupt hook, for every method run
   if (!options.measure_time) return attempt(steps, problem, method, options);  // time_ms stays 0
   const auto start = std::chrono::steady_clock::now();
   Result result = attempt(steps, problem, method, options);

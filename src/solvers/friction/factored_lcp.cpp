@@ -71,6 +71,7 @@ std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, co
   Eigen::VectorXd best = z;
   double best_error = error_of(z);
   for (int sweep = 1; sweep <= sweeps && best_error > tolerance; ++sweep) {
+    if (detail::stop_requested()) break;  // the pipeline's judgement names the stop
     for (Eigen::Index k = 0; k < program.A.rows(); ++k) {
       const double d = program.row_diagonal[k];
       if (!(d > 0)) continue;

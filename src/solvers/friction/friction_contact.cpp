@@ -79,6 +79,7 @@ void judge_point(const FrictionContact& problem, const SolveOptions& options, co
     result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
     result.status = Status::Solved;
   }
+  detail::mark_stopped(result);  // unsolved while time_limit or the interrupt stopped it: that status
 }
 
 // n = 0, or q_N >= 0 at every contact: r = 0 solves (u = q, û_N = q_N + μ‖q_T‖ >= μ‖q_T‖),
@@ -205,7 +206,8 @@ Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, cons
   int sweeps = result.iterations;
   double best = result.residual;
   bool stalled = result.iterations == 0;
-  while (!stalled && result.status != Status::Solved && result.z.allFinite() && result.residual <= 10 * best &&
+  while (!stalled && result.status != Status::Solved && !detail::stopped_from_outside(result.status) &&
+         result.z.allFinite() && result.residual <= 10 * best &&
          sweeps < limit) {
     Result more = part(result.z, std::min(std::max(sweeps, 1), limit - sweeps));
     stalled = more.iterations == 0;
@@ -298,7 +300,11 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
     Fresh residuals;
     Result polished = finished_run(problem, Method::Nsgs, attempt, residuals);
     if (polished.solved()) {
-      polished.message = result.message + "; then nsgs from that point: " + polished.message;
+      polished.attempts = std::move(result.attempts);
+      polished.attempts.push_back(
+          {Method::Nsgs, polished.status, polished.iterations, polished.relative_residual, polished.message});
+      polished.attempt_order = std::move(result.attempt_order);
+      polished.message = detail::one_line(result.message + "; then nsgs from that point: " + polished.message);
       fresh = residuals;
       return polished;
     }
@@ -458,7 +464,7 @@ Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem,
                                                               relaxed_residuals)) {
       if (relaxed->solved()) {
         fresh = relaxed_residuals;
-        relaxed->message = "auto: from rest, " + relaxed->message;
+        relaxed->message = detail::one_line("auto: from rest, " + relaxed->message);
         return *std::move(relaxed);
       }
       from_rest = "from rest, " + relaxed->message + " (not solved); then ";
@@ -475,7 +481,8 @@ Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem,
   if (method == Method::Nsgs) return result;
   detail::conclude(*this, problem, attempt, result);  // auto decides on the sweeps' judged point
   if (result.solved()) {
-    result.message = "auto (" + from_rest + "nsgs on the factors of W: solved): " + result.message;
+    result.attempt_order = from_rest + "nsgs on the factors of W: solved";
+    result.message = detail::one_line("auto (" + result.attempt_order + "): " + result.message);
     return result;
   }
   std::string story = from_rest + "nsgs on the factors of W: " + to_string(result.status) + " after " +
@@ -530,7 +537,9 @@ Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem,
                "): the best point before it is returned";
     }
   }
-  result.message = "auto: " + story;
+  // One line (which method's point, and its message); the story in full in attempt_order.
+  result.attempt_order = story + (result.attempt_order.empty() ? "" : " [the chain's order: " + result.attempt_order + "]");
+  result.message = detail::one_line("auto (nsgs on the factors of W, then " + to_string(result.method) + "): " + result.message);
   return result;
 }
 

@@ -237,6 +237,11 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
   Eigen::VectorXd rp(m), rd(nf), rhs(nf), dv(nf), ds(m), dl(m), ds_aff(m), dl_aff(m), rc(m), D(m);
   NewtonMatrix newton_matrix(program);
   while (outcome.steps < limit) {
+    if (const std::optional<Status> stop = stop_requested()) {  // the caller's status reads the stop state
+      outcome.limit_reached = false;
+      outcome.stop = stop_message(*stop, outcome.steps, "steps");
+      break;
+    }
     if (stall_window > 0 && outcome.steps - last_halving >= stall_window) {
       outcome.limit_reached = false;
       outcome.stop = "no halving of the error in " + std::to_string(stall_window) + " steps";

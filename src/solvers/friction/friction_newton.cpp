@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "entry/stop.hpp"
+
 namespace perp::detail {
 namespace {
 
@@ -351,6 +353,11 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
     int restart_at = 0;
     double progress_reference = error;
     while (steps < limit) {
+      if (const std::optional<Status> stop = detail::stop_requested()) {
+        status = *stop;
+        why = detail::stop_message(*stop, steps, "Newton steps");
+        break;
+      }
       model.jacobian(r, u);
       Sparse& H = model.H();
       // The direction: (H + εB) d = −Φ, ε = clamp(error, 1e-12, 1e-2)·max W_jj, ×100 while the

@@ -194,6 +194,10 @@ Result solve_by_shifts(const RowSparse& H, const Eigen::VectorXd& inverse_mass, 
   std::string stop = "the update limit";
   while (best_error > options.tolerance) {
     if (updates == limit) break;
+    if (const std::optional<Status> halt = detail::stop_requested()) {  // the pipeline's judgement names it
+      stop = detail::stop_message(*halt, updates, "updates");
+      break;
+    }
     // e_± = q_N + s ± μ q_T.
     for (Eigen::Index i = 0; i < nc; ++i) {
       program.c[2 * i] = q[2 * i] + shift[i] + mu[i] * q[2 * i + 1];

@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "entry/stop.hpp"
 #include "perp/core/error.hpp"
 
 namespace perp::detail {
@@ -436,6 +437,17 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
   }
   int sweep = 1;
   for (; sweep <= limit; ++sweep) {
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      out.error = error_of();
+      if (!std::isfinite(out.error) || !r.allFinite()) {
+        r = last_finite;
+        out.error = error_of();
+      }
+      out.sweeps = sweep - 1;
+      out.status = *stop;
+      out.message = detail::stop_message(*stop, sweep - 1, "sweeps") + " at relative error " + number_text(out.error);
+      return out;
+    }
     out.local_failures += sweeper.sweep(shifted.q, r);
     // The error (one product and a pass over the contacts, about 2-4 sweeps' time) after sweeps
     // 1, 2, 4, 8, ... below error_every, then every error_every sweeps, and at the last.

@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "entry/stop.hpp"
 #include "perp/core/error.hpp"
 
 // nsgs on the factored form W = H M⁻¹ Hᵀ (nsgs.hpp: solve_nsgs_factored): sweeps on the velocities.
@@ -91,6 +92,16 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   Eigen::VectorXd last_finite = r;
   Eigen::Index failures = 0;
   for (int sweep = 1; sweep <= limit; ++sweep) {
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      error = error_of();
+      if (!std::isfinite(error) || !r.allFinite()) {
+        r = last_finite;
+        error = error_of();
+      }
+      return finish_with(*stop, sweep - 1,
+                         detail::stop_message(*stop, sweep - 1, "sweeps") + " at relative error " + number_text(error) +
+                             " (on the factors of W)" + failures_note(failures));
+    }
     if (fc.order == ContactOrder::Random) std::shuffle(order.begin(), order.end(), random);
     for (const Eigen::Index i : order) {
       double* const ri = r.data() + i * D;

@@ -83,6 +83,12 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
            " Anderson steps taken, final rho " + number_text(rho) + ")";
   };
   while (result.status == Status::MaxIterations) {
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      result.status = *stop;
+      result.message = detail::stop_message(*stop, outer, "proximal iterations") + " at relative error " +
+                       number_text(best_error) + " (rho " + number_text(rho) + ", " + std::to_string(total) + " sweeps)";
+      break;
+    }
     if (outer >= fc.prox_max_outer) {
       result.message = "outer iteration limit " + std::to_string(fc.prox_max_outer) + " reached at relative error " +
                        number_text(best_error) + " (rho " + number_text(rho) + ", " + std::to_string(total) +

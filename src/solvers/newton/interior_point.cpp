@@ -166,6 +166,12 @@ Result solve_interior_point(const Lcp& problem, const SolveOptions& options) {
       best = z;
       break;
     }
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      status = *stop;
+      why = detail::stop_message(*stop, k, "steps");
+      best = z;
+      break;
+    }
     if (z.cwiseAbs().maxCoeff() > kIterateBlowUp * std::max(1.0, start_size)) {
       status = Status::NoSolutionFound;
       why =

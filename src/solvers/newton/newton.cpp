@@ -117,6 +117,11 @@ class Newton {
                    best_psi, stall_limit);
         break;
       }
+      if (const std::optional<Status> stop = detail::stop_requested()) {
+        out.status = *stop;
+        out.why = detail::stop_message(*stop, out.iterations, "Newton steps");
+        break;
+      }
       if (k >= limit) {
         out.status = Status::MaxIterations;
         out.why = "iteration limit " + std::to_string(limit) + " reached";

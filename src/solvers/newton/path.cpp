@@ -159,12 +159,13 @@ struct Point {
   double merit = kInfinity;    // ‖r‖₂
 };
 
-enum class End { Solved, Stuck, Limit };
+enum class End { Solved, Stuck, Limit, Stopped };
 
 struct Run {
   End end = End::Limit;
   Point best;  // the point of smallest merit; the end point when solved
   std::string why;
+  Status stopped = Status::TimeLimit;  // End::Stopped: which stop (detail::stop_requested)
 };
 
 class Path {
@@ -218,6 +219,12 @@ class Path {
       if (iterations_ >= limit_) {
         run.end = End::Limit;
         run.why = "iteration limit " + std::to_string(limit_) + " reached";
+        return run;
+      }
+      if (const std::optional<Status> stop = detail::stop_requested()) {
+        run.end = End::Stopped;
+        run.stopped = *stop;
+        run.why = detail::stop_message(*stop, iterations_, "major iterations");
         return run;
       }
       // Watchdog: after nonmonotone_memory + 1 steps without a new best merit, back to the best
@@ -365,6 +372,12 @@ class Path {
           record_ = false;
           sub = iterate(proximal, sub_start);
           record_ = was;
+          if (sub.end == End::Stopped) {  // the time limit or the interrupt: the best point so far stands
+            run.end = End::Stopped;
+            run.stopped = sub.stopped;
+            run.why = sub.why;
+            return run;
+          }
           if (sub.end == End::Solved || sub.best.merit < sub_start.merit) break;
         }
         ++proximal_steps_;
@@ -453,6 +466,10 @@ Result run_path(Model& model, const Eigen::VectorXd& z0, const SolveOptions& opt
     case End::Limit:
       result.status = Status::MaxIterations;
       result.message = run.why + " after " + path.summary() + "; returning the point of smallest merit";
+      break;
+    case End::Stopped:
+      result.status = run.stopped;
+      result.message = run.why + " (" + path.summary() + "); returning the point of smallest merit";
       break;
     case End::Stuck:
       result.status = Status::NoSolutionFound;

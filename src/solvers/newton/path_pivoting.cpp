@@ -57,6 +57,10 @@ LinearPath PathFollower::follow(const Eigen::MatrixXd& M, const Eigen::VectorXd&
       path.failure = "the pivot limit of the linearized problem was reached";
       return path;
     }
+    if (const std::optional<Status> stop = detail::stop_requested()) {  // the major iteration ends next
+      path.failure = *stop == Status::Interrupted ? "interrupted" : "the time limit was reached";
+      return path;
+    }
     column(entering, n, column_);
     direction_.noalias() = inverse_ * column_;
     // Entering moves by sign·θ, basic variable p by −sign·θ·direction_p.

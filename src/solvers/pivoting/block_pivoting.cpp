@@ -197,6 +197,9 @@ Result solve_block_pivoting(const Lcp& problem, const SolveOptions& options) {
       }
       return result;
     }
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      return finish(*stop, detail::stop_message(*stop, rounds, "rounds"));
+    }
     if (rounds >= limit) {
       return finish(Status::MaxIterations, "round limit " + std::to_string(limit) + " reached with " +
                                                counted(wrong.size(), "index", "indices") +

@@ -300,6 +300,11 @@ bool Pivoting::drive(Eigen::Index d, Eigen::VectorXd& z, PassOutcome& out) {
                     "): M is not a P-matrix and this problem may have no solution";
       return false;
     }
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      out.status = *stop;
+      out.message = detail::stop_message(*stop, out.pivots, "pivots") + " while driving index " + std::to_string(d);
+      return false;
+    }
     if (++out.pivots > limit_) {
       out.status = Status::MaxIterations;
       out.message = "pivot limit " + std::to_string(limit_) + " reached while driving index " + std::to_string(d);

@@ -134,7 +134,27 @@ Result enumerate_active_sets(const ActiveSetSearch& search, const SolveOptions& 
   std::vector<Eigen::Index> basic;
   basic.reserve(static_cast<std::size_t>(size));
 
+  // With all_solutions, why the search ended before the last set once it has a solution to return.
+  std::string stopped_early;
   for (ActiveSetOrder order(m, search.start); !order.done(); order.advance()) {
+    const std::optional<Status> stop = stop_requested();
+    if (stop && solutions.empty()) {
+      Result result = result_at(best_z);
+      result.iterations = examined;
+      result.status = *stop;
+      result.message = stop_message(*stop, examined, "active sets") + " (of " + total_text +
+                       "); returning the point with the smallest residual";
+      return result;
+    }
+    if (stop) {
+      stopped_early = *stop == Status::Interrupted ? "interrupted"
+                                                   : "after " + number_text(installed_time_limit()) + " s (time_limit)";
+      break;
+    }
+    if (static_cast<std::uint64_t>(examined) >= limit && !solutions.empty()) {
+      stopped_early = "after " + std::to_string(limit) + " active sets (max_iterations)";
+      break;
+    }
     if (static_cast<std::uint64_t>(examined) >= limit) {
       Result result = result_at(best_z);
       result.iterations = examined;
@@ -175,6 +195,13 @@ Result enumerate_active_sets(const ActiveSetSearch& search, const SolveOptions& 
                  kDistinct * std::max(s.cwiseAbs().maxCoeff(), z.cwiseAbs().maxCoeff());
         });
         if (!seen) solutions.push_back(z);
+        if (options.max_solutions > 0 && solutions.size() >= static_cast<std::size_t>(options.max_solutions)) {
+          // (at the last set the listing is complete: nothing more may exist)
+          if (static_cast<std::uint64_t>(examined) < total) {
+            stopped_early = "at max_solutions = " + std::to_string(options.max_solutions);
+          }
+          break;
+        }
         continue;
       }
       candidate.iterations = examined;
@@ -201,8 +228,11 @@ Result enumerate_active_sets(const ActiveSetSearch& search, const SolveOptions& 
     Result result = result_at(solutions.front());
     result.iterations = examined;
     result.status = Status::Solved;
-    result.message = std::to_string(solutions.size()) + " distinct solution" + (solutions.size() == 1 ? "" : "s") +
-                     " among " + total_text + " active sets";
+    const std::string found = std::to_string(solutions.size()) + " distinct solution" + (solutions.size() == 1 ? "" : "s");
+    result.message = stopped_early.empty()
+                         ? found + " among " + total_text + " active sets"
+                         : "stopped " + stopped_early + " with " + found + ", " + std::to_string(examined) + " of " +
+                               total_text + " active sets examined; more may exist";
     result.solutions = std::move(solutions);
     return result;
   }

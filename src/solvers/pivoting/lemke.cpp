@@ -466,6 +466,9 @@ Result run_lemke(const Lcp& problem, const SolveOptions& options, const char* so
 
   while (true) {
     const Eigen::Index entering = LemkeTableau::complement(leaving, n);
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      return finish(*stop, detail::stop_message(*stop, pivots, "pivots"), pivots);
+    }
     if (pivots >= limit) {
       return finish(
           Status::MaxIterations,

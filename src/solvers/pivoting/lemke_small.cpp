@@ -380,7 +380,7 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
   std::array<double, kStackTableau*(2 * kStackTableau + 2)> tableau;
   std::array<Eigen::Index, kStackTableau> basis;           // the variable at each row
   std::array<Eigen::Index, 2 * kStackTableau + 1> row_of;  // the row of each variable, −1 when nonbasic
-  std::array<Eigen::Index, kStackTableau> candidates;      // rows still tied in the ratio test
+  std::array<Eigen::Index, kStackTableau> candidates{};    // rows still tied in the ratio test
   const auto at = [&](Eigen::Index row, Eigen::Index column) -> double& {
     return tableau[static_cast<std::size_t>(row * columns + column)];
   };

@@ -453,6 +453,9 @@ Result solve_lemke_sparse(const ColumnMatrix& M, const Eigen::VectorXd& q, const
   std::vector<Index> candidates;
   while (true) {
     const Index entering = lemke.complement(leaving);
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      return finish(*stop, detail::stop_message(*stop, pivots, "pivots"), pivots);
+    }
     if (pivots >= limit) {
       return finish(Status::MaxIterations,
                     "pivot limit " + std::to_string(limit) + " reached (z0 = " + number_text(lemke.z0_value()) +

@@ -75,6 +75,9 @@ Result solve_murty(const Lcp& problem, const SolveOptions& options) {
       if (result.solved()) result.message = "complementary basis after " + std::to_string(pivots) + " pivots";
       return result;
     }
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      return finish(*stop, detail::stop_message(*stop, pivots, "pivots"));
+    }
     if (pivots >= limit) {
       return finish(Status::MaxIterations, "pivot limit " + std::to_string(limit) + " reached");
     }

@@ -219,6 +219,11 @@ Result projected_gauss_seidel(const Problem& problem, const SolveOptions& option
   std::string message;
   int sweep = 1;
   for (; sweep <= limit; ++sweep) {
+    if (const std::optional<Status> stop = detail::stop_requested()) {
+      status = *stop;
+      message = detail::stop_message(*stop, sweep - 1, "sweeps");
+      break;
+    }
     if (friction.empty()) {
       gauss_seidel_sweep<false>(M, step, normal, mu, lo, hi, z, w);
     } else {
@@ -256,7 +261,7 @@ Result projected_gauss_seidel(const Problem& problem, const SolveOptions& option
     }
   }
   if (status == Status::MaxIterations) message = "sweep limit " + std::to_string(limit) + " reached";
-  result.iterations = std::min(sweep, limit);
+  result.iterations = detail::stopped_from_outside(status) ? sweep - 1 : std::min(sweep, limit);
   result.z = std::move(z);
   result.status = status;
   result.message = std::move(message);

@@ -115,10 +115,23 @@ TEST(Recommend, AutoFollowsTheRecommendedOrder) {
   ASSERT_TRUE(pivoted.solved());
   EXPECT_EQ(pivoted.method, Method::BlockPivoting);  // block principal pivoting
   EXPECT_EQ(pivoted.message, "auto (bpp): ok");
-  // Not solved: every attempt is listed, in the recommended order, and the reason is given.
+  // Not solved: every attempt is listed, in the recommended order, in one line of at most
+  // kAutoMessageLimit bytes; each attempt in full in `attempts`, and the reason in `attempt_order`.
   const Result none = solve(testing_problems::no_solution(), Method::Auto);
   EXPECT_THAT(none.message, HasSubstr("lemke: ray-termination; newton-fb: no-solution-found; enum: infeasible"));
-  EXPECT_THAT(none.message, HasSubstr("order chosen because"));
+  EXPECT_LE(none.message.size(), kAutoMessageLimit);
+  EXPECT_EQ(none.message.find('\n'), std::string::npos);
+  // (n <= 40: lemke first, then the classified order, which tries lemke again)
+  ASSERT_EQ(none.attempts.size(), 4u);
+  EXPECT_EQ(none.attempts[0].method, Method::Lemke);
+  EXPECT_EQ(none.attempts[0].status, Status::RayTermination);
+  EXPECT_EQ(none.attempts[1].method, Method::Lemke);
+  EXPECT_EQ(none.attempts[2].method, Method::NewtonFb);
+  EXPECT_EQ(none.attempts[2].status, Status::NoSolutionFound);
+  EXPECT_EQ(none.attempts[3].method, Method::Enum);
+  EXPECT_EQ(none.attempts[3].status, Status::Infeasible);
+  EXPECT_THAT(none.attempts[3].message, HasSubstr("active sets"));
+  EXPECT_FALSE(none.attempt_order.empty());
 }
 
 }  // namespace

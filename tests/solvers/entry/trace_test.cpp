@@ -337,7 +337,7 @@ TEST(Trace, AutoTracesBlockPivotingVertices) {
   Result result;
   const std::vector<Recorded> all = traced(p, Method::Auto, {}, &result);
   ASSERT_TRUE(result.solved()) << result.message;
-  ASSERT_THAT(result.message, testing::HasSubstr("block principal pivoting from the start: solved"));
+  ASSERT_THAT(result.attempt_order, testing::HasSubstr("block principal pivoting from the start: solved"));
   std::vector<TraceEvent> vertices;
   for (const Recorded& r : all) {
     if (r.method == "block-pivoting") vertices.push_back(r.event);
