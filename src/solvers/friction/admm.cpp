@@ -3,9 +3,11 @@
 #include <Eigen/SparseCholesky>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "entry/stop.hpp"
 #include "perp/core/error.hpp"
 
 // ADMM on the frictional contact problem (admm.hpp). The splitting, for W = H M⁻¹ Hᵀ and de Saxcé's
@@ -202,6 +204,15 @@ Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& opti
   Eigen::VectorXd y_previous(n);
   Eigen::VectorXd step(n);
   for (int it = 1; it <= limit; ++it) {
+    if (const std::optional<Status> stop = stop_requested()) {
+      y = best;
+      op.apply(y, u);
+      u += shell.q;
+      residuals = friction_contact_residuals(shell, y, u);
+      return finish_with(*stop, it - 1,
+                         stop_message(*stop, it - 1, "iterations") + "; the best point's relative error " +
+                             number_text(residuals.relative_error));
+    }
     const double sigma = kPenaltyFraction * rho;
     saxce_shift(z, d, shell.mu, s);
     rhs = sigma * y + eta * x - shell.q - s + z;

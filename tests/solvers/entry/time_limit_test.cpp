@@ -146,11 +146,11 @@ TEST(Interrupt, StopsAutosChainAndIsNotCalledWithoutNeed) {
 }
 
 // A frictional contact problem of one contact (W = I, q = (−1, 0.5), μ = 0.5; r = 0 does not solve:
-// q_N < 0): nsgs, prox, newton-ac and auto stop at their first check.
+// q_N < 0): nsgs, prox, newton-ac, admm and auto stop at their first check.
 TEST(TimeLimit, FrictionalMethodsStop) {
   const FrictionContact problem = friction_contact_from_dense(2, Eigen::MatrixXd::Identity(2, 2),
                                                               Eigen::Vector2d(-1, 0.5), Eigen::VectorXd::Constant(1, 0.5));
-  for (const Method method : {Method::Nsgs, Method::Prox, Method::NewtonAc, Method::Auto}) {
+  for (const Method method : {Method::Nsgs, Method::Prox, Method::NewtonAc, Method::Admm, Method::Auto}) {
     SolveOptions options;
     options.time_limit = 1e-9;
     const auto start = Clock::now();
@@ -166,12 +166,13 @@ TEST(TimeLimit, FrictionalMethodsStop) {
 }
 
 // A long frictional run: W = the Laplacian + I (n = 300: 150 planar contacts, μ = 0.3), q = −1, at a
-// tolerance no point meets: nsgs with 2^31 − 1 sweeps, and auto's whole chain, each end at 0.2 s.
+// tolerance no point meets: nsgs with 2^31 − 1 sweeps, admm as many iterations, and auto's whole
+// chain, each end at 0.2 s.
 TEST(TimeLimit, EndsALongFrictionalRun) {
   const Lcp shape = laplacian(300);
   const FrictionContact problem = friction_contact_from_dense(
       2, shape.M + Eigen::MatrixXd::Identity(300, 300), shape.q, Eigen::VectorXd::Constant(150, 0.3));
-  for (const Method method : {Method::Nsgs, Method::Auto}) {
+  for (const Method method : {Method::Nsgs, Method::Admm, Method::Auto}) {
     SolveOptions options;
     options.tolerance = 1e-300;
     options.max_iterations = std::numeric_limits<int>::max();
