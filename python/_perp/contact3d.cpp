@@ -150,6 +150,10 @@ py::dict simulate3d_scene(const contact3d::Scene& scene, double max_bytes) {
     throw InvalidProblem(text);
   }
   World3 world = scene.world;
+  // The step's solves poll the interpreter's signal handlers (SolveOptions::interrupt), so that
+  // Ctrl-C also ends a single long step: that step ends `interrupted` and the run raises.
+  contact3d::StepOptions options = scene.options;
+  options.solve.interrupt = signal_hook();
   std::vector<double> times, state, energy, residual, solve_ms, step_ms;
   std::vector<int> iterations;
   std::vector<long long> offsets{0};
@@ -170,7 +174,11 @@ py::dict simulate3d_scene(const contact3d::Scene& scene, double max_bytes) {
     const double h = scene.options.timestep;
     for (long k = 0; k < steps; ++k) {
       check_signals();
-      const contact3d::StepReport report = contact3d::moreau_jean_step(world, scene.options);
+      const contact3d::StepReport report = contact3d::moreau_jean_step(world, options);
+      if (report.status == Status::Interrupted) {
+        const py::gil_scoped_acquire gil;
+        raise_pending();
+      }
       if (report.status != Status::Solved) ++unsolved;
       sample(static_cast<double>(k + 1) * h);
       status.push_back(report.status);
@@ -339,10 +347,13 @@ void bind_contact3d(py::module_& m) {
           "step",
           [](Stepper3& s) {
             contact3d::StepReport report;
+            contact3d::StepOptions options = s.scene.options;
+            options.solve.interrupt = signal_hook();  // Ctrl-C ends a long step `interrupted`
             {
               py::gil_scoped_release release;
-              report = contact3d::moreau_jean_step(s.scene.world, s.scene.options);
+              report = contact3d::moreau_jean_step(s.scene.world, options);
             }
+            if (report.status == Status::Interrupted) raise_pending();
             const long k = s.steps;
             ++s.steps;
             s.t = static_cast<double>(s.steps) * s.scene.options.timestep;

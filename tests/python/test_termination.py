@@ -165,6 +165,39 @@ def test_ctrl_c_interrupts_a_long_simulation_quickly():
     assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the run"
 
 
+def test_ctrl_c_interrupts_a_single_long_3d_step():
+    # The 385-box pyramid (examples/scenes/pyramid3d.json) at a tolerance no step meets, by nsgs
+    # alone: its first step would run 10 000 sweeps (about 20 s). The step's solve polls the signal
+    # handlers, so Ctrl-C ends it within a second.
+    import json
+    import signal
+    import time
+    scene = json.load(open(os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenes",
+                                        "pyramid3d.json")))
+    scene["tolerance"] = 1e-300
+    scene["solver"] = "nsgs"
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"perp_pyramid3d_{os.getpid()}.json")
+    with open(path, "w") as out:
+        json.dump(scene, out)
+    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(INTERRUPTED_RUN), path], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "go"
+        time.sleep(1.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        os.remove(path)
+    assert child.returncode == 0, err
+    assert out.startswith("interrupted after "), (out, err)
+    assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the 3D step"
+
+
 HANGS_FROM_PYTHON = r'''
     import numpy as np
     import perp
