@@ -355,14 +355,7 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
     }
     data += std::string(",\"fixed\":") + (body.fixed ? "true" : "false") + "}";
   });
-  data += ",\"step\":";
-  array(data, frames.size(), [&](std::size_t i) { data += std::to_string(frames[i].step); });
-  data += ",\"t\":";
-  array(data, frames.size(), [&](std::size_t i) { number(data, frames[i].t); });
-  data += ",\"kinetic\":";
-  array(data, frames.size(), [&](std::size_t i) { number(data, frames[i].kinetic); });
-  data += ",\"potential\":";
-  array(data, frames.size(), [&](std::size_t i) { number(data, frames[i].potential); });
+  viewer_page::frame_series(data, frames);
   data += ",\"pose\":";
   array(data, frames.size(), [&](std::size_t i) {
     array(data, frames[i].state.size(), [&](std::size_t k) { number(data, frames[i].state[k]); });

@@ -521,14 +521,7 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
     number(data, body.shape.length);
     data += std::string(",\"fixed\":") + (body.fixed ? "true" : "false") + "}";
   });
-  data += ",\"step\":";
-  array(data, frames.size(), [&](std::size_t i) { data += std::to_string(frames[i].step); });
-  data += ",\"t\":";
-  array(data, frames.size(), [&](std::size_t i) { number(data, frames[i].t); });
-  data += ",\"kinetic\":";
-  array(data, frames.size(), [&](std::size_t i) { number(data, frames[i].kinetic); });
-  data += ",\"potential\":";
-  array(data, frames.size(), [&](std::size_t i) { number(data, frames[i].potential); });
+  viewer_page::frame_series(data, frames);
   data += ",\"pose\":";
   array(data, frames.size(), [&](std::size_t i) {
     array(data, frames[i].pose.size(), [&](std::size_t k) { number(data, frames[i].pose[k]); });

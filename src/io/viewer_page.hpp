@@ -88,6 +88,20 @@ constexpr const char* kEnergyPlot = R"PAGE(function drawEnergy() {
 
 )PAGE";
 
+/// The frames' ",step", ",t", ",kinetic" and ",potential" arrays, as both pages' DATA holds them
+/// (`frames[i]` with members step, t, kinetic, potential).
+template <class Frames>
+void frame_series(std::string& data, const Frames& frames) {
+  data += ",\"step\":";
+  array(data, frames.size(), [&](std::size_t i) { data += std::to_string(frames[i].step); });
+  data += ",\"t\":";
+  array(data, frames.size(), [&](std::size_t i) { number(data, frames[i].t); });
+  data += ",\"kinetic\":";
+  array(data, frames.size(), [&](std::size_t i) { number(data, frames[i].kinetic); });
+  data += ",\"potential\":";
+  array(data, frames.size(), [&](std::size_t i) { number(data, frames[i].potential); });
+}
+
 /// The pages' playback: show(index) (the frame, its redraw by the page's drawFrame, the energy
 /// plot's cursor, the counter, writeState), frameAt(t), the timer's tick and setPlaying. It reads
 /// the page's DATA, frames, current, playing, clock, lastWall, slider, counter, speedSelect and
