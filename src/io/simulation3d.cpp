@@ -102,6 +102,7 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
     trajectory.add(t, state);
   };
   Simulation3dRecord record;
+  record.every = options.every;
   const auto write_energy = [&](double t) {
     const contact::Energy e = contact3d::energy(world, scene.options.gravity);
     energy_table.real(t).real(e.kinetic).real(e.potential).real(e.total()).end_row();

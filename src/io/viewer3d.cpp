@@ -412,7 +412,8 @@ document.getElementById("info").textContent = DATA.bodies.length + " bodies, " +
                     " N (contact impulse / h)" : "");
 if (DATA.decimated) {
   document.getElementById("note").textContent = "Decimated: " + frames + " of the " + (DATA.steps + 1) +
-      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds them all.";
+      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds " +
+      (DATA.every > 1 ? "one every " + DATA.every + " steps (--every)." : "them all.");
 }
 slider.max = String(frames - 1);
 slider.addEventListener("input", () => { setPlaying(false); show(Number(slider.value)); });
@@ -485,7 +486,8 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
   number(data, scene.options.timestep);
   data += ",\"duration\":";
   number(data, scene.duration);
-  data += ",\"steps\":" + std::to_string(record.steps) + ",\"stride\":" + std::to_string(record.frame_stride) +
+  data += ",\"steps\":" + std::to_string(record.steps) + ",\"every\":" + std::to_string(record.every) +
+          ",\"stride\":" + std::to_string(record.frame_stride) +
           ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"bounds\":";
   array(data, 6, [&](std::size_t k) { number(data, bounds[k]); });
   data += ",\"ground\":";

@@ -116,13 +116,26 @@ TEST_F(Viewer3d, WritesOneSelfContainedPage) {
   EXPECT_THAT(html, HasSubstr(R"("name":"\u003c/script>\u003cb>","shape":"sphere","radius":0.1)"));
   EXPECT_THAT(html, HasSubstr(R"("shape":"cylinder","radius":0.1,"size":[1,1,1],"length":0.4,"fixed":true)"));
   EXPECT_THAT(html, HasSubstr(R"("planes":[{"name":"wall","point":[1,0,0],"normal":[-1,0,0]}])"));
-  EXPECT_THAT(html, HasSubstr(R"("steps":10,"stride":1,"decimated":false)"));
+  EXPECT_THAT(html, HasSubstr(R"("steps":10,"every":1,"stride":1,"decimated":false)"));
   EXPECT_THAT(html, HasSubstr(R"("step":[0,1,2,3,4,5,6,7,8,9,10])"));
   EXPECT_THAT(html, HasSubstr(R"("ground":0)"));
   EXPECT_THAT(html, HasSubstr(R"("pose":[[0,0,0.105,1,0,0,0,0.5,0,0.2,1,0,0,0],)"));
   // The last frame's contact: body 0 on the ground (−1), impulse m g h = 0.1 up (3 digits).
   EXPECT_THAT(html, HasSubstr(R"(,0.1]]})"));
   EXPECT_THAT(html, HasSubstr("[0,-1,"));
+}
+
+// With --every 5 the page says which states trajectory.csv holds (its frames are its own sampler's).
+TEST_F(Viewer3d, SaysWhichStatesTheTrajectoryHolds) {
+  const contact3d::Scene scene = ball_scene("ball");
+  StagedFiles files(dir_);
+  const Simulation3dRecord record = write_simulation3d(scene, files, SimulationOutputOptions{.every = 5});
+  EXPECT_EQ(record.every, 5);
+  const std::filesystem::path page = files.temporary("view.html");
+  write_viewer3d_html(page, scene, record, "every 5", read_three_js());
+  const std::string html = read_all(page);
+  EXPECT_THAT(html, HasSubstr(R"("steps":10,"every":5,"stride":1,)"));
+  EXPECT_THAT(html, HasSubstr(R"(DATA.every > 1 ? "one every " + DATA.every + " steps (--every)." : "them all.")"));
 }
 
 TEST_F(Viewer3d, NoThreeJsIsANamedError) {

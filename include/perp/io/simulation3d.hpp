@@ -54,6 +54,8 @@ struct Simulation3dRecord {
   std::vector<Simulation3dFrame> frames;
   long frame_stride = 1;
   long steps = 0;
+  /// `SimulationOutputOptions::every`: trajectory.csv's rows are every `every`-th step (and the last).
+  long every = 1;
   /// Steps whose solve did not end `Solved`, and the first of them (−1: none) with its status.
   long unsolved = 0;
   long first_failure_step = -1;

@@ -40,7 +40,7 @@ Result friction_passes(const BoxLcp& problem, Eigen::VectorXd z, const SolveOpti
     lo.swap(next_lo);
     hi.swap(next_hi);
     if (relative_residual(problem, z, w) <= options.tolerance) {
-      total.message += "; friction bounds settled after " + std::to_string(pass) + " passes";
+      total.message += "; friction bounds settled after " + std::to_string(pass) + (pass == 1 ? " pass" : " passes");
       break;
     }
     if (pass >= passes) {
