@@ -175,10 +175,14 @@ Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& opti
   project_all_on_cones(x, d, shell.mu, y);
   Eigen::VectorXd u(n);
   Eigen::VectorXd s(n);
-  op.apply(y, u);
-  u += shell.q;
-  residuals = friction_contact_residuals(shell, y, u);
-  double error = residuals.relative_error;
+  // u = W y + q and the residuals of y; returns its relative error.
+  const auto judge = [&]() {
+    op.apply(y, u);
+    u += shell.q;
+    residuals = friction_contact_residuals(shell, y, u);
+    return residuals.relative_error;
+  };
+  double error = judge();
   const auto finish_with = [&](Status status, int iterations, std::string message) {
     result.z = y;
     result.w = u;
@@ -206,9 +210,7 @@ Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& opti
   for (int it = 1; it <= limit; ++it) {
     if (const std::optional<Status> stop = stop_requested()) {
       y = best;
-      op.apply(y, u);
-      u += shell.q;
-      residuals = friction_contact_residuals(shell, y, u);
+      judge();
       return finish_with(*stop, it - 1,
                          stop_message(*stop, it - 1, "iterations") + "; the best point's relative error " +
                              number_text(residuals.relative_error));
@@ -224,15 +226,10 @@ Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& opti
     z -= sigma * (x - y);
     if (it % kCheckEvery != 0 && it != limit) continue;
 
-    op.apply(y, u);
-    u += shell.q;
-    residuals = friction_contact_residuals(shell, y, u);
-    error = residuals.relative_error;
+    error = judge();
     if (!std::isfinite(error) || !x.allFinite()) {
       y = best;
-      op.apply(y, u);
-      u += shell.q;
-      residuals = friction_contact_residuals(shell, y, u);
+      judge();
       return finish_with(Status::NumericalFailure, it,
                          "the iterates stopped being finite at iteration " + std::to_string(it) +
                              "; returning the best point, relative error " + number_text(residuals.relative_error));
@@ -259,16 +256,12 @@ Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& opti
     }
     if (changed && !refactor()) {
       y = best;
-      op.apply(y, u);
-      u += shell.q;
-      residuals = friction_contact_residuals(shell, y, u);
+      judge();
       return finish_with(Status::NumericalFailure, it, "the factorization of W + tau I failed at rho " + number_text(rho));
     }
   }
   y = best;
-  op.apply(y, u);
-  u += shell.q;
-  residuals = friction_contact_residuals(shell, y, u);
+  judge();
   return finish_with(Status::MaxIterations, limit,
                      "iteration limit " + std::to_string(limit) + " reached; the best point's relative error " +
                          number_text(residuals.relative_error) + " (" + std::to_string(factorizations) +
