@@ -143,18 +143,19 @@ INTERRUPTED_RUN = r'''
 '''
 
 
-def test_ctrl_c_interrupts_a_long_simulation_quickly():
+def interrupt_a_run(scene_path: str, after: float, timeout: float) -> float:
+    """Runs INTERRUPTED_RUN on the scene in a child, sends it SIGINT `after` seconds into the run,
+    checks that it ended by KeyboardInterrupt, and returns the seconds from the signal to its end."""
     import signal
     import time
-    scene = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenes", "disk_pile.json")
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(INTERRUPTED_RUN), scene], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(INTERRUPTED_RUN), scene_path],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert child.stdout.readline().strip() == "go"
-        time.sleep(1.0)
+        time.sleep(after)
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=20)
+        out, err = child.communicate(timeout=timeout)
         waited = time.monotonic() - sent
     finally:
         if child.poll() is None:
@@ -162,6 +163,12 @@ def test_ctrl_c_interrupts_a_long_simulation_quickly():
             child.wait()
     assert child.returncode == 0, err
     assert out.startswith("interrupted after "), (out, err)
+    return waited
+
+
+def test_ctrl_c_interrupts_a_long_simulation_quickly():
+    scene = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenes", "disk_pile.json")
+    waited = interrupt_a_run(scene, after=1.0, timeout=20)
     assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the run"
 
 
@@ -170,8 +177,6 @@ def test_ctrl_c_interrupts_a_single_long_3d_step():
     # alone: its first step would run 10 000 sweeps (about 20 s). The step's solve polls the signal
     # handlers, so Ctrl-C ends it within a second.
     import json
-    import signal
-    import time
     scene = json.load(open(os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenes",
                                         "pyramid3d.json")))
     scene["tolerance"] = 1e-300
@@ -179,22 +184,10 @@ def test_ctrl_c_interrupts_a_single_long_3d_step():
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"perp_pyramid3d_{os.getpid()}.json")
     with open(path, "w") as out:
         json.dump(scene, out)
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(INTERRUPTED_RUN), path], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
     try:
-        assert child.stdout.readline().strip() == "go"
-        time.sleep(1.5)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=30)
-        waited = time.monotonic() - sent
+        waited = interrupt_a_run(path, after=1.5, timeout=30)
     finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
         os.remove(path)
-    assert child.returncode == 0, err
-    assert out.startswith("interrupted after "), (out, err)
     assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the 3D step"
 
 
