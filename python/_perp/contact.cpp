@@ -267,6 +267,11 @@ void bind_world(py::module_& m) {
           "velocity", [](const Body& b) { return pair_to(b.velocity); },
           [](Body& b, const py::object& v) { b.velocity = pair_from(v, "velocity"); })
       .def_readwrite("angular_velocity", &Body::angular_velocity)
+      .def_property(
+          "force", [](const Body& b) { return pair_to(b.force); },
+          [](Body& b, const py::object& v) { b.force = pair_from(v, "force"); },
+          "Applied force (fx, fy), N, world frame, through the centre, held over every step beside gravity.")
+      .def_readwrite("torque", &Body::torque, "Applied torque, N*m, held over every step.")
       .def_property_readonly("moment_of_inertia", &Body::moment_of_inertia)
       .def("validate", &Body::validate)
       .def("__repr__", [](const Body& b) {

@@ -105,6 +105,9 @@ void Body::validate() const {
   require_finite_value(velocity.x(), name, "velocity[0]");
   require_finite_value(velocity.y(), name, "velocity[1]");
   require_finite_value(angular_velocity, name, "angular_velocity");
+  require_finite_value(force.x(), name, "force[0]");
+  require_finite_value(force.y(), name, "force[1]");
+  require_finite_value(torque, name, "torque");
   require_material(friction, restitution, [&] { return "body \"" + name + "\""; });
 }
 
@@ -176,6 +179,13 @@ Eigen::VectorXd inverse_mass_diagonal(const std::vector<Body>& bodies) {
     inverse[k + 2] = fixed ? 0.0 : 1 / bodies[i].moment_of_inertia();
   }
   return inverse;
+}
+
+Eigen::Vector3d free_velocity_change(const Body& body, const Eigen::Vector2d& gravity, double h) {
+  Eigen::Vector3d change;
+  change.head<2>() = h * (gravity + body.force / body.mass);
+  change[2] = body.torque == 0 ? 0.0 : h * body.torque / body.moment_of_inertia();
+  return change;
 }
 
 }  // namespace perp::contact

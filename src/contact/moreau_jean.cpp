@@ -452,7 +452,8 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
   Eigen::VectorXd v_free = v_start;
   for (Eigen::Index i = 0; i < body_count; ++i) {
     const bool sleeps = !asleep.empty() && asleep[static_cast<std::size_t>(i)];
-    if (!world.bodies[static_cast<std::size_t>(i)].fixed && !sleeps) v_free.segment<2>(3 * i) += h * options.gravity;
+    const Body& body = world.bodies[static_cast<std::size_t>(i)];
+    if (!body.fixed && !sleeps) v_free.segment<3>(3 * i) += free_velocity_change(body, options.gravity, h);
   }
 
   // 3–4. Impulses and the velocity update.

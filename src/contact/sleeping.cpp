@@ -30,7 +30,8 @@ std::vector<char> sleeping_bodies(World& world, const Eigen::VectorXd& v, const 
     // The radius only for a spinning body (a box's is a hypot: a pile at rest asks at every step).
     const double spin = std::abs(v[k + 2]);
     const double speed = v.segment<2>(k).norm() + (spin == 0 ? 0.0 : spin * body.bounding_radius());
-    world.rest_time[i] = speed <= options.sleep_speed ? world.rest_time[i] + options.timestep : 0.0;
+    const bool pushed = body.torque != 0 || !body.force.isZero(0);  // an applied force keeps a body awake
+    world.rest_time[i] = speed <= options.sleep_speed && !pushed ? world.rest_time[i] + options.timestep : 0.0;
     if (world.rest_time[i] < options.sleep_time) awake_root[root(i)] = 1;
   }
   std::vector<char> asleep(count, 0);

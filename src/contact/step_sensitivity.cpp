@@ -171,8 +171,13 @@ StepSensitivity::StepSensitivity(const World& before, const MoreauJeanOptions& o
   inverse_mass_ = inverse_mass_diagonal(before.bodies);
   v_ = generalized_velocity(before.bodies);
   v_free_ = v_;
+  applied_ = Eigen::VectorXd::Zero(v_.size());
   for (std::size_t i = 0; i < before.bodies.size(); ++i) {
-    if (!before.bodies[i].fixed) v_free_.segment<2>(3 * static_cast<Eigen::Index>(i)) += h_ * options.gravity;
+    const Body& body = before.bodies[i];
+    const auto k = 3 * static_cast<Eigen::Index>(i);
+    if (body.fixed) continue;
+    v_free_.segment<3>(k) += free_velocity_change(body, options.gravity, h_);
+    applied_.segment<3>(k) << body.force, body.torque;
   }
   r_.resize(2 * m);
   friction_.resize(m);
@@ -276,7 +281,7 @@ StepState StepSensitivity::jvp(const StepTangent& d) const {
   const Eigen::VectorXd de = or_zero(d.restitution, m, "restitution");
 
   const Eigen::VectorXd dinverse = -inverse_mass_.cwiseAbs2().cwiseProduct(dmass);
-  const Eigen::VectorXd dv_free = dv + h_ * inverse_mass_.cwiseProduct(df);
+  const Eigen::VectorXd dv_free = dv + h_ * (inverse_mass_.cwiseProduct(df) + dinverse.cwiseProduct(applied_));
   Eigen::VectorXd dv_next = dv_free;
   if (m > 0) {
     std::vector<Block> dJ(contacts_.size());
@@ -362,6 +367,7 @@ StepTangent StepSensitivity::vjp(const StepState& bar) const {
   // v_free = v + h g + h M⁻¹ f.
   g.v += v_free_bar;
   g.force = h_ * inverse_mass_.cwiseProduct(v_free_bar);
+  inverse_bar += h_ * applied_.cwiseProduct(v_free_bar);
   // M⁻¹ = 1 / diag(M) where the body is free.
   g.mass = -inverse_mass_.cwiseAbs2().cwiseProduct(inverse_bar);
   return g;

@@ -58,7 +58,7 @@ class SceneReader : public detail::SceneKeys {
     require_object(value, path);
     require_known_keys(value, path,
                        {"name", "shape", "mass", "inertia", "position", "angle", "velocity", "angular_velocity", "fixed",
-                        "friction", "restitution"});
+                        "friction", "restitution", "force", "torque"});
     contact::Body body;
     const json& name = require(value, path, "name");
     if (!name.is_string() || name.get<std::string>().empty()) {
@@ -74,6 +74,8 @@ class SceneReader : public detail::SceneKeys {
     if (const json* omega = find(value, "angular_velocity")) {
       body.angular_velocity = number(*omega, child(path, "angular_velocity"));
     }
+    if (const json* force = find(value, "force")) body.force = vector2(*force, child(path, "force"));
+    if (const json* torque = find(value, "torque")) body.torque = number(*torque, child(path, "torque"));
     if (const json* fixed = find(value, "fixed")) body.fixed = boolean(*fixed, child(path, "fixed"));
     material(value, path, body.friction, body.restitution);
     return body;

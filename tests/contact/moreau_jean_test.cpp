@@ -190,6 +190,64 @@ TEST(MoreauJean, SlidingBoxStopsAfterVSquaredOverTwoMuG) {
   EXPECT_NEAR(world.bodies[0].position.x(), distance, 1e-5);
 }
 
+// Applied force and torque (Body::force, Body::torque) over every step, beside gravity.
+TEST(MoreauJean, AppliedForceAndTorqueAccelerateAFreeDisk) {
+  // No gravity, no contact: v(t) = F t / m, ω(t) = τ t / I, x(t) = F t² / (2 m) (θ = ½ is exact).
+  World world;
+  world.bodies = {disk("puck", 0.5, 2.0, {0, 0})};  // I = m r² / 2 = 0.25
+  world.bodies[0].force = {3.0, -1.0};
+  world.bodies[0].torque = 0.5;
+  MoreauJeanOptions options;
+  options.gravity = {0, 0};
+  options.timestep = 1e-2;
+  for (int k = 0; k < 100; ++k) (void)moreau_jean_step(world, options);
+  const Body& puck = world.bodies[0];
+  EXPECT_NEAR(puck.velocity.x(), 1.5, 1e-12);
+  EXPECT_NEAR(puck.velocity.y(), -0.5, 1e-12);
+  EXPECT_NEAR(puck.angular_velocity, 2.0, 1e-12);
+  EXPECT_NEAR(puck.position.x(), 0.75, 1e-12);
+  EXPECT_NEAR(puck.angle, 1.0, 1e-12);
+}
+
+TEST(MoreauJean, PushedBoxSticksBelowMuMgAndSlidesAbove) {
+  // A box on the ground, μ = 0.5, m = 1: a push of 0.4 m g holds it (friction carries it all); a
+  // push of 0.7 m g accelerates it at (0.7 − 0.5) g.
+  const double mu = 0.5;
+  for (const double push : {0.4, 0.7}) {
+    World world;
+    world.bodies = {box("crate", 0.2, 0.1, 1.0, {0, 0.05})};
+    world.bodies[0].force = {push * kG, 0};
+    world.ground = Ground{0};
+    MoreauJeanOptions options;
+    options.friction = mu;
+    options.timestep = 1e-3;
+    options.solve.tolerance = 1e-12;
+    for (int k = 0; k < 500; ++k) ASSERT_EQ(moreau_jean_step(world, options).status, Status::Solved);
+    const double expected = push < mu ? 0.0 : (push - mu) * kG * 0.5;
+    EXPECT_NEAR(world.bodies[0].velocity.x(), expected, 1e-9) << "push " << push;
+    EXPECT_NEAR(world.bodies[0].angular_velocity, 0, 1e-9) << "push " << push;
+  }
+}
+
+TEST(MoreauJean, FixedBodyIgnoresAppliedForceAndNonFiniteForceIsRefused) {
+  World world;
+  world.bodies = {disk("post", 0.5, 1.0, {0, 2})};
+  world.bodies[0].fixed = true;
+  world.bodies[0].force = {100, 100};
+  MoreauJeanOptions options;
+  (void)moreau_jean_step(world, options);
+  EXPECT_EQ(world.bodies[0].velocity, Eigen::Vector2d::Zero());
+  world.bodies[0].fixed = false;
+  world.bodies[0].torque = std::nan("");
+  try {
+    (void)moreau_jean_step(world, options);
+    FAIL() << "a NaN torque was accepted";
+  } catch (const InvalidProblem& e) {
+    EXPECT_THAT(e.what(), HasSubstr("torque"));
+    EXPECT_THAT(e.what(), HasSubstr("post"));
+  }
+}
+
 TEST(MoreauJean, StackOfBoxesStaysPut) {
   World world;
   for (int i = 0; i < 4; ++i) {

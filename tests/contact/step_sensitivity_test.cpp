@@ -18,7 +18,7 @@ using test::disk;
 // the derivative: positions, velocities, masses (the diagonal of M: m, m, I), the scene's μ and e
 // (every contact here uses them) and gravity (a force m dg on every free body).
 struct Direction {
-  Eigen::VectorXd q, v, mass;
+  Eigen::VectorXd q, v, mass, force;  // force: each body's applied (fx, fy, torque)
   double friction = 0, restitution = 0;
   Eigen::Vector2d gravity = Eigen::Vector2d::Zero();
 };
@@ -34,6 +34,10 @@ void perturb(World& world, MoreauJeanOptions& options, const Direction& d, doubl
     if (d.v.size() > 0) {
       body.velocity += t * d.v.segment<2>(k);
       body.angular_velocity += t * d.v[k + 2];
+    }
+    if (d.force.size() > 0) {
+      body.force += t * d.force.segment<2>(k);
+      body.torque += t * d.force[k + 2];
     }
     if (d.mass.size() > 0) {
       const double inertia = body.moment_of_inertia();
@@ -87,6 +91,7 @@ StepTangent tangent_of(const World& world, const StepSensitivity& s, const Direc
   for (std::size_t i = 0; i < world.bodies.size(); ++i) {
     if (!world.bodies[i].fixed) t.force.segment<2>(3 * static_cast<Eigen::Index>(i)) = world.bodies[i].mass * d.gravity;
   }
+  if (d.force.size() > 0) t.force += d.force;
   return t;
 }
 
@@ -118,6 +123,7 @@ Direction random_direction(const World& world, unsigned seed, bool geometry = tr
   d.friction = 0.1 * normal(gen);
   d.restitution = 0.1 * normal(gen);
   d.gravity = Eigen::Vector2d(normal(gen), normal(gen));
+  d.force = Eigen::VectorXd::NullaryExpr(n, [&] { return normal(gen); });
   return d;
 }
 
@@ -161,6 +167,8 @@ TEST(StepSensitivity, DiskSlidingOnTheGround) {
   Body ball = disk("ball", 0.2, 1.5, {0.0, 0.2});
   ball.velocity = {2.0, -0.1};
   ball.angular_velocity = 1.0;
+  ball.force = {0.7, -2.0};  // an applied push: the mass derivative then has an h dM⁻¹ f term
+  ball.torque = 0.3;
   world.bodies.push_back(ball);
   world.ground = Ground{0.0};
   check_step(world, tight(0.3), 1, true);

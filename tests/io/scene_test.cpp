@@ -55,6 +55,19 @@ TEST(Scene, ParsesEveryField) {
   EXPECT_DOUBLE_EQ(ball.position.y(), 1.0);
 }
 
+TEST(Scene, ReadsAppliedForceAndTorque) {
+  const contact::Scene scene =
+      parse_scene_json(edited(R"("angular_velocity": 0.0)", R"("angular_velocity": 0.0, "force": [2, -3], "torque": 0.5)"));
+  const contact::Body& ball = scene.world.bodies[0];
+  EXPECT_EQ(ball.force, Eigen::Vector2d(2, -3));
+  EXPECT_DOUBLE_EQ(ball.torque, 0.5);
+  EXPECT_EQ(parse_scene_json(kFullScene).world.bodies[0].force, Eigen::Vector2d::Zero());
+  EXPECT_THAT(error_of(edited(R"("angular_velocity": 0.0)", R"("angular_velocity": 0.0, "force": [1])")),
+              HasSubstr("bodies[0].force"));
+  EXPECT_THAT(error_of(edited(R"("angular_velocity": 0.0)", R"("angular_velocity": 0.0, "torque": "x")")),
+              HasSubstr("bodies[0].torque"));
+}
+
 TEST(Scene, OptionalFieldsTakeTheirDefaults) {
   const contact::Scene scene = parse_scene_json(R"({"gravity": [0, -10], "timestep": 0.01, "duration": 1,
     "restitution": 0, "friction": 0, "bodies": [

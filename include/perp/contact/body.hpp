@@ -53,6 +53,11 @@ struct Body {
   double angle = 0;
   Eigen::Vector2d velocity = Eigen::Vector2d::Zero();
   double angular_velocity = 0;
+  /// An applied force (N, world frame, through the centre) and torque (N·m) held constant over
+  /// every step beside gravity: v_free = v + h g + h M⁻¹ (force, torque). Zero by default; finite.
+  /// A fixed body ignores them; with sleeping on, a body that has a non-zero one never sleeps.
+  Eigen::Vector2d force = Eigen::Vector2d::Zero();
+  double torque = 0;
   /// A fixed body (a static obstacle, or a kinematic one when its velocity is non-zero) has
   /// infinite mass: contacts and gravity never change its velocity, it moves only by its own
   /// (constant) velocity, and fixed bodies do not touch each other, the ground or planes. Its
@@ -162,5 +167,8 @@ struct World {
 [[nodiscard]] Eigen::VectorXd generalized_velocity(const std::vector<Body>& bodies);
 /// The diagonal of M⁻¹: (1/m, 1/m, 1/I) per body, and (0, 0, 0) for a fixed body.
 [[nodiscard]] Eigen::VectorXd inverse_mass_diagonal(const std::vector<Body>& bodies);
+/// What a step of length h adds to a free body's (vx, vy, ω) before contact: h g + h M⁻¹ (force,
+/// torque), from gravity and the body's applied force and torque (a fixed body's caller skips it).
+[[nodiscard]] Eigen::Vector3d free_velocity_change(const Body& body, const Eigen::Vector2d& gravity, double h);
 
 }  // namespace perp::contact
