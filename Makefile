@@ -21,7 +21,7 @@ FUZZ_TARGETS := siconos_lcp siconos_mlcp siconos_fc json_problem scene solve
 
 PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock-dev \
             libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev libbox2d-dev \
-            libfclib-dev libhdf5-dev libfcl-dev libccd-dev \
+            libfclib-dev libhdf5-dev libfcl-dev libccd-dev libsuitesparse-dev \
             clang libclang-rt-14-dev \
             pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest python3-matplotlib \
             libcairo2-dev libjs-three

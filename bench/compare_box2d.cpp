@@ -26,7 +26,7 @@
 // exactly what is scored).
 //
 // Usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME]
-//                      [--anitescu-potra] [--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N]
+//                      [--anitescu-potra] [--sleeping] [--shift-updates N] [--tolerance T] [--max-iterations N] [--nsgs-sweeps N]
 //                      [--dense-pivoting N] [--perp-only] [--no-box2d2] [--no-box2d3] [--no-plain]
 //                      [--max-seconds-perp S] [--box2d-iterations V/P]... [--verbose]
 //                      [--work-precision [--wp-steps K,K,...] [--wp-tolerances T,T,...] [--wp-substeps S,S,...]
@@ -38,7 +38,8 @@
 //   as --friction-model anitescu-potra; --sleeping: perp with its islands' sleeping on, as
 //   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --shift-updates N: the planar Coulomb
 //   step's auto tries at most N updates of the fixed point on de Saxce's shift (0, the default of
-//   friction_contact.auto_shift_updates: not tried); --max-iterations N: the step's solve options'
+//   friction_contact.auto_shift_updates: not tried); --tolerance T: the step's solve tolerance (the
+//   relative error its law must meet; default 1e-10, MoreauJeanOptions::solve); --max-iterations N: the step's solve options'
 //   max_iterations (for auto, the budget of its whole chain; default 0, the methods' own);
 //   --nsgs-sweeps N: friction_contact.auto_nsgs_sweeps (auto's first sweeps, default 1000);
 //   --dense-pivoting N: MoreauJeanOptions::dense_pivoting_max_size (the largest LCP a step pivots on
@@ -294,7 +295,7 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
                    report.contacts.size(), perp::to_string(report.status).c_str(), answered.c_str(),
                    report.result.iterations, report.result.residual, report.solve_ms, static_cast<long>(report.lcp_size),
                    report.fallback.empty() ? "" : ", fallback from ", report.fallback.c_str());
-      if (report.status != perp::Status::Solved) std::fprintf(stderr, "  %s\n", report.result.message.c_str());
+      std::fprintf(stderr, "  %s\n", report.result.message.c_str());
     }
     figures.solve_share += report.solve_ms;
     figures.worst_criterion = std::max(figures.worst_criterion, worst_of(report.criteria));
@@ -845,7 +846,7 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME] "
-        "[--anitescu-potra] [--sleeping] [--shift-updates N] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] "
+        "[--anitescu-potra] [--sleeping] [--shift-updates N] [--tolerance T] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] "
         "[--perp-only] [--no-box2d2] [--no-box2d3] [--no-plain] [--max-seconds-perp S] [--box2d-iterations V/P]... "
         "[--verbose] [--work-precision [--wp-steps K,...] [--wp-tolerances T,...] [--wp-substeps S,...] [--wp-workers N] [--wp-no-recycling]]\n");
     return 2;
@@ -879,6 +880,8 @@ int main(int argc, char** argv) {
       base.friction_model = perp::contact::FrictionModel::AnitescuPotra;
     } else if (arg == "--shift-updates" && i + 1 < argc) {
       base.solve.friction_contact.auto_shift_updates = std::atoi(argv[++i]);
+    } else if (arg == "--tolerance" && i + 1 < argc) {
+      base.solve.tolerance = std::atof(argv[++i]);
     } else if (arg == "--max-iterations" && i + 1 < argc) {
       base.solve.max_iterations = std::atoi(argv[++i]);
     } else if (arg == "--nsgs-sweeps" && i + 1 < argc) {

@@ -9,6 +9,7 @@
 #include "entry/detail.hpp"
 #include "nsgs.hpp"
 #include "perp/core/error.hpp"
+#include "spd_factor.hpp"
 
 namespace perp::detail {
 namespace {
@@ -230,7 +231,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
     lambda[k] = std::max(lambda[k], kStartInside * impulse_scale);
   }
 
-  Eigen::SimplicialLDLT<ColSparse, Eigen::Lower, Eigen::AMDOrdering<int>> factor;
+  SpdFactor factor;
   bool analyzed = false;
   int last_halving = 0;
   double halving_mark = kInfinity;  // the first step's error sets it
@@ -255,11 +256,10 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
     D = lambda.cwiseQuotient(s).cwiseMin(cap);
     const ColSparse& K = newton_matrix.assemble(D);
     if (!analyzed) {
-      factor.analyzePattern(K);  // D > 0 throughout: the pattern of K never changes
+      factor.analyze(K);  // D > 0 throughout: the pattern of K never changes
       analyzed = true;
     }
-    factor.factorize(K);
-    if (factor.info() != Eigen::Success) {
+    if (!factor.factorize(K)) {
       outcome.limit_reached = false;
       outcome.stop = "a Newton matrix M + A^T D A that could not be factored";
       break;
