@@ -421,7 +421,7 @@ Rollout rollout(World world, const MoreauJeanOptions& options, int steps, const 
     run.reports.push_back(advance_unchecked(world, options));
     if (k + 1 < steps) set_forces(k + 1);
     run.states.push_back(world);
-    if (after_step) after_step(k);
+    if (after_step) after_step(k, run.reports.back());
   }
   return run;
 }
@@ -561,7 +561,7 @@ RolloutSensitivity::RolloutSensitivity(const Rollout& run, const MoreauJeanOptio
       }
     }
     activation_switches(before, options, report, step, sensitivity.tolerance, switches_);
-    if (after_step) after_step(step);
+    if (after_step) after_step(step, report);
   }
 }
 

@@ -123,9 +123,9 @@ struct Rollout {
   std::vector<StepReport> reports;
 };
 
-/// Called with the step's index after each step of a rollout, and after each step's derivative is
-/// built; an exception it throws ends the run (the Python module's Ctrl-C).
-using StepHook = std::function<void(int)>;
+/// Called with the step's index and report after each step of a rollout, and after each step's
+/// derivative is built; an exception it throws ends the run (the Python module's Ctrl-C).
+using StepHook = std::function<void(int, const StepReport&)>;
 
 /// `steps` steps of `moreau_jean_step` from `world`, every state kept (memory O(steps · bodies)).
 /// Throws `InvalidProblem` for steps < 0 and whatever the step throws.
