@@ -293,3 +293,47 @@ def test_no_step_is_the_identity():
     g = perp.rollout_gradient(s, 0)
     np.testing.assert_array_equal(g.initial_state.reshape(12, 12), np.eye(12))
     assert g.forces.shape == (2, 2, 3, 0, 2, 3)
+
+
+def test_torch_rollout_backward_matches_central_differences():
+    torch = pytest.importorskip("torch")
+    import perp.torch as pt
+
+    # A loss on every state of the bouncing ball: Σ_k (y_k − 0.2)² + 0.1 Σ_k ω_k².
+    s = scene([disk("ball", 0.1, 0.8, (0.0, 0.3), velocity=(1.0, -2.0), angular_velocity=-3.0)],
+              friction=0.2, restitution=0.6)
+    steps = 20
+    rng = np.random.default_rng(5)
+    x0 = np.stack([perp.rollout(s, 0).positions[0], perp.rollout(s, 0).velocities[0]])
+    f0 = 0.1 * rng.standard_normal((steps, 1, 3))
+
+    def loss_of(positions, velocities):
+        return ((positions[:, 0, 1] - 0.2) ** 2).sum() + 0.1 * (velocities[:, 0, 2] ** 2).sum()
+
+    x = torch.tensor(x0, requires_grad=True)
+    f = torch.tensor(f0, requires_grad=True)
+    mu = torch.tensor(0.2, dtype=torch.float64, requires_grad=True)
+    e = torch.tensor(0.6, dtype=torch.float64, requires_grad=True)
+    positions, velocities = pt.rollout(s, steps, x, f, friction=mu, restitution=e)
+    assert positions.shape == velocities.shape == (steps + 1, 1, 3)
+    loss_of(positions, velocities).backward()
+
+    def loss(**kw):
+        args = {"initial_state": x0, "forces": f0, "friction": 0.2, "restitution": 0.6, **kw}
+        r = perp.rollout(s, steps, **args)
+        return float(loss_of(r.positions, r.velocities))
+
+    for index in np.ndindex(x0.shape):
+        d = np.zeros_like(x0)
+        d[index] = DELTA
+        fd = (loss(initial_state=x0 + d) - loss(initial_state=x0 - d)) / (2 * DELTA)
+        assert_close(x.grad.numpy()[index], fd, f"initial_state{index}")
+    direction = rng.standard_normal(f0.shape)
+    fd = (loss(forces=f0 + DELTA * direction) - loss(forces=f0 - DELTA * direction)) / (2 * DELTA)
+    assert_close(np.sum(f.grad.numpy() * direction), fd, "forces")
+    assert_close(mu.grad.item(), (loss(friction=0.2 + DELTA) - loss(friction=0.2 - DELTA)) / (2 * DELTA), "friction")
+    assert_close(e.grad.item(), (loss(restitution=0.6 + DELTA) - loss(restitution=0.6 - DELTA)) / (2 * DELTA),
+                 "restitution")
+    # Inputs left out keep the scene's and need no gradient.
+    p2, _ = pt.rollout(s, steps, forces=f)
+    np.testing.assert_allclose(p2.detach().numpy(), perp.rollout(s, steps, forces=f0).positions, rtol=0, atol=0)
