@@ -337,3 +337,43 @@ def test_torch_rollout_backward_matches_central_differences():
     # Inputs left out keep the scene's and need no gradient.
     p2, _ = pt.rollout(s, steps, forces=f)
     np.testing.assert_allclose(p2.detach().numpy(), perp.rollout(s, steps, forces=f0).positions, rtol=0, atol=0)
+
+
+INTERRUPTED_ROLLOUT = r'''
+import json, sys, time
+import perp
+scene = json.load(open(sys.argv[1]))
+scene["tolerance"] = 1e-300   # no step meets it: nsgs runs its 10 000 sweeps on every contact step
+scene["solver"] = "nsgs"
+print("go", flush=True)
+start = time.monotonic()
+try:
+    perp.rollout(scene, 100000)
+except KeyboardInterrupt:
+    print("interrupted after %.3f s" % (time.monotonic() - start), flush=True)
+    sys.exit(0)
+print("not interrupted", flush=True)
+'''
+
+
+def test_ctrl_c_interrupts_a_rollout_quickly():
+    import signal
+    import subprocess
+    import sys
+    import time
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED_ROLLOUT, str(EXAMPLES / "scenes" / "disk_pile.json")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "go"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=20)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    assert out.startswith("interrupted after "), (out, err)
+    assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the rollout"
