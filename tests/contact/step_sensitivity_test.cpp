@@ -638,6 +638,45 @@ TEST(StepSensitivity, LandingAtTheActivationThresholdIsASwitch) {
   }
 }
 
+// A disk resting on the ground without gravity touches it without pushing: r_N = 0 and u_N = 0
+// (the normal unknown degenerate). `Bound` returns the piece where it separates (an upward start
+// leaves with its speed: ∂v_y⁺/∂v_y = 1), `Free` the piece where it stays touching (a downward
+// start is stopped: 0), each the one-sided difference from its side.
+TEST(StepSensitivity, TouchingWithoutPushingIsAZeroImpulseSwitch) {
+  World world;
+  world.bodies.push_back(disk("ball", 0.1, 1.0, {0.0, 0.1}));
+  world.ground = Ground{0.0};
+  MoreauJeanOptions options = tight(0.3);
+  options.gravity = Eigen::Vector2d::Zero();
+  const Rollout run = rollout(world, options, 1);
+  ASSERT_EQ(run.reports[0].contacts.size(), 1u);
+  std::vector<StepState> bars(1);
+  bars.back().v = Eigen::Vector3d(0, 1, 0);  // L = v_y after the step
+  const auto final_vy = [&](double dv) {
+    World w = world;
+    w.bodies[0].velocity.y() += dv;
+    return rollout(w, options, 1).states.back().bodies[0].velocity.y();
+  };
+  const double t = 1e-6;
+  for (const DegenerateRule rule : {DegenerateRule::Bound, DegenerateRule::Free}) {
+    SensitivityOptions so;
+    so.degenerate = rule;
+    const RolloutSensitivity s(run, options, so);
+    const bool bound = rule == DegenerateRule::Bound;
+    bool found = false;
+    for (const ContactSwitch& sw : s.switches()) {
+      if (sw.kind != ContactSwitch::Kind::ZeroNormalImpulse) continue;
+      found = true;
+      EXPECT_EQ(sw.piece, bound ? ContactSwitch::Piece::Separate : ContactSwitch::Piece::Touch);
+    }
+    EXPECT_TRUE(found) << describe(s.switches());
+    const double side = bound ? t : -t;
+    const double one_sided = (final_vy(side) - final_vy(0)) / side;
+    EXPECT_NEAR(one_sided, bound ? 1.0 : 0.0, 1e-9);
+    EXPECT_NEAR(s.vjp(bars).v[1], one_sided, 1e-9) << (bound ? "bound" : "free");
+  }
+}
+
 // Fitting μ to an observed sliding distance: a box launched at 2 m/s on the ground stops at a
 // distance set by μ; Gauss–Newton on (x(μ) − x_observed)² with the rollout's gradient recovers the
 // μ that made the observation.
