@@ -6,7 +6,11 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cmath>
+#include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "common.hpp"
 #include "perp/contact/step_sensitivity.hpp"

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "perp/contact/jacobian.hpp"
