@@ -66,7 +66,8 @@ CArray checked(const py::object& value, const char* name, std::initializer_list<
       rest /= a.shape(k);
     }
     for (std::size_t k = 0; k < at.size(); ++k) index += (k > 0 ? ", " : "") + std::to_string(at[k]);
-    throw py::value_error(std::string(name) + "[" + index + "] is " + number_text(data[i]) + ", expected a finite number");
+    throw py::value_error(std::string(name) + "[" + index + "] is " + number_text(data[i]) +
+                          ", expected a finite number");
   }
   return a;
 }
@@ -115,8 +116,8 @@ class RolloutRun {
     }
     const auto n = static_cast<py::ssize_t>(steps);
     if (!initial_state.is_none()) {
-      const CArray state = checked(initial_state, "initial_state", {2, bodies, 3},
-                                   "(positions and velocities, bodies, 3)");
+      const CArray state =
+          checked(initial_state, "initial_state", {2, bodies, 3}, "(positions and velocities, bodies, 3)");
       const auto s = state.unchecked<3>();
       for (py::ssize_t i = 0; i < bodies; ++i) {
         contact::Body& b = world.bodies[static_cast<std::size_t>(i)];
@@ -129,8 +130,8 @@ class RolloutRun {
     Eigen::MatrixXd per_step;
     if (!forces.is_none()) {
       const CArray f = checked(forces, "forces", {n, bodies, 3}, "(steps, bodies, 3: fx, fy, torque)");
-      per_step = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-          f.data(), n, 3 * bodies);
+      per_step = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(f.data(), n,
+                                                                                                          3 * bodies);
     }
     SignalCheck check;
     options.solve.interrupt = signal_hook();
@@ -205,8 +206,8 @@ class RolloutRun {
   /// initial_state (2, bodies, 3), forces (steps, bodies, 3), friction and restitution.
   [[nodiscard]] py::dict vjp(const py::object& weights) const {
     const contact::RolloutSensitivity& s = sensitivity();
-    const CArray w = checked(weights, "weights", {steps() + 1, 2, bodies(), 3},
-                             "(steps + 1, positions and velocities, bodies, 3)");
+    const CArray w =
+        checked(weights, "weights", {steps() + 1, 2, bodies(), 3}, "(steps + 1, positions and velocities, bodies, 3)");
     const Eigen::Index n = 3 * bodies();
     const double* data = w.data();
     const auto block = [&](py::ssize_t k, int which) {
@@ -335,17 +336,17 @@ contact::Scene scene_of(const std::string& text, bool is_path, const std::string
 }  // namespace rollout_binding
 
 void bind_rollout(py::module_& m) {
+  using py::arg;
   using rollout_binding::RolloutRun;
   using rollout_binding::scene_of;
-  using py::arg;
   py::class_<RolloutRun>(m, "RolloutRun", "A recorded run of a planar scene and its derivatives (perp.rollout).")
       .def(py::init([](const std::string& text, bool is_path, const std::string& source, long steps,
                        const py::object& forces, const py::object& friction, const py::object& restitution,
                        const py::object& initial_state) {
              return RolloutRun(scene_of(text, is_path, source), steps, forces, friction, restitution, initial_state);
            }),
-           arg("text"), arg("is_path"), arg("source"), arg("steps"), arg("forces"), arg("friction"),
-           arg("restitution"), arg("initial_state"))
+           arg("text"), arg("is_path"), arg("source"), arg("steps"), arg("forces"), arg("friction"), arg("restitution"),
+           arg("initial_state"))
       .def_property_readonly("steps", &RolloutRun::steps)
       .def_property_readonly("bodies", &RolloutRun::bodies)
       .def_property_readonly("positions", [](const RolloutRun& r) { return r.states(false); })

@@ -451,8 +451,8 @@ TEST(StepSensitivity, PerStepForcesGradientMatchesDifferences) {
   Eigen::MatrixXd forces = Eigen::MatrixXd::Zero(steps, world.dofs());
   for (int k = 0; k < steps; ++k) {
     forces(k, 0) = 13.0 + 2.0 * std::sin(0.3 * k);  // the box's push, past μ (m + disks) g: it slides
-    forces(k, 2) = 0.2 * std::cos(0.2 * k);        // and a torque
-    forces(k, 3) = 0.1;                            // a breeze on the left disk
+    forces(k, 2) = 0.2 * std::cos(0.2 * k);         // and a torque
+    forces(k, 3) = 0.1;                             // a breeze on the left disk
   }
   const Rollout run = rollout(world, options, steps, forces);
   std::size_t contacts = 0;
@@ -563,7 +563,9 @@ TEST(StepSensitivity, PushAtTheFrictionLimitIsAStickSlipSwitch) {
     }
   }
   const RolloutGradient g = slip.vjp(bars);
-  const auto final_x = [&](const Eigen::MatrixXd& f) { return rollout(world, options, steps, f).states.back().bodies[0].position.x(); };
+  const auto final_x = [&](const Eigen::MatrixXd& f) {
+    return rollout(world, options, steps, f).states.back().bodies[0].position.x();
+  };
   const double t = 1e-3;  // each piece is linear in the push
   Eigen::MatrixXd more = push;
   more.col(0).array() += t;
