@@ -113,8 +113,12 @@ void bind_step_derivatives(py::module_& m) {
       .def("__repr__", [](const StepSensitivity& s) { return "<perp step derivatives: " + s.rule() + ">"; });
 }
 
+/// perp._perp.RolloutRun (rollout.cpp).
+void bind_rollout(py::module_& m);
+
 void bind_sensitivity(py::module_& m) {
   bind_step_derivatives(m);
+  bind_rollout(m);
   py::class_<LcpSensitivity> lcp(m, "LcpDerivatives", "Derivatives of an LCP solution z(M, q) (docs/sensitivity.md).");
   lcp.def(py::init([](const FArray& M, const FArray& q, const FArray& z, double tol, const std::string& degenerate) {
             return LcpSensitivity(Lcp{to_matrix(M, "M"), to_vector(q, "q")}, to_vector(z, "z"),

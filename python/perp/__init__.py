@@ -1066,3 +1066,7 @@ def __getattr__(name: str):
 # fclib files (HDF5): GlobalFrictionContact, read_fclib, write (perp/fclib.py).
 from .fclib import GlobalFrictionContact, GlobalFrictionContactResult, _is_fclib, read_fclib, write  # noqa: E402
 from .simulation_files import read_simulation  # noqa: E402
+# Rollouts of a planar scene and their gradients (perp/rollouts.py).
+from .rollouts import Rollout, RolloutGradient, rollout, rollout_gradient  # noqa: E402
+
+__all__ += ["rollout", "rollout_gradient", "Rollout", "RolloutGradient"]

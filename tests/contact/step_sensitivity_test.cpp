@@ -357,6 +357,17 @@ TEST(StepSensitivity, RefusesWhatItDoesNotDifferentiate) {
   EXPECT_THROW(StepSensitivity(other, options, report), InvalidProblem);
 }
 
+// The switches of a run, one a line, for failure messages.
+std::string describe(const std::vector<ContactSwitch>& switches) {
+  std::string out;
+  for (const ContactSwitch& s : switches) {
+    out += "step " + std::to_string(s.step) + " contact " + std::to_string(s.contact) + " (" +
+           std::to_string(s.body_a) + ", " + std::to_string(s.body_b) + "): " + to_string(s.kind) + ", " +
+           to_string(s.piece) + "\n";
+  }
+  return out;
+}
+
 // A rollout's gradient against differences of the whole rollout: a disk thrown onto the ground
 // bounces and slides (contacts come and go between steps, each step's activation held).
 TEST(StepSensitivity, RolloutGradientMatchesDifferences) {
@@ -381,6 +392,7 @@ TEST(StepSensitivity, RolloutGradientMatchesDifferences) {
   bars.back().v = Eigen::Vector3d(0, 0, 0.1);
   const RolloutGradient g = rollout_gradient(run, options, bars);
   EXPECT_TRUE(g.geometry_exact);
+  EXPECT_TRUE(g.switches.empty()) << describe(g.switches);  // each landing overlaps: away from switches
   const auto loss = [&](const World& w0, const MoreauJeanOptions& o) {
     const Rollout r = rollout(w0, o, steps);
     const Body& b = r.states.back().bodies[0];
@@ -410,6 +422,261 @@ TEST(StepSensitivity, RolloutGradientMatchesDifferences) {
   Direction dm;
   dm.mass = Eigen::Vector3d(1, 1, 0.01);
   check(dm, g.mass.dot(dm.mass), "mass");
+}
+
+// The final state of a run as one vector (q, v), and a run's loss L = ⟨w, final state⟩.
+Eigen::VectorXd final_state(const Rollout& run) {
+  const StepState s = step_state(run.states.back());
+  Eigen::VectorXd out(s.q.size() + s.v.size());
+  out << s.q, s.v;
+  return out;
+}
+
+// Per-step applied forces: a box pushed and turned on the ground while two disks fall onto it. The
+// gradient on each step's forces, the initial state and μ against central differences of the run.
+TEST(StepSensitivity, PerStepForcesGradientMatchesDifferences) {
+  World world;
+  // Sunk 0.1 mm: its contacts are active with room to spare (a box resting at gap 0 sits at the
+  // activation switch, where a difference of its height or vertical speed turns them off).
+  Body b = box("box", 1.0, 0.4, 2.0, {0.0, 0.2 - 1e-4});
+  b.velocity = {0.5, 0.0};
+  world.bodies.push_back(b);
+  world.bodies.push_back(disk("left", 0.1, 0.3, {-0.2, 0.55}));
+  world.bodies.push_back(disk("right", 0.12, 0.4, {0.25, 0.75}));
+  world.bodies[2].velocity = {-0.3, -0.5};
+  world.ground = Ground{0.0};
+  MoreauJeanOptions options = tight(0.4);
+  options.baumgarte = 0;
+  const int steps = 40;
+  Eigen::MatrixXd forces = Eigen::MatrixXd::Zero(steps, world.dofs());
+  for (int k = 0; k < steps; ++k) {
+    forces(k, 0) = 13.0 + 2.0 * std::sin(0.3 * k);  // the box's push, past μ (m + disks) g: it slides
+    forces(k, 2) = 0.2 * std::cos(0.2 * k);         // and a torque
+    forces(k, 3) = 0.1;                             // a breeze on the left disk
+  }
+  const Rollout run = rollout(world, options, steps, forces);
+  std::size_t contacts = 0;
+  for (const StepReport& r : run.reports) contacts += r.contacts.size();
+  ASSERT_GT(contacts, 60u);
+  // The forces are those of each step, held in the state before it.
+  EXPECT_EQ(run.states[7].bodies[0].force.x(), forces(7, 0));
+  EXPECT_EQ(run.states[7].bodies[0].torque, forces(7, 2));
+  std::mt19937 gen(7);
+  std::normal_distribution<double> normal(0, 1);
+  const Eigen::VectorXd w = Eigen::VectorXd::NullaryExpr(2 * world.dofs(), [&] { return normal(gen); });
+  std::vector<StepState> bars(steps);
+  bars.back().q = w.head(world.dofs());
+  bars.back().v = w.tail(world.dofs());
+  const RolloutSensitivity sensitivity(run, options);
+  EXPECT_TRUE(sensitivity.switches().empty()) << describe(sensitivity.switches());
+  const RolloutGradient g = sensitivity.vjp(bars);
+  ASSERT_EQ(g.forces.rows(), steps);
+  ASSERT_EQ(g.forces.cols(), world.dofs());
+  EXPECT_LT((g.forces.colwise().sum().transpose() - g.force).norm(), 1e-12 * g.force.norm());
+  // The same gradient as the one-shot function.
+  EXPECT_EQ(rollout_gradient(run, options, bars).friction, g.friction);
+  const double delta = 1e-6;
+  const auto loss = [&](const World& w0, const MoreauJeanOptions& o, const Eigen::MatrixXd& f) {
+    return w.dot(final_state(rollout(w0, o, steps, f)));
+  };
+  const auto fd_forces = [&](const Eigen::MatrixXd& direction) {
+    return (loss(world, options, forces + delta * direction) - loss(world, options, forces - delta * direction)) /
+           (2 * delta);
+  };
+  for (const auto& [k, j] : {std::pair{0, 0}, std::pair{12, 0}, std::pair{20, 2}, std::pair{30, 4}, std::pair{39, 7}}) {
+    Eigen::MatrixXd e = Eigen::MatrixXd::Zero(steps, world.dofs());
+    e(k, j) = 1;
+    const double fd = fd_forces(e);
+    EXPECT_NEAR(g.forces(k, j), fd, 1e-6 * std::max(1.0, std::abs(fd))) << "step " << k << ", column " << j;
+  }
+  const Eigen::MatrixXd random = Eigen::MatrixXd::NullaryExpr(steps, world.dofs(), [&] { return normal(gen); });
+  const double fd = fd_forces(random);
+  EXPECT_NEAR(g.forces.cwiseProduct(random).sum(), fd, 1e-6 * std::max(1.0, std::abs(fd)));
+  const auto fd_state = [&](const Direction& d) {
+    World plus = world, minus = world;
+    MoreauJeanOptions op = options, om = options;
+    perturb(plus, op, d, delta);
+    perturb(minus, om, d, -delta);
+    return (loss(plus, op, forces) - loss(minus, om, forces)) / (2 * delta);
+  };
+  Direction dv;
+  dv.v = Eigen::VectorXd::NullaryExpr(world.dofs(), [&] { return normal(gen); });
+  EXPECT_NEAR(g.v.dot(dv.v), fd_state(dv), 1e-6 * std::max(1.0, std::abs(g.v.dot(dv.v))));
+  Direction dmu;
+  dmu.friction = 1;
+  EXPECT_NEAR(g.friction, fd_state(dmu), 1e-6 * std::max(1.0, std::abs(g.friction)));
+}
+
+TEST(StepSensitivity, RolloutRefusesBadForces) {
+  const World world = test::chapter_block();
+  const MoreauJeanOptions options = tight(0.3);
+  const auto message = [&](const Eigen::MatrixXd& forces) {
+    try {
+      (void)rollout(world, options, 4, forces);
+    } catch (const InvalidProblem& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message(Eigen::MatrixXd::Zero(4, 4)).find("forces has 4 × 4 entries, expected steps × 3·bodies = 4 × 3"),
+            std::string::npos)
+      << message(Eigen::MatrixXd::Zero(4, 4));
+  Eigen::MatrixXd nan = Eigen::MatrixXd::Zero(4, 3);
+  nan(2, 2) = std::nan("");
+  EXPECT_NE(message(nan).find("forces[2, 2] (step 2, body 0's torque) is NaN"), std::string::npos) << message(nan);
+  EXPECT_EQ(message(Eigen::MatrixXd()), "no error");
+}
+
+// A box at rest pushed at exactly μ m g sits on the stick/slip boundary at every step. The default
+// element (DegenerateRule::Bound) is the slip piece's derivative: the one-sided difference with a
+// larger push; DegenerateRule::Free (with the minimum norm for its two sticking corners) is the
+// stick piece's: a smaller push, which does not move the box.
+TEST(StepSensitivity, PushAtTheFrictionLimitIsAStickSlipSwitch) {
+  World world = test::chapter_block();
+  const double mu = 0.5;
+  MoreauJeanOptions options = tight(mu);
+  options.baumgarte = 0;
+  const int steps = 20;
+  const double limit = mu * world.bodies[0].mass * -options.gravity.y();
+  Eigen::MatrixXd push = Eigen::MatrixXd::Zero(steps, 3);
+  push.col(0).setConstant(limit);
+  const Rollout run = rollout(world, options, steps, push);
+  EXPECT_LT(std::abs(run.states.back().bodies[0].position.x()), 1e-12);  // it does not move
+  std::vector<StepState> bars(steps);
+  bars.back().q = Eigen::Vector3d(1, 0, 0);  // L = final x
+  const RolloutSensitivity slip(run, options);
+  ASSERT_FALSE(slip.switches().empty());
+  std::size_t stick_slip = 0;
+  for (const ContactSwitch& s : slip.switches()) {
+    if (s.kind != ContactSwitch::Kind::StickSlip) continue;
+    ++stick_slip;
+    EXPECT_EQ(s.piece, ContactSwitch::Piece::Slip);
+    EXPECT_EQ(s.body_a, 0);
+    EXPECT_EQ(s.body_b, kGround);
+  }
+  EXPECT_EQ(stick_slip, 2u * steps);  // both corners, every step
+  // Resting at gap 0, both corners also sit at the activation switch, held active.
+  EXPECT_EQ(slip.switches().size(), 4u * steps) << describe(slip.switches());
+  for (const ContactSwitch& s : slip.switches()) {
+    if (s.kind == ContactSwitch::Kind::Activation) {
+      EXPECT_EQ(s.piece, ContactSwitch::Piece::Active);
+    }
+  }
+  const RolloutGradient g = slip.vjp(bars);
+  const auto final_x = [&](const Eigen::MatrixXd& f) {
+    return rollout(world, options, steps, f).states.back().bodies[0].position.x();
+  };
+  const double t = 1e-3;  // each piece is linear in the push
+  Eigen::MatrixXd more = push;
+  more.col(0).array() += t;
+  const double larger = (final_x(more) - final_x(push)) / t;
+  // x_final = (F − μ m g) / m · h² Σ(k + ½) over the steps: T² / (2 m).
+  EXPECT_NEAR(larger, 0.5 * 0.2 * 0.2, 1e-6);
+  EXPECT_NEAR(g.force[0], larger, 1e-6 * larger);
+  for (const int k : {0, 9, 19}) {
+    Eigen::MatrixXd one = push;
+    one(k, 0) += t;
+    const double one_sided = (final_x(one) - final_x(push)) / t;
+    EXPECT_NEAR(g.forces(k, 0), one_sided, 1e-6 * std::max(1.0, std::abs(one_sided))) << "step " << k;
+  }
+  SensitivityOptions free_rule;
+  free_rule.degenerate = DegenerateRule::Free;
+  free_rule.minimum_norm = true;
+  const RolloutSensitivity stick(run, options, free_rule);
+  for (const ContactSwitch& s : stick.switches()) {
+    if (s.kind == ContactSwitch::Kind::StickSlip) {
+      EXPECT_EQ(s.piece, ContactSwitch::Piece::Stick);
+    }
+  }
+  Eigen::MatrixXd less = push;
+  less.col(0).array() -= t;
+  const double smaller = (final_x(less) - final_x(push)) / -t;
+  EXPECT_LT(std::abs(smaller), 1e-9);
+  EXPECT_LT(std::abs(stick.vjp(bars).force[0]), 1e-9);
+}
+
+// A ball that reaches the activation threshold at step 10 within 1e-11 m: the contact is found
+// active (the piece of perturbations that lower it) and the derivative is the one-sided
+// difference from below; from above, the contact waits a step and the state jumps.
+TEST(StepSensitivity, LandingAtTheActivationThresholdIsASwitch) {
+  for (const double offset : {-1e-11, 1e-11}) {
+    World world;
+    const double radius = 0.1;
+    world.bodies.push_back(disk("ball", radius, 1.0, {0.0, 1.0}));
+    MoreauJeanOptions options = tight(0.3, 0.5);
+    options.baumgarte = 0;
+    const int landing = 10;
+    const int steps = 14;
+    // Free flight from y = 1 (no ground yet) gives where the ball is at the landing step.
+    const Rollout flight = rollout(world, options, landing);
+    const Body& at = flight.states.back().bodies[0];
+    const double predicted = at.position.y() - radius + 0.5 * options.timestep * at.velocity.y();
+    world.ground = Ground{predicted - options.activation_tolerance - offset};
+    const Rollout run = rollout(world, options, steps);
+    ASSERT_EQ(run.reports[landing].contacts.size(), offset < 0 ? 1u : 0u);
+    const RolloutSensitivity s(run, options);
+    ASSERT_EQ(s.switches().size(), 1u) << describe(s.switches());
+    const ContactSwitch& sw = s.switches().front();
+    EXPECT_EQ(sw.step, landing);
+    EXPECT_EQ(sw.kind, ContactSwitch::Kind::Activation);
+    EXPECT_EQ(sw.piece, offset < 0 ? ContactSwitch::Piece::Active : ContactSwitch::Piece::Inactive);
+    EXPECT_EQ(sw.contact, offset < 0 ? 0 : -1);
+    std::vector<StepState> bars(steps);
+    bars.back().q = Eigen::Vector3d(0, 1, 0);
+    bars.back().v = Eigen::Vector3d(0, 0.3, 0);
+    const RolloutGradient g = s.vjp(bars);
+    const auto loss = [&](double dy) {
+      World w = world;
+      w.bodies[0].position.y() += dy;
+      const Body& b = rollout(w, options, steps).states.back().bodies[0];
+      return b.position.y() + 0.3 * b.velocity.y();
+    };
+    // The piece's side: lower for an active contact, higher for an inactive one.
+    const double t = offset < 0 ? -1e-7 : 1e-7;
+    const double one_sided = (loss(t) - loss(0)) / t;
+    EXPECT_NEAR(g.q[1], one_sided, 1e-6 * std::max(1.0, std::abs(one_sided))) << "offset " << offset;
+    const double other_side = (loss(-t) - loss(0)) / -t;
+    EXPECT_GT(std::abs(other_side - g.q[1]), 1.0) << "offset " << offset;
+  }
+}
+
+// A disk resting on the ground without gravity touches it without pushing: r_N = 0 and u_N = 0
+// (the normal unknown degenerate). `Bound` returns the piece where it separates (an upward start
+// leaves with its speed: ∂v_y⁺/∂v_y = 1), `Free` the piece where it stays touching (a downward
+// start is stopped: 0), each the one-sided difference from its side.
+TEST(StepSensitivity, TouchingWithoutPushingIsAZeroImpulseSwitch) {
+  World world;
+  world.bodies.push_back(disk("ball", 0.1, 1.0, {0.0, 0.1}));
+  world.ground = Ground{0.0};
+  MoreauJeanOptions options = tight(0.3);
+  options.gravity = Eigen::Vector2d::Zero();
+  const Rollout run = rollout(world, options, 1);
+  ASSERT_EQ(run.reports[0].contacts.size(), 1u);
+  std::vector<StepState> bars(1);
+  bars.back().v = Eigen::Vector3d(0, 1, 0);  // L = v_y after the step
+  const auto final_vy = [&](double dv) {
+    World w = world;
+    w.bodies[0].velocity.y() += dv;
+    return rollout(w, options, 1).states.back().bodies[0].velocity.y();
+  };
+  const double t = 1e-6;
+  for (const DegenerateRule rule : {DegenerateRule::Bound, DegenerateRule::Free}) {
+    SensitivityOptions so;
+    so.degenerate = rule;
+    const RolloutSensitivity s(run, options, so);
+    const bool bound = rule == DegenerateRule::Bound;
+    bool found = false;
+    for (const ContactSwitch& sw : s.switches()) {
+      if (sw.kind != ContactSwitch::Kind::ZeroNormalImpulse) continue;
+      found = true;
+      EXPECT_EQ(sw.piece, bound ? ContactSwitch::Piece::Separate : ContactSwitch::Piece::Touch);
+    }
+    EXPECT_TRUE(found) << describe(s.switches());
+    const double side = bound ? t : -t;
+    const double one_sided = (final_vy(side) - final_vy(0)) / side;
+    EXPECT_NEAR(one_sided, bound ? 1.0 : 0.0, 1e-9);
+    EXPECT_NEAR(s.vjp(bars).v[1], one_sided, 1e-9) << (bound ? "bound" : "free");
+  }
 }
 
 // Fitting μ to an observed sliding distance: a box launched at 2 m/s on the ground stops at a

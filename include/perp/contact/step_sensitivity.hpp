@@ -19,11 +19,16 @@
 /// other pairs (disk–box, box–box, rods against bodies) it is taken by central differences of the
 /// contact detection at the same feature (`geometry_exact()` says so).
 ///
-/// `rollout` records a run of steps and `rollout_gradient` gives the gradient of a loss on its
-/// states with respect to the initial state and the scene's μ and e, by the adjoint (one `vjp` a
-/// step, backwards) — what fitting μ to an observed sliding distance or e to bounce heights needs.
+/// `rollout` records a run of steps, optionally with an applied force per step, and
+/// `rollout_gradient` gives the gradient of a loss on its states with respect to the initial state,
+/// each step's applied forces and the scene's μ and e, by the adjoint (one `vjp` a step, backwards)
+/// — what fitting μ to an observed sliding distance, e to bounce heights, or a push to a goal needs.
+/// `RolloutSensitivity` keeps each step's derivative to run several adjoints (a full Jacobian) and
+/// lists the contacts that sat at a switch of the step map (`ContactSwitch`), where the derivative
+/// returned is one-sided: the piece it belongs to is named there.
 
 #include <Eigen/Dense>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -112,21 +117,77 @@ class StepSensitivity {
 };
 
 /// A recorded run: `states[k]` is the world before step k (`states.back()` after the last step),
-/// `reports[k]` what step k did.
+/// `reports[k]` what step k did. A run with per-step forces holds step k's in `states[k]`'s bodies.
 struct Rollout {
   std::vector<World> states;
   std::vector<StepReport> reports;
 };
 
+/// Called with the step's index and report after each step of a rollout, and after each step's
+/// derivative is built; an exception it throws ends the run (the Python module's Ctrl-C).
+using StepHook = std::function<void(int, const StepReport&)>;
+
 /// `steps` steps of `moreau_jean_step` from `world`, every state kept (memory O(steps · bodies)).
 /// Throws `InvalidProblem` for steps < 0 and whatever the step throws.
 [[nodiscard]] Rollout rollout(World world, const MoreauJeanOptions& options, int steps);
+
+/// The same with an applied force per step: row k of `forces` (steps × 3·bodies: fx, fy, torque
+/// of each body, in N and N·m) is set on the bodies' `Body::force` and `Body::torque` for step k,
+/// in place of their own; a fixed body ignores its entries. An empty matrix (0 × 0) keeps the
+/// bodies' own. `after_step`, when set, is called after each step. Throws `InvalidProblem` for a
+/// matrix of another size ("forces has R × C entries, expected steps × 3·bodies") or a non-finite
+/// entry (naming its step, body and component).
+[[nodiscard]] Rollout rollout(World world, const MoreauJeanOptions& options, int steps, const Eigen::MatrixXd& forces,
+                              const StepHook& after_step = {});
+
+/// A contact of one step of a run at a switch of the step map: there the step is only
+/// directionally differentiable and the derivative returned is that of one piece, named by `piece`.
+struct ContactSwitch {
+  enum class Kind : unsigned char {
+    /// Friction on the edge of the cone with no slip (the tangent unknown degenerate): pieces
+    /// `Slip` (perturbations that ask more friction than μ r_N) and `Stick` (less).
+    StickSlip,
+    /// An active contact with zero normal impulse and zero normal velocity after the step (the
+    /// normal unknown degenerate): pieces `Separate` (perturbations that pull the bodies apart)
+    /// and `Touch` (that press them together).
+    ZeroNormalImpulse,
+    /// The predicted gap g + h/2 ġ between 0 and the step's activation threshold
+    /// (`activation_tolerance`, or 1e3 times it for a pair loaded in the last step), each end
+    /// widened by the sensitivity tolerance times the larger bounding radius of the two bodies: a
+    /// contact landing or resting there is switched off by a perturbation that raises its
+    /// predicted gap past the threshold (1e-9 m by default: any finite difference of its normal
+    /// position or velocity). Pieces `Active` (perturbations that lower the predicted gap: the
+    /// contact held) and `Inactive` (that raise it). The derivative is taken under the step's own
+    /// activation, so the piece is the side the contact was found on. A contact that landed with an
+    /// overlap keeps it (without drift correction) and is not at this switch.
+    Activation,
+  };
+  enum class Piece : unsigned char { Slip, Stick, Separate, Touch, Active, Inactive };
+  int step = 0;
+  /// Its index in the step's `StepReport::contacts`; −1 for an inactive contact at the threshold.
+  int contact = -1;
+  int body_a = 0;  ///< as in `Contact`
+  int body_b = 0;
+  Kind kind = Kind::StickSlip;
+  /// The piece whose derivative the step's derivative is: for `StickSlip` and `ZeroNormalImpulse`
+  /// the element `SensitivityOptions::degenerate` chose (`Bound`: slip, separate; `Free`: stick,
+  /// touch), for `Activation` the side the contact was on.
+  Piece piece = Piece::Slip;
+};
+
+/// "stick-slip", "zero-normal-impulse", "activation".
+[[nodiscard]] const char* to_string(ContactSwitch::Kind kind);
+/// "slip", "stick", "separate", "touch", "active", "inactive".
+[[nodiscard]] const char* to_string(ContactSwitch::Piece piece);
 
 /// The gradient of a loss L(states after each step) with respect to the run's inputs.
 struct RolloutGradient {
   Eigen::VectorXd q;      ///< initial positions and angles, 3 per body
   Eigen::VectorXd v;      ///< initial velocities, 3 per body
   Eigen::VectorXd force;  ///< a constant applied generalized force over the whole run, 3 per body
+  /// Each step's applied force: row k on step k's (fx, fy, torque) of every body (steps × 3·bodies);
+  /// `force` is the sum of the rows. A fixed body's entries are 0.
+  Eigen::MatrixXd forces;
   Eigen::VectorXd mass;   ///< the diagonal of M, 3 per body
   /// The scene's μ and e (`MoreauJeanOptions::friction`, `restitution`), through every contact
   /// whose coefficient they set by the combination rules of body.hpp.
@@ -134,11 +195,46 @@ struct RolloutGradient {
   double restitution = 0;
   /// False when some step's geometric derivative came from differences (`StepSensitivity`).
   bool geometry_exact = true;
+  /// The contacts at a switch, in step order; empty where every step is smooth under its activation.
+  std::vector<ContactSwitch> switches;
 };
 
-/// The adjoint of a recorded run: `state_gradients[k]` is ∂L/∂(state after step k) (size the run's
-/// steps, or shorter: missing and empty entries are zero). Builds one `StepSensitivity` a step, from
-/// the last backwards. Throws as `StepSensitivity` does.
+/// The derivatives of a recorded run: one `StepSensitivity` a step, built once, and the contacts
+/// at a switch. Memory O(steps · (contacts² + bodies)).
+class RolloutSensitivity {
+ public:
+  /// Builds each step's derivative (from the first step on), calling `after_step` after each.
+  /// Throws `InvalidProblem` for a run whose states and reports do not match, and as
+  /// `StepSensitivity` does (naming the step).
+  RolloutSensitivity(const Rollout& run, const MoreauJeanOptions& options, const SensitivityOptions& sensitivity = {},
+                     const StepHook& after_step = {});
+
+  /// The adjoint of the run: `state_gradients[k]` is ∂L/∂(state after step k) (size the run's
+  /// steps, or shorter: missing and empty entries are zero). Throws `InvalidProblem` for more
+  /// entries than steps, a wrongly sized or non-finite one, or where a step's impulses are not
+  /// locally unique (`StepSensitivity::differentiable`).
+  [[nodiscard]] RolloutGradient vjp(const std::vector<StepState>& state_gradients) const;
+
+  [[nodiscard]] std::size_t steps() const { return steps_.size(); }
+  [[nodiscard]] const StepSensitivity& step(std::size_t k) const { return steps_.at(k).derivative; }
+  /// The contacts at a switch, in step order (also in every `RolloutGradient`).
+  [[nodiscard]] const std::vector<ContactSwitch>& switches() const { return switches_; }
+  [[nodiscard]] bool geometry_exact() const { return geometry_exact_; }
+
+ private:
+  struct Step {
+    StepSensitivity derivative;
+    /// d μ_c / d(the scene's μ) and d e_c / d(the scene's e) of each active contact.
+    Eigen::VectorXd friction_slope, restitution_slope;
+  };
+  std::vector<Step> steps_;
+  std::vector<ContactSwitch> switches_;
+  Eigen::Index dofs_ = 0;
+  bool geometry_exact_ = true;
+};
+
+/// The adjoint of a recorded run: `RolloutSensitivity(run, options, sensitivity).vjp(state_gradients)`.
+/// Throws as those do.
 [[nodiscard]] RolloutGradient rollout_gradient(const Rollout& run, const MoreauJeanOptions& options,
                                                const std::vector<StepState>& state_gradients,
                                                const SensitivityOptions& sensitivity = {});
