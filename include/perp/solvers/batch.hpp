@@ -31,7 +31,10 @@ struct BatchResult {
 /// solves share the load. The solves are independent (no state is shared between them) and the
 /// results come back in input order, one per problem: a problem whose solve throws (bad input, out
 /// of memory; invalid `options` make every item fail alike) gets its `error` set and the others are
-/// solved all the same. Nothing is thrown but `std::system_error` when a thread cannot be started.
+/// solved all the same. `options.interrupt` is also polled between problems: once it answers true,
+/// every problem not yet started gets status `interrupted` (its message says it was not solved), and
+/// those running end as their solve's poll sees it. `options.time_limit` applies to each problem.
+/// Nothing is thrown but `std::system_error` when a thread cannot be started.
 [[nodiscard]] std::vector<BatchResult> solve_many(std::span<const Lcp> problems, Method method = Method::Auto,
                                                   const SolveOptions& options = {}, unsigned threads = 0);
 

@@ -6,6 +6,7 @@
 #include <new>
 #include <thread>
 
+#include "entry/stop.hpp"
 #include "perp/solvers/solve.hpp"
 
 namespace perp {
@@ -19,9 +20,22 @@ std::vector<BatchResult> solve_many(std::span<const Lcp> problems, Method method
   std::atomic<std::size_t> next{0};
   // Each worker takes the next index until none is left; results land in their own slots, so no
   // lock is needed and the order is the input's.
+  // The interrupt hook is polled between problems too (at most every kInterruptPollMs, as in a
+  // solve): a batch of many small problems, none of which polls it long enough to see it, still
+  // ends. Each problem keeps its own time limit.
+  SolveOptions between;
+  between.interrupt = options.interrupt;
   const auto work = [&]() noexcept {
+    const detail::StopScope scope(between);
     for (std::size_t i = next++; i < problems.size(); i = next++) {
       BatchResult& item = out[i];
+      if (detail::stop_requested()) {
+        item.result = Result{};
+        item.result.method = method;
+        item.result.status = Status::Interrupted;
+        item.result.message = "not solved: the batch was interrupted before this problem";
+        continue;
+      }
       try {
         item.result = solve(problems[i], method, options);
       } catch (const std::bad_alloc&) {

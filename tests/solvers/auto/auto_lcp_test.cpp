@@ -772,6 +772,37 @@ TEST(SolveMany, InputOrderSameAsSingleSolvesAndOneFailureDoesNotStopTheRest) {
   EXPECT_TRUE(solve_many(std::vector<Lcp>{}).empty());
 }
 
+TEST(SolveMany, AnInterruptBetweenProblemsLeavesTheRestUnsolvedAndSaysSo) {
+  // 2 000 small problems, each far shorter than the hook's polling period: the hook answers true
+  // from its first call on, so at most the problems already running finish, and every other one is
+  // `interrupted` with z empty. With a hook that never fires, every problem is solved.
+  std::vector<Lcp> problems;
+  for (unsigned k = 0; k < 2000; ++k) problems.push_back(spd(8, 500 + k));
+  for (const unsigned threads : {1u, 2u}) {
+    SolveOptions options;
+    options.interrupt = [] { return true; };
+    const std::vector<BatchResult> results = solve_many(problems, Method::Lemke, options, threads);
+    ASSERT_EQ(results.size(), problems.size());
+    std::size_t interrupted = 0;
+    for (const BatchResult& item : results) {
+      EXPECT_TRUE(item.ok()) << item.error;
+      if (item.result.status == Status::Interrupted) {
+        ++interrupted;
+        if (item.result.z.size() == 0) {
+          EXPECT_THAT(item.result.message, HasSubstr("batch was interrupted"));
+        }
+      } else {
+        EXPECT_TRUE(item.result.solved());
+      }
+    }
+    EXPECT_GE(interrupted, problems.size() - threads) << "threads " << threads;
+    options.interrupt = [] { return false; };
+    for (const BatchResult& item : solve_many(problems, Method::Lemke, options, threads)) {
+      EXPECT_TRUE(item.result.solved());
+    }
+  }
+}
+
 TEST(SolveMany, InvalidOptionsFailEveryItemWithoutThrowing) {
   std::vector<Lcp> problems{spd(5, 1), spd(5, 2)};
   SolveOptions options;
