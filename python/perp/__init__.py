@@ -41,7 +41,7 @@ __all__ = [
     "write_json",
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation", "read_simulation",
     "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "StepReport", "painleve_world",
-    "Simulation3", "World3", "Step3Report",
+    "Simulation3", "World3", "Step3Report", "VecWorld", "VecEnv",
     "LcpDerivatives", "BoxLcpDerivatives", "MlcpDerivatives", "QpDerivatives", "FrictionContactDerivatives",
     "StepDerivatives",
     "METHODS", "LCP_METHODS", "BOX_LCP_METHODS", "MLCP_METHODS", "FRICTION_CONTACT_METHODS", "DENSE_LIMIT",
@@ -1066,3 +1066,4 @@ def __getattr__(name: str):
 # fclib files (HDF5): GlobalFrictionContact, read_fclib, write (perp/fclib.py).
 from .fclib import GlobalFrictionContact, GlobalFrictionContactResult, _is_fclib, read_fclib, write  # noqa: E402
 from .simulation_files import read_simulation  # noqa: E402
+from .vec import VecEnv, VecWorld  # noqa: E402
