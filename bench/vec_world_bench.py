@@ -7,7 +7,7 @@ Two 10-disk scenes (r = 0.1 m, 1-1.45 kg, h = 0.01 s, μ = 0.4, e = 0.1, the def
 "pile", the disks in two rows dropped onto the ground (about 15 active contacts a world once they
 land), and "free", the same disks spread out with no ground (no contact: what a step costs around
 its solve). Every world is pushed by random forces (±5 N, ±5 N·m) each step, the same for every
-variant. Printed per scene: world-steps per second of VecWorld on 1 and 2 threads (the median of
+variant. Printed per scene: world-steps per second of VecWorld on 1 and 2 threads (the best of
 --repeats runs, alternating), of a Python loop of perp.moreau_jean_step over single worlds (the same
 scene and forces, each world's forces set through Body.force/torque and set_body), their ratios
 within this run, and the load average; then the peak memory (VmHWM) of a fresh process per N (pile
