@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
 #include <exception>
 #include <new>
 #include <thread>
@@ -32,6 +35,77 @@ std::string non_finite_state(const World& world) {
 
 }  // namespace
 
+/// threads − 1 workers kept for the VecWorld's life, so that a step does not start threads (a step
+/// of 1 000 worlds in free flight takes ~1 ms, where starting and ending a thread costs ~0.1 ms and
+/// the new thread's first allocations more). `run(task)` calls task(t) on worker t (1 … threads − 1)
+/// and task(0) on the calling thread, and returns when all have returned.
+class VecWorld::Pool {
+ public:
+  explicit Pool(unsigned threads) {
+    workers_.reserve(threads - 1);
+    try {
+      for (unsigned t = 1; t < threads; ++t) workers_.emplace_back([this, t] { serve(t); });
+    } catch (...) {
+      stop();  // std::system_error: the workers already started end before it propagates
+      throw;
+    }
+  }
+  ~Pool() { stop(); }
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  void run(const std::function<void(unsigned)>& task) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      task_ = &task;
+      pending_ = workers_.size();
+      ++round_;
+    }
+    start_.notify_all();
+    task(0);
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    task_ = nullptr;
+  }
+
+ private:
+  void stop() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+    }
+    start_.notify_all();
+    for (std::thread& worker : workers_) worker.join();
+  }
+
+  void serve(unsigned index) {
+    std::uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      start_.wait(lock, [&] { return quit_ || round_ != seen; });
+      if (quit_) return;
+      seen = round_;
+      const std::function<void(unsigned)>* task = task_;
+      lock.unlock();
+      (*task)(index);  // noexcept: a world's failure is caught inside
+      lock.lock();
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable start_, done_;
+  const std::function<void(unsigned)>* task_ = nullptr;
+  std::uint64_t round_ = 0;
+  std::size_t pending_ = 0;
+  bool quit_ = false;
+  std::vector<std::thread> workers_;
+};
+
+VecWorld::~VecWorld() = default;
+VecWorld::VecWorld(VecWorld&&) noexcept = default;
+VecWorld& VecWorld::operator=(VecWorld&&) noexcept = default;
+
 VecWorld::VecWorld(Scene scene, std::size_t worlds, unsigned threads) : scene_(std::move(scene)) {
   if (worlds == 0) throw InvalidProblem("worlds: expected >= 1, got 0");
   scene_.validate();
@@ -51,6 +125,7 @@ VecWorld::VecWorld(Scene scene, std::size_t worlds, unsigned threads) : scene_(s
   fallback_.assign(worlds, std::string());
   messages_.assign(worlds, std::string());
   for (std::size_t i = 0; i < worlds; ++i) mirror_state(i);
+  pool_ = std::make_unique<Pool>(threads_);
 }
 
 void VecWorld::mirror_state(std::size_t i) {
@@ -158,15 +233,17 @@ bool VecWorld::step(std::span<const double> forces, const std::function<bool()>&
       }
     }
   }
-  std::atomic<std::size_t> next{0};
   std::atomic<bool> stop{false};
-  // Each thread takes the next world until none is left; a world's results land in its own slots,
-  // so no lock is needed. Only the calling thread (`poll`) asks `interrupt`.
-  const auto work = [&](bool poll) noexcept {
+  // Thread t steps the worlds [t N / T, (t + 1) N / T), the same at every step, so that a world's
+  // memory stays with one thread (its cache, its malloc arena: handing worlds out in turn moved them
+  // between threads and cost 30 % more CPU a world-step in free flight). A world's results land in
+  // its own slots, so no lock is needed. Only the calling thread (t = 0) asks `interrupt`.
+  const auto work = [&](unsigned t, bool poll) noexcept {
     using Clock = std::chrono::steady_clock;
     constexpr auto kPollPeriod = std::chrono::milliseconds(50);
     auto polled = Clock::now() - kPollPeriod;  // asked before the first world
-    for (std::size_t i = next++; i < size(); i = next++) {
+    const std::size_t first = size() * t / threads_, last = size() * (t + 1) / threads_;
+    for (std::size_t i = first; i < last; ++i) {
       if (stop.load(std::memory_order_relaxed)) return;
       if (poll && Clock::now() - polled >= kPollPeriod) {
         polled = Clock::now();
@@ -184,11 +261,8 @@ bool VecWorld::step(std::span<const double> forces, const std::function<bool()>&
       if (failed_[i] == 0) step_world(i, forces);
     }
   };
-  std::vector<std::thread> pool;
-  pool.reserve(threads_ - 1);
-  for (unsigned t = 1; t < threads_; ++t) pool.emplace_back(work, false);
-  work(static_cast<bool>(interrupt));
-  for (std::thread& thread : pool) thread.join();
+  const bool poll = static_cast<bool>(interrupt);
+  pool_->run([&](unsigned t) { work(t, t == 0 && poll); });
   return !stop;
 }
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,6 +28,11 @@ class VecWorld {
   /// than `worlds`; the calling thread is one of them). `worlds` >= 1. `scene.duration` is not
   /// used: a copy steps as long as it is asked to.
   VecWorld(Scene scene, std::size_t worlds, unsigned threads = 0);
+  ~VecWorld();
+  VecWorld(VecWorld&&) noexcept;
+  VecWorld& operator=(VecWorld&&) noexcept;
+  VecWorld(const VecWorld&) = delete;
+  VecWorld& operator=(const VecWorld&) = delete;
 
   /// Advances every world that has not failed by one step. `forces` is empty (no action) or holds
   /// worlds × bodies × 3 numbers (fx, fy, torque per body, row-major: world, body, component),
@@ -53,7 +59,9 @@ class VecWorld {
 
   [[nodiscard]] std::size_t size() const { return worlds_.size(); }
   [[nodiscard]] std::size_t bodies() const { return scene_.world.bodies.size(); }
-  /// The threads a step runs on (the constructor's, resolved and capped).
+  /// The threads a step runs on (the constructor's, resolved and capped): the calling thread and
+  /// threads() − 1 workers started with the VecWorld, which wait (blocked, not spinning) between
+  /// steps and end with it.
   [[nodiscard]] unsigned threads() const { return threads_; }
   [[nodiscard]] const Scene& scene() const { return scene_; }
   /// World i as it is now (its bodies' applied forces are those of its last step).
@@ -92,8 +100,11 @@ class VecWorld {
   void clear_report(std::size_t i);
   void mirror_state(std::size_t i);
 
+  class Pool;
+
   Scene scene_;
   unsigned threads_ = 1;
+  std::unique_ptr<Pool> pool_;
   std::vector<World> worlds_;
   std::vector<double> positions_, velocities_;
   std::vector<std::uint8_t> solved_, failed_;
