@@ -60,8 +60,8 @@ class VecWorld::Pool {
       task_ = &task;
       pending_ = workers_.size();
       ++round_;
+      start_.notify_all();
     }
-    start_.notify_all();
     task(0);
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [this] { return pending_ == 0; });
@@ -73,8 +73,8 @@ class VecWorld::Pool {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       quit_ = true;
+      start_.notify_all();
     }
-    start_.notify_all();
     for (std::thread& worker : workers_) worker.join();
   }
 
