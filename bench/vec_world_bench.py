@@ -3,18 +3,19 @@
     PYTHONPATH=build/python /usr/bin/python3 bench/vec_world_bench.py [--worlds 1000] [--steps 100]
         [--loop-worlds 100] [--repeats 3] [--memory 250,500,1000]
 
-Two 10-disk scenes (r = 0.1 m, 1-1.45 kg, h = 0.01 s, μ = 0.4, e = 0.1, the default Coulomb step):
-"pile", the disks in two rows dropped onto the ground (about 15 active contacts a world once they
-land), and "free", the same disks spread out with no ground (no contact: what a step costs around
-its solve). Every world is pushed by random forces (±5 N, ±5 N·m) each step, the same for every
-variant. Printed per scene: world-steps per second of VecWorld on 1 and 2 threads (the best of
---repeats runs, alternating), of a Python loop of perp.moreau_jean_step over single worlds (the same
-scene and forces, each world's forces set through Body.force/torque and set_body), their ratios
-within this run, the load average, and the CPU time over the wall time of the 2-thread run (below
-2: the machine's other work took a core from it); then the peak memory (VmHWM) of a fresh process per N (pile
-scene, 2 threads, 20 steps) over the same process after its import of perp, so that "linear in N"
-reads off the column KiB per world. Each variant's final state is checked equal, bit for bit, to
-the others'.
+Three 10-disk scenes (r = 0.1 m, 1-1.45 kg, h = 0.01 s, μ = 0.4, e = 0.1, the default Coulomb
+step): "pile", the disks in two rows dropped onto the ground (about 12-15 active contacts a world
+once they land); "free", the same disks spread out with no ground (no contact: what a step costs
+around its solve); "pile-1e-6", the pile with each step's solve tolerance 1e-6 (scene key
+"tolerance") instead of the default 1e-10. Every world is pushed by random forces (±5 N, ±5 N·m)
+each step, the same for every variant. Printed per scene: world-steps per second of VecWorld on 1
+and 2 threads (the best of --repeats runs, alternating), of a Python loop of perp.moreau_jean_step
+over single worlds (the same scene and forces, each world's forces set through Body.force/torque
+and set_body; the best of --repeats), their ratios within this run, the load average, and the CPU
+time over the wall time of the best 2-thread run (below 2: the machine's other work took a core
+from it); then the peak memory (VmHWM) of a fresh process per N (pile scene, 2 threads, 20 steps)
+over the same process after its import of perp, so that "linear in N" reads off the slope in KiB
+per world. Each variant's final state is checked equal, bit for bit, to the others'.
 """
 
 import argparse
@@ -34,13 +35,15 @@ def scene(kind="pile", disks=10):
     bodies = []
     for k in range(disks):
         row, col = divmod(k, 5)
-        spread = 1.0 if kind == "pile" else 10.0
+        spread = 10.0 if kind == "free" else 1.0
         bodies.append({"name": f"d{k}", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0 + 0.05 * k,
                        "position": [spread * (0.21 * col + 0.1 * row), spread * (0.12 + 0.22 * row)]})
     s = {"gravity": [0, -9.81], "timestep": TIMESTEP, "duration": 1.0, "restitution": 0.1, "friction": 0.4,
          "bodies": bodies}
-    if kind == "pile":
+    if kind != "free":
         s["ground"] = {"height": 0.0}
+    if kind == "pile-1e-6":
+        s["tolerance"] = 1e-6
     return s
 
 
@@ -59,6 +62,7 @@ def time_vec(kind, n, steps, threads, forces):
 
 def time_loop(kind, n, steps, forces):
     s = scene(kind)
+    tol = s.get("tolerance", 1e-10)
     worlds = []
     for _ in range(n):
         worlds.append(perp.World([perp.Body(b["name"], perp.Disk(0.1), b["mass"], position=b["position"])
@@ -72,7 +76,7 @@ def time_loop(kind, n, steps, forces):
                 body.force = f[b, :2]
                 body.torque = f[b, 2]
                 w.set_body(b, body)
-            perp.moreau_jean_step(w, timestep=TIMESTEP, friction=0.4, restitution=0.1)
+            perp.moreau_jean_step(w, timestep=TIMESTEP, friction=0.4, restitution=0.1, tol=tol)
     seconds = time.perf_counter() - start
     return n * steps / seconds, worlds
 
@@ -141,7 +145,7 @@ def main():
         memory_child(args.memory_child, args.steps)
         return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} cores")
-    for kind in ("pile", "free"):
+    for kind in ("pile", "free", "pile-1e-6"):
         compare(kind, args.worlds, args.steps, args.loop_worlds, args.repeats)
     rows = []
     for count in [int(x) for x in args.memory.split(",") if x]:
