@@ -123,10 +123,13 @@ def compare(kind, n, steps, loop_worlds, repeats):
         assert np.array_equal(worlds[i].state[:, :3], vec.positions[i]), "the loop must agree bit for bit"
     print(f"\n{kind}: {n} worlds x 10 disks, {steps} steps; last step: {contacts / n:.1f} active contacts a world, "
           f"{int(vec.solved.sum())}/{n} solved, worst criterion {vec.criterion.max():.2e}")
-    print(f"{'variant':30s} {'world-steps/s':>14s} {'us/world-step':>14s} {'steps/s':>10s}")
-    for name, rate in (("VecWorld, 1 thread", one), ("VecWorld, 2 threads", two),
-                       (f"Python loop ({m} worlds)", loop)):
-        print(f"{name:30s} {rate:14.0f} {1e6 / rate:14.2f} {rate / n:10.2f}")
+    print(f"{'variant':30s} {'world-steps/s':>14s} {'us/world-step':>14s} {'CPU us/world-step':>18s} {'steps/s':>10s}")
+    cpu_one = busy[1][rates[1].index(one)] * 1e6 / one
+    cpu_two = busy[2][rates[2].index(two)] * 1e6 / two
+    for name, rate, cpu in (("VecWorld, 1 thread", one, f"{cpu_one:18.2f}"),
+                            ("VecWorld, 2 threads", two, f"{cpu_two:18.2f}"),
+                            (f"Python loop ({m} worlds)", loop, f"{'':18s}")):
+        print(f"{name:30s} {rate:14.0f} {1e6 / rate:14.2f} {cpu} {rate / n:10.2f}")
     print(f"2 threads / 1 thread: {two / one:.2f}x (runs: {', '.join(f'{b / a:.2f}' for a, b in zip(rates[1], rates[2]))}); "
           f"2 threads / Python loop: {two / loop:.1f}x; 1 thread / Python loop: {one / loop:.1f}x; "
           f"CPU time / wall time of the best 2-thread run: {cores:.2f}")
