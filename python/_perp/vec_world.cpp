@@ -1,4 +1,6 @@
 // perp._perp: VecWorld, many copies of a planar scene stepped together without the GIL (perp.VecWorld).
+#include "perp/contact/vec_world.hpp"
+
 #include <pybind11/stl.h>
 
 #include <cstdint>
@@ -8,13 +10,24 @@
 #include <vector>
 
 #include "common.hpp"
-#include "perp/contact/vec_world.hpp"
 
 namespace perp::python {
 
 namespace {
 
 using contact::VecWorld;
+
+/// The bound type: a VecWorld and whether a step runs on it now. The step runs without the GIL, so
+/// another Python thread could otherwise read or reset the worlds while they are being stepped.
+struct PyVecWorld : VecWorld {
+  using VecWorld::VecWorld;
+  bool stepping = false;  // read and written with the GIL held
+};
+
+const VecWorld& idle(const PyVecWorld& v) {
+  if (v.stepping) throw py::value_error("VecWorld: another thread is stepping it; wait for its step to return");
+  return v;
+}
 
 /// A C-ordered float64 array (a copy only when the input is not one already).
 using CArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
@@ -44,7 +57,8 @@ std::string vec_shape_text(const py::array& a) {
 
 /// Steps `vec` once without the GIL; Ctrl-C (seen between worlds by the calling thread) raises
 /// KeyboardInterrupt after the worlds already started have finished their step.
-void vec_step(VecWorld& vec, const py::object& forces_in) {
+void vec_step(PyVecWorld& vec, const py::object& forces_in) {
+  (void)idle(vec);
   CArray forces;
   const auto n = static_cast<py::ssize_t>(vec.size());
   const auto nb = static_cast<py::ssize_t>(vec.bodies());
@@ -64,17 +78,23 @@ void vec_step(VecWorld& vec, const py::object& forces_in) {
       forces_in.is_none() ? std::span<const double>() : std::span<const double>(forces.data(), forces.size());
   const std::function<bool()> hook = signal_hook();
   bool complete = true;
-  {
+  vec.stepping = true;
+  try {
     const py::gil_scoped_release release;
     complete = vec.step(span, hook);
+  } catch (...) {
+    vec.stepping = false;  // (step throws only before any world steps: bad forces)
+    throw;
   }
+  vec.stepping = false;
   if (!complete) {
     raise_pending();  // the KeyboardInterrupt that stopped the step
     throw std::runtime_error("VecWorld.step: interrupted");
   }
 }
 
-void vec_reset(VecWorld& vec, const py::object& mask_in) {
+void vec_reset(PyVecWorld& vec, const py::object& mask_in) {
+  (void)idle(vec);
   if (mask_in.is_none()) {
     vec.reset();
     return;
@@ -100,75 +120,101 @@ void bind_vec_world(py::module_& m);
 
 void bind_vec_world(py::module_& m) {
   using py::arg;
-  py::class_<VecWorld>(m, "VecWorld", "N copies of a planar scene stepped together on a thread pool (perp.VecWorld).")
+  py::class_<PyVecWorld>(m, "VecWorld", "N copies of a planar scene stepped together on a thread pool (perp.VecWorld).")
       .def(py::init([](const std::string& text, const std::string& source, std::size_t n, unsigned threads) {
-             return std::make_unique<VecWorld>(parse_scene_json(text, source), n, threads);
+             return std::make_unique<PyVecWorld>(parse_scene_json(text, source), n, threads);
            }),
            arg("text"), arg("source"), arg("n"), arg("threads"))
       .def_static(
           "from_file",
           [](const std::string& path, std::size_t n, unsigned threads) {
-            return std::make_unique<VecWorld>(read_scene_file(path), n, threads);
+            return std::make_unique<PyVecWorld>(read_scene_file(path), n, threads);
           },
           arg("path"), arg("n"), arg("threads"))
       .def("step", &vec_step, arg("forces"))
       .def("reset", &vec_reset, arg("mask"))
-      .def_property_readonly("n", &VecWorld::size)
-      .def_property_readonly("threads", &VecWorld::threads)
-      .def_property_readonly("timestep", [](const VecWorld& v) { return v.scene().options.timestep; })
+      .def_property_readonly("n", [](const PyVecWorld& v) { return v.size(); })
+      .def_property_readonly("threads", [](const PyVecWorld& v) { return v.threads(); })
+      .def_property_readonly("timestep",
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
+                               return v.scene().options.timestep;
+                             })
       .def_property_readonly("body_names",
-                             [](const VecWorld& v) {
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
                                std::vector<std::string> names;
                                for (const contact::Body& b : v.scene().world.bodies) names.push_back(b.name);
                                return names;
                              })
       .def_property_readonly("positions",
-                             [](const VecWorld& v) {
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
                                return vec_copy(v.positions(), {static_cast<py::ssize_t>(v.size()),
-                                                              static_cast<py::ssize_t>(v.bodies()), 3});
-                             })
-      .def_property_readonly("velocities",
-                             [](const VecWorld& v) {
-                               return vec_copy(v.velocities(), {static_cast<py::ssize_t>(v.size()),
                                                                static_cast<py::ssize_t>(v.bodies()), 3});
                              })
-      .def_property_readonly("solved", [](const VecWorld& v) { return vec_bools(v.solved()); })
-      .def_property_readonly("failed", [](const VecWorld& v) { return vec_bools(v.failed()); })
+      .def_property_readonly("velocities",
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
+                               return vec_copy(v.velocities(), {static_cast<py::ssize_t>(v.size()),
+                                                                static_cast<py::ssize_t>(v.bodies()), 3});
+                             })
+      .def_property_readonly("solved",
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
+                               return vec_bools(v.solved());
+                             })
+      .def_property_readonly("failed",
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
+                               return vec_bools(v.failed());
+                             })
       .def_property_readonly("criterion",
-                             [](const VecWorld& v) {
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
                                return vec_copy(v.criterion(), {static_cast<py::ssize_t>(v.size())});
                              })
       .def_property_readonly("contacts",
-                             [](const VecWorld& v) {
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
                                return vec_copy(v.contacts(), {static_cast<py::ssize_t>(v.size())});
                              })
       .def_property_readonly("body_contacts",
-                             [](const VecWorld& v) {
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
                                return vec_copy(v.body_contacts(), {static_cast<py::ssize_t>(v.size()),
-                                                                  static_cast<py::ssize_t>(v.bodies())});
+                                                                   static_cast<py::ssize_t>(v.bodies())});
                              })
       .def_property_readonly("steps",
-                             [](const VecWorld& v) { return vec_copy(v.steps(), {static_cast<py::ssize_t>(v.size())}); })
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
+                               return vec_copy(v.steps(), {static_cast<py::ssize_t>(v.size())});
+                             })
       .def_property_readonly("status",
-                             [](const VecWorld& v) {
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
                                py::list out;
                                for (Status s : v.status()) out.append(status_object(s));
                                return out;
                              })
       .def_property_readonly("fallback",
-                             [](const VecWorld& v) {
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
                                py::list out;
                                for (std::size_t i = 0; i < v.size(); ++i) out.append(v.fallback(i));
                                return out;
                              })
       .def_property_readonly("messages",
-                             [](const VecWorld& v) {
+                             [](const PyVecWorld& pv) {
+                               const VecWorld& v = idle(pv);
                                py::list out;
                                for (std::size_t i = 0; i < v.size(); ++i) out.append(v.message(i));
                                return out;
                              })
       .def(
-          "world", [](const VecWorld& v, std::size_t i) {
+          "world",
+          [](const PyVecWorld& pv, std::size_t i) {
+            const VecWorld& v = idle(pv);
             if (i >= v.size()) {
               throw py::index_error("world: index " + std::to_string(i) + " out of range for " +
                                     std::to_string(v.size()) + " worlds");

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdint>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
-#include <mutex>
+#include <cstdint>
 #include <exception>
+#include <mutex>
 #include <new>
 #include <thread>
 
@@ -23,8 +23,8 @@ constexpr const char* kComponent[3] = {"fx", "fy", "torque"};
 /// The first non-finite coordinate of a body's state, as "body 'NAME' x = nan"; "" when all are finite.
 std::string non_finite_state(const World& world) {
   for (const Body& b : world.bodies) {
-    const double values[6] = {b.position.x(), b.position.y(), b.angle, b.velocity.x(), b.velocity.y(),
-                              b.angular_velocity};
+    const double values[6] = {b.position.x(), b.position.y(), b.angle,
+                              b.velocity.x(), b.velocity.y(), b.angular_velocity};
     constexpr const char* names[6] = {"x", "y", "angle", "vx", "vy", "omega"};
     for (int k = 0; k < 6; ++k) {
       if (!std::isfinite(values[k])) return "body '" + b.name + "' " + names[k] + " = " + number_text(values[k]);
@@ -226,10 +226,9 @@ bool VecWorld::step(std::span<const double> forces, const std::function<bool()>&
     for (std::size_t k = 0; k < forces.size(); ++k) {
       if (!std::isfinite(forces[k])) {
         const std::size_t i = k / (nb * 3), b = (k / 3) % nb;
-        throw InvalidProblem("forces[" + std::to_string(i) + ", " + std::to_string(b) + ", " +
-                             std::to_string(k % 3) + "] (world " + std::to_string(i) + ", body '" +
-                             scene_.world.bodies[b].name + "', " + kComponent[k % 3] +
-                             ") is " + number_text(forces[k]) + "; expected a finite number");
+        throw InvalidProblem("forces[" + std::to_string(i) + ", " + std::to_string(b) + ", " + std::to_string(k % 3) +
+                             "] (world " + std::to_string(i) + ", body '" + scene_.world.bodies[b].name + "', " +
+                             kComponent[k % 3] + ") is " + number_text(forces[k]) + "; expected a finite number");
       }
     }
   }

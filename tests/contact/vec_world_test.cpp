@@ -1,5 +1,7 @@
 // VecWorld: each copy bit-identical to the scene stepped alone by moreau_jean_step, whatever the
 // thread count; reset by mask; a failed copy flagged while the others go on; bad input refused by name.
+#include "perp/contact/vec_world.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +11,6 @@
 #include <vector>
 
 #include "perp/contact/moreau_jean.hpp"
-#include "perp/contact/vec_world.hpp"
 #include "perp/core/error.hpp"
 #include "test_worlds.hpp"
 
@@ -156,7 +157,9 @@ TEST(VecWorld, ResetRestoresTheInitialStateOfTheMaskedWorldsOnly) {
   for (std::size_t j = 0; j < row; ++j) EXPECT_EQ(vec.positions()[row + j], fresh.positions()[j]);
   vec.reset();
   for (std::size_t j = 0; j < q0.size(); ++j) EXPECT_EQ(vec.positions()[j], q0[j]);
-  EXPECT_NE(refusal([&] { vec.reset(std::vector<std::uint8_t>{1, 0}); }).find("mask: expected 3 entries"),
+  EXPECT_NE(refusal([&] {
+              vec.reset(std::vector<std::uint8_t>{1, 0});
+            }).find("mask: expected 3 entries"),
             std::string::npos);
 }
 
