@@ -192,3 +192,50 @@ def test_vec_env_reset_step_reward_done_and_autoreset():
     assert np.array_equal(obs[0], env.reset()[0])
     assert info["final_observation"][0, 0, 0] > 0.05
     assert set(info) >= {"solved", "criterion", "contacts", "failed", "messages", "steps"}
+
+
+INTERRUPTED_STEP = """
+import sys
+import perp
+# Disks resting on the ground (contacts from the first step), each step's solve asked for a
+# tolerance no step meets by nsgs alone: every world's step runs nsgs to its sweep limit.
+bodies = [{"name": f"d{k}", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0, "position": [0.2 * k, 0.1]}
+          for k in range(10)]
+scene = {"gravity": [0, -9.81], "timestep": 0.01, "duration": 1.0, "restitution": 0.0, "friction": 0.4,
+         "ground": {"height": 0.0}, "bodies": bodies, "tolerance": 1e-300, "solver": "nsgs"}
+vec = perp.VecWorld(scene, int(sys.argv[1]), threads=2)
+print("go", flush=True)
+try:
+    vec.step()
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    steps = vec.steps
+    print("interrupted", int(steps.sum()), int(steps.max()), flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_step_between_worlds():
+    import signal
+    import subprocess
+    import sys
+    import time
+    n = 5000  # about 4 ms a world: 20 s if the signal were not seen
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED_STEP, str(n)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "go"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    words = out.split()
+    assert words and words[0] == "interrupted", (out, err)
+    stepped, most = int(words[1]), int(words[2])
+    # Some worlds stepped, not all; none twice; and the step ended soon after the signal.
+    assert 0 < stepped < n and most == 1
+    assert waited < 2.0, f"KeyboardInterrupt took {waited:.2f} s to end the step"
