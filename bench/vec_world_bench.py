@@ -130,7 +130,8 @@ def compare(kind, n, steps, loop_worlds, repeats):
                             ("VecWorld, 2 threads", two, f"{cpu_two:18.2f}"),
                             (f"Python loop ({m} worlds)", loop, f"{'':18s}")):
         print(f"{name:30s} {rate:14.0f} {1e6 / rate:14.2f} {cpu} {rate / n:10.2f}")
-    print(f"2 threads / 1 thread: {two / one:.2f}x (runs: {', '.join(f'{b / a:.2f}' for a, b in zip(rates[1], rates[2]))}); "
+    runs = ", ".join(f"{b / a:.2f}" for a, b in zip(rates[1], rates[2]))
+    print(f"2 threads / 1 thread: {two / one:.2f}x (runs: {runs}); "
           f"2 threads / Python loop: {two / loop:.1f}x; 1 thread / Python loop: {one / loop:.1f}x; "
           f"CPU time / wall time of the best 2-thread run: {cores:.2f}")
 
@@ -156,7 +157,8 @@ def main():
                              check=True, capture_output=True, text=True).stdout.split()
         rows.append((count, int(out[0]), int(out[1])))
     if rows:
-        print(f"\n{'N':>6s} {'VmHWM after import (MiB)':>25s} {'peak (MiB)':>11s} {'added (MiB)':>12s} {'KiB/world':>10s}")
+        print(f"\n{'N':>6s} {'VmHWM after import (MiB)':>25s} {'peak (MiB)':>11s} {'added (MiB)':>12s} "
+              f"{'KiB/world':>10s}")
         for count, base, peak in rows:
             print(f"{count:6d} {base / 1024:25.1f} {peak / 1024:11.1f} {(peak - base) / 1024:12.2f} "
                   f"{(peak - base) / count:10.1f}")

@@ -117,7 +117,8 @@ def test_reset_restores_the_masked_worlds_only():
 
 def test_a_failed_world_is_flagged_and_the_others_go_on():
     scene = {"gravity": [0, -9.81], "timestep": TIMESTEP, "duration": 1.0, "restitution": 0.0,
-             "friction": 0.0, "ground": {"height": 0.0}, "bodies": [{"name": "light", "shape": {"type": "disk", "radius": 0.1}, "mass": 1e-3,
+             "friction": 0.0, "ground": {"height": 0.0},
+             "bodies": [{"name": "light", "shape": {"type": "disk", "radius": 0.1}, "mass": 1e-3,
                          "position": [0.0, 1.0]},
                         {"name": "heavy", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0,
                          "position": [1.0, 1.0]}]}

@@ -47,9 +47,10 @@ class VecWorld {
   /// `moreau_jean_step` does) and shows as `solved(i) == false`; it does not fail the world.
   ///
   /// `interrupt`, when set, is called by the calling thread before the first world it steps and
-  /// then between the worlds it steps, at most every 50 ms: once it returns true no further world starts its step, the
-  /// worlds already started finish theirs, and `step` returns false. The worlds that did step have their `steps` count
-  /// raised by one, the others are as they were. Returns true when every live world stepped.
+  /// then between the worlds it steps, at most every 50 ms: once it returns true no further world
+  /// starts its step, the worlds already started finish theirs, and `step` returns false. The
+  /// worlds that did step have their `steps` count raised by one; the others (state and report)
+  /// are as they were. Returns true when every live world stepped.
   bool step(std::span<const double> forces = {}, const std::function<bool()>& interrupt = {});
 
   /// Restores the scene's initial state — bodies, warm-start impulses, rest times, rods' sides —
