@@ -1,7 +1,7 @@
 """perp.VecWorld against one thread and against a Python loop of single-world steps (issue 39).
 
     PYTHONPATH=build/python /usr/bin/python3 bench/vec_world_bench.py [--worlds 1000] [--steps 100]
-        [--loop-worlds 100] [--repeats 3] [--memory 250,500,1000]
+        [--loop-worlds 100] [--repeats 3] [--memory 250,500,1000,2000,4000,8000]
 
 Three 10-disk scenes (r = 0.1 m, 1-1.45 kg, h = 0.01 s, μ = 0.4, e = 0.1, the default Coulomb
 step): "pile", the disks in two rows dropped onto the ground (about 12-15 active contacts a world
@@ -14,8 +14,8 @@ over single worlds (the same scene and forces, each world's forces set through B
 and set_body; the best of --repeats), their ratios within this run, the load average, and the CPU
 time over the wall time of the best 2-thread run (below 2: the machine's other work took a core
 from it); then the peak memory (VmHWM) of a fresh process per N (pile scene, 2 threads, 20 steps)
-over the same process after its import of perp, so that "linear in N" reads off the slope in KiB
-per world. Each variant's final state is checked equal, bit for bit, to the others'.
+over the same process after its import of perp, and the KiB each added world costs between rows
+("linear in N": a constant slope). Each variant's final state is checked equal, bit for bit, to the others'.
 """
 
 import argparse
@@ -142,7 +142,7 @@ def main():
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--loop-worlds", type=int, default=100, help="worlds in the Python loop (it is slow)")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--memory", default="250,500,1000")
+    parser.add_argument("--memory", default="250,500,1000,2000,4000,8000")
     parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_child:
@@ -162,10 +162,10 @@ def main():
         for count, base, peak in rows:
             print(f"{count:6d} {base / 1024:25.1f} {peak / 1024:11.1f} {(peak - base) / 1024:12.2f} "
                   f"{(peak - base) / count:10.1f}")
-        if len(rows) >= 2:
-            (n0, b0, p0), (n1, b1, p1) = rows[0], rows[-1]
-            slope = ((p1 - b1) - (p0 - b0)) / (n1 - n0)
-            print(f"slope {n0} -> {n1}: {slope:.2f} KiB per world; intercept {((p0 - b0) - slope * n0) / 1024:.2f} MiB")
+        slopes = [f"{n0} -> {n1}: {((p1 - b1) - (p0 - b0)) / (n1 - n0):.2f}"
+                  for (n0, b0, p0), (n1, b1, p1) in zip(rows, rows[1:])]
+        if slopes:
+            print(f"KiB per added world, {'; '.join(slopes)}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
