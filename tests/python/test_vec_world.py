@@ -62,6 +62,13 @@ def test_each_world_is_bit_identical_to_stepping_it_alone(threads):
             assert np.array_equal(q[i], state[:, :3]), (k, i)
             assert np.array_equal(v[i], state[:, 3:]), (k, i)
             assert vec.contacts[i] == len(report.contacts["gap"])
+            per_body = np.zeros(10, dtype=int)  # each contact counted on its bodies (-1: the ground)
+            for a, b in zip(report.contacts["body_a"], report.contacts["body_b"]):
+                per_body[a] += 1
+                if b >= 0:
+                    per_body[b] += 1
+            assert np.array_equal(vec.body_contacts[i], per_body), (k, i)
+            assert vec.status[i] == report.status and vec.fallback[i] == report.fallback
             assert vec.solved[i] == (report.status == perp.Status.SOLVED)
             assert vec.criterion[i] == (report.relative_residual if report.method else 0.0)
             touched += vec.contacts[i]
