@@ -31,6 +31,7 @@ from .contact3d import Simulation3, Step3Report, World3
 from ._perp import Body, Box, Disk, FrictionContactResult, InvalidProblem, MlcpResult, Plane, QpResult, Result, Rod, World
 from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivatives, MlcpDerivatives,
                     QpDerivatives, StepDerivatives)
+from .vec import VecEnv, VecWorld
 
 __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "GlobalFrictionContactResult",
@@ -1066,4 +1067,3 @@ def __getattr__(name: str):
 # fclib files (HDF5): GlobalFrictionContact, read_fclib, write (perp/fclib.py).
 from .fclib import GlobalFrictionContact, GlobalFrictionContactResult, _is_fclib, read_fclib, write  # noqa: E402
 from .simulation_files import read_simulation  # noqa: E402
-from .vec import VecEnv, VecWorld  # noqa: E402
