@@ -14,7 +14,8 @@
 
 namespace perp::python {
 
-namespace {
+// A namespace of its own: the unity build compiles this file with the module's others.
+namespace vec_world_binding {
 
 using contact::VecWorld;
 
@@ -115,11 +116,12 @@ void vec_reset(PyVecWorld& vec, const py::object& mask_in) {
   vec.reset(mask);
 }
 
-}  // namespace
+}  // namespace vec_world_binding
 
 void bind_vec_world(py::module_& m);
 
 void bind_vec_world(py::module_& m) {
+  using namespace vec_world_binding;
   using py::arg;
   py::class_<PyVecWorld>(m, "VecWorld", "N copies of a planar scene stepped together on a thread pool (perp.VecWorld).")
       .def(py::init([](const std::string& text, const std::string& source, std::size_t n, unsigned threads) {
