@@ -66,8 +66,8 @@ class VecWorld:
 
     def step(self, forces=None) -> None:
         """Advance every world that has not failed by one step. ``forces`` (n, bodies, 3): fx, fy
-        and torque per body, held over this step on top of the scene's own ``force``/``torque``
-        (None: none). A wrong shape or a non-finite entry raises InvalidProblem naming the world and
+        and torque per body, held over this step in place of the scene's own ``force``/``torque``
+        (None: the scene's own, zero unless it sets one). A wrong shape or a non-finite entry raises InvalidProblem naming the world and
         the body, before any world steps. A world whose step raises or overflows is flagged in
         ``failed`` (reason in ``messages``) and not stepped again until reset; the others go on.
         Ctrl-C: the worlds already started finish their step, the others do not start (``steps``

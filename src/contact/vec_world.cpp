@@ -178,8 +178,8 @@ void VecWorld::step_world(std::size_t i, std::span<const double> forces) {
       world.bodies[b].torque = base.torque;
     } else {
       const double* f = forces.data() + (i * nb + b) * 3;
-      world.bodies[b].force = base.force + Eigen::Vector2d(f[0], f[1]);
-      world.bodies[b].torque = base.torque + f[2];
+      world.bodies[b].force = {f[0], f[1]};
+      world.bodies[b].torque = f[2];
     }
   }
   std::string failure;

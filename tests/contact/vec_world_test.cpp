@@ -104,27 +104,29 @@ TEST(VecWorld, EachCopyIsBitIdenticalToSteppingItAloneWhateverTheThreads) {
   }
 }
 
-TEST(VecWorld, NoForcesAddNothingToTheScenesOwnForce) {
+TEST(VecWorld, ForcesReplaceTheScenesOwnForTheStepAndNoneKeepsIt) {
   Scene scene;
   scene.world.bodies.push_back(test::disk("d0", 0.1, 1.0, {0.0, 1.0}));  // in the air: no contact
   scene.world.bodies.push_back(test::disk("d1", 0.1, 2.0, {1.0, 1.0}));
   scene.world.ground = Ground{0.0};
   scene.options.timestep = 0.01;
-  scene.world.bodies[0].force = {3.0, 0.0};  // the scene's own push, kept under every action
+  scene.world.bodies[0].force = {3.0, 0.0};  // the scene's own push
   VecWorld vec(scene, 2, 1);
   World alone = scene.world;
   std::vector<double> forces(2 * scene.world.bodies.size() * 3, 0.0);
-  forces[0] = 1.5;  // world 0, body d0, fx: 3 + 1.5 for that step
+  forces[0] = 1.5;  // world 0, body d0, fx: 1.5 N in place of the scene's 3 N for that step
   ASSERT_TRUE(vec.step(forces));
-  alone.bodies[0].force = {4.5, 0.0};
+  alone.bodies[0].force = {1.5, 0.0};
   (void)moreau_jean_step(alone, scene.options);
   EXPECT_EQ(vec.world(0).bodies[0].velocity.x(), alone.bodies[0].velocity.x());
-  ASSERT_TRUE(vec.step());  // no action: the scene's 3 N alone
+  ASSERT_TRUE(vec.step());  // no forces: the scene's own 3 N
   alone.bodies[0].force = {3.0, 0.0};
   (void)moreau_jean_step(alone, scene.options);
   EXPECT_EQ(vec.world(0).bodies[0].velocity.x(), alone.bodies[0].velocity.x());
-  // By hand: a free disk pushed by 3 N for two steps of 0.01 s gains 3 · 0.02 / 1 = 0.06 m/s.
-  EXPECT_NEAR(vec.world(1).bodies[0].velocity.x(), 0.06, 1e-12);
+  // By hand, free disks of 1 kg: world 0 gains (1.5 + 3) · 0.01 = 0.045 m/s; world 1, whose forces
+  // were all 0 at the first step, gains only the second step's 3 · 0.01 = 0.03 m/s.
+  EXPECT_NEAR(vec.world(0).bodies[0].velocity.x(), 0.045, 1e-15);
+  EXPECT_NEAR(vec.world(1).bodies[0].velocity.x(), 0.03, 1e-15);
 }
 
 TEST(VecWorld, ResetRestoresTheInitialStateOfTheMaskedWorldsOnly) {

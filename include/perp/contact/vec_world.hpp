@@ -34,12 +34,12 @@ class VecWorld {
   VecWorld(const VecWorld&) = delete;
   VecWorld& operator=(const VecWorld&) = delete;
 
-  /// Advances every world that has not failed by one step. `forces` is empty (no action) or holds
-  /// worlds × bodies × 3 numbers (fx, fy, torque per body, row-major: world, body, component),
-  /// each finite: they are added for this step to the scene's own `Body::force` and
-  /// `Body::torque` (zero unless the scene sets one), which a step applies beside gravity. A
-  /// wrong size or a non-finite entry throws `InvalidProblem` naming the world, the body and the
-  /// component, before any world steps.
+  /// Advances every world that has not failed by one step. `forces` holds worlds × bodies × 3
+  /// numbers (fx, fy, torque per body, row-major: world, body, component), each finite, set on
+  /// `Body::force` and `Body::torque` for this step in place of the scene's own (as `rollout`'s
+  /// forces); empty, the scene's own (zero unless the scene sets one). A step applies them beside
+  /// gravity. A wrong size or a non-finite entry throws `InvalidProblem` naming the world, the body
+  /// and the component, before any world steps.
   ///
   /// A world whose step throws (`InvalidProblem`, out of memory) or leaves a non-finite position
   /// or velocity is flagged `failed` with the reason in `message(i)`, and is not stepped again
