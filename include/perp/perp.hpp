@@ -11,6 +11,7 @@
 #include "perp/contact/scene.hpp"
 #include "perp/contact/signorini.hpp"
 #include "perp/contact/step_sensitivity.hpp"
+#include "perp/contact/vec_world.hpp"
 #include "perp/contact3d/body.hpp"
 #include "perp/contact3d/detection.hpp"
 #include "perp/contact3d/moreau_jean.hpp"

@@ -94,5 +94,6 @@ void bind_problems(py::module_& m);
 void bind_contact(py::module_& m);
 void bind_sensitivity(py::module_& m);
 void bind_contact3d(py::module_& m);  // contact3d.cpp: 3D scenes
+void bind_vec_world(py::module_& m);  // vec_world.cpp: perp.VecWorld
 
 }  // namespace perp::python

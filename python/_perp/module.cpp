@@ -779,4 +779,5 @@ PYBIND11_MODULE(_perp, m) {
   bind_contact(m);
   bind_sensitivity(m);
   bind_contact3d(m);
+  bind_vec_world(m);
 }

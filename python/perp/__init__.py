@@ -31,6 +31,7 @@ from .contact3d import Simulation3, Step3Report, World3
 from ._perp import Body, Box, Disk, FrictionContactResult, InvalidProblem, MlcpResult, Plane, QpResult, Result, Rod, World
 from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivatives, MlcpDerivatives,
                     QpDerivatives, StepDerivatives)
+from .vec import VecEnv, VecWorld
 
 __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "GlobalFrictionContactResult",
@@ -41,7 +42,7 @@ __all__ = [
     "write_json",
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation", "read_simulation",
     "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "StepReport", "painleve_world",
-    "Simulation3", "World3", "Step3Report",
+    "Simulation3", "World3", "Step3Report", "VecWorld", "VecEnv",
     "LcpDerivatives", "BoxLcpDerivatives", "MlcpDerivatives", "QpDerivatives", "FrictionContactDerivatives",
     "StepDerivatives",
     "METHODS", "LCP_METHODS", "BOX_LCP_METHODS", "MLCP_METHODS", "FRICTION_CONTACT_METHODS", "DENSE_LIMIT",
