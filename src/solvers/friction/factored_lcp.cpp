@@ -20,8 +20,11 @@ namespace {
 
 /// The largest problem the other methods get formed (8000² doubles: 512 MB).
 constexpr Eigen::Index kFormedMaxSize = 8000;
-/// It stops when its residual has not halved in this many steps.
+/// It stops when its residual has not halved in this many steps, or in kFactoredNearStall steps once
+/// it is within kNearTolerances (1e4) tolerances: on the packed heaps of 10 000 disks it stalls near
+/// 1e-8 and the sweeps after it finish (bench/README.md, "The Newton matrix's factor: CHOLMOD").
 constexpr int kFactoredStall = 20;
+constexpr int kFactoredNearStall = 8;
 /// The crossover is tried from the step whose residual is below this many sqrt(tolerance).
 constexpr double kCrossoverReach = 10.0;
 /// After a failed try, the next waits for the residual to fall below this fraction of it.
@@ -158,7 +161,7 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
   const detail::InteriorOutcome outcome =
       detail::mehrotra_on_cones(program, e, z0, error_of, crossover, options.tolerance,
                                 options.iteration_limit(kDefaultConeInteriorSteps), kFactoredStall,
-                                options.record_history ? &result.history : nullptr);
+                                options.record_history ? &result.history : nullptr, kFactoredNearStall);
   result.z = outcome.lambda;
   result.iterations = outcome.steps;
   result.message = "interior point on the factors: " + std::to_string(outcome.steps) + " steps, stopped by " +
@@ -197,7 +200,7 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
     const detail::InteriorOutcome cold =
         detail::mehrotra_on_cones(program, cold_e, Eigen::VectorXd::Zero(n), error_of, crossover, options.tolerance,
                                   options.iteration_limit(kDefaultConeInteriorSteps), kFactoredStall,
-                                  options.record_history ? &result.history : nullptr);
+                                  options.record_history ? &result.history : nullptr, kFactoredNearStall);
     result.iterations += cold.steps;
     result.message += "; from the cold start: " + std::to_string(cold.steps) + " steps, stopped by " + cold.stop +
                       " at relative residual " + number_text(cold.error);

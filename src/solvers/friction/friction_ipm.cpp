@@ -195,7 +195,7 @@ ConeProgram ConeProgram::restricted(const RowSparse& A, const Eigen::VectorXd& i
 InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e, const Eigen::VectorXd& lambda0,
                                   const std::function<double(const Eigen::VectorXd&)>& error_of,
                                   const std::function<bool(const Eigen::VectorXd&, double, double)>& after_step, double tolerance,
-                                  int limit, int stall_window, std::vector<double>* history) {
+                                  int limit, int stall_window, std::vector<double>* history, int near_window) {
   const Eigen::Index m = program.A.rows();
   const Eigen::Index nf = program.mass.size();
   InteriorOutcome outcome;
@@ -243,9 +243,11 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
       outcome.stop = stop_message(*stop, outcome.steps, "steps");
       break;
     }
-    if (stall_window > 0 && outcome.steps - last_halving >= stall_window) {
+    const int window =
+        near_window > 0 && outcome.error <= kNearTolerances * tolerance ? std::min(near_window, stall_window) : stall_window;
+    if (window > 0 && outcome.steps - last_halving >= window) {
       outcome.limit_reached = false;
-      outcome.stop = "no halving of the error in " + std::to_string(stall_window) + " steps";
+      outcome.stop = "no halving of the error in " + std::to_string(window) + " steps";
       break;
     }
     ++outcome.steps;

@@ -44,7 +44,8 @@ struct InteriorOutcome {
 
 /// Mehrotra's predictor-corrector on the program from λ0 (v = M⁻¹ Aᵀ λ0, pushed inside the
 /// orthant), until `error_of(λ)` <= tolerance, `limit` steps, or no halving of the error in
-/// `stall_window` steps (0: no such test).
+/// `stall_window` steps (0: no such test) — or in `near_window` steps once the error has come
+/// within kNearTolerances tolerances (0: the same window throughout).
 /// After each step `after_step(λ, program_error, error)` may change e (the shift of a frictional
 /// problem), or return true to stop (it found a point that solves, e.g. by a crossover from λ);
 /// program_error is the program's own residual at the current e (its infeasibility and gap in the
@@ -52,7 +53,10 @@ struct InteriorOutcome {
 InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e, const Eigen::VectorXd& lambda0,
                                   const std::function<double(const Eigen::VectorXd&)>& error_of,
                                   const std::function<bool(const Eigen::VectorXd&, double, double)>& after_step, double tolerance,
-                                  int limit, int stall_window, std::vector<double>* history);
+                                  int limit, int stall_window, std::vector<double>* history, int near_window = 0);
+
+/// `mehrotra_on_cones`' `near_window` applies once the error is below this many tolerances.
+inline constexpr double kNearTolerances = 1e4;
 
 /// N_B + εI for a set B of the program's rows, N = A M⁻¹ Aᵀ, on the pattern of every row's N fixed
 /// once: the rows off B are the identity there (their entries zero, diagonal 1), so that each set B
