@@ -1,13 +1,21 @@
-"""Trajectory optimization through contact: a box at rest on the ground (μ = 0.3) is pushed by a
-horizontal force at each step (the controls) so that it ends at rest at x = 0.5 m after 1 s.
+"""Trajectory optimization through contact (docs/trajopt.md): a box at rest on the ground (μ = 0.3)
+is pushed by a horizontal force at each step (the controls) so that it ends at rest at x = 0.5 m
+after 1 s:
 
-    loss = (x_N − goal)² + v_N² + α h Σ_k F_k²,   −8 N ≤ F_k ≤ 8 N
+    loss = (x_N − goal)² + v_N² + α h Σ_k F_k²,   −8 N ≤ F_k ≤ 8 N,
 
-minimized by scipy's L-BFGS-B from the documented start (5 N for the first 10 steps, then 0), with
-the gradient of the loss from the steps' derivatives run backwards (the adjoint of perp's
-Moreau–Jean steps, each step's Jacobians from StepDerivatives.jvp, docs/python.md "Derivatives of
-a step"). The controls found are checked by an
-independent perp.rollout. `--plot FILE` draws x(t) and the force per step (docs/trajopt.md)."""
+from the documented start (5 N for the first 10 steps, then 0), twice:
+
+1. through gradients: scipy's L-BFGS-B on the controls, the loss's gradient from the steps'
+   derivatives run backwards (the adjoint of perp's Moreau–Jean steps, each step's Jacobians from
+   StepDerivatives.jvp, docs/python.md "Derivatives of a step");
+2. contact-implicit: the friction forces and velocities as unknowns beside the controls, the
+   dynamics as equality constraints and Coulomb's law as complementarity constraints relaxed
+   (Scholtes: a b ≤ ε) and tightened, by scipy's SLSQP; each step of the solution is then checked
+   against perp's own step and its impulses by perp.friction_contact_residuals.
+
+Both controls are checked by an independent perp.rollout. `--plot FILE` draws both trajectories,
+x(t) and the force per step."""
 import argparse
 import sys
 import time
@@ -23,10 +31,11 @@ MU, MASS, WIDTH, HEIGHT = 0.3, 1.0, 0.4, 0.2
 SINK = 1e-4  # the box sunk 0.1 mm: its two corners well inside contact (no drift correction: it stays so)
 GOAL, EFFORT, FORCE_BOUND = 0.5, 1e-8, 8.0
 START = np.where(np.arange(STEPS) < 10, 5.0, 0.0)  # the documented start: 5 N for 0.2 s
-STEP_OPTIONS = dict(timestep=TIMESTEP, friction=MU, tol=1e-14, baumgarte=0.0)
+GRAVITY = 9.81
+STEP_OPTIONS = dict(timestep=TIMESTEP, friction=MU, tol=1e-14, baumgarte=0.0, gravity=(0.0, -GRAVITY))
 
 # The same box as a scene for perp.rollout, the independent check of the controls.
-SCENE = {"gravity": [0, -9.81], "timestep": TIMESTEP, "friction": MU, "restitution": 0.0, "tolerance": 1e-14,
+SCENE = {"gravity": [0, -GRAVITY], "timestep": TIMESTEP, "friction": MU, "restitution": 0.0, "tolerance": 1e-14,
          "baumgarte": 0, "ground": {"height": 0},
          "bodies": [{"name": "box", "shape": {"type": "box", "width": WIDTH, "height": HEIGHT}, "mass": MASS,
                      "position": [0.0, HEIGHT / 2 - SINK]}]}
@@ -110,14 +119,14 @@ def check(u):
 #     m (v_{k+1} − v_k) / h = F_k + P_k − Q_k,       x_N = x_0 + h Σ_k (v_k + v_{k+1}) / 2,
 # and Coulomb's law in 2D as three complementarity pairs,
 #     0 ≤ P_k ⊥ G_k + v_{k+1} ≥ 0,   0 ≤ Q_k ⊥ G_k − v_{k+1} ≥ 0,   0 ≤ G_k ⊥ μ m g − P_k − Q_k ≥ 0,
-# each relaxed (Scholtes) to a ≥ 0, b ≥ 0, a b ≤ ε and solved by SLSQP for ε = 1e-2 … 1e-8. Then each
-# pair's smaller side is set to 0 (the active set the relaxation found) and the problem, now a QP
-# with linear constraints, is solved once more: the complementarity is exact up to round-off.
+# each relaxed (Scholtes) to a ≥ 0, b ≥ 0, a b ≤ ε and solved by SLSQP for ε = 1e-2, 1e-4, 1e-6, each
+# from the last. Then each pair's smaller side is set to 0 (the active set the relaxation found) and
+# the problem, now a QP with linear constraints (the other sides ≥ 0 kept), is solved once more: the
+# complementarity is exact up to round-off.
 
 EPSILONS = (1e-2, 1e-4, 1e-6)
 MAX_ITER = 100  # SLSQP's iterations at each ε
 LOSS_SCALE = 1e4  # the loss as SLSQP sees it: its first quasi-Newton matrix is the identity
-GRAVITY = 9.81
 
 
 class ContactImplicit:
@@ -182,22 +191,6 @@ class ContactImplicit:
                 (np.hstack([O, O, O, I, O]), np.hstack([O, -I, O, O, I])),
                 (np.hstack([O, O, O, O, I]), np.hstack([O, O, -I, -I, O]))]
 
-    def solve_equality_qp(self, A, c):
-        """min loss(z) s.t. A z + c = 0: the loss is quadratic, L = (gᵀz + x_0' − goal)² + v_N² + α h ‖F‖²
-        with x_N = gᵀz + x_0'; its KKT system solved by least squares (A may have dependent rows)."""
-        n = self.n
-        g = np.zeros(5 * n)
-        g[n:2 * n] = TIMESTEP
-        g[2 * n - 1] = TIMESTEP / 2
-        offset = self.x0 + TIMESTEP * self.v0 / 2
-        e = np.zeros(5 * n)
-        e[2 * n - 1] = 1.0
-        H = 2 * (np.outer(g, g) + np.outer(e, e))
-        H[np.arange(n), np.arange(n)] += 2 * EFFORT * TIMESTEP
-        K = np.block([[H, A.T], [A, np.zeros((len(A), len(A)))]])
-        rhs = np.concatenate([-2 * (offset - GOAL) * g, -c])
-        return np.linalg.lstsq(K, rhs, rcond=1e-13)[0][:5 * n]
-
     def require_feasible(self, z, tol=1e-10):
         """Raises when z breaks a constraint by more than tol: dynamics, a pair's side, a product,
         the bounds of the pushes."""
@@ -219,7 +212,8 @@ class ContactImplicit:
 
 def optimize_contact_implicit(start=START, epsilons=EPSILONS):
     """Scholtes' relaxation tightened over ``epsilons``, then the active set fixed and solved once
-    more. Returns (controls, the problem, z, SLSQP iterations in all, seconds, the last ε's message)."""
+    more. Returns (controls, the problem, z, SLSQP iterations in all, seconds); raises RuntimeError
+    when the solution breaks a constraint by more than 1e-10."""
     problem = ContactImplicit()
     n = problem.n
     z = problem.start(np.asarray(start, dtype=float))
@@ -229,7 +223,6 @@ def optimize_contact_implicit(start=START, epsilons=EPSILONS):
     sides = {"type": "ineq", "fun": lambda z: np.concatenate([b for _, b in problem.pairs(z)]),
              "jac": lambda z: np.vstack([Jb for _, Jb in jacobians])}
     iterations, t0 = 0, time.perf_counter()
-    message = ""
 
     def objective(z):
         return LOSS_SCALE * problem.loss(z), LOSS_SCALE * problem.loss_gradient(z)
@@ -246,10 +239,9 @@ def optimize_contact_implicit(start=START, epsilons=EPSILONS):
                                          constraints=[equality, sides,
                                                       {"type": "ineq", "fun": relaxed, "jac": relaxed_jacobian}],
                                          options={"maxiter": MAX_ITER, "ftol": 1e-12})
-        z, iterations, message = result.x, iterations + result.nit, result.message
+        z, iterations = result.x, iterations + result.nit
     # The active set: in each pair the smaller side is 0, and the pushes at their bounds. Each side
-    # is linear, J z + c; with them as equalities the problem is a QP with equality constraints only,
-    # solved from its KKT system (least squares: the active rows may repeat one another).
+    # is linear, J z + c; with them as equalities (and the other sides >= 0) the problem is a QP.
     rows, constants = [problem.dynamics_jacobian(z)], [problem.dynamics(np.zeros(5 * n))]
     for (a, b), (Ja, Jb) in zip(problem.pairs(z), jacobians):
         c = b - Jb @ z  # the constant of side b (0, 0, μ m g)
@@ -269,7 +261,7 @@ def optimize_contact_implicit(start=START, epsilons=EPSILONS):
                                      constraints=[fixed, sides], options={"maxiter": 500, "ftol": 1e-15})
     z, iterations = result.x, iterations + result.nit
     problem.require_feasible(z)
-    return problem.split(z)[0].copy(), problem, z, iterations, time.perf_counter() - t0, message
+    return problem.split(z)[0].copy(), problem, z, iterations, time.perf_counter() - t0
 
 
 def step_problem(report, body, state, force):
@@ -331,14 +323,15 @@ def main(argv=None):
           f"{seconds:.2f} s, loss {result.fun:.6e}")
     print(f"  perp.rollout of the controls: x_N - goal = {error:+.3e} m, v_N = {speed:+.3e} m/s, "
           f"effort h sum F^2 = {TIMESTEP * np.sum(u**2):.4f} N^2 s")
-    u_ci, problem, z, iterations, seconds_ci, _ = optimize_contact_implicit()
+    u_ci, problem, z, iterations, seconds_ci = optimize_contact_implicit()
     error_ci, speed_ci, run_ci = check(u_ci)
     print(f"contact-implicit, Scholtes eps = {', '.join(f'{e:g}' for e in EPSILONS)} then its active set, by SLSQP: "
           f"{iterations} iterations, {seconds_ci:.2f} s, loss {problem.loss(z):.6e}")
     print(f"  perp.rollout of the controls: x_N - goal = {error_ci:+.3e} m, v_N = {speed_ci:+.3e} m/s, "
           f"effort h sum F^2 = {TIMESTEP * np.sum(u_ci**2):.4f} N^2 s")
     worst = check_contact_implicit(problem, z)
-    print(f"  against perp's step at each state: |v - perp's v| <= {worst['velocity']:.1e} m/s; the solution's impulses "
+    print(f"  against perp's step at each state: |v - perp's v| <= {worst['velocity']:.1e} m/s; "
+          f"the solution's impulses "
           f"in perp's step problems: absolute error <= {worst['absolute_error']:.1e}, complementarity <= "
           f"{worst['complementarity']:.1e}, dissipation <= {worst['dissipation']:.1e} (perp's own impulses: "
           f"{worst['perp_impulses']:.1e})")
