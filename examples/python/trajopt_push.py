@@ -6,9 +6,8 @@ after 1 s:
 
 from the documented start (5 N for the first 10 steps, then 0), twice:
 
-1. through gradients: scipy's L-BFGS-B on the controls, the loss's gradient from the steps'
-   derivatives run backwards (the adjoint of perp's Moreau–Jean steps, each step's Jacobians from
-   StepDerivatives.jvp, docs/python.md "Derivatives of a step");
+1. through gradients: scipy's L-BFGS-B on the controls, the loss's gradient from
+   perp.rollout_gradient(..., weights=...) (docs/python.md, "Rollouts and their gradients");
 2. contact-implicit: the friction forces and velocities as unknowns beside the controls, the
    dynamics as equality constraints and Coulomb's law as complementarity constraints relaxed
    (Scholtes: a b ≤ ε) and tightened, by scipy's SLSQP; each step of the solution is then checked
@@ -52,46 +51,18 @@ def loss_of(x, v, u):
     return (x - GOAL) ** 2 + v**2 + EFFORT * TIMESTEP * np.sum(np.square(u))
 
 
-def step_jacobians(report):
-    """(A, B) of one step in the box's sliding coordinates (x, v_x): A = ∂(x', v_x')/∂(x, v_x) (2×2)
-    and B = ∂(x', v_x')/∂F (2), each column a jvp of the step's derivatives (docs/python.md,
-    "Derivatives of a step"). The box stays flat on the ground: the push and the changes of x and
-    v_x move neither y nor the angle nor their rates (checked here to 1e-12), so these blocks carry
-    the whole derivative of (x_N, v_N)."""
-    d = report.derivatives
-    columns = [d.jvp(q=np.array([1.0, 0.0, 0.0])), d.jvp(v=np.array([1.0, 0.0, 0.0])),
-               d.jvp(force=np.array([1.0, 0.0, 0.0]))]
-    for dq, dv in columns:
-        off = max(abs(dq[1]), abs(dq[2]), abs(dv[1]), abs(dv[2]))
-        if not off <= 1e-12:
-            raise RuntimeError(f"the step moves the box off the ground's plane: {off:.3e}")
-    A = np.array([[columns[0][0][0], columns[1][0][0]], [columns[0][1][0], columns[1][1][0]]])
-    B = np.array([columns[2][0][0], columns[2][1][0]])
-    return A, B
-
-
 def loss_and_gradient(u):
-    """The loss and its gradient in the controls: the steps run forward with their derivatives,
-    then the adjoint λ_k = A_kᵀ λ_{k+1} backwards from λ_N = ∂L/∂(x_N, v_N), ∂L/∂F_k = λ_{k+1}·B_k."""
-    world = perp.World([perp.Body("box", perp.Box(WIDTH, HEIGHT), MASS, position=(0.0, HEIGHT / 2 - SINK))],
-                       ground=0.0)
-    jacobians = []
-    for k in range(len(u)):
-        box = world.body("box")
-        box.force = (float(u[k]), 0.0)
-        world.set_body(0, box)
-        # Once the box sticks its two corners' friction impulses are not unique (its velocity is):
-        # the minimum-norm element of the derivative.
-        jacobians.append(step_jacobians(perp.moreau_jean_step(world, derivatives=True, minimum_norm=True,
-                                                              **STEP_OPTIONS)))
-    x, v = world.state[0, 0], world.state[0, 3]
-    adjoint = np.array([2 * (x - GOAL), 2 * v])
-    gradient = 2 * EFFORT * TIMESTEP * np.asarray(u, dtype=float)
-    for k in reversed(range(len(u))):
-        A, B = jacobians[k]
-        gradient[k] += adjoint @ B
-        adjoint = A.T @ adjoint
-    return loss_of(x, v, u), gradient
+    """The loss and its gradient in the controls: perp.rollout gives the final state y, then
+    perp.rollout_gradient with weights ∂L/∂y (one adjoint run) the gradient of its part of L. Once
+    the box sticks its two corners' friction impulses are not unique (its velocity is): the
+    minimum-norm element of each step's derivative (``minimum_norm=True``)."""
+    forces = forces_of(u)
+    run = perp.rollout(SCENE, len(u), forces=forces)
+    x, v = run.positions[-1, 0, 0], run.velocities[-1, 0, 0]
+    weights = np.zeros((2, 1, 3))
+    weights[0, 0, 0], weights[1, 0, 0] = 2 * (x - GOAL), 2 * v
+    g = perp.rollout_gradient(SCENE, len(u), forces=forces, weights=weights, minimum_norm=True)
+    return loss_of(x, v, u), g.forces[:, 0, 0] + 2 * EFFORT * TIMESTEP * np.asarray(u, dtype=float)
 
 
 def optimize_through_gradients(start=START):
@@ -319,8 +290,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     u, result, seconds = optimize_through_gradients()
     error, speed, run = check(u)
-    print(f"L-BFGS-B through the steps' derivatives: {result.nit} iterations, {result.nfev} rollouts and adjoints, "
-          f"{seconds:.2f} s, loss {result.fun:.6e}")
+    print(f"L-BFGS-B through perp.rollout_gradient: {result.nit} iterations, {result.nfev} evaluations "
+          f"(a rollout and its gradient), {seconds:.2f} s, loss {result.fun:.6e}")
     print(f"  perp.rollout of the controls: x_N - goal = {error:+.3e} m, v_N = {speed:+.3e} m/s, "
           f"effort h sum F^2 = {TIMESTEP * np.sum(u**2):.4f} N^2 s")
     u_ci, problem, z, iterations, seconds_ci = optimize_contact_implicit()
