@@ -174,6 +174,16 @@ FrictionContactResult solve_friction_contact(int dimension, const py::object& W,
   return out;
 }
 
+/// perp.friction_contact_residuals: the physical criteria of a given r (u = W r + q recomputed),
+/// `friction_contact_residuals` of the library, with no solve. The problem is validated first, and
+/// r of the wrong size is refused by name.
+py::dict friction_contact_criteria(int dimension, const py::object& W, const FArray& q, const FArray& mu,
+                                   const FArray& r) {
+  const FrictionContact problem{dimension, operator_from(W), to_vector(q, "q"), to_vector(mu, "mu")};
+  problem.validate();
+  return criteria_dict(friction_contact_residuals(problem, to_vector(r, "r")));
+}
+
 /// perp.GlobalFrictionContact.solve: M and H as given (dense arrays, or scipy.sparse as CSC arrays,
 /// never densified here), perp's `solve(GlobalFrictionContact)`.
 GlobalFrictionContactResult solve_global_friction_contact(int dimension, const py::object& M, const py::object& H,
@@ -429,6 +439,8 @@ void bind_problems(py::module_& m) {
         arg("max_iter"), arg("warm_start"), arg("options"), arg("sparse") = false);
   m.def("solve_friction_contact", &solve_friction_contact, arg("dimension"), arg("W"), arg("q"), arg("mu"),
         arg("method"), arg("tol"), arg("max_iter"), arg("warm_start"), arg("options"));
+  m.def("friction_contact_residuals", &friction_contact_criteria, arg("dimension"), arg("W"), arg("q"), arg("mu"),
+        arg("r"));
   m.def("solve_global_friction_contact", &solve_global_friction_contact, arg("dimension"), arg("M"), arg("H"), arg("q"),
         arg("b"), arg("mu"), arg("law"), arg("method"), arg("tol"), arg("max_iter"), arg("warm_start"), arg("options"));
   m.def("solve_factored_lcp", &solve_factored_lcp, arg("A"), arg("inverse_mass"), arg("c"), arg("method"), arg("tol"),

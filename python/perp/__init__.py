@@ -37,6 +37,7 @@ __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "GlobalFrictionContactResult",
     "InvalidProblem",
     "solve", "solve_box", "solve_mlcp", "solve_qp", "solve_ncp", "solve_mcp", "solve_friction_contact",
+    "friction_contact_residuals",
     "solve_factored", "solve_many", "BatchResult", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "GlobalFrictionContact", "read", "read_fclib", "write", "loads", "write_siconos",
     "write_json",
@@ -495,6 +496,26 @@ def solve_friction_contact(W, q, mu, dimension: Optional[int] = None, method: st
         _with_derivatives(result, lambda: FrictionContactDerivatives(
             _densify(W, "W") if _is_sparse(W) else _matrix(W, "W"), qv, muv, result.z))
     return result
+
+
+def friction_contact_residuals(W, q, mu, r, dimension: Optional[int] = None) -> dict:
+    """The physical criteria of a given ``r`` in the frictional contact problem u = W r + q (the
+    ``criteria`` of :func:`solve_friction_contact`'s result, recomputed from r with no solve):
+    ``absolute_error``, ``relative_error`` (Siconos'), ``signorini``, ``coulomb``,
+    ``complementarity``, ``dissipation``. ``dimension`` as in :func:`solve_friction_contact`."""
+    qv = _vector(q, "q")
+    if dimension is None:
+        nc = 0 if isinstance(mu, numbers.Real) else _vector(mu, "mu").size
+        if nc == 0 or qv.size not in (2 * nc, 3 * nc):
+            raise ValueError(f"dimension: cannot be inferred from len(q) = {qv.size} and mu; give it")
+        dimension = qv.size // nc
+    if isinstance(dimension, bool) or not isinstance(dimension, numbers.Integral) or dimension not in (2, 3):
+        raise InvalidProblem(f"dimension: expected 2 or 3, got {dimension!r}")
+    rv = _vector(r, "r")
+    if rv.size != qv.size:
+        raise InvalidProblem(f"r: expected {qv.size} entries (the size of q), got {rv.size}")
+    muv = _vector_or_scalar(mu, "mu", qv.size // int(dimension))
+    return _perp.friction_contact_residuals(int(dimension), _sparse_operator(W, "W"), qv, muv, rv)
 
 
 class BatchResult(NamedTuple):

@@ -279,6 +279,43 @@ TEST(StepSensitivity, RedundantStickingContactsNeedTheMinimumNorm) {
               g.v.dot(t.v) + g.mass.dot(t.mass) + g.friction.dot(t.friction) + g.force.dot(t.force), 1e-12);
 }
 
+TEST(StepSensitivity, ABoxFlatAtRestIsSingularWhenItsPivotIsExactlyZero) {
+  // Regression (issue 39, the pushed box of docs/trajopt.md): a box resting flat on two corners
+  // with no push sticks with no friction. Its W (4×4, rank 3) factors with an exact zero pivot,
+  // where the LU's condition estimate read 0.19: the step was called nonsingular and the adjoint's
+  // transposed solve gave NaN. It is singular; with the minimum norm both corners hold, so the new
+  // velocity is 0 whatever v and the push (by hand): v̄ reaches v only through q = q + h (v + v⁺)/2.
+  World world;
+  world.bodies.push_back(box("box", 0.4, 0.2, 1.0, {0.0, 0.1 - 1e-4}));
+  world.ground = Ground{0.0};
+  MoreauJeanOptions options = tight(0.3);
+  options.timestep = 0.02;
+  options.solve.tolerance = 1e-14;
+  options.baumgarte = 0;
+  World stepped = world;
+  const StepReport report = moreau_jean_step(stepped, options);
+  ASSERT_EQ(report.status, Status::Solved);
+  ASSERT_EQ(report.contacts.size(), 2u);
+  const StepSensitivity plain(world, options, report);
+  EXPECT_FALSE(plain.differentiable()) << plain.rule();
+  SensitivityOptions pinv;
+  pinv.minimum_norm = true;
+  const StepSensitivity s(world, options, report, pinv);
+  EXPECT_NE(s.rule().find("rank 3 of 4"), std::string::npos) << s.rule();
+  const StepState bar{Eigen::Vector3d(0.3, -1.0, 2.0), Eigen::Vector3d(1.0, 0.5, -0.7)};
+  const StepTangent g = s.vjp(bar);
+  ASSERT_TRUE(g.q.allFinite() && g.v.allFinite() && g.force.allFinite());
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_NEAR(g.v[j], options.timestep / 2 * bar.q[j], 1e-12) << j;
+    EXPECT_NEAR(g.force[j], 0.0, 1e-12) << j;
+    // The adjoint is the transpose of the derivative.
+    StepTangent t;
+    t.v = Eigen::Vector3d::Unit(j);
+    const StepState d = s.jvp(t);
+    EXPECT_NEAR(bar.q.dot(d.q) + bar.v.dot(d.v), g.v[j], 1e-12) << j;
+  }
+}
+
 TEST(StepSensitivity, NoContactIsTheFreeFlightMap) {
   World world;
   world.bodies.push_back(disk("ball", 0.1, 2.0, {0.0, 5.0}));

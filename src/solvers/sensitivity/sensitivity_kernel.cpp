@@ -94,7 +94,13 @@ BoxSensitivity::BoxSensitivity(const Eigen::MatrixXd& K, const Eigen::VectorXd& 
     const Eigen::MatrixXd G = reduced_matrix(system_);
     lu_.compute(G);
     rcond_ = lu_.rcond();
-    invertible_ = rcond_ > static_cast<double>(m) * std::numeric_limits<double>::epsilon();
+    // The estimate alone misses an exact zero pivot (two corners of a flat box sticking: G is
+    // singular, the estimate may still read 0.19, and the transposed solve gives NaN): a pivot at
+    // round-off relative to the largest makes G singular too.
+    const Eigen::VectorXd pivots = lu_.matrixLU().diagonal().cwiseAbs();
+    const double limit = static_cast<double>(m) * std::numeric_limits<double>::epsilon();
+    invertible_ = std::isfinite(rcond_) && rcond_ > limit && pivots.minCoeff() > limit * pivots.maxCoeff();
+    if (!invertible_ && std::isfinite(rcond_)) rcond_ = std::min(rcond_, pivots.minCoeff() / pivots.maxCoeff());
     if (!invertible_ && options.minimum_norm) {
       // A rank decision at round-off relative to G's largest entry.
       const double threshold = static_cast<double>(m) * std::numeric_limits<double>::epsilon() * 1e3;
