@@ -37,3 +37,28 @@ def lcp_residual(M, q, z):
     M = M.toarray() if hasattr(M, "toarray") else np.asarray(M, dtype=float)
     w = M @ z + np.asarray(q, dtype=float)
     return float(np.max(np.abs(np.minimum(z, w)))) if z.size else 0.0
+
+
+def interrupt_child(script, args, after, timeout):
+    """Runs `python -c script *args` in a child that prints "go" when its long call starts, sends it
+    SIGINT `after` seconds later, and returns (stdout, stderr, seconds from the signal to its end);
+    asserts that the child exited 0. The child is killed if it outlives `timeout`."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    child = subprocess.Popen([sys.executable, "-c", script, *[str(a) for a in args]], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "go"
+        time.sleep(after)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=timeout)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    return out, err, waited

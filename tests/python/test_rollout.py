@@ -4,7 +4,7 @@ against the one-sided difference of the documented piece at a switch, and bad in
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, interrupt_child
 
 import perp
 
@@ -357,23 +357,7 @@ print("not interrupted", flush=True)
 
 
 def test_ctrl_c_interrupts_a_rollout_quickly():
-    import signal
-    import subprocess
-    import sys
-    import time
-    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED_ROLLOUT, str(EXAMPLES / "scenes" / "disk_pile.json")],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout.readline().strip() == "go"
-        time.sleep(1.0)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=20)
-        waited = time.monotonic() - sent
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == 0, err
+    out, err, waited = interrupt_child(INTERRUPTED_ROLLOUT, [EXAMPLES / "scenes" / "disk_pile.json"], after=1.0,
+                                       timeout=20)
     assert out.startswith("interrupted after "), (out, err)
     assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the rollout"

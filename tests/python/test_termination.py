@@ -8,6 +8,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from conftest import interrupt_child
 
 
 def run_child(code: str, timeout: float = 60) -> str:
@@ -146,22 +147,7 @@ INTERRUPTED_RUN = r'''
 def interrupt_a_run(scene_path: str, after: float, timeout: float) -> float:
     """Runs INTERRUPTED_RUN on the scene in a child, sends it SIGINT `after` seconds into the run,
     checks that it ended by KeyboardInterrupt, and returns the seconds from the signal to its end."""
-    import signal
-    import time
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(INTERRUPTED_RUN), scene_path],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout.readline().strip() == "go"
-        time.sleep(after)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=timeout)
-        waited = time.monotonic() - sent
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == 0, err
+    out, err, waited = interrupt_child(textwrap.dedent(INTERRUPTED_RUN), [scene_path], after, timeout)
     assert out.startswith("interrupted after "), (out, err)
     return waited
 
@@ -260,22 +246,7 @@ INTERRUPTED_SOLVE = r'''
 
 @pytest.mark.parametrize("kind", ["lcp", "auto", "friction"])
 def test_ctrl_c_interrupts_a_long_solve_quickly(kind):
-    import signal
-    import time
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(INTERRUPTED_SOLVE), kind], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout.readline().strip() == "go"
-        time.sleep(0.3)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=20)
-        waited = time.monotonic() - sent
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == 0, err
+    out, err, waited = interrupt_child(textwrap.dedent(INTERRUPTED_SOLVE), [kind], after=0.3, timeout=20)
     assert out.startswith("interrupted after "), (out, err)
     assert waited < 1.0, f"KeyboardInterrupt took {waited:.2f} s to end the solve"
 

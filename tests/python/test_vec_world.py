@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from conftest import interrupt_child
 
 import perp
 
@@ -223,24 +224,8 @@ except KeyboardInterrupt:
 
 
 def test_ctrl_c_stops_a_step_between_worlds():
-    import signal
-    import subprocess
-    import sys
-    import time
     n = 5000  # about 4 ms a world: 20 s if the signal were not seen
-    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED_STEP, str(n)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout.readline().strip() == "go"
-        time.sleep(0.5)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=60)
-        waited = time.monotonic() - sent
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    out, err, waited = interrupt_child(INTERRUPTED_STEP, [n], after=0.5, timeout=60)
     words = out.split()
     assert words and words[0] == "interrupted", (out, err)
     stepped, most = int(words[1]), int(words[2])
