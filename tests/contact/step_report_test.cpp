@@ -16,14 +16,7 @@
 namespace perp::contact::contact_step_report_test {
 namespace {
 
-std::string refusal(const auto& call) {
-  try {
-    call();
-  } catch (const InvalidProblem& e) {
-    return e.what();
-  }
-  return {};
-}
+using test::refusal;
 
 TEST(StepReport, KeepsTheSolversResultInTheLayoutOfItsUnknowns) {
   World world = test::chapter_block();

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "perp/contact/body.hpp"
+#include "perp/core/error.hpp"
 
 namespace perp::contact::test {
 
@@ -66,6 +67,16 @@ inline World disk_heap_between_walls(int count) {
   right.normal = {-1, 0};
   world.planes = {left, right};
   return world;
+}
+
+/// The message of the `InvalidProblem` that `call()` throws, or "" when it throws none.
+inline std::string refusal(const auto& call) {
+  try {
+    call();
+  } catch (const InvalidProblem& e) {
+    return e.what();
+  }
+  return {};
 }
 
 }  // namespace perp::contact::test

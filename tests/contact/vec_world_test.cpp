@@ -40,14 +40,7 @@ std::vector<double> random_forces(std::size_t worlds, std::size_t bodies, unsign
   return f;
 }
 
-std::string refusal(const auto& call) {
-  try {
-    call();
-  } catch (const InvalidProblem& e) {
-    return e.what();
-  }
-  return {};
-}
+using test::refusal;
 
 TEST(VecWorld, EachCopyIsBitIdenticalToSteppingItAloneWhateverTheThreads) {
   const Scene scene = pile();
