@@ -665,7 +665,7 @@ TEST(StepSensitivity, LandingAtTheActivationThresholdIsASwitch) {
     const auto loss = [&](double dy) {
       World w = world;
       w.bodies[0].position.y() += dy;
-      const Body& b = rollout(w, options, steps).states.back().bodies[0];
+      const Body b = rollout(w, options, steps).states.back().bodies[0];  // a copy: the rollout is a temporary
       return b.position.y() + 0.3 * b.velocity.y();
     };
     // The piece's side: lower for an active contact, higher for an inactive one.
