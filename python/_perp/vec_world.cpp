@@ -59,31 +59,39 @@ std::string vec_shape_text(const py::array& a) {
 
 /// Steps `vec` once without the GIL; Ctrl-C (seen between worlds by the calling thread) raises
 /// KeyboardInterrupt after the worlds already started have finished their step.
-void vec_step(PyVecWorld& vec, const py::object& forces_in) {
+/// `values` as a (worlds, bodies, 3) array of doubles (`what`: its name and what its last axis holds),
+/// or an empty span for None; `storage` keeps the converted array alive.
+std::span<const double> per_body_array(const py::object& values, const char* name, const char* components,
+                                       py::ssize_t n, py::ssize_t nb, CArray& storage) {
+  if (values.is_none()) return {};
+  try {
+    storage = values.cast<CArray>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(name) + ": expected an array of real numbers of shape (" + std::to_string(n) +
+                         ", " + std::to_string(nb) + ", 3)");
+  }
+  if (storage.ndim() != 3 || storage.shape(0) != n || storage.shape(1) != nb || storage.shape(2) != 3) {
+    throw InvalidProblem(std::string(name) + ": expected shape (" + std::to_string(n) + ", " + std::to_string(nb) +
+                         ", 3) (worlds, bodies, " + components + "), got " + vec_shape_text(storage));
+  }
+  return {storage.data(), static_cast<std::size_t>(storage.size())};
+}
+
+void vec_step(PyVecWorld& vec, const py::object& forces_in, const py::object& velocities_in) {
   (void)idle(vec);
-  CArray forces;
   const auto n = static_cast<py::ssize_t>(vec.size());
   const auto nb = static_cast<py::ssize_t>(vec.bodies());
-  if (!forces_in.is_none()) {
-    try {
-      forces = forces_in.cast<CArray>();
-    } catch (const py::cast_error&) {
-      throw py::type_error("forces: expected an array of real numbers of shape (" + std::to_string(n) + ", " +
-                           std::to_string(nb) + ", 3)");
-    }
-    if (forces.ndim() != 3 || forces.shape(0) != n || forces.shape(1) != nb || forces.shape(2) != 3) {
-      throw InvalidProblem("forces: expected shape (" + std::to_string(n) + ", " + std::to_string(nb) +
-                           ", 3) (worlds, bodies, fx/fy/torque), got " + vec_shape_text(forces));
-    }
-  }
-  const std::span<const double> span =
-      forces_in.is_none() ? std::span<const double>() : std::span<const double>(forces.data(), forces.size());
+  CArray forces;
+  CArray velocities;
+  const std::span<const double> span = per_body_array(forces_in, "forces", "fx/fy/torque", n, nb, forces);
+  const std::span<const double> targets =
+      per_body_array(velocities_in, "velocities", "vx/vy/omega; NaN: not driven", n, nb, velocities);
   const std::function<bool()> hook = signal_hook();
   bool complete = true;
   vec.stepping = true;
   try {
     const py::gil_scoped_release release;
-    complete = vec.step(span, hook);
+    complete = vec.step(span, hook, targets);
   } catch (...) {
     vec.stepping = false;  // (step throws only before any world steps: bad forces)
     throw;
@@ -134,7 +142,7 @@ void bind_vec_world(py::module_& m) {
             return std::make_unique<PyVecWorld>(read_scene_file(path), n, threads);
           },
           arg("path"), arg("n"), arg("threads"))
-      .def("step", &vec_step, arg("forces"))
+      .def("step", &vec_step, arg("forces"), arg("velocities"))
       .def("reset", &vec_reset, arg("mask"))
       .def_property_readonly("n", [](const PyVecWorld& v) { return v.size(); })
       .def_property_readonly("threads", [](const PyVecWorld& v) { return v.threads(); })

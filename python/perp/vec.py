@@ -64,21 +64,28 @@ class VecWorld:
         and last report are cleared."""
         self._vec.reset(mask)
 
-    def step(self, forces=None) -> None:
+    def step(self, forces=None, velocities=None) -> None:
         """Advance every world that has not failed by one step. ``forces`` (n, bodies, 3): fx, fy
         and torque per body, held over this step in place of the scene's own ``force``/``torque``
-        (None: the scene's own, zero unless it sets one). A wrong shape or a non-finite entry raises InvalidProblem naming the world and
-        the body, before any world steps. A world whose step raises or overflows is flagged in
-        ``failed`` (reason in ``messages``) and not stepped again until reset; the others go on.
-        Ctrl-C: the worlds already started finish their step, the others do not start (``steps``
-        tells which did), and KeyboardInterrupt is raised."""
-        if forces is not None:
-            try:
-                forces = np.ascontiguousarray(forces, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise TypeError(f"forces: expected an array of real numbers of shape ({self.n}, "
-                                f"{len(self.body_names)}, 3), got {type(forces).__name__}") from None
-        self._vec.step(forces)
+        (None: the scene's own, zero unless it sets one). ``velocities`` (n, bodies, 3): target
+        vx, vy, omega per body, set at the start of this step where not NaN (NaN: not driven) — a
+        fixed body so driven is kinematic (a pusher, a conveyor: it moves by it and pushes what it
+        touches); a free body starts the step at it, and gravity, forces and contacts act after.
+        A wrong shape or a non-finite force (an infinite velocity) raises InvalidProblem naming the
+        world and the body, before any world steps. A world whose step raises or overflows is
+        flagged in ``failed`` (reason in ``messages``) and not stepped again until reset; the others
+        go on. Ctrl-C: the worlds already started finish their step, the others do not start
+        (``steps`` tells which did), and KeyboardInterrupt is raised."""
+        self._vec.step(self._array(forces, "forces"), self._array(velocities, "velocities"))
+
+    def _array(self, values, name):
+        if values is None:
+            return None
+        try:
+            return np.ascontiguousarray(values, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name}: expected an array of real numbers of shape ({self.n}, "
+                            f"{len(self.body_names)}, 3), got {type(values).__name__}") from None
 
     def world(self, i: int):
         """A copy of world ``i`` as a :class:`perp.World`."""

@@ -19,6 +19,7 @@ namespace perp::contact {
 namespace {
 
 constexpr const char* kComponent[3] = {"fx", "fy", "torque"};
+constexpr const char* kVelocityComponent[3] = {"vx", "vy", "omega"};
 
 /// The first non-finite coordinate of a body's state, as "body 'NAME' x = nan"; "" when all are finite.
 std::string non_finite_state(const World& world) {
@@ -167,10 +168,17 @@ void VecWorld::reset(std::span<const std::uint8_t> mask) {
   }
 }
 
-void VecWorld::step_world(std::size_t i, std::span<const double> forces) {
+void VecWorld::step_world(std::size_t i, std::span<const double> forces, std::span<const double> velocities) {
   World& world = worlds_[i];
   const std::size_t nb = bodies();
   clear_report(i);
+  for (std::size_t b = 0; b < nb && !velocities.empty(); ++b) {
+    const double* target = velocities.data() + (i * nb + b) * 3;
+    Body& body = world.bodies[b];
+    if (!std::isnan(target[0])) body.velocity.x() = target[0];
+    if (!std::isnan(target[1])) body.velocity.y() = target[1];
+    if (!std::isnan(target[2])) body.angular_velocity = target[2];
+  }
   for (std::size_t b = 0; b < nb; ++b) {
     const Body& base = scene_.world.bodies[b];
     if (forces.empty()) {
@@ -216,8 +224,25 @@ void VecWorld::step_world(std::size_t i, std::span<const double> forces) {
   mirror_state(i);
 }
 
-bool VecWorld::step(std::span<const double> forces, const std::function<bool()>& interrupt) {
+bool VecWorld::step(std::span<const double> forces, const std::function<bool()>& interrupt,
+                    std::span<const double> velocities) {
   const std::size_t nb = bodies();
+  if (!velocities.empty()) {
+    if (velocities.size() != size() * nb * 3) {
+      throw InvalidProblem("velocities: expected " + std::to_string(size()) + " × " + std::to_string(nb) +
+                           " × 3 numbers (worlds, bodies, vx/vy/omega; NaN: not driven), got " +
+                           std::to_string(velocities.size()));
+    }
+    for (std::size_t k = 0; k < velocities.size(); ++k) {
+      if (std::isinf(velocities[k])) {
+        const std::size_t i = k / (nb * 3), b = (k / 3) % nb;
+        throw InvalidProblem("velocities[" + std::to_string(i) + ", " + std::to_string(b) + ", " +
+                             std::to_string(k % 3) + "] (world " + std::to_string(i) + ", body '" +
+                             scene_.world.bodies[b].name + "', " + kVelocityComponent[k % 3] + ") is " +
+                             number_text(velocities[k]) + "; expected a finite number or NaN (not driven)");
+      }
+    }
+  }
   if (!forces.empty()) {
     if (forces.size() != size() * nb * 3) {
       throw InvalidProblem("forces: expected " + std::to_string(size()) + " × " + std::to_string(nb) +
@@ -270,7 +295,7 @@ bool VecWorld::step(std::span<const double> forces, const std::function<bool()>&
             return;
           }
         }
-        if (failed_[i] == 0) step_world(i, forces);
+        if (failed_[i] == 0) step_world(i, forces, velocities);
       }
     }
   };

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -206,6 +207,46 @@ TEST(VecWorld, RefusesBadInputByName) {
   const std::string message = refusal([&] { vec.step(forces); });
   EXPECT_NE(message.find("forces[1, 5, 2] (world 1, body 'lid', torque) is NaN"), std::string::npos) << message;
   EXPECT_EQ(vec.steps()[0], 0);  // refused before any world stepped
+}
+
+TEST(VecWorld, TargetVelocitiesDriveAKinematicPusherAndSetAFreeBody) {
+  // No gravity. A fixed box (a kinematic pusher) driven at vx = 1 m/s moves h = 0.01 m a step; a free
+  // disk far away set to (vx, ω) = (2, 3) with vy not driven (NaN) keeps its vy = −0.5 and moves
+  // (2 h, −0.5 h, 3 h). World 1 gets no target: the pusher stays, the disk drifts at its own vy.
+  Scene scene;
+  scene.options.gravity = {0, 0};
+  scene.options.timestep = 0.01;
+  Body pusher;
+  pusher.name = "pusher";
+  pusher.shape = Box{0.2, 0.2};
+  pusher.mass = 1;
+  pusher.fixed = true;
+  Body puck;
+  puck.name = "puck";
+  puck.shape = Disk{0.1};
+  puck.mass = 1;
+  puck.position = {5, 0};
+  puck.velocity = {0, -0.5};
+  scene.world.bodies = {pusher, puck};
+  VecWorld vec(scene, 2, 1);
+  const double nan = std::nan("");
+  std::vector<double> targets = {1, 0, 0, 2, nan, 3,  // world 0
+                                 nan, nan, nan, nan, nan, nan};
+  for (int k = 0; k < 10; ++k) ASSERT_TRUE(vec.step({}, {}, targets));
+  const World w0 = vec.world(0);
+  EXPECT_NEAR(w0.bodies[0].position.x(), 0.1, 1e-14);
+  EXPECT_NEAR(w0.bodies[1].position.x(), 5.2, 1e-14);
+  EXPECT_NEAR(w0.bodies[1].position.y(), -0.05, 1e-14);
+  EXPECT_NEAR(w0.bodies[1].angle, 0.3, 1e-14);
+  const World w1 = vec.world(1);
+  EXPECT_EQ(w1.bodies[0].position.x(), 0.0);
+  EXPECT_NEAR(w1.bodies[1].position.x(), 5.0, 1e-14);
+  EXPECT_NEAR(w1.bodies[1].position.y(), -0.05, 1e-14);
+  targets[4] = std::numeric_limits<double>::infinity();
+  const std::string message = refusal([&] { vec.step({}, {}, targets); });
+  EXPECT_NE(message.find("velocities[0, 1, 1] (world 0, body 'puck', vy) is"), std::string::npos) << message;
+  EXPECT_NE(refusal([&] { vec.step({}, {}, std::vector<double>(5, 0.0)); }).find("velocities: expected 2 × 2 × 3"),
+            std::string::npos);
 }
 
 TEST(VecWorld, AnInterruptStopsBeforeTheNextWorldAndSaysWhichStepped) {

@@ -232,3 +232,31 @@ def test_ctrl_c_stops_a_step_between_worlds():
     # Some worlds stepped, not all; none twice; and the step ended soon after the signal.
     assert 0 < stepped < n and most == 1
     assert waited < 2.0, f"KeyboardInterrupt took {waited:.2f} s to end the step"
+
+
+def test_target_velocities_drive_a_kinematic_pusher_into_a_box():
+    # No gravity, frictionless: a fixed pusher driven at 1 m/s (world 0) reaches a box 0.05 m away
+    # after 5 steps of 0.01 s and carries it at its own speed (a plastic impact); in world 1 nothing
+    # is driven (NaN) and both stay. A wrong shape and an infinite target are refused by name.
+    scene = {"gravity": [0, 0], "timestep": 0.01, "duration": 1.0, "restitution": 0.0, "friction": 0.0,
+             "bodies": [{"name": "pusher", "shape": {"type": "box", "width": 0.2, "height": 0.2}, "mass": 1.0,
+                         "position": [0.0, 0.0], "fixed": True},
+                        {"name": "box", "shape": {"type": "box", "width": 0.2, "height": 0.2}, "mass": 1.0,
+                         "position": [0.25, 0.0]}]}
+    vec = perp.VecWorld(scene, 2, threads=1)
+    targets = np.full((2, 2, 3), np.nan)
+    targets[0, 0] = (1.0, 0.0, 0.0)
+    for _ in range(30):
+        vec.step(velocities=targets)
+    q, v = vec.positions, vec.velocities
+    assert q[0, 0, 0] == pytest.approx(0.3, abs=1e-12)
+    assert v[0, 1, 0] == pytest.approx(1.0, abs=1e-9)  # carried at the pusher's speed
+    # Touching face to face: the first step in contact overlaps by up to h · 1 m/s = 1 cm, and the
+    # default drift correction takes it back to its slop of 5 mm.
+    assert q[0, 1, 0] - q[0, 0, 0] == pytest.approx(0.2 - 0.005, abs=1e-9)
+    assert np.all(q[1] == np.array([[0.0, 0.0, 0.0], [0.25, 0.0, 0.0]]))
+    with pytest.raises(perp.InvalidProblem, match=r"velocities: expected shape \(2, 2, 3\)"):
+        vec.step(velocities=np.zeros((2, 3)))
+    targets[1, 1, 2] = np.inf
+    with pytest.raises(perp.InvalidProblem, match=r"velocities\[1, 1, 2\] \(world 1, body 'box', omega\)"):
+        vec.step(velocities=targets)

@@ -51,7 +51,19 @@ class VecWorld {
   /// starts its step, the worlds already started finish theirs, and `step` returns false. The
   /// worlds that did step have their `steps` count raised by one; the others (state and report)
   /// are as they were. Returns true when every live world stepped.
-  bool step(std::span<const double> forces = {}, const std::function<bool()>& interrupt = {});
+  ///
+  /// `velocities`, when not empty, holds worlds × bodies × 3 target velocities (vx, vy, ω, laid
+  /// out as `forces`): each entry that is not NaN sets that component of the body's velocity at
+  /// the start of this step (NaN: the component is not driven). A fixed body driven so is a
+  /// kinematic one — a pusher, a conveyor: it moves by that velocity and pushes what it touches;
+  /// a free body starts the step at that velocity (a velocity actuator of unbounded gain), and
+  /// gravity, its applied force and its contacts act on it during the step. A wrong size or an
+  /// infinite entry throws `InvalidProblem` naming the world, the body and the component.
+  bool step(std::span<const double> forces, const std::function<bool()>& interrupt,
+            std::span<const double> velocities);
+  bool step(std::span<const double> forces = {}, const std::function<bool()>& interrupt = {}) {
+    return step(forces, interrupt, {});
+  }
 
   /// Restores the scene's initial state — bodies, warm-start impulses, rest times, rods' sides —
   /// of the worlds whose `mask` entry is true (all when `mask` is empty; otherwise it has one entry
@@ -97,7 +109,7 @@ class VecWorld {
   [[nodiscard]] const std::string& message(std::size_t i) const { return messages_.at(i); }
 
  private:
-  void step_world(std::size_t i, std::span<const double> forces);
+  void step_world(std::size_t i, std::span<const double> forces, std::span<const double> velocities);
   void clear_report(std::size_t i);
   void mirror_state(std::size_t i);
 
