@@ -8,6 +8,10 @@
 
 namespace perp::contact {
 
+/// A contact of a pair that carried a normal impulse in the last step stays active up to this many
+/// activation tolerances (the step's rule, moreau_jean.cpp; rollout.cpp's switch report re-derives it).
+inline constexpr double kHeldFactor = 1e3;
+
 /// `moreau_jean_step` on options and a world that were validated (`MoreauJeanOptions::validate`,
 /// `World::validate`) and have changed since only by earlier steps: the options and the world's
 /// names, shapes, masses, materials and planes are not checked again. The bodies' state (position,

@@ -1,7 +1,7 @@
 #pragma once
 // Private helpers of the contact layer (not installed): the planar cross product, and the material
 // of one side of a contact (what moreau_jean.cpp combines into a contact's μ and e, and what
-// step_sensitivity.cpp differentiates through the same rules).
+// rollout.cpp differentiates through the same rules).
 #include <optional>
 
 #include "perp/contact/body.hpp"

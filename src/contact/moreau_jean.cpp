@@ -28,9 +28,6 @@ namespace {
 /// auto on the convex formulations (frictionless, Anitescu–Potra): above this many contacts the
 /// LCP is solved on its factors by the interior point instead of formed densely.
 constexpr Eigen::Index kFactoredAbove = 64;
-/// A contact of a pair that carried a normal impulse in the last step stays active up to this many
-/// activation tolerances (see moreau_jean_step).
-constexpr double kHeldFactor = 1e3;
 /// The split impulse's LCP: solved to this relative residual (or the step's tolerance, if looser) in
 /// at most this many sweeps. It moves positions by β of each overlap past the slop; an error of
 /// 1e-6 of that is far below what a step shows. A looser 1e-3 cut the pouring heap's split sweeps
