@@ -296,6 +296,11 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
                    report.result.iterations, report.result.residual, report.solve_ms, static_cast<long>(report.lcp_size),
                    report.fallback.empty() ? "" : ", fallback from ", report.fallback.c_str());
       std::fprintf(stderr, "  %s\n", report.result.message.c_str());
+      if (report.split_contacts > 0) {
+        std::fprintf(stderr, "  split impulse: %zu contacts, %s, %zu sweeps\n", report.split_contacts,
+                     perp::to_string(report.split_status).c_str(), report.split_sweeps);
+      }
+      std::fprintf(stderr, "  step %.2f ms\n", ms);
     }
     figures.solve_share += report.solve_ms;
     figures.worst_criterion = std::max(figures.worst_criterion, worst_of(report.criteria));

@@ -261,6 +261,7 @@ Eigen::VectorXd split_impulse_shift(const ContactSpace& space, const Eigen::Vect
   const Result result = solve(problem, Method::Pgs, solve_options);
   report.split_contacts = static_cast<std::size_t>(count);
   report.split_status = result.status;
+  report.split_sweeps = static_cast<std::size_t>(result.iterations);
   return options.timestep * space.inverse_mass.cwiseProduct(Eigen::VectorXd(problem.A.transpose() * result.z));
 }
 

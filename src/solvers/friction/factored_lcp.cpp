@@ -65,16 +65,22 @@ double relative_error(const FactoredLcp& problem, const Eigen::VectorXd& z) {
 }
 
 /// Projected Gauss–Seidel sweeps on the program's rows from z (v = M⁻¹ Aᵀ z kept current: a row
-/// costs its nonzeros twice), the error checked every kPolishEvery sweeps; returns the best point
-/// seen and its error. Rows with a zero diagonal (on fixed dofs only) are left as they are.
+/// costs its nonzeros twice), the error checked every `every` sweeps and after a sweep that changed
+/// nothing (a fixed point: the sweeps stop there); returns the best point
+/// seen and its error (and in `swept`, if given, the sweeps run). Rows with a zero diagonal (on
+/// fixed dofs only) are left as they are.
 std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, const Eigen::VectorXd& c,
                                           Eigen::VectorXd z, int sweeps, int every, double tolerance,
-                                          const std::function<double(const Eigen::VectorXd&)>& error_of) {
+                                          const std::function<double(const Eigen::VectorXd&)>& error_of,
+                                          int* swept = nullptr) {
   Eigen::VectorXd v = (program.At * z).cwiseQuotient(program.mass);
   Eigen::VectorXd best = z;
   double best_error = error_of(z);
+  if (swept != nullptr) *swept = 0;
   for (int sweep = 1; sweep <= sweeps && best_error > tolerance; ++sweep) {
     if (detail::stop_requested()) break;  // the pipeline's judgement names the stop
+    if (swept != nullptr) *swept = sweep;
+    bool moved = false;
     for (Eigen::Index k = 0; k < program.A.rows(); ++k) {
       const double d = program.row_diagonal[k];
       if (!(d > 0)) continue;
@@ -83,18 +89,21 @@ std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, co
       const double next = std::max(0.0, z[k] - w / d);
       const double delta = next - z[k];
       if (delta == 0) continue;
+      moved = true;
       z[k] = next;
       for (RowSparse::InnerIterator it(program.A, k); it; ++it) {
         v[it.col()] += delta * it.value() / program.mass[it.col()];
       }
     }
-    if (sweep % every != 0 && sweep != sweeps) continue;
+    // A sweep that changed nothing is a fixed point: no later sweep moves z either.
+    if (moved && sweep % every != 0 && sweep != sweeps) continue;
     const double error = error_of(z);
     if (!std::isfinite(error)) break;
     if (error < best_error) {
       best = z;
       best_error = error;
     }
+    if (!moved) break;
   }
   return {std::move(best), best_error};
 }
@@ -233,7 +242,7 @@ Result pgs_on_factors(const FactoredLcp& problem, const SolveOptions& options) {
   const detail::ConeProgram program = detail::ConeProgram::restricted(problem.A, problem.inverse_mass);
   const auto error_of = [&](const Eigen::VectorXd& z) { return relative_error(problem, z); };
   const int sweeps = options.iteration_limit(kDefaultSweeps);
-  auto [z, error] = polish(program, problem.c, z0, sweeps, kPolishEvery, options.tolerance, error_of);
+  auto [z, error] = polish(program, problem.c, z0, sweeps, kPolishEvery, options.tolerance, error_of, &result.iterations);
   result.z = std::move(z);
   result.status = error <= options.tolerance ? Status::Solved : Status::MaxIterations;
   result.message = "projected Gauss-Seidel on the factors: relative residual " + number_text(error) +

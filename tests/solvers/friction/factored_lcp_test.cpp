@@ -188,6 +188,8 @@ TEST(FactoredLcp, PgsSweepsOnTheFactors) {
   EXPECT_EQ(result.method, Method::Pgs);
   EXPECT_NEAR(result.z[0], 0.0, 1e-15);
   EXPECT_NEAR(result.z[1], 2.0, 1e-15);
+  // The third sweep changes nothing: the fixed point ends the sweeps, and the count says three.
+  EXPECT_EQ(result.iterations, 3);
   // Random redundant rows: w agrees with Lemke's on the formed LCP (z need not).
   for (const std::uint32_t seed : {1u, 2u, 3u}) {
     SCOPED_TRACE(seed);
@@ -216,6 +218,7 @@ TEST(FactoredLcp, PgsSweepsOnTheFactors) {
   const Result short_run = solve(random_problem(10, 45, 7), Method::Pgs, {.tolerance = 1e-14, .max_iterations = 1});
   EXPECT_EQ(short_run.status, Status::MaxIterations);
   EXPECT_THAT(short_run.message, HasSubstr("sweep limit 1"));
+  EXPECT_EQ(short_run.iterations, 1);
 }
 
 TEST(FactoredLcp, TrivialAndEmpty) {
