@@ -41,6 +41,7 @@
 #include "perp/solvers/batch.hpp"
 #include "perp/solvers/box_lcp.hpp"
 #include "perp/solvers/factored_lcp.hpp"
+#include "perp/solvers/sparse_lcp.hpp"
 #include "perp/solvers/games.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/mlcp.hpp"
