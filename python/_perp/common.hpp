@@ -1,7 +1,8 @@
 #pragma once
-// Shared by the three translation units of perp._perp: array conversion, options, results.
+// Shared by the translation units of perp._perp: array conversion (convert.cpp), options
+// (options.cpp), results (results.cpp), the module's entry and status objects (module.cpp).
 //
-// The pure-Python layer (python/perp/__init__.py) turns user input into float64 arrays of the
+// The pure-Python layer (python/perp/_convert.py) turns user input into float64 arrays of the
 // right dimension first and raises TypeError/ValueError with the argument's name; these helpers
 // check again, so that calling _perp directly with anything raises and never crashes.
 
@@ -45,6 +46,11 @@ py::object invalid_problem_type();
 
 /// A float64 array in Fortran order (a copy only when the input is not one already).
 using FArray = py::array_t<double, py::array::f_style | py::array::forcecast>;
+
+/// The name of `value`'s Python type ("list", "ndarray"), for TypeError messages.
+std::string type_name(py::handle value);
+/// The shape of `a` as numpy prints it: "(3,)", "(2, 3)", "()".
+std::string shape_text(const py::array& a);
 
 /// The 2-D array `a` as a matrix; throws ValueError naming `name` when it is not 2-D.
 Eigen::MatrixXd to_matrix(const FArray& a, const char* name);
@@ -90,6 +96,7 @@ JacobianFunction wrap_jacobian(py::handle function, const char* name);
 /// converts what the user's J returns) as the `SparseJacobianFunction` of an `Mcp`.
 SparseJacobianFunction wrap_sparse_jacobian(py::handle function, const char* name);
 
+void bind_results(py::module_& m);  // results.cpp: Result and the result types of each problem
 void bind_problems(py::module_& m);
 void bind_contact(py::module_& m);
 void bind_sensitivity(py::module_& m);
