@@ -223,12 +223,8 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
   }
   const double pad = 0.05 * std::max({x1 - x0, y1 - y0, 1e-6});
 
-  std::string data = "{\"title\":";
-  string(data, title);
-  data += ",\"timestep\":";
-  number(data, scene.options.timestep);
-  data += ",\"duration\":";
-  number(data, scene.duration);
+  std::string data;
+  viewer_page::data_start(data, title, scene.options.timestep, scene.duration);
   data += ",\"steps\":" + std::to_string(record.steps) + ",\"stride\":" + std::to_string(record.frame_stride) +
           ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"every\":" + std::to_string(record.every) +
           ",\"bounds\":[";
@@ -239,12 +235,8 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
   number(data, y0 - pad);
   data += ',';
   number(data, y1 + pad);
-  data += "],\"ground\":";
-  if (scene.world.ground) {
-    number(data, scene.world.ground->height);
-  } else {
-    data += "null";
-  }
+  data += "]";
+  viewer_page::ground(data, scene.world.ground);
   data += ",\"planes\":";
   array(data, scene.world.planes.size(), [&](std::size_t p) {
     const contact::Plane& plane = scene.world.planes[p];

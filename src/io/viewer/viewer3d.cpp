@@ -413,22 +413,13 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
     bounds[5] = std::max(bounds[5], scene.world.ground->height);
   }
 
-  std::string data = "{\"title\":";
-  string(data, title);
-  data += ",\"timestep\":";
-  number(data, scene.options.timestep);
-  data += ",\"duration\":";
-  number(data, scene.duration);
+  std::string data;
+  viewer_page::data_start(data, title, scene.options.timestep, scene.duration);
   data += ",\"steps\":" + std::to_string(record.steps) + ",\"every\":" + std::to_string(record.every) +
           ",\"stride\":" + std::to_string(record.frame_stride) +
           ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"bounds\":";
   array(data, 6, [&](std::size_t k) { number(data, bounds[k]); });
-  data += ",\"ground\":";
-  if (scene.world.ground) {
-    number(data, scene.world.ground->height);
-  } else {
-    data += "null";
-  }
+  viewer_page::ground(data, scene.world.ground);
   const auto vector3 = [&](const Eigen::Vector3d& v) {
     array(data, 3, [&](std::size_t k) { number(data, v[static_cast<Eigen::Index>(k)]); });
   };

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace perp::viewer_page {
@@ -54,6 +55,27 @@ void array(std::string& out, std::size_t n, F&& item) {
     item(i);
   }
   out += ']';
+}
+
+/// The opening of both pages' DATA: {"title":…,"timestep":…,"duration":…
+inline void data_start(std::string& data, const std::string& title, double timestep, double duration) {
+  data += "{\"title\":";
+  string(data, title);
+  data += ",\"timestep\":";
+  number(data, timestep);
+  data += ",\"duration\":";
+  number(data, duration);
+}
+
+/// ,"ground":H with the ground's height H, or ,"ground":null for a scene without ground.
+template <class Ground>
+void ground(std::string& data, const std::optional<Ground>& ground) {
+  data += ",\"ground\":";
+  if (ground) {
+    number(data, ground->height);
+  } else {
+    data += "null";
+  }
 }
 
 /// `drawEnergy()`: kinetic, potential and total energy against time on the canvas `energy`
