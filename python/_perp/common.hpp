@@ -81,6 +81,23 @@ std::function<bool()> signal_hook();
 /// pending (the solve then ended `interrupted`).
 void raise_pending();
 
+/// `solve(problem, method, options)` as the bindings of the problem types run it: the method by
+/// name, the options as `make_options` reads them, the GIL released during the solve, and a Ctrl-C
+/// meanwhile raised as KeyboardInterrupt after it. Returns what that overload of `solve` returns.
+template <class Problem>
+auto solve_without_gil(const Problem& problem, const std::string& method, double tol, const py::object& max_iter,
+                       const py::object& warm_start, const py::dict& options) {
+  const Method m = from_string<Method>(method);
+  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
+  decltype(solve(problem, m, o)) result;
+  {
+    py::gil_scoped_release release;
+    result = solve(problem, m, o);
+  }
+  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
+  return result;
+}
+
 /// The Python `perp.Status` member of `status` (or its name, before the package registered the enum).
 py::object status_object(Status status);
 

@@ -37,15 +37,7 @@ namespace {
 Result solve_lcp(const FArray& M, const FArray& q, const std::string& method, double tol, const py::object& max_iter,
                  const py::object& warm_start, const py::dict& options) {
   Lcp problem{to_matrix(M, "M"), to_vector(q, "q")};
-  const Method m = from_string<Method>(method);
-  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  Result result;
-  {
-    py::gil_scoped_release release;
-    result = solve(problem, m, o);
-  }
-  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
-  return result;
+  return solve_without_gil(problem, method, tol, max_iter, warm_start, options);
 }
 
 /// solve_many: the pairs converted here (a pair that does not convert is that item's error), the
