@@ -109,6 +109,18 @@ def _densify(x: Any, name: str) -> np.ndarray:
     return x.toarray()
 
 
+def _real_array(x: Any, name: str, what: str = "an array") -> np.ndarray:
+    """``np.asarray(x)`` of real numbers (bool, int, uint, float): a ValueError naming ``name`` where x
+    cannot be read as ``what`` (ragged nested lists), a TypeError for any other dtype."""
+    try:
+        a = np.asarray(x)
+    except (ValueError, TypeError) as error:  # ragged nested lists
+        raise ValueError(f"{name}: cannot be read as {what} ({error})") from None
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"{name}: expected real numbers, got an array of dtype {a.dtype}")
+    return a
+
+
 def _array(x: Any, name: str, ndim: int) -> np.ndarray:
     if type(x) is np.ndarray and x.dtype == np.float64 and x.ndim == ndim:
         return x  # the fast path: the compiled side reads it as it is
@@ -118,12 +130,7 @@ def _array(x: Any, name: str, ndim: int) -> np.ndarray:
         x = _densify(x, name)
     if x is None:
         raise TypeError(f"{name}: expected an array of real numbers, got None")
-    try:
-        a = np.asarray(x)
-    except (ValueError, TypeError) as error:  # ragged nested lists
-        raise ValueError(f"{name}: cannot be read as a {ndim}-D array ({error})") from None
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name}: expected real numbers, got an array of dtype {a.dtype}")
+    a = _real_array(x, name, f"a {ndim}-D array")
     if a.ndim != ndim:
         raise ValueError(f"{name}: expected a {ndim}-D array, got shape {a.shape}")
     return np.asarray(a, dtype=np.float64, order="F")

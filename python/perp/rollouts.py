@@ -27,7 +27,7 @@ import numpy as np
 from . import _perp
 from . import contact3d as _contact3d
 from ._perp import InvalidProblem
-from ._convert import _path, _scene_json
+from ._convert import _path, _real_array, _scene_json
 
 __all__ = ["Rollout", "RolloutGradient", "rollout", "rollout_gradient"]
 
@@ -118,13 +118,7 @@ def _optional_real(x: Any, name: str) -> Optional[float]:
 def _optional_array(x: Any, name: str) -> Optional[np.ndarray]:
     if x is None:
         return None
-    try:
-        a = np.asarray(x)
-    except (ValueError, TypeError) as error:  # ragged nested lists
-        raise ValueError(f"{name}: cannot be read as an array ({error})") from None
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name}: expected real numbers, got an array of dtype {a.dtype}")
-    return np.ascontiguousarray(a, dtype=np.float64)
+    return np.ascontiguousarray(_real_array(x, name), dtype=np.float64)
 
 
 def _run(scene: Any, steps: Any, forces: Any, friction: Any, restitution: Any, initial_state: Any):
