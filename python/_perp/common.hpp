@@ -1,7 +1,8 @@
 #pragma once
-// Shared by the three translation units of perp._perp: array conversion, options, results.
+// Shared by the translation units of perp._perp: array conversion (convert.cpp), options
+// (options.cpp), results (results.cpp), the module's entry and status objects (module.cpp).
 //
-// The pure-Python layer (python/perp/__init__.py) turns user input into float64 arrays of the
+// The pure-Python layer (python/perp/_convert.py) turns user input into float64 arrays of the
 // right dimension first and raises TypeError/ValueError with the argument's name; these helpers
 // check again, so that calling _perp directly with anything raises and never crashes.
 
@@ -46,6 +47,11 @@ py::object invalid_problem_type();
 /// A float64 array in Fortran order (a copy only when the input is not one already).
 using FArray = py::array_t<double, py::array::f_style | py::array::forcecast>;
 
+/// The name of `value`'s Python type ("list", "ndarray"), for TypeError messages.
+std::string type_name(py::handle value);
+/// The shape of `a` as numpy prints it: "(3,)", "(2, 3)", "()".
+std::string shape_text(const py::array& a);
+
 /// The 2-D array `a` as a matrix; throws ValueError naming `name` when it is not 2-D.
 Eigen::MatrixXd to_matrix(const FArray& a, const char* name);
 /// The 1-D array `a` as a vector; throws ValueError naming `name` when it is not 1-D.
@@ -75,6 +81,23 @@ std::function<bool()> signal_hook();
 /// pending (the solve then ended `interrupted`).
 void raise_pending();
 
+/// `solve(problem, method, options)` as the bindings of the problem types run it: the method by
+/// name, the options as `make_options` reads them, the GIL released during the solve, and a Ctrl-C
+/// meanwhile raised as KeyboardInterrupt after it. Returns what that overload of `solve` returns.
+template <class Problem>
+auto solve_without_gil(const Problem& problem, const std::string& method, double tol, const py::object& max_iter,
+                       const py::object& warm_start, const py::dict& options) {
+  const Method m = from_string<Method>(method);
+  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
+  decltype(solve(problem, m, o)) result;
+  {
+    py::gil_scoped_release release;
+    result = solve(problem, m, o);
+  }
+  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
+  return result;
+}
+
 /// The Python `perp.Status` member of `status` (or its name, before the package registered the enum).
 py::object status_object(Status status);
 
@@ -90,6 +113,7 @@ JacobianFunction wrap_jacobian(py::handle function, const char* name);
 /// converts what the user's J returns) as the `SparseJacobianFunction` of an `Mcp`.
 SparseJacobianFunction wrap_sparse_jacobian(py::handle function, const char* name);
 
+void bind_results(py::module_& m);  // results.cpp: Result and the result types of each problem
 void bind_problems(py::module_& m);
 void bind_contact(py::module_& m);
 void bind_sensitivity(py::module_& m);

@@ -51,15 +51,7 @@ Result solve_box(const FArray& M, const FArray& q, const FArray& lo, const FArra
                  const std::string& method, double tol, const py::object& max_iter, const py::object& warm_start,
                  const py::dict& options) {
   BoxLcp problem{to_matrix(M, "M"), to_vector(q, "q"), to_vector(lo, "lo"), to_vector(hi, "hi"), couplings(friction)};
-  const Method m = from_string<Method>(method);
-  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  Result result;
-  {
-    py::gil_scoped_release release;
-    result = solve(problem, m, o);
-  }
-  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
-  return result;
+  return solve_without_gil(problem, method, tol, max_iter, warm_start, options);
 }
 
 MlcpResult solve_mlcp(const FArray& A, const FArray& B, const FArray& C, const FArray& D, const FArray& a,
@@ -67,14 +59,8 @@ MlcpResult solve_mlcp(const FArray& A, const FArray& B, const FArray& C, const F
                       const py::object& warm_start, const py::dict& options) {
   Mlcp problem{to_matrix(A, "A"), to_matrix(B, "B"), to_matrix(C, "C"),
                to_matrix(D, "D"), to_vector(a, "a"), to_vector(b, "b")};
-  const Method m = from_string<Method>(method);
-  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
   MlcpResult out;
-  {
-    py::gil_scoped_release release;
-    static_cast<Result&>(out) = solve(problem, m, o);
-  }
-  raise_pending();
+  static_cast<Result&>(out) = solve_without_gil(problem, method, tol, max_iter, warm_start, options);
   out.equalities = problem.equalities();
   out.residuals = mlcp_residuals(problem, out.z);
   return out;
@@ -83,54 +69,33 @@ MlcpResult solve_mlcp(const FArray& A, const FArray& B, const FArray& C, const F
 QpResult solve_qp(const FArray& Q, const FArray& c, const FArray& A, const FArray& b, const std::string& method,
                   double tol, const py::object& max_iter, const py::object& warm_start, const py::dict& options) {
   Qp problem{to_matrix(Q, "Q"), to_vector(c, "c"), to_matrix(A, "A"), to_vector(b, "b")};
-  const Method m = from_string<Method>(method);
-  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  QpResult result;
-  {
-    py::gil_scoped_release release;
-    result = solve(problem, m, o);
-  }
-  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
-  return result;
+  return solve_without_gil(problem, method, tol, max_iter, warm_start, options);
 }
 
-Result solve_ncp(const py::function& F, const py::function& J, Eigen::Index n, const std::string& method, double tol,
-                 const py::object& max_iter, const py::object& warm_start, const py::dict& options, bool sparse) {
-  Ncp problem{n, wrap_function(F, "F"), nullptr};
+/// An Ncp's or Mcp's Jacobian from the Python callable J: sparse (`J_sparse`, J returns the CSC
+/// arrays) or dense (`J`).
+template <class Problem>
+void set_jacobian(Problem& problem, const py::function& J, bool sparse) {
   if (sparse) {
     problem.J_sparse = wrap_sparse_jacobian(J, "J");
   } else {
     problem.J = wrap_jacobian(J, "J");
   }
-  const Method m = from_string<Method>(method);
-  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  Result result;
-  {
-    py::gil_scoped_release release;
-    result = solve(problem, m, o);
-  }
-  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
-  return result;
+}
+
+Result solve_ncp(const py::function& F, const py::function& J, Eigen::Index n, const std::string& method, double tol,
+                 const py::object& max_iter, const py::object& warm_start, const py::dict& options, bool sparse) {
+  Ncp problem{n, wrap_function(F, "F"), nullptr};
+  set_jacobian(problem, J, sparse);
+  return solve_without_gil(problem, method, tol, max_iter, warm_start, options);
 }
 
 Result solve_mcp(const py::function& F, const py::function& J, const FArray& lower, const FArray& upper,
                  const std::string& method, double tol, const py::object& max_iter, const py::object& warm_start,
                  const py::dict& options, bool sparse) {
   Mcp problem{wrap_function(F, "F"), nullptr, to_vector(lower, "lower"), to_vector(upper, "upper")};
-  if (sparse) {
-    problem.J_sparse = wrap_sparse_jacobian(J, "J");
-  } else {
-    problem.J = wrap_jacobian(J, "J");
-  }
-  const Method m = from_string<Method>(method);
-  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  Result result;
-  {
-    py::gil_scoped_release release;
-    result = solve(problem, m, o);
-  }
-  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
-  return result;
+  set_jacobian(problem, J, sparse);
+  return solve_without_gil(problem, method, tol, max_iter, warm_start, options);
 }
 
 /// A matrix from what the Python layer passes: a dense 2-D array, or (rows, cols, indptr, indices,
@@ -161,14 +126,8 @@ FrictionContactResult solve_friction_contact(int dimension, const py::object& W,
                                              const std::string& method, double tol, const py::object& max_iter,
                                              const py::object& warm_start, const py::dict& options) {
   FrictionContact problem{dimension, operator_from(W), to_vector(q, "q"), to_vector(mu, "mu")};
-  const Method m = from_string<Method>(method);
-  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
   FrictionContactResult out;
-  {
-    py::gil_scoped_release release;
-    static_cast<Result&>(out) = solve(problem, m, o);
-  }
-  raise_pending();
+  static_cast<Result&>(out) = solve_without_gil(problem, method, tol, max_iter, warm_start, options);
   out.dimension = dimension;
   out.criteria = friction_contact_residuals(problem, out.z, out.w);
   return out;
@@ -225,15 +184,7 @@ Result solve_factored_lcp(const py::object& A, const FArray& inverse_mass, const
                           double tol, const py::object& max_iter, const py::object& warm_start,
                           const py::dict& options) {
   const FactoredLcp problem{operator_from(A, "A"), to_vector(inverse_mass, "inverse_mass"), to_vector(c, "c")};
-  const Method m = from_string<Method>(method);
-  const SolveOptions o = make_options(tol, max_iter, warm_start, options);
-  Result result;
-  {
-    py::gil_scoped_release release;
-    result = solve(problem, m, o);
-  }
-  raise_pending();  // Ctrl-C during the solve: its KeyboardInterrupt
-  return result;
+  return solve_without_gil(problem, method, tol, max_iter, warm_start, options);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -26,13 +26,7 @@ using contact::World;
 /// The most a run keeps of its states (a world a step).
 constexpr double kMaxBytes = 4e9;
 
-std::string shape_of(const py::array& a) {
-  std::string text = "(";
-  for (py::ssize_t d = 0; d < a.ndim(); ++d) text += (d > 0 ? ", " : "") + std::to_string(a.shape(d));
-  return text + (a.ndim() == 1 ? ",)" : ")");
-}
-
-std::string shape_text(std::initializer_list<py::ssize_t> shape) {
+std::string expected_shape_text(std::initializer_list<py::ssize_t> shape) {
   std::string text = "(";
   bool first = true;
   for (py::ssize_t d : shape) {
@@ -52,8 +46,8 @@ CArray checked(const py::object& value, const char* name, std::initializer_list<
   py::ssize_t d = 0;
   for (py::ssize_t n : shape) same = same && a.shape(d++) == n;
   if (!same) {
-    throw py::value_error(std::string(name) + ": expected shape " + shape_text(shape) + " " + meaning + ", got " +
-                          shape_of(a));
+    throw py::value_error(std::string(name) + ": expected shape " + expected_shape_text(shape) + " " + meaning +
+                          ", got " + shape_text(a));
   }
   const double* data = a.data();
   for (py::ssize_t i = 0; i < a.size(); ++i) {

@@ -48,15 +48,6 @@ py::array_t<bool> vec_bools(std::span<const std::uint8_t> values) {
   return out;
 }
 
-std::string vec_shape_text(const py::array& a) {
-  std::string text = "(";
-  for (py::ssize_t d = 0; d < a.ndim(); ++d) {
-    if (d > 0) text += ", ";
-    text += std::to_string(a.shape(d));
-  }
-  return text + (a.ndim() == 1 ? ",)" : ")");
-}
-
 /// Steps `vec` once without the GIL; Ctrl-C (seen between worlds by the calling thread) raises
 /// KeyboardInterrupt after the worlds already started have finished their step.
 /// `values` as a (worlds, bodies, 3) array of doubles (`what`: its name and what its last axis holds),
@@ -72,7 +63,7 @@ std::span<const double> per_body_array(const py::object& values, const char* nam
   }
   if (storage.ndim() != 3 || storage.shape(0) != n || storage.shape(1) != nb || storage.shape(2) != 3) {
     throw InvalidProblem(std::string(name) + ": expected shape (" + std::to_string(n) + ", " + std::to_string(nb) +
-                         ", 3) (worlds, bodies, " + components + "), got " + vec_shape_text(storage));
+                         ", 3) (worlds, bodies, " + components + "), got " + shape_text(storage));
   }
   return {storage.data(), static_cast<std::size_t>(storage.size())};
 }
@@ -116,7 +107,7 @@ void vec_reset(PyVecWorld& vec, const py::object& mask_in) {
   }
   if (mask_array.ndim() != 1 || mask_array.shape(0) != static_cast<py::ssize_t>(vec.size())) {
     throw InvalidProblem("mask: expected shape (" + std::to_string(vec.size()) + ",) (one per world), got " +
-                         vec_shape_text(mask_array));
+                         shape_text(mask_array));
   }
   const auto flags = py::array_t<bool, py::array::c_style | py::array::forcecast>::ensure(mask_array);
   std::vector<std::uint8_t> mask(vec.size());

@@ -12,8 +12,10 @@ import numpy as np
 
 from . import _perp
 from ._perp import GlobalFrictionContactResult
-from . import (FrictionContact, InvalidProblem, _max_iter, _method, _optional_vector, _path,
-               _real, _sparse_operator, _vector, _vector_or_scalar, write_json, write_siconos)
+from ._perp import InvalidProblem
+from ._convert import (_max_iter, _method, _optional_vector, _path, _real, _sparse_operator, _vector,
+                       _vector_or_scalar)
+from .problems import FrictionContact, write_json, write_siconos
 
 
 @dataclass

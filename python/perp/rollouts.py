@@ -17,7 +17,6 @@ under fixed contact activation (include/perp/contact/step_sensitivity.hpp).
 """
 from __future__ import annotations
 
-import json as _json
 import numbers
 import os
 from dataclasses import dataclass
@@ -27,6 +26,8 @@ import numpy as np
 
 from . import _perp
 from . import contact3d as _contact3d
+from ._perp import InvalidProblem
+from ._convert import _path, _real_array, _scene_json
 
 __all__ = ["Rollout", "RolloutGradient", "rollout", "rollout_gradient"]
 
@@ -117,18 +118,10 @@ def _optional_real(x: Any, name: str) -> Optional[float]:
 def _optional_array(x: Any, name: str) -> Optional[np.ndarray]:
     if x is None:
         return None
-    try:
-        a = np.asarray(x)
-    except (ValueError, TypeError) as error:  # ragged nested lists
-        raise ValueError(f"{name}: cannot be read as an array ({error})") from None
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name}: expected real numbers, got an array of dtype {a.dtype}")
-    return np.ascontiguousarray(a, dtype=np.float64)
+    return np.ascontiguousarray(_real_array(x, name), dtype=np.float64)
 
 
 def _run(scene: Any, steps: Any, forces: Any, friction: Any, restitution: Any, initial_state: Any):
-    from . import InvalidProblem, _json_default, _path
-
     n = _steps(steps)
     arguments = (n, _optional_array(forces, "forces"), _optional_real(friction, "friction"),
                  _optional_real(restitution, "restitution"), _optional_array(initial_state, "initial_state"))
@@ -138,11 +131,7 @@ def _run(scene: Any, steps: Any, forces: Any, friction: Any, restitution: Any, i
         data = dict(scene)
         if "duration" not in data and n >= 0 and isinstance(data.get("timestep"), numbers.Real):
             data["duration"] = max(n, 1) * float(data["timestep"])  # not used: `steps` counts
-        try:
-            text = _json.dumps(data, allow_nan=False, default=_json_default)
-        except (TypeError, ValueError) as error:
-            raise InvalidProblem(f"scene: cannot be written as JSON ({error})") from None
-        return _perp.RolloutRun(text, False, "<scene dict>", *arguments)
+        return _perp.RolloutRun(_scene_json(data), False, "<scene dict>", *arguments)
     if isinstance(scene, (str, os.PathLike)):
         return _perp.RolloutRun(_path(scene, "scene"), True, os.fspath(scene), *arguments)
     raise TypeError(f"scene: expected a dict or the path of a scene file, got {type(scene).__name__}")

@@ -4,7 +4,6 @@ top of it (:class:`VecEnv`) that needs no gym: ``reset()`` returns the observati
 
 from __future__ import annotations
 
-import json as _json
 import numbers
 import os
 from typing import Any, Callable, Optional
@@ -13,6 +12,7 @@ import numpy as np
 
 from . import _perp
 from . import contact3d as _contact3d
+from ._convert import _scene_json
 
 __all__ = ["VecWorld", "VecEnv"]
 
@@ -47,12 +47,7 @@ class VecWorld:
         if _contact3d.is_3d(scene):
             raise _perp.InvalidProblem("scene: VecWorld steps planar scenes; this one has \"dimension\": 3")
         if isinstance(scene, dict):
-            from . import _json_default
-            try:
-                text = _json.dumps(scene, allow_nan=False, default=_json_default)
-            except (TypeError, ValueError) as error:
-                raise _perp.InvalidProblem(f"scene: cannot be written as JSON ({error})") from None
-            self._vec = _perp.VecWorld(text, "<scene dict>", n, threads)
+            self._vec = _perp.VecWorld(_scene_json(scene), "<scene dict>", n, threads)
         elif isinstance(scene, (str, os.PathLike)):
             self._vec = _perp.VecWorld.from_file(os.fspath(scene), n, threads)
         else:

@@ -115,11 +115,7 @@ class SceneReader : public detail::SceneKeys {
       }
     }
     if (const json* projection = find(document, "projection")) options.projection = boolean(*projection, "projection");
-    if (const json* ground = find(document, "ground")) {
-      require_object(*ground, "ground");
-      require_known_keys(*ground, "ground", {"height"});
-      scene.world.ground = contact::Ground{number(require(*ground, "ground", "height"), "ground.height")};
-    }
+    ground_key(document, scene.world.ground);
     if (const json* beta = find(document, "baumgarte")) {
       options.baumgarte = number(*beta, "baumgarte");
       if (options.baumgarte < 0 || options.baumgarte >= 1) fail("baumgarte must be in [0, 1), got " + beta->dump());
@@ -135,12 +131,8 @@ class SceneReader : public detail::SceneKeys {
       if (options.sleep_speed < 0) fail("sleep_speed must be >= 0, got " + speed->dump());
     }
     if (const json* time = find(document, "sleep_time")) options.sleep_time = positive(*time, "sleep_time");
-    if (const json* planes = find(document, "planes")) {
-      if (!planes->is_array()) fail(std::string("planes must be an array, got ") + planes->type_name());
-      for (std::size_t i = 0; i < planes->size(); ++i) {
-        scene.world.planes.push_back(plane((*planes)[i], "planes[" + std::to_string(i) + "]"));
-      }
-    }
+    planes_key(document, scene.world.planes,
+               [this](const json& value, const std::string& path) { return plane(value, path); });
     if (const json* tolerance = find(document, "tolerance")) {
       options.solve.tolerance = positive(*tolerance, "tolerance");
     }
@@ -150,24 +142,8 @@ class SceneReader : public detail::SceneKeys {
       }
       options.dense_pivoting_max_size = static_cast<Eigen::Index>(size->get<std::int64_t>());
     }
-    if (const json* solver = find(document, "solver")) {
-      if (!solver->is_string()) fail("solver must be a method name string, got " + solver->dump());
-      try {
-        options.method = from_string<Method>(solver->get<std::string>());
-      } catch (const InvalidProblem& error) {
-        fail(std::string("solver: ") + error.what());
-      }
-    }
-    const json& bodies = require(document, "", "bodies");
-    if (!bodies.is_array()) fail(std::string("bodies must be an array, got ") + bodies.type_name());
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-      scene.world.bodies.push_back(body(bodies[i], "bodies[" + std::to_string(i) + "]"));
-    }
-    try {
-      scene.validate();
-    } catch (const InvalidProblem& error) {
-      fail(error.what());
-    }
+    solver_key(document, options.method);
+    bodies_key(document, scene, [this](const json& value, const std::string& path) { return body(value, path); });
     require_representable(scene);
     return scene;
   }

@@ -124,35 +124,11 @@ class Scene3dReader : public detail::SceneKeys {
               [this](const json& v, const std::string& at) { return vector3(v, at); });
     if (const json* tolerance = find(document, "tolerance"))
       options.solve.tolerance = positive(*tolerance, "tolerance");
-    if (const json* solver = find(document, "solver")) {
-      if (!solver->is_string()) fail("solver must be a method name string, got " + solver->dump());
-      try {
-        options.method = from_string<Method>(solver->get<std::string>());
-      } catch (const InvalidProblem& error) {
-        fail(std::string("solver: ") + error.what());
-      }
-    }
-    if (const json* ground = find(document, "ground")) {
-      require_object(*ground, "ground");
-      require_known_keys(*ground, "ground", {"height"});
-      scene.world.ground = contact3d::Ground{number(require(*ground, "ground", "height"), "ground.height")};
-    }
-    if (const json* planes = find(document, "planes")) {
-      if (!planes->is_array()) fail(std::string("planes must be an array, got ") + planes->type_name());
-      for (std::size_t i = 0; i < planes->size(); ++i) {
-        scene.world.planes.push_back(plane((*planes)[i], "planes[" + std::to_string(i) + "]"));
-      }
-    }
-    const json& bodies = require(document, "", "bodies");
-    if (!bodies.is_array()) fail(std::string("bodies must be an array, got ") + bodies.type_name());
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-      scene.world.bodies.push_back(body(bodies[i], "bodies[" + std::to_string(i) + "]"));
-    }
-    try {
-      scene.validate();
-    } catch (const InvalidProblem& error) {
-      fail(error.what());
-    }
+    solver_key(document, options.method);
+    ground_key(document, scene.world.ground);
+    planes_key(document, scene.world.planes,
+               [this](const json& value, const std::string& path) { return plane(value, path); });
+    bodies_key(document, scene, [this](const json& value, const std::string& path) { return body(value, path); });
     return scene;
   }
 };

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "perp/core/error.hpp"
+#include "perp/core/method.hpp"
 
 namespace perp::detail {
 
@@ -125,6 +126,55 @@ class SceneKeys {
     }
     material(value, path, plane.friction, plane.restitution);
     return plane;
+  }
+
+  /// "solver" (optional): a method's name, into `method`; its name table's message otherwise.
+  void solver_key(const json& document, Method& method) const {
+    const json* solver = find(document, "solver");
+    if (solver == nullptr) return;
+    if (!solver->is_string()) fail("solver must be a method name string, got " + solver->dump());
+    try {
+      method = from_string<Method>(solver->get<std::string>());
+    } catch (const InvalidProblem& error) {
+      fail(std::string("solver: ") + error.what());
+    }
+  }
+
+  /// "ground" (optional): {"height"}, into `ground` (a Ground{height}, 2D or 3D).
+  template <class Ground>
+  void ground_key(const json& document, std::optional<Ground>& ground) const {
+    const json* value = find(document, "ground");
+    if (value == nullptr) return;
+    require_object(*value, "ground");
+    require_known_keys(*value, "ground", {"height"});
+    ground = Ground{number(require(*value, "ground", "height"), "ground.height")};
+  }
+
+  /// "planes" (optional): an array, each entry read by `plane(value, path)` and appended to `planes`.
+  template <class Planes, class ReadPlane>
+  void planes_key(const json& document, Planes& planes, const ReadPlane& plane) const {
+    const json* values = find(document, "planes");
+    if (values == nullptr) return;
+    if (!values->is_array()) fail(std::string("planes must be an array, got ") + values->type_name());
+    for (std::size_t i = 0; i < values->size(); ++i) {
+      planes.push_back(plane((*values)[i], "planes[" + std::to_string(i) + "]"));
+    }
+  }
+
+  /// "bodies" (required): an array, each entry read by `body(value, path)` into the scene's world;
+  /// then the scene validated, its message given with the source.
+  template <class Scene, class ReadBody>
+  void bodies_key(const json& document, Scene& scene, const ReadBody& body) const {
+    const json& bodies = require(document, "", "bodies");
+    if (!bodies.is_array()) fail(std::string("bodies must be an array, got ") + bodies.type_name());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      scene.world.bodies.push_back(body(bodies[i], "bodies[" + std::to_string(i) + "]"));
+    }
+    try {
+      scene.validate();
+    } catch (const InvalidProblem& error) {
+      fail(error.what());
+    }
   }
 
  private:

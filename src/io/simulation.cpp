@@ -391,17 +391,12 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
        {"dissipation"}, {"warm_started", Kind::Integer}, {"solve_ms"}, {"step_ms"}, {"fallback", Kind::Text}});
   // The names a contact's sides may take: the bodies, "ground", the planes (simulation.h5 stores
   // indices into this list).
-  std::vector<std::string> surfaces = names;
-  surfaces.emplace_back("ground");
+  std::vector<std::string> plane_names;
   for (std::size_t p = 0; p < scene.world.planes.size(); ++p) {
     const std::string& name = scene.world.planes[p].name;
-    surfaces.push_back(name.empty() ? "plane" + std::to_string(p) : name);
+    plane_names.push_back(name.empty() ? "plane" + std::to_string(p) : name);
   }
-  const auto surface_index = [&](int index) -> std::int64_t {
-    if (index >= 0) return index;
-    if (index == contact::kGround) return static_cast<std::int64_t>(bodies.size());
-    return static_cast<std::int64_t>(bodies.size() + 1 + contact::plane_of(index));
-  };
+  const detail::Surfaces surfaces(names, plane_names);
   std::optional<detail::OutputTable> contacts_table;
   if (options.contacts) {
     contacts_table.emplace(sinks, "contacts",
@@ -413,7 +408,7 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
                                                {"gap"},
                                                {"normal_impulse"},
                                                {"tangent_impulse"}},
-                           surfaces);
+                           surfaces.names());
   }
 
   SimulationRecord record;
@@ -472,10 +467,9 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
                                      report.tangent_impulse[i]}) {
             if (!std::isfinite(value)) require_finite(value, "a contact point, gap or impulse of body '" + a + "'", t_start);
           }
-          const std::int64_t b = surface_index(contact.body_b);
           contacts_table->real(t_start)
               .surface(contact.body_a, a)
-              .surface(b, surfaces[static_cast<std::size_t>(b)])
+              .surface(surfaces.index(contact.body_b), surfaces.name(contact.body_b))
               .real(contact.point.x())
               .real(contact.point.y())
               .real(contact.gap)

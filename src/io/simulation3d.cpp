@@ -55,14 +55,11 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
        {"iterations", Kind::Integer}, {"residual"}, {"signorini"}, {"coulomb"}, {"complementarity"},
        {"dissipation"}, {"warm_started", Kind::Integer}, {"solve_ms"}, {"step_ms"}});
   // The names a contact's sides may take: the bodies, "ground", the planes.
-  std::vector<std::string> surfaces = names;
-  surfaces.emplace_back("ground");
-  for (std::size_t p = 0; p < world.planes.size(); ++p) surfaces.push_back(side_name(world, -2 - static_cast<int>(p)));
-  const auto surface_index = [&](int index) -> std::int64_t {
-    if (index >= 0) return index;
-    if (index == contact3d::kGround) return static_cast<std::int64_t>(names.size());
-    return static_cast<std::int64_t>(names.size() + 1 + contact3d::plane_of(index));
-  };
+  std::vector<std::string> plane_names;
+  for (std::size_t p = 0; p < world.planes.size(); ++p) {
+    plane_names.push_back(side_name(world, -2 - static_cast<int>(p)));
+  }
+  const detail::Surfaces surfaces(names, plane_names);
   std::optional<detail::OutputTable> contacts_table;
   if (options.contacts) {
     contacts_table.emplace(sinks, "contacts",
@@ -80,7 +77,7 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
                                                {"normal_impulse"},
                                                {"tangent1_impulse"},
                                                {"tangent2_impulse"}},
-                           surfaces);
+                           surfaces.names());
   }
 
   std::vector<double> state;
@@ -135,11 +132,9 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
       record.max_penetration = std::max(record.max_penetration, -c.gap);
       if (!contacts_table) continue;
       const auto at = 3 * static_cast<Eigen::Index>(i);
-      const std::int64_t a = surface_index(c.body_a);
-      const std::int64_t b = surface_index(c.body_b);
       contacts_table->real(t_start)
-          .surface(a, surfaces[static_cast<std::size_t>(a)])
-          .surface(b, surfaces[static_cast<std::size_t>(b)])
+          .surface(surfaces.index(c.body_a), surfaces.name(c.body_a))
+          .surface(surfaces.index(c.body_b), surfaces.name(c.body_b))
           .integer(c.feature);
       for (const double value : {c.point.x(), c.point.y(), c.point.z(), c.normal.x(), c.normal.y(), c.normal.z(), c.gap,
                                  report.impulses[at], report.impulses[at + 1], report.impulses[at + 2]}) {

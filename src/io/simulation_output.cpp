@@ -7,6 +7,8 @@
 #include <string_view>
 #include <utility>
 
+#include "perp/contact/detection.hpp"
+#include "perp/contact3d/detection.hpp"
 #include "perp/core/error.hpp"
 
 namespace perp::detail {
@@ -202,6 +204,22 @@ void StateTable::add(double t, const std::vector<double>& values) {
 
 void StateTable::close() {
   if (csv_) csv_->close();
+}
+
+// Both layers number a contact's sides alike: the ground −1, plane p −2 − p.
+static_assert(contact::kGround == -1 && contact3d::kGround == -1);
+static_assert(contact::plane_of(-2) == 0 && contact3d::plane_of(-3) == 1);
+
+Surfaces::Surfaces(const std::vector<std::string>& bodies, const std::vector<std::string>& planes)
+    : names_(bodies), bodies_(bodies.size()) {
+  names_.emplace_back("ground");
+  names_.insert(names_.end(), planes.begin(), planes.end());
+}
+
+std::int64_t Surfaces::index(int side) const {
+  if (side >= 0) return side;
+  if (side == contact::kGround) return static_cast<std::int64_t>(bodies_);
+  return static_cast<std::int64_t>(bodies_ + 1 + contact::plane_of(side));
 }
 
 }  // namespace perp::detail

@@ -66,6 +66,21 @@ struct Column {
   Kind kind = Kind::Real;
 };
 
+/// The names a contact's sides take in the contacts table: the bodies, "ground", then the planes
+/// (simulation.h5 stores a side as its index in `names()`). A side is a body's index, −1 the ground
+/// or −2 − p plane p, as in contact::Contact and contact3d::Contact.
+class Surfaces {
+ public:
+  Surfaces(const std::vector<std::string>& bodies, const std::vector<std::string>& planes);
+  [[nodiscard]] std::int64_t index(int side) const;
+  [[nodiscard]] const std::string& name(int side) const { return names_[static_cast<std::size_t>(index(side))]; }
+  [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+  std::size_t bodies_ = 0;
+};
+
 /// One table: `NAME.csv` and/or the group `NAME` of simulation.h5 (a dataset a column). Fill a row
 /// by calling real/integer/text/surface in the columns' order, then `end_row`.
 class OutputTable {

@@ -14,67 +14,16 @@
 namespace perp {
 namespace {
 
-/// The page: a canvas for the scene, one for the energy, the controls, and the script that
-/// reads `DATA` (inserted where the marker stands). No external resource of any kind.
-constexpr const char* kPageHead = R"PAGE(<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>perp viewer</title>
-<style>
-body { font: 14px/1.4 "DejaVu Sans", Arial, sans-serif; margin: 12px; color: #222; }
-h1 { font-size: 18px; margin: 0 0 4px 0; }
-#info, #note { margin: 2px 0; color: #444; }
-#note { color: #8a4b00; }
-#controls { margin: 6px 0; display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
-#slider { width: 420px; }
-canvas { border: 1px solid #bbb; display: block; margin-top: 4px; }
-#counter { font-family: "DejaVu Sans Mono", monospace; }
-#state { display: none; }
-</style>
-</head>
-<body>
-<h1 id="title"></h1>
-<div id="info"></div>
-<div id="note"></div>
-<div id="controls">
-  <button id="play" type="button">play</button>
-  <input id="slider" type="range" min="0" max="0" value="0" step="1" aria-label="time">
-  <label>speed <select id="speed">
-    <option value="0.1">0.1x</option><option value="0.25">0.25x</option><option value="0.5">0.5x</option>
-    <option value="1" selected>1x</option><option value="2">2x</option><option value="4">4x</option>
-  </select></label>
-  <label><input id="contacts" type="checkbox" checked> contacts and impulses</label>
-  <span id="counter"></span>
-</div>
-<canvas id="scene" width="960" height="540"></canvas>
-<canvas id="energy" width="960" height="170"></canvas>
-<div id="legend"></div>
-<pre id="state"></pre>
-<script>
-"use strict";
-const errors = [];
-window.addEventListener("error", (e) => { errors.push(String(e.message)); try { writeState(); } catch (_) { /* before the page is set up */ } });
-const DATA = )PAGE";
+/// The page: the shared skeleton (viewer_page.hpp) around a canvas for the scene and the script
+/// that draws it from `DATA`. No external resource of any kind.
+constexpr const char* kTitle = "perp viewer";
+constexpr const char* kContactsLabel = "contacts and impulses";
+constexpr const char* kCanvas = R"PAGE(<canvas id="scene" width="960" height="540"></canvas>
+)PAGE";
 
-constexpr const char* kPageScript = R"PAGE(;
-const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-                "#bcbd22", "#17becf", "#11426e", "#b05200", "#165e16", "#851314", "#563775", "#543028",
-                "#a63c82", "#3c3c3c", "#70710a", "#0a6e7a"];
-const scene = document.getElementById("scene");
+/// After viewer_page::kScriptStart: the projection and the drawing of the scene.
+constexpr const char* kPageScript = R"PAGE(const scene = document.getElementById("scene");
 const sctx = scene.getContext("2d");
-const energy = document.getElementById("energy");
-const ectx = energy.getContext("2d");
-const slider = document.getElementById("slider");
-const playButton = document.getElementById("play");
-const speedSelect = document.getElementById("speed");
-const contactsBox = document.getElementById("contacts");
-const counter = document.getElementById("counter");
-const frames = DATA.t.length;
-let current = 0;
-let playing = false;
-let clock = 0;
-let lastWall = null;
 
 // Projection: the bounds to scale, centred, with a margin.
 const margin = 20;
@@ -229,36 +178,13 @@ constexpr const char* kPageScriptEnd = R"PAGE(function writeState() {
 const drawFrame = drawScene;  // the playback's redraw (viewer_page.hpp)
 )PAGE";
 
-constexpr const char* kPageTail = R"PAGE(function seekFromAddress() {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  if (params.has("contacts")) contactsBox.checked = params.get("contacts") !== "0";
-  if (params.has("t")) {
-    slider.value = String(frameAt(Number(params.get("t"))));
-    slider.dispatchEvent(new Event("input"));
-  } else {
-    show(current);
-  }
-  if (params.get("play") === "1") setPlaying(true);
-}
+/// Before viewer_page::set_up: the 2D page has no address keys of its own.
+constexpr const char* kReadAddress = R"PAGE(function readAddress(params) {}
 
-document.getElementById("title").textContent = DATA.title;
-document.getElementById("info").textContent = DATA.bodies.length + " bodies, " + DATA.steps + " steps of " +
-    DATA.timestep + " s (" + DATA.duration + " s)";
-if (DATA.decimated) {
-  document.getElementById("note").textContent = "Decimated: " + frames + " of the " + (DATA.steps + 1) +
-      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds " +
-      (DATA.every > 1 ? "one every " + DATA.every + " steps (--every)." : "them all.");
-}
-slider.max = String(frames - 1);
-slider.addEventListener("input", () => { setPlaying(false); show(Number(slider.value)); });
-playButton.addEventListener("click", () => setPlaying(!playing));
-contactsBox.addEventListener("change", () => show(current));
-window.addEventListener("hashchange", seekFromAddress);
-window.perpViewer = {seek: (t) => show(frameAt(t)), frame: () => current, project: (x, y) => [X(x), Y(y)]};
-seekFromAddress();
-</script>
-</body>
-</html>
+)PAGE";
+
+/// After viewer_page::set_up.
+constexpr const char* kPageTail = R"PAGE(window.perpViewer = {seek: (t) => show(frameAt(t)), frame: () => current, project: (x, y) => [X(x), Y(y)]};
 )PAGE";
 
 using viewer_page::array;
@@ -297,12 +223,8 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
   }
   const double pad = 0.05 * std::max({x1 - x0, y1 - y0, 1e-6});
 
-  std::string data = "{\"title\":";
-  string(data, title);
-  data += ",\"timestep\":";
-  number(data, scene.options.timestep);
-  data += ",\"duration\":";
-  number(data, scene.duration);
+  std::string data;
+  viewer_page::data_start(data, title, scene.options.timestep, scene.duration);
   data += ",\"steps\":" + std::to_string(record.steps) + ",\"stride\":" + std::to_string(record.frame_stride) +
           ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"every\":" + std::to_string(record.every) +
           ",\"bounds\":[";
@@ -313,12 +235,8 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
   number(data, y0 - pad);
   data += ',';
   number(data, y1 + pad);
-  data += "],\"ground\":";
-  if (scene.world.ground) {
-    number(data, scene.world.ground->height);
-  } else {
-    data += "null";
-  }
+  data += "]";
+  viewer_page::ground(data, scene.world.ground);
   data += ",\"planes\":";
   array(data, scene.world.planes.size(), [&](std::size_t p) {
     const contact::Plane& plane = scene.world.planes[p];
@@ -377,8 +295,10 @@ void write_viewer_html(const std::filesystem::path& path, const contact::Scene& 
 
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
-  out << kPageHead << data << kPageScript << viewer_page::kEnergyPlot << kPageScriptEnd << viewer_page::kPlayback
-      << kPageTail;
+  out << viewer_page::page_head(kTitle, "", kContactsLabel, "") << kCanvas << viewer_page::kBodyEnd << "const DATA = "
+      << data << viewer_page::kScriptStart << kPageScript << viewer_page::kEnergyPlot << kPageScriptEnd
+      << viewer_page::kPlayback << kReadAddress << viewer_page::kSeek << viewer_page::set_up("") << kPageTail
+      << viewer_page::kPageEnd;
   out.close();
   if (!out) throw InvalidProblem("error while writing '" + path.string() + "'");
 }

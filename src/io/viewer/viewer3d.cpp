@@ -24,52 +24,21 @@ using viewer_page::array;
 using viewer_page::number;
 using viewer_page::string;
 
-/// The page before three.js: the controls, the canvas, and the state element.
-constexpr const char* kPage3dHead = R"PAGE(<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>perp viewer (3D)</title>
-<style>
-body { font: 14px/1.4 "DejaVu Sans", Arial, sans-serif; margin: 12px; color: #222; }
-h1 { font-size: 18px; margin: 0 0 4px 0; }
-#info, #note, #help { margin: 2px 0; color: #444; }
-#note { color: #8a4b00; }
-#help { font-size: 12px; }
-#controls { margin: 6px 0; display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
-#slider { width: 420px; }
-canvas { border: 1px solid #bbb; display: block; margin-top: 4px; touch-action: none; }
-#counter { font-family: "DejaVu Sans Mono", monospace; }
-#state { display: none; }
-</style>
-</head>
-<body>
-<h1 id="title"></h1>
-<div id="info"></div>
-<div id="note"></div>
-<div id="controls">
-  <button id="play" type="button">play</button>
-  <input id="slider" type="range" min="0" max="0" value="0" step="1" aria-label="time">
-  <label>speed <select id="speed">
-    <option value="0.1">0.1x</option><option value="0.25">0.25x</option><option value="0.5">0.5x</option>
-    <option value="1" selected>1x</option><option value="2">2x</option><option value="4">4x</option>
-  </select></label>
-  <label><input id="contacts" type="checkbox" checked> contacts and forces</label>
-  <label>colour <select id="color">
+/// The page's own parts of the skeleton (viewer_page.hpp): its title, style rules, contacts label,
+/// the colour control, the canvas with the camera's help line; three.js follows in a script of its own.
+constexpr const char* kTitle = "perp viewer (3D)";
+constexpr const char* kStyle = R"PAGE(#help { margin: 2px 0; color: #444; font-size: 12px; }
+canvas { touch-action: none; }
+)PAGE";
+constexpr const char* kContactsLabel = "contacts and forces";
+constexpr const char* kControls = R"PAGE(  <label>colour <select id="color">
     <option value="body" selected>by body</option><option value="contact">by contact state</option>
   </select></label>
-  <span id="counter"></span>
-</div>
-<canvas id="view" width="960" height="600"></canvas>
+)PAGE";
+constexpr const char* kCanvas = R"PAGE(<canvas id="view" width="960" height="600"></canvas>
 <div id="help">drag: turn the camera about its target; shift-drag or right-drag: move the target; wheel: zoom</div>
-<canvas id="energy" width="960" height="170"></canvas>
-<div id="legend"></div>
-<pre id="state"></pre>
-<script>
-"use strict";
-const errors = [];
-window.addEventListener("error", (e) => { errors.push(String(e.message)); try { writeState(); } catch (_) { /* before the page is set up */ } });
-</script>
+)PAGE";
+constexpr const char* kThreeStart = R"PAGE(</script>
 <script>
 )PAGE";
 
@@ -80,26 +49,11 @@ constexpr const char* kPage3dData = R"PAGE(
 "use strict";
 const DATA = )PAGE";
 
-constexpr const char* kPage3dScript = R"PAGE(;
-const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-                "#bcbd22", "#17becf", "#11426e", "#b05200", "#165e16", "#851314", "#563775", "#543028",
-                "#a63c82", "#3c3c3c", "#70710a", "#0a6e7a"];
-// Colour by contact state: touching a body, the ground or a plane at the frame shown; free; fixed.
+/// After viewer_page::kScriptStart: the three.js scene, the contacts' arrows and the camera.
+constexpr const char* kPage3dScript = R"PAGE(// Colour by contact state: touching a body, the ground or a plane at the frame shown; free; fixed.
 const STATE_COLORS = {touching: "#d62728", free: "#1f77b4", fixed: "#8c8c8c"};
 const canvas = document.getElementById("view");
-const slider = document.getElementById("slider");
-const playButton = document.getElementById("play");
-const speedSelect = document.getElementById("speed");
-const contactsBox = document.getElementById("contacts");
 const colorSelect = document.getElementById("color");
-const counter = document.getElementById("counter");
-const energy = document.getElementById("energy");
-const ectx = energy.getContext("2d");
-const frames = DATA.t.length;
-let current = 0;
-let playing = false;
-let clock = 0;
-let lastWall = null;
 
 function fail(message) {
   errors.push(message);
@@ -374,9 +328,8 @@ canvas.addEventListener("wheel", (e) => {
 }, {passive: false});
 
 let viewChosen = camera === null;
-function seekFromAddress() {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  if (params.has("contacts")) contactsBox.checked = params.get("contacts") !== "0";
+// The 3D page's keys of the address (viewer_page::kSeek): color=contact, view=AZIMUTH,ELEVATION.
+function readAddress(params) {
   if (params.has("color")) colorSelect.value = params.get("color") === "contact" ? "contact" : "body";
   if (!params.has("view") && !viewChosen) {
     // The first of these azimuths whose camera stands outside every plane's solid (a wall would
@@ -396,36 +349,16 @@ function seekFromAddress() {
     if (Number.isFinite(az)) orbit.azimuth = az;
     if (Number.isFinite(el)) orbit.elevation = Math.max(-89, Math.min(89, el));
   }
-  if (params.has("t")) {
-    slider.value = String(frameAt(Number(params.get("t"))));
-    slider.dispatchEvent(new Event("input"));
-  } else {
-    show(current);
-  }
-  if (params.get("play") === "1") setPlaying(true);
 }
 
-document.getElementById("title").textContent = DATA.title;
-document.getElementById("info").textContent = DATA.bodies.length + " bodies, " + DATA.steps + " steps of " +
-    DATA.timestep + " s (" + DATA.duration + " s); z up" +
+)PAGE";
+
+/// The info line's 3D part (viewer_page::set_up), then the 3D page's own listener and its API.
+constexpr const char* kInfoMore = R"PAGE( + "; z up" +
     (forceMax > 0 ? "; force arrows: " + arrowLength.toPrecision(3) + " m = " + forceMax.toPrecision(3) +
-                    " N (contact impulse / h)" : "");
-if (DATA.decimated) {
-  document.getElementById("note").textContent = "Decimated: " + frames + " of the " + (DATA.steps + 1) +
-      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds " +
-      (DATA.every > 1 ? "one every " + DATA.every + " steps (--every)." : "them all.");
-}
-slider.max = String(frames - 1);
-slider.addEventListener("input", () => { setPlaying(false); show(Number(slider.value)); });
-playButton.addEventListener("click", () => setPlaying(!playing));
-contactsBox.addEventListener("change", () => show(current));
-colorSelect.addEventListener("change", () => show(current));
-window.addEventListener("hashchange", seekFromAddress);
+                    " N (contact impulse / h)" : ""))PAGE";
+constexpr const char* kPage3dEnd = R"PAGE(colorSelect.addEventListener("change", () => show(current));
 window.perpViewer = {seek: (t) => show(frameAt(t)), frame: () => current};
-seekFromAddress();
-</script>
-</body>
-</html>
 )PAGE";
 
 }  // namespace
@@ -480,22 +413,13 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
     bounds[5] = std::max(bounds[5], scene.world.ground->height);
   }
 
-  std::string data = "{\"title\":";
-  string(data, title);
-  data += ",\"timestep\":";
-  number(data, scene.options.timestep);
-  data += ",\"duration\":";
-  number(data, scene.duration);
+  std::string data;
+  viewer_page::data_start(data, title, scene.options.timestep, scene.duration);
   data += ",\"steps\":" + std::to_string(record.steps) + ",\"every\":" + std::to_string(record.every) +
           ",\"stride\":" + std::to_string(record.frame_stride) +
           ",\"decimated\":" + (record.decimated() ? "true" : "false") + ",\"bounds\":";
   array(data, 6, [&](std::size_t k) { number(data, bounds[k]); });
-  data += ",\"ground\":";
-  if (scene.world.ground) {
-    number(data, scene.world.ground->height);
-  } else {
-    data += "null";
-  }
+  viewer_page::ground(data, scene.world.ground);
   const auto vector3 = [&](const Eigen::Vector3d& v) {
     array(data, 3, [&](std::size_t k) { number(data, v[static_cast<Eigen::Index>(k)]); });
   };
@@ -551,8 +475,10 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
 
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw InvalidProblem("cannot write '" + path.string() + "'");
-  out << kPage3dHead << script << kPage3dData << data << kPage3dScript << viewer_page::kEnergyPlot << kPage3dScriptEnd
-      << viewer_page::kPlayback << kPage3dTail;
+  out << viewer_page::page_head(kTitle, kStyle, kContactsLabel, kControls) << kCanvas << viewer_page::kBodyEnd
+      << kThreeStart << script << kPage3dData << data << viewer_page::kScriptStart << kPage3dScript
+      << viewer_page::kEnergyPlot << kPage3dScriptEnd << viewer_page::kPlayback << kPage3dTail << viewer_page::kSeek
+      << viewer_page::set_up(kInfoMore) << kPage3dEnd << viewer_page::kPageEnd;
   out.close();
   if (!out) throw InvalidProblem("error while writing '" + path.string() + "'");
 }

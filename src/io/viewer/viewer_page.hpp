@@ -1,11 +1,14 @@
 #pragma once
 // What the viewer pages share (not installed): their data writer (numbers, strings and arrays
-// written as JSON that is safe inside a <script> element) and the energy plot's script. Used by
-// viewer.cpp (2D) and viewer3d.cpp (3D).
+// written as JSON that is safe inside a <script> element), the page's skeleton (head, style,
+// controls, the energy canvas, the script's common declarations, the address's seek and the
+// set-up of the controls), the energy plot and the playback. Used by viewer.cpp (2D) and
+// viewer3d.cpp (3D); each keeps only its own scene, style rules and controls.
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace perp::viewer_page {
@@ -52,6 +55,27 @@ void array(std::string& out, std::size_t n, F&& item) {
     item(i);
   }
   out += ']';
+}
+
+/// The opening of both pages' DATA: {"title":…,"timestep":…,"duration":…
+inline void data_start(std::string& data, const std::string& title, double timestep, double duration) {
+  data += "{\"title\":";
+  string(data, title);
+  data += ",\"timestep\":";
+  number(data, timestep);
+  data += ",\"duration\":";
+  number(data, duration);
+}
+
+/// ,"ground":H with the ground's height H, or ,"ground":null for a scene without ground.
+template <class Ground>
+void ground(std::string& data, const std::optional<Ground>& ground) {
+  data += ",\"ground\":";
+  if (ground) {
+    number(data, ground->height);
+  } else {
+    data += "null";
+  }
 }
 
 /// `drawEnergy()`: kinetic, potential and total energy against time on the canvas `energy`
@@ -150,6 +174,131 @@ function setPlaying(on) {
   writeState();
 }
 
+)PAGE";
+
+/// The page from <!DOCTYPE> to the end of the controls: `title`, the shared style and then `style`
+/// (the page's own rules), the title, info and note lines, and the controls: play, the time
+/// slider, the speed, the contacts box labelled `contacts_label`, then `controls` (the page's own)
+/// and the frame counter. The page's canvas for its scene follows, then `kBodyEnd`.
+inline std::string page_head(const char* title, const char* style, const char* contacts_label, const char* controls) {
+  std::string out = R"PAGE(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>)PAGE";
+  out += title;
+  out += R"PAGE(</title>
+<style>
+body { font: 14px/1.4 "DejaVu Sans", Arial, sans-serif; margin: 12px; color: #222; }
+h1 { font-size: 18px; margin: 0 0 4px 0; }
+#info, #note { margin: 2px 0; color: #444; }
+#note { color: #8a4b00; }
+#controls { margin: 6px 0; display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
+#slider { width: 420px; }
+canvas { border: 1px solid #bbb; display: block; margin-top: 4px; }
+#counter { font-family: "DejaVu Sans Mono", monospace; }
+#state { display: none; }
+)PAGE";
+  out += style;
+  out += R"PAGE(</style>
+</head>
+<body>
+<h1 id="title"></h1>
+<div id="info"></div>
+<div id="note"></div>
+<div id="controls">
+  <button id="play" type="button">play</button>
+  <input id="slider" type="range" min="0" max="0" value="0" step="1" aria-label="time">
+  <label>speed <select id="speed">
+    <option value="0.1">0.1x</option><option value="0.25">0.25x</option><option value="0.5">0.5x</option>
+    <option value="1" selected>1x</option><option value="2">2x</option><option value="4">4x</option>
+  </select></label>
+  <label><input id="contacts" type="checkbox" checked> )PAGE";
+  out += contacts_label;
+  out += "</label>\n";
+  out += controls;
+  out += R"PAGE(  <span id="counter"></span>
+</div>
+)PAGE";
+  return out;
+}
+
+/// After the page's scene canvas: the energy canvas, the legend, the state element (the tests
+/// read it) and the first script, which collects the page's errors into `errors`.
+constexpr const char* kBodyEnd = R"PAGE(<canvas id="energy" width="960" height="170"></canvas>
+<div id="legend"></div>
+<pre id="state"></pre>
+<script>
+"use strict";
+const errors = [];
+window.addEventListener("error", (e) => { errors.push(String(e.message)); try { writeState(); } catch (_) { /* before the page is set up */ } });
+)PAGE";
+
+/// Right after `const DATA = {…}`: the body colours, the controls and the energy canvas by name,
+/// and the playback's state (`frames`, `current`, `playing`, `clock`, `lastWall`).
+constexpr const char* kScriptStart = R"PAGE(;
+const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                "#bcbd22", "#17becf", "#11426e", "#b05200", "#165e16", "#851314", "#563775", "#543028",
+                "#a63c82", "#3c3c3c", "#70710a", "#0a6e7a"];
+const slider = document.getElementById("slider");
+const playButton = document.getElementById("play");
+const speedSelect = document.getElementById("speed");
+const contactsBox = document.getElementById("contacts");
+const counter = document.getElementById("counter");
+const energy = document.getElementById("energy");
+const ectx = energy.getContext("2d");
+const frames = DATA.t.length;
+let current = 0;
+let playing = false;
+let clock = 0;
+let lastWall = null;
+)PAGE";
+
+/// `seekFromAddress()`: the page's address (view.html#t=T&contacts=0&play=1) read into the
+/// controls; the page's own keys are read by its `readAddress(params)`, before the seek.
+constexpr const char* kSeek = R"PAGE(function seekFromAddress() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  if (params.has("contacts")) contactsBox.checked = params.get("contacts") !== "0";
+  readAddress(params);
+  if (params.has("t")) {
+    slider.value = String(frameAt(Number(params.get("t"))));
+    slider.dispatchEvent(new Event("input"));
+  } else {
+    show(current);
+  }
+  if (params.get("play") === "1") setPlaying(true);
+}
+
+)PAGE";
+
+/// The page's set-up: the title, the info line (bodies, steps, timestep and duration, then the
+/// JavaScript string expression `info_more`), the decimation note, the shared controls' listeners
+/// and the address's. The page then adds its own listeners, `window.perpViewer`, and `kPageEnd`.
+inline std::string set_up(const char* info_more) {
+  std::string out = R"PAGE(document.getElementById("title").textContent = DATA.title;
+document.getElementById("info").textContent = DATA.bodies.length + " bodies, " + DATA.steps + " steps of " +
+    DATA.timestep + " s (" + DATA.duration + " s)")PAGE";
+  out += info_more;
+  out += R"PAGE(;
+if (DATA.decimated) {
+  document.getElementById("note").textContent = "Decimated: " + frames + " of the " + (DATA.steps + 1) +
+      " states are shown (one every " + DATA.stride + " steps, and the last); trajectory.csv holds " +
+      (DATA.every > 1 ? "one every " + DATA.every + " steps (--every)." : "them all.");
+}
+slider.max = String(frames - 1);
+slider.addEventListener("input", () => { setPlaying(false); show(Number(slider.value)); });
+playButton.addEventListener("click", () => setPlaying(!playing));
+contactsBox.addEventListener("change", () => show(current));
+window.addEventListener("hashchange", seekFromAddress);
+)PAGE";
+  return out;
+}
+
+/// The page's end: the first seek, and the closing tags.
+constexpr const char* kPageEnd = R"PAGE(seekFromAddress();
+</script>
+</body>
+</html>
 )PAGE";
 
 }  // namespace perp::viewer_page

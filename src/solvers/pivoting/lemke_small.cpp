@@ -133,6 +133,24 @@ double relative_residual_small(const Lcp& problem, const Eigen::VectorXd& z, con
   return static_cast<double>(worst);
 }
 
+namespace {
+
+// The small kernels' verdict on the point in `result` (z, w and residual set): its relative
+// residual, and where that is within the tolerance, `result` marked solved by `method` after
+// `iterations` with `solved_message`. False leaves the point for the caller to drop.
+bool accept_small(const Lcp& problem, const SolveOptions& options, Method method, int iterations,
+                  const char* solved_message, Result& result) {
+  result.relative_residual = relative_residual_small(problem, result.z, result.w);
+  if (!(result.relative_residual <= options.tolerance)) return false;
+  result.method = method;
+  result.status = Status::Solved;
+  result.iterations = iterations;
+  result.message = solved_message;
+  return true;
+}
+
+}  // namespace
+
 bool triangular_sweep_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
                             Result& result) {
   const Eigen::Index n = problem.size();
@@ -169,8 +187,7 @@ bool triangular_sweep_small(const Lcp& problem, const SolveOptions& options, con
   }
   if (!(result.z.allFinite() && result.w.allFinite())) return false;
   result.residual = natural;
-  result.relative_residual = relative_residual_small(problem, result.z, result.w);
-  if (!(result.relative_residual <= options.tolerance)) return false;
+  if (!accept_small(problem, options, Method::Pgs, 1, solved_message, result)) return false;
   if (options.trace) {  // pgs.cpp's events: the start point (z = 0), then the sweep
     TraceEvent event;
     event.method = trace_name(Method::Pgs);
@@ -186,12 +203,8 @@ bool triangular_sweep_small(const Lcp& problem, const SolveOptions& options, con
     event.residual = natural;
     options.trace(event);
   }
-  result.method = Method::Pgs;
-  result.status = Status::Solved;
-  result.iterations = 1;
   result.history.clear();
   if (options.record_history) result.history.push_back(natural);
-  result.message = solved_message;
   return true;
 }
 
@@ -234,13 +247,8 @@ bool enumerate_small(const Lcp& problem, const SolveOptions& options, const char
     result.z[0] = z0;
     if (n == 2) result.z[1] = z1;
     recompute_small_point(problem, result);
-    result.relative_residual = relative_residual_small(problem, result.z, result.w);
-    if (!(result.relative_residual <= options.tolerance)) continue;
-    result.method = Method::Enum;
-    result.status = Status::Solved;
-    result.iterations = static_cast<int>(set) + 1;
+    if (!accept_small(problem, options, Method::Enum, static_cast<int>(set) + 1, solved_message, result)) continue;
     result.history.clear();
-    result.message = solved_message;
     return true;
   }
   return false;
@@ -356,13 +364,7 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   }
   result.residual = natural;
   if (clipped) recompute_small_point(problem, result);
-  result.relative_residual = relative_residual_small(problem, result.z, result.w);
-  if (!(result.relative_residual <= options.tolerance)) return false;
-  result.method = Method::BlockPivoting;
-  result.status = Status::Solved;
-  result.iterations = flips;
-  result.message = solved_message;
-  return true;
+  return accept_small(problem, options, Method::BlockPivoting, flips, solved_message, result);
 }
 
 static_assert(kAutoDirectSize <= kStackTableau, "auto's tries at n <= kAutoDirectSize live on the stack");
@@ -512,13 +514,7 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
   }
   if (!result.z.allFinite()) return false;
   recompute_small_point(problem, result);
-  result.relative_residual = relative_residual_small(problem, result.z, result.w);
-  if (!(result.relative_residual <= options.tolerance)) return false;
-  result.method = Method::Lemke;
-  result.status = Status::Solved;
-  result.iterations = pivots;
-  result.message = solved_message;
-  return true;
+  return accept_small(problem, options, Method::Lemke, pivots, solved_message, result);
 }
 
 }  // namespace perp::detail

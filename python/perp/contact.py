@@ -1,0 +1,269 @@
+"""Planar contact: the Painlevé rod (``painleve``, ``critical_mu``, ``painleve_regimes``,
+``painleve_world``), scene simulation (``simulate``, ``Simulation``) and one step at a time
+(``moreau_jean_step``, also ``World.step``; docs/contact.md). Re-exported by ``perp``."""
+
+from __future__ import annotations
+
+import numbers
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from . import _perp
+from . import contact3d as _contact3d
+from ._perp import InvalidProblem, StepDerivatives, World
+from ._convert import _max_iter, _method, _path, _real, _scene_json, _vector
+from .solvers import Status
+
+
+class PainleveAnalysis(NamedTuple):
+    """ÿ_A = alpha λ_N + beta at the contact; regime "separating", "contact", "indeterminate",
+    "inconsistent" or "degenerate" (alpha = 0 within round-off); solutions: every λ_N >= 0 of the 1-D LCP, ascending."""
+
+    alpha: float
+    beta: float
+    regime: str
+    solutions: np.ndarray
+
+
+class CriticalFriction(NamedTuple):
+    mu: float
+    theta: float
+
+
+def _rod_arguments(theta_dot, mass, half_length, gravity) -> tuple:
+    return (_real(theta_dot, "theta_dot"), _real(mass, "mass"), _real(half_length, "half_length"),
+            _real(gravity, "gravity"))
+
+
+def painleve(theta: float, mu: float, theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0,
+             gravity: float = 9.81) -> PainleveAnalysis:
+    """The Painlevé rod sliding on the ground at angle theta (rad, in (0, π/2)) with friction mu."""
+    d = _perp.painleve(_real(theta, "theta"), _real(mu, "mu"), *_rod_arguments(theta_dot, mass, half_length, gravity))
+    return PainleveAnalysis(d["alpha"], d["beta"], d["regime"], np.asarray(d["solutions"], dtype=float))
+
+
+def critical_mu() -> CriticalFriction:
+    """The smallest mu with an inconsistent or indeterminate regime: 4/3, at theta = atan 2."""
+    mu, theta = _perp.critical_mu()
+    return CriticalFriction(mu, theta)
+
+
+PAINLEVE_REGIMES = ("separating", "contact", "indeterminate", "inconsistent", "degenerate")
+
+
+def painleve_regimes(theta, mu, theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0,
+                     gravity: float = 9.81) -> np.ndarray:
+    """The regime index (into ``PAINLEVE_REGIMES``) at every (mu[i], theta[j]) of a grid."""
+    return _perp.painleve_regimes(_vector(theta, "theta"), _vector(mu, "mu"),
+                                  *_rod_arguments(theta_dot, mass, half_length, gravity))
+
+
+class BodyTrajectory(NamedTuple):
+    name: str
+    x: np.ndarray
+    y: np.ndarray
+    angle: np.ndarray
+    vx: np.ndarray
+    vy: np.ndarray
+    omega: np.ndarray
+
+
+class Energy(NamedTuple):
+    kinetic: np.ndarray
+    potential: np.ndarray
+    total: np.ndarray
+    dissipated: np.ndarray  # initial total − total
+
+
+class Simulation:
+    """A run of :func:`simulate`: samples at t = 0 and after each step.
+
+    ``t`` (S,); ``state`` (S, bodies, 6) with columns x, y, angle, vx, vy, omega; ``x`` … ``omega``
+    (S, bodies); ``body(name)`` one body's columns; ``energy`` (kinetic, potential, total, dissipated);
+    per step (S − 1 entries): ``status``, ``method``, ``iterations``, ``residual``,
+    ``relative_residual``, ``fallback`` (as in :class:`StepReport`), ``solve_ms``, ``step_ms``,
+    ``problem_size``; ``contacts`` the active contacts of every step as flat arrays
+    (``step``, ``body_a``, ``body_b`` (-1: ground), ``point``, ``normal``, ``gap``, ``normal_impulse``,
+    ``tangent_impulse``), ``contacts_at(k)`` those of step k; ``shapes``, ``names``, ``ground``."""
+
+    _COLUMNS = ("x", "y", "angle", "vx", "vy", "omega")
+
+    def __init__(self, data: dict):
+        self.t: np.ndarray = data["t"]
+        self.state: np.ndarray = data["state"]
+        e = data["energy"]
+        total = e[:, 2]
+        self.energy = Energy(e[:, 0], e[:, 1], total, total[0] - total if total.size else total)
+        self.status: list = data["status"]
+        self.method: list = data["method"]
+        self.iterations: np.ndarray = data["iterations"]
+        self.residual: np.ndarray = data["residual"]
+        self.relative_residual: np.ndarray = data["relative_residual"]
+        self.fallback: list = data["fallback"]
+        self.solve_ms: np.ndarray = data["solve_ms"]
+        self.step_ms: np.ndarray = data["step_ms"]
+        self.problem_size: np.ndarray = data["problem_size"]
+        self._offsets: np.ndarray = data["offsets"]
+        self.contacts: dict = data["contacts"]
+        self.bodies: list = data["bodies"]
+        self.names: list = [b["name"] for b in self.bodies]
+        self.shapes: list = [b["shape"] for b in self.bodies]
+        self.ground: Optional[float] = data["ground"]
+        self.timestep: float = data["timestep"]
+        self.duration: float = data["duration"]
+        self.steps: int = data["steps"]
+        self.unsolved: int = data["unsolved"]
+        self.gravity: tuple = data["gravity"]
+
+    def __getattr__(self, name: str):
+        if name in Simulation._COLUMNS:
+            return self.state[:, :, Simulation._COLUMNS.index(name)]
+        raise AttributeError(name)
+
+    def body(self, name: str) -> BodyTrajectory:
+        try:
+            i = self.names.index(name)
+        except ValueError:
+            raise KeyError(f"no body {name!r}; bodies: {', '.join(self.names)}") from None
+        return BodyTrajectory(name, *(self.state[:, i, k] for k in range(6)))
+
+    def contacts_at(self, step: int) -> dict:
+        """The active contacts of step ``step`` (0-based; geometry at its start)."""
+        if not -self.steps <= step < self.steps:
+            raise IndexError(f"step {step} out of range ({self.steps} steps)")
+        step %= self.steps
+        lo, hi = self._offsets[step], self._offsets[step + 1]
+        return {key: value[lo:hi] for key, value in self.contacts.items()}
+
+    def sample_index(self, time: float) -> int:
+        """The index of the sample closest to ``time``."""
+        return int(np.argmin(np.abs(self.t - time)))
+
+    def __repr__(self) -> str:
+        return (f"<perp.Simulation {len(self.names)} bodies, {self.steps} steps of {self.timestep:g} s, "
+                f"{self.contacts['gap'].size} contact-steps, {self.unsolved} unsolved>")
+
+
+def simulate(scene, max_bytes: float = 2e9):
+    """Run a scene (a dict in the scene-file format of docs/contact.md, or the path of a .json scene).
+    A scene with ``"dimension": 3`` (docs/contact3d.md) returns a :class:`Simulation3`.
+
+    Everything is recorded in memory: a run whose recording would pass ``max_bytes`` (default 2 GB;
+    estimated before it starts, checked again as contacts accumulate) raises InvalidProblem."""
+    max_bytes = _real(max_bytes, "max_bytes")
+    if _contact3d.is_3d(scene):
+        return _contact3d.simulate3d(scene, max_bytes)
+    if isinstance(scene, dict):
+        return Simulation(_perp.simulate_json(_scene_json(scene), "<scene dict>", max_bytes))
+    return Simulation(_perp.simulate_file(_path(scene, "scene"), max_bytes))
+
+
+class StepReport(NamedTuple):
+    """What one :func:`moreau_jean_step` did: the active contacts (geometry at the start of the
+    step, as arrays ``body_a``, ``body_b`` (-1: ground), ``point``, ``normal``, ``gap``, ``arm_a``,
+    ``arm_b``), their impulses, and how the step's problem was solved: ``method`` (the name of the
+    method that answered; "" without contacts), ``iterations``, ``residual``, ``relative_residual``
+    (the solve's relative residual, <= ``tol`` when solved), ``message`` (the solver's sentence),
+    ``fallback`` (the chosen method's name and status, e.g. "lemke: not-applicable", when it did not
+    solve and auto answered from its point, or how a packed Coulomb step fell back to the convex law;
+    "" otherwise); ``sleeping_bodies`` with ``sleeping=True``; ``law`` ("coulomb" or "convex"), the
+    contact law the impulses solve and ``criteria`` measure."""
+
+    contacts: dict
+    normal_impulse: np.ndarray
+    tangent_impulse: np.ndarray
+    status: Status
+    method: str
+    iterations: int
+    residual: float
+    solve_ms: float
+    step_ms: float
+    problem_size: int
+    criteria: dict
+    warm_started: int
+    projected_contacts: int
+    projection_status: Status
+    split_contacts: int
+    split_status: Status
+    fallback: str
+    message: str
+    derivatives: Optional[StepDerivatives] = None
+    relative_residual: float = 0.0
+    sleeping_bodies: int = 0
+    law: str = "coulomb"
+
+
+FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")
+
+
+# The step's defaults are the C++ MoreauJeanOptions' (one source: docs/contact.md).
+_STEP_DEFAULTS = _perp.moreau_jean_defaults()
+
+
+def moreau_jean_step(world: World, timestep: float = _STEP_DEFAULTS["timestep"],
+                     theta: float = _STEP_DEFAULTS["theta"], restitution: float = _STEP_DEFAULTS["restitution"],
+                     friction: float = _STEP_DEFAULTS["friction"], friction_model: str = "coulomb",
+                     activation_tolerance: float = _STEP_DEFAULTS["activation_tolerance"],
+                     projection: bool = _STEP_DEFAULTS["projection"], gravity=_STEP_DEFAULTS["gravity"],
+                     method: str = _STEP_DEFAULTS["method"], tol: float = _STEP_DEFAULTS["tol"],
+                     max_iter: Optional[int] = None, baumgarte: float = _STEP_DEFAULTS["baumgarte"],
+                     slop: float = _STEP_DEFAULTS["slop"], split_impulse: bool = _STEP_DEFAULTS["split_impulse"],
+                     derivatives: bool = False, degenerate: str = "bound", minimum_norm: bool = False,
+                     sleeping: bool = _STEP_DEFAULTS["sleeping"], sleep_speed: float = _STEP_DEFAULTS["sleep_speed"],
+                     sleep_time: float = _STEP_DEFAULTS["sleep_time"],
+                     dense_pivoting_max_size: int = _STEP_DEFAULTS["dense_pivoting_max_size"],
+                     **method_options) -> StepReport:
+    """Advance ``world`` (in place) by one Moreau–Jean step of size ``timestep`` (docs/contact.md):
+    contact detection, the velocity-level problem of the active contacts (by default the exact
+    Coulomb frictional contact problem, warm-started from the last step), the velocity and position
+    updates. The options are those of a scene file; ``method``/``tol``/``max_iter``/``method_options``
+    go to the step's solve; ``dense_pivoting_max_size`` (int >= 0) is the largest LCP the step
+    pivots on (Lemke, sparse above 200 unknowns; for Coulomb the smaller of it and ``lcp_max_size``, default 4000), ``sleeping``/``sleep_speed``/``sleep_time`` put islands at rest to
+    sleep. A step whose problem is not solved still advances and says so in ``status``.
+
+    With ``derivatives=True`` the report's ``derivatives`` is a :class:`StepDerivatives` of the
+    step just taken (``jvp(q=, v=, force=, mass=, friction=, restitution=)`` gives ``(dq, dv)`` of
+    the new state, ``vjp(q_bar, v_bar)`` the gradients on every input), under fixed contact
+    activation; ``degenerate`` ("bound" or "free") and ``minimum_norm`` (redundant contacts whose
+    impulses are not unique) choose the element at non-smooth points (docs/sensitivity.md). It
+    needs the Coulomb model, no projection, no contact overlapping past ``slop`` while ``baumgarte``
+    > 0 (the split impulse, on by default, acts only there), and a solved step."""
+    if not isinstance(world, World):
+        raise TypeError(f"world: expected a perp.World, got {type(world).__name__}")
+    if not isinstance(friction_model, str):
+        raise TypeError(f"friction_model: expected one of {', '.join(FRICTION_MODELS)}")
+    if not isinstance(projection, (bool, np.bool_)):
+        raise TypeError(f"projection: expected a bool, got {type(projection).__name__}")
+    for name, flag in (("split_impulse", split_impulse), ("derivatives", derivatives),
+                       ("minimum_norm", minimum_norm), ("sleeping", sleeping)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+    if isinstance(dense_pivoting_max_size, bool) or not isinstance(dense_pivoting_max_size, numbers.Integral):
+        raise TypeError(f"dense_pivoting_max_size: expected an int, got {type(dense_pivoting_max_size).__name__}")
+    if not -2**63 <= dense_pivoting_max_size < 2**63:  # past int64 (the rest: validate's message)
+        raise InvalidProblem(f"dense_pivoting_max_size: expected an int in [0, 2**63), got {dense_pivoting_max_size}")
+    if not isinstance(degenerate, str):
+        raise TypeError(f"degenerate: expected \"bound\" or \"free\", got {type(degenerate).__name__}")
+    d = _perp.moreau_jean_step(world, _real(timestep, "timestep"), _real(theta, "theta"),
+                               _real(restitution, "restitution"), _real(friction, "friction"), friction_model,
+                               _real(activation_tolerance, "activation_tolerance"), bool(projection),
+                               _vector(gravity, "gravity"), _method(method), _real(tol, "tol"), _max_iter(max_iter),
+                               method_options, _real(baumgarte, "baumgarte"), _real(slop, "slop"), bool(split_impulse),
+                               bool(derivatives), degenerate, bool(minimum_norm), bool(sleeping),
+                               _real(sleep_speed, "sleep_speed"), _real(sleep_time, "sleep_time"),
+                               int(dense_pivoting_max_size))
+    return StepReport(**d)
+
+
+World.step = moreau_jean_step
+World.step.__doc__ = moreau_jean_step.__doc__
+
+
+def painleve_world(theta: float, mu: float, theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0,
+                   gravity: float = 9.81, sliding_speed: float = 1.0) -> World:
+    """The Painlevé rod as a :class:`World`: touching the ground at angle theta, its lower end
+    sliding at ``sliding_speed`` > 0 (step it with ``friction=mu`` and ``gravity=(0, -gravity)``)."""
+    return _perp.painleve_world(_real(theta, "theta"), _real(mu, "mu"),
+                                *_rod_arguments(theta_dot, mass, half_length, gravity),
+                                _real(sliding_speed, "sliding_speed"))
