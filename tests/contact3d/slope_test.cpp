@@ -22,8 +22,11 @@
 #include <string>
 
 #include "perp/contact3d/body.hpp"
+#include "perp/contact3d/detection.hpp"
 #include "perp/contact3d/moreau_jean.hpp"
+#include "perp/contact3d/scene.hpp"
 #include "perp/core/status.hpp"
+#include "perp/io/scene3d.hpp"
 
 namespace perp::contact3d_slope_test {
 namespace {
@@ -282,6 +285,66 @@ TEST(BoxOnSlope, LaunchedUphillStopsWhereCoulombSaysAndStays) {
   }
   const double travelled = -(world.bodies[0].position - box.position).dot(d);
   EXPECT_NEAR(travelled, s_stop, 0.5 * h * v0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// examples/scenes/slopes3d.json: six fixed ramps (boxes, so that the contacts go through FCL's
+// box–box manifold) tilted by 20°–32° about y, a box resting flat on each, μ = 0.5 everywhere
+// (friction angle atan 0.5 = 26.57°). Each box's slope is read from its ramp's orientation: the
+// ramp's top normal n = R e_z gives cos θ = n_z. Over the first second (the fastest box, 1.04 m/s²,
+// stays on its 3 m ramp) the boxes at 20°, 24° and 26° stick and those at 27°, 29° and 32° slide by
+// g (sin θ − μ cos θ) t² / 2 down the ramp, every step solved.
+TEST(SlopesScene, BoxesStickBelowTheFrictionAngleAndSlideAbove) {
+  contact3d::Scene scene = read_scene3d_file(PERP_EXAMPLE_SCENES_DIR "/slopes3d.json");
+  ASSERT_EQ(scene.world.bodies.size(), 12u);
+  const World start = scene.world;
+  const double mu = scene.options.friction;
+  ASSERT_EQ(mu, 0.5);
+  const std::size_t steps = 60;
+  for (std::size_t k = 0; k < steps; ++k) {
+    const StepReport report = contact3d::moreau_jean_step(scene.world, scene.options);
+    ASSERT_EQ(report.status, Status::Solved) << "step " << k;
+  }
+  const double t = static_cast<double>(steps) * scene.options.timestep;
+  int sticking = 0;
+  int sliding = 0;
+  for (std::size_t i = 0; i + 1 < start.bodies.size(); i += 2) {
+    const Body& ramp = start.bodies[i];
+    const Body& box = start.bodies[i + 1];
+    ASSERT_TRUE(ramp.fixed) << ramp.name;
+    ASSERT_FALSE(box.fixed) << box.name;
+    const Eigen::Vector3d n = ramp.rotation().col(2);
+    const double theta = std::acos(n.z());
+    const Eigen::Vector3d d = (n.z() * n - Eigen::Vector3d::UnitZ()).normalized();
+    const bool sticks = std::tan(theta) <= mu;
+    (sticks ? sticking : sliding) += 1;
+    const double a = sticks ? 0.0 : kG * (std::sin(theta) - mu * std::cos(theta));
+    const Eigen::Vector3d shift = scene.world.bodies[i + 1].position - box.position;
+    EXPECT_NEAR(shift.dot(d), 0.5 * a * t * t, 1e-9) << box.name;
+    EXPECT_LT((shift - shift.dot(d) * d).norm(), 1e-9) << box.name;
+    EXPECT_NEAR(scene.world.bodies[i + 1].velocity.dot(d), a * t, 1e-9) << box.name;
+    EXPECT_LT(scene.world.bodies[i + 1].angular_velocity.norm(), 1e-9) << box.name;
+  }
+  EXPECT_EQ(sticking, 3);
+  EXPECT_EQ(sliding, 3);
+}
+
+// examples/scenes/spheres1000_3d.json: 1 000 spheres of radius 5 cm on a 10 × 10 × 10 lattice of
+// pitch 13 cm (each jittered by up to 1 cm across), inside the open box of four wall planes at
+// x, y = ±1.1 m on the ground: read only (the pour is run by bench/compare_3d and `perp simulate`).
+// Nothing overlaps at the start: lattice neighbours are at least 13 − 2 = 11 cm apart (> 10 cm), and
+// every sphere is inside the walls and above the ground.
+TEST(SpheresScene, ThousandSpheresStartInsideTheBoxWithoutOverlap) {
+  const contact3d::Scene scene = read_scene3d_file(PERP_EXAMPLE_SCENES_DIR "/spheres1000_3d.json");
+  ASSERT_EQ(scene.world.bodies.size(), 1000u);
+  ASSERT_EQ(scene.world.planes.size(), 4u);
+  ASSERT_TRUE(scene.world.ground.has_value());
+  EXPECT_TRUE(contact3d::detect_contacts(scene.world, 0.0).empty());
+  for (const Body& b : scene.world.bodies) {
+    ASSERT_EQ(b.shape.kind, contact3d::ShapeKind::Sphere) << b.name;
+    EXPECT_LT(b.position.head<2>().cwiseAbs().maxCoeff() + b.shape.radius, 1.1) << b.name;
+    EXPECT_GT(b.position.z() - b.shape.radius, 0.0) << b.name;
+  }
 }
 
 }  // namespace
