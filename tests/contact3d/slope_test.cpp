@@ -251,7 +251,7 @@ INSTANTIATE_TEST_SUITE_P(Contact3d, BoxOnSlope,
 // In steps: v_k = v₀ − k h g (sin θ + μ cos θ) while that is positive; the step that would pass zero
 // ends at rest (the cone holds it), so the box rests from step ⌈t*/h⌉ on, at a place within
 // h v₀ / 2 of s* (the trapezoid over the last, partial step).
-TEST(BoxOnSlope, LaunchedUphillStopsWhereCoulombSaysAndStays) {
+TEST(BoxUpASlope, StopsWhereCoulombSaysAndStays) {
   const Slope s{0.35, 0.7};  // tan 0.35 = 0.365 <= μ = 0.6
   const double mu = 0.6;
   const double v0 = 2.0;
