@@ -27,6 +27,8 @@ PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock
             libcairo2-dev libjs-three
 # Only the tests need these (the viewer's browser test, the Dask batch example); `make demo` and `make build` do not install them.
 TEST_PACKAGES := chromium python3-dask python3-distributed
+# Only `make bench` needs this: ODE for bench/compare_3d's ODE rows (compare_3d builds without it, with Bullet alone).
+BENCH_PACKAGES := libode-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -111,6 +113,7 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: deps
+	$(call install_missing,$(BENCH_PACKAGES),bench-deps)
 	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DPERP_BUILD_TESTS=OFF -DPERP_BUILD_APPS=OFF \
 	  -DPERP_BUILD_BENCH=ON -DPERP_BUILD_SICONOS_COMPARISON=ON -DPERP_BUILD_BULLET_COMPARISON=ON \
 	  -DPERP_BUILD_BOX2D_COMPARISON=ON
@@ -123,6 +126,7 @@ bench: deps
 	$(BENCH_BUILD)/bench/compare_box2d --seconds 10 --scene stack10 --scene pyramid5 --scene pyramid20 \
 	  --scene disks100 --scene slope20
 	$(BENCH_BUILD)/bench/compare_bullet
+	$(BENCH_BUILD)/bench/compare_3d --max-seconds-perp 120
 	$(BENCH_BUILD)/bench/compare_auto
 	$(BENCH_BUILD)/bench/batch_bench
 
