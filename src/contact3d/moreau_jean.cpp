@@ -122,11 +122,32 @@ void solve_model(const FactoredFrictionContact& problem, const Eigen::VectorXd& 
       report.law = FrictionLaw::Coulomb;
       break;
     }
-    default:
+    default: {
       solve_options.initial_guess = start;
       report.result = solve(problem, options.method, solve_options, report.criteria);
+      if (!report.result.solved() && options.method == Method::Auto && report.result.z.allFinite()) {
+        // auto's chain stalled (a box rocking on three corners of unequal overlap: nsgs, newton-ac
+        // and prox end near 1e-8): the planar step's packed-step chain from auto's point (nsgs; the
+        // convex law, by admm in 3D; nsgs from its impulses), the convex law's impulses where
+        // Coulomb's is still not met, said so in `fallback`.
+        SolveOptions chain_options = options.solve;
+        chain_options.initial_guess = report.result.z;
+        contact::detail::PackedOutcome chain = contact::detail::solve_packed_coulomb(problem, chain_options);
+        const std::string first = "auto: " + to_string(report.result.status) + " at relative error " +
+                                  number_text(report.result.residual);
+        if (chain.result.solved()) {
+          chain.result.iterations += report.result.iterations;
+          chain.result.message = first + "; then " + chain.result.message;
+          report.fallback = chain.fallback.empty() ? first + "; the packed-step chain's impulses"
+                                                   : first + "; " + chain.fallback;
+          report.result = std::move(chain.result);
+          report.criteria = chain.criteria;
+          report.law = chain.law;
+        }
+      }
       report.impulses = report.result.z;
       break;
+    }
   }
   report.status = report.result.status;
 }

@@ -52,6 +52,7 @@
 
 #include <Eigen/Dense>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "perp/contact/moreau_jean.hpp"
@@ -127,6 +128,10 @@ struct StepReport {
   /// `dissipation` is how far the pyramid's friction is from the cone's), or the convex law's.
   /// The polyhedral model's status is its LCP's (`result`: z = per contact r_N, β_1 … β_k, λ).
   FrictionLaw law = FrictionLaw::Coulomb;
+  /// Where the Coulomb model's auto did not solve and the planar step's packed-step chain did
+  /// (contact/moreau_jean.hpp: nsgs, the convex law, nsgs from its impulses): "auto: STATUS at
+  /// relative error E; …" and which law's impulses the step took (`law`). Empty otherwise.
+  std::string fallback;
   /// With the split impulse: the contacts corrected, and the status of their solve.
   std::size_t split_contacts = 0;
   Status split_status = Status::Solved;
