@@ -281,6 +281,7 @@ py::dict step_dict(const contact3d::StepReport& report, long k) {
   d["solve_ms"] = report.solve_ms;
   d["step_ms"] = report.step_ms;
   d["law"] = std::string(law_name(report.law));
+  d["fallback"] = report.fallback;
   d["split_contacts"] = report.split_contacts;
   d["split_status"] = status_object(report.split_status);
   return d;

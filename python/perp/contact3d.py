@@ -117,7 +117,8 @@ class Step3Report(NamedTuple):
     that started from their last impulse), ``solve_ms``, ``step_ms``, ``law`` ("coulomb", or "convex"
     under the anitescu-potra model: the law the criteria measure), ``split_contacts`` and
     ``split_status`` (the drift correction's split impulse: the contacts it corrected, its solve's
-    status)."""
+    status), ``fallback`` (where auto left a Coulomb step unsolved and the packed-step chain took
+    over: how, else "")."""
 
     contacts: dict
     status: Any
@@ -131,6 +132,7 @@ class Step3Report(NamedTuple):
     law: str
     split_contacts: int
     split_status: Any
+    fallback: str
 
 
 def _scene_text(scene: dict) -> str:

@@ -41,7 +41,9 @@
 ///     approximation, exact along those directions), the LCP of Stewart and Trinkle (1996) per
 ///     contact in the unknowns (r_N, β_1 … β_k, λ):
 ///       0 <= r_N ⊥ u_N >= 0,  0 <= β_l ⊥ λ + t_l·u_T >= 0,  0 <= λ ⊥ μ r_N − Σ β_l >= 0,
-///     r_T = Σ β_l t_l (`polyhedral_lcp`), W formed, solved by an LCP method (auto, lemke). A sliding
+///     r_T = Σ β_l t_l (`polyhedral_lcp`), W formed, solved by an LCP method (auto, lemke; with
+///     these, a path that ends unsolved runs again with a perturbed covering vector, at most twice,
+///     as lemke on a frictional contact problem does). A sliding
 ///     contact's friction is the pyramid's vertex (or edge) of most dissipation, so the sliding
 ///     direction turns towards the nearest facet's (docs/contact.md, the figure).
 ///
