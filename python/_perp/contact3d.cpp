@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -279,7 +280,35 @@ py::dict step_dict(const contact3d::StepReport& report, long k) {
   d["warm_started"] = report.warm_started;
   d["solve_ms"] = report.solve_ms;
   d["step_ms"] = report.step_ms;
+  d["law"] = std::string(law_name(report.law));
+  d["fallback"] = report.fallback;
+  d["split_contacts"] = report.split_contacts;
+  d["split_status"] = status_object(report.split_status);
   return d;
+}
+
+/// The step options of the friction model and the drift correction, as a dict (the scene's keys).
+py::dict model_options(const contact3d::StepOptions& o) {
+  py::dict d;
+  d["friction_model"] = contact::to_string(o.friction_model);
+  d["facets"] = o.solve.friction_contact.facets;
+  d["baumgarte"] = o.baumgarte;
+  d["slop"] = o.slop;
+  d["split_impulse"] = o.split_impulse;
+  return d;
+}
+
+/// The scene's options with the given keys replaced (None: the scene's), validated.
+contact3d::StepOptions with_overrides(contact3d::StepOptions o, const std::optional<std::string>& friction_model,
+                                      std::optional<int> facets, std::optional<double> baumgarte,
+                                      std::optional<double> slop, std::optional<bool> split_impulse) {
+  if (friction_model) o.friction_model = from_string<contact::FrictionModel>(*friction_model);
+  if (facets) o.solve.friction_contact.facets = *facets;
+  if (baumgarte) o.baumgarte = *baumgarte;
+  if (slop) o.slop = *slop;
+  if (split_impulse) o.split_impulse = *split_impulse;
+  o.validate();
+  return o;
 }
 
 }  // namespace
@@ -345,9 +374,11 @@ void bind_contact3d(py::module_& m) {
            })
       .def(
           "step",
-          [](Stepper3& s) {
+          [](Stepper3& s, const std::optional<std::string>& friction_model, std::optional<int> facets,
+             std::optional<double> baumgarte, std::optional<double> slop, std::optional<bool> split_impulse) {
             contact3d::StepReport report;
-            contact3d::StepOptions options = s.scene.options;
+            contact3d::StepOptions options =
+                with_overrides(s.scene.options, friction_model, facets, baumgarte, slop, split_impulse);
             options.solve.interrupt = signal_hook();  // Ctrl-C ends a long step `interrupted`
             {
               py::gil_scoped_release release;
@@ -359,7 +390,14 @@ void bind_contact3d(py::module_& m) {
             s.t = static_cast<double>(s.steps) * s.scene.options.timestep;
             return step_dict(report, k);
           },
-          "One Moreau–Jean step; returns the step's report as a dict.");
+          arg("friction_model") = py::none(), arg("facets") = py::none(), arg("baumgarte") = py::none(),
+          arg("slop") = py::none(), arg("split_impulse") = py::none(),
+          "One Moreau–Jean step (the scene's options, those given replaced for this step); returns the "
+          "step's report as a dict.")
+      .def_property_readonly(
+          "model_options", [](const Stepper3& s) { return model_options(s.scene.options); },
+          "The scene's friction model and drift correction options (friction_model, facets, baumgarte, slop, "
+          "split_impulse).");
 }
 
 }  // namespace perp::python

@@ -114,7 +114,11 @@ class Step3Report(NamedTuple):
     ``contacts``, geometry at the start of the step), the solve's ``status``, ``method`` ("" without
     contacts), ``iterations``, ``residual``, the physical ``criteria`` of the impulses (signorini,
     coulomb, complementarity, dissipation, absolute and relative error), ``warm_started`` (contacts
-    that started from their last impulse), ``solve_ms``, ``step_ms``."""
+    that started from their last impulse), ``solve_ms``, ``step_ms``, ``law`` ("coulomb", or "convex"
+    under the anitescu-potra model: the law the criteria measure), ``split_contacts`` and
+    ``split_status`` (the drift correction's split impulse: the contacts it corrected, its solve's
+    status), ``fallback`` (where auto left a Coulomb step unsolved and the packed-step chain took
+    over: how, else "")."""
 
     contacts: dict
     status: Any
@@ -125,6 +129,10 @@ class Step3Report(NamedTuple):
     warm_started: int
     solve_ms: float
     step_ms: float
+    law: str
+    split_contacts: int
+    split_status: Any
+    fallback: str
 
 
 def _scene_text(scene: dict) -> str:
@@ -173,8 +181,33 @@ class World3:
     def energy(self) -> tuple:
         return self._stepper.energy()
 
-    def step(self) -> Step3Report:
-        return Step3Report(**self._stepper.step())
+    @property
+    def model_options(self) -> dict:
+        """The scene's friction model and drift correction: ``friction_model``, ``facets``,
+        ``baumgarte``, ``slop``, ``split_impulse`` (the scene keys of the same names)."""
+        return self._stepper.model_options
+
+    def step(self, friction_model: Optional[str] = None, facets: Optional[int] = None,
+             baumgarte: Optional[float] = None, slop: Optional[float] = None,
+             split_impulse: Optional[bool] = None) -> Step3Report:
+        """One step of the scene's timestep. The friction model ("coulomb", "anitescu-potra",
+        "stewart-trinkle"), its ``facets`` (k >= 3), and the drift correction (``baumgarte`` in
+        [0, 1), ``slop`` >= 0, ``split_impulse``) are the scene's (:attr:`model_options`); those
+        given replace them for this step, as the keywords of :func:`perp.moreau_jean_step` in 2D."""
+        from . import FRICTION_MODELS, InvalidProblem, _real
+        if friction_model is not None and not isinstance(friction_model, str):
+            raise TypeError(f"friction_model: expected one of {', '.join(FRICTION_MODELS)}")
+        if facets is not None and (isinstance(facets, bool) or not isinstance(facets, (int, np.integer))):
+            raise TypeError(f"facets: expected an int, got {type(facets).__name__}")
+        if facets is not None and not 3 <= facets <= 4096:
+            raise InvalidProblem(f"facets: expected an int in [3, 4096], got {facets}")
+        if split_impulse is not None and not isinstance(split_impulse, (bool, np.bool_)):
+            raise TypeError(f"split_impulse: expected a bool, got {type(split_impulse).__name__}")
+        return Step3Report(**self._stepper.step(
+            friction_model, None if facets is None else int(facets),
+            None if baumgarte is None else _real(baumgarte, "baumgarte"),
+            None if slop is None else _real(slop, "slop"),
+            None if split_impulse is None else bool(split_impulse)))
 
     def __repr__(self) -> str:
         return f"<perp.World3 {len(self.names)} bodies, t = {self.t:g} s after {self.steps} steps>"

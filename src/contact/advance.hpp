@@ -12,6 +12,17 @@ namespace perp::contact {
 /// activation tolerances (the step's rule, moreau_jean.cpp; rollout.cpp's switch report re-derives it).
 inline constexpr double kHeldFactor = 1e3;
 
+/// The split impulse's LCP (the drift correction, 2D and 3D): solved to this relative residual (or
+/// the step's tolerance, if looser) in at most this many sweeps. It moves positions by β of each
+/// overlap past the slop; an error of 1e-6 of that is far below what a step shows. A looser 1e-3 cut
+/// the pouring heap's split sweeps threefold but kept the settled heap from resting (bench/README.md,
+/// "The split impulse's tolerance"): not kept.
+inline constexpr double kSplitTolerance = 1e-6;
+inline constexpr int kSplitSweeps = 1000;
+/// The split impulse runs on a step where some contact's overlap exceeds the slop by more than
+/// this fraction of the slop (with a slop of 0: any overlap).
+inline constexpr double kSplitTrigger = 0.01;
+
 /// `moreau_jean_step` on options and a world that were validated (`MoreauJeanOptions::validate`,
 /// `World::validate`) and have changed since only by earlier steps: the options and the world's
 /// names, shapes, masses, materials and planes are not checked again. The bodies' state (position,

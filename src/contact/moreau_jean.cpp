@@ -28,16 +28,7 @@ namespace {
 /// auto on the convex formulations (frictionless, Anitescu–Potra): above this many contacts the
 /// LCP is solved on its factors by the interior point instead of formed densely.
 constexpr Eigen::Index kFactoredAbove = 64;
-/// The split impulse's LCP: solved to this relative residual (or the step's tolerance, if looser) in
-/// at most this many sweeps. It moves positions by β of each overlap past the slop; an error of
-/// 1e-6 of that is far below what a step shows. A looser 1e-3 cut the pouring heap's split sweeps
-/// threefold but kept the settled heap from resting (bench/README.md, "The split impulse's
-/// tolerance"): not kept.
-constexpr double kSplitTolerance = 1e-6;
-constexpr int kSplitSweeps = 1000;
-/// The split impulse runs on a step where some contact's overlap exceeds the slop by more than
-/// this fraction of the slop (with a slop of 0: any overlap).
-constexpr double kSplitTrigger = 0.01;
+// kSplitTolerance, kSplitSweeps, kSplitTrigger: advance.hpp (shared with the 3D step).
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -102,29 +102,9 @@ class SceneReader : public detail::SceneKeys {
     contact::MoreauJeanOptions& options = scene.options;
     step_keys(document, options, scene.duration,
               [this](const json& v, const std::string& at) { return vector2(v, at); });
-    if (const json* model = find(document, "friction_model")) {
-      const std::string name = model->is_string() ? model->get<std::string>() : model->dump();
-      if (name == "coulomb") {
-        options.friction_model = contact::FrictionModel::Coulomb;
-      } else if (name == "stewart-trinkle") {
-        options.friction_model = contact::FrictionModel::StewartTrinkle;
-      } else if (name == "anitescu-potra") {
-        options.friction_model = contact::FrictionModel::AnitescuPotra;
-      } else {
-        fail("friction_model must be \"coulomb\", \"stewart-trinkle\" or \"anitescu-potra\", got " + model->dump());
-      }
-    }
+    model_keys(document, options);  // friction_model, baumgarte, slop, split_impulse (scene_reader.hpp)
     if (const json* projection = find(document, "projection")) options.projection = boolean(*projection, "projection");
     ground_key(document, scene.world.ground);
-    if (const json* beta = find(document, "baumgarte")) {
-      options.baumgarte = number(*beta, "baumgarte");
-      if (options.baumgarte < 0 || options.baumgarte >= 1) fail("baumgarte must be in [0, 1), got " + beta->dump());
-    }
-    if (const json* slop = find(document, "slop")) {
-      options.slop = number(*slop, "slop");
-      if (options.slop < 0) fail("slop must be >= 0, got " + slop->dump());
-    }
-    if (const json* split = find(document, "split_impulse")) options.split_impulse = boolean(*split, "split_impulse");
     if (const json* sleeping = find(document, "sleeping")) options.sleeping = boolean(*sleeping, "sleeping");
     if (const json* speed = find(document, "sleep_speed")) {
       options.sleep_speed = number(*speed, "sleep_speed");

@@ -1,6 +1,7 @@
 #include "perp/io/scene3d.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -117,11 +118,19 @@ class Scene3dReader : public detail::SceneKeys {
     require_object(document, "");
     require_known_keys(document, "",
                        {"dimension", "gravity", "timestep", "duration", "theta", "restitution", "friction", "tolerance",
-                        "solver", "ground", "planes", "bodies"});
+                        "solver", "friction_model", "facets", "baumgarte", "slop", "split_impulse", "ground", "planes",
+                        "bodies"});
     contact3d::Scene scene;
     contact3d::StepOptions& options = scene.options;
     step_keys(document, options, scene.duration,
               [this](const json& v, const std::string& at) { return vector3(v, at); });
+    model_keys(document, options);  // friction_model, baumgarte, slop, split_impulse (scene_reader.hpp)
+    if (const json* facets = find(document, "facets")) {
+      if (!facets->is_number_integer() || facets->get<std::int64_t>() < 3 || facets->get<std::int64_t>() > 4096) {
+        fail("facets must be an integer in [3, 4096], got " + facets->dump());
+      }
+      options.solve.friction_contact.facets = static_cast<int>(facets->get<std::int64_t>());
+    }
     if (const json* tolerance = find(document, "tolerance"))
       options.solve.tolerance = positive(*tolerance, "tolerance");
     solver_key(document, options.method);

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <utility>
 
+#include "perp/contact/moreau_jean.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/method.hpp"
 
@@ -105,6 +106,32 @@ class SceneKeys {
     }
     options.friction = number(require(document, "", "friction"), "friction");
     if (options.friction < 0) fail("friction must be >= 0, got " + document["friction"].dump());
+  }
+
+  /// The optional step keys of the contact law and the drift correction, the same in 2D and 3D:
+  /// "friction_model" ("coulomb", "stewart-trinkle", "anitescu-potra": `contact::FrictionModel`'s
+  /// names), "baumgarte" (in [0, 1)), "slop" (>= 0), "split_impulse" (true or false).
+  template <class Options>
+  void model_keys(const json& document, Options& options) const {
+    if (const json* model = find(document, "friction_model")) {
+      std::string names;
+      for (const auto& row : contact::kFrictionModelNames) names += (names.empty() ? "\"" : ", \"") + std::string(row.name) + "\"";
+      if (!model->is_string()) fail("friction_model must be one of " + names + ", got " + model->dump());
+      try {
+        options.friction_model = from_string<contact::FrictionModel>(model->get<std::string>());
+      } catch (const InvalidProblem&) {
+        fail("friction_model must be one of " + names + ", got " + model->dump());
+      }
+    }
+    if (const json* beta = find(document, "baumgarte")) {
+      options.baumgarte = number(*beta, "baumgarte");
+      if (options.baumgarte < 0 || options.baumgarte >= 1) fail("baumgarte must be in [0, 1), got " + beta->dump());
+    }
+    if (const json* slop = find(document, "slop")) {
+      options.slop = number(*slop, "slop");
+      if (options.slop < 0) fail("slop must be >= 0, got " + slop->dump());
+    }
+    if (const json* split = find(document, "split_impulse")) options.split_impulse = boolean(*split, "split_impulse");
   }
 
   /// A plane {name, point, normal, friction, restitution} whose point and normal `vector` reads

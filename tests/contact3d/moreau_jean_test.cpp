@@ -9,6 +9,7 @@
 #include <string>
 
 #include "perp/core/error.hpp"
+#include "perp/solvers/solve.hpp"
 
 namespace perp::contact3d_moreau_jean_test {
 namespace {
@@ -314,6 +315,236 @@ TEST(Contact3d, BoxRestsOnAStaticBox) {
   EXPECT_NEAR(normal, 3 * kG * options.timestep, 1e-10);
   EXPECT_LT(world.bodies[1].velocity.norm(), 1e-8);
   EXPECT_NEAR(world.bodies[1].position.z(), 0.6, 1e-6);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The friction models and the drift correction.
+
+/// A 0.4 × 0.3 × 0.2 m box of 2 kg resting flat on the ground z = 0, sliding at v0 along the
+/// horizontal direction at angle φ from x.
+World sliding_box(double v0, double phi) {
+  World world;
+  world.ground = Ground{0.0};
+  Body box{.name = "box", .shape = Shape::box({0.4, 0.3, 0.2}), .position = {0, 0, 0.1}, .mass = 2.0};
+  box.velocity = v0 * Eigen::Vector3d(std::cos(phi), std::sin(phi), 0);
+  world.bodies.push_back(box);
+  return world;
+}
+
+// The convex model (Anitescu–Potra) on a box sliding at v0: with S the sum of the normal impulses,
+// m v_T⁺ = m v0 − μ S, m v_z⁺ = −m g h + S and the convex law's lift v_z⁺ = μ |v_T⁺| give
+// S / m = (μ v0 + g h) / (1 + μ²), v_T⁺ = (v0 − μ g h) / (1 + μ²), v_z⁺ = μ v_T⁺: the box separates
+// at μ times its sliding speed. Coulomb's law keeps v_z⁺ = 0 and v_T⁺ = v0 − μ g h.
+TEST(Contact3dModels, ConvexModelLiftsASlidingBoxAtMuTimesItsSpeed) {
+  const double v0 = 1.0;
+  const double mu = 0.5;
+  for (double phi : {0.0, std::numbers::pi / 6, 2.4}) {
+    World world = sliding_box(v0, phi);
+    StepOptions options{.timestep = 1e-3, .friction = mu};
+    options.friction_model = contact::FrictionModel::AnitescuPotra;
+    const double h = options.timestep;
+    const StepReport report = contact3d::moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved) << report.result.message;
+    EXPECT_EQ(report.result.method, Method::Admm);
+    EXPECT_EQ(report.law, FrictionLaw::Convex);
+    ASSERT_EQ(report.contacts.size(), 4u);
+    const Body& box = world.bodies[0];
+    const double slide = (v0 - mu * kG * h) / (1 + mu * mu);
+    const Eigen::Vector3d along(std::cos(phi), std::sin(phi), 0);
+    EXPECT_NEAR(box.velocity.dot(along), slide, 1e-9) << "phi " << phi;
+    EXPECT_NEAR((box.velocity - box.velocity.dot(along) * along).head<2>().norm(), 0, 1e-9);
+    EXPECT_NEAR(box.velocity.z(), mu * slide, 1e-9);  // the lift: u_N = μ |u_T|
+    EXPECT_LT(box.angular_velocity.norm(), 1e-8);
+    EXPECT_NEAR(box.position.z() - 0.1, 0.5 * h * mu * slide, 1e-12);  // θ = ½ from v_z = 0
+    double normal = 0;
+    for (Eigen::Index k = 0; k < 4; ++k) normal += report.impulses[3 * k];
+    EXPECT_NEAR(normal / box.mass, (mu * v0 + kG * h) / (1 + mu * mu), 1e-9);
+    EXPECT_LT(report.criteria.relative_error, 1e-10);
+    // Coulomb's law on the same step: no lift.
+    World coulomb = sliding_box(v0, phi);
+    const StepReport exact = contact3d::moreau_jean_step(coulomb, StepOptions{.timestep = 1e-3, .friction = mu});
+    ASSERT_EQ(exact.status, Status::Solved);
+    EXPECT_NEAR(coulomb.bodies[0].velocity.dot(along), v0 - mu * kG * h, 1e-10);
+    EXPECT_NEAR(coulomb.bodies[0].velocity.z(), 0, 1e-10);
+  }
+}
+
+// Sticking is the same under the convex law: a box on a slope with tan θ <= μ stays at rest, its
+// normal impulses carrying m g cos θ h, as under Coulomb's.
+TEST(Contact3dModels, ConvexModelSticksAsCoulombDoes) {
+  const double theta = 0.3;
+  const double mu = 0.5;
+  const Eigen::Vector3d n = slope_normal(theta, 0.7);
+  const Eigen::Vector3d size(0.6, 0.4, 0.2);
+  World world;
+  world.planes.push_back(Plane{.name = "slope", .point = {0, 0, 0}, .normal = n});
+  Body box{.name = "box", .shape = Shape::box(size), .mass = 2.0};
+  box.orientation = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), n);
+  box.position = 0.5 * size.z() * n;
+  world.bodies.push_back(box);
+  StepOptions options{.timestep = 1e-3, .friction = mu};
+  options.friction_model = contact::FrictionModel::AnitescuPotra;
+  StepReport last;
+  for (int s = 0; s < 200; ++s) {
+    last = contact3d::moreau_jean_step(world, options);
+    ASSERT_EQ(last.status, Status::Solved) << "step " << s << ": " << last.result.message;
+  }
+  ASSERT_EQ(last.contacts.size(), 4u);
+  EXPECT_LT(world.bodies[0].velocity.norm(), 1e-9);
+  EXPECT_LT(world.bodies[0].angular_velocity.norm(), 1e-8);
+  EXPECT_LT((world.bodies[0].position - box.position).norm(), 1e-9);
+  double normal = 0;
+  for (Eigen::Index k = 0; k < 4; ++k) normal += last.impulses[3 * k];
+  EXPECT_NEAR(normal, box.mass * kG * std::cos(theta) * options.timestep, 1e-10);
+}
+
+// The polyhedral model (Stewart–Trinkle, k facets) on a box sliding at v0 along φ = 30° on the
+// ground. The ground's contact frame is (t1, t2) = (y, −x), so the pyramid's directions lie at the
+// world angles 90° + 360° l / k: multiples of 90° for k = 4, of 45° for 8, of 22.5° for 16. Maximal
+// dissipation over the polygon picks the vertex nearest to −v: the friction is μ m g along
+// −(cos α, sin α), α = 0° (k = 4), 45° (k = 8), 22.5° (k = 16), as long as the velocity stays
+// between the two facets around that vertex (here: 20 steps, n h μ g = 0.098 m/s). So after n steps
+// v = v0 (cos φ, sin φ) − n h μ g (cos α, sin α) exactly: the sliding direction turns away from the
+// vertex, towards the facet's normal (45°, 22.5°, 33.75°) — under the exact cone it stays at φ.
+TEST(Contact3dModels, PolyhedralModelTurnsTheSlidingDirection) {
+  const double v0 = 1.0;
+  const double mu = 0.5;
+  const double phi = std::numbers::pi / 6;
+  const int steps = 20;
+  struct Case {
+    int facets;
+    double alpha_degrees;
+  };
+  double last_deviation = 90;
+  for (const Case& c : {Case{4, 0.0}, Case{8, 45.0}, Case{16, 22.5}}) {
+    World world = sliding_box(v0, phi);
+    StepOptions options{.timestep = 1e-3, .friction = mu};
+    options.friction_model = contact::FrictionModel::StewartTrinkle;
+    options.solve.friction_contact.facets = c.facets;
+    StepReport report;
+    for (int s = 0; s < steps; ++s) {
+      report = contact3d::moreau_jean_step(world, options);
+      ASSERT_EQ(report.status, Status::Solved) << "k " << c.facets << " step " << s << ": " << report.result.message;
+    }
+    EXPECT_EQ(report.result.z.size(), 4 * (c.facets + 2));
+    const double slowed = steps * options.timestep * mu * kG;
+    const double alpha = c.alpha_degrees * std::numbers::pi / 180;
+    const Eigen::Vector2d expected = v0 * Eigen::Vector2d(std::cos(phi), std::sin(phi)) -
+                                     slowed * Eigen::Vector2d(std::cos(alpha), std::sin(alpha));
+    const Body& box = world.bodies[0];
+    EXPECT_NEAR(box.velocity.x(), expected.x(), 1e-10) << "k = " << c.facets;
+    EXPECT_NEAR(box.velocity.y(), expected.y(), 1e-10) << "k = " << c.facets;
+    EXPECT_NEAR(box.velocity.z(), 0, 1e-10);
+    EXPECT_LT(box.angular_velocity.norm(), 1e-9);
+    double normal = 0;
+    for (Eigen::Index k = 0; k < 4; ++k) normal += report.impulses[3 * k];
+    EXPECT_NEAR(normal, box.mass * kG * options.timestep, 1e-10);
+    // The deviation from the push, by hand: k = 4: atan2(0.5, 0.866 − 0.098) − 30° = +3.07°; it
+    // shrinks as k grows (8: −1.61°, 16: +0.81°).
+    const double deviation = std::atan2(box.velocity.y(), box.velocity.x()) - phi;
+    EXPECT_NEAR(deviation, std::atan2(expected.y(), expected.x()) - phi, 1e-10);
+    EXPECT_LT(std::abs(deviation), last_deviation);
+    last_deviation = std::abs(deviation);
+    // Coulomb's criteria of the pyramid's impulses: inside the cone, off its maximal dissipation.
+    EXPECT_LT(report.criteria.coulomb, 1e-12);
+    EXPECT_GT(report.criteria.dissipation, 0);
+  }
+  EXPECT_NEAR(last_deviation * 180 / std::numbers::pi, 0.81, 0.01);
+  // The exact cone keeps the direction.
+  World exact = sliding_box(v0, phi);
+  for (int s = 0; s < steps; ++s) {
+    ASSERT_EQ(contact3d::moreau_jean_step(exact, StepOptions{.timestep = 1e-3, .friction = mu}).status, Status::Solved);
+  }
+  EXPECT_NEAR(std::atan2(exact.bodies[0].velocity.y(), exact.bodies[0].velocity.x()), phi, 1e-10);
+}
+
+// One contact, W = I (a unit mass point), q = (−1, 2, 0): the pyramid with k = 4 (directions e1,
+// e2, −e1, −e2 in the tangent plane). By hand: u_N = r_N − 1 = 0 gives r_N = 1; sliding along t1,
+// r_T = −μ r_N e1 = −0.5 e1, u_T = 2 − 0.5 = 1.5 = λ (the row of −e1: λ − u_T1 = 0).
+TEST(Contact3dModels, PolyhedralLcpOfOneContactByHand) {
+  FrictionContact problem = friction_contact_from_dense(3, Eigen::Matrix3d::Identity(), Eigen::Vector3d(-1, 2, 0),
+                                                        Eigen::VectorXd::Constant(1, 0.5));
+  const contact3d::PolyhedralLcp poly = contact3d::polyhedral_lcp(problem, 4);
+  ASSERT_EQ(poly.lcp.size(), 6);
+  const Result result = solve(poly.lcp, Method::Lemke, {.tolerance = 1e-12});
+  ASSERT_TRUE(result.solved()) << result.message;
+  const Eigen::VectorXd r = poly.reaction(result.z);
+  EXPECT_NEAR(r[0], 1, 1e-12);
+  EXPECT_NEAR(r[1], -0.5, 1e-12);
+  EXPECT_NEAR(r[2], 0, 1e-12);
+  EXPECT_NEAR(result.z[5], 1.5, 1e-12);  // λ: the sliding speed 2 − 0.5
+  EXPECT_THROW((void)contact3d::polyhedral_lcp(problem, 2), InvalidProblem);
+}
+
+// Drift correction: a sphere started 1 cm into the ground (twice the 5 mm slop) is lifted out of
+// it by the split impulse (default), ending above −slop with no velocity left; Baumgarte in the
+// velocity (no split) also ends above −slop; with baumgarte = 0 the overlap stays.
+TEST(Contact3dModels, DriftCorrectionLiftsAnOverlappingSphere) {
+  const double r = 0.1;
+  const auto run_with = [&](double baumgarte, bool split) {
+    World world;
+    world.ground = Ground{0.0};
+    world.bodies.push_back(Body{.name = "ball", .shape = Shape::sphere(r), .position = {0, 0, r - 0.01}, .mass = 1});
+    StepOptions options{.timestep = 1e-3, .friction = 0.5};
+    options.baumgarte = baumgarte;
+    options.split_impulse = split;
+    StepReport report;
+    std::size_t corrected = 0;
+    for (int s = 0; s < 1000; ++s) {
+      report = contact3d::moreau_jean_step(world, options);
+      EXPECT_EQ(report.status, Status::Solved);
+      EXPECT_EQ(report.split_status, Status::Solved);
+      if (report.split_contacts > 0) ++corrected;
+    }
+    return std::pair{world.bodies[0], corrected};
+  };
+  const StepOptions defaults;
+  EXPECT_EQ(defaults.baumgarte, 0.2);
+  EXPECT_EQ(defaults.slop, 0.005);
+  EXPECT_TRUE(defaults.split_impulse);
+  const auto [split, split_steps] = run_with(0.2, true);
+  EXPECT_GT(split.position.z() - r, -defaults.slop * (1 + 0.011));
+  EXPECT_LT(split.position.z() - r, -defaults.slop * 0.99);  // corrected to the slop, not beyond
+  EXPECT_GT(split_steps, 0u);
+  EXPECT_LT(split.velocity.norm(), 1e-9);  // the split moves positions only
+  const auto [baumgarte, baumgarte_steps] = run_with(0.2, false);
+  EXPECT_GT(baumgarte.position.z() - r, -defaults.slop * (1 + 0.011));
+  EXPECT_EQ(baumgarte_steps, 0u);
+  const auto [plain, plain_steps] = run_with(0.0, true);
+  EXPECT_NEAR(plain.position.z() - r, -0.01, 1e-9);
+  EXPECT_EQ(plain_steps, 0u);
+}
+
+TEST(Contact3dModels, StepRefusesBadModelOptions) {
+  World world;
+  world.bodies.push_back(Body{.name = "ball"});
+  const auto error_of = [&](const StepOptions& options) -> std::string {
+    try {
+      (void)contact3d::moreau_jean_step(world, options);
+    } catch (const InvalidProblem& e) {
+      return e.what();
+    }
+    return "";
+  };
+  StepOptions options;
+  options.friction_model = contact::FrictionModel::AnitescuPotra;
+  EXPECT_EQ(error_of(options), "");
+  options.method = Method::Nsgs;
+  EXPECT_THAT(error_of(options), HasSubstr("method 'nsgs' does not solve the convex law in 3D"));
+  options.friction_model = contact::FrictionModel::StewartTrinkle;
+  EXPECT_THAT(error_of(options), HasSubstr("method 'nsgs' does not solve an LCP"));
+  options.method = Method::Lemke;
+  options.solve.friction_contact.facets = 2;
+  EXPECT_THAT(error_of(options), HasSubstr("facets (solve.friction_contact.facets) must be >= 3, got 2"));
+  options = {};
+  options.baumgarte = 1;
+  EXPECT_THAT(error_of(options), HasSubstr("baumgarte must be in [0, 1), got 1"));
+  options = {};
+  options.slop = -1;
+  EXPECT_THAT(error_of(options), HasSubstr("slop must be finite and >= 0, got -1"));
+  options = {};
+  options.friction_model = static_cast<contact::FrictionModel>(7);
+  EXPECT_THAT(error_of(options), HasSubstr("is not a model"));
 }
 
 }  // namespace

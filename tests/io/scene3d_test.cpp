@@ -67,6 +67,35 @@ TEST(Scene3d, ReadsEveryKey) {
   EXPECT_TRUE(scene.world.bodies[3].fixed);
 }
 
+// The friction model and drift keys: the planar scene's names (scene_reader.hpp), and "facets".
+TEST(Scene3d, ReadsTheFrictionModelAndDriftKeys) {
+  const contact3d::Scene defaults = parse_scene3d_json(kScene);
+  EXPECT_EQ(defaults.options.friction_model, contact::FrictionModel::Coulomb);
+  EXPECT_EQ(defaults.options.baumgarte, 0.2);
+  EXPECT_EQ(defaults.options.slop, 0.005);
+  EXPECT_TRUE(defaults.options.split_impulse);
+  EXPECT_EQ(defaults.options.solve.friction_contact.facets, 8);
+  const contact3d::Scene scene =
+      parse_scene3d_json(with("\"solver\": \"nsgs\"", "\"solver\": \"lemke\", \"friction_model\": \"stewart-trinkle\", "
+                              "\"facets\": 16, \"baumgarte\": 0.1, \"slop\": 0.001, \"split_impulse\": false"));
+  EXPECT_EQ(scene.options.friction_model, contact::FrictionModel::StewartTrinkle);
+  EXPECT_EQ(scene.options.solve.friction_contact.facets, 16);
+  EXPECT_EQ(scene.options.baumgarte, 0.1);
+  EXPECT_EQ(scene.options.slop, 0.001);
+  EXPECT_FALSE(scene.options.split_impulse);
+  EXPECT_EQ(parse_scene3d_json(with("\"solver\": \"nsgs\"", "\"friction_model\": \"anitescu-potra\""))
+                .options.friction_model,
+            contact::FrictionModel::AnitescuPotra);
+  EXPECT_THAT(error_of(with("\"solver\": \"nsgs\"", "\"friction_model\": \"cone\"")),
+              HasSubstr("friction_model must be one of \"coulomb\", \"stewart-trinkle\", \"anitescu-potra\", got \"cone\""));
+  EXPECT_THAT(error_of(with("\"solver\": \"nsgs\"", "\"facets\": 2")), HasSubstr("facets must be an integer in [3, 4096], got 2"));
+  EXPECT_THAT(error_of(with("\"solver\": \"nsgs\"", "\"baumgarte\": 1")), HasSubstr("baumgarte must be in [0, 1), got 1"));
+  EXPECT_THAT(error_of(with("\"solver\": \"nsgs\"", "\"slop\": -1")), HasSubstr("slop must be >= 0, got -1"));
+  // nsgs solves no LCP: the polyhedral model refuses it.
+  EXPECT_THAT(error_of(with("\"solver\": \"nsgs\"", "\"solver\": \"nsgs\", \"friction_model\": \"stewart-trinkle\"")),
+              HasSubstr("method 'nsgs' does not solve an LCP"));
+}
+
 TEST(Scene3d, RefusesBadValuesByKeyPath) {
   EXPECT_THAT(error_of(with(R"("radius": 0.1})", R"("radius": -0.1})")),
               HasSubstr("s.json: bodies[0].shape.radius must be > 0, got -0.1"));

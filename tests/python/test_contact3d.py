@@ -149,6 +149,66 @@ def test_bad_input_is_named():
         perp.simulate(falling_ball(), max_bytes=1000)
 
 
+def test_friction_models_from_the_scene_and_per_step():
+    """The convex model lifts a sliding box at μ times its speed (one step from v0 along x:
+    v_x = (v0 − μ g h) / (1 + μ²), v_z = μ v_x); the polyhedral model with k = 4 slows it along the
+    pyramid's vertex −x only (after 20 steps at 30°: v = (v0 cos 30° − 20 h μ g, v0 sin 30°)); the
+    scene keys and the step's keywords set the same options."""
+    v0, mu, h = 1.0, 0.5, 1e-3
+    scene = dict(sliding_box(v0, 0.0, mu), friction_model="anitescu-potra")
+    world = perp.World3(scene)
+    assert world.model_options == {"friction_model": "anitescu-potra", "facets": 8, "baumgarte": 0.2,
+                                   "slop": 0.005, "split_impulse": True}
+    step = world.step()
+    assert step.status is perp.Status.SOLVED and step.law == "convex" and step.method == "admm"
+    slide = (v0 - mu * G * h) / (1 + mu * mu)
+    assert abs(world.velocity[0, 0] - slide) < 1e-9
+    assert abs(world.velocity[0, 2] - mu * slide) < 1e-9
+    exact = perp.World3(sliding_box(v0, 0.0, mu))
+    assert exact.step().law == "coulomb" and abs(exact.velocity[0, 2]) < 1e-10
+    # Per step: the same convex step by keyword on a Coulomb scene.
+    keyword = perp.World3(sliding_box(v0, 0.0, mu))
+    keyword.step(friction_model="anitescu-potra")
+    assert abs(keyword.velocity[0, 2] - mu * slide) < 1e-9
+    phi = math.radians(30)
+    for world in (perp.World3(dict(sliding_box(v0, phi, mu), friction_model="stewart-trinkle", facets=4)),
+                  perp.World3(sliding_box(v0, phi, mu))):
+        options = {} if world.model_options["friction_model"] == "stewart-trinkle" else \
+            {"friction_model": "stewart-trinkle", "facets": 4}
+        for _ in range(20):
+            assert world.step(**options).status is perp.Status.SOLVED
+        assert abs(world.velocity[0, 0] - (v0 * math.cos(phi) - 20 * h * mu * G)) < 1e-10
+        assert abs(world.velocity[0, 1] - v0 * math.sin(phi)) < 1e-10
+    with pytest.raises(perp.InvalidProblem, match="friction_model must be one of"):
+        perp.World3(dict(scene, friction_model="cone"))
+    with pytest.raises(perp.InvalidProblem, match="facets must be an integer in"):
+        perp.World3(dict(scene, facets=2))
+    with pytest.raises(perp.InvalidProblem, match="unknown friction model 'cone'"):
+        world.step(friction_model="cone")
+    with pytest.raises(perp.InvalidProblem, match="facets: expected an int in"):
+        world.step(facets=2)
+    with pytest.raises(TypeError, match="split_impulse"):
+        world.step(split_impulse="yes")
+    with pytest.raises(perp.InvalidProblem, match="baumgarte must be in"):
+        world.step(baumgarte=1.5)
+
+
+def test_drift_correction_lifts_an_overlapping_ball():
+    """A ball 1 cm into the ground (twice the 5 mm slop): the split impulse (default) lifts it to
+    the slop with no velocity; with baumgarte 0 the overlap stays."""
+    scene = falling_ball()
+    scene["bodies"][0]["position"] = [0.0, 0.0, 0.09]
+    corrected = perp.World3(scene)
+    split_steps = sum(corrected.step().split_contacts > 0 for _ in range(500))
+    assert split_steps > 0
+    assert -0.005 * 1.011 < corrected.position[0, 2] - 0.1 < -0.005 * 0.99
+    assert np.abs(corrected.velocity).max() < 1e-9
+    plain = perp.World3(dict(scene, baumgarte=0.0))
+    for _ in range(100):
+        plain.step()
+    assert abs(plain.position[0, 2] - 0.09) < 1e-9
+
+
 ODD = textwrap.dedent(r"""
     import numpy as np, perp
     from perp import _perp

@@ -23,12 +23,14 @@
 /// Newton's restitution enters the velocity-level law as u_N⁺ + e u_N⁻ with u_N⁻ = J_N v_k.
 
 #include <Eigen/Dense>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "perp/contact/body.hpp"
 #include "perp/contact/detection.hpp"
+#include "perp/core/enum_names.hpp"
 #include "perp/core/friction_contact.hpp"
 #include "perp/core/global_friction_contact.hpp"
 #include "perp/core/result.hpp"
@@ -53,6 +55,20 @@ enum class FrictionModel {
   /// normal speed μ |u_T| (see `anitescu_potra_lcp`).
   AnitescuPotra,
 };
+
+/// The models' names, in declaration order: "coulomb", "stewart-trinkle", "anitescu-potra" (the scene
+/// key "friction_model" in 2D and 3D, the CLI and Python).
+inline constexpr std::array<perp::detail::EnumName<FrictionModel>, 3> kFrictionModelNames{{
+    {FrictionModel::Coulomb, "coulomb"},
+    {FrictionModel::StewartTrinkle, "stewart-trinkle"},
+    {FrictionModel::AnitescuPotra, "anitescu-potra"},
+}};
+static_assert(perp::detail::in_declaration_order(kFrictionModelNames));
+
+/// The model's name ("unknown-friction-model" for a value outside the enum).
+[[nodiscard]] inline std::string to_string(FrictionModel model) {
+  return std::string(perp::detail::name_in(kFrictionModelNames, model, "unknown-friction-model"));
+}
 
 struct MoreauJeanOptions {
   /// Time step h > 0 in seconds. Default 1e-3.
@@ -244,3 +260,12 @@ struct Energy {
 [[nodiscard]] Energy energy(const World& world, const Eigen::Vector2d& gravity);
 
 }  // namespace perp::contact
+
+namespace perp {
+/// The model named `name`; throws `InvalidProblem` "unknown friction model 'NAME'; expected one of:
+/// coulomb, stewart-trinkle, anitescu-potra".
+template <>
+inline contact::FrictionModel from_string<contact::FrictionModel>(std::string_view name) {
+  return detail::value_in(contact::kFrictionModelNames, name, "friction model");
+}
+}  // namespace perp

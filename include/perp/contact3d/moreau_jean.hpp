@@ -26,15 +26,42 @@
 /// ∂f/∂ω = I + h ([ω]× I − [I ω]×). It is first order: over a fixed time a torque-free body's energy
 /// and angular momentum drift by O(h) (the step dissipates, it never blows up).
 /// A sphere has I = (2/5) m r² 1, so its term is zero and the rolling closed forms are exact.
+///
+/// The friction models (`StepOptions::friction_model`, the planar step's enum and names):
+///   - Coulomb (default): step 3 as above, exact Coulomb friction on the second-order cone;
+///   - AnitescuPotra, the convex law: K_μ ∋ r ⊥ u ∈ K_μ* (De Saxcé's shift μ‖u_T‖ dropped from the
+///     normal velocity), the optimality conditions of the convex program min ½ rᵀ W r + qᵀ r over the
+///     cones; always solvable, the velocities unique. Sticking and separating contacts are
+///     Coulomb's; a sliding one ends the step with u_N = μ‖u_T‖ > 0, so that the bodies lift by
+///     μ h ‖u_T‖ a step while they slide. Solved in the global form (M diagonal) by admm on the
+///     factors (`solve(GlobalFrictionContact)`; the interior point on the factors is planar only),
+///     judged by the convex law's criteria (`cone_residuals`), reported in `StepReport::criteria`;
+///   - StewartTrinkle, the polyhedral cone: the cone replaced by the pyramid of the k =
+///     `solve.friction_contact.facets` directions t_l = cos(2πl/k) t1 + sin(2πl/k) t2 (an inner
+///     approximation, exact along those directions), the LCP of Stewart and Trinkle (1996) per
+///     contact in the unknowns (r_N, β_1 … β_k, λ):
+///       0 <= r_N ⊥ u_N >= 0,  0 <= β_l ⊥ λ + t_l·u_T >= 0,  0 <= λ ⊥ μ r_N − Σ β_l >= 0,
+///     r_T = Σ β_l t_l (`polyhedral_lcp`), W formed, solved by an LCP method (auto, lemke; with
+///     these, a path that ends unsolved runs again with a perturbed covering vector, at most twice,
+///     as lemke on a frictional contact problem does). A sliding
+///     contact's friction is the pyramid's vertex (or edge) of most dissipation, so the sliding
+///     direction turns towards the nearest facet's (docs/contact.md, the figure).
+///
+/// Drift correction (as in 2D, on by default): an active contact whose gap g is below −`slop`
+/// asks for a separation velocity β (−g − slop)/h; with `split_impulse` (default) through a second,
+/// frictionless solve for a pseudo-velocity that moves the positions and orientations and leaves the
+/// velocities alone, without it in step 3's normal rows (a velocity that stays: a small bounce).
 
 #include <Eigen/Dense>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "perp/contact/moreau_jean.hpp"
 #include "perp/contact3d/body.hpp"
 #include "perp/contact3d/detection.hpp"
 #include "perp/core/friction_contact.hpp"
+#include "perp/core/lcp.hpp"
 #include "perp/core/result.hpp"
 #include "perp/core/status.hpp"
 #include "perp/solvers/method.hpp"
@@ -59,7 +86,24 @@ struct StepOptions {
   Method method = Method::Auto;
   /// Options of each step's solve; tolerance on Siconos' relative error, 1e-10 as in 2D.
   /// `initial_guess` is ignored (the step warm-starts from `World::impulses`).
+  /// `solve.friction_contact.facets` (k >= 3, default 8) is the polyhedral model's k.
   SolveOptions solve{.tolerance = 1e-10};
+  /// The contact law of each step (header): Coulomb (default), AnitescuPotra (the convex law; its
+  /// methods auto and admm), StewartTrinkle (the polyhedral LCP with `solve.friction_contact.facets`
+  /// directions; the methods of `lcp_methods()`, auto starting with lemke).
+  contact::FrictionModel friction_model = contact::FrictionModel::Coulomb;
+  /// Baumgarte factor β ∈ [0, 1) of the drift correction (the planar step's option, default and
+  /// meaning: contact/moreau_jean.hpp): an active contact whose gap g is below −`slop` asks for a
+  /// separation velocity β (−g − slop)/h. 0 = off. Default 0.2.
+  double baumgarte = 0.2;
+  /// Overlap tolerated before `baumgarte` acts (m, finite, >= 0). Default 5 mm, as in 2D.
+  double slop = 0.005;
+  /// With `baumgarte` > 0: apply the correction as a split impulse, a frictionless solve
+  /// 0 <= λ ⊥ W_N λ + b >= 0 (b_k = β (g_k + slop)/h where g_k < −slop; W_N = J_N M⁻¹ J_Nᵀ on its
+  /// factors, pgs) whose pseudo-velocity M⁻¹ J_Nᵀ λ moves positions and orientations by h of it and
+  /// leaves the velocities alone; it runs on a step where some overlap passes the slop by more than
+  /// 1 % of it (as in 2D). Default true.
+  bool split_impulse = true;
 
   /// Throws `InvalidProblem` naming the first bad field and its value.
   void validate() const;
@@ -82,9 +126,32 @@ struct StepReport {
   std::size_t warm_started = 0;
   double solve_ms = 0;
   double step_ms = 0;
+  /// The law `criteria` measure: Coulomb's (the Coulomb and the polyhedral model: for the latter,
+  /// `dissipation` is how far the pyramid's friction is from the cone's), or the convex law's.
+  /// The polyhedral model's status is its LCP's (`result`: z = per contact r_N, β_1 … β_k, λ).
+  FrictionLaw law = FrictionLaw::Coulomb;
+  /// Where the Coulomb model's auto did not solve and the planar step's packed-step chain did
+  /// (contact/moreau_jean.hpp: nsgs, the convex law, nsgs from its impulses): "auto: STATUS at
+  /// relative error E; …" and which law's impulses the step took (`law`). Empty otherwise.
+  std::string fallback;
+  /// With the split impulse: the contacts corrected, and the status of their solve.
+  std::size_t split_contacts = 0;
+  Status split_status = Status::Solved;
 
   [[nodiscard]] bool ran_solve() const { return result.status != Status::NotRun; }
 };
+
+/// The polyhedral model's LCP of a frictional contact problem with d = 3 (header): per contact i the
+/// unknowns z = (r_N, β_1 … β_k, λ) at i·(k + 2) and w = (u_N, λ + t_l·u_T, μ r_N − Σ β_l),
+/// t_l = cos(2πl/k) e_1 + sin(2πl/k) e_2 in the contact's (t1, t2) frame; M from W, dense.
+struct PolyhedralLcp {
+  Lcp lcp;
+  int facets = 0;
+  /// r (3 per contact: normal, t1, t2) from the LCP's z.
+  [[nodiscard]] Eigen::VectorXd reaction(const Eigen::VectorXd& z) const;
+};
+/// Throws `InvalidProblem` when the problem's d is not 3 or `facets` < 3.
+[[nodiscard]] PolyhedralLcp polyhedral_lcp(const FrictionContact& problem, int facets);
 
 /// Advances `world` by one step. Throws `InvalidProblem` for invalid options or world (checked at
 /// every call). A step whose problem is not solved still advances with the returned (finite)

@@ -8,7 +8,12 @@
 ///    "theta": 0.5,                          optional, default 0.5, in [0.5, 1]
 ///    "restitution": 0.0, "friction": 0.5,
 ///    "tolerance": 1e-10,                    optional: each step's solve tolerance (> 0)
-///    "solver": "auto",                      optional: a frictional contact method
+///    "solver": "auto",                      optional: a method of the friction model's problem
+///    "friction_model": "coulomb",           optional, default: or "anitescu-potra" (the convex
+///                                           law), "stewart-trinkle" (the polyhedral LCP)
+///    "facets": 8,                           optional: k of the polyhedral model, in [3, 4096]
+///    "baumgarte": 0.2, "slop": 0.005,       optional: drift correction, as in 2D (defaults shown)
+///    "split_impulse": true,                 optional, default true
 ///    "ground": {"height": 0.0},             optional: the plane z = height
 ///    "planes": [{"name": "slope",           optional; name optional
 ///                "point": [0, 0, 0], "normal": [-0.5, 0, 0.87],

@@ -70,8 +70,11 @@ struct FactoredFrictionContact {
 ///     velocity program min ½ vᵀ M v − qᵀ v subject to u = Hᵀ v + b ∈ K_μ* (the dual cone's two
 ///     half-planes per contact), by the interior point on the factors (`FactoredLcp`), r from the
 ///     half-planes' multipliers;
+///   - d = 3 with M diagonal, the convex law (admm or auto): ADMM on the factors with de Saxcé's
+///     shift held at 0 (src/solvers/friction/admm.hpp), judged by the convex law's criteria;
 ///   - otherwise (d = 3, or M not diagonal): Coulomb's law on the local problem (`local_problem`:
-///     W = Hᵀ M⁻¹ H formed, M factored once) with `method`; the convex law is `not-applicable` there.
+///     W = Hᵀ M⁻¹ H formed, M factored once) with `method`; the convex law is `not-applicable` with
+///     M not diagonal.
 /// `Result::z` is r, `Result::w` is u = Hᵀ v + b, `v` gets M⁻¹ (H r + q), and `criteria` the
 /// residuals of (v, r) under the problem's law, every product recomputed. `Result::residual` is
 /// `criteria.contact.relative_error`, and the status is `solved` only when it is <= `tolerance`

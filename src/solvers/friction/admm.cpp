@@ -142,7 +142,9 @@ void saxce_shift(const Eigen::VectorXd& z, int d, const Eigen::VectorXd& mu, Eig
 
 template <class Operator>
 Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& options, const Eigen::VectorXd& r0,
-            FrictionContactResiduals& residuals) {
+            FrictionContactResiduals& residuals, FrictionLaw law = FrictionLaw::Coulomb) {
+  const bool shifted = law == FrictionLaw::Coulomb;  // the convex law keeps s = 0
+  const double q_norm = shell.q.norm();
   const int d = shell.dimension;
   const Eigen::Index n = shell.size();
   Result result;
@@ -179,7 +181,7 @@ Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& opti
   const auto judge = [&]() {
     op.apply(y, u);
     u += shell.q;
-    residuals = friction_contact_residuals(shell, y, u);
+    residuals = shifted ? friction_contact_residuals(shell, y, u) : cone_residuals(d, shell.mu, y, u, law, q_norm);
     return residuals.relative_error;
   };
   double error = judge();
@@ -197,7 +199,8 @@ Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& opti
   if (!refactor()) {
     return finish_with(Status::NumericalFailure, 0, "the factorization of W + tau I failed");
   }
-  saxce_shift(u, d, shell.mu, s);
+  s.setZero();
+  if (shifted) saxce_shift(u, d, shell.mu, s);
   Eigen::VectorXd z = u + s;
   project_all_on_dual_cones(z, d, shell.mu);
 
@@ -216,7 +219,7 @@ Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& opti
                              number_text(residuals.relative_error));
     }
     const double sigma = kPenaltyFraction * rho;
-    saxce_shift(z, d, shell.mu, s);
+    if (shifted) saxce_shift(z, d, shell.mu, s);
     rhs = sigma * y + eta * x - shell.q - s + z;
     x_previous = x;
     op.solve(rhs, x);
@@ -271,9 +274,10 @@ Result admm(Operator& op, const FrictionContact& shell, const SolveOptions& opti
 }  // namespace
 
 Result solve_admm_factored(const RowSparse& H, const Eigen::VectorXd& inverse_mass, const FrictionContact& shell,
-                           const SolveOptions& options, const Eigen::VectorXd& r0, FrictionContactResiduals& residuals) {
+                           const SolveOptions& options, const Eigen::VectorXd& r0, FrictionContactResiduals& residuals,
+                           FrictionLaw law) {
   FactoredOperator op(H, inverse_mass);
-  return admm(op, shell, options, r0, residuals);
+  return admm(op, shell, options, r0, residuals, law);
 }
 
 Result solve_admm(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0,

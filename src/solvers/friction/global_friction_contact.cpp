@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "admm.hpp"
 #include "friction_ipm.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/factored_lcp.hpp"
@@ -61,6 +62,29 @@ Result convex_on_factors(const FactoredFrictionContact& factored, Method method,
   return result;
 }
 
+/// The convex law in 3D (M diagonal): ADMM on the program min ½ rᵀ W r + qᵀ r over the cones, W
+/// kept as its factors (admm.hpp, the shift held at 0). auto and admm run it; the others refuse.
+Result convex_by_admm(const FactoredFrictionContact& factored, Method method, const SolveOptions& options) {
+  if (method != Method::Auto && method != Method::Admm) {
+    Result refused;
+    refused.method = method;
+    refused.status = Status::NotApplicable;
+    refused.z = Eigen::VectorXd::Zero(factored.size());
+    refused.message = to_string(method) + " does not solve the convex law in 3D; admm (and auto) solve it on the factors";
+    return refused;
+  }
+  FrictionContact shell;
+  shell.dimension = factored.dimension;
+  shell.q = factored.q;
+  shell.mu = factored.mu;
+  const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(factored.size()));
+  FrictionContactResiduals residuals;
+  Result result = detail::solve_admm_factored(factored.H, factored.inverse_mass, shell, options, r0, residuals,
+                                              FrictionLaw::Convex);
+  result.message = "the convex law by admm on the factors: " + result.message;
+  return result;
+}
+
 }  // namespace
 
 Result solve(const GlobalFrictionContact& problem, Method method, const SolveOptions& options, Eigen::VectorXd& v,
@@ -76,12 +100,13 @@ Result solve(const GlobalFrictionContact& problem, Method method, const SolveOpt
     } else {
       result = convex_on_factors(factored, method, options);
     }
+  } else if (problem.law == FrictionLaw::Convex && problem.diagonal_mass()) {
+    result = convex_by_admm(factored_form(problem), method, options);
   } else if (problem.law == FrictionLaw::Convex) {
     result.method = method;
     result.status = Status::NotApplicable;
     result.z = Eigen::VectorXd::Zero(problem.size());
-    result.message = "the convex law is solved on the factors, for d = 2 with a diagonal M; this problem has d = " +
-                     std::to_string(problem.dimension) + (problem.diagonal_mass() ? "" : " and a non-diagonal M");
+    result.message = "the convex law is solved on the factors, which needs a diagonal M; this problem has a non-diagonal M";
   } else {
     result = solve(local_problem(problem), method, options);
   }

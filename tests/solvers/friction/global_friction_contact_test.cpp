@@ -72,6 +72,39 @@ TEST(GlobalFrictionContactSolve, TheConvexLawOnTheFactors) {
   EXPECT_THAT(refused.message, HasSubstr("does not solve the convex law"));
 }
 
+// The convex law in 3D (d = 3, M diagonal): admm on the factors. A unit mass sliding along x at 2
+// with a free normal velocity of −1 (b = 0): sliding, r_T = −μ r_N along x, and the lift
+// u_N = μ u_T: −1 + r_N = μ (2 − μ r_N), so r_N = (1 + 2μ) / (1 + μ²).
+TEST(GlobalFrictionContactSolve, TheConvexLawInThreeDimensions) {
+  GlobalFrictionContact p;
+  p.dimension = 3;
+  p.law = FrictionLaw::Convex;
+  p.M = sparse(Eigen::Matrix3d::Identity());
+  Eigen::Matrix3d H;
+  H << 0, 1, 0,  // x: t1
+      0, 0, 1,   // y: t2
+      1, 0, 0;   // z: the normal
+  p.H = sparse(H);
+  p.q = Eigen::Vector3d{2, 0, -1};
+  p.b = Eigen::Vector3d::Zero();
+  p.mu = Eigen::VectorXd::Constant(1, 0.3);
+  Eigen::VectorXd v;
+  GlobalFrictionContactResiduals criteria;
+  const Result result = solve(p, Method::Auto, {.tolerance = 1e-10}, v, criteria);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_EQ(result.method, Method::Admm);
+  const double rn = 1.6 / 1.09;
+  EXPECT_NEAR(result.z[0], rn, 1e-8);
+  EXPECT_NEAR(result.z[1], -0.3 * rn, 1e-8);
+  EXPECT_NEAR(result.z[2], 0, 1e-8);
+  EXPECT_NEAR(v[0], 2 - 0.3 * rn, 1e-8);
+  EXPECT_NEAR(v[2], 0.3 * v[0], 1e-8);  // the lift u_N = μ |u_T|
+  EXPECT_LT(worst_violation(p, v, result.z), 1e-8);
+  const Result refused = solve(p, Method::InteriorPoint, {});
+  EXPECT_EQ(refused.status, Status::NotApplicable);
+  EXPECT_THAT(refused.message, HasSubstr("admm (and auto)"));
+}
+
 // A mass resting on two coincident ground contacts: the reactions are not unique (any split of
 // m g h), the velocity is: v = 0.
 TEST(GlobalFrictionContactSolve, RedundantContactsGiveTheUniqueVelocity) {
