@@ -201,9 +201,20 @@ void conclude(ordered_json& out, ordered_json findings, const std::vector<Attemp
   const auto first = std::find_if(attempts.begin(), attempts.end(), [](const Attempt& a) { return a.result.solved(); });
   out["findings"] = std::move(findings);
   out["solved"] = first != attempts.end();
-  out["verdict"] = first != attempts.end()
-                       ? "solved by " + to_string(first->method) + " (the first in the order that solved it)"
-                       : "no method solved it";
+  // `infeasible` is a proof (docs/solvers.md, "Proofs are checked before they are claimed"):
+  // enumeration of every active set, or Lemke's ray verified on the data as a Farkas certificate.
+  const auto proof =
+      std::find_if(attempts.begin(), attempts.end(), [](const Attempt& a) { return a.result.status == Status::Infeasible; });
+  if (first != attempts.end()) {
+    out["verdict"] = "solved by " + to_string(first->method) + " (the first in the order that solved it)";
+  } else if (proof != attempts.end()) {
+    out["verdict"] = "no solution exists: " + to_string(proof->method) + " proves it (" + proof->result.message + ")";
+    ordered_json certificate{{"method", to_string(proof->method)}, {"message", proof->result.message}};
+    if (proof->result.ray) certificate["farkas_vector"] = std::vector<double>(proof->result.ray->begin(), proof->result.ray->end());
+    out["certificate"] = std::move(certificate);
+  } else {
+    out["verdict"] = "no method solved it";
+  }
 }
 
 /// The LCP table: classes, methods in the recommended order, findings with their fixes tried.

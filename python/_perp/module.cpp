@@ -218,6 +218,7 @@ PYBIND11_MODULE(_perp, m) {
   m.attr("BOX_LCP_METHODS") = names(perp::box_lcp_methods());
   m.attr("MLCP_METHODS") = names(perp::mlcp_methods());
   m.attr("FRICTION_CONTACT_METHODS") = names(perp::friction_contact_methods());
+  m.attr("SPARSE_LCP_METHODS") = names(perp::sparse_lcp_methods());
   m.attr("HISTORY_LIMIT") = perp::kHistoryLimit;
 
   bind_results(m);

@@ -187,6 +187,12 @@ Result solve_factored_lcp(const py::object& A, const FArray& inverse_mass, const
   return solve_without_gil(problem, method, tol, max_iter, warm_start, options);
 }
 
+Result solve_sparse_lcp(const py::object& M, const FArray& q, const std::string& method, double tol,
+                        const py::object& max_iter, const py::object& warm_start, const py::dict& options) {
+  const SparseLcp problem{operator_from(M, "M"), to_vector(q, "q")};
+  return solve_without_gil(problem, method, tol, max_iter, warm_start, options);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Problems as dicts: {"type": "lcp", "M": ..., "q": ...} and so on (keys as in the JSON files).
 
@@ -395,6 +401,8 @@ void bind_problems(py::module_& m) {
   m.def("solve_global_friction_contact", &solve_global_friction_contact, arg("dimension"), arg("M"), arg("H"), arg("q"),
         arg("b"), arg("mu"), arg("law"), arg("method"), arg("tol"), arg("max_iter"), arg("warm_start"), arg("options"));
   m.def("solve_factored_lcp", &solve_factored_lcp, arg("A"), arg("inverse_mass"), arg("c"), arg("method"), arg("tol"),
+        arg("max_iter"), arg("warm_start"), arg("options"));
+  m.def("solve_sparse_lcp", &solve_sparse_lcp, arg("M"), arg("q"), arg("method"), arg("tol"),
         arg("max_iter"), arg("warm_start"), arg("options"));
   m.def("read_problem", &read_problem, arg("path"));
   m.def("parse_json", &parse_json, arg("text"), arg("source"));

@@ -27,9 +27,10 @@ from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivative
                     QpDerivatives, StepDerivatives)
 # The conversions other modules of the package take from here (contact3d.py).
 from ._convert import _json_default, _path  # noqa: F401
-from .solvers import (BOX_LCP_METHODS, FRICTION_CONTACT_METHODS, LCP_METHODS, METHODS, MLCP_METHODS, BatchResult,
-                      Status, friction_contact_residuals, solve, solve_box, solve_factored, solve_friction_contact,
-                      solve_many, solve_mcp, solve_mlcp, solve_ncp, solve_qp)
+from .solvers import (BOX_LCP_METHODS, FRICTION_CONTACT_METHODS, LCP_METHODS, METHODS, MLCP_METHODS,
+                      SPARSE_LCP_METHODS, BatchResult, QpBoundsResult, Status, friction_contact_residuals, solve,
+                      solve_box, solve_factored, solve_friction_contact, solve_many, solve_mcp, solve_mlcp, solve_ncp,
+                      solve_qp)
 from .analysis import ClassAnswer, MatrixReport, Recommendation, classify
 from .problems import BoxLcp, FrictionContact, Lcp, Mlcp, Qp, loads, read, write_json, write_siconos
 from .contact import (FRICTION_MODELS, PAINLEVE_REGIMES, BodyTrajectory, CriticalFriction, Energy, PainleveAnalysis,
@@ -55,7 +56,8 @@ __all__ = [
     "Simulation3", "World3", "Step3Report", "VecWorld", "VecEnv",
     "LcpDerivatives", "BoxLcpDerivatives", "MlcpDerivatives", "QpDerivatives", "FrictionContactDerivatives",
     "StepDerivatives",
-    "METHODS", "LCP_METHODS", "BOX_LCP_METHODS", "MLCP_METHODS", "FRICTION_CONTACT_METHODS", "DENSE_LIMIT",
+    "METHODS", "LCP_METHODS", "BOX_LCP_METHODS", "MLCP_METHODS", "FRICTION_CONTACT_METHODS", "SPARSE_LCP_METHODS",
+    "DENSE_LIMIT", "QpBoundsResult",
     "rollout", "rollout_gradient", "Rollout", "RolloutGradient",
 ]
 

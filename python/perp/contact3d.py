@@ -194,7 +194,9 @@ class World3:
         "stewart-trinkle"), its ``facets`` (k >= 3), and the drift correction (``baumgarte`` in
         [0, 1), ``slop`` >= 0, ``split_impulse``) are the scene's (:attr:`model_options`); those
         given replace them for this step, as the keywords of :func:`perp.moreau_jean_step` in 2D."""
-        from . import FRICTION_MODELS, InvalidProblem, _real
+        from ._convert import _real
+        from ._perp import InvalidProblem
+        from .contact import FRICTION_MODELS
         if friction_model is not None and not isinstance(friction_model, str):
             raise TypeError(f"friction_model: expected one of {', '.join(FRICTION_MODELS)}")
         if facets is not None and (isinstance(facets, bool) or not isinstance(facets, (int, np.integer))):

@@ -15,7 +15,7 @@ from . import _perp
 from ._perp import FrictionContactResult, InvalidProblem, MlcpResult, QpResult, Result
 from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivatives, MlcpDerivatives,
                     QpDerivatives)
-from ._convert import (_callable, _densify, _is_sparse, _matrix, _max_iter, _method, _optional_vector, _real,
+from ._convert import (_callable, _dense_limit, _densify, _is_sparse, _matrix, _max_iter, _method, _optional_vector, _real,
                        _sparse_operator, _vector, _vector_or_scalar)
 
 
@@ -47,6 +47,8 @@ LCP_METHODS = tuple(_perp.LCP_METHODS)
 BOX_LCP_METHODS = tuple(_perp.BOX_LCP_METHODS)
 MLCP_METHODS = tuple(_perp.MLCP_METHODS)
 FRICTION_CONTACT_METHODS = tuple(_perp.FRICTION_CONTACT_METHODS)
+#: The LCP methods that run on a scipy.sparse M above ``DENSE_LIMIT`` without densifying it.
+SPARSE_LCP_METHODS = tuple(_perp.SPARSE_LCP_METHODS)
 
 
 def _with_derivatives(result, make) -> Any:
@@ -59,8 +61,10 @@ def solve(M, q, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int]
           derivatives: bool = False, **method_options) -> Result:
     """Solve the LCP  w = M z + q,  0 <= z ⊥ w >= 0.
 
-    M is a 2-D array-like (n×n) or a scipy.sparse matrix (densified up to ``DENSE_LIMIT``: every LCP
-    method is dense), q has n entries. ``method`` is one of ``LCP_METHODS`` ("auto" picks from the
+    M is a 2-D array-like (n×n) or a scipy.sparse matrix, q has n entries. A scipy.sparse M is
+    densified up to ``DENSE_LIMIT`` (every LCP method runs); above it, it is never densified and
+    ``method`` is one of ``SPARSE_LCP_METHODS`` ("auto" is path: each linearization factored
+    sparse; "pgs"/"psor" sweep its rows; docs/solvers.md, "Sparse LCPs"). ``method`` is one of ``LCP_METHODS`` ("auto" picks from the
     structure of M); ``tol`` bounds the natural residual ‖min(z, w)‖∞; ``max_iter`` (None: the
     method's default) bounds pivots, sweeps or Newton steps; ``warm_start`` is the start z of the
     iterative methods. ``method_options`` are listed in docs/python.md (``relaxation``,
@@ -73,6 +77,16 @@ def solve(M, q, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int]
     ``derivatives=True`` the result also has ``derivatives``: an :class:`LcpDerivatives` (``jvp``,
     ``vjp``, ``directional``; docs/sensitivity.md) when solved, else None.
     """
+    if _is_sparse(M) and max(M.shape) > _dense_limit():
+        if derivatives:
+            raise ValueError(f"derivatives=True needs M dense; a scipy.sparse M of shape {M.shape} is above "
+                             f"perp.DENSE_LIMIT = {_dense_limit()} and is solved without densifying")
+        if method not in SPARSE_LCP_METHODS:
+            raise ValueError(f"method: {method!r} needs M dense; a scipy.sparse M of shape {M.shape} is above "
+                             f"perp.DENSE_LIMIT = {_dense_limit()}: use one of {', '.join(SPARSE_LCP_METHODS)}")
+        return _perp.solve_sparse_lcp(_sparse_operator(M, "M"), _vector(q, "q"), _method(method),
+                                      _real(tol, "tol"), _max_iter(max_iter),
+                                      _optional_vector(warm_start, "warm_start"), method_options)
     Ma, qa = _matrix(M, "M"), _vector(q, "q")
     result = _perp.solve_lcp(Ma, qa, _method(method), _real(tol, "tol"),
                              _max_iter(max_iter), _optional_vector(warm_start, "warm_start"), method_options)
@@ -142,13 +156,91 @@ def solve_mlcp(A, B, C, D, a, b, method: str = "auto", tol: float = 1e-8, max_it
     return result
 
 
+class QpBoundsResult(NamedTuple):
+    """A QP in the form  l <= A x <= u  (x free), solved by ``solve_qp(..., l=, u=)`` through its KKT MLCP.
+
+    ``y`` are the multipliers of the rows with the convention of OSQP: Q x + c + Aᵀ y = 0, y_i >= 0
+    where the upper bound is active, <= 0 where the lower one is, 0 where neither is. ``mlcp`` is the
+    KKT MLCP's result (u = x, v = the multipliers of the finite lower bounds then the finite upper
+    ones), whose status and residuals are the solve's.
+    """
+    x: np.ndarray
+    y: np.ndarray
+    objective: float
+    status: Any
+    message: str
+    mlcp: Any
+
+    @property
+    def solved(self) -> bool:
+        return self.mlcp.solved
+
+
+def _solve_qp_bounds(Q, c, A, l, u, method, tol, max_iter, method_options) -> QpBoundsResult:
+    """min ½ xᵀQx + cᵀx  s.t.  l <= A x <= u, x free: the MLCP of its KKT conditions,
+    Q x + c − A_Lᵀ λ_L + A_Uᵀ λ_U = 0,  0 <= λ_L ⊥ A_L x − l_L >= 0,  0 <= λ_U ⊥ u_U − A_U x >= 0,
+    over the rows L with a finite lower bound and U with a finite upper one."""
+    cv = _vector(c, "c")
+    n = cv.size
+    Qm = _matrix(Q, "Q")
+    if A is None:
+        raise ValueError("l and u bound A x: give A (k×n) with them")
+    Am = _matrix(A, "A")
+    k = Am.shape[0]
+    if Am.shape[1] != n:
+        raise ValueError(f"A: expected {n} columns (c's size), got shape {Am.shape}")
+    lv = np.full(k, -np.inf) if l is None else _vector_or_scalar(l, "l", k)
+    uv = np.full(k, np.inf) if u is None else _vector_or_scalar(u, "u", k)
+    for name, v in (("l", lv), ("u", uv)):
+        if v.size != k:
+            raise ValueError(f"{name}: expected {k} entries (A's rows), got {v.size}")
+    for name, v in (("l", lv), ("u", uv)):
+        bad = np.flatnonzero(np.isnan(v))
+        if bad.size:
+            raise ValueError(f"{name}[{bad[0]}] is NaN")
+    bad = np.flatnonzero(lv > uv)
+    if bad.size:
+        i = bad[0]
+        raise ValueError(f"l[{i}] = {lv[i]!r} > u[{i}] = {uv[i]!r}: row {i} of A x has no feasible value")
+    bad = np.flatnonzero(np.isposinf(lv) | np.isneginf(uv))
+    if bad.size:
+        i = bad[0]
+        raise ValueError(f"row {i}: l[{i}] = {lv[i]!r}, u[{i}] = {uv[i]!r}: a bound at the wrong infinity")
+    lower = np.flatnonzero(np.isfinite(lv))
+    upper = np.flatnonzero(np.isfinite(uv))
+    D = np.vstack([Am[lower], -Am[upper]])
+    C = np.hstack([-Am[lower].T, Am[upper].T])
+    b = np.concatenate([-lv[lower], uv[upper]])
+    m = b.size
+    mlcp = solve_mlcp(Qm, np.zeros((m, m)), C, D, cv, b, method=method, tol=tol, max_iter=max_iter, **method_options)
+    x = np.asarray(mlcp.u, dtype=float)
+    y = np.zeros(k)
+    lam = np.asarray(mlcp.v, dtype=float)
+    np.subtract.at(y, lower, lam[:lower.size])
+    np.add.at(y, upper, lam[lower.size:])
+    objective = float(0.5 * x @ Qm @ x + cv @ x)
+    return QpBoundsResult(x, y, objective, mlcp.status, mlcp.message, mlcp)
+
+
 def solve_qp(Q, c, A=None, b=None, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int] = None,
-             warm_start=None, derivatives: bool = False, **method_options) -> QpResult:
+             warm_start=None, derivatives: bool = False, *, l=None, u=None, **method_options):
     """Solve the convex QP  min ½ xᵀQx + cᵀx  s.t.  A x >= b,  x >= 0  through its KKT LCP.
 
     Q symmetric PSD (n×n), A k×n (None: k = 0). The result has ``x``, ``mu`` (of A x >= b), ``nu``
     (of x >= 0), ``objective`` and ``lcp`` (the KKT LCP's :class:`Result`). Methods: ``LCP_METHODS``.
+
+    OSQP's form instead:  ``solve_qp(Q, c, A, l=l, u=u)``  solves  min ½ xᵀQx + cᵀx  s.t.
+    l <= A x <= u  with x **free** (no x >= 0; l_i = u_i for an equality, ±inf for a missing side,
+    scalars broadcast) through its KKT MLCP, and returns a :class:`QpBoundsResult` (``x``, ``y`` with
+    Q x + c + Aᵀ y = 0, ``objective``, ``status``, ``solved``, ``mlcp``). Methods: ``MLCP_METHODS``;
+    ``b``, ``warm_start`` and ``derivatives`` do not apply there and are refused.
     """
+    if l is not None or u is not None:
+        if b is not None:
+            raise ValueError("b (A x >= b, x >= 0) and l, u (l <= A x <= u, x free) are two forms: give one")
+        if warm_start is not None or derivatives:
+            raise ValueError("warm_start and derivatives are not available in the l <= A x <= u form")
+        return _solve_qp_bounds(Q, c, A, l, u, method, tol, max_iter, method_options)
     cv = _vector(c, "c")
     Am = np.zeros((0, cv.size)) if A is None else _matrix(A, "A")
     bv = np.zeros(0) if b is None else _vector(b, "b")

@@ -455,6 +455,10 @@ check "diagnose deudeu" 0 'classes: symmetric, positive-definite.*recommended: l
   "$perp" diagnose "$data/lcp_deudeu.dat"
 check "diagnose no solution" 1 'not P: minor \{0, 2\} = -1.*2\^3 active sets examined: LCP\(q, M\) has no solution.*zero or negative diagonal: PGS cannot run.*M\(0, 0\) = 0.*Newton stalls.*verdict: no method solved it' -- \
   "$perp" diagnose "$data/lcp_Pang_isolated_sol_perturbed.dat"
+# An infeasible LCP by hand (w = -z - 1 < 0 for every z >= 0): the verdict is the proof, in the JSON too.
+echo '{"type": "lcp", "M": [[-1]], "q": [-1]}' > "$tmp/infeasible.json"
+check "diagnose infeasible" 1 'verdict: no solution exists: enum proves it' -- "$perp" diagnose "$tmp/infeasible.json"
+check "diagnose infeasible json" 1 '"certificate": \{ *"method": "enum"' -- "$perp" diagnose "$tmp/infeasible.json" --json
 # Every corpus file: a JSON object whose verdict agrees with the methods' statuses and the exit code.
 for f in "$data"/*.dat; do
   check "diagnose $(basename "$f")" 0 '^consistent *$' -- bash -c "'$perp' diagnose '$f' --json > '$tmp/diag.json'; code=\$?; python3 -c '

@@ -149,10 +149,42 @@ def test_sparse_matrix_is_accepted_and_same_answer(block):
 
 
 def test_sparse_size_guard(monkeypatch):
+    # Problem types whose methods are all dense refuse to densify above the limit.
     monkeypatch.setattr(perp, "DENSE_LIMIT", 10)
     S = scipy.sparse.identity(11, format="csr")
     with pytest.raises(ValueError, match="would be densified"):
-        perp.solve(S, -np.ones(11))
+        perp.solve_box(S, -np.ones(11), 0.0, 1.0)
+
+
+def test_sparse_lcp_above_the_limit_is_never_densified(monkeypatch):
+    # 2 I z = 2: z = 1 by hand; above the limit the LCP goes to the sparse route.
+    monkeypatch.setattr(perp, "DENSE_LIMIT", 10)
+    S = scipy.sparse.identity(11, format="csr") * 2.0
+    for method in ("auto", "pgs", "psor", "path", "newton-fb", "newton-min"):
+        r = perp.solve(S, -2 * np.ones(11), method=method, tol=1e-12)
+        assert r.solved, (method, r.message)
+        np.testing.assert_allclose(r.z, np.ones(11), atol=1e-12)
+    with pytest.raises(ValueError, match="'lemke' needs M dense.*pgs"):
+        perp.solve(S, -np.ones(11), method="lemke")
+    with pytest.raises(ValueError, match="derivatives=True needs M dense"):
+        perp.solve(S, -np.ones(11), derivatives=True)
+
+
+def test_sparse_lcp_of_twenty_thousand_unknowns():
+    # Pentadiagonal, symmetric, strictly diagonally dominant: unique solution; judged here by
+    # min(z, M z + q) recomputed with scipy, never by the solver's own residual.
+    n = 20000
+    M = scipy.sparse.diags([-0.5 * np.ones(n - 2), -np.ones(n - 1), 4 * np.ones(n), -np.ones(n - 1),
+                            -0.5 * np.ones(n - 2)], [-2, -1, 0, 1, 2], format="csr")
+    q = np.random.default_rng(3).uniform(-1, 1, n)
+    answers = {}
+    for method in ("auto", "pgs"):
+        r = perp.solve(M, q, method=method, tol=1e-10)
+        assert r.solved, r.message
+        w = M @ r.z + q
+        assert np.abs(np.minimum(r.z, w)).max() <= 1e-9
+        answers[method] = r.z
+    np.testing.assert_allclose(answers["auto"], answers["pgs"], atol=1e-8)
 
 
 def test_conversions_like_numpy(block):

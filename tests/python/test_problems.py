@@ -61,6 +61,66 @@ def test_mlcp_without_free_unknowns_is_an_lcp(block):
         perp.solve_mlcp([[2.0]], [[1.0]], [[1.0, 2.0]], [[-1.0]], [-2.0], [-1.0])
 
 
+def osqp_kkt(Q, c, A, l, u, r):
+    """The KKT conditions of min ½xᵀQx + cᵀx s.t. l <= A x <= u recomputed from the data and r.x, r.y:
+    stationarity, feasibility, the sign of y at each bound and complementarity (largest violation)."""
+    x, y = r.x, r.y
+    Ax = A @ x
+    stationarity = np.abs(Q @ x + c + A.T @ y).max()
+    feasibility = max(0.0, (l - Ax).max(), (Ax - u).max())
+    # y_i > 0 needs a finite upper bound met with equality, y_i < 0 a finite lower one.
+    up, down = np.maximum(y, 0), np.minimum(y, 0)
+    upper = np.where(np.isfinite(u), up * np.where(np.isfinite(u), u - Ax, 0.0), up)
+    lower = np.where(np.isfinite(l), down * np.where(np.isfinite(l), Ax - l, 0.0), down)
+    complementarity = max(np.abs(upper).max(initial=0.0), np.abs(lower).max(initial=0.0))
+    return max(stationarity, feasibility, complementarity)
+
+
+def test_qp_in_osqp_form_by_hand():
+    # min ½|x|² − x1 − x2 s.t. x1 + x2 <= 1: x = (½, ½), Q x + c + Aᵀ y = 0 gives y = ½ (upper side).
+    Q, c, A = np.eye(2), np.array([-1.0, -1.0]), np.array([[1.0, 1.0]])
+    for l in (-np.inf, 1.0):  # an inequality, then the equality x1 + x2 = 1: the same answer
+        r = perp.solve_qp(Q, c, A, l=l, u=1.0, tol=1e-12)
+        assert isinstance(r, perp.QpBoundsResult) and r.solved, r.message
+        np.testing.assert_allclose(r.x, [0.5, 0.5], atol=1e-10)
+        np.testing.assert_allclose(r.y, [0.5], atol=1e-10)
+        assert r.objective == pytest.approx(-0.75)
+    # x is free: min ½x² + 3x within [−10, 10] is x = −3 (the x >= 0 form would give 0), y = 0;
+    # with x >= −1 only, x = −1 and y = −2 (lower side: x + 3 + y = 0).
+    r = perp.solve_qp([[1.0]], [3.0], [[1.0]], l=-10, u=10, tol=1e-12)
+    np.testing.assert_allclose([r.x[0], r.y[0]], [-3.0, 0.0], atol=1e-10)
+    r = perp.solve_qp([[1.0]], [3.0], [[1.0]], l=-1, tol=1e-12)
+    np.testing.assert_allclose([r.x[0], r.y[0]], [-1.0, -2.0], atol=1e-10)
+
+
+def test_qp_in_osqp_form_random():
+    # Random positive definite Q, box and two-sided rows: KKT recomputed here from x and y.
+    rng = np.random.default_rng(5)
+    n, k = 8, 6
+    G = rng.standard_normal((n, n))
+    Q = G @ G.T + np.eye(n)
+    c = rng.standard_normal(n)
+    A = rng.standard_normal((k, n))
+    l = np.array([-1.0, -np.inf, -0.5, 0.2, -np.inf, -2.0])
+    u = np.array([1.0, 0.3, np.inf, 0.2, 0.5, 2.0])
+    r = perp.solve_qp(Q, c, A, l=l, u=u, tol=1e-10)
+    assert r.solved, r.message
+    assert osqp_kkt(Q, c, A, l, u, r) <= 1e-8
+
+
+def test_qp_in_osqp_form_refusals():
+    with pytest.raises(ValueError, match=r"l\[1\] = 2.0 > u\[1\] = 1.0"):
+        perp.solve_qp(np.eye(2), [1.0, 1.0], np.eye(2), l=[0.0, 2.0], u=[1.0, 1.0])
+    with pytest.raises(ValueError, match="two forms"):
+        perp.solve_qp(np.eye(2), [1.0, 1.0], np.eye(2), [0.0, 0.0], l=0.0)
+    with pytest.raises(ValueError, match="give A"):
+        perp.solve_qp(np.eye(2), [1.0, 1.0], u=1.0)
+    with pytest.raises(ValueError, match="expected 2 entries"):
+        perp.solve_qp(np.eye(2), [1.0, 1.0], np.eye(2), u=[1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="derivatives"):
+        perp.solve_qp(np.eye(2), [1.0, 1.0], np.eye(2), u=1.0, derivatives=True)
+
+
 def test_qp_by_hand():
     # min (x1-1)^2 + (x2-2.5)^2 s.t. x1 + x2 <= 2: KKT gives mu = 1.5, x = (0.25, 1.75)
     Q = 2 * np.eye(2)
