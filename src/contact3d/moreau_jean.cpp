@@ -95,6 +95,32 @@ using ContactKey = std::tuple<int, int, int>;
 void solve_model(const FactoredFrictionContact& problem, const Eigen::VectorXd& start, const StepOptions& options,
                  StepReport& report) {
   SolveOptions solve_options = options.solve;
+  // The exact cone (Coulomb) by `method`, auto's chain continued by the packed-step chain.
+  const auto exact_cone = [&](Method method) {
+    solve_options.initial_guess = start;
+    report.result = solve(problem, method, solve_options, report.criteria);
+    if (!report.result.solved() && method == Method::Auto && report.result.z.allFinite()) {
+      // auto's chain stalled (a box rocking on three corners of unequal overlap: nsgs, newton-ac
+      // and prox end near 1e-8): the planar step's packed-step chain from auto's point (nsgs; the
+      // convex law, by admm in 3D; nsgs from its impulses), the convex law's impulses where
+      // Coulomb's is still not met, said so in `fallback`.
+      SolveOptions chain_options = options.solve;
+      chain_options.initial_guess = report.result.z;
+      contact::detail::PackedOutcome chain = contact::detail::solve_packed_coulomb(problem, chain_options);
+      const std::string first = "auto: " + to_string(report.result.status) + " at relative error " +
+                                number_text(report.result.residual);
+      if (chain.result.solved()) {
+        chain.result.iterations += report.result.iterations;
+        chain.result.message = first + "; then " + chain.result.message;
+        report.fallback = chain.fallback.empty() ? first + "; the packed-step chain's impulses"
+                                                 : first + "; " + chain.fallback;
+        report.result = std::move(chain.result);
+        report.criteria = chain.criteria;
+        report.law = chain.law;
+      }
+    }
+    report.impulses = report.result.z;
+  };
   switch (options.friction_model) {
     case contact::FrictionModel::AnitescuPotra: {
       // The convex law in the global form (M diagonal, W never formed), admm on the factors.
@@ -109,73 +135,53 @@ void solve_model(const FactoredFrictionContact& problem, const Eigen::VectorXd& 
       break;
     }
     case contact::FrictionModel::StewartTrinkle: {
-      // The pyramid's LCP on W formed; its status is the LCP's, its criteria Coulomb's of r.
+      // The pyramid's LCP on W formed (k + 2 unknowns a contact); its status is the LCP's, its
+      // criteria Coulomb's of r.
+      const int facets = options.solve.friction_contact.facets;
+      const Eigen::Index unknowns = problem.contacts() * (facets + 2);
+      if (unknowns > options.solve.friction_contact.lcp_max_size) {
+        // Too large to form (checked before anything is formed): the law the pyramid approximates,
+        // the exact cone by auto, said so in `fallback` (never a step without impulses).
+        exact_cone(Method::Auto);
+        report.fallback = "stewart-trinkle: the polyhedral LCP would have " + std::to_string(unknowns) +
+                          " unknowns, more than friction_contact.lcp_max_size = " +
+                          std::to_string(options.solve.friction_contact.lcp_max_size) + "; the exact cone instead" +
+                          (report.fallback.empty() ? "" : "; " + report.fallback);
+        break;
+      }
       const FrictionContact formed = problem.assembled();
-      const PolyhedralLcp polyhedral = polyhedral_lcp(formed, options.solve.friction_contact.facets);
+      const PolyhedralLcp polyhedral = polyhedral_lcp(formed, facets);
       solve_options.initial_guess.reset();
       report.warm_started = 0;
-      if (polyhedral.lcp.size() > options.solve.friction_contact.lcp_max_size) {
-        report.result.method = options.method;
-        report.result.status = Status::NotApplicable;
-        report.result.z = Eigen::VectorXd::Zero(polyhedral.lcp.size());
-        report.result.message = "the polyhedral LCP would have " + std::to_string(polyhedral.lcp.size()) +
-                                " unknowns, more than friction_contact.lcp_max_size = " +
-                                std::to_string(options.solve.friction_contact.lcp_max_size) +
-                                "; the step goes on without contact impulses";
-      } else {
-        report.result = solve(polyhedral.lcp, options.method, solve_options);
-        // On a resting stack the pyramid's LCP is degenerate (redundant corners, k directions a
-        // contact) and Lemke's path may end in a numerical failure or on a secondary ray near the
-        // end: run it again with the covering vector e + δ, δ_i uniform in [0, 1e-3) from a fixed
-        // seed, at most twice — the rule of lemke on a frictional contact problem
-        // (src/solvers/friction/friction_lemke.hpp), here on the step's own LCP. Measured on
-        // tower3d.json with k = 4: 6 of 120 steps unsolved without it.
-        std::mt19937_64 engine(kCoveringSeed);
-        std::uniform_real_distribution<double> spread(0.0, kCoveringSpread);
-        const bool lemke = options.method == Method::Auto || options.method == Method::Lemke;
-        for (int attempt = 0; lemke && attempt < kCoveringRetries && !report.result.solved(); ++attempt) {
-          SolveOptions again_options = solve_options;
-          Eigen::VectorXd cover(polyhedral.lcp.size());
-          for (double& entry : cover) entry = 1.0 + spread(engine);
-          again_options.lemke.covering_vector = std::move(cover);
-          Result again = solve(polyhedral.lcp, Method::Lemke, again_options);
-          again.message = "again with a perturbed covering vector: " + again.message + "; first: " +
-                          to_string(report.result.status) + " (" + report.result.message + ")";
-          again.iterations += report.result.iterations;
-          if (again.solved() || again.residual < report.result.residual) report.result = std::move(again);
-        }
+      report.result = solve(polyhedral.lcp, options.method, solve_options);
+      // On a resting stack the pyramid's LCP is degenerate (redundant corners, k directions a
+      // contact) and Lemke's path may end in a numerical failure or on a secondary ray near the
+      // end: run it again with the covering vector e + δ, δ_i uniform in [0, 1e-3) from a fixed
+      // seed, at most twice — the rule of lemke on a frictional contact problem
+      // (src/solvers/friction/friction_lemke.hpp), here on the step's own LCP. Measured on
+      // tower3d.json with k = 4: 6 of 120 steps unsolved without it.
+      std::mt19937_64 engine(kCoveringSeed);
+      std::uniform_real_distribution<double> spread(0.0, kCoveringSpread);
+      const bool lemke = options.method == Method::Auto || options.method == Method::Lemke;
+      for (int attempt = 0; lemke && attempt < kCoveringRetries && !report.result.solved(); ++attempt) {
+        SolveOptions again_options = solve_options;
+        Eigen::VectorXd cover(polyhedral.lcp.size());
+        for (double& entry : cover) entry = 1.0 + spread(engine);
+        again_options.lemke.covering_vector = std::move(cover);
+        Result again = solve(polyhedral.lcp, Method::Lemke, again_options);
+        again.message = "again with a perturbed covering vector: " + again.message + "; first: " +
+                        to_string(report.result.status) + " (" + report.result.message + ")";
+        again.iterations += report.result.iterations;
+        if (again.solved() || again.residual < report.result.residual) report.result = std::move(again);
       }
       report.impulses = polyhedral.reaction(report.result.z);
       report.criteria = friction_contact_residuals(formed, report.impulses);
       report.law = FrictionLaw::Coulomb;
       break;
     }
-    default: {
-      solve_options.initial_guess = start;
-      report.result = solve(problem, options.method, solve_options, report.criteria);
-      if (!report.result.solved() && options.method == Method::Auto && report.result.z.allFinite()) {
-        // auto's chain stalled (a box rocking on three corners of unequal overlap: nsgs, newton-ac
-        // and prox end near 1e-8): the planar step's packed-step chain from auto's point (nsgs; the
-        // convex law, by admm in 3D; nsgs from its impulses), the convex law's impulses where
-        // Coulomb's is still not met, said so in `fallback`.
-        SolveOptions chain_options = options.solve;
-        chain_options.initial_guess = report.result.z;
-        contact::detail::PackedOutcome chain = contact::detail::solve_packed_coulomb(problem, chain_options);
-        const std::string first = "auto: " + to_string(report.result.status) + " at relative error " +
-                                  number_text(report.result.residual);
-        if (chain.result.solved()) {
-          chain.result.iterations += report.result.iterations;
-          chain.result.message = first + "; then " + chain.result.message;
-          report.fallback = chain.fallback.empty() ? first + "; the packed-step chain's impulses"
-                                                   : first + "; " + chain.fallback;
-          report.result = std::move(chain.result);
-          report.criteria = chain.criteria;
-          report.law = chain.law;
-        }
-      }
-      report.impulses = report.result.z;
+    default:
+      exact_cone(options.method);
       break;
-    }
   }
   report.status = report.result.status;
 }

@@ -193,6 +193,27 @@ TEST(Contact3d, BoxDroppedFlatRestsOnFourContacts) {
   EXPECT_NEAR(world.bodies[0].position.z(), -0.2, 1e-3);  // at rest on the ground, up to the landing's overlap
 }
 
+TEST(Contact3d, PolyhedralModelTooLargeToFormFallsBackToTheExactCone) {
+  // A box resting flat on four contacts, k = 8: 4 × (8 + 2) = 40 unknowns, above a cap of 20. The
+  // step must not form the LCP, nor go on without impulses: it solves the exact cone and says so.
+  const double m = 2.0;
+  World world;
+  world.ground = Ground{.height = 0};
+  world.bodies.push_back(Body{.name = "box", .shape = Shape::box({0.4, 0.3, 0.2}), .position = {0, 0, 0.1}, .mass = m});
+  StepOptions options{.timestep = 1e-3, .friction = 0.5};
+  options.friction_model = contact::FrictionModel::StewartTrinkle;
+  options.solve.friction_contact.lcp_max_size = 20;
+  const StepReport report = contact3d::moreau_jean_step(world, options);
+  ASSERT_EQ(report.status, Status::Solved) << report.result.message;
+  ASSERT_EQ(report.contacts.size(), 4u);
+  EXPECT_THAT(report.fallback, HasSubstr("would have 40 unknowns, more than friction_contact.lcp_max_size = 20"));
+  EXPECT_THAT(report.fallback, HasSubstr("the exact cone instead"));
+  double normal = 0;
+  for (Eigen::Index k = 0; k < 4; ++k) normal += report.impulses[3 * k];
+  EXPECT_NEAR(normal, m * kG * options.timestep, 1e-9);  // the weight carried, not dropped
+  EXPECT_LT(world.bodies[0].velocity.norm(), 1e-9);
+}
+
 /// Relative drift of the energy and of |L| of a torque-free box spun at ω₀ (body frame) over `time`.
 std::pair<double, double> free_spin_drift(double h, double time, const Eigen::Vector3d& spin) {
   World world;
