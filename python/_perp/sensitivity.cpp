@@ -167,6 +167,18 @@ void bind_sensitivity(py::module_& m) {
           py::arg("dM") = py::none(), py::arg("dq") = py::none(), py::arg("dlo") = py::none(),
           py::arg("dhi") = py::none(), py::arg("dmu") = py::none())
       .def(
+          "directional",
+          [](const BoxLcpSensitivity& s, const py::object& dM, const py::object& dq, const py::object& dlo,
+             const py::object& dhi, const py::object& dmu) {
+            return directional_tuple(s.directional({optional_matrix(dM, "dM"), optional_vector(dq, "dq"),
+                                                    optional_vector(dlo, "dlo"), optional_vector(dhi, "dhi"),
+                                                    optional_vector(dmu, "dmu")}));
+          },
+          py::arg("dM") = py::none(), py::arg("dq") = py::none(), py::arg("dlo") = py::none(),
+          py::arg("dhi") = py::none(), py::arg("dmu") = py::none(),
+          "(dz, result): the exact one-sided derivative along (dM, dq, dlo, dhi, dmu) and the solve of the "
+          "degenerate-set box LCP; None is zero.")
+      .def(
           "vjp",
           [](const BoxLcpSensitivity& s, const FArray& z_bar) {
             const auto g = s.vjp(to_vector(z_bar, "z_bar"));
@@ -199,6 +211,18 @@ void bind_sensitivity(py::module_& m) {
           },
           py::arg("dA") = py::none(), py::arg("dB") = py::none(), py::arg("dC") = py::none(),
           py::arg("dD") = py::none(), py::arg("da") = py::none(), py::arg("db") = py::none())
+      .def(
+          "directional",
+          [](const MlcpSensitivity& s, const py::object& dA, const py::object& dB, const py::object& dC,
+             const py::object& dD, const py::object& da, const py::object& db) {
+            return directional_tuple(s.directional({optional_matrix(dA, "dA"), optional_matrix(dB, "dB"),
+                                                    optional_matrix(dC, "dC"), optional_matrix(dD, "dD"),
+                                                    optional_vector(da, "da"), optional_vector(db, "db")}));
+          },
+          py::arg("dA") = py::none(), py::arg("dB") = py::none(), py::arg("dC") = py::none(),
+          py::arg("dD") = py::none(), py::arg("da") = py::none(), py::arg("db") = py::none(),
+          "(dz, result): the exact one-sided derivative along the blocks' perturbation and the solve of the "
+          "degenerate-set box LCP; None is zero.")
       .def(
           "vjp",
           [](const MlcpSensitivity& s, const FArray& z_bar) {

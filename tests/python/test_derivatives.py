@@ -50,6 +50,25 @@ def test_degenerate_point_rule_and_directional():
     assert perp.LcpDerivatives([[1.0]], [0.0], [0.0], degenerate="free").jvp(dq=[-1.0])[0] == 1.0
 
 
+def test_box_lcp_directional_at_a_degenerate_bound():
+    # z in [0, 1], w = z - 1: z = 1 sits at its upper bound with w = 0 (degenerate). By hand: raising q
+    # moves the free minimizer 1 - t inside the box (dz = -1); lowering it pushes against the bound
+    # (dz = 0); raising the bound with q lowered by as much moves z with it (dz = +1).
+    d = perp.BoxLcpDerivatives([[1.0]], [-1.0], [0.0], [1.0], [], [1.0])
+    assert d.degenerate
+    for kwargs, expected in (({"dq": [1.0]}, -1.0), ({"dq": [-1.0]}, 0.0), ({"dq": [-1.0], "dhi": [1.0]}, 1.0)):
+        dz, solve = d.directional(**kwargs)
+        assert solve.solved, solve.message
+        assert dz[0] == pytest.approx(expected, abs=1e-12), kwargs
+    # An MLCP with no free unknown is an LCP: v = 0 with w = v + 0 = 0 is degenerate; lowering b by t
+    # makes v = t (dv = 1), raising it keeps v = 0.
+    m = perp.MlcpDerivatives(np.zeros((0, 0)), [[1.0]], np.zeros((0, 1)), np.zeros((1, 0)), np.zeros(0), [0.0], [0.0])
+    assert m.degenerate
+    for db, expected in (([-1.0], 1.0), ([1.0], 0.0)):
+        dz, solve = m.directional(db=db)
+        assert solve.solved and dz[0] == pytest.approx(expected, abs=1e-12), db
+
+
 def test_not_a_solution_and_no_derivative_are_refused():
     with pytest.raises(perp.InvalidProblem, match="not a solution"):
         perp.LcpDerivatives(np.eye(2), [-1.0, 2.0], [0.5, 0.0])
