@@ -485,8 +485,12 @@ void print_text(const ordered_json& d) {
   }
   if (d.contains("run")) {
     const ordered_json& r = d["run"];
-    std::cout << "\nrun: " << r["steps"] << " steps, " << r["bodies"] << " bodies, up to " << r["most_contacts"]
-              << " contacts; " << r["unsolved_steps"] << " unsolved; deepest overlap "
+    const auto counted = [](const ordered_json& n, const char* one, const char* many) {
+      return n.dump() + " " + (n.get<long>() == 1 ? one : many);
+    };
+    std::cout << "\nrun: " << counted(r["steps"], "step", "steps") << ", " << counted(r["bodies"], "body", "bodies")
+              << ", up to " << counted(r["most_contacts"], "contact", "contacts") << "; " << r["unsolved_steps"]
+              << " unsolved; deepest overlap "
               << three_digits(depth(r["deepest_overlap"].get<double>())) << " m; energy " << three_digits(r["energy_start"])
               << " J -> " << three_digits(r["energy_end"]) << " J\n";
     std::string methods;
@@ -494,7 +498,7 @@ void print_text(const ordered_json& d) {
       methods += (methods.empty() ? "" : ", ") + name + " " + std::to_string(count.get<long>());
     }
     std::cout << "steps by method: " << methods << "; " << r["fallbacks"] << " fell back to auto; at most "
-              << r["most_iterations"] << " iterations in one step\n";
+              << counted(r["most_iterations"], "iteration", "iterations") << " in one step\n";
   }
   std::cout << "\nfindings:" << (d["findings"].empty() ? " none\n" : "\n");
   for (const auto& f : d["findings"]) {

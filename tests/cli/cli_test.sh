@@ -493,6 +493,9 @@ echo '{"type": "friction-contact", "dimension": 2, "W": {"rows": 2, "cols": 2, "
 check "diagnose painleve-type fc" 1 'friction large enough for a Painleve-type inconsistency.*solved up to mu = 0\.375, not at mu = 0\.75' -- \
   "$perp" diagnose "$tmp/painleve_fc.json"
 check "diagnose scene" 0 'run: 500 steps.*0 unsolved.*steps by method: auto 1, nsgs 499; 0 fell back to auto.*findings: none.*verdict: every step solved' -- "$perp" diagnose "$scenes/two_contact_block.json"
+# Counts in the singular where they are 1 (the issue's "1 bodies").
+check "diagnose scene plurals" 0 'run: 500 steps, 1 body, up to 1 contact;.*at most 1 iteration in one step' -- \
+  "$perp" diagnose "$scenes/painleve_rod.json"
 # A disk hitting the ground at 10 m/s with h = 5 ms sinks 2.6 cm into it in the landing step. Plain
 # Moreau-Jean ("baumgarte": 0) leaves it there; baumgarte with split impulse pushes it out.
 echo '{"gravity": [0, -9.81], "timestep": 0.005, "duration": 1.0, "restitution": 0, "friction": 0.3, "ground": {"height": 0}, "baumgarte": 0,
