@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,12 +13,18 @@
 #include <vector>
 
 #include "diagnose_parts.hpp"
+#include "perp/contact/body.hpp"
+#include "perp/contact/detection.hpp"
+#include "perp/contact/jacobian.hpp"
 #include "perp/io/simulation.hpp"
 
 namespace perp::cli::diagnose_detail {
 namespace {
 
 using nlohmann::ordered_json;
+
+/// A contact slides when |u_T| exceeds this (m/s).
+constexpr double kSlidingSpeed = 1e-9;
 
 /// The deepest overlap (min gap, <= 0) among the frames of the first and of the last quarter.
 std::pair<double, double> overlaps(const SimulationRecord& record) {
@@ -29,6 +37,59 @@ std::pair<double, double> overlaps(const SimulationRecord& record) {
     if (i + quarter >= frames.size()) late = std::min(late, frames[i].deepest_overlap);
   }
   return {early, late};
+}
+
+/// A side's name: the body's, "ground", or "plane P".
+std::string side_name(const contact::World& world, int side) {
+  if (side >= 0) return world.bodies[static_cast<std::size_t>(side)].name;
+  if (side == contact::kGround) return "ground";
+  return "plane " + std::to_string(contact::plane_of(side));
+}
+
+/// The contacts of the start that slide while their normal effective mass under sliding friction
+/// is not positive: α = W_NN − μ s W_NT <= 0 (W = J M⁻¹ Jᵀ of the contact's normal and tangent
+/// rows, s the sign of the sliding velocity u_T; Coulomb gives r_T = −μ s r_N, so a normal impulse
+/// r_N changes u_N by α r_N): no normal force keeps such a contact closed, Painlevé's inconsistency
+/// ([chapter] §1.7: for the rod, μ > (tan²θ + 4)/(3 tan θ)). Each comes with μ* = W_NN / (s W_NT),
+/// below which it is consistent.
+ordered_json painleve_start(const contact::Scene& scene) {
+  const contact::World& world = scene.world;
+  const std::vector<contact::Contact> contacts = contact::detect_contacts(world, scene.options.activation_tolerance);
+  ordered_json found = ordered_json::array();
+  if (contacts.empty()) return found;
+  const auto bodies = static_cast<Eigen::Index>(world.bodies.size());
+  const Eigen::SparseMatrix<double> JN = contact::normal_jacobian(contacts, bodies);
+  const Eigen::SparseMatrix<double> JT = contact::tangent_jacobian(contacts, bodies);
+  const Eigen::VectorXd inverse_mass = contact::inverse_mass_diagonal(world.bodies);
+  const Eigen::VectorXd v = contact::generalized_velocity(world.bodies);
+  const Eigen::VectorXd uT = JT * v;
+  const auto friction_of = [&](int side) {
+    if (side >= 0) return world.bodies[static_cast<std::size_t>(side)].friction;
+    if (side == contact::kGround) return std::optional<double>{};
+    return world.planes[contact::plane_of(side)].friction;
+  };
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const auto row = static_cast<Eigen::Index>(k);
+    const double slide = uT[row];
+    if (!(std::abs(slide) > kSlidingSpeed)) continue;
+    const contact::Contact& c = contacts[k];
+    const double mu = contact::combine_friction(friction_of(c.body_a), friction_of(c.body_b), scene.options.friction);
+    const Eigen::VectorXd n = JN.row(row).transpose();
+    const Eigen::VectorXd t = JT.row(row).transpose();
+    const double nn = n.dot(inverse_mass.cwiseProduct(n));
+    const double nt = n.dot(inverse_mass.cwiseProduct(t));
+    const double s = slide > 0 ? 1.0 : -1.0;
+    const double alpha = nn - mu * s * nt;
+    if (alpha > 0) continue;
+    ordered_json entry;
+    entry["contact"] = side_name(world, c.body_a) + "-" + side_name(world, c.body_b);
+    entry["sliding_velocity"] = slide;
+    entry["mu"] = mu;
+    entry["alpha"] = alpha;
+    entry["mu_bound"] = nn / (s * nt);  // s nt > 0 here: alpha <= 0 with nn > 0
+    found.push_back(entry);
+  }
+  return found;
 }
 
 }  // namespace
@@ -99,6 +160,24 @@ ordered_json diagnose_scene(const contact::Scene& scene) {
         fix, helped,
         "with it: deepest overlap " + three_digits(depth(again.deepest_overlap)) + " m, " + three_digits(depth(late_fixed)) +
             " m in the last quarter, " + std::to_string(again.unsolved) + " unsolved steps"));
+  }
+  const ordered_json inconsistent = painleve_start(scene);
+  if (!inconsistent.empty()) {
+    const ordered_json& first = inconsistent.front();
+    std::string evidence = "at the start, contact " + first["contact"].get<std::string>() + " slides (u_T = " +
+                           three_digits(first["sliding_velocity"].get<double>()) + " m/s) with alpha = W_NN - mu s W_NT = " +
+                           three_digits(first["alpha"].get<double>()) + " <= 0 at mu = " +
+                           three_digits(first["mu"].get<double>()) + ": no normal force keeps it closed; consistent for mu < " +
+                           three_digits(first["mu_bound"].get<double>());
+    if (inconsistent.size() > 1) evidence += " (and " + std::to_string(inconsistent.size() - 1) + " more contacts)";
+    ordered_json f = finding("a Painleve-inconsistent start (sliding friction pulls the contact shut harder than any normal force pushes)",
+                             evidence, "mu below " + three_digits(first["mu_bound"].get<double>()) +
+                                           " at that contact, or start it without sliding",
+                             std::nullopt,
+                             "not tried: the time-stepping above meets it with an impulse (a tangential impact); " +
+                                 std::to_string(record.unsolved) + " unsolved steps");
+    f["contacts"] = inconsistent;
+    findings.push_back(f);
   }
   if (record.unsolved > 0) {
     double mu = scene.options.friction;

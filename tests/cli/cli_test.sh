@@ -496,6 +496,13 @@ check "diagnose scene" 0 'run: 500 steps.*0 unsolved.*steps by method: auto 1, n
 # Counts in the singular where they are 1 (the issue's "1 bodies").
 check "diagnose scene plurals" 0 'run: 500 steps, 1 body, up to 1 contact;.*at most 1 iteration in one step' -- \
   "$perp" diagnose "$scenes/painleve_rod.json"
+# Painleve's rod at tan(theta) = 2, mu 1.5, sliding: by hand alpha = (1/m)(1 + 3 cos(cos - mu sin)) = -0.2
+# and the bound (tan^2 + 4)/(3 tan) = 4/3; the contact named.
+check "diagnose painleve start" 0 'Painleve-inconsistent start.*contact rod-ground slides \(u_T = 1 m/s\) with alpha = W_NN - mu s W_NT = -0\.2 <= 0 at mu = 1\.5.*consistent for mu < 1\.33' -- \
+  "$perp" diagnose "$scenes/painleve_rod.json"
+# At mu 1.2 < 4/3 the same start is consistent: no such finding.
+sed 's/"friction": 1.5/"friction": 1.2/' "$scenes/painleve_rod.json" > "$tmp/painleve_consistent.json"
+check "diagnose painleve consistent" 0 'findings: none' -- "$perp" diagnose "$tmp/painleve_consistent.json"
 # A disk hitting the ground at 10 m/s with h = 5 ms sinks 2.6 cm into it in the landing step. Plain
 # Moreau-Jean ("baumgarte": 0) leaves it there; baumgarte with split impulse pushes it out.
 echo '{"gravity": [0, -9.81], "timestep": 0.005, "duration": 1.0, "restitution": 0, "friction": 0.3, "ground": {"height": 0}, "baumgarte": 0,
