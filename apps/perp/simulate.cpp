@@ -69,7 +69,12 @@ class Progress {
   std::chrono::steady_clock::duration delay_ = std::chrono::seconds(1);
 };
 
-/// The plot: x, y and angle of every body and the energies against time, from the run's frames.
+/// Above this many bodies the plot shows the run's aggregates instead of a curve a body.
+constexpr std::size_t kBodiesPlottedOneByOne = 15;
+
+/// The plot, from the run's frames: x, y and angle of every body and the energies against time; for
+/// more than kBodiesPlottedOneByOne bodies, the bodies' highest, mean and lowest height, the active
+/// contacts, the deepest overlap and the energies.
 void write_plot(const std::filesystem::path& path, PlotFormat format, const SimulationRecord& record,
                 const std::vector<Body>& bodies, const std::string& scene_name) {
   const std::vector<SimulationFrame>& frames = record.frames;
@@ -82,17 +87,6 @@ void write_plot(const std::filesystem::path& path, PlotFormat format, const Simu
     for (const SimulationFrame& f : frames) s.y.push_back(value(f));
     return s;
   };
-  Panel x_panel{.title = "horizontal position", .x_label = "t (s)", .y_label = "x (m)"};
-  Panel y_panel{.title = "height", .x_label = "t (s)", .y_label = "y (m)"};
-  Panel angle_panel{.title = "rotation", .x_label = "t (s)", .y_label = "angle (rad)"};
-  for (std::size_t b = 0; b < bodies.size(); ++b) {
-    const Rgb color = palette(b);
-    x_panel.series.push_back(series_of(bodies[b].name, color, [b](const SimulationFrame& f) { return f.state[3 * b]; }));
-    y_panel.series.push_back(
-        series_of(bodies[b].name, color, [b](const SimulationFrame& f) { return f.state[3 * b + 1]; }));
-    angle_panel.series.push_back(
-        series_of(bodies[b].name, color, [b](const SimulationFrame& f) { return f.state[3 * b + 2]; }));
-  }
   Panel energy_panel{.title = "energy", .x_label = "t (s)", .y_label = "energy (J)"};
   energy_panel.series = {
       series_of("kinetic", palette(0), [](const SimulationFrame& f) { return f.kinetic; }),
@@ -104,9 +98,51 @@ void write_plot(const std::filesystem::path& path, PlotFormat format, const Simu
     std::snprintf(note, sizeof note, "one state every %ld steps shown", record.frame_stride);
     energy_panel.notes.emplace_back(note);
   }
+  Figure figure{.title = "perp simulate " + scene_name};
+  if (bodies.size() > kBodiesPlottedOneByOne) {
+    // Many bodies: one curve each would be a tangle; the run's aggregates per recorded state.
+    const std::size_t n = bodies.size();
+    const auto heights = [n](const SimulationFrame& f, int which) {
+      double lo = f.state[1];
+      double hi = f.state[1];
+      double sum = 0;
+      for (std::size_t b = 0; b < n; ++b) {
+        lo = std::min(lo, f.state[3 * b + 1]);
+        hi = std::max(hi, f.state[3 * b + 1]);
+        sum += f.state[3 * b + 1];
+      }
+      return which < 0 ? lo : which > 0 ? hi : sum / static_cast<double>(n);
+    };
+    Panel height_panel{.title = "height of the " + std::to_string(n) + " bodies", .x_label = "t (s)", .y_label = "y (m)"};
+    height_panel.series = {
+        series_of("highest", palette(0), [&](const SimulationFrame& f) { return heights(f, 1); }),
+        series_of("mean", palette(1), [&](const SimulationFrame& f) { return heights(f, 0); }),
+        series_of("lowest", palette(2), [&](const SimulationFrame& f) { return heights(f, -1); }),
+    };
+    Panel contact_panel{.title = "active contacts", .x_label = "t (s)", .y_label = "contacts"};
+    contact_panel.series = {series_of("contacts", palette(0), [](const SimulationFrame& f) {
+      return static_cast<double>(f.contacts.size());
+    })};
+    Panel overlap_panel{.title = "deepest overlap", .x_label = "t (s)", .y_label = "overlap (m)"};
+    overlap_panel.series = {
+        series_of("deepest overlap", palette(3), [](const SimulationFrame& f) { return std::max(0.0, -f.deepest_overlap); })};
+    figure.panels = {{height_panel, 240}, {contact_panel, 240}, {overlap_panel, 240}, {energy_panel, 240}};
+    write_figure(figure, path, format);
+    return;
+  }
+  Panel x_panel{.title = "horizontal position", .x_label = "t (s)", .y_label = "x (m)"};
+  Panel y_panel{.title = "height", .x_label = "t (s)", .y_label = "y (m)"};
+  Panel angle_panel{.title = "rotation", .x_label = "t (s)", .y_label = "angle (rad)"};
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    const Rgb color = palette(b);
+    x_panel.series.push_back(series_of(bodies[b].name, color, [b](const SimulationFrame& f) { return f.state[3 * b]; }));
+    y_panel.series.push_back(
+        series_of(bodies[b].name, color, [b](const SimulationFrame& f) { return f.state[3 * b + 1]; }));
+    angle_panel.series.push_back(
+        series_of(bodies[b].name, color, [b](const SimulationFrame& f) { return f.state[3 * b + 2]; }));
+  }
   // Tall enough that the legend holds 15 bodies in one column.
   const int panel_height = bodies.size() > 12 ? 300 : 240;
-  Figure figure{.title = "perp simulate " + scene_name};
   figure.panels = {{x_panel, panel_height}, {y_panel, panel_height}, {angle_panel, panel_height}, {energy_panel, 240}};
   write_figure(figure, path, format);
 }

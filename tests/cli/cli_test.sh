@@ -194,6 +194,11 @@ check "svg every series in its legend" 0 '^15 3 *$' -- bash -c "sed -n '/<desc>/
 # 96 coloured stroke paths (the frame and ticks are black, the grid grey).
 check "svg one path per series" 0 '^96 *$' -- bash -c "grep -o '<path [^>]*>' '$tmp/pile_svg/plot.svg' | grep 'fill:none' | grep -v 'rgb(0%,0%,0%)' | grep -vc 'rgb(90%,90%,90%)'"
 check "svg under 200 KB" 0 '^ok *$' -- bash -c "[ \$(wc -c < '$tmp/pile_svg/plot.svg') -lt 200000 ] && echo ok"
+# Above 15 bodies the plot shows the run's aggregates, not a curve a body (issue 38: "+166 more").
+sed 's/"duration": 10.0/"duration": 0.25/' "$scenes/heap100.json" > "$tmp/heap100_short.json"
+check "simulate many bodies plots aggregates" 0 'panel: height of the 100 bodies.*series: highest.*series: mean.*series: lowest.*panel: active contacts.*panel: deepest overlap.*panel: energy' -- \
+  bash -c "'$perp' simulate '$tmp/heap100_short.json' --out '$tmp/heap_svg' --plot svg >/dev/null && sed -n '/<desc>/,/<\/desc>/p' '$tmp/heap_svg/plot.svg'"
+check "many bodies: no curve a body" 0 '^0 *$' -- bash -c "grep -c '^series: d[0-9]' '$tmp/heap_svg/plot.svg'; true"
 check "simulate --plot none" 0 '^0 *$' -- bash -c "'$perp' simulate '$scenes/bouncing_ball.json' --out '$tmp/noplot' --plot none >/dev/null && ls '$tmp/noplot' | grep -c '^plot'; true"
 check "simulate --plot pdf refused" 2 'plot: pdf not in \{png,svg,none\}|pdf' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --plot pdf
 check "painleve diagram svg" 0 'wrote' -- "$perp" painleve --diagram "$tmp/painleve.svg"
