@@ -500,9 +500,12 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
       for (const Contact& c : report.contacts) split = split || -c.gap - options.slop > kSplitTrigger * options.slop;
     }
     ContactSpace space;
-    if (split || !on_cone) {
+    if (!on_cone) {
       space = {normal_jacobian(report.contacts, body_count), tangent_jacobian(report.contacts, body_count),
                inverse_mass};
+    } else if (split) {  // the split reads J_N and M⁻¹ only
+      space.normal = normal_jacobian(report.contacts, body_count);
+      space.inverse_mass = inverse_mass;
     }
     if (split) split_shift = split_impulse_shift(space, overlap_bias, options, report);
     Eigen::VectorXd impulse;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -52,13 +53,15 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   Eigen::VectorXd r = r0;
   Eigen::VectorXd v(minv.size());
   Eigen::VectorXd u(shell.size());
-  // v = M⁻¹ Hᵀ r and u = H v + q from r itself, never from the velocities the sweeps accumulated.
+  // v = M⁻¹ Hᵀ r and u = H v + q from r itself, never from the velocities the sweeps accumulated;
+  // the residuals as `friction_contact_residuals` forms them, with ‖q‖ (its scale's floor) taken once.
+  const double q_norm = shell.q.blueNorm();
   const auto error_of = [&]() {
     v.noalias() = H.transpose() * r;
     v.array() *= minv.array();
     u = shell.q;
     u.noalias() += H * v;
-    residuals = friction_contact_residuals(shell, r, u);
+    residuals = cone_residuals(D, shell.mu, r, u, FrictionLaw::Coulomb, q_norm);
     return residuals.relative_error;
   };
   const auto finish_with = [&](Status status, int sweeps, std::string message) {
@@ -82,7 +85,9 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     order.resize(static_cast<std::size_t>(nc));
     std::iota(order.begin(), order.end(), Eigen::Index{0});
   }
-  std::mt19937_64 random(fc.seed);
+  // Seeded only for a random order (seeding the engine costs more than a sweep of a small problem).
+  std::optional<std::mt19937_64> random;
+  if (fc.order == ContactOrder::Random) random.emplace(fc.seed);
   const int* const outer = H.outerIndexPtr();
   const int* const inner = H.innerIndexPtr();
   const double* const values = H.valuePtr();
@@ -102,7 +107,7 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
                          detail::stop_message(*stop, sweep - 1, "sweeps") + " at relative error " + number_text(error) +
                              " (on the factors of W)" + failures_note(failures));
     }
-    if (fc.order == ContactOrder::Random) std::shuffle(order.begin(), order.end(), random);
+    if (random) std::shuffle(order.begin(), order.end(), *random);
     for (const Eigen::Index i : order) {
       double* const ri = r.data() + i * D;
       const double* const A = local.block(i);
