@@ -486,7 +486,7 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
     }
     // The Coulomb model with a method that only takes an LCP (pgs, murty, …) steps through the
     // LCP of the same law: frictionless, or Stewart–Trinkle.
-    const std::vector<Method> cone_methods = friction_contact_methods();
+    static const std::vector<Method> cone_methods = friction_contact_methods();  // the method table's, fixed
     const bool on_cone = options.friction_model == FrictionModel::Coulomb &&
                          std::find(cone_methods.begin(), cone_methods.end(), options.method) != cone_methods.end();
     const FrictionModel lcp_model =

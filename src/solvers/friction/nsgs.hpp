@@ -185,9 +185,19 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
 /// returned w and `residuals` are those of the returned z. `shell` carries d, q and μ (its W is
 /// not read). Same checks and messages as `solve_nsgs`. An uncompressed H (filled by insert()) is
 /// swept as a compressed copy.
+/// `status_solve` (auto's first attempt, not the method "nsgs"): on a planar problem of at most
+/// `kStatusSolveMaxContacts` contacts swept without relaxation, at an error check where every
+/// contact's status (take-off, stick, slide forward or backward) is the one it had at the check
+/// before, the point those statuses define is solved for directly (W formed, the reduced linear
+/// system by LU) and returned when it meets the tolerance and no contact approaches (auto's
+/// judgement); otherwise the sweeps go on from their own point. Each status set is tried once.
 Result solve_nsgs_factored(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H, const Eigen::VectorXd& inverse_mass,
                            const FrictionContact& shell, const SolveOptions& options, const Eigen::VectorXd& r0,
-                           FrictionContactResiduals& residuals);
+                           FrictionContactResiduals& residuals, bool status_solve = false);
+
+/// The largest planar problem (contacts) on which `solve_nsgs_factored` tries the status solve:
+/// W (2m × 2m) is formed and factored densely there, O(m³) against a sweep's O(nnz(H)).
+inline constexpr Eigen::Index kStatusSolveMaxContacts = 32;
 
 /// The message's note on local solves that were not exact ("" when there were none).
 [[nodiscard]] std::string failures_note(Eigen::Index failures);
