@@ -186,7 +186,8 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
 /// not read). Same checks and messages as `solve_nsgs`. An uncompressed H (filled by insert()) is
 /// swept as a compressed copy.
 /// `status_solve` (auto's first attempt, not the method "nsgs"): on a planar problem of at most
-/// `kStatusSolveMaxContacts` contacts swept without relaxation, at an error check where every
+/// `kStatusSolveMaxContacts` contacts swept without relaxation, at a tolerance of at least 1e-12
+/// (nsgs_factored.cpp: kStatusSolveMinTolerance), at an error check where every
 /// contact's status (take-off, stick, slide forward or backward) is the one it had at the check
 /// before, the point those statuses define is solved for directly (W formed, the reduced linear
 /// system by LU) and returned when it meets the tolerance and no contact approaches (auto's

@@ -46,6 +46,16 @@ std::vector<double> factored_diagonal(const RowSparse& H, const Eigen::VectorXd&
 /// A planar contact's status at an nsgs iterate, as the exact local solves leave r: take-off
 /// (r = 0), stick (|r_T| < μ r_N), slide with r_T = −μ r_N (sliding forward) or r_T = +μ r_N;
 /// `kOffStatus` for any other r (a local solve that was not exact).
+/// The status solve's system is used only where LU's estimate of its reciprocal condition number
+/// exceeds this (a statically indeterminate set of sticking contacts gives one at round-off).
+constexpr double kStatusSolveMinRcond = 1e-10;
+/// Below this tolerance the status solve is not tried: its point carries LU's round-off, of order
+/// ε·cond(K) (1e-14 already for a condition of 50), where the sweeps' own point reaches it by exact
+/// local solves. Measured: at 1e-14, examples/python/trajopt_push.py's rollouts of a sliding box
+/// moved by round-off (1e-15 m/s) under it, and the contact-implicit optimization started from them
+/// ended 1.4e-7 off its dynamics.
+constexpr double kStatusSolveMinTolerance = 1e-12;
+
 enum : signed char { kTakeOff = 0, kStick = 1, kSlideForward = 2, kSlideBackward = 3, kOffStatus = -1 };
 
 void planar_statuses(const Eigen::VectorXd& r, const Eigen::VectorXd& mu, std::vector<signed char>& out) {
@@ -71,9 +81,10 @@ void planar_statuses(const Eigen::VectorXd& r, const Eigen::VectorXd& mu, std::v
 /// The point the planar statuses define: r_i = 0 at a take-off; u_i = 0 at a stick; u_N = 0 and
 /// r_T = ∓μ r_N at a slide (u = W r + q). W = H M⁻¹ Hᵀ is formed densely (column by column of H:
 /// O(Σ_c nnz(H_c)²)) and the system reduced to the sticking contacts' two unknowns and the sliding
-/// ones' normal unknown, solved by LU with partial pivoting. Returns false where it has no finite
-/// solution (a singular system: a statically indeterminate set of sticking contacts); the caller
-/// measures the point it returns.
+/// ones' normal unknown, solved by LU with partial pivoting. Returns false where that system is
+/// singular or nearly so (LU's reciprocal condition estimate <= kStatusSolveMinRcond: a statically
+/// indeterminate set of sticking contacts) or its solution is not finite; the caller measures the
+/// point it returns.
 bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Eigen::VectorXd& q,
                        const Eigen::VectorXd& mu, const std::vector<signed char>& status, Eigen::VectorXd& r) {
   const Eigen::Index n = H.rows();
@@ -143,7 +154,12 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
     add_equation(2 * i);                  // u_N = 0
     if (s == kStick) add_equation(2 * i + 1);  // u_T = 0
   }
-  const Eigen::VectorXd y = K.partialPivLu().solve(f);
+  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
+  // A singular or nearly singular system (a statically indeterminate set of sticking contacts: a
+  // box on two corners) has a set of solutions, and LU's pick carries round-off amplified by its
+  // condition: left to the sweeps.
+  if (!(lu.rcond() > kStatusSolveMinRcond)) return false;
+  const Eigen::VectorXd y = lu.solve(f);
   if (!y.allFinite()) return false;
   for (Eigen::Index i = 0; i < nc; ++i) {
     const signed char s = status[static_cast<std::size_t>(i)];
@@ -219,7 +235,10 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   // The status solve (solve_nsgs_factored's `status_solve`): the statuses at the last check, and
   // the sets already tried.
   bool by_statuses = false;
-  if constexpr (D == 2) by_statuses = status_solve && omega == 1.0 && nc <= kStatusSolveMaxContacts;
+  if constexpr (D == 2) {
+    by_statuses = status_solve && omega == 1.0 && nc <= kStatusSolveMaxContacts &&
+                  options.tolerance >= kStatusSolveMinTolerance;
+  }
   std::vector<signed char> statuses;
   std::vector<signed char> checked;
   std::vector<std::vector<signed char>> tried;
