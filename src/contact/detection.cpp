@@ -20,6 +20,10 @@ namespace {
 using Eigen::Vector2d;
 using Polygon = std::array<Vector2d, 4>;
 
+/// Up to this many bodies the broad phase tests every pair (45 box tests for 10 bodies, 120 for 16) instead of
+/// building the grid: for a 10-disk world its sort, keys and hash map cost more than the tests.
+constexpr int kAllPairsMaxBodies = 16;
+
 /// Appends a contact, filling the lever arms from the body centres.
 void add_contact(std::vector<Contact>& out, const World& world, int a, int b, const Vector2d& point,
                  const Vector2d& normal, double gap) {
@@ -367,6 +371,17 @@ std::vector<std::pair<int, int>> candidate_pairs(const World& world, double marg
     const double reach = radius[static_cast<std::size_t>(i)] + radius[static_cast<std::size_t>(j)] + margin;
     return std::abs(bi.position.x() - bj.position.x()) <= reach && std::abs(bi.position.y() - bj.position.y()) <= reach;
   };
+  if (count <= kAllPairsMaxBodies) {
+    // Few bodies: every pair, in increasing order. The grid below emits exactly the pairs that
+    // `overlapping` accepts (each cell meets its 3×3 neighbours, the large bodies meet all), so the
+    // list is the same; here without its radii sort, cell keys and hash map.
+    for (int i = 0; i < count; ++i) {
+      for (int j = i + 1; j < count; ++j) {
+        if (overlapping(i, j)) pairs.emplace_back(i, j);
+      }
+    }
+    return pairs;
+  }
   std::vector<double> sorted = radius;
   const auto tenth = static_cast<std::ptrdiff_t>(sorted.size() - 1 - sorted.size() / 10);
   std::nth_element(sorted.begin(), sorted.begin() + tenth, sorted.end());
@@ -495,6 +510,7 @@ std::vector<Contact> detect_contacts(const World& world, double margin, const st
   }
   std::vector<Contact> contacts;
   if (all_held) return contacts;  // nothing moves: no pair or surface is searched (a pile asleep)
+  contacts.reserve(2 * count);  // a resting pile's count (its vector is not grown step by step)
   const std::size_t cap = contact_limit(world);
   for (std::size_t i = 0; i < count; ++i) {
     if (held[i]) continue;

@@ -478,7 +478,7 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
     }
     // The Coulomb model with a method that only takes an LCP (pgs, murty, …) steps through the
     // LCP of the same law: frictionless, or Stewart–Trinkle.
-    const std::vector<Method> cone_methods = friction_contact_methods();
+    static const std::vector<Method> cone_methods = friction_contact_methods();  // the method table's, fixed
     const bool on_cone = options.friction_model == FrictionModel::Coulomb &&
                          std::find(cone_methods.begin(), cone_methods.end(), options.method) != cone_methods.end();
     const FrictionModel lcp_model =
@@ -492,9 +492,12 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
       for (const Contact& c : report.contacts) split = split || -c.gap - options.slop > kSplitTrigger * options.slop;
     }
     ContactSpace space;
-    if (split || !on_cone) {
+    if (!on_cone) {
       space = {normal_jacobian(report.contacts, body_count), tangent_jacobian(report.contacts, body_count),
                inverse_mass};
+    } else if (split) {  // the split reads J_N and M⁻¹ only
+      space.normal = normal_jacobian(report.contacts, body_count);
+      space.inverse_mass = inverse_mass;
     }
     if (split) split_shift = split_impulse_shift(space, overlap_bias, options, report);
     Eigen::VectorXd impulse;

@@ -476,7 +476,8 @@ Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem,
         std::min(options.iteration_limit(kDefaultSweeps), options.friction_contact.auto_nsgs_sweeps);
   }
   FrictionContactResiduals residuals;
-  Result result = detail::solve_nsgs_factored(problem.H, problem.inverse_mass, shell, attempt, r0, residuals);
+  Result result = detail::solve_nsgs_factored(problem.H, problem.inverse_mass, shell, attempt, r0, residuals,
+                                              method == Method::Auto);
   fresh = residuals;
   if (method == Method::Nsgs) return result;
   detail::conclude(*this, problem, attempt, result);  // auto decides on the sweeps' judged point

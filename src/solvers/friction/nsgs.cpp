@@ -119,30 +119,15 @@ bool solve_local_2d(const double* A, double mu, const double* b, double* r) {
 }
 
 bool solve_local_2d(const Local2d& L, double mu, const double* bias, double* r) {
+  if (solve_local_2d_exact(L, mu, bias, r)) return true;
   const double bn = bias[0], bt = bias[1];
-  // Every case at once and a selection without branches on the (unpredictable) case; the order
-  // of preference is take-off, stick, slide forward, slide backward. μ = 0 falls into the slides
-  // with r_T = 0.
-  const bool take_off = bn >= 0;  // r = 0, u = b with u_N >= 0
-  // Stick: A r = −b inside the cone.
+  // The cases again (nsgs.hpp, solve_local_2d_exact), for the candidate closest to its conditions.
   const double stick_n = (-L.e * bn + L.b * bt) * L.inv_det;
   const double stick_t = (L.c * bn - L.a * bt) * L.inv_det;
-  const bool stick = L.inv_det != 0 && stick_n >= 0 && std::abs(stick_t) <= mu * stick_n;
-  // Slide: r_T = −s μ r_N, u_N = 0, s u_T >= 0 (s = +1: sliding forward, the reaction backward);
-  // b_N < 0, so r_N = −b_N/(a − sμb) >= 0 needs a − sμb > 0 (inv_forward/backward != 0).
   const double forward_n = -bn * L.inv_forward;
   const double forward_ut = (L.c - mu * L.e) * forward_n + bt;
-  const bool forward = L.inv_forward != 0 && forward_ut >= 0;
   const double backward_n = -bn * L.inv_backward;
   const double backward_ut = (L.c + mu * L.e) * backward_n + bt;
-  const bool backward = L.inv_backward != 0 && backward_ut <= 0;
-  const double rn = take_off ? 0.0 : stick ? stick_n : forward ? forward_n : backward_n;
-  const double rt = take_off ? 0.0 : stick ? stick_t : forward ? -mu * forward_n : mu * backward_n;
-  if (take_off | stick | forward | backward) {
-    r[0] = rn;
-    r[1] = rt;
-    return true;
-  }
   if (mu == 0) {  // frictionless and a <= 0 with b_N < 0: no r_N >= 0 gives u_N >= 0
     r[0] = 0;
     r[1] = 0;

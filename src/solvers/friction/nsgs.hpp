@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -37,6 +38,32 @@ struct alignas(64) Local2d {
 /// `solve_local_2d` on a prepared block (the same cases, no division).
 bool solve_local_2d(const Local2d& block, double mu, const double* b, double* r);
 
+/// The exact cases of `solve_local_2d` on a prepared block, inline for the sweeps' inner loop:
+/// every case at once and a selection without branches on the (unpredictable) case, in the order
+/// of preference take-off, stick, slide forward, slide backward (μ = 0 falls into the slides with
+/// r_T = 0). Returns false, r untouched, when no case holds exactly: `solve_local_2d` then picks
+/// the closest candidate.
+inline bool solve_local_2d_exact(const Local2d& L, double mu, const double* bias, double* r) {
+  const double bn = bias[0], bt = bias[1];
+  const bool take_off = bn >= 0;  // r = 0, u = b with u_N >= 0
+  // Stick: A r = −b inside the cone.
+  const double stick_n = (-L.e * bn + L.b * bt) * L.inv_det;
+  const double stick_t = (L.c * bn - L.a * bt) * L.inv_det;
+  const bool stick = L.inv_det != 0 && stick_n >= 0 && std::abs(stick_t) <= mu * stick_n;
+  // Slide: r_T = −s μ r_N, u_N = 0, s u_T >= 0 (s = +1: sliding forward, the reaction backward);
+  // b_N < 0, so r_N = −b_N/(a − sμb) >= 0 needs a − sμb > 0 (inv_forward/backward != 0).
+  const double forward_n = -bn * L.inv_forward;
+  const double forward_ut = (L.c - mu * L.e) * forward_n + bt;
+  const bool forward = L.inv_forward != 0 && forward_ut >= 0;
+  const double backward_n = -bn * L.inv_backward;
+  const double backward_ut = (L.c + mu * L.e) * backward_n + bt;
+  const bool backward = L.inv_backward != 0 && backward_ut <= 0;
+  if (!(take_off | stick | forward | backward)) return false;
+  r[0] = take_off ? 0.0 : stick ? stick_n : forward ? forward_n : backward_n;
+  r[1] = take_off ? 0.0 : stick ? stick_t : forward ? -mu * forward_n : mu * backward_n;
+  return true;
+}
+
 /// The same in 3D (A 3×3 row-major, r and b of 3 entries). Take-off, μ = 0 and stick in closed
 /// form (`inverse`: A⁻¹ row-major, or null when A is singular); otherwise a damped semismooth
 /// Newton on the Alart–Curnier function from the r given, with the projection iteration
@@ -61,7 +88,8 @@ class LocalProblems {
   template <int D>
   bool solve(Eigen::Index i, double mu, const double* b, double* x) const {
     if constexpr (D == 2) {
-      return solve_local_2d(local2_[static_cast<std::size_t>(i)], mu, b, x);
+      const Local2d& block = local2_[static_cast<std::size_t>(i)];
+      return solve_local_2d_exact(block, mu, b, x) || solve_local_2d(block, mu, b, x);
     } else {
       const double* inv = invertible_[static_cast<std::size_t>(i)] ? inverse_.data() + i * 9 : nullptr;
       return solve_local_3d(blocks_.data() + i * 9, inv, mu, b, x, local_tolerance_, local_iterations_);
@@ -157,9 +185,20 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
 /// returned w and `residuals` are those of the returned z. `shell` carries d, q and μ (its W is
 /// not read). Same checks and messages as `solve_nsgs`. An uncompressed H (filled by insert()) is
 /// swept as a compressed copy.
+/// `status_solve` (auto's first attempt, not the method "nsgs"): on a planar problem of at most
+/// `kStatusSolveMaxContacts` contacts swept without relaxation, at a tolerance of at least 1e-12
+/// (nsgs_factored.cpp: kStatusSolveMinTolerance), at an error check where every
+/// contact's status (take-off, stick, slide forward or backward) is the one it had at the check
+/// before, the point those statuses define is solved for directly (W formed, the reduced linear
+/// system by LU) and returned when it meets the tolerance and no contact approaches (auto's
+/// judgement); otherwise the sweeps go on from their own point. Each status set is tried once.
 Result solve_nsgs_factored(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H, const Eigen::VectorXd& inverse_mass,
                            const FrictionContact& shell, const SolveOptions& options, const Eigen::VectorXd& r0,
-                           FrictionContactResiduals& residuals);
+                           FrictionContactResiduals& residuals, bool status_solve = false);
+
+/// The largest planar problem (contacts) on which `solve_nsgs_factored` tries the status solve:
+/// W (2m × 2m) is formed and factored densely there, O(m³) against a sweep's O(nnz(H)).
+inline constexpr Eigen::Index kStatusSolveMaxContacts = 32;
 
 /// The message's note on local solves that were not exact ("" when there were none).
 [[nodiscard]] std::string failures_note(Eigen::Index failures);

@@ -727,5 +727,57 @@ TEST(FrictionContactSolve, SweepTimeAgainstOneProduct) {
   EXPECT_LT(result.residual, 1.0);
 }
 
+// Auto's first nsgs on the factors solves for the point its contacts' statuses define once they
+// hold over two error checks (nsgs.hpp, solve_nsgs_factored's `status_solve`); the method "nsgs"
+// only sweeps. Two disks stacked on the ground, falling at g h = 0.1 (m0 = 1 below, m1 = 9 above,
+// radius 0.1, vertical arms): the normal rows do not couple with the tangential ones, and by hand
+// the normal impulses that stop both are r_N0 = (m0 + m1) g h = 1 at the ground and r_N1 = m1 g h =
+// 0.9 between the disks. Gauss–Seidel on the normals contracts by m1 / (m0 + m1) = 0.9 a sweep
+// (hundreds of sweeps to 1e-10).
+TEST(FrictionContactSolve, AutoSolvesOnTheStatusesOfSmallPlanarProblems) {
+  const double m0 = 1, m1 = 9, radius = 0.1;
+  const double inertia0 = 0.5 * m0 * radius * radius, inertia1 = 0.5 * m1 * radius * radius;
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(4, 6);
+  H.row(0) << 0, 1, 0, 0, 0, 0;                      // ground under disk 0: normal
+  H.row(1) << 1, 0, radius, 0, 0, 0;                 // tangent (1, 0), arm (0, −r): r × t = r
+  H.row(2) << 0, -1, 0, 0, 1, 0;                     // disk 1 on disk 0: normal (0, 1) at disk 1
+  H.row(3) << -1, 0, -radius, 1, 0, radius;          // tangent: arms (0, −r) on 1, (0, r) on 0
+  FactoredFrictionContact problem;
+  problem.dimension = 2;
+  problem.H = H.sparseView();
+  problem.inverse_mass = (Eigen::VectorXd(6) << 1 / m0, 1 / m0, 1 / inertia0, 1 / m1, 1 / m1, 1 / inertia1).finished();
+  problem.q = Eigen::Vector4d(-0.1, 0, 0, 0);
+  problem.mu = Eigen::Vector2d(0.5, 0.5);
+  // Warm-started (from r = 0 with no contact sliding, auto would take the relaxation from rest first).
+  const SolveOptions options{.tolerance = 1e-10, .initial_guess = Eigen::Vector4d(0.5, 0, 0.5, 0)};
+  FrictionContactResiduals criteria;
+  const Result by_auto = solve(problem, Method::Auto, options, criteria);
+  ASSERT_TRUE(by_auto.solved()) << by_auto.message;
+  EXPECT_THAT(by_auto.message, HasSubstr("a solve on the contacts' statuses"));
+  EXPECT_LE(by_auto.iterations, 4);
+  EXPECT_NEAR(by_auto.z[0], 1.0, 1e-12);
+  EXPECT_NEAR(by_auto.z[2], 0.9, 1e-12);
+  EXPECT_NEAR(by_auto.z[1], 0.0, 1e-12);
+  EXPECT_NEAR(by_auto.z[3], 0.0, 1e-12);
+  const FrictionContact formed = problem.assembled();
+  EXPECT_LE(friction_contact_residuals(formed, by_auto.z).relative_error, 1e-10);
+  const Result by_nsgs = solve(problem, Method::Nsgs, options, criteria);
+  ASSERT_TRUE(by_nsgs.solved()) << by_nsgs.message;
+  EXPECT_THAT(by_nsgs.message, testing::Not(HasSubstr("statuses")));
+  EXPECT_GT(by_nsgs.iterations, 100);
+  EXPECT_LE((by_nsgs.z - by_auto.z).lpNorm<Eigen::Infinity>(), 1e-8);
+
+  // Pushed sideways at the ground (q_T0 = 2, μ = 0.1): the bottom disk slides forward, so
+  // r_T0 = −μ r_N0 exactly; the normals are still decoupled from the tangents and keep their values.
+  problem.q[1] = 2;
+  problem.mu[0] = 0.1;
+  const Result sliding = solve(problem, Method::Auto, options, criteria);
+  ASSERT_TRUE(sliding.solved()) << sliding.message;
+  EXPECT_NEAR(sliding.z[0], 1.0, 1e-12);
+  EXPECT_NEAR(sliding.z[2], 0.9, 1e-12);
+  EXPECT_EQ(sliding.z[1], -0.1 * sliding.z[0]);
+  EXPECT_LE(friction_contact_residuals(problem.assembled(), sliding.z).relative_error, 1e-10);
+}
+
 }  // namespace
 }  // namespace perp::solvers_friction_contact_test

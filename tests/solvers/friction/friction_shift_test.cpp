@@ -238,18 +238,33 @@ TEST(ShiftFixedPoint, AutoSolvesAStructureFromRestByTheRelaxationFirst) {
 }
 
 // From a warm start that is not a solution, one sweep does not solve it; auto sees no contact
-// sliding at the sweep's point and solves the relaxation after it.
+// sliding at the sweep's point and solves the relaxation after it. The warm start has the second
+// corner open and the sweep closes it, so the statuses change and the status solve of the sweeps
+// (nsgs.hpp, solve_nsgs_factored) is not tried.
 TEST(ShiftFixedPoint, AutoSolvesAStructureAtRestByTheRelaxationAfterTheSweeps) {
   const FactoredFrictionContact problem = box_at_rest();
   SolveOptions options;
   options.tolerance = 1e-12;
   options.friction_contact.auto_nsgs_sweeps = 1;
-  options.initial_guess = (VectorXd(4) << 0.3, 0.0, 0.3, 0.0).finished();
+  options.initial_guess = (VectorXd(4) << 0.3, 0.0, 0.0, 0.0).finished();
   FrictionContactResiduals criteria;
   const Result result = solve(problem, Method::Auto, options, criteria);
   expect_box_at_rest(problem, result);
   EXPECT_THAT(result.message, ::testing::HasSubstr("nsgs on the factors of W"));
   EXPECT_THAT(result.message, ::testing::Not(::testing::HasSubstr("from rest")));
+  EXPECT_THAT(result.message, ::testing::Not(::testing::HasSubstr("statuses")));
+
+  // Both corners closed from the start and after the sweep: the statuses hold over the two checks
+  // and the status solve returns a point of the same set (u = 0, r_N = ½ at each corner).
+  options.initial_guess = (VectorXd(4) << 0.3, 0.0, 0.3, 0.0).finished();
+  const Result by_statuses = solve(problem, Method::Auto, options, criteria);
+  ASSERT_EQ(by_statuses.status, Status::Solved) << by_statuses.message;
+  EXPECT_THAT(by_statuses.message, ::testing::HasSubstr("a solve on the contacts' statuses"));
+  const VectorXd u = problem.velocity(by_statuses.z);
+  EXPECT_LT(u.lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_NEAR(by_statuses.z[0], 0.5, 1e-12);
+  EXPECT_NEAR(by_statuses.z[2], 0.5, 1e-12);
+  expect_coulomb(by_statuses.z, u, problem.mu, 1e-12);
 }
 
 TEST(ShiftFixedPoint, NegativeUpdateBudgetIsRefused) {
