@@ -64,10 +64,12 @@ def solve(M, q, method: str = "auto", tol: float = 1e-8, max_iter: Optional[int]
     M is a 2-D array-like (n×n) or a scipy.sparse matrix, q has n entries. A scipy.sparse M is
     densified up to ``DENSE_LIMIT`` (every LCP method runs); above it, it is never densified and
     ``method`` is one of ``SPARSE_LCP_METHODS`` ("auto" is path: each linearization factored
-    sparse; "pgs"/"psor" sweep its rows; docs/solvers.md, "Sparse LCPs"). ``method`` is one of ``LCP_METHODS`` ("auto" picks from the
-    structure of M); ``tol`` bounds the natural residual ‖min(z, w)‖∞; ``max_iter`` (None: the
-    method's default) bounds pivots, sweeps or Newton steps; ``warm_start`` is the start z of the
-    iterative methods. ``method_options`` are listed in docs/python.md (``relaxation``,
+    sparse; "pgs"/"psor" sweep its rows; docs/solvers.md, "Sparse LCPs"). Otherwise ``method`` is
+    one of ``LCP_METHODS`` ("auto" picks from the structure of M). ``tol`` bounds the relative
+    residual ‖min(z/Z, w/W)‖∞, Z = ‖z‖∞, W = ‖q‖∞ (``Result.relative_residual``; docs/solvers.md,
+    "When a point counts as solved"; ``Result.residual`` is the plain ‖min(z, w)‖∞); ``max_iter``
+    (None: the method's default) bounds pivots, sweeps or Newton steps; ``warm_start`` is the start
+    z of the iterative methods. ``method_options`` are listed in docs/python.md (``relaxation``,
     ``all_solutions``, ``max_solutions``, ``time_limit``, ``record_history``, ``measure_time``,
     ``lemke={...}``, ``newton={...}``, ...). ``time_limit=S`` (seconds, every method and auto's
     whole chain) ends a longer run with status ``TIME_LIMIT`` and its last point; Ctrl-C during a
