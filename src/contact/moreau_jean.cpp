@@ -220,7 +220,8 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
 
 /// The split impulse: the frictionless problem of the overlapping contacts for a pseudo-velocity
 /// from rest, 0 <= λ ⊥ J_N M⁻¹ J_Nᵀ λ + b >= 0 (b = `overlap_bias`, < 0 where a contact overlaps
-/// past the slop), on its factors (`FactoredLcp`, never formed) by projected Gauss–Seidel sweeps,
+/// past the slop), on its factors (`FactoredLcp`, never formed) by over-relaxed projected
+/// Gauss–Seidel sweeps (ω = kSplitRelaxation),
 /// to a relative residual of max(kSplitTolerance, the step's tolerance) in at most kSplitSweeps
 /// sweeps; returns the position shift h M⁻¹ J_Nᵀ λ.
 Eigen::VectorXd split_impulse_shift(const ContactSpace& space, const Eigen::VectorXd& overlap_bias,
@@ -249,7 +250,8 @@ Eigen::VectorXd split_impulse_shift(const ContactSpace& space, const Eigen::Vect
   solve_options.initial_guess.reset();
   solve_options.tolerance = std::max(options.solve.tolerance, kSplitTolerance);
   solve_options.max_iterations = kSplitSweeps;
-  const Result result = solve(problem, Method::Pgs, solve_options);
+  solve_options.relaxation = kSplitRelaxation;
+  const Result result = solve(problem, Method::Psor, solve_options);
   report.split_contacts = static_cast<std::size_t>(count);
   report.split_status = result.status;
   report.split_sweeps = static_cast<std::size_t>(result.iterations);

@@ -38,8 +38,11 @@ struct FactoredLcp {
 /// min ½ vᵀ M v subject to A v + c >= 0, whose multipliers are z, with one sparse LDLᵀ of
 /// M + Aᵀ D A a step (memory O(nnz(A)) and the factor's fill). Every other LCP method runs on
 /// `assembled()`, up to 8000 rows (`not-applicable` above: the dense matrix would take 512 MB),
-/// except pgs, which sweeps on the factors (the rows of A, v = M⁻¹ Aᵀ z kept current; from the
-/// initial guess, at most `max_iterations` sweeps, the error checked every 50).
+/// except pgs and psor, which sweep on the factors (the rows of A, v = M⁻¹ Aᵀ z kept current; psor
+/// over-relaxed by `relaxation`; from the initial guess, at most `max_iterations` sweeps, the
+/// error checked every 50). Where the interior point stalls short of the tolerance (degenerate
+/// vertices of packed heaps), Dostál's MPRGP — conjugate gradients on the free rows with
+/// projections, products with A and Aᵀ only — goes on from its best point.
 /// With `initial_guess` (the last time step's multipliers, say), interior-point first tries the
 /// vertex of the guess's active rows (rows with z_k d_k > w_k, d_k the diagonal of A M⁻¹ Aᵀ; the
 /// same crossover that ends the interior point): when the active set has not changed, that solves

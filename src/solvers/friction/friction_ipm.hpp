@@ -89,7 +89,8 @@ class ActiveRowsFactor {
 /// B = {k : λ_k d_k > w_k} (w = A M⁻¹ Aᵀ λ + e, d_k row k's diagonal of A M⁻¹ Aᵀ), then a few Newton corrections on them,
 /// λ_B −= (N + εI)⁻¹ w_B with N = A_B M⁻¹ A_Bᵀ and ε = 1e-12 of N's largest diagonal (the
 /// corrections of iterated Tikhonov: N is singular where rows are redundant, its system
-/// consistent), λ = 0 off B; then rounds of block pivoting on B. `factor` is the program's, kept by
+/// consistent), λ = 0 off B; then rounds of block pivoting on B (at most 4, and no
+/// more once a round flips more than max(32, 1 %) of the rows). `factor` is the program's, kept by
 /// the caller across crossovers. Returns the corrected multipliers (the caller keeps the better point).
 [[nodiscard]] Eigen::VectorXd active_set_crossover(const ConeProgram& program, ActiveRowsFactor& factor,
                                                    const Eigen::VectorXd& e, const Eigen::VectorXd& lambda);

@@ -136,8 +136,8 @@ TEST(FactoredLcp, InitialGuessTakenToItsActiveSetFirst) {
 }
 
 TEST(FactoredLcp, SweepsFinishWhereTheInteriorPointStopsShort) {
-  // Two interior-point steps leave the residual far above the tolerance; projected Gauss–Seidel
-  // sweeps on the rows from that point finish (a convex LCP: they converge where a solution exists).
+  // Two interior-point steps leave the residual far above the tolerance; MPRGP from that point
+  // finishes (a convex LCP: it converges where a solution exists).
   for (const std::uint32_t seed : {21u, 22u, 23u}) {
     SCOPED_TRACE(seed);
     const FactoredLcp problem = random_problem(10, 20, seed);
@@ -146,7 +146,7 @@ TEST(FactoredLcp, SweepsFinishWhereTheInteriorPointStopsShort) {
     const Result result = solve(problem, Method::InteriorPoint, options);
     expect_solves(problem, result, 1e-10);
     EXPECT_EQ(result.iterations, 2);
-    EXPECT_THAT(result.message, HasSubstr("projected Gauss-Seidel"));
+    EXPECT_THAT(result.message, HasSubstr("then MPRGP from that point"));
   }
 }
 
