@@ -2,6 +2,7 @@
 
     PYTHONPATH=build/python /usr/bin/python3 docs/make_python_figures.py [OUTPUT_DIR]
 """
+import json
 import pathlib
 import sys
 
@@ -26,13 +27,16 @@ def main(out: pathlib.Path) -> None:
     results = [perp.solve(M, q, method=m, tol=1e-12) for m in ("pgs", "psor", "newton-fb", "interior-point", "lemke")]
     figures = {
         "convergence": perp.plot.convergence(*results),
-        "painleve": perp.plot.painleve_map(),
+        "painleve": perp.plot.painleve_map(theta=0.9, mu=1.5),
         "cones": perp.plot.cones([[1.0, -2.0], [-2.0, 1.0]], q=[1.0, 0.2]),
     }
     sim = perp.simulate(REPO / "examples" / "scenes" / "box_stack.json")
     figures["trajectory"] = perp.plot.trajectory(sim)
     figures["snapshots"] = perp.plot.snapshots(sim, [0.0, 0.3, 1.0])
     figures["energy"] = perp.plot.energy(perp.simulate(REPO / "examples" / "scenes" / "bouncing_ball.json"))
+    heap = json.loads((REPO / "examples" / "scenes" / "heap100.json").read_text())
+    heap["duration"] = 3.0
+    figures["summary"] = perp.plot.summary(perp.simulate(heap))
     for name, fig in figures.items():
         fig.savefig(out / f"{name}.png", dpi=72)
         print(out / f"{name}.png")

@@ -64,18 +64,23 @@ std::array<Cone, 4> complementary_cones(const Eigen::Matrix2d& M) {
   return cones;
 }
 
-/// The cone as a polygon reaching radius R: the origin and an arc from one generator to the
-/// other, the short way (a cone with area spans less than π).
-std::vector<std::array<double, 2>> wedge(const Cone& cone, double R) {
+/// The cone as a band between radii r0 < r1: an arc from one generator to the other at r1, the
+/// short way (a cone with area spans less than π), and back at r0. Each cone has its own radii, so
+/// where cones overlap their bands lie side by side in their own colours instead of blending.
+std::vector<std::array<double, 2>> band(const Cone& cone, double r0, double r1) {
   const double a0 = std::atan2(cone.generators[0].y(), cone.generators[0].x());
   double a1 = std::atan2(cone.generators[1].y(), cone.generators[1].x());
   while (a1 - a0 > std::numbers::pi) a1 -= 2 * std::numbers::pi;
   while (a0 - a1 > std::numbers::pi) a1 += 2 * std::numbers::pi;
-  std::vector<std::array<double, 2>> points{{0, 0}};
+  std::vector<std::array<double, 2>> points;
   constexpr int kArc = 48;
   for (int k = 0; k <= kArc; ++k) {
     const double a = a0 + (a1 - a0) * k / kArc;
-    points.push_back({R * std::cos(a), R * std::sin(a)});
+    points.push_back({r1 * std::cos(a), r1 * std::sin(a)});
+  }
+  for (int k = kArc; k >= 0; --k) {
+    const double a = a0 + (a1 - a0) * k / kArc;
+    points.push_back({r0 * std::cos(a), r0 * std::sin(a)});
   }
   return points;
 }
@@ -204,20 +209,32 @@ int run_cones(const ConesArguments& args) {
                 .x_range = std::array<double, 2>{-extent, extent},
                 .y_range = std::array<double, 2>{-extent, extent},
                 .equal_aspect = true};
+    // Each cone in its own colour (the palette's first four hues, distinct), named in the legend:
+    // its two edges as lines from the origin and an opaque band at its own radius between them,
+    // wider for the cones that hold q. Nothing is translucent, so overlapping cones never blend
+    // into a colour of neither.
     for (const Cone& cone : cones) {
       const Rgb color = palette(cone.basis);
       if (cone.degenerate) {
-        // A ray or a line: its generators drawn as segments.
+        // A ray or a line: its generators drawn as segments, the first one labelled.
+        bool labelled = false;
         for (const Eigen::Vector2d& g : cone.generators) {
           const double n = g.norm();
           if (n == 0) continue;
-          panel.series.push_back({"cone " + cone.name() + " (no area)", {0, 3 * extent * g.x() / n},
+          panel.series.push_back({labelled ? "" : "cone " + cone.name() + " (no area)", {0, 3 * extent * g.x() / n},
                                   {0, 3 * extent * g.y() / n}, color, 3});
+          labelled = true;
         }
         continue;
       }
-      panel.regions.push_back({"cone " + cone.name() + (cone.contains_q ? " (holds q)" : ""),
-                               wedge(cone, 3 * extent), color, cone.contains_q ? 0.45 : 0.22});
+      for (const Eigen::Vector2d& g : cone.generators) {
+        const double n = g.norm();
+        panel.series.push_back({"", {0, 3 * extent * g.x() / n}, {0, 3 * extent * g.y() / n}, color, 2});
+      }
+      const double r0 = extent * (0.3 + 0.16 * cone.basis);
+      const double r1 = r0 + extent * (cone.contains_q ? 0.12 : 0.07);
+      panel.regions.push_back(
+          {"cone " + cone.name() + (cone.contains_q ? " (holds q)" : ""), band(cone, r0, r1), color, 1.0});
     }
     // Each solution as the path 0 -> x1 c1 -> q along the generators of its cone.
     for (std::size_t s = 0; s < all.solutions.size(); ++s) {

@@ -49,10 +49,13 @@ Rgb regime_color(PainleveRegime regime) {
   return {1, 1, 1};
 }
 
-/// The (θ, μ) regime map for the given θ̇, m, l, g, with the curve α = 0 and the critical point.
-void write_diagram(const PainleveArguments& args) {
+/// The (θ, μ) regime map for the given θ̇, m, l, g, with the curve α = 0, the critical point and,
+/// with --theta and --mu, the point asked (named with its regime). Returns that regime's line for
+/// the terminal ("" without a point asked).
+std::string write_diagram(const PainleveArguments& args) {
   const PlotFormat format = plot_format_from_path(args.diagram);
-  constexpr double kMaxMu = 3.0;
+  // The μ axis reaches 3, or past the point asked.
+  const double kMaxMu = args.mu_given ? std::max(3.0, 1.1 * args.mu) : 3.0;
   const double half_pi = std::numbers::pi / 2;
   const contact::PainleveRod base = rod_from(args);
   char title[96];
@@ -84,9 +87,23 @@ void write_diagram(const PainleveArguments& args) {
   panel.series.push_back(std::move(alpha));
   const contact::CriticalFriction critical = contact::painleve_critical_friction();
   panel.markers.push_back({"mu = 4/3 at theta = atan 2", critical.theta, critical.friction, Rgb{0, 0, 0}});
+  std::string asked;
+  if (args.theta_given && args.mu_given) {
+    const contact::PainleveAnalysis analysis = contact::analyze_painleve(rod_from(args));
+    char label[160];
+    std::snprintf(label, sizeof label, "asked: theta = %.4g, mu = %.4g (%s)", args.theta, args.mu,
+                  to_string(analysis.regime).c_str());
+    const Rgb blue{0.1, 0.1, 0.85};
+    panel.markers.push_back({label, args.theta, args.mu, blue, false});
+    // Guides from both axes to the point, so that it reads at a glance.
+    panel.series.push_back({"", {0, args.theta}, {args.mu, args.mu}, blue, 1, true});
+    panel.series.push_back({"", {args.theta, args.theta}, {0, args.mu}, blue, 1, true});
+    asked = label;
+  }
   Figure figure{.width = 900};
   figure.panels.push_back({std::move(panel), 620});
   write_figure(figure, args.diagram, format);
+  return asked;
 }
 
 }  // namespace
@@ -104,12 +121,22 @@ int run_painleve(const PainleveArguments& args) {
     return 0;
   }
   if (!args.diagram.empty()) {
+    if (args.theta_given != args.mu_given) {
+      throw InvalidProblem(std::string("painleve --diagram: give both --theta and --mu to mark a point on the map (got only ") +
+                           (args.theta_given ? "--theta" : "--mu") + ")");
+    }
     contact::PainleveRod check = rod_from(args);
-    check.theta = 1.0;  // θ and μ are swept; validate the rest
-    check.friction = 0;
+    if (!args.theta_given) {
+      check.theta = 1.0;  // θ and μ are swept; validate the rest
+      check.friction = 0;
+    }
     check.validate();
-    write_diagram(args);
-    std::printf("wrote %s\n", args.diagram.c_str());
+    const std::string asked = write_diagram(args);
+    if (asked.empty()) {
+      std::printf("wrote %s\n", args.diagram.c_str());
+    } else {
+      std::printf("wrote %s, marking %s\n", args.diagram.c_str(), asked.c_str());
+    }
     return 0;
   }
   if (!args.theta_given || !args.mu_given) {

@@ -30,6 +30,13 @@ PlotFormat plot_format_from_path(const std::filesystem::path& path) {
 
 const char* extension(PlotFormat format) { return format == PlotFormat::Png ? "png" : "svg"; }
 
+std::string hex(const Rgb& color) {
+  const auto byte = [](double v) { return static_cast<int>(std::lround(std::clamp(v, 0.0, 1.0) * 255)); };
+  char buffer[8];
+  std::snprintf(buffer, sizeof buffer, "#%02x%02x%02x", byte(color.r), byte(color.g), byte(color.b));
+  return buffer;
+}
+
 Rgb palette(std::size_t i) {
   // Colour-blind-friendly first ten (the "tab10" hues), then ten darker/lighter variants.
   static constexpr std::array<std::array<int, 3>, 20> kColors = {{{31, 119, 180},  {255, 127, 14},  {44, 160, 44},
@@ -488,14 +495,34 @@ void add_svg_description(const std::filesystem::path& path, const Figure& figure
   const std::size_t end = open == std::string::npos ? open : svg.find('>', open);
   if (end == std::string::npos) throw InvalidProblem("plot file '" + path.string() + "': cairo wrote no <svg> element");
   std::string desc;
-  for (const auto& [panel, height] : figure.panels) {
-    (void)height;
+  const auto describe = [&desc](const Panel& panel) {
     desc += "panel: " + panel.title + "\nx axis: " + panel.x_label + "\ny axis: " + panel.y_label + "\n";
-    for (const Series& s : panel.series) desc += "series: " + s.label + "\n";
-    for (const Region& r : panel.regions) desc += "region: " + r.label + "\n";
-    for (const auto& [label, color] : panel.fill_legend) desc += "region: " + label + "\n";
-    for (const Marker& m : panel.markers) desc += "point: " + m.label + "\n";
+    char text[160];
+    for (const Series& s : panel.series) {
+      if (s.label.empty()) continue;
+      Range y;
+      for (const double v : s.y) y.add(v);
+      if (y.empty()) {
+        std::snprintf(text, sizeof text, " (%s, %zu points, none finite)", hex(s.color).c_str(), s.y.size());
+      } else {
+        std::snprintf(text, sizeof text, " (%s, %zu point%s, y from %.12g to %.12g)", hex(s.color).c_str(),
+                      s.y.size(), s.y.size() == 1 ? "" : "s", y.lo, y.hi);
+      }
+      desc += "series: " + s.label + text + "\n";
+    }
+    for (const Region& r : panel.regions) {
+      if (!r.label.empty()) desc += "region: " + r.label + " (" + hex(r.color) + ")\n";
+    }
+    for (const auto& [label, color] : panel.fill_legend) desc += "region: " + label + " (" + hex(color) + ")\n";
+    for (const Marker& m : panel.markers) {
+      std::snprintf(text, sizeof text, " at (%.12g, %.12g)", m.x, m.y);
+      desc += "point: " + m.label + text + "\n";
+    }
     for (const std::string& note : panel.notes) desc += "note: " + note + "\n";
+  };
+  for (const auto& [panel, height] : figure.panels) describe(panel);
+  for (const auto& [row, height] : figure.rows) {
+    for (const Panel& panel : row) describe(panel);
   }
   svg.insert(end + 1, "\n<title>" + xml_escaped(figure.title) + "</title>\n<desc>" + xml_escaped(desc) + "</desc>");
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -508,6 +535,7 @@ void add_svg_description(const std::filesystem::path& path, const Figure& figure
 void write_figure(const Figure& figure, const std::filesystem::path& path, PlotFormat format) {
   int height = figure.title.empty() ? 0 : 30;
   for (const auto& [panel, h] : figure.panels) height += h;
+  for (const auto& [row, h] : figure.rows) height += h;
   SurfacePtr surface(format == PlotFormat::Png
                          ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, figure.width, height)
                          : cairo_svg_surface_create(path.c_str(), figure.width, height),
@@ -530,6 +558,11 @@ void write_figure(const Figure& figure, const std::filesystem::path& path, PlotF
     }
     for (const auto& [panel, h] : figure.panels) {
       draw_panel(cr.get(), panel, 0, y, figure.width, h);
+      y += h;
+    }
+    for (const auto& [row, h] : figure.rows) {
+      const double each = row.empty() ? 0 : static_cast<double>(figure.width) / static_cast<double>(row.size());
+      for (std::size_t k = 0; k < row.size(); ++k) draw_panel(cr.get(), row[k], static_cast<double>(k) * each, y, each, h);
       y += h;
     }
     if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS) {

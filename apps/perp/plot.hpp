@@ -83,12 +83,21 @@ struct Figure {
   int width = 1000;
   /// Each panel with its height in pixels, stacked top to bottom.
   std::vector<std::pair<Panel, int>> panels;
+  /// Then rows of panels side by side (each row's panels share its width equally), with the
+  /// row's height in pixels: snapshots of a configuration.
+  std::vector<std::pair<std::vector<Panel>, int>> rows;
 };
 
+/// "#1f77b4": the colour as the SVG's description names it.
+[[nodiscard]] std::string hex(const Rgb& color);
+
 /// Draws `figure` into `path` (PNG or SVG). An SVG carries a <title> and a <desc> listing each
-/// panel's title, axis labels and series (cairo writes its text as glyph outlines, so this is
-/// where a reader or a screen reader finds the words). Throws `InvalidProblem` naming the file
-/// when it cannot be written.
+/// panel's title, axis labels, and each labelled series (with its colour, its number of points and
+/// the range of its finite y values: "series: iterations (#1f77b4, 250 points, y from 0 to 12)"),
+/// region (with its colour), marked point (with its coordinates: "point: asked (theta 0.9, mu
+/// 1.5)") and note. Cairo writes its text as glyph outlines, so this is where a reader, a screen
+/// reader or a test finds the words and the values. Throws `InvalidProblem` naming the file when
+/// it cannot be written.
 void write_figure(const Figure& figure, const std::filesystem::path& path, PlotFormat format);
 
 /// "1e-08", "0.25", "1500": a tick label for `value` on an axis whose ticks are `step` apart.

@@ -12,8 +12,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <numbers>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "perp/perp.hpp"
@@ -69,14 +72,109 @@ class Progress {
   std::chrono::steady_clock::duration delay_ = std::chrono::seconds(1);
 };
 
-/// Above this many bodies the plot shows the run's aggregates instead of a curve a body.
-constexpr std::size_t kBodiesPlottedOneByOne = 15;
+/// Above this many bodies the plot shows the run's aggregates instead of a curve a body: issue 38's
+/// "more than ~10 bodies". The palette's first ten hues are its distinct ones (the next ten are
+/// darker and lighter variants of them), so eleven curves or more already repeat a hue.
+constexpr std::size_t kBodiesPlottedOneByOne = 10;
+
+/// How many configurations the many-body plot draws (evenly spaced kept frames, first and last).
+constexpr std::size_t kSnapshots = 4;
+
+using Outline = std::vector<std::array<double, 2>>;
+
+/// A body's outline at (x, y, angle) in world coordinates: a disk from its centre out along its x
+/// axis and once around (the radius drawn shows its rotation), a box by its corners, a rod by its
+/// two ends.
+Outline outline(const contact::Shape& shape, double x, double y, double angle) {
+  const double c = std::cos(angle);
+  const double s = std::sin(angle);
+  const auto world = [&](double u, double v) { return std::array<double, 2>{x + c * u - s * v, y + s * u + c * v}; };
+  Outline points;
+  if (const auto* disk = std::get_if<contact::Disk>(&shape)) {
+    constexpr int kArc = 32;
+    points.push_back({x, y});
+    for (int k = 0; k <= kArc; ++k) {
+      const double a = 2 * std::numbers::pi * k / kArc;
+      points.push_back(world(disk->radius * std::cos(a), disk->radius * std::sin(a)));
+    }
+  } else if (const auto* box = std::get_if<contact::Box>(&shape)) {
+    const double w = box->width / 2;
+    const double h = box->height / 2;
+    points = {world(-w, -h), world(w, -h), world(w, h), world(-w, h)};
+  } else if (const auto* rod = std::get_if<contact::Rod>(&shape)) {
+    points = {world(-rod->length / 2, 0), world(rod->length / 2, 0)};
+  }
+  return points;
+}
+
+/// The configurations at up to kSnapshots kept frames (the first, the last and evenly between),
+/// each a panel of the bodies' outlines, the ground and the planes, all on the same axes.
+std::vector<Panel> snapshot_panels(const SimulationRecord& record, const contact::World& world) {
+  const std::vector<SimulationFrame>& frames = record.frames;
+  std::vector<std::size_t> chosen;
+  const std::size_t count = std::min(kSnapshots, frames.size());
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t i = count == 1 ? 0 : (k * (frames.size() - 1) + (count - 1) / 2) / (count - 1);
+    if (chosen.empty() || chosen.back() != i) chosen.push_back(i);
+  }
+  const std::vector<Body>& bodies = world.bodies;
+  double x_lo = std::numeric_limits<double>::infinity();
+  double x_hi = -x_lo;
+  double y_lo = x_lo;
+  double y_hi = -x_lo;
+  for (const std::size_t i : chosen) {
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      const double r = bodies[b].bounding_radius();
+      x_lo = std::min(x_lo, frames[i].state[3 * b] - r);
+      x_hi = std::max(x_hi, frames[i].state[3 * b] + r);
+      y_lo = std::min(y_lo, frames[i].state[3 * b + 1] - r);
+      y_hi = std::max(y_hi, frames[i].state[3 * b + 1] + r);
+    }
+  }
+  if (world.ground) {
+    y_lo = std::min(y_lo, world.ground->height);
+    y_hi = std::max(y_hi, world.ground->height);
+  }
+  if (!(x_hi > x_lo) || !(y_hi > y_lo)) return {};
+  const double pad = 0.05 * std::max(x_hi - x_lo, y_hi - y_lo);
+  const std::array<double, 2> xs{x_lo - pad, x_hi + pad};
+  const std::array<double, 2> ys{y_lo - pad, y_hi + pad};
+  const double reach = 2 * ((xs[1] - xs[0]) + (ys[1] - ys[0]));  // past every edge of the axes
+  const Rgb kSolid{0.45, 0.45, 0.45};
+  std::vector<Panel> panels;
+  for (const std::size_t i : chosen) {
+    char title[64];
+    std::snprintf(title, sizeof title, "configuration at t = %.4g s", frames[i].t);
+    Panel panel{.title = title, .x_label = "x (m)", .y_label = "y (m)", .x_range = xs, .y_range = ys,
+                .equal_aspect = true};
+    if (world.ground) {
+      const double g = world.ground->height;
+      panel.regions.push_back({"", {{xs[0] - reach, g}, {xs[1] + reach, g}, {xs[1] + reach, g - reach},
+                                     {xs[0] - reach, g - reach}}, kSolid, 0.3});
+    }
+    for (const contact::Plane& plane : world.planes) {
+      const Eigen::Vector2d n = plane.unit_normal();
+      const Eigen::Vector2d a = plane.point - reach * Eigen::Vector2d(-n.y(), n.x());
+      const Eigen::Vector2d b = plane.point + reach * Eigen::Vector2d(-n.y(), n.x());
+      panel.series.push_back({"", {a.x(), b.x()}, {a.y(), b.y()}, kSolid, 2});
+    }
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      const double* pose = &frames[i].state[3 * b];
+      panel.regions.push_back({"", outline(bodies[b].shape, pose[0], pose[1], pose[2]), palette(b), 0.5});
+    }
+    panels.push_back(std::move(panel));
+  }
+  return panels;
+}
 
 /// The plot, from the run's frames: x, y and angle of every body and the energies against time; for
-/// more than kBodiesPlottedOneByOne bodies, the bodies' highest, mean and lowest height, the active
-/// contacts, the deepest overlap and the energies.
+/// more than kBodiesPlottedOneByOne bodies, the run's aggregates: the bodies' highest, mean and
+/// lowest height, the active contacts, the deepest overlap, the energies, the solver's iterations,
+/// criterion and time per step (`record.step_samples`, steps.csv's columns), and snapshots of the
+/// configuration.
 void write_plot(const std::filesystem::path& path, PlotFormat format, const SimulationRecord& record,
-                const std::vector<Body>& bodies, const std::string& scene_name) {
+                const contact::World& world, const std::string& scene_name) {
+  const std::vector<Body>& bodies = world.bodies;
   const std::vector<SimulationFrame>& frames = record.frames;
   std::vector<double> t;
   t.reserve(frames.size());
@@ -119,14 +217,55 @@ void write_plot(const std::filesystem::path& path, PlotFormat format, const Simu
         series_of("mean", palette(1), [&](const SimulationFrame& f) { return heights(f, 0); }),
         series_of("lowest", palette(2), [&](const SimulationFrame& f) { return heights(f, -1); }),
     };
-    Panel contact_panel{.title = "active contacts", .x_label = "t (s)", .y_label = "contacts"};
-    contact_panel.series = {series_of("contacts", palette(0), [](const SimulationFrame& f) {
-      return static_cast<double>(f.contacts.size());
-    })};
     Panel overlap_panel{.title = "deepest overlap", .x_label = "t (s)", .y_label = "overlap (m)"};
     overlap_panel.series = {
         series_of("deepest overlap", palette(3), [](const SimulationFrame& f) { return std::max(0.0, -f.deepest_overlap); })};
-    figure.panels = {{height_panel, 240}, {contact_panel, 240}, {overlap_panel, 240}, {energy_panel, 240}};
+    // Per step (steps.csv's columns), from t = h on: the worst step of each sample's span.
+    std::vector<double> step_t;
+    step_t.reserve(record.step_samples.size());
+    for (const StepSample& sample : record.step_samples) step_t.push_back(sample.t);
+    const auto per_step = [&](const std::string& label, Rgb color, auto value) {
+      Series s{label, step_t, {}, color};
+      s.y.reserve(record.step_samples.size());
+      for (const StepSample& sample : record.step_samples) s.y.push_back(value(sample));
+      return s;
+    };
+    std::vector<std::string> span_note;
+    if (record.step_span > 1) {
+      span_note.push_back("each point: the most of " + std::to_string(record.step_span) + " steps");
+    }
+    Panel contact_panel{.title = "active contacts", .x_label = "t (s)", .y_label = "contacts", .notes = span_note};
+    contact_panel.series = {per_step("contacts", palette(0), [](const StepSample& s) {
+      return static_cast<double>(s.contacts);
+    })};
+    Panel iteration_panel{.title = "solver iterations per step", .x_label = "t (s)", .y_label = "iterations",
+                          .notes = span_note};
+    iteration_panel.series = {
+        per_step("iterations", palette(4), [](const StepSample& s) { return static_cast<double>(s.iterations); })};
+    Panel criterion_panel{.title = "solver criterion per step (steps.csv's residual; 0 not drawn)",
+                          .x_label = "t (s)",
+                          .y_label = "residual",
+                          .log_y = true,
+                          .notes = span_note};
+    criterion_panel.series = {per_step("residual", palette(5), [](const StepSample& s) { return s.residual; })};
+    Panel time_panel{.title = "time per step", .x_label = "t (s)", .y_label = "ms", .notes = span_note};
+    time_panel.series = {per_step("step", palette(0), [](const StepSample& s) { return s.step_ms; }),
+                         per_step("solve", palette(1), [](const StepSample& s) { return s.solve_ms; })};
+    figure.panels = {{height_panel, 220},    {contact_panel, 200},   {overlap_panel, 200}, {energy_panel, 220},
+                     {iteration_panel, 200}, {criterion_panel, 200}, {time_panel, 200}};
+    // The snapshots two to a row, each row as tall as the scene's aspect asks at that width (the
+    // plot area is the panel less 88 px of margins across and 64 px down), within [140, 560] px.
+    const std::vector<Panel> snapshots = snapshot_panels(record, world);
+    constexpr std::size_t kPerRow = 2;
+    for (std::size_t k = 0; k < snapshots.size(); k += kPerRow) {
+      const Panel& first = snapshots[k];
+      const double aspect = ((*first.y_range)[1] - (*first.y_range)[0]) / ((*first.x_range)[1] - (*first.x_range)[0]);
+      const double plot_width = static_cast<double>(figure.width) / static_cast<double>(kPerRow) - 88;
+      const int height = static_cast<int>(std::clamp(aspect * plot_width, 76.0, 496.0)) + 64;
+      figure.rows.emplace_back(std::vector<Panel>(snapshots.begin() + static_cast<std::ptrdiff_t>(k),
+                                                  snapshots.begin() + static_cast<std::ptrdiff_t>(std::min(k + kPerRow, snapshots.size()))),
+                               height);
+    }
     write_figure(figure, path, format);
     return;
   }
@@ -288,7 +427,7 @@ int run_simulate(const SimulateArguments& args) {
     const std::string scene_name = std::filesystem::path(args.scene).filename().string();
     if (plot) {
       write_plot(files.temporary(std::string("plot.") + extension(plot_format)), plot_format, record,
-                 scene.world.bodies, scene_name);
+                 scene.world, scene_name);
     }
     write_viewer_html(files.temporary("view.html"), scene, record, scene_name);
     stop_if_signalled();
@@ -341,11 +480,11 @@ int run_simulate(const SimulateArguments& args) {
   }
   std::string written;
   for (const std::string& name : written_names) written += (written.empty() ? "" : ", ") + name;
-  std::printf("wrote %s/{%s}\n", args.out.c_str(), written.c_str());
+  std::printf("wrote %s/{%s}\n", folder_text(args.out).c_str(), written.c_str());
   if (!args.dump.empty()) {
     std::printf("dumped %ld %s into %s/ (step-NNNNN.hdf5, fclib; replay one with perp solve FILE)\n", record.dumped,
                 record.dumped == 1 ? "step's frictional contact problem" : "steps' frictional contact problems",
-                args.dump.c_str());
+                folder_text(args.dump).c_str());
     if (record.dumps_left_out > 0) {
       std::printf("warning: %ld more step%s to dump left out past --dump-max %ld (first: step %ld)\n",
                   record.dumps_left_out, record.dumps_left_out == 1 ? "" : "s", args.dump_max, record.first_left_out);

@@ -45,4 +45,11 @@ int run_simulate(const SimulateArguments& args);
 /// --dump is refused. Returns 0 when every step was solved, 1 otherwise.
 int run_simulate3d(const SimulateArguments& args);
 
+/// A folder as the summary prints it before "/{files}": `folder` without its trailing slashes
+/// ("out/" and "out//" print "out", so the line reads "wrote out/{...}", not "out//{...}").
+[[nodiscard]] inline std::string folder_text(std::string folder) {
+  while (!folder.empty() && folder.back() == '/') folder.pop_back();
+  return folder;
+}
+
 }  // namespace perp::cli

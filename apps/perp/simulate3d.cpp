@@ -56,7 +56,7 @@ int run_simulate3d(const SimulateArguments& args) {
   }
   std::string written;
   for (const std::string& name : files.names()) written += (written.empty() ? "" : ", ") + name;
-  std::printf("wrote %s/{%s}\n", args.out.c_str(), written.c_str());
+  std::printf("wrote %s/{%s}\n", folder_text(args.out).c_str(), written.c_str());
   return record.unsolved == 0 ? 0 : 1;
 }
 

@@ -1,7 +1,9 @@
 #include "solve.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -198,13 +200,35 @@ const CLI::Validator kInRange(
     "");
 
 // The numbers of a vector file: separated by whitespace or commas, optionally inside [ ]; each
-// must read whole as a finite double.
+// must read whole as a finite double. Read in chunks: a NUL byte (a binary file, /dev/zero) is
+// refused where it is met, and more than kMaxVectorFileBytes (a pipe or device that never ends)
+// where that is passed, so that no input fills the memory (issue 38: /dev/zero used to).
 Eigen::VectorXd read_vector_file(const std::string& path, const char* option) {
-  std::ifstream in(path);
+  constexpr std::size_t kMaxVectorFileBytes = std::size_t{256} << 20;
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    throw InvalidProblem(std::string(option) + ": cannot open '" + path + "': it is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidProblem(std::string(option) + ": cannot open '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
+  std::string text;
+  std::vector<char> chunk(std::size_t{1} << 16);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    const auto nul = std::find(chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(got), '\0');
+    if (nul != chunk.begin() + static_cast<std::ptrdiff_t>(got)) {
+      throw InvalidProblem(std::string(option) + ": '" + path + "' holds a NUL byte at offset " +
+                           std::to_string(text.size() + static_cast<std::size_t>(nul - chunk.begin())) +
+                           ": expected a text file of numbers");
+    }
+    if (text.size() + got > kMaxVectorFileBytes) {
+      throw InvalidProblem(std::string(option) + ": '" + path + "' holds more than " +
+                           std::to_string(kMaxVectorFileBytes) + " bytes (256 MiB), the most perp reads for a vector");
+    }
+    text.append(chunk.data(), got);
+  }
+  if (in.bad()) throw InvalidProblem(std::string(option) + ": error while reading '" + path + "'");
   for (char& c : text) {
     if (c == ',' || c == '[' || c == ']') c = ' ';
   }

@@ -40,7 +40,10 @@ py::list state_names(const std::vector<ComponentState>& states) {
   return out;
 }
 
+// (dz, result); dz is None unless the degenerate-set problem was solved (no number beside a
+// status that is not "solved").
 py::tuple directional_tuple(const detail::BoxSensitivity::Directional& d) {
+  if (d.solve.status != Status::Solved) return py::make_tuple(py::none(), d.solve);
   return py::make_tuple(copy_to_numpy(d.dz), d.solve);
 }
 
@@ -52,7 +55,12 @@ void common_properties(Class& cls) {
       .def_property_readonly("degenerate", [](const S& s) { return s.degenerate(); },
                              "Whether some component is degenerate.")
       .def_property_readonly("differentiable", [](const S& s) { return s.differentiable(); },
-                             "False when the reduced system is singular (z not locally unique).")
+                             "False when z is not locally unique (the reduced system singular, or at a degenerate "
+                             "point the Schur complement on the degenerate components not a P-matrix): jvp and "
+                             "vjp raise, directional returns (None, result) with the reason.")
+      .def_property_readonly("locally_unique", [](const S& s) { return s.locally_unique(); },
+                             "At a degenerate point: whether the solution is strongly regular (locally unique); "
+                             "True where no component is degenerate.")
       .def_property_readonly("rule", [](const S& s) { return s.rule(); }, "The sets and the element chosen, in words.")
       .def("__repr__", [](const S& s) { return "<perp derivatives: " + s.rule() + ">"; });
 }
@@ -144,7 +152,8 @@ void bind_sensitivity(py::module_& m) {
             return directional_tuple(s.directional(optional_matrix(dM, "dM"), optional_vector(dq, "dq")));
           },
           py::arg("dM") = py::none(), py::arg("dq") = py::none(),
-          "(dz, result): the exact one-sided derivative and the solve of the degenerate-set box LCP.");
+          "(dz, result): the exact one-sided derivative and the solve of the degenerate-set box LCP; dz is None "
+          "unless result.status is solved (result.message says why).");
   common_properties<LcpSensitivity>(lcp);
 
   py::class_<BoxLcpSensitivity> box(m, "BoxLcpDerivatives", "Derivatives of a box LCP solution.");

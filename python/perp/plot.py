@@ -16,7 +16,7 @@ from matplotlib import pyplot as plt
 
 import perp
 
-__all__ = ["convergence", "painleve_map", "cones", "trajectory", "snapshots", "energy"]
+__all__ = ["convergence", "painleve_map", "cones", "trajectory", "snapshots", "energy", "summary"]
 
 REGIME_COLORS = {"separating": "#9ecae1", "contact": "#a1d99b", "indeterminate": "#fdae6b", "inconsistent": "#fc9272", "degenerate": "#787878"}
 
@@ -60,9 +60,19 @@ def convergence(*results, labels: Optional[Sequence[str]] = None, ax=None, title
 
 
 def painleve_map(theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0, gravity: float = 9.81,
-                 mu_max: float = 2.0, resolution: int = 200, ax=None):
+                 mu_max: float = 2.0, resolution: int = 200, ax=None, theta: Optional[float] = None,
+                 mu: Optional[float] = None):
     """The (θ, μ) regime map of the Painlevé rod: which of separating / contact / indeterminate /
-    inconsistent holds, the curve α = 0 and the critical point μ_c = 4/3 at θ = atan 2."""
+    inconsistent holds, the curve α = 0 and the critical point μ_c = 4/3 at θ = atan 2. With
+    ``theta`` (rad) and ``mu``, the point asked is marked (an open circle, labelled with its regime
+    from :func:`perp.painleve`) and the μ axis reaches past it."""
+    if (theta is None) != (mu is None):
+        raise ValueError("painleve_map: give both theta and mu to mark a point "
+                         f"(got theta={theta!r}, mu={mu!r})")
+    asked = None
+    if theta is not None:
+        asked = perp.painleve(theta, mu, theta_dot, mass, half_length, gravity)  # validates theta and mu
+        mu_max = max(mu_max, 1.1 * float(mu))
     fig, ax = _axes(ax)
     thetas = np.linspace(1e-3, math.pi / 2 - 1e-3, resolution)
     mus = np.linspace(0.0, mu_max, resolution)
@@ -77,9 +87,12 @@ def painleve_map(theta_dot: float = 0.0, mass: float = 1.0, half_length: float =
     critical = perp.critical_mu()
     ax.plot(math.degrees(critical.theta), critical.mu, "k*", ms=12,
             label=f"μ_c = 4/3 at θ = atan 2 ({math.degrees(critical.theta):.2f}°)")
+    if asked is not None:
+        ax.plot(math.degrees(theta), mu, "o", ms=10, mfc="none", mec="#1a1ad9", mew=2.5,
+                label=f"asked: θ = {math.degrees(theta):.4g}°, μ = {mu:.4g} ({asked.regime})")
     handles = [patches.Patch(color=REGIME_COLORS[n], label=n) for n in perp.PAINLEVE_REGIMES]
     line_handles, _ = ax.get_legend_handles_labels()
-    ax.legend(handles=line_handles[:2] + handles, loc="upper right", fontsize="small")
+    ax.legend(handles=line_handles + handles, loc="upper right", fontsize="small")
     ax.set_xlim(0, 90)
     ax.set_ylim(0, mu_max)
     ax.set_xlabel("θ (degrees)")
@@ -93,7 +106,11 @@ def cones(M, q=None, ax=None, radius: Optional[float] = None):
     −M[:, i] for i in α and e_i otherwise. Since q = w − M z = Σ w_i e_i + Σ z_i (−M[:, i]), LCP(q, M)
     has a solution with support α exactly when q lies in cone α: the cones covering the plane means
     M is a Q-matrix, overlapping cones mean non-uniqueness. With q, marks q and lists its solutions
-    (found by enumeration)."""
+    (found by enumeration).
+
+    Each cone has its own colour (the four first of matplotlib's "tab10", named in the legend): its
+    edges as arrows from the origin and an opaque band at its own radius between them (wider for a
+    cone that holds q), so overlapping cones show side by side instead of blending."""
     M = np.asarray(M, dtype=float)
     if M.shape != (2, 2):
         raise ValueError(f"cones: M must be 2x2, got shape {M.shape}")
@@ -111,14 +128,17 @@ def cones(M, q=None, ax=None, radius: Optional[float] = None):
                 ax.plot([0, v[0]], [0, v[1]], color=colors[k], lw=3, alpha=0.7)
             ax.plot([], [], color=colors[k], lw=3, label=f"cone {name} (degenerate)")
             continue
-        # the wedge from g0 to g1 through the smaller angle (a convex cone)
+        # the band from g0 to g1 through the smaller angle (a convex cone), at this cone's radius
         a0, a1 = math.atan2(g[0][1], g[0][0]), math.atan2(g[1][1], g[1][0])
         span = (a1 - a0) % (2 * math.pi)
         if span > math.pi:
             a0, span = a1, 2 * math.pi - span
-        arc = np.linspace(a0, a0 + span, 40)
-        pts = np.vstack([[0, 0], np.column_stack([r * np.cos(arc), r * np.sin(arc)]), [0, 0]])
-        ax.fill(pts[:, 0], pts[:, 1], color=colors[k], alpha=0.25, label=f"cone {name}")
+        holds_q = q is not None and _in_cone(gens, np.asarray(q, dtype=float))
+        inner = r * (0.3 + 0.16 * k)
+        width = r * (0.12 if holds_q else 0.07)
+        ax.add_patch(patches.Wedge((0, 0), inner + width, math.degrees(a0), math.degrees(a0 + span), width=width,
+                                   facecolor=colors[k], edgecolor=colors[k], alpha=1.0,
+                                   label=f"cone {name}" + (" (holds q)" if holds_q else "")))
         for v in g:
             ax.annotate("", xy=v, xytext=(0, 0), arrowprops=dict(arrowstyle="->", color=colors[k]))
     title = "complementary cones of M"
@@ -138,6 +158,12 @@ def cones(M, q=None, ax=None, radius: Optional[float] = None):
     ax.set_title(title, fontsize="medium")
     ax.legend(loc="lower left", fontsize="small")
     return fig
+
+
+def _in_cone(generators, q) -> bool:
+    """q = C x with x >= 0 for the 2x2 C whose columns are ``generators`` (a cone with area)."""
+    x = np.linalg.solve(np.column_stack(generators), q)
+    return bool(np.min(x) >= -1e-12 * max(float(np.max(np.abs(x))), 1.0))
 
 
 def _scene_limits(sim, samples: Iterable[int]):
@@ -161,8 +187,14 @@ def _reach(shape: dict) -> float:
     return 0.5 * shape["length"]
 
 
+MANY_BODIES = 10
+"""Above this many bodies a curve a body is a tangle: :func:`trajectory` leaves out its legend, and
+:func:`summary` draws the run's aggregates instead (issue 38's "more than ~10 bodies")."""
+
+
 def trajectory(sim, ax=None):
-    """The path of every body's centre in the plane, with the ground line."""
+    """The path of every body's centre in the plane, with the ground line (named in a legend up to
+    ``MANY_BODIES`` bodies; for more, see :func:`summary`)."""
     fig, ax = _axes(ax)
     for i, name in enumerate(sim.names):
         ax.plot(sim.x[:, i], sim.y[:, i], label=name)
@@ -173,7 +205,8 @@ def trajectory(sim, ax=None):
     ax.set_xlabel("x (m)")
     ax.set_ylabel("y (m)")
     ax.set_title("trajectories (o: start)")
-    ax.legend(fontsize="small")
+    if len(sim.names) <= MANY_BODIES:
+        ax.legend(fontsize="small")
     return fig
 
 
@@ -240,4 +273,77 @@ def energy(sim, ax=None):
     ax.set_title("energy")
     ax.grid(True, alpha=0.3)
     ax.legend()
+    return fig
+
+
+def summary(sim, snapshots: int = 4):
+    """A run at a glance, readable for any number of bodies: per step the kinetic energy, the
+    deepest overlap, the active contacts, the solver's iterations, its criterion (``residual``, log
+    axis; zeros not drawn) and the time (step and solve, ms), and below them ``snapshots``
+    configurations (evenly spaced samples from the first to the last, bodies as outlines; 0 for
+    none). Each per-step curve has one point per step: the axis titled "solver iterations" holds
+    ``sim.iterations`` against the steps' end times ``sim.t[1:]``."""
+    snapshots = int(snapshots)
+    if snapshots < 0:
+        raise ValueError(f"summary: snapshots must be >= 0, got {snapshots}")
+    steps = int(sim.steps)
+    t_end = np.asarray(sim.t[1:steps + 1], dtype=float)
+    contacts = np.diff(np.asarray(sim._offsets))[:steps]
+    deepest = np.zeros(steps)
+    if sim.contacts["gap"].size:
+        np.minimum.at(deepest, np.asarray(sim.contacts["step"], dtype=np.int64), sim.contacts["gap"])
+    rows = 3 + (1 if snapshots else 0)
+    fig = plt.figure(figsize=(11, 3.0 * rows), layout="constrained")
+    grid = fig.add_gridspec(rows, max(2, snapshots) if snapshots else 2)
+    half = grid.ncols // 2
+    panels = [fig.add_subplot(grid[r, c * half:(c + 1) * half] if c == 0 else grid[r, half:]) for r in range(3)
+              for c in range(2)]
+    ax = panels[0]
+    ax.plot(sim.t, sim.energy.kinetic, label="kinetic")
+    ax.set_ylabel("energy (J)")
+    ax.set_title("kinetic energy")
+    ax = panels[1]
+    ax.plot(t_end, np.maximum(0.0, -deepest), color="C3")
+    ax.set_ylabel("overlap (m)")
+    ax.set_title("deepest overlap per step")
+    ax = panels[2]
+    ax.plot(t_end, contacts, color="C0")
+    ax.set_ylabel("contacts")
+    ax.set_title("active contacts per step")
+    ax = panels[3]
+    ax.plot(t_end, np.asarray(sim.iterations, dtype=float), color="C4")
+    ax.set_ylabel("iterations")
+    ax.set_title("solver iterations")
+    ax = panels[4]
+    residual = np.asarray(sim.residual, dtype=float)
+    ax.semilogy(t_end, np.where(residual > 0, residual, np.nan), color="C5")
+    ax.set_ylabel("residual")
+    ax.set_title("solver criterion (residual)")
+    ax = panels[5]
+    ax.plot(t_end, sim.step_ms, label="step")
+    ax.plot(t_end, sim.solve_ms, label="solve")
+    ax.set_ylabel("ms")
+    ax.set_title("time per step")
+    ax.legend(fontsize="small")
+    for ax in panels:
+        ax.set_xlabel("t (s)")
+        ax.grid(True, alpha=0.3)
+    fig.suptitle(f"{len(sim.names)} bodies, {steps} steps of {sim.timestep:g} s")
+    if snapshots:
+        count = min(snapshots, len(sim.t))
+        samples = sorted({int(round(i)) for i in np.linspace(0, len(sim.t) - 1, count)})
+        xlim, ylim = _scene_limits(sim, samples)
+        colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        for j, k in enumerate(samples):
+            ax = fig.add_subplot(grid[3, j])
+            if sim.ground is not None:
+                ax.fill_between(xlim, [ylim[0]] * 2, [sim.ground] * 2, color="0.85")
+                ax.axhline(sim.ground, color="0.3", lw=1.5)
+            for i, shape in enumerate(sim.shapes):
+                _draw_body(ax, shape, sim.x[k, i], sim.y[k, i], sim.angle[k, i], colors[i % len(colors)])
+            ax.set_xlim(*xlim)
+            ax.set_ylim(*ylim)
+            ax.set_aspect("equal")
+            ax.set_title(f"configuration at t = {sim.t[k]:.3g} s", fontsize="medium")
+            ax.set_xlabel("x (m)")
     return fig

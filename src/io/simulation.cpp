@@ -323,6 +323,40 @@ class FrameSampler {
   std::vector<SimulationFrame> frames_;
 };
 
+/// Adds one step's sample to `record.step_samples`: merged into the last sample while the step lies
+/// in its span; when 2 · capacity samples are held, neighbours are merged in pairs first and the
+/// span doubles.
+void add_step_sample(SimulationRecord& record, const StepSample& sample) {
+  const auto merge = [](StepSample& into, const StepSample& later) {
+    into.t = later.t;
+    into.contacts = std::max(into.contacts, later.contacts);
+    into.iterations = std::max(into.iterations, later.iterations);
+    into.residual = std::max(into.residual, later.residual);
+    into.solve_ms = std::max(into.solve_ms, later.solve_ms);
+    into.step_ms = std::max(into.step_ms, later.step_ms);
+  };
+  std::vector<StepSample>& samples = record.step_samples;
+  if (!samples.empty() && sample.first_step < samples.back().first_step + record.step_span) {
+    merge(samples.back(), sample);
+    return;
+  }
+  if (samples.size() >= 2 * SimulationRecord::kStepSampleCapacity) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < samples.size(); i += 2, ++kept) {
+      StepSample merged = samples[i];
+      if (i + 1 < samples.size()) merge(merged, samples[i + 1]);
+      samples[kept] = merged;
+    }
+    samples.resize(kept);
+    record.step_span *= 2;
+    if (sample.first_step < samples.back().first_step + record.step_span) {
+      merge(samples.back(), sample);
+      return;
+    }
+  }
+  samples.push_back(sample);
+}
+
 std::vector<double> pose_of(const World& world) {
   std::vector<double> state;
   state.reserve(3 * world.bodies.size());
@@ -500,6 +534,13 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
         ++record.steps_by_method[method];
         record.fallbacks += report.fallback.empty() ? 0 : 1;
         record.most_iterations = std::max(record.most_iterations, solved.iterations);
+        add_step_sample(record, {.first_step = k,
+                                 .t = t,
+                                 .contacts = report.contacts.size(),
+                                 .iterations = solved.iterations,
+                                 .residual = solved.residual,
+                                 .solve_ms = report.solve_ms,
+                                 .step_ms = report.step_ms});
         if (report.status != Status::Solved && record.first_failure_step < 0) {
           record.first_failure = report.status;
           record.first_failure_step = k;

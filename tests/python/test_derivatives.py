@@ -123,3 +123,30 @@ def test_torch_function_gradients():
     lp = perp.solve(M, q + h * dq, method="lemke", tol=1e-13).z @ z_bar
     lm = perp.solve(M, q - h * dq, method="lemke", tol=1e-13).z @ z_bar
     assert (lp - lm) / (2 * h) == pytest.approx(q_bar @ dq, rel=1e-6)
+
+
+def test_issue_38_vertex_of_a_segment_of_solutions_has_no_derivative():
+    # docs/sensitivity.md's example: M = ones(2, 2), q = (-1, -1); every (1 - s, s), s in [0, 1], solves.
+    # auto returns the vertex (1, 0), where z2 is degenerate and the Schur complement of the free
+    # block on it is 1 - 1 = 0: no derivative. It used to report jvp = (-1, 0), and a directional
+    # (-819.5, 819) beside "no solution found".
+    r = perp.solve(np.ones((2, 2)), [-1.0, -1.0], derivatives=True)
+    assert r.solved
+    d = r.derivatives
+    assert d.degenerate and not d.locally_unique and not d.differentiable
+    assert "not locally unique" in d.rule and "not a P-matrix" in d.rule
+    with pytest.raises(perp.InvalidProblem, match="not locally unique"):
+        d.jvp(dq=[1.0, 0.0])
+    with pytest.raises(perp.InvalidProblem, match="not locally unique"):
+        d.vjp([1.0, 0.0])
+    for dq in ([1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]):
+        dz, result = d.directional(dq=dq)
+        assert dz is None and str(result.status) == "not-applicable", (dq, result.message)
+        assert "not a P-matrix" in result.message
+    # a degenerate point that is strongly regular keeps its derivative: S = [[1, 3], [0, 1]] is a
+    # P-matrix (its symmetric part is not definite); along q = -t (1, 1) the solution is (0, t)
+    d = perp.LcpDerivatives([[1.0, 3.0], [0.0, 1.0]], [0.0, 0.0], [0.0, 0.0])
+    assert d.locally_unique and d.differentiable
+    dz, result = d.directional(dq=[-1.0, -1.0])
+    assert result.solved
+    np.testing.assert_allclose(dz, [0.0, 1.0], atol=1e-14)

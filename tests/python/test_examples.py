@@ -1,5 +1,5 @@
-"""examples/python/ run as programs, and the Python snippets of README.md, docs/python.md, docs/contact3d.md and
-docs/solvers.md run as they are written (each file's ```python blocks in order, in one namespace), so that they cannot rot."""
+"""examples/python/ run as programs, and the Python snippets of README.md, docs/python.md, docs/contact3d.md,
+docs/solvers.md and docs/sensitivity.md run as they are written (each file's ```python blocks in order, in one namespace), so that they cannot rot."""
 
 import os
 import contextlib
@@ -32,7 +32,8 @@ def python_blocks(path):
     return re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), flags=re.S)
 
 
-@pytest.mark.parametrize("name", ["README.md", "docs/python.md", "docs/contact3d.md", "docs/solvers.md"])
+@pytest.mark.parametrize("name", ["README.md", "docs/python.md", "docs/contact3d.md", "docs/solvers.md",
+                                  "docs/sensitivity.md"])
 def test_snippets_run(name, tmp_path, monkeypatch):
     blocks = python_blocks(REPO / name)
     assert blocks, f"{name} has no ```python block"

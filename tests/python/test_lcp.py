@@ -238,3 +238,12 @@ def test_corpus_lcp_from_file():
     assert r.solved
     assert lcp_residual(p.M, p.q, r.z) <= 1e-8
     assert np.all(r.z >= -1e-12)
+
+
+def test_solve_docstring_says_tol_bounds_the_relative_residual():
+    # issue 38: help(perp.solve) said tol bounds the natural residual; the code judges the relative one
+    # (Result.relative_residual <= tol for a solved result, checked here on a problem scaled by 1e6)
+    doc = " ".join(perp.solve.__doc__.split())
+    assert "``tol`` bounds the relative residual" in doc
+    r = perp.solve(1e6 * np.array([[2.0, 1.0], [1.0, 2.0]]), [-1e6, -1e6], method="pgs", tol=1e-8)
+    assert r.solved and r.relative_residual <= 1e-8

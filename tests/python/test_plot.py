@@ -76,3 +76,69 @@ def test_scene_pictures(tmp_path):
     fig = perp.plot.energy(sim)
     np.testing.assert_allclose(fig.axes[0].lines[2].get_ydata(), sim.energy.total)
     check_png(fig, tmp_path / "energy.png")
+
+
+def test_painleve_map_marks_the_point_asked(tmp_path):
+    # issue 38: the map drew the regimes but not the (theta, mu) the user asked about
+    theta, mu = 0.9, 2.5
+    fig = perp.plot.painleve_map(resolution=40, theta=theta, mu=mu)
+    ax = fig.axes[0]
+    asked = [line for line in ax.lines if line.get_label().startswith("asked")]
+    assert len(asked) == 1
+    assert asked[0].get_xdata()[0] == pytest.approx(math.degrees(theta))
+    assert asked[0].get_ydata()[0] == pytest.approx(mu)
+    assert f"({perp.painleve(theta, mu).regime})" in asked[0].get_label()
+    assert ax.get_ylim()[1] >= mu  # the axis reaches past the point (mu_max defaults to 2)
+    assert any(t.get_text().startswith("asked") for t in ax.get_legend().get_texts())
+    check_png(fig, tmp_path / "painleve_asked.png")
+    with pytest.raises(ValueError, match="both theta and mu"):
+        perp.plot.painleve_map(theta=0.9)
+
+
+def test_cones_have_distinct_opaque_colours_and_a_legend(tmp_path):
+    # issue 38: the cones were translucent fills that blended where they overlap
+    fig = perp.plot.cones([[1.0, 2.0], [2.0, 1.0]], q=[-1.0, -1.0])  # three solutions: cones overlap
+    ax = fig.axes[0]
+    wedges = [p for p in ax.patches if p.get_label().startswith("cone")]
+    assert sorted(p.get_label().split(" (")[0] for p in wedges) == ["cone {z1, z2}", "cone {z1}", "cone {z2}", "cone {}"]
+    colours = {matplotlib.colors.to_hex(p.get_facecolor()) for p in wedges}
+    assert len(colours) == 4
+    assert all(p.get_facecolor()[3] == 1.0 for p in wedges)  # opaque: nothing blends
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert sum(text.startswith("cone") for text in legend) == 4
+    # the cones holding q = (-1, -1): the three with a solution (z = (1/3, 1/3), (1, 0), (0, 1))
+    assert sum("(holds q)" in p.get_label() for p in wedges) == 3
+    check_png(fig, tmp_path / "cones_distinct.png")
+
+
+def test_summary_reads_at_scale(tmp_path):
+    # issue 38: above ~10 bodies, aggregates per step and snapshots instead of a curve a body
+    scene = {"gravity": [0, -9.81], "timestep": 0.002, "duration": 0.3, "restitution": 0.0, "friction": 0.5,
+             "ground": {"height": 0.0},
+             "bodies": [{"name": f"d{i}", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0,
+                         "position": [0.25 * (i % 6), 0.12 + 0.25 * (i // 6)]} for i in range(12)]}
+    sim = perp.simulate(scene)
+    fig = perp.plot.summary(sim)
+    by_title = {ax.get_title(): ax for ax in fig.axes}
+    iterations = by_title["solver iterations"].lines[0].get_ydata()
+    assert iterations.size == sim.steps and iterations.max() == sim.iterations.max() > 0
+    np.testing.assert_array_equal(by_title["active contacts per step"].lines[0].get_ydata(),
+                                  np.diff(sim._offsets))
+    residual = by_title["solver criterion (residual)"].lines[0].get_ydata()
+    positive = sim.residual > 0
+    np.testing.assert_array_equal(residual[positive], sim.residual[positive])
+    assert by_title["solver criterion (residual)"].get_yscale() == "log"
+    step, solve = by_title["time per step"].lines
+    np.testing.assert_array_equal(step.get_ydata(), sim.step_ms)
+    np.testing.assert_array_equal(solve.get_ydata(), sim.solve_ms)
+    gaps = by_title["deepest overlap per step"].lines[0].get_ydata()
+    assert gaps.max() == pytest.approx(max(0.0, -sim.contacts["gap"].min()))
+    np.testing.assert_array_equal(by_title["kinetic energy"].lines[0].get_ydata(), sim.energy.kinetic)
+    snapshots = [title for title in by_title if title.startswith("configuration at t =")]
+    assert len(snapshots) == 4 and snapshots[0] == "configuration at t = 0 s"
+    check_png(fig, tmp_path / "summary.png")
+    fig = perp.plot.trajectory(sim)
+    assert fig.axes[0].get_legend() is None  # 12 names would be a tangle
+    matplotlib.pyplot.close(fig)
+    with pytest.raises(ValueError, match="snapshots must be >= 0"):
+        perp.plot.summary(sim, snapshots=-1)

@@ -151,6 +151,19 @@ struct SimulationOutputOptions {
 };
 
 /// What a run did, with its decimated frames.
+/// What the solver did over a span of consecutive steps (one step, until a long run merges
+/// neighbours): the worst of each of steps.csv's columns over the span, so that a plot of these
+/// shows every step's peak (the largest iterations of the run equals steps.csv's largest).
+struct StepSample {
+  long first_step = 0;     ///< the span's first step (steps.csv's `step`)
+  double t = 0;            ///< the time at the end of the span's last step (s)
+  std::size_t contacts = 0;  ///< the most active contacts of a step in the span
+  int iterations = 0;        ///< the most iterations of a step's solve
+  double residual = 0;     ///< the largest `residual` (the solver's criterion; 0 without a solve)
+  double solve_ms = 0;     ///< the slowest solve (ms)
+  double step_ms = 0;      ///< the slowest step (ms)
+};
+
 struct SimulationRecord {
   /// Kept frames, the first at t = 0, then every `frame_stride`-th step (a multiple of
   /// `SimulationOutputOptions::every`; the last step is always kept). Each frame's time equals a
@@ -186,6 +199,12 @@ struct SimulationRecord {
   long dumped = 0;
   long dumps_left_out = 0;
   long first_left_out = -1;
+  /// One sample per step, in order, while the run has at most 2 · `kStepSampleCapacity` steps;
+  /// beyond, neighbours are merged in pairs (their worst kept) and `step_span` doubles, so the
+  /// samples stay evenly spaced and at most 2 · kStepSampleCapacity (56 bytes each).
+  std::vector<StepSample> step_samples;
+  long step_span = 1;
+  static constexpr std::size_t kStepSampleCapacity = 4000;
   /// Whether frames were dropped (steps + 1 > frames.size()).
   [[nodiscard]] bool decimated() const { return static_cast<std::size_t>(steps + 1) > frames.size(); }
 };

@@ -12,7 +12,11 @@
 /// the derivative below is exact and unique. At a degenerate point the solution map is only
 /// directionally differentiable: `directional` solves the small box LCP on the degenerate set
 /// that gives the exact one-sided derivative along one direction, and `jvp`/`vjp` use one
-/// element of the generalized Jacobian, chosen by `DegenerateRule` and stated by `rule()`.
+/// element of the generalized Jacobian, chosen by `DegenerateRule` and stated by `rule()`. Both
+/// need the solution locally unique there (strong regularity: the free block nonsingular and its
+/// Schur complement on the degenerate components a P-matrix); where it is not (M = ones(2, 2),
+/// q = (−1, −1), whose solutions fill a segment), `differentiable()` is false, `rule()` says why,
+/// `jvp`/`vjp` throw and `directional` returns no dz.
 
 #include <Eigen/Dense>
 #include <string>
@@ -100,7 +104,10 @@ class BoxSensitivity {
 
   /// The exact one-sided directional derivative along (p, dl, du), solving the box LCP on the
   /// degenerate set; `solve` reports how that went (solved at once without a solve when no
-  /// component is degenerate; its method is then `Method::Auto`, as for auto's z = 0).
+  /// component is degenerate; its method is then `Method::Auto`, as for auto's z = 0). `dz` is
+  /// empty unless `solve.status` is `Solved`: where the solution is not locally unique
+  /// (`locally_unique()` false) no solve runs and `solve` is `NotApplicable` with the reason; where
+  /// the degenerate-set problem went unsolved, its status and message say why.
   struct Directional {
     Eigen::VectorXd dz;
     Result solve;
@@ -110,7 +117,14 @@ class BoxSensitivity {
 
   [[nodiscard]] const std::vector<ComponentState>& states() const { return states_; }
   [[nodiscard]] bool degenerate() const { return degenerate_count_ > 0; }
-  [[nodiscard]] bool differentiable() const { return invertible_; }
+  /// The reduced system is nonsingular and, at a degenerate point, the solution is locally unique
+  /// (`locally_unique`).
+  [[nodiscard]] bool differentiable() const { return invertible_ && locally_unique_; }
+  /// At a degenerate point: the free block of the directional problem is nonsingular and its
+  /// Schur complement on the degenerate components is a P-matrix (the solution is strongly
+  /// regular: locally unique, and `directional` has exactly one answer along every direction).
+  /// True where no component is degenerate.
+  [[nodiscard]] bool locally_unique() const { return locally_unique_; }
   [[nodiscard]] const std::string& rule() const { return rule_; }
   [[nodiscard]] Eigen::Index size() const { return z_.size(); }
 
@@ -132,6 +146,11 @@ class BoxSensitivity {
                       const Eigen::VectorXd& dmu, Eigen::VectorXd& dz) const;
   [[nodiscard]] Eigen::VectorXd right_side(const System& system, const Eigen::VectorXd& p, const Eigen::VectorXd& dz) const;
   void require_invertible() const;
+  /// The system `directional` solves: the free components and the degenerate ones that are not
+  /// coupled (those too under `DegenerateRule::Free`).
+  [[nodiscard]] System directional_system() const;
+  /// Sets `locally_unique_` and `uniqueness_` (why not) from the directional system's blocks.
+  void check_local_uniqueness(double tolerance);
 
   Eigen::MatrixXd K_;
   Eigen::VectorXd z_, w_;
@@ -145,6 +164,9 @@ class BoxSensitivity {
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> pinv_, pinv_transpose_;
   bool use_pinv_ = false;
   bool invertible_ = true;
+  bool locally_unique_ = true;
+  bool minimum_norm_ = false;
+  std::string uniqueness_;  // why the solution is not locally unique ("" when it is)
   int degenerate_count_ = 0;
   double rcond_ = 1;
   std::string rule_;
@@ -159,8 +181,11 @@ class SensitivityBase {
   [[nodiscard]] const std::vector<ComponentState>& states() const { return kernel_.states(); }
   /// Whether some component is degenerate (z_i at a bound and w_i = 0).
   [[nodiscard]] bool degenerate() const { return kernel_.degenerate(); }
-  /// False when the reduced system is singular: z is not locally unique and `jvp`/`vjp` throw.
+  /// False when z is not locally unique (the reduced system singular, or at a degenerate point
+  /// the Schur complement on the degenerate components not a P-matrix): `jvp`/`vjp` throw.
   [[nodiscard]] bool differentiable() const { return kernel_.differentiable(); }
+  /// See `detail::BoxSensitivity::locally_unique`.
+  [[nodiscard]] bool locally_unique() const { return kernel_.locally_unique(); }
   /// One sentence: the sets, the element chosen at degenerate components, invertibility.
   [[nodiscard]] const std::string& rule() const { return kernel_.rule(); }
 

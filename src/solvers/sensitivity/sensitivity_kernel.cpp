@@ -16,6 +16,7 @@
 #include "perp/solvers/sensitivity.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -112,6 +113,9 @@ BoxSensitivity::BoxSensitivity(const Eigen::MatrixXd& K, const Eigen::VectorXd& 
     }
   }
 
+  minimum_norm_ = options.minimum_norm;
+  if (degenerate_count_ > 0 && invertible_) check_local_uniqueness(tol);
+
   int free_count = 0, bound_count = 0;
   for (ComponentState s : states_) {
     if (s == ComponentState::Free) ++free_count;
@@ -130,6 +134,115 @@ BoxSensitivity::BoxSensitivity(const Eigen::MatrixXd& K, const Eigen::VectorXd& 
   if (use_pinv_) {
     rule_ += "; the minimum-norm solution of the reduced system is used (rank " + std::to_string(pinv_.rank()) +
              " of " + std::to_string(m) + ")";
+  }
+  if (!locally_unique_) {
+    rule_ += "; but z is not locally unique: " + uniqueness_ + ", so it has no derivative here";
+    if (minimum_norm_) rule_ += " (minimum_norm: jvp and vjp still give the element named above)";
+  }
+}
+
+BoxSensitivity::System BoxSensitivity::directional_system() const {
+  const Eigen::Index n = z_.size();
+  System system;
+  system.position.assign(static_cast<std::size_t>(n), -1);
+  system.kind.assign(static_cast<std::size_t>(n), Kind::Known);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const ComponentState s = states_[static_cast<std::size_t>(i)];
+    const bool coupled = normal_[static_cast<std::size_t>(i)] >= 0;
+    const bool primary = s == ComponentState::Free || (is_degenerate(s) && !coupled) ||
+                         (is_degenerate(s) && coupled && rule_degenerate_ == DegenerateRule::Free);
+    if (primary) {
+      system.position[static_cast<std::size_t>(i)] = static_cast<Eigen::Index>(system.primary.size());
+      system.primary.push_back(i);
+      system.kind[static_cast<std::size_t>(i)] = Kind::Primary;
+    } else if (coupled && z_(normal_[static_cast<std::size_t>(i)]) != 0) {
+      system.kind[static_cast<std::size_t>(i)] = Kind::Coupled;
+      system.coupled.push_back(i);
+    }
+  }
+  return system;
+}
+
+// The directional problem is the box LCP G y = rhs on the free components F (two-sided infinite
+// bounds) and the degenerate ones D (one-sided). It has exactly one solution for every rhs, and
+// the solution map is locally unique and Lipschitz (strongly regular), iff G_FF is nonsingular and
+// S = G_DD − G_DF G_FF⁻¹ G_FD is a P-matrix. P is decided by S + Sᵀ positive definite (sufficient)
+// or, for |D| <= 12, by every principal minor; a larger D whose symmetric part is not positive
+// definite is reported undecided (and not claimed unique).
+void BoxSensitivity::check_local_uniqueness(double tolerance) {
+  const System system = directional_system();
+  std::vector<Eigen::Index> f, d;  // positions in system.primary
+  for (std::size_t a = 0; a < system.primary.size(); ++a) {
+    (states_[static_cast<std::size_t>(system.primary[a])] == ComponentState::Free ? f : d)
+        .push_back(static_cast<Eigen::Index>(a));
+  }
+  if (d.empty()) return;
+  const Eigen::MatrixXd G = reduced_matrix(system);
+  const double scale = std::max(G.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
+  const auto block = [&G](const std::vector<Eigen::Index>& rows, const std::vector<Eigen::Index>& cols) {
+    Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols.size()));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      for (std::size_t c = 0; c < cols.size(); ++c) {
+        out(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = G(rows[r], cols[c]);
+      }
+    }
+    return out;
+  };
+  const auto names = [&](const std::vector<Eigen::Index>& positions) {
+    std::string text;
+    for (const Eigen::Index a : positions) {
+      text += (text.empty() ? "z[" : ", z[") + std::to_string(system.primary[static_cast<std::size_t>(a)]) + "]";
+    }
+    return text;
+  };
+  Eigen::MatrixXd S = block(d, d);
+  if (!f.empty()) {
+    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(block(f, f));
+    const Eigen::VectorXd pivots = lu.matrixLU().diagonal().cwiseAbs();
+    const double limit = static_cast<double>(f.size()) * std::numeric_limits<double>::epsilon();
+    if (!(pivots.minCoeff() > limit * pivots.maxCoeff())) {
+      locally_unique_ = false;
+      uniqueness_ = "with the degenerate components free the block of the free ones is singular";
+      return;
+    }
+    S -= block(d, f) * lu.solve(block(f, d));
+  }
+  const Eigen::Index k = S.rows();
+  const double floor = tolerance * scale;
+  const Eigen::MatrixXd symmetric = 0.5 * (S + S.transpose()) - floor * Eigen::MatrixXd::Identity(k, k);
+  if (Eigen::LLT<Eigen::MatrixXd>(symmetric).info() == Eigen::Success) return;  // positive definite: P
+  constexpr Eigen::Index kMinorLimit = 12;
+  if (k > kMinorLimit) {
+    locally_unique_ = false;
+    uniqueness_ = "undecided: the Schur complement of the free block on the " + std::to_string(k) +
+                  " degenerate components is not positive definite, and more than " + std::to_string(kMinorLimit) +
+                  " are too many to check every principal minor for a P-matrix";
+    return;
+  }
+  // Every principal minor, smallest subsets first (a witness of the least size).
+  for (Eigen::Index size = 1; size <= k; ++size) {
+    for (unsigned mask = 1; mask < (1u << k); ++mask) {
+      if (std::popcount(mask) != size) continue;
+      std::vector<Eigen::Index> subset;
+      for (Eigen::Index i = 0; i < k; ++i) {
+        if (mask & (1u << i)) subset.push_back(i);
+      }
+      Eigen::MatrixXd minor(size, size);
+      for (Eigen::Index r = 0; r < size; ++r) {
+        for (Eigen::Index c = 0; c < size; ++c) minor(r, c) = S(subset[static_cast<std::size_t>(r)], subset[static_cast<std::size_t>(c)]);
+      }
+      const double det = minor.determinant();
+      if (det <= floor * std::pow(scale, static_cast<double>(size - 1))) {
+        std::vector<Eigen::Index> degenerate;
+        for (const Eigen::Index i : subset) degenerate.push_back(d[static_cast<std::size_t>(i)]);
+        locally_unique_ = false;
+        uniqueness_ = "the Schur complement S of the free block on the degenerate components is not a P-matrix "
+                      "(its principal minor at " +
+                      names(degenerate) + " is " + number_text(det) +
+                      ", so nearby problems have several solutions or none)";
+        return;
+      }
+    }
   }
 }
 
@@ -215,6 +328,7 @@ Eigen::VectorXd BoxSensitivity::right_side(const System& system, const Eigen::Ve
 
 void BoxSensitivity::require_invertible() const {
   if (!invertible_ && !use_pinv_) throw InvalidProblem("sensitivity: " + rule_);
+  if (!locally_unique_ && !minimum_norm_) throw InvalidProblem("sensitivity: " + rule_);
 }
 
 Eigen::VectorXd BoxSensitivity::jvp(const Eigen::VectorXd& p, const Eigen::VectorXd& dlower,
@@ -287,6 +401,13 @@ BoxSensitivity::Directional BoxSensitivity::directional(const Eigen::VectorXd& p
                                                         const Eigen::VectorXd& dupper) const {
   const Eigen::Index n = z_.size();
   Directional out;
+  if (!locally_unique_ || (!invertible_ && !use_pinv_)) {
+    // No derivative to report: no numbers, the status and the reason instead.
+    out.solve.status = Status::NotApplicable;
+    out.solve.message = "no directional derivative: " + (locally_unique_ ? rule_ : uniqueness_);
+    out.solve.method = Method::Auto;
+    return out;
+  }
   if (degenerate_count_ == 0) {
     out.dz = jvp(p, dlower, dupper, Eigen::VectorXd::Zero(n));
     out.solve.status = Status::Solved;
@@ -297,23 +418,7 @@ BoxSensitivity::Directional BoxSensitivity::directional(const Eigen::VectorXd& p
   }
   // Non-coupled degenerate components join the primaries with one-sided bounds; coupled degenerate
   // ones follow the rule (their bound moves with the normal, not a box bound).
-  System system;
-  system.position.assign(static_cast<std::size_t>(n), -1);
-  system.kind.assign(static_cast<std::size_t>(n), Kind::Known);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const ComponentState s = states_[static_cast<std::size_t>(i)];
-    const bool coupled = normal_[static_cast<std::size_t>(i)] >= 0;
-    const bool primary = s == ComponentState::Free || (is_degenerate(s) && !coupled) ||
-                         (is_degenerate(s) && coupled && rule_degenerate_ == DegenerateRule::Free);
-    if (primary) {
-      system.position[static_cast<std::size_t>(i)] = static_cast<Eigen::Index>(system.primary.size());
-      system.primary.push_back(i);
-      system.kind[static_cast<std::size_t>(i)] = Kind::Primary;
-    } else if (coupled && z_(normal_[static_cast<std::size_t>(i)]) != 0) {
-      system.kind[static_cast<std::size_t>(i)] = Kind::Coupled;
-      system.coupled.push_back(i);
-    }
-  }
+  const System system = directional_system();
   const Eigen::VectorXd dmu = Eigen::VectorXd::Zero(n);
   Eigen::VectorXd dz = Eigen::VectorXd::Zero(n);
   fill_dependent(system, dlower, dupper, dmu, dz);
@@ -334,6 +439,7 @@ BoxSensitivity::Directional BoxSensitivity::directional(const Eigen::VectorXd& p
     if (s == ComponentState::DegenerateUpper) local.upper(a) = dupper(i);
   }
   out.solve = solve(local, Method::Auto);
+  if (out.solve.status != Status::Solved) return out;  // dz empty: the status says why
   for (Eigen::Index a = 0; a < m; ++a) dz(system.primary[static_cast<std::size_t>(a)]) = out.solve.z(a);
   fill_dependent(system, dlower, dupper, dmu, dz);
   out.dz = dz;

@@ -217,6 +217,48 @@ TEST(LcpSensitivity, SingularActiveBlockIsNotDifferentiable) {
   }
 }
 
+TEST(LcpSensitivity, DegenerateVertexOfASegmentOfSolutionsHasNoDerivative) {
+  // docs/sensitivity.md's example (issue 38): M = ones(2, 2), q = (−1, −1). At the vertex z = (1, 0)
+  // (what auto, enum and pgs return) z1 is free and z2 degenerate (z2 = 0 = w2), the free block
+  // [1] is nonsingular, but the Schur complement on z2 is 1 − 1·1⁻¹·1 = 0, not a P-matrix: the
+  // solutions (1 − s, s) fill a segment, so no derivative exists. It used to report jvp = (−1, 0)
+  // and a directional (−819.5, 819) beside "no solution found".
+  const Lcp lcp{Eigen::MatrixXd::Ones(2, 2), Eigen::Vector2d(-1, -1)};
+  for (const Eigen::Vector2d& z : {Eigen::Vector2d(1, 0), Eigen::Vector2d(0, 1)}) {
+    const LcpSensitivity s(lcp, z);
+    EXPECT_TRUE(s.degenerate());
+    EXPECT_FALSE(s.locally_unique());
+    EXPECT_FALSE(s.differentiable());
+    EXPECT_THAT(s.rule(), HasSubstr("not locally unique"));
+    EXPECT_THAT(s.rule(), HasSubstr("not a P-matrix"));
+    EXPECT_THROW((void)s.jvp({}, Eigen::Vector2d(1, 0)), InvalidProblem);
+    EXPECT_THROW((void)s.vjp(Eigen::Vector2d(1, 0)), InvalidProblem);
+    const auto d = s.directional({}, Eigen::Vector2d(1, 0));
+    EXPECT_EQ(d.solve.status, Status::NotApplicable);
+    EXPECT_EQ(d.dz.size(), 0);
+    EXPECT_THAT(d.solve.message, HasSubstr("not a P-matrix"));
+  }
+  // M = [0], q = [0]: every z >= 0 solves; z = 0 is degenerate with S = [0].
+  const LcpSensitivity flat({Eigen::MatrixXd::Zero(1, 1), Eigen::VectorXd::Zero(1)}, Eigen::VectorXd::Zero(1));
+  EXPECT_FALSE(flat.differentiable());
+}
+
+TEST(LcpSensitivity, DegenerateWithAPMatrixSchurComplementIsLocallyUnique) {
+  // M = [[1, 3], [0, 1]], q = 0, z = 0: both components degenerate, S = M is a P-matrix (minors
+  // 1, 1, 1) whose symmetric part [[1, 1.5], [1.5, 1]] is indefinite: decided by the minors.
+  // Along q = t (−1, −1), t > 0: both positive needs z = (−2t, t), infeasible; z = (t, 0) gives
+  // w2 = −t < 0; z = (0, t) gives w = (2t, 0) >= 0, the one solution: dz = (0, 1).
+  Eigen::Matrix2d M;
+  M << 1, 3, 0, 1;
+  const LcpSensitivity s({M, Eigen::Vector2d::Zero()}, Eigen::Vector2d::Zero());
+  EXPECT_TRUE(s.locally_unique()) << s.rule();
+  EXPECT_TRUE(s.differentiable()) << s.rule();
+  const auto d = s.directional({}, Eigen::Vector2d(-1, -1));
+  ASSERT_TRUE(d.solve.solved()) << d.solve.message;
+  EXPECT_NEAR(d.dz(0), 0.0, 1e-14);
+  EXPECT_NEAR(d.dz(1), 1.0, 1e-14);
+}
+
 TEST(LcpSensitivity, RefusesBadInput) {
   const Lcp lcp{Eigen::MatrixXd::Identity(2, 2), Eigen::Vector2d(-1, 2)};
   EXPECT_THROW(LcpSensitivity(lcp, Eigen::Vector3d(1, 0, 0)), InvalidProblem);
