@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -88,7 +87,14 @@ Side3 side_of(const World& world, int index) {
   return {plane.friction, plane.restitution};
 }
 
-using ContactKey = std::tuple<int, int, int>;
+/// A warm start matches a contact to the last step's nearest point of the same pair within this
+/// distance (m) in body a's frame.
+constexpr double kWarmMatchDistance = 0.05;
+
+/// The contact point in body a's frame (a's rotation at the start of the step, `poses`).
+Eigen::Vector3d local_point(const std::vector<Eigen::Matrix3d>& poses, const Contact& c) {
+  return poses[static_cast<std::size_t>(c.body_a)].transpose() * c.arm_a;
+}
 
 /// Step 3 under the chosen model: fills the report's result, impulses r (3 a contact), criteria and
 /// law. `start` is the warm start (the last step's impulses of the same contacts).
@@ -284,12 +290,21 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   const Eigen::Index n = 6 * body_count;
 
   // 1. Detection and activation.
-  std::map<ContactKey, Eigen::Vector3d> last;
+  std::vector<Eigen::Matrix3d> poses;  // the bodies' rotations at the start of the step
+  poses.reserve(world.bodies.size());
+  for (const Body& body : world.bodies) poses.push_back(body.rotation());
+  // The last step's impulses by pair (sorted), each matched below to the nearest point of a contact
+  // of the same pair in body a's frame, and taken in the new contact's frame.
+  std::vector<const ContactImpulse*> last;
+  last.reserve(world.impulses.size());
   std::vector<std::pair<int, int>> loaded;
   for (const ContactImpulse& kept : world.impulses) {
-    last.emplace(ContactKey{kept.body_a, kept.body_b, kept.feature}, kept.impulse);
+    last.push_back(&kept);
     if (kept.impulse[0] > 0) loaded.emplace_back(kept.body_a, kept.body_b);
   }
+  std::stable_sort(last.begin(), last.end(), [](const ContactImpulse* x, const ContactImpulse* y) {
+    return std::pair(x->body_a, x->body_b) < std::pair(y->body_a, y->body_b);
+  });
   std::sort(loaded.begin(), loaded.end());
   const double held_tolerance = contact::kHeldFactor * options.activation_tolerance;
   double fastest = 0;
@@ -342,9 +357,23 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
       const Side3 a = side_of(world, c.body_a);
       const Side3 b = side_of(world, c.body_b);
       mu[k] = contact::combine_friction(a.friction, b.friction, options.friction);
-      const auto found = last.find(ContactKey{c.body_a, c.body_b, c.feature});
-      if (found != last.end()) {
-        start.segment<3>(3 * k) = found->second;
+      const Eigen::Vector3d local = local_point(poses, c);
+      const ContactImpulse probe{.body_a = c.body_a, .body_b = c.body_b};
+      auto pair = std::lower_bound(last.begin(), last.end(), &probe, [](const ContactImpulse* x, const ContactImpulse* y) {
+        return std::pair(x->body_a, x->body_b) < std::pair(y->body_a, y->body_b);
+      });
+      const ContactImpulse* nearest = nullptr;
+      double nearest_distance = kWarmMatchDistance;
+      for (; pair != last.end() && (*pair)->body_a == c.body_a && (*pair)->body_b == c.body_b; ++pair) {
+        const double distance = ((*pair)->local_point - local).norm();
+        if (distance <= nearest_distance) {
+          nearest = *pair;
+          nearest_distance = distance;
+        }
+      }
+      if (nearest != nullptr) {
+        const Eigen::Vector3d& w = nearest->world_impulse;
+        start.segment<3>(3 * k) = Eigen::Vector3d(c.normal.dot(w), c.tangent1.dot(w), c.tangent2.dot(w));
         ++report.warm_started;
       }
     }
@@ -462,7 +491,13 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   world.impulses.reserve(report.contacts.size());
   for (Eigen::Index k = 0; k < m; ++k) {
     const Contact& c = report.contacts[static_cast<std::size_t>(k)];
-    world.impulses.push_back({c.body_a, c.body_b, c.feature, report.impulses.segment<3>(3 * k)});
+    const Eigen::Vector3d r = report.impulses.segment<3>(3 * k);
+    world.impulses.push_back({.body_a = c.body_a,
+                              .body_b = c.body_b,
+                              .feature = c.feature,
+                              .impulse = r,
+                              .world_impulse = r[0] * c.normal + r[1] * c.tangent1 + r[2] * c.tangent2,
+                              .local_point = local_point(poses, c)});
   }
   report.step_ms = elapsed_ms(step_start);
   return report;
