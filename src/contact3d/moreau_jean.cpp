@@ -334,26 +334,10 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   Eigen::VectorXd split_shift;  // h M⁻¹ J_Nᵀ λ of the split impulse (world frame), when there is one
   const auto m = static_cast<Eigen::Index>(report.contacts.size());
   if (m > 0) {
-    std::vector<Eigen::Triplet<double>> entries;
-    entries.reserve(static_cast<std::size_t>(m) * 36);
     Eigen::VectorXd mu(m);
     Eigen::VectorXd start = Eigen::VectorXd::Zero(3 * m);
-    const auto add_body = [&](Eigen::Index row, int body, const Eigen::Vector3d& d, const Eigen::Vector3d& arm,
-                              double sign) {
-      if (body < 0) return;
-      const Eigen::Vector3d angular = arm.cross(d);
-      for (Eigen::Index j = 0; j < 3; ++j) {
-        entries.emplace_back(row, 6 * body + j, sign * d[j]);
-        entries.emplace_back(row, 6 * body + 3 + j, sign * angular[j]);
-      }
-    };
     for (Eigen::Index k = 0; k < m; ++k) {
       const Contact& c = report.contacts[static_cast<std::size_t>(k)];
-      const std::array<Eigen::Vector3d, 3> directions = {c.normal, c.tangent1, c.tangent2};
-      for (Eigen::Index r = 0; r < 3; ++r) {
-        add_body(3 * k + r, c.body_a, directions[static_cast<std::size_t>(r)], c.arm_a, 1.0);
-        add_body(3 * k + r, c.body_b, directions[static_cast<std::size_t>(r)], c.arm_b, -1.0);
-      }
       const Side3 a = side_of(world, c.body_a);
       const Side3 b = side_of(world, c.body_b);
       mu[k] = contact::combine_friction(a.friction, b.friction, options.friction);
@@ -377,8 +361,6 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
         ++report.warm_started;
       }
     }
-    Eigen::SparseMatrix<double> J(3 * m, n);
-    J.setFromTriplets(entries.begin(), entries.end());
 
     // W = J M⁻¹ Jᵀ kept as its factors, M diagonal: each body's angular velocity in the axes of its
     // principal moments (ω = P ω', P = R Q with I_b = Q Λ Qᵀ), so that J M⁻¹ Jᵀ = H D Hᵀ with
@@ -397,28 +379,44 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
       problem.inverse_mass.segment<3>(6 * i).setConstant(1.0 / body.mass);
       problem.inverse_mass.segment<3>(6 * i + 3) = principal.eigenvalues().cwiseInverse();
     }
-    std::vector<Eigen::Triplet<double>> rotated;
-    rotated.reserve(entries.size());
-    for (const Eigen::Triplet<double>& entry : entries) {
-      const Eigen::Index column = entry.col();
-      const Eigen::Index body = column / 6;
-      if (column % 6 < 3) {
-        rotated.push_back(entry);
-        continue;
+    // H row by row, written straight into its compressed arrays (a row: 6 entries for body a, then 6
+    // for body b where it is a body; a < b for a pair), and q = J v_free, u_before = J v_k from each
+    // contact's rates.
+    Eigen::Index nonzeros = 0;
+    for (const Contact& c : report.contacts) nonzeros += 3 * (c.body_b >= 0 ? 12 : 6);
+    problem.H.resize(3 * m, n);
+    problem.H.resizeNonZeros(nonzeros);
+    int* const outer = problem.H.outerIndexPtr();
+    int* const inner = problem.H.innerIndexPtr();
+    double* const values = problem.H.valuePtr();
+    problem.q.resize(3 * m);
+    Eigen::VectorXd u_before(3 * m);
+    int at = 0;
+    outer[0] = 0;
+    const auto add_body = [&](int body, const Eigen::Vector3d& d, const Eigen::Vector3d& arm, double sign) {
+      const Eigen::Vector3d angular = axes[static_cast<std::size_t>(body)].transpose() * arm.cross(d);
+      for (int j = 0; j < 3; ++j) {
+        inner[at] = 6 * body + j;
+        values[at++] = sign * d[j];
       }
-      // A row's angular part a (world) becomes Pᵀ a: each world entry a_j adds a_j P(j, ·).
-      const Eigen::Matrix3d& P = axes[static_cast<std::size_t>(body)];
-      const Eigen::Index j = column % 6 - 3;
-      for (Eigen::Index c = 0; c < 3; ++c) {
-        rotated.emplace_back(entry.row(), 6 * body + 3 + c, entry.value() * P(j, c));
+      for (int j = 0; j < 3; ++j) {
+        inner[at] = 6 * body + 3 + j;
+        values[at++] = sign * angular[j];
+      }
+    };
+    for (Eigen::Index k = 0; k < m; ++k) {
+      const Contact& c = report.contacts[static_cast<std::size_t>(k)];
+      const std::array<Eigen::Vector3d, 3> directions = {c.normal, c.tangent1, c.tangent2};
+      for (Eigen::Index r = 0; r < 3; ++r) {
+        const Eigen::Vector3d& d = directions[static_cast<std::size_t>(r)];
+        add_body(c.body_a, d, c.arm_a, 1.0);
+        if (c.body_b >= 0) add_body(c.body_b, d, c.arm_b, -1.0);
+        outer[3 * k + r + 1] = at;
+        problem.q[3 * k + r] = point_rate(v_free, c.body_a, c.arm_a, d) - point_rate(v_free, c.body_b, c.arm_b, d);
+        u_before[3 * k + r] = point_rate(v_k, c.body_a, c.arm_a, d) - point_rate(v_k, c.body_b, c.arm_b, d);
       }
     }
-    problem.H.resize(3 * m, n);
-    problem.H.setFromTriplets(rotated.begin(), rotated.end());
-    problem.H.makeCompressed();
-    problem.q = J * v_free;
     problem.mu = mu;
-    const Eigen::VectorXd u_before = J * v_k;
     for (Eigen::Index k = 0; k < m; ++k) {
       const Contact& c = report.contacts[static_cast<std::size_t>(k)];
       const double e = contact::combine_restitution(side_of(world, c.body_a).restitution,
