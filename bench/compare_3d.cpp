@@ -526,14 +526,16 @@ int main(int argc, char** argv) {
   std::optional<perp::Method> perp_method;
   double perp_tolerance = 0;
   long perp_auto_sweeps = 0;
+  double perp_relaxation = 0;
   const std::string dir = PERP_EXAMPLE_SCENES_DIR;
   auto usage = [] {
     std::fprintf(stderr,
                  "usage: compare_3d [--scene tower|pyramid|spheres]... [--scene-file PATH]... [--seconds S] "
                  "[--max-seconds-perp S] [--max-seconds-other S] [--direct-max-bodies N] [--engine NAME]... [--perp-method NAME] [--perp-tolerance T] "
-                 "[--perp-auto-sweeps N] [--verbose]\n"
+                 "[--perp-auto-sweeps N] [--perp-relaxation W] [--verbose]\n"
                  "  --perp-method, --perp-tolerance: perp's method and tolerance instead of the scene's\n"
-                 "  --perp-auto-sweeps: auto's nsgs sweeps before its next method (friction_contact.auto_nsgs_sweeps)\n");
+                 "  --perp-auto-sweeps: auto's nsgs sweeps before its next method (friction_contact.auto_nsgs_sweeps)\n"
+                 "  --perp-relaxation: nsgs' over-relaxation (friction_contact.relaxation, in (0, 2))\n");
     return 2;
   };
   for (int i = 1; i < argc; ++i) {
@@ -588,6 +590,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "compare_3d: --perp-auto-sweeps takes an integer in [1, 1000000], got '%s'\n", argv[i]);
         return 2;
       }
+    } else if (arg == "--perp-relaxation" && has_value) {
+      perp_relaxation = std::strtod(argv[++i], nullptr);
+      if (!(perp_relaxation > 0 && perp_relaxation < 2)) {
+        std::fprintf(stderr, "compare_3d: --perp-relaxation takes a value in (0, 2), got '%s'\n", argv[i]);
+        return 2;
+      }
     } else if (arg == "--verbose") {
       verbose = true;
     } else {
@@ -621,6 +629,7 @@ int main(int argc, char** argv) {
     }
     if (perp_method) scene.options.method = *perp_method;
     if (perp_tolerance > 0) scene.options.solve.tolerance = perp_tolerance;
+    if (perp_relaxation > 0) scene.options.solve.friction_contact.relaxation = perp_relaxation;
     if (perp_auto_sweeps > 0) scene.options.solve.friction_contact.auto_nsgs_sweeps = static_cast<int>(perp_auto_sweeps);
     const double duration = seconds > 0 ? seconds : scene.duration;
     const long steps = std::lround(std::ceil(duration / scene.options.timestep - 1e-9));
