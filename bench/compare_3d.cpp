@@ -52,6 +52,7 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,8 @@ class Engine {
   virtual bool met_1e6() const { return true; }
   /// ODE only: messages (LCP internal errors) so far.
   virtual long messages() const { return 0; }
+  /// perp only (--verbose): the last step's contacts, warm starts, sweeps, solve time and method.
+  virtual std::string detail() const { return ""; }
 };
 
 // ------------------------------------------------------------------------------------------ perp
@@ -117,6 +120,13 @@ class PerpEngine final : public Engine {
   }
   bool solved() const override { return report_.status == perp::Status::Solved; }
   bool met_1e6() const override { return !report_.ran_solve() || report_.criteria.relative_error <= 1e-6; }
+  std::string detail() const override {
+    char line[256];
+    std::snprintf(line, sizeof line, ", %zu contacts (%zu warm), %d iterations, solve %.3f ms, error %.2g, %s",
+                  report_.contacts.size(), report_.warm_started, report_.result.iterations, report_.solve_ms,
+                  report_.criteria.relative_error, perp::to_string(report_.result.method).c_str());
+    return line;
+  }
 
  private:
   World world_;
@@ -441,7 +451,10 @@ Row measure(const std::string& name, Engine& engine, const Scene& scene, long st
     row.max_penetration = std::max(row.max_penetration, deepest);
     sum_penetration += deepest;
     ++row.steps;
-    if (verbose) std::fprintf(stderr, "%s step %ld: %.3f ms, overlap %.3g m\n", name.c_str(), k, ms, deepest);
+    if (verbose) {
+      std::fprintf(stderr, "%s step %ld: %.3f ms, overlap %.3g m%s\n", name.c_str(), k, ms, deepest,
+                   engine.detail().c_str());
+    }
     if (max_seconds > 0 && stepping_ms > 1e3 * max_seconds) break;
   }
   row.mean_penetration = row.steps > 0 ? sum_penetration / static_cast<double>(row.steps) : 0;
@@ -510,11 +523,19 @@ int main(int argc, char** argv) {
   double max_seconds_other = 0;
   long direct_max_bodies = 20;
   bool verbose = false;
+  std::optional<perp::Method> perp_method;
+  double perp_tolerance = 0;
+  long perp_auto_sweeps = 0;
+  double perp_relaxation = 0;
   const std::string dir = PERP_EXAMPLE_SCENES_DIR;
   auto usage = [] {
     std::fprintf(stderr,
                  "usage: compare_3d [--scene tower|pyramid|spheres]... [--scene-file PATH]... [--seconds S] "
-                 "[--max-seconds-perp S] [--max-seconds-other S] [--direct-max-bodies N] [--engine NAME]... [--verbose]\n");
+                 "[--max-seconds-perp S] [--max-seconds-other S] [--direct-max-bodies N] [--engine NAME]... [--perp-method NAME] [--perp-tolerance T] "
+                 "[--perp-auto-sweeps N] [--perp-relaxation W] [--verbose]\n"
+                 "  --perp-method, --perp-tolerance: perp's method and tolerance instead of the scene's\n"
+                 "  --perp-auto-sweeps: auto's nsgs sweeps before its next method (friction_contact.auto_nsgs_sweeps)\n"
+                 "  --perp-relaxation: nsgs' over-relaxation (friction_contact.relaxation, in (0, 2))\n");
     return 2;
   };
   for (int i = 1; i < argc; ++i) {
@@ -550,6 +571,31 @@ int main(int argc, char** argv) {
         return 2;
       }
       engines.push_back(name);
+    } else if (arg == "--perp-method" && has_value) {
+      try {
+        perp_method = perp::from_string<perp::Method>(argv[++i]);
+      } catch (const std::exception& error) {
+        std::fprintf(stderr, "compare_3d: --perp-method: %s\n", error.what());
+        return 2;
+      }
+    } else if (arg == "--perp-tolerance" && has_value) {
+      perp_tolerance = std::strtod(argv[++i], nullptr);
+      if (!(perp_tolerance > 0 && perp_tolerance < 1)) {
+        std::fprintf(stderr, "compare_3d: --perp-tolerance takes a value in (0, 1), got '%s'\n", argv[i]);
+        return 2;
+      }
+    } else if (arg == "--perp-auto-sweeps" && has_value) {
+      perp_auto_sweeps = std::atol(argv[++i]);
+      if (perp_auto_sweeps < 1 || perp_auto_sweeps > 1000000) {
+        std::fprintf(stderr, "compare_3d: --perp-auto-sweeps takes an integer in [1, 1000000], got '%s'\n", argv[i]);
+        return 2;
+      }
+    } else if (arg == "--perp-relaxation" && has_value) {
+      perp_relaxation = std::strtod(argv[++i], nullptr);
+      if (!(perp_relaxation > 0 && perp_relaxation < 2)) {
+        std::fprintf(stderr, "compare_3d: --perp-relaxation takes a value in (0, 2), got '%s'\n", argv[i]);
+        return 2;
+      }
     } else if (arg == "--verbose") {
       verbose = true;
     } else {
@@ -581,6 +627,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "compare_3d: %s\n", error.what());
       return 1;
     }
+    if (perp_method) scene.options.method = *perp_method;
+    if (perp_tolerance > 0) scene.options.solve.tolerance = perp_tolerance;
+    if (perp_relaxation > 0) scene.options.solve.friction_contact.relaxation = perp_relaxation;
+    if (perp_auto_sweeps > 0) scene.options.solve.friction_contact.auto_nsgs_sweeps = static_cast<int>(perp_auto_sweeps);
     const double duration = seconds > 0 ? seconds : scene.duration;
     const long steps = std::lround(std::ceil(duration / scene.options.timestep - 1e-9));
     bool pile = false;

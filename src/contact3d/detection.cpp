@@ -22,6 +22,9 @@ namespace {
 /// flat on a cap: its lowest rim point is not unique, and the cap's four rim points are taken.
 constexpr double kFlatCap = 1e-6;
 
+/// `tangent_frame` takes the first coordinate axis whose |n_k| is within this of the smallest.
+constexpr double kFrameAxisMargin = 0.1;
+
 /// One contact of body `a` with a static surface {x : n·x <= offset} at the body point `point`.
 void add_surface_point(const World& world, int a, int surface, int feature, const Eigen::Vector3d& point,
                        const Eigen::Vector3d& n, double offset, double margin, std::vector<Contact>& out) {
@@ -163,9 +166,15 @@ bool narrow_phase(fcl::CollisionObjectd* first, fcl::CollisionObjectd* second, v
 }  // namespace
 
 void tangent_frame(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3d& t2) {
-  Eigen::Index least = 0;
-  n.cwiseAbs().minCoeff(&least);
-  t1 = n.cross(Eigen::Vector3d::Unit(least)).normalized();
+  // The first axis within kFrameAxisMargin of the least aligned: a normal that round-off tilts off
+  // an axis keeps its frame (with the least aligned axis alone, FCL's face normals (ε₁, ε₂, 1) took
+  // e_x or e_y by the sign of |ε₁| − |ε₂|, turning the frame by 90° between steps and the warm
+  // start's tangential impulses with it).
+  const Eigen::Vector3d a = n.cwiseAbs();
+  const double least = a.minCoeff();
+  Eigen::Index axis = 0;
+  while (axis < 2 && a[axis] > least + kFrameAxisMargin) ++axis;
+  t1 = n.cross(Eigen::Vector3d::Unit(axis)).normalized();
   t2 = n.cross(t1);
 }
 

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -88,7 +87,14 @@ Side3 side_of(const World& world, int index) {
   return {plane.friction, plane.restitution};
 }
 
-using ContactKey = std::tuple<int, int, int>;
+/// A warm start matches a contact to the last step's nearest point of the same pair within this
+/// distance (m) in body a's frame.
+constexpr double kWarmMatchDistance = 0.05;
+
+/// The contact point in body a's frame (a's rotation at the start of the step, `poses`).
+Eigen::Vector3d local_point(const std::vector<Eigen::Matrix3d>& poses, const Contact& c) {
+  return poses[static_cast<std::size_t>(c.body_a)].transpose() * c.arm_a;
+}
 
 /// Step 3 under the chosen model: fills the report's result, impulses r (3 a contact), criteria and
 /// law. `start` is the warm start (the last step's impulses of the same contacts).
@@ -284,12 +290,21 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   const Eigen::Index n = 6 * body_count;
 
   // 1. Detection and activation.
-  std::map<ContactKey, Eigen::Vector3d> last;
+  std::vector<Eigen::Matrix3d> poses;  // the bodies' rotations at the start of the step
+  poses.reserve(world.bodies.size());
+  for (const Body& body : world.bodies) poses.push_back(body.rotation());
+  // The last step's impulses by pair (sorted), each matched below to the nearest point of a contact
+  // of the same pair in body a's frame, and taken in the new contact's frame.
+  std::vector<const ContactImpulse*> last;
+  last.reserve(world.impulses.size());
   std::vector<std::pair<int, int>> loaded;
   for (const ContactImpulse& kept : world.impulses) {
-    last.emplace(ContactKey{kept.body_a, kept.body_b, kept.feature}, kept.impulse);
+    last.push_back(&kept);
     if (kept.impulse[0] > 0) loaded.emplace_back(kept.body_a, kept.body_b);
   }
+  std::stable_sort(last.begin(), last.end(), [](const ContactImpulse* x, const ContactImpulse* y) {
+    return std::pair(x->body_a, x->body_b) < std::pair(y->body_a, y->body_b);
+  });
   std::sort(loaded.begin(), loaded.end());
   const double held_tolerance = contact::kHeldFactor * options.activation_tolerance;
   double fastest = 0;
@@ -319,37 +334,33 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   Eigen::VectorXd split_shift;  // h M⁻¹ J_Nᵀ λ of the split impulse (world frame), when there is one
   const auto m = static_cast<Eigen::Index>(report.contacts.size());
   if (m > 0) {
-    std::vector<Eigen::Triplet<double>> entries;
-    entries.reserve(static_cast<std::size_t>(m) * 36);
     Eigen::VectorXd mu(m);
     Eigen::VectorXd start = Eigen::VectorXd::Zero(3 * m);
-    const auto add_body = [&](Eigen::Index row, int body, const Eigen::Vector3d& d, const Eigen::Vector3d& arm,
-                              double sign) {
-      if (body < 0) return;
-      const Eigen::Vector3d angular = arm.cross(d);
-      for (Eigen::Index j = 0; j < 3; ++j) {
-        entries.emplace_back(row, 6 * body + j, sign * d[j]);
-        entries.emplace_back(row, 6 * body + 3 + j, sign * angular[j]);
-      }
-    };
     for (Eigen::Index k = 0; k < m; ++k) {
       const Contact& c = report.contacts[static_cast<std::size_t>(k)];
-      const std::array<Eigen::Vector3d, 3> directions = {c.normal, c.tangent1, c.tangent2};
-      for (Eigen::Index r = 0; r < 3; ++r) {
-        add_body(3 * k + r, c.body_a, directions[static_cast<std::size_t>(r)], c.arm_a, 1.0);
-        add_body(3 * k + r, c.body_b, directions[static_cast<std::size_t>(r)], c.arm_b, -1.0);
-      }
       const Side3 a = side_of(world, c.body_a);
       const Side3 b = side_of(world, c.body_b);
       mu[k] = contact::combine_friction(a.friction, b.friction, options.friction);
-      const auto found = last.find(ContactKey{c.body_a, c.body_b, c.feature});
-      if (found != last.end()) {
-        start.segment<3>(3 * k) = found->second;
+      const Eigen::Vector3d local = local_point(poses, c);
+      const ContactImpulse probe{.body_a = c.body_a, .body_b = c.body_b};
+      auto pair = std::lower_bound(last.begin(), last.end(), &probe, [](const ContactImpulse* x, const ContactImpulse* y) {
+        return std::pair(x->body_a, x->body_b) < std::pair(y->body_a, y->body_b);
+      });
+      const ContactImpulse* nearest = nullptr;
+      double nearest_distance = kWarmMatchDistance;
+      for (; pair != last.end() && (*pair)->body_a == c.body_a && (*pair)->body_b == c.body_b; ++pair) {
+        const double distance = ((*pair)->local_point - local).norm();
+        if (distance <= nearest_distance) {
+          nearest = *pair;
+          nearest_distance = distance;
+        }
+      }
+      if (nearest != nullptr) {
+        const Eigen::Vector3d& w = nearest->world_impulse;
+        start.segment<3>(3 * k) = Eigen::Vector3d(c.normal.dot(w), c.tangent1.dot(w), c.tangent2.dot(w));
         ++report.warm_started;
       }
     }
-    Eigen::SparseMatrix<double> J(3 * m, n);
-    J.setFromTriplets(entries.begin(), entries.end());
 
     // W = J M⁻¹ Jᵀ kept as its factors, M diagonal: each body's angular velocity in the axes of its
     // principal moments (ω = P ω', P = R Q with I_b = Q Λ Qᵀ), so that J M⁻¹ Jᵀ = H D Hᵀ with
@@ -368,28 +379,44 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
       problem.inverse_mass.segment<3>(6 * i).setConstant(1.0 / body.mass);
       problem.inverse_mass.segment<3>(6 * i + 3) = principal.eigenvalues().cwiseInverse();
     }
-    std::vector<Eigen::Triplet<double>> rotated;
-    rotated.reserve(entries.size());
-    for (const Eigen::Triplet<double>& entry : entries) {
-      const Eigen::Index column = entry.col();
-      const Eigen::Index body = column / 6;
-      if (column % 6 < 3) {
-        rotated.push_back(entry);
-        continue;
+    // H row by row, written straight into its compressed arrays (a row: 6 entries for body a, then 6
+    // for body b where it is a body; a < b for a pair), and q = J v_free, u_before = J v_k from each
+    // contact's rates.
+    Eigen::Index nonzeros = 0;
+    for (const Contact& c : report.contacts) nonzeros += 3 * (c.body_b >= 0 ? 12 : 6);
+    problem.H.resize(3 * m, n);
+    problem.H.resizeNonZeros(nonzeros);
+    int* const outer = problem.H.outerIndexPtr();
+    int* const inner = problem.H.innerIndexPtr();
+    double* const values = problem.H.valuePtr();
+    problem.q.resize(3 * m);
+    Eigen::VectorXd u_before(3 * m);
+    int at = 0;
+    outer[0] = 0;
+    const auto add_body = [&](int body, const Eigen::Vector3d& d, const Eigen::Vector3d& arm, double sign) {
+      const Eigen::Vector3d angular = axes[static_cast<std::size_t>(body)].transpose() * arm.cross(d);
+      for (int j = 0; j < 3; ++j) {
+        inner[at] = 6 * body + j;
+        values[at++] = sign * d[j];
       }
-      // A row's angular part a (world) becomes Pᵀ a: each world entry a_j adds a_j P(j, ·).
-      const Eigen::Matrix3d& P = axes[static_cast<std::size_t>(body)];
-      const Eigen::Index j = column % 6 - 3;
-      for (Eigen::Index c = 0; c < 3; ++c) {
-        rotated.emplace_back(entry.row(), 6 * body + 3 + c, entry.value() * P(j, c));
+      for (int j = 0; j < 3; ++j) {
+        inner[at] = 6 * body + 3 + j;
+        values[at++] = sign * angular[j];
+      }
+    };
+    for (Eigen::Index k = 0; k < m; ++k) {
+      const Contact& c = report.contacts[static_cast<std::size_t>(k)];
+      const std::array<Eigen::Vector3d, 3> directions = {c.normal, c.tangent1, c.tangent2};
+      for (Eigen::Index r = 0; r < 3; ++r) {
+        const Eigen::Vector3d& d = directions[static_cast<std::size_t>(r)];
+        add_body(c.body_a, d, c.arm_a, 1.0);
+        if (c.body_b >= 0) add_body(c.body_b, d, c.arm_b, -1.0);
+        outer[3 * k + r + 1] = at;
+        problem.q[3 * k + r] = point_rate(v_free, c.body_a, c.arm_a, d) - point_rate(v_free, c.body_b, c.arm_b, d);
+        u_before[3 * k + r] = point_rate(v_k, c.body_a, c.arm_a, d) - point_rate(v_k, c.body_b, c.arm_b, d);
       }
     }
-    problem.H.resize(3 * m, n);
-    problem.H.setFromTriplets(rotated.begin(), rotated.end());
-    problem.H.makeCompressed();
-    problem.q = J * v_free;
     problem.mu = mu;
-    const Eigen::VectorXd u_before = J * v_k;
     for (Eigen::Index k = 0; k < m; ++k) {
       const Contact& c = report.contacts[static_cast<std::size_t>(k)];
       const double e = contact::combine_restitution(side_of(world, c.body_a).restitution,
@@ -462,7 +489,13 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   world.impulses.reserve(report.contacts.size());
   for (Eigen::Index k = 0; k < m; ++k) {
     const Contact& c = report.contacts[static_cast<std::size_t>(k)];
-    world.impulses.push_back({c.body_a, c.body_b, c.feature, report.impulses.segment<3>(3 * k)});
+    const Eigen::Vector3d r = report.impulses.segment<3>(3 * k);
+    world.impulses.push_back({.body_a = c.body_a,
+                              .body_b = c.body_b,
+                              .feature = c.feature,
+                              .impulse = r,
+                              .world_impulse = r[0] * c.normal + r[1] * c.tangent1 + r[2] * c.tangent2,
+                              .local_point = local_point(poses, c)});
   }
   report.step_ms = elapsed_ms(step_start);
   return report;

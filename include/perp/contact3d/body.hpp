@@ -122,7 +122,13 @@ struct ContactImpulse {
   int body_a = 0;
   int body_b = -1;
   int feature = 0;
+  /// (normal, t1, t2) in the contact's frame.
   Eigen::Vector3d impulse = Eigen::Vector3d::Zero();
+  /// The same impulse in the world frame (on body a).
+  Eigen::Vector3d world_impulse = Eigen::Vector3d::Zero();
+  /// The contact point in body a's frame: the next step matches its contacts of the same pair to
+  /// the nearest of these (a narrow phase need not list a manifold's points in the same order).
+  Eigen::Vector3d local_point = Eigen::Vector3d::Zero();
 };
 
 struct World {

@@ -49,8 +49,9 @@ struct Contact {
   Eigen::Vector3d arm_b = Eigen::Vector3d::Zero();
 };
 
-/// (t1, t2) for the unit normal n: t1 = the unit vector along n × e, e the coordinate axis least
-/// aligned with n, and t2 = n × t1 (deterministic, so that a contact keeps its frame between steps).
+/// (t1, t2) for the unit normal n: t1 = the unit vector along n × e, e the first coordinate axis
+/// (x, y, z) whose |n_k| is within 0.1 of the smallest, and t2 = n × t1 (so that a contact keeps
+/// its frame between steps, also where round-off tilts its normal off a coordinate axis).
 void tangent_frame(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3d& t2);
 
 /// Every contact with gap <= `margin` (m, finite, >= 0): each non-fixed body against the ground and
