@@ -57,7 +57,8 @@ class NewtonMatrix {
  public:
   explicit NewtonMatrix(const ConeProgram& program) : program_(program) {
     const Eigen::Index nf = program.mass.size();
-    std::vector<Eigen::Triplet<double>> entries;
+    RecycledVector<Eigen::Triplet<double>> recycled;
+    std::vector<Eigen::Triplet<double>>& entries = *recycled;
     for (Eigen::Index j = 0; j < nf; ++j) entries.emplace_back(j, j, 0.0);
     for (Eigen::Index k = 0; k < program.A.outerSize(); ++k) {
       for (RowSparse::InnerIterator a(program.A, k); a; ++a) {
@@ -78,7 +79,7 @@ class NewtonMatrix {
     for (Eigen::Index k = 0; k < program.A.outerSize(); ++k) {
       for (RowSparse::InnerIterator a(program.A, k); a; ++a) {
         for (RowSparse::InnerIterator b(program.A, k); b && b.col() <= a.col(); ++b) {
-          position_.push_back(at(a.col(), b.col()));
+          position_->push_back(at(a.col(), b.col()));
         }
       }
     }
@@ -94,7 +95,7 @@ class NewtonMatrix {
       for (RowSparse::InnerIterator a(program_.A, k); a; ++a) {
         const double weighted = D[k] * a.value();
         for (RowSparse::InnerIterator b(program_.A, k); b && b.col() <= a.col(); ++b) {
-          values[position_[next++]] += weighted * b.value();
+          values[(*position_)[next++]] += weighted * b.value();
         }
       }
     }
@@ -105,7 +106,7 @@ class NewtonMatrix {
   const ConeProgram& program_;
   ColSparse matrix_;
   std::vector<Eigen::Index> diagonal_;
-  std::vector<Eigen::Index> position_;
+  RecycledVector<Eigen::Index> position_;
 };
 
 /// max |x_ij| over the stored entries (0 for none).
@@ -331,7 +332,8 @@ ActiveRowsFactor::ActiveRowsFactor(const ConeProgram& program) {
   const Eigen::Index m = program.A.rows();
   const ColSparse by_column = program.A;  // column c: the rows that touch dof c
   std::vector<int> outer(static_cast<std::size_t>(m) + 1, 0);
-  std::vector<int> inner;
+  RecycledVector<int> recycled_inner;
+  std::vector<int>& inner = *recycled_inner;
   inner.reserve(static_cast<std::size_t>(4 * program.A.nonZeros()));
   std::vector<Eigen::Index> mark(static_cast<std::size_t>(m), -1);
   std::vector<Eigen::Index> where(static_cast<std::size_t>(m), -1);
@@ -360,12 +362,14 @@ ActiveRowsFactor::ActiveRowsFactor(const ConeProgram& program) {
       const double scaled = d.value() / program.mass[d.col()];
       for (ColSparse::InnerIterator a(by_column, d.col()); a; ++a) {
         if (a.row() < l) continue;
-        products_.push_back({where[static_cast<std::size_t>(a.row())], static_cast<int>(a.row()), static_cast<int>(l),
+        products_->push_back({where[static_cast<std::size_t>(a.row())], static_cast<int>(a.row()), static_cast<int>(l),
                              a.value() * scaled});
       }
     }
   }
-  std::vector<double> zeros(inner.size(), 0.0);
+  RecycledVector<double> recycled_zeros;
+  std::vector<double>& zeros = *recycled_zeros;
+  zeros.assign(inner.size(), 0.0);
   matrix_ = Eigen::Map<ColSparse>(m, m, static_cast<Eigen::Index>(inner.size()), outer.data(), inner.data(),
                                   zeros.data());
 }
@@ -373,7 +377,7 @@ ActiveRowsFactor::ActiveRowsFactor(const ConeProgram& program) {
 bool ActiveRowsFactor::factorize(const std::vector<char>& in, double regularization) {
   double* values = matrix_.valuePtr();
   std::fill(values, values + matrix_.nonZeros(), 0.0);
-  for (const Product& product : products_) {
+  for (const Product& product : *products_) {
     if (in[static_cast<std::size_t>(product.k)] && in[static_cast<std::size_t>(product.l)]) {
       values[product.position] += product.value;
     }

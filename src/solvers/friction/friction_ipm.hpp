@@ -11,6 +11,7 @@
 
 #include "perp/core/friction_contact.hpp"
 #include "perp/core/result.hpp"
+#include "entry/scratch.hpp"
 #include "perp/solvers/options.hpp"
 
 namespace perp::detail {
@@ -80,7 +81,7 @@ class ActiveRowsFactor {
   };
   Eigen::SparseMatrix<double> matrix_;  ///< lower triangle
   std::vector<Eigen::Index> diagonal_;
-  std::vector<Product> products_;
+  RecycledVector<Product> products_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> factor_;
   bool analyzed_ = false;
 };
