@@ -13,6 +13,7 @@ from . import _perp
 from . import contact3d as _contact3d
 from ._perp import InvalidProblem, StepDerivatives, World
 from ._convert import _max_iter, _method, _path, _real, _scene_json, _vector
+from ._run import _Run
 from .solvers import Status
 
 
@@ -76,7 +77,7 @@ class Energy(NamedTuple):
     dissipated: np.ndarray  # initial total − total
 
 
-class Simulation:
+class Simulation(_Run):
     """A run of :func:`simulate`: samples at t = 0 and after each step.
 
     ``t`` (S,); ``state`` (S, bodies, 6) with columns x, y, angle, vx, vy, omega; ``x`` … ``omega``
@@ -87,62 +88,20 @@ class Simulation:
     (``step``, ``body_a``, ``body_b`` (-1: ground), ``point``, ``normal``, ``gap``, ``normal_impulse``,
     ``tangent_impulse``), ``contacts_at(k)`` those of step k; ``shapes``, ``names``, ``ground``."""
 
-    _COLUMNS = ("x", "y", "angle", "vx", "vy", "omega")
+    COLUMNS = ("x", "y", "angle", "vx", "vy", "omega")
 
     def __init__(self, data: dict):
-        self.t: np.ndarray = data["t"]
-        self.state: np.ndarray = data["state"]
+        super().__init__(data)
         e = data["energy"]
         total = e[:, 2]
         self.energy = Energy(e[:, 0], e[:, 1], total, total[0] - total if total.size else total)
-        self.status: list = data["status"]
-        self.method: list = data["method"]
-        self.iterations: np.ndarray = data["iterations"]
-        self.residual: np.ndarray = data["residual"]
         self.relative_residual: np.ndarray = data["relative_residual"]
         self.fallback: list = data["fallback"]
-        self.solve_ms: np.ndarray = data["solve_ms"]
-        self.step_ms: np.ndarray = data["step_ms"]
         self.problem_size: np.ndarray = data["problem_size"]
-        self._offsets: np.ndarray = data["offsets"]
-        self.contacts: dict = data["contacts"]
-        self.bodies: list = data["bodies"]
-        self.names: list = [b["name"] for b in self.bodies]
-        self.shapes: list = [b["shape"] for b in self.bodies]
-        self.ground: Optional[float] = data["ground"]
-        self.timestep: float = data["timestep"]
-        self.duration: float = data["duration"]
-        self.steps: int = data["steps"]
-        self.unsolved: int = data["unsolved"]
-        self.gravity: tuple = data["gravity"]
-
-    def __getattr__(self, name: str):
-        if name in Simulation._COLUMNS:
-            return self.state[:, :, Simulation._COLUMNS.index(name)]
-        raise AttributeError(name)
 
     def body(self, name: str) -> BodyTrajectory:
-        try:
-            i = self.names.index(name)
-        except ValueError:
-            raise KeyError(f"no body {name!r}; bodies: {', '.join(self.names)}") from None
+        i = self._body_index(name)
         return BodyTrajectory(name, *(self.state[:, i, k] for k in range(6)))
-
-    def contacts_at(self, step: int) -> dict:
-        """The active contacts of step ``step`` (0-based; geometry at its start)."""
-        if not -self.steps <= step < self.steps:
-            raise IndexError(f"step {step} out of range ({self.steps} steps)")
-        step %= self.steps
-        lo, hi = self._offsets[step], self._offsets[step + 1]
-        return {key: value[lo:hi] for key, value in self.contacts.items()}
-
-    def sample_index(self, time: float) -> int:
-        """The index of the sample closest to ``time``."""
-        return int(np.argmin(np.abs(self.t - time)))
-
-    def __repr__(self) -> str:
-        return (f"<perp.Simulation {len(self.names)} bodies, {self.steps} steps of {self.timestep:g} s, "
-                f"{self.contacts['gap'].size} contact-steps, {self.unsolved} unsolved>")
 
 
 def simulate(scene, max_bytes: float = 2e9):
