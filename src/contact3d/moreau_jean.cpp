@@ -15,6 +15,7 @@
 
 #include "../contact/advance.hpp"
 #include "../contact/global_step.hpp"
+#include "../contact/material.hpp"
 #include "perp/contact/body.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/factored_lcp.hpp"
@@ -70,22 +71,6 @@ Eigen::VectorXd stacked_velocities(const World& world) {
     v.segment<3>(6 * static_cast<Eigen::Index>(i) + 3) = world.bodies[i].angular_velocity;
   }
   return v;
-}
-
-/// The side (material) of a contact's body or surface.
-struct Side3 {
-  std::optional<double> friction;
-  std::optional<double> restitution;
-};
-
-Side3 side_of(const World& world, int index) {
-  if (index >= 0) {
-    const Body& body = world.bodies[static_cast<std::size_t>(index)];
-    return {body.friction, body.restitution};
-  }
-  if (index == kGround) return {};
-  const Plane& plane = world.planes[plane_of(index)];
-  return {plane.friction, plane.restitution};
 }
 
 using ContactKey = std::tuple<int, int, int>;
@@ -339,8 +324,8 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
         add_body(3 * k + r, c.body_a, directions[static_cast<std::size_t>(r)], c.arm_a, 1.0);
         add_body(3 * k + r, c.body_b, directions[static_cast<std::size_t>(r)], c.arm_b, -1.0);
       }
-      const Side3 a = side_of(world, c.body_a);
-      const Side3 b = side_of(world, c.body_b);
+      const contact::detail::Side a = contact::detail::side_of(world, c.body_a);
+      const contact::detail::Side b = contact::detail::side_of(world, c.body_b);
       mu[k] = contact::combine_friction(a.friction, b.friction, options.friction);
       const auto found = last.find(ContactKey{c.body_a, c.body_b, c.feature});
       if (found != last.end()) {
@@ -392,8 +377,9 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
     const Eigen::VectorXd u_before = J * v_k;
     for (Eigen::Index k = 0; k < m; ++k) {
       const Contact& c = report.contacts[static_cast<std::size_t>(k)];
-      const double e = contact::combine_restitution(side_of(world, c.body_a).restitution,
-                                                    side_of(world, c.body_b).restitution, options.restitution);
+      const double e = contact::combine_restitution(contact::detail::side_of(world, c.body_a).restitution,
+                                                    contact::detail::side_of(world, c.body_b).restitution,
+                                                    options.restitution);
       if (e != 0 && u_before[3 * k] < 0) problem.q[3 * k] += e * u_before[3 * k];
     }
     // Drift correction: overlaps beyond the slop ask for a separation velocity (in this solve, or in
