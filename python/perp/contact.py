@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from typing import NamedTuple, Optional
 
@@ -217,6 +218,69 @@ def moreau_jean_step(world: World, timestep: float = _STEP_DEFAULTS["timestep"],
 
 World.step = moreau_jean_step
 World.step.__doc__ = moreau_jean_step.__doc__
+
+# moreau_jean_step's options and their defaults, read from its signature: the one list StepOptions
+# takes its names and defaults from (those defaults are the C++ MoreauJeanOptions', above).
+_STEP_OPTIONS = {name: p.default for name, p in inspect.signature(moreau_jean_step).parameters.items()
+                 if name != "world" and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD}
+
+
+class StepOptions:
+    """The options of one Moreau–Jean step as one object, for :func:`step_world`: the keywords of
+    :func:`moreau_jean_step` under the same names (``timestep``, ``theta``, ``friction``, ``tol``,
+    ``max_iter``, …), each defaulting to that function's default, which is the C++
+    ``MoreauJeanOptions``' (one source), and ``method_options`` (a dict: the solve's method options).
+    An unknown name raises TypeError naming it, at construction and on assignment; the values are
+    checked by the step, as :func:`moreau_jean_step` checks them. For example::
+
+        options = perp.StepOptions(friction=0.3, timestep=2e-3)
+        report = perp.step_world(world, options)
+    """
+
+    __slots__ = tuple(_STEP_OPTIONS) + ("method_options",)
+
+    def __init__(self, **options):
+        for name in options:
+            if name not in StepOptions.__slots__:
+                raise TypeError(f"StepOptions: unknown option {name!r}; the options: {', '.join(StepOptions.__slots__)}")
+        for name, default in _STEP_OPTIONS.items():
+            setattr(self, name, options.get(name, default))
+        self.method_options = dict(options.get("method_options") or {})
+
+    def as_dict(self) -> dict:
+        """Every option by name (``method_options`` a copy)."""
+        values = {name: getattr(self, name) for name in _STEP_OPTIONS}
+        values["method_options"] = dict(self.method_options)
+        return values
+
+    def replace(self, **changes) -> "StepOptions":
+        """A copy with ``changes`` applied (names checked as by the constructor)."""
+        return StepOptions(**{**self.as_dict(), **changes})
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, StepOptions) and self.as_dict() == other.as_dict()
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        changed = {name: value for name, value in self.as_dict().items()
+                   if value != (_STEP_OPTIONS[name] if name in _STEP_OPTIONS else {})}
+        return "StepOptions(" + ", ".join(f"{name}={value!r}" for name, value in changed.items()) + ")"
+
+
+def step_world(world: World, options: Optional[StepOptions] = None) -> StepReport:
+    """Advance ``world`` (in place) by one Moreau–Jean step under ``options`` (a :class:`StepOptions`;
+    None: every default): ``moreau_jean_step(world, **options)``, the same step and report."""
+    if options is None:
+        options = StepOptions()
+    if not isinstance(options, StepOptions):
+        raise TypeError(f"options: expected a perp.StepOptions, got {type(options).__name__}")
+    values = options.as_dict()
+    method_options = values.pop("method_options")
+    clash = sorted(set(method_options) & set(values))
+    if clash:
+        raise TypeError(f"options.method_options: {clash[0]!r} is a step option; set options.{clash[0]} instead")
+    return moreau_jean_step(world, **values, **method_options)
 
 
 def painleve_world(theta: float, mu: float, theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0,
