@@ -226,7 +226,9 @@ TEST(Path, IterationTable) {
       const std::string what = c.name + " by " + to_string(m);
       if (r.solved()) {
         std::printf(" %d%s |", r.iterations, m == Method::Auto ? (" (" + to_string(r.method) + ")").c_str() : "");
-        expect_mcp_solution(c.problem, r, 1e-7, what);
+        // The residual and the known solution, which bound z to round-off (newton-fb ends Mathiesen
+        // from 1 at z_i = -1.9e-26 on a bound 0: solved, not inside the box to the letter).
+        EXPECT_LE(natural_residual(r.z, c.problem.F(r.z), c.problem.lower, c.problem.upper), 1e-7) << what;
         EXPECT_TRUE(c.known(r.z)) << what << ": z = " << r.z.transpose();
       } else {
         std::printf(" %s |", to_string(r.status).c_str());
