@@ -67,12 +67,12 @@ Lcp make(std::initializer_list<std::initializer_list<double>> rows, std::initial
 }  // namespace
 
 int run_demo(const std::string& data_dir) {
-  std::printf("perp demo: worked examples of the reference chapter, then Siconos test problems\n");
+  std::printf("perp demo: worked examples of [chapter] (docs/references.md), then Siconos test problems\n");
   int unexpected = 0;
   const auto run = [&](const Example& e) { unexpected += show(e) ? 0 : 1; };
 
   run({"Two-contact block on the ground (chapter 1.2): m = 1, I = 1/12, L = 1, g = 10",
-       "W = J M^-1 J^T = [[4, -2], [-2, 4]] (the chapter prints [[7/4, 1/4], [1/4, 7/4]], but "
+       "W = J M^-1 J^T = [[4, -2], [-2, 4]] ([chapter] prints [[7/4, 1/4], [1/4, 7/4]], but "
        "L^2/(4I) = 3): SPD, unique solution lambda = (5, 5)",
        make({{4, -2}, {-2, 4}}, {-10, -10}),
        Method::Lemke,

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   CLI::App* classify = perp::cli::add_classify_command(app, classify_args);
 
   std::string data_dir = PERP_DATA_DIR;
-  CLI::App* demo = app.add_subcommand("demo", "Run the chapter's worked examples and a few Siconos problems");
+  CLI::App* demo = app.add_subcommand("demo", "Run the worked examples of [chapter] (docs/references.md) and a few Siconos problems");
   CLI::Option* data_option =
       demo->add_option("--data", data_dir, "folder holding the Siconos corpus (lcp/*.dat)")->capture_default_str();
 

@@ -13,7 +13,7 @@ or a TypeError naming the argument. See docs/python.md.
 
 The package's modules, each re-exported here: solvers.py (Status, the method names, every solve),
 problems.py (the problem objects and their files), analysis.py (classify), contact.py (the Painlevé
-rod, simulate, moreau_jean_step), contact3d.py, vec.py, rollouts.py, fclib.py, simulation_files.py;
+rod, simulate, moreau_jean_step, step_world), contact3d.py, vec.py, rollouts.py, fclib.py, simulation_files.py;
 plot.py and torch.py load on first use (``perp.plot``, ``perp.torch``).
 """
 
@@ -34,8 +34,8 @@ from .solvers import (BOX_LCP_METHODS, FRICTION_CONTACT_METHODS, LCP_METHODS, ME
 from .analysis import ClassAnswer, MatrixReport, Recommendation, classify
 from .problems import BoxLcp, FrictionContact, Lcp, Mlcp, Qp, loads, read, write_json, write_siconos
 from .contact import (FRICTION_MODELS, PAINLEVE_REGIMES, BodyTrajectory, CriticalFriction, Energy, PainleveAnalysis,
-                      Simulation, StepReport, critical_mu, moreau_jean_step, painleve, painleve_regimes,
-                      painleve_world, simulate)
+                      Simulation, StepOptions, StepReport, critical_mu, moreau_jean_step, painleve,
+                      painleve_regimes, painleve_world, simulate, step_world)
 from .vec import VecEnv, VecWorld
 # fclib files (HDF5): GlobalFrictionContact, read_fclib, write (perp/fclib.py).
 from .fclib import GlobalFrictionContact, GlobalFrictionContactResult, read_fclib, write
@@ -52,7 +52,8 @@ __all__ = [
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "GlobalFrictionContact", "read", "read_fclib", "write", "loads", "write_siconos",
     "write_json",
     "painleve", "critical_mu", "PainleveAnalysis", "CriticalFriction", "simulate", "Simulation", "read_simulation",
-    "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "StepReport", "painleve_world",
+    "World", "Body", "Disk", "Box", "Rod", "Plane", "moreau_jean_step", "step_world", "StepOptions", "StepReport",
+    "painleve_world",
     "Simulation3", "World3", "Step3Report", "VecWorld", "VecEnv",
     "LcpDerivatives", "BoxLcpDerivatives", "MlcpDerivatives", "QpDerivatives", "FrictionContactDerivatives",
     "StepDerivatives",

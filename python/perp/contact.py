@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from typing import NamedTuple, Optional
 
@@ -13,6 +14,7 @@ from . import _perp
 from . import contact3d as _contact3d
 from ._perp import InvalidProblem, StepDerivatives, World
 from ._convert import _max_iter, _method, _path, _real, _scene_json, _vector
+from ._run import _Run
 from .solvers import Status
 
 
@@ -76,7 +78,7 @@ class Energy(NamedTuple):
     dissipated: np.ndarray  # initial total − total
 
 
-class Simulation:
+class Simulation(_Run):
     """A run of :func:`simulate`: samples at t = 0 and after each step.
 
     ``t`` (S,); ``state`` (S, bodies, 6) with columns x, y, angle, vx, vy, omega; ``x`` … ``omega``
@@ -87,62 +89,20 @@ class Simulation:
     (``step``, ``body_a``, ``body_b`` (-1: ground), ``point``, ``normal``, ``gap``, ``normal_impulse``,
     ``tangent_impulse``), ``contacts_at(k)`` those of step k; ``shapes``, ``names``, ``ground``."""
 
-    _COLUMNS = ("x", "y", "angle", "vx", "vy", "omega")
+    COLUMNS = ("x", "y", "angle", "vx", "vy", "omega")
 
     def __init__(self, data: dict):
-        self.t: np.ndarray = data["t"]
-        self.state: np.ndarray = data["state"]
+        super().__init__(data)
         e = data["energy"]
         total = e[:, 2]
         self.energy = Energy(e[:, 0], e[:, 1], total, total[0] - total if total.size else total)
-        self.status: list = data["status"]
-        self.method: list = data["method"]
-        self.iterations: np.ndarray = data["iterations"]
-        self.residual: np.ndarray = data["residual"]
         self.relative_residual: np.ndarray = data["relative_residual"]
         self.fallback: list = data["fallback"]
-        self.solve_ms: np.ndarray = data["solve_ms"]
-        self.step_ms: np.ndarray = data["step_ms"]
         self.problem_size: np.ndarray = data["problem_size"]
-        self._offsets: np.ndarray = data["offsets"]
-        self.contacts: dict = data["contacts"]
-        self.bodies: list = data["bodies"]
-        self.names: list = [b["name"] for b in self.bodies]
-        self.shapes: list = [b["shape"] for b in self.bodies]
-        self.ground: Optional[float] = data["ground"]
-        self.timestep: float = data["timestep"]
-        self.duration: float = data["duration"]
-        self.steps: int = data["steps"]
-        self.unsolved: int = data["unsolved"]
-        self.gravity: tuple = data["gravity"]
-
-    def __getattr__(self, name: str):
-        if name in Simulation._COLUMNS:
-            return self.state[:, :, Simulation._COLUMNS.index(name)]
-        raise AttributeError(name)
 
     def body(self, name: str) -> BodyTrajectory:
-        try:
-            i = self.names.index(name)
-        except ValueError:
-            raise KeyError(f"no body {name!r}; bodies: {', '.join(self.names)}") from None
+        i = self._body_index(name)
         return BodyTrajectory(name, *(self.state[:, i, k] for k in range(6)))
-
-    def contacts_at(self, step: int) -> dict:
-        """The active contacts of step ``step`` (0-based; geometry at its start)."""
-        if not -self.steps <= step < self.steps:
-            raise IndexError(f"step {step} out of range ({self.steps} steps)")
-        step %= self.steps
-        lo, hi = self._offsets[step], self._offsets[step + 1]
-        return {key: value[lo:hi] for key, value in self.contacts.items()}
-
-    def sample_index(self, time: float) -> int:
-        """The index of the sample closest to ``time``."""
-        return int(np.argmin(np.abs(self.t - time)))
-
-    def __repr__(self) -> str:
-        return (f"<perp.Simulation {len(self.names)} bodies, {self.steps} steps of {self.timestep:g} s, "
-                f"{self.contacts['gap'].size} contact-steps, {self.unsolved} unsolved>")
 
 
 def simulate(scene, max_bytes: float = 2e9):
@@ -258,6 +218,69 @@ def moreau_jean_step(world: World, timestep: float = _STEP_DEFAULTS["timestep"],
 
 World.step = moreau_jean_step
 World.step.__doc__ = moreau_jean_step.__doc__
+
+# moreau_jean_step's options and their defaults, read from its signature: the one list StepOptions
+# takes its names and defaults from (those defaults are the C++ MoreauJeanOptions', above).
+_STEP_OPTIONS = {name: p.default for name, p in inspect.signature(moreau_jean_step).parameters.items()
+                 if name != "world" and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD}
+
+
+class StepOptions:
+    """The options of one Moreau–Jean step as one object, for :func:`step_world`: the keywords of
+    :func:`moreau_jean_step` under the same names (``timestep``, ``theta``, ``friction``, ``tol``,
+    ``max_iter``, …), each defaulting to that function's default, which is the C++
+    ``MoreauJeanOptions``' (one source), and ``method_options`` (a dict: the solve's method options).
+    An unknown name raises TypeError naming it, at construction and on assignment; the values are
+    checked by the step, as :func:`moreau_jean_step` checks them. For example::
+
+        options = perp.StepOptions(friction=0.3, timestep=2e-3)
+        report = perp.step_world(world, options)
+    """
+
+    __slots__ = tuple(_STEP_OPTIONS) + ("method_options",)
+
+    def __init__(self, **options):
+        for name in options:
+            if name not in StepOptions.__slots__:
+                raise TypeError(f"StepOptions: unknown option {name!r}; the options: {', '.join(StepOptions.__slots__)}")
+        for name, default in _STEP_OPTIONS.items():
+            setattr(self, name, options.get(name, default))
+        self.method_options = dict(options.get("method_options") or {})
+
+    def as_dict(self) -> dict:
+        """Every option by name (``method_options`` a copy)."""
+        values = {name: getattr(self, name) for name in _STEP_OPTIONS}
+        values["method_options"] = dict(self.method_options)
+        return values
+
+    def replace(self, **changes) -> "StepOptions":
+        """A copy with ``changes`` applied (names checked as by the constructor)."""
+        return StepOptions(**{**self.as_dict(), **changes})
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, StepOptions) and self.as_dict() == other.as_dict()
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        changed = {name: value for name, value in self.as_dict().items()
+                   if value != (_STEP_OPTIONS[name] if name in _STEP_OPTIONS else {})}
+        return "StepOptions(" + ", ".join(f"{name}={value!r}" for name, value in changed.items()) + ")"
+
+
+def step_world(world: World, options: Optional[StepOptions] = None) -> StepReport:
+    """Advance ``world`` (in place) by one Moreau–Jean step under ``options`` (a :class:`StepOptions`;
+    None: every default): ``moreau_jean_step(world, **options)``, the same step and report."""
+    if options is None:
+        options = StepOptions()
+    if not isinstance(options, StepOptions):
+        raise TypeError(f"options: expected a perp.StepOptions, got {type(options).__name__}")
+    values = options.as_dict()
+    method_options = values.pop("method_options")
+    clash = sorted(set(method_options) & set(values))
+    if clash:
+        raise TypeError(f"options.method_options: {clash[0]!r} is a step option; set options.{clash[0]} instead")
+    return moreau_jean_step(world, **values, **method_options)
 
 
 def painleve_world(theta: float, mu: float, theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0,

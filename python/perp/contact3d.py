@@ -13,6 +13,7 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 
 from . import _perp
+from ._run import _Run
 
 COLUMNS = ("x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz")
 
@@ -28,7 +29,7 @@ class Body3Trajectory(NamedTuple):
     angular_velocity: np.ndarray
 
 
-class Simulation3:
+class Simulation3(_Run):
     """A run of a 3D scene: samples at t = 0 and after each step.
 
     ``t`` (S,); ``state`` (S, bodies, 13) with the columns of :data:`COLUMNS`; ``x`` … ``wz``
@@ -41,32 +42,11 @@ class Simulation3:
     ``impulse_world`` (n, 3)); ``contacts_at(k)`` those of step k; ``names``, ``shapes``,
     ``ground``, ``timestep``, ``steps``, ``unsolved``, ``gravity``."""
 
-    def __init__(self, data: dict):
-        self.t: np.ndarray = data["t"]
-        self.state: np.ndarray = data["state"]
-        self.energy: np.ndarray = data["energy"]
-        self.status: list = data["status"]
-        self.method: list = data["method"]
-        self.iterations: np.ndarray = data["iterations"]
-        self.residual: np.ndarray = data["residual"]
-        self.solve_ms: np.ndarray = data["solve_ms"]
-        self.step_ms: np.ndarray = data["step_ms"]
-        self._offsets: np.ndarray = data["offsets"]
-        self.contacts: dict = data["contacts"]
-        self.bodies: list = data["bodies"]
-        self.names: list = [b["name"] for b in self.bodies]
-        self.shapes: list = [b["shape"] for b in self.bodies]
-        self.ground: Optional[float] = data["ground"]
-        self.timestep: float = data["timestep"]
-        self.duration: float = data["duration"]
-        self.steps: int = data["steps"]
-        self.unsolved: int = data["unsolved"]
-        self.gravity: tuple = data["gravity"]
+    COLUMNS = COLUMNS
 
-    def __getattr__(self, name: str):
-        if name in COLUMNS:
-            return self.state[:, :, COLUMNS.index(name)]
-        raise AttributeError(name)
+    def __init__(self, data: dict):
+        super().__init__(data)
+        self.energy: np.ndarray = data["energy"]
 
     @property
     def position(self) -> np.ndarray:
@@ -85,28 +65,8 @@ class Simulation3:
         return self.state[:, :, 10:13]
 
     def body(self, name: str) -> Body3Trajectory:
-        try:
-            i = self.names.index(name)
-        except ValueError:
-            raise KeyError(f"no body {name!r}; bodies: {', '.join(self.names)}") from None
-        s = self.state[:, i, :]
+        s = self.state[:, self._body_index(name), :]
         return Body3Trajectory(name, s[:, 0:3], s[:, 3:7], s[:, 7:10], s[:, 10:13])
-
-    def contacts_at(self, step: int) -> dict:
-        """The active contacts of step ``step`` (0-based; geometry at its start)."""
-        if not -self.steps <= step < self.steps:
-            raise IndexError(f"step {step} out of range ({self.steps} steps)")
-        step %= self.steps
-        lo, hi = self._offsets[step], self._offsets[step + 1]
-        return {key: value[lo:hi] for key, value in self.contacts.items()}
-
-    def sample_index(self, time: float) -> int:
-        """The index of the sample closest to ``time``."""
-        return int(np.argmin(np.abs(self.t - time)))
-
-    def __repr__(self) -> str:
-        return (f"<perp.Simulation3 {len(self.names)} bodies, {self.steps} steps of {self.timestep:g} s, "
-                f"{self.contacts['gap'].size} contact-steps, {self.unsolved} unsolved>")
 
 
 class Step3Report(NamedTuple):

@@ -1,7 +1,7 @@
 #pragma once
 // Private helpers of the contact layer (not installed): the planar cross product, and the material
-// of one side of a contact (what moreau_jean.cpp combines into a contact's μ and e, and what
-// rollout.cpp differentiates through the same rules).
+// of one side of a contact (what moreau_jean.cpp, and contact3d's, combine into a contact's μ and e,
+// and what rollout.cpp differentiates through the same rules).
 #include <optional>
 
 #include "perp/contact/body.hpp"
@@ -18,13 +18,17 @@ struct Side {
   std::optional<double> restitution;
 };
 
-inline Side side_of(const World& world, int index) {
+/// The side `index` of a contact (its `body_b` numbering, perp/contact/sides.hpp) in a planar
+/// `World` or a `contact3d::World`: both number their sides alike and give bodies and planes an
+/// optional friction and restitution.
+template <class AnyWorld>
+Side side_of(const AnyWorld& world, int index) {
   if (index >= 0) {
-    const Body& body = world.bodies[static_cast<std::size_t>(index)];
+    const auto& body = world.bodies[static_cast<std::size_t>(index)];
     return {body.friction, body.restitution};
   }
   if (index == kGround) return {};
-  const Plane& plane = world.planes[plane_of(index)];
+  const auto& plane = world.planes[plane_of(index)];
   return {plane.friction, plane.restitution};
 }
 

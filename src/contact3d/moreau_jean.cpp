@@ -14,6 +14,7 @@
 
 #include "../contact/advance.hpp"
 #include "../contact/global_step.hpp"
+#include "../contact/material.hpp"
 #include "perp/contact/body.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/factored_lcp.hpp"
@@ -69,22 +70,6 @@ Eigen::VectorXd stacked_velocities(const World& world) {
     v.segment<3>(6 * static_cast<Eigen::Index>(i) + 3) = world.bodies[i].angular_velocity;
   }
   return v;
-}
-
-/// The side (material) of a contact's body or surface.
-struct Side3 {
-  std::optional<double> friction;
-  std::optional<double> restitution;
-};
-
-Side3 side_of(const World& world, int index) {
-  if (index >= 0) {
-    const Body& body = world.bodies[static_cast<std::size_t>(index)];
-    return {body.friction, body.restitution};
-  }
-  if (index == kGround) return {};
-  const Plane& plane = world.planes[plane_of(index)];
-  return {plane.friction, plane.restitution};
 }
 
 /// A warm start matches a contact to the last step's nearest point of the same pair within this
@@ -338,8 +323,8 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
     Eigen::VectorXd start = Eigen::VectorXd::Zero(3 * m);
     for (Eigen::Index k = 0; k < m; ++k) {
       const Contact& c = report.contacts[static_cast<std::size_t>(k)];
-      const Side3 a = side_of(world, c.body_a);
-      const Side3 b = side_of(world, c.body_b);
+      const contact::detail::Side a = contact::detail::side_of(world, c.body_a);
+      const contact::detail::Side b = contact::detail::side_of(world, c.body_b);
       mu[k] = contact::combine_friction(a.friction, b.friction, options.friction);
       const Eigen::Vector3d local = local_point(poses, c);
       const ContactImpulse probe{.body_a = c.body_a, .body_b = c.body_b};
@@ -419,8 +404,9 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
     problem.mu = mu;
     for (Eigen::Index k = 0; k < m; ++k) {
       const Contact& c = report.contacts[static_cast<std::size_t>(k)];
-      const double e = contact::combine_restitution(side_of(world, c.body_a).restitution,
-                                                    side_of(world, c.body_b).restitution, options.restitution);
+      const double e = contact::combine_restitution(contact::detail::side_of(world, c.body_a).restitution,
+                                                    contact::detail::side_of(world, c.body_b).restitution,
+                                                    options.restitution);
       if (e != 0 && u_before[3 * k] < 0) problem.q[3 * k] += e * u_before[3 * k];
     }
     // Drift correction: overlaps beyond the slop ask for a separation velocity (in this solve, or in

@@ -180,3 +180,41 @@ def test_step_defaults_are_the_cpp_options():
     plain = sunk()
     plain.step(baumgarte=0.0)
     assert abs(plain.bodies[0].position[1] - 0.09) < 1e-12
+
+
+def test_step_options_defaults_are_the_documented_ones():
+    # docs/python.md's list of moreau_jean_step's defaults (the C++ MoreauJeanOptions').
+    o = perp.StepOptions()
+    assert (o.timestep, o.theta, o.restitution, o.friction) == (1e-3, 0.5, 0.0, 0.0)
+    assert (o.friction_model, o.method, o.tol, o.max_iter) == ("coulomb", "auto", 1e-10, None)
+    assert (o.baumgarte, o.slop, o.split_impulse, o.projection) == (0.2, 0.005, True, False)
+    assert tuple(o.gravity) == (0.0, -9.81) and o.activation_tolerance == 1e-9
+    assert (o.sleeping, o.sleep_speed, o.sleep_time) == (False, 0.01, 0.5)
+    assert o.dense_pivoting_max_size == 1000 and o.method_options == {}
+    assert o == perp.StepOptions() and o.replace(friction=0.3).friction == 0.3 and o.friction == 0.0
+
+
+def test_step_options_refuse_an_unknown_name():
+    with pytest.raises(TypeError, match="'tolerance'"):
+        perp.StepOptions(tolerance=1e-8)
+    o = perp.StepOptions()
+    with pytest.raises(AttributeError):
+        o.tolerance = 1e-8
+    with pytest.raises(TypeError, match="StepOptions"):
+        perp.step_world(chapter_block(), {"friction": 0.3})
+    with pytest.raises(TypeError, match="'tol' is a step option"):
+        perp.step_world(chapter_block(), perp.StepOptions(method_options={"tol": 1e-6}))
+
+
+def test_step_world_takes_the_same_step_as_moreau_jean_step():
+    options = perp.StepOptions(friction=0.3, gravity=(0.0, -10.0), method="nsgs", timestep=2e-3)
+    a, b = chapter_block(), chapter_block()
+    for _ in range(5):
+        ra = perp.step_world(a, options)
+        rb = perp.moreau_jean_step(b, friction=0.3, gravity=(0.0, -10.0), method="nsgs", timestep=2e-3)
+        assert ra.status is perp.Status.SOLVED and ra.method == rb.method == "nsgs"
+        np.testing.assert_array_equal(ra.normal_impulse, rb.normal_impulse)
+        np.testing.assert_array_equal(a.state, b.state)
+    # the block carries its weight: m g h shared by the corners
+    assert ra.normal_impulse.sum() == pytest.approx(10.0 * 2e-3, rel=1e-9)
+    assert perp.step_world(chapter_block()).status is perp.Status.SOLVED

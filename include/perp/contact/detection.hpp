@@ -12,15 +12,9 @@
 #include <vector>
 
 #include "perp/contact/body.hpp"
+#include "perp/contact/sides.hpp"
 
 namespace perp::contact {
-
-/// `Contact::body_b` for a contact with the ground.
-inline constexpr int kGround = -1;
-/// `Contact::body_b` for a contact with `World::planes[p]`: −2 − p (every static surface is < 0).
-[[nodiscard]] inline constexpr int plane_id(std::size_t p) { return -2 - static_cast<int>(p); }
-/// The index in `World::planes` of a plane's `body_b` (< kGround).
-[[nodiscard]] inline constexpr std::size_t plane_of(int body_b) { return static_cast<std::size_t>(-2 - body_b); }
 
 /// One contact point between body_a and body_b (or the ground). The normal points from b towards
 /// a: a positive normal force pushes a along +normal and b along −normal.

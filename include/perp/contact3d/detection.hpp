@@ -18,13 +18,16 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "perp/contact/sides.hpp"
 #include "perp/contact3d/body.hpp"
 
 namespace perp::contact3d {
 
-/// `Contact::body_b` of a contact with the ground; planes are −2 − (index in `World::planes`).
-inline constexpr int kGround = -1;
-[[nodiscard]] inline constexpr std::size_t plane_of(int body_b) { return static_cast<std::size_t>(-2 - body_b); }
+/// `Contact::body_b` of a contact with the ground; planes are −2 − (index in `World::planes`): the
+/// planar numbering (perp/contact/sides.hpp).
+using contact::kGround;
+using contact::plane_id;
+using contact::plane_of;
 
 struct Contact {
   int body_a = 0;

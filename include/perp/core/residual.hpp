@@ -1,8 +1,19 @@
 #pragma once
 /// \file
-/// Residuals of a candidate LCP solution, computed one way for every method.
-/// The natural residual ‖min(z, w)‖∞ is the headline figure: it is zero exactly at a
-/// solution, and it measures violations of z >= 0, w >= 0 and z·w = 0 in the units of z, w.
+/// Residuals of a candidate LCP solution, computed one way for every method, and the one
+/// definition of "solved" (docs/solvers.md, "When a point counts as solved").
+///
+/// - The natural residual ‖min(z, w)‖∞ (`natural_residual`; for bounds [l, u]
+///   ‖z − mid(l, u, z − w)‖∞) is zero exactly at a solution and measures violations of z >= 0,
+///   w >= 0 and z·w = 0 in the units of z and w. It is `Result::residual`: reported, not judged.
+/// - The relative residual (`relative_residual` below) is the natural residual at the problem's
+///   own scale, dimensionless. It is `Result::relative_residual`.
+/// - Solved (`Status::Solved`): the relative residual <= `SolveOptions::tolerance`, for every
+///   method and every complementarity problem type (Lcp, BoxLcp, Mlcp, Mcp, Ncp, SparseLcp,
+///   FactoredLcp, Qp through its KKT LCP). The frictional contact problems (FrictionContact,
+///   FactoredFrictionContact, GlobalFrictionContact) are judged instead by Siconos' relative error
+///   of the reaction, `FrictionContactResiduals::relative_error` (core/friction_contact.hpp), against
+///   the same tolerance; their `Result::residual` and `relative_residual` both hold it.
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>

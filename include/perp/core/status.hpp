@@ -10,7 +10,8 @@
 namespace perp {
 
 enum class Status {
-  /// z, w satisfy 0 <= z ⊥ w >= 0 to the requested tolerance on the natural residual.
+  /// z, w satisfy the problem to the requested tolerance, by the measure core/residual.hpp defines
+  /// for its type (the relative residual; for frictional contact, Siconos' relative error).
   Solved,
   /// The problem is proven to have no solution (e.g. enumeration checked every active set,
   /// each with a nonsingular principal pivot). z, w hold the best point the method saw.

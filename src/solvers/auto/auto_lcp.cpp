@@ -389,7 +389,7 @@ Result solve_auto_lcp(const Lcp& problem, const SolveOptions& options, Classifie
   if (auto trivial = trivial_result(problem, Method::Auto)) return *std::move(trivial);
   const Eigen::Index n = problem.size();
   if (n <= kAutoPivotFirstSize) {
-    const bool direct = n <= kAutoDirectSize;
+    const bool direct = n <= kSmallLcp;
     if (direct) {
       Result tried;
       if (auto_direct_tries(problem, options, tried)) return tried;

@@ -16,7 +16,7 @@ inline constexpr Eigen::Index kAutoPivotFirstSize = 40;
 /// auto's message when Lemke, its first try at n <= kAutoPivotFirstSize, solves: a fixed text
 /// (lemke.hpp's kLemkeSolved after the route), so that the success path formats nothing.
 inline constexpr const char* kAutoLemkeSolved = "auto (n <= 40: lemke first; lemke: solved): z0 left the basis";
-/// Up to lemke_small.hpp's kAutoDirectSize (16) `auto` first runs block principal pivoting on the
+/// Up to lemke_small.hpp's kSmallLcp (16) `auto` first runs block principal pivoting on the
 /// stack (detail::principal_pivot_small), then Lemke: the messages when the one or the other solves.
 /// The first names auto, the route (bpp: block principal pivoting) and its status ("ok") in 14
 /// characters, inside std::string's small buffer: no allocation, no copy to the heap (a longer text
@@ -67,7 +67,7 @@ inline constexpr int kAutoOrderSweeps = 4;
 /// 0.38 against 0.50 on contact; n = 1000: 16.9 against 19.8 and 25.7 against 36.6).
 inline constexpr Eigen::Index kAutoColdPivotingSize = 100;
 
-/// auto's first tries at 1 <= n <= kAutoDirectSize on validated data with some q_i < 0, in order,
+/// auto's first tries at 1 <= n <= kSmallLcp on validated data with some q_i < 0, in order,
 /// each into `result` (a try that fails leaves it to be overwritten): one PGS sweep on a triangular
 /// M, at n <= kAutoEnumerateSize the complementary bases one by one, block principal pivoting on
 /// the stack, Lemke's path on a stack tableau (lemke_small.hpp). True when one answers (its
@@ -75,7 +75,7 @@ inline constexpr Eigen::Index kAutoColdPivotingSize = 100;
 [[nodiscard]] bool auto_direct_tries(const Lcp& problem, const SolveOptions& options, Result& result);
 
 /// `auto` for the LCP, steered by measured cost rather than by proven classes alone:
-///   - n <= kAutoDirectSize (16): on a triangular M with a positive diagonal, one PGS sweep
+///   - n <= kSmallLcp (16): on a triangular M with a positive diagonal, one PGS sweep
 ///     (exact there: detail::triangular_sweep_small); at n <= 2 the complementary bases one by one
 ///     (detail::enumerate_small); then block principal pivoting on the stack
 ///     from α = {q_i < 0} (detail::principal_pivot_small), then as below;

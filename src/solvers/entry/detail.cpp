@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"
@@ -42,6 +43,15 @@ void recompute_point(const Lcp& problem, Result& result) {
     result.w = problem.q;
     result.residual = natural_residual(result.z, result.w);
   }
+}
+
+Result refused(Method method, Eigen::Index n, std::string message) {
+  Result result;
+  result.method = method;
+  result.status = Status::NotApplicable;
+  result.z = Eigen::VectorXd::Zero(n);
+  result.message = std::move(message);
+  return result;
 }
 
 std::optional<Result> trivial_result(const Lcp& problem, Method method) {

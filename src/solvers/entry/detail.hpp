@@ -49,6 +49,11 @@ void recompute(const Lcp& problem, Result& result);
 /// residuals of candidate points and measures the relative one once, on the point it returns.
 void recompute_point(const Lcp& problem, Result& result);
 
+/// The answer of a method that does not take this problem: `method`, `Status::NotApplicable`,
+/// z = 0 of the problem's size n (w left empty for the caller or the pipeline's finish) and
+/// `message`, which names why and which methods do take it.
+[[nodiscard]] Result refused(Method method, Eigen::Index n, std::string message);
+
 /// n = 0 or q >= 0: z = 0 solves (w = q >= 0, z·w = 0). Handled before any pivoting.
 [[nodiscard]] std::optional<Result> trivial_result(const Lcp& problem, Method method);
 

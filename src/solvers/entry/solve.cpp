@@ -227,7 +227,7 @@ struct McpSteps {
 };
 
 // The lean route of small LCPs (issue 19: the fixed cost of a solve at n <= 10 near that of the
-// kernel). lemke, and auto (whose first tries up to kAutoDirectSize are block principal pivoting on
+// kernel). lemke, and auto (whose first tries up to kSmallLcp are block principal pivoting on
 // the stack, then Lemke: auto_lcp.cpp), on n <= kSmallLcp without a trace or all_solutions, on finite
 // data near unit scale with some q_i < 0, run those kernels directly: one pass over M and one over
 // q (finite, and run_scaled's window), the options validated as always, no classification, the
@@ -236,7 +236,7 @@ struct McpSteps {
 // (the same kernels on the same data, judged on the same recomputed residual), less its repeated
 // passes and strings. Anything else, and a Lemke run that does not solve, takes the full pipeline
 // from the start (false; `result` is then to be overwritten, `spent_ms` the time lost here).
-constexpr Eigen::Index kSmallLcp = 16;
+using detail::kSmallLcp;
 
 bool solve_small(const Lcp& problem, Method method, const SolveOptions& options, double& spent_ms, Result& result) {
   const Eigen::Index n = problem.size();
@@ -265,7 +265,7 @@ bool solve_small(const Lcp& problem, Method method, const SolveOptions& options,
   const auto elapsed = [&] {
     return timed ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() : 0.0;
   };
-  const bool direct = method == Method::Auto && n <= detail::kAutoDirectSize;
+  const bool direct = method == Method::Auto;
   // auto's first tries (auto_lcp.cpp): one pgs sweep on a triangular M, at n <= 2 the complementary
   // bases one by one, block principal pivoting on the stack, Lemke's path on a stack tableau, each
   // into `result` itself (a failed try leaves it to be overwritten).

@@ -317,14 +317,12 @@ Result solve(const FactoredLcp& problem, Method method, const SolveOptions& opti
   problem.validate();
   options.validate(problem.size());
   if (problem.size() > kFormedMaxSize) {
-    Result refused;
-    refused.method = method;
-    refused.status = Status::NotApplicable;
-    refused.z = Eigen::VectorXd::Zero(problem.size());
+    Result refused = detail::refused(method, problem.size(),
+                                     to_string(method) + " needs the matrix formed: " +
+                                         std::to_string(problem.size()) + " rows, more than " +
+                                         std::to_string(kFormedMaxSize) +
+                                         " (a dense n x n matrix); interior-point and auto work on the factors");
     refused.w = problem.c;
-    refused.message = to_string(method) + " needs the matrix formed: " + std::to_string(problem.size()) +
-                      " rows, more than " + std::to_string(kFormedMaxSize) +
-                      " (a dense n x n matrix); interior-point and auto work on the factors";
     return refused;
   }
   return solve(problem.assembled(), method, options);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "admm.hpp"
+#include "entry/detail.hpp"
 #include "friction_ipm.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/factored_lcp.hpp"
@@ -33,13 +34,9 @@ FactoredFrictionContact factored_form(const GlobalFrictionContact& problem) {
 /// multipliers λ give r = λ₊ (1, μ) + λ₋ (1, −μ).
 Result convex_on_factors(const FactoredFrictionContact& factored, Method method, const SolveOptions& options) {
   if (method != Method::Auto && method != Method::InteriorPoint) {
-    Result refused;
-    refused.method = method;
-    refused.status = Status::NotApplicable;
-    refused.z = Eigen::VectorXd::Zero(factored.size());
-    refused.message = to_string(method) +
-                      " does not solve the convex law; interior-point (and auto) solve it on the factors";
-    return refused;
+    return detail::refused(
+        method, factored.size(),
+        to_string(method) + " does not solve the convex law; interior-point (and auto) solve it on the factors");
   }
   FactoredLcp edges;
   edges.A = detail::edge_rows(factored.H, factored.mu);
@@ -66,12 +63,9 @@ Result convex_on_factors(const FactoredFrictionContact& factored, Method method,
 /// kept as its factors (admm.hpp, the shift held at 0). auto and admm run it; the others refuse.
 Result convex_by_admm(const FactoredFrictionContact& factored, Method method, const SolveOptions& options) {
   if (method != Method::Auto && method != Method::Admm) {
-    Result refused;
-    refused.method = method;
-    refused.status = Status::NotApplicable;
-    refused.z = Eigen::VectorXd::Zero(factored.size());
-    refused.message = to_string(method) + " does not solve the convex law in 3D; admm (and auto) solve it on the factors";
-    return refused;
+    return detail::refused(
+        method, factored.size(),
+        to_string(method) + " does not solve the convex law in 3D; admm (and auto) solve it on the factors");
   }
   FrictionContact shell;
   shell.dimension = factored.dimension;
@@ -103,10 +97,9 @@ Result solve(const GlobalFrictionContact& problem, Method method, const SolveOpt
   } else if (problem.law == FrictionLaw::Convex && problem.diagonal_mass()) {
     result = convex_by_admm(factored_form(problem), method, options);
   } else if (problem.law == FrictionLaw::Convex) {
-    result.method = method;
-    result.status = Status::NotApplicable;
-    result.z = Eigen::VectorXd::Zero(problem.size());
-    result.message = "the convex law is solved on the factors, which needs a diagonal M; this problem has a non-diagonal M";
+    result = detail::refused(
+        method, problem.size(),
+        "the convex law is solved on the factors, which needs a diagonal M; this problem has a non-diagonal M");
   } else {
     result = solve(local_problem(problem), method, options);
   }

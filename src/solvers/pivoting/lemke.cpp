@@ -19,7 +19,7 @@
 namespace perp {
 namespace {
 
-using detail::kStackTableau;
+using detail::kSmallLcp;
 
 // A list of indices over storage the tableau's owner provides (heap or stack): the few operations
 // of std::vector the tableau uses, and swap in O(1) (it exchanges the two views).
@@ -393,7 +393,7 @@ std::optional<double> verify_infeasibility_ray(const Lcp& problem, const Eigen::
 // The refinement of the point where z0 left the basis. A natural residual of exactly 0 (every
 // min(z_i, w_i) = 0 in floating point) cannot improve, so small problems skip the re-solve there.
 void refine(const Lcp& problem, Result& result) {
-  if (result.z.size() <= kStackTableau) {
+  if (result.z.size() <= kSmallLcp) {
     if (result.residual == 0.0) return;
     detail::refine_lemke_small(problem, result);
     return;
@@ -418,7 +418,7 @@ Result run_lemke(const Lcp& problem, const SolveOptions& options, const char* so
   // a small problem's path is short (about n pivots), so it reserves 8n and grows past that.
   if (options.record_history) {
     const std::size_t room = std::min(static_cast<std::size_t>(std::max(limit, 1)), kHistoryLimit);
-    history.reserve(n <= kStackTableau ? std::min(room, 8 * static_cast<std::size_t>(n)) : room);
+    history.reserve(n <= kSmallLcp ? std::min(room, 8 * static_cast<std::size_t>(n)) : room);
   }
 
   // The result at z (w and both residuals recomputed from it; `relative` false: the relative one
@@ -543,9 +543,9 @@ Result solve_lemke(const Lcp& problem, const SolveOptions& options) {
 Result solve_lemke(const Lcp& problem, const SolveOptions& options, const char* solved_message) {
   if (auto trivial = detail::trivial_result(problem, Method::Lemke)) return *std::move(trivial);
   const Eigen::Index n = problem.size();
-  if (n <= kStackTableau) {
-    std::array<double, tableau_values(kStackTableau)> values;
-    std::array<Eigen::Index, tableau_indices(kStackTableau)> indices;
+  if (n <= kSmallLcp) {
+    std::array<double, tableau_values(kSmallLcp)> values;
+    std::array<Eigen::Index, tableau_indices(kSmallLcp)> indices;
     return run_lemke(problem, options, solved_message, values.data(), indices.data());
   }
   std::vector<double> values(tableau_values(n));

@@ -80,15 +80,15 @@ bool solve_small_system(double* a, double* x, Eigen::Index k) {
 
 void refine_lemke_small(const Lcp& problem, Result& result) {
   const Eigen::Index n = result.z.size();
-  std::array<Eigen::Index, kStackTableau> active{};
+  std::array<Eigen::Index, kSmallLcp> active{};
   Eigen::Index k = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
     if (result.z[i] > 0.0) active[static_cast<std::size_t>(k++)] = i;
   }
   if (k == 0) return;
   // M_αα (row-major, k×k) and −q_α.
-  std::array<double, kStackTableau * kStackTableau> a;
-  std::array<double, kStackTableau> x;
+  std::array<double, kSmallLcp * kSmallLcp> a;
+  std::array<double, kSmallLcp> x;
   for (Eigen::Index i = 0; i < k; ++i) {
     const Eigen::Index row = active[static_cast<std::size_t>(i)];
     for (Eigen::Index j = 0; j < k; ++j) a[static_cast<std::size_t>(i * k + j)] = problem.M(row, active[static_cast<std::size_t>(j)]);
@@ -96,8 +96,8 @@ void refine_lemke_small(const Lcp& problem, Result& result) {
   }
   if (!solve_small_system(a.data(), x.data(), k)) return;  // M_αα singular: the pivoted point stays
   // The candidate in the result's own z and w, the pivoted point kept to restore.
-  std::array<double, kStackTableau> z_kept;
-  std::array<double, kStackTableau> w_kept;
+  std::array<double, kSmallLcp> z_kept;
+  std::array<double, kSmallLcp> w_kept;
   std::copy(result.z.data(), result.z.data() + n, z_kept.data());
   std::copy(result.w.data(), result.w.data() + n, w_kept.data());
   const double residual = result.residual;
@@ -261,15 +261,15 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   const int limit = std::min(options.iteration_limit(kAutoDirectFlipsPerUnknown * static_cast<int>(n)),
                              kAutoDirectFlipsPerUnknown * static_cast<int>(n));
   const auto at = [](auto& array, Eigen::Index i) -> auto& { return array[static_cast<std::size_t>(i)]; };
-  std::array<bool, kStackTableau> in_alpha;
-  std::array<Eigen::Index, kStackTableau> alpha;
-  std::array<Eigen::Index, kStackTableau> wrong;  // the indices on the wrong side, ascending
-  std::array<Eigen::Index, kStackTableau> wrong_before;
-  std::array<double, kStackTableau * kStackTableau> a;
-  std::array<double, kStackTableau> x;
-  std::array<double, kStackTableau> z;
-  std::array<double, kStackTableau> w;
-  std::array<double, kStackTableau> terms;  // Σ |terms| of each w_i, the scale of its sign test
+  std::array<bool, kSmallLcp> in_alpha;
+  std::array<Eigen::Index, kSmallLcp> alpha;
+  std::array<Eigen::Index, kSmallLcp> wrong;  // the indices on the wrong side, ascending
+  std::array<Eigen::Index, kSmallLcp> wrong_before;
+  std::array<double, kSmallLcp * kSmallLcp> a;
+  std::array<double, kSmallLcp> x;
+  std::array<double, kSmallLcp> z;
+  std::array<double, kSmallLcp> w;
+  std::array<double, kSmallLcp> terms;  // Σ |terms| of each w_i, the scale of its sign test
   for (Eigen::Index i = 0; i < n; ++i) at(in_alpha, i) = problem.q[i] < 0.0;
   // In the result's own vector, whose storage a solve into a reused Result keeps (solve.hpp).
   std::vector<double>& history = result.history;
@@ -367,8 +367,6 @@ bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, cons
   return accept_small(problem, options, Method::BlockPivoting, flips, solved_message, result);
 }
 
-static_assert(kAutoDirectSize <= kStackTableau, "auto's tries at n <= kAutoDirectSize live on the stack");
-
 // Up to this size a pivot updates every column of the other rows (lemke_small's pivot).
 constexpr Eigen::Index kDirectUpdateSize = 4;
 
@@ -379,10 +377,10 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
   const Eigen::Index z0 = 2 * n;
   const Eigen::Index rhs = 2 * n + 1;
   const int limit = options.iteration_limit(default_pivots(n));
-  std::array<double, kStackTableau*(2 * kStackTableau + 2)> tableau;
-  std::array<Eigen::Index, kStackTableau> basis;           // the variable at each row
-  std::array<Eigen::Index, 2 * kStackTableau + 1> row_of;  // the row of each variable, −1 when nonbasic
-  std::array<Eigen::Index, kStackTableau> candidates{};    // rows still tied in the ratio test
+  std::array<double, kSmallLcp*(2 * kSmallLcp + 2)> tableau;
+  std::array<Eigen::Index, kSmallLcp> basis;           // the variable at each row
+  std::array<Eigen::Index, 2 * kSmallLcp + 1> row_of;  // the row of each variable, −1 when nonbasic
+  std::array<Eigen::Index, kSmallLcp> candidates{};    // rows still tied in the ratio test
   const auto at = [&](Eigen::Index row, Eigen::Index column) -> double& {
     return tableau[static_cast<std::size_t>(row * columns + column)];
   };
@@ -441,7 +439,7 @@ bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* so
     // 0; the entering column is set to 0 after): cheaper than finding the pivot row's nonzeros
     // first. Above it only those columns (B⁻¹'s columns of basic w's are unit vectors: about half).
     const bool direct = n <= kDirectUpdateSize;
-    std::array<Eigen::Index, 2 * kStackTableau + 2> nonzero;
+    std::array<Eigen::Index, 2 * kSmallLcp + 2> nonzero;
     Eigen::Index count = 0;
     if (!direct) {
       for (Eigen::Index j = 0; j < columns; ++j) {

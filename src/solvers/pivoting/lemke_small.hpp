@@ -1,6 +1,6 @@
 #pragma once
 // The small problems of the lean route (solve.cpp, issue 19; private, not installed): up to
-// kStackTableau the Lemke tableau (lemke.cpp), the re-solve on its final basis and auto's principal
+// kSmallLcp the Lemke tableau (lemke.cpp), the re-solve on its final basis and auto's principal
 // pivoting kernel (lemke_small.cpp) live on the stack.
 
 #include <Eigen/Core>
@@ -11,21 +11,24 @@
 
 namespace perp::detail {
 
-// Up to this size the tableau lives on the stack (2.4 KB of values, 0.9 KB of indices), so a small
-// solve allocates nothing but its result (issue 19: the fixed cost of small solves).
-inline constexpr Eigen::Index kStackTableau = 16;
+// The small-problem route's one size. Up to it: solve.cpp's lean route takes lemke and auto
+// (solve_small), auto first tries the triangular sweep and block principal pivoting on the stack
+// before Lemke (bench/HISTORY.md, "The fixed cost of small solves"), and Lemke's tableau lives on the
+// stack (2.4 KB of values, 0.9 KB of indices), so a small solve allocates nothing but its result
+// (issue 19: the fixed cost of small solves).
+inline constexpr Eigen::Index kSmallLcp = 16;
 
-// Solves the k×k system a x = b in place (a row-major, k <= kStackTableau; x holds b on entry) by
+// Solves the k×k system a x = b in place (a row-major, k <= kSmallLcp; x holds b on entry) by
 // Gaussian elimination with partial pivoting in plain loops (Eigen's LU costs more in set-up than in
 // arithmetic at this size). False when a pivot is exactly zero or x is not finite.
 bool solve_small_system(double* a, double* x, Eigen::Index k);
 
 // Re-solve M_αα z_α = −q_α on the final complementary basis, α = {z_i > 0}; keep it when no
-// worse. Up to kStackTableau the system, its LU and the point kept for comparison live on the
+// worse. Up to kSmallLcp the system, its LU and the point kept for comparison live on the
 // stack; the candidate is recomputed in the result's own z and w (detail::recompute_point: the
 // natural residual, which is what detail::polish_on_active_set compares above that size; the
 // relative one is measured once, on the point kept).
-// Called on a result with z sized n <= kStackTableau, w and the natural residual recomputed from z.
+// Called on a result with z sized n <= kSmallLcp, w and the natural residual recomputed from z.
 void refine_lemke_small(const Lcp& problem, Result& result);
 
 // relative_residual(problem, z, w) (core/residual.cpp) with z and w sized n, equal to it bit for bit
@@ -34,22 +37,19 @@ void refine_lemke_small(const Lcp& problem, Result& result);
 // instructions of a small solve at n = 2: bench/HISTORY.md, issue 19). q = 0 calls relative_residual.
 [[nodiscard]] double relative_residual_small(const Lcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w);
 
-// Up to this size `auto` tries block principal pivoting on the stack before Lemke (bench/HISTORY.md,
-// "The fixed cost of small solves").
-inline constexpr Eigen::Index kAutoDirectSize = 16;
 // At most this many flips per unknown before the kernel gives up: a positive definite M needed 1–3
 // solves on random problems of n <= 16, Murty's example lcp_exp_murty 5 flips at n = 6; a general
 // M that fails costs these solves before Lemke.
 inline constexpr int kAutoDirectFlipsPerUnknown = 1;
 
-// auto's first try at n <= kAutoDirectSize: where M is triangular with a positive diagonal (a
+// auto's first try at n <= kSmallLcp: where M is triangular with a positive diagonal (a
 // P-matrix: one solution), one projected Gauss–Seidel sweep from z = 0 (forward on a lower
 // triangular M, backward on an upper one) is exact (substitution, each z_i clipped at 0). Checks the
 // triangles first (the first nonzero entry on the wrong side ends each test: a test or two on most
 // matrices); `Solved` only when the relative residual of the returned z (w = M z + q from it) meets
 // options.tolerance. True: `result` holds it, method = Method::Pgs, iterations = 1, history its
 // natural residual, message `solved_message`, the trace pgs.cpp's "pgs" Sweep events (iteration 0
-// and 1). False: `result` is to be discarded. Requires 1 <= n <= kAutoDirectSize and validated data.
+// and 1). False: `result` is to be discarded. Requires 1 <= n <= kSmallLcp and validated data.
 // lcp_trivial, lcp_trivial_block (diagonal), lcp_exp_murty and lcp_exp_murty2 (Murty's examples,
 // upper triangular as read) are such M.
 [[nodiscard]] bool triangular_sweep_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
@@ -91,11 +91,11 @@ inline constexpr Eigen::Index kAutoEnumerateSize = 2;
 // the natural residual of each point, message `solved_message`. Trace events "block-pivoting" (PrincipalPivot,
 // one per point: iteration 0 lists the starting set as entered, each later one the indices that
 // moved, `active_size` and `residual`).
-// Requires 1 <= n <= kAutoDirectSize and validated data.
+// Requires 1 <= n <= kSmallLcp and validated data.
 [[nodiscard]] bool principal_pivot_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
                                          Result& result);
 
-// Lemke's path on a full tableau on the stack, auto's third try at n <= kAutoDirectSize: the same
+// Lemke's path on a full tableau on the stack, auto's third try at n <= kSmallLcp: the same
 // rules as lemke.cpp's kernel (covering vector e; z0 enters at row lexmin (q_i, e_iᵀ); the
 // complement of the leaving variable enters next; z0 leaves as soon as it attains the minimum
 // ratio, else the lexicographic minimum of (x_p, B⁻¹_p·)/t_p; pivot entries at or below
@@ -109,7 +109,7 @@ inline constexpr Eigen::Index kAutoEnumerateSize = 2;
 // a non-finite tableau, the tolerance missed, a covering vector, refinement turned off, a trace)
 // returns false, and the
 // caller runs solve_lemke, which reports such endings; `result` is then to be discarded.
-// Requires 1 <= n <= kStackTableau, validated data and some q_i < 0.
+// Requires 1 <= n <= kSmallLcp, validated data and some q_i < 0.
 [[nodiscard]] bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
                                Result& result);
 

@@ -27,19 +27,22 @@ using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 /// The sweeps' error is checked every this many sweeps (a check costs about one sweep).
 constexpr int kCheckEvery = 10;
 
-/// w = M z + q and the residuals of z, judged as an Lcp's (the sparse overload of the relative one).
-void sparse_finish(const SparseLcp& problem, Result& result) {
+/// The relative residual of z with w = M z + q, judged as an Lcp's: the sparse overload of
+/// core/residual.hpp's, with the LCP's bounds [0, ∞).
+double sparse_error(const SparseLcp& problem, const Eigen::VectorXd& z, const Eigen::VectorXd& w) {
   const Eigen::Index n = problem.size();
-  result.w = problem.slack(result.z);
-  result.residual = natural_residual(result.z, result.w);
-  result.relative_residual = relative_residual(result.z, result.w, problem.M, Eigen::VectorXd::Zero(n),
-                                               Eigen::VectorXd::Constant(n, detail::kInfinity));
+  return relative_residual(z, w, problem.M, Eigen::VectorXd::Zero(n), Eigen::VectorXd::Constant(n, detail::kInfinity));
 }
 
 double sparse_error(const SparseLcp& problem, const Eigen::VectorXd& z) {
-  const Eigen::Index n = problem.size();
-  return relative_residual(z, problem.slack(z), problem.M, Eigen::VectorXd::Zero(n),
-                           Eigen::VectorXd::Constant(n, detail::kInfinity));
+  return sparse_error(problem, z, problem.slack(z));
+}
+
+/// w = M z + q and the residuals of z.
+void sparse_finish(const SparseLcp& problem, Result& result) {
+  result.w = problem.slack(result.z);
+  result.residual = natural_residual(result.z, result.w);
+  result.relative_residual = sparse_error(problem, result.z, result.w);
 }
 
 /// Projected Gauss–Seidel (ω = 1) or SOR sweeps on the rows of M from the initial guess (0 by
@@ -55,11 +58,10 @@ Result sweeps(const SparseLcp& problem, Method method, const SolveOptions& optio
       if (it.col() == i) diagonal[i] += it.value();
     }
     if (!(diagonal[i] > 0)) {
-      result.status = Status::NotApplicable;
-      result.z = Eigen::VectorXd::Zero(n);
-      result.message = to_string(method) + " needs every diagonal entry of M positive: M(" + std::to_string(i) + ", " +
-                       std::to_string(i) + ") = " + number_text(diagonal[i]) + "; path, newton-fb or newton-min do not";
-      return result;
+      return detail::refused(method, n,
+                             to_string(method) + " needs every diagonal entry of M positive: M(" + std::to_string(i) +
+                                 ", " + std::to_string(i) + ") = " + number_text(diagonal[i]) +
+                                 "; path, newton-fb or newton-min do not");
     }
   }
   const double omega = method == Method::Psor ? options.relaxation.value_or(kDefaultRelaxation) : 1.0;
@@ -125,15 +127,11 @@ struct SparseLcpSteps {
     if (std::find(on_sparse.begin(), on_sparse.end(), method) != on_sparse.end()) {
       return through_mcp(problem, method, options);
     }
-    Result refused;
-    refused.method = method;
-    refused.status = Status::NotApplicable;
-    refused.z = Eigen::VectorXd::Zero(problem.size());
     const double megabytes = 8e-6 * static_cast<double>(problem.size()) * static_cast<double>(problem.size());
-    refused.message = to_string(method) + " needs M dense (" + number_text(megabytes) +
-                      " MB at n = " + std::to_string(problem.size()) +
-                      "); on a sparse M: pgs, psor, path, newton-fb, newton-min or auto";
-    return refused;
+    return detail::refused(method, problem.size(),
+                           to_string(method) + " needs M dense (" + number_text(megabytes) +
+                               " MB at n = " + std::to_string(problem.size()) +
+                               "); on a sparse M: pgs, psor, path, newton-fb, newton-min or auto");
   }
   static void finish(const SparseLcp& problem, const SolveOptions&, Result& result) {
     sparse_finish(problem, result);
