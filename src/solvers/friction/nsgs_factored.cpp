@@ -1,6 +1,7 @@
 #include "nsgs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -85,22 +86,31 @@ void planar_statuses(const Eigen::VectorXd& r, const Eigen::VectorXd& mu, std::v
 /// singular or nearly so (LU's reciprocal condition estimate <= kStatusSolveMinRcond: a statically
 /// indeterminate set of sticking contacts) or its solution is not finite; the caller measures the
 /// point it returns.
+/// Dense matrices of the status solve, at most 2 kStatusSolveMaxContacts square: on the stack.
+constexpr int kStatusMax = 2 * static_cast<int>(kStatusSolveMaxContacts);
+using StatusMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kStatusMax, kStatusMax>;
+using StatusVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kStatusMax, 1>;
+
 bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Eigen::VectorXd& q,
                        const Eigen::VectorXd& mu, const std::vector<signed char>& status, Eigen::VectorXd& r) {
   const Eigen::Index n = H.rows();
   const Eigen::Index nc = mu.size();
+  if (nc > kStatusSolveMaxContacts) return false;  // the callers' bound; the arrays below hold no more
   const auto dofs = static_cast<std::size_t>(H.cols());
   const int* const outer = H.outerIndexPtr();
   const int* const inner = H.innerIndexPtr();
   const double* const values = H.valuePtr();
   const auto nnz = static_cast<std::size_t>(outer[n]);
-  // H by columns: the rows (and values) of each column's entries.
-  std::vector<int> start(dofs + 1, 0);
+  // H by columns: the rows (and values) of each column's entries. Work arrays kept per thread
+  // (their capacity reused from step to step: a small world's step allocates nothing here).
+  thread_local std::vector<int> start, at, rows;
+  thread_local std::vector<double> entries;
+  start.assign(dofs + 1, 0);
   for (std::size_t p = 0; p < nnz; ++p) ++start[static_cast<std::size_t>(inner[p]) + 1];
   for (std::size_t c = 0; c < dofs; ++c) start[c + 1] += start[c];
-  std::vector<int> at(start.begin(), start.end() - 1);
-  std::vector<int> rows(nnz);
-  std::vector<double> entries(nnz);
+  at.assign(start.begin(), start.end() - 1);
+  rows.resize(nnz);
+  entries.resize(nnz);
   for (Eigen::Index row = 0; row < n; ++row) {
     for (int p = outer[row]; p < outer[row + 1]; ++p) {
       const auto k = static_cast<std::size_t>(at[static_cast<std::size_t>(inner[p])]++);
@@ -108,7 +118,8 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
       entries[k] = values[p];
     }
   }
-  Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, n);
+  // W and the reduced system on the stack: n = 2 nc <= 2 kStatusSolveMaxContacts.
+  StatusMatrix W = StatusMatrix::Zero(n, n);
   for (std::size_t c = 0; c < dofs; ++c) {
     for (auto a = static_cast<std::size_t>(start[c]); a < static_cast<std::size_t>(start[c + 1]); ++a) {
       const double scaled = entries[a] * minv[static_cast<Eigen::Index>(c)];
@@ -118,7 +129,8 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
     }
   }
   // The unknowns: (r_N, r_T) of a sticking contact, r_N of a sliding one (r_T = ∓μ r_N).
-  std::vector<Eigen::Index> unknown(static_cast<std::size_t>(nc), -1);
+  std::array<Eigen::Index, kStatusSolveMaxContacts> unknown;
+  unknown.fill(-1);
   Eigen::Index m = 0;
   for (Eigen::Index i = 0; i < nc; ++i) {
     const signed char s = status[static_cast<std::size_t>(i)];
@@ -129,8 +141,8 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
   }
   r.setZero();
   if (m == 0) return true;
-  Eigen::MatrixXd K(m, m);
-  Eigen::VectorXd f(m);
+  StatusMatrix K(m, m);
+  StatusVector f(m);
   Eigen::Index equation = 0;
   const auto add_equation = [&](Eigen::Index row) {
     for (Eigen::Index j = 0; j < nc; ++j) {
@@ -154,12 +166,12 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
     add_equation(2 * i);                  // u_N = 0
     if (s == kStick) add_equation(2 * i + 1);  // u_T = 0
   }
-  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
+  const Eigen::PartialPivLU<StatusMatrix> lu(K);
   // A singular or nearly singular system (a statically indeterminate set of sticking contacts: a
   // box on two corners) has a set of solutions, and LU's pick carries round-off amplified by its
   // condition: left to the sweeps.
   if (!(lu.rcond() > kStatusSolveMinRcond)) return false;
-  const Eigen::VectorXd y = lu.solve(f);
+  const StatusVector y = lu.solve(f);
   if (!y.allFinite()) return false;
   for (Eigen::Index i = 0; i < nc; ++i) {
     const signed char s = status[static_cast<std::size_t>(i)];
