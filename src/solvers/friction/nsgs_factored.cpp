@@ -91,6 +91,119 @@ constexpr int kStatusMax = 2 * static_cast<int>(kStatusSolveMaxContacts);
 using StatusMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kStatusMax, kStatusMax>;
 using StatusVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kStatusMax, 1>;
 
+/// LU with partial pivoting of the m × m column-major `a` in place (L unit lower, U upper; row k
+/// swapped with row swaps[k] at step k), for the status solve's small systems without Eigen's
+/// dynamic kernels. Returns false at an exactly zero pivot (a singular system).
+bool small_lu(double* a, int m, int* swaps) {
+  for (int k = 0; k < m; ++k) {
+    int pivot_row = k;
+    double largest = std::abs(a[k + k * m]);
+    for (int i = k + 1; i < m; ++i) {
+      const double x = std::abs(a[i + k * m]);
+      if (x > largest) {
+        largest = x;
+        pivot_row = i;
+      }
+    }
+    swaps[k] = pivot_row;
+    if (!(largest > 0)) return false;  // 0 or NaN
+    if (pivot_row != k) {
+      for (int j = 0; j < m; ++j) std::swap(a[k + j * m], a[pivot_row + j * m]);
+    }
+    const double pivot = a[k + k * m];
+    for (int i = k + 1; i < m; ++i) a[i + k * m] /= pivot;
+    for (int j = k + 1; j < m; ++j) {
+      const double factor = a[k + j * m];
+      if (factor == 0) continue;
+      double* const column = a + j * m;
+      const double* const lower = a + k * m;
+      for (int i = k + 1; i < m; ++i) column[i] -= lower[i] * factor;
+    }
+  }
+  return true;
+}
+
+/// x := K⁻¹ x (transposed: K⁻ᵀ x) from `small_lu`'s factors.
+void small_lu_solve(const double* a, int m, const int* swaps, double* x, bool transposed) {
+  if (!transposed) {
+    for (int k = 0; k < m; ++k) std::swap(x[k], x[swaps[k]]);
+    for (int j = 0; j < m; ++j) {  // L y = P x (unit diagonal)
+      const double xj = x[j];
+      if (xj != 0) {
+        for (int i = j + 1; i < m; ++i) x[i] -= a[i + j * m] * xj;
+      }
+    }
+    for (int j = m - 1; j >= 0; --j) {  // U x = y
+      x[j] /= a[j + j * m];
+      const double xj = x[j];
+      if (xj != 0) {
+        for (int i = 0; i < j; ++i) x[i] -= a[i + j * m] * xj;
+      }
+    }
+    return;
+  }
+  for (int i = 0; i < m; ++i) {  // Uᵀ y = x
+    double s = x[i];
+    for (int k = 0; k < i; ++k) s -= a[k + i * m] * x[k];
+    x[i] = s / a[i + i * m];
+  }
+  for (int i = m - 1; i >= 0; --i) {  // Lᵀ z = y (unit diagonal)
+    double s = x[i];
+    for (int k = i + 1; k < m; ++k) s -= a[k + i * m] * x[k];
+    x[i] = s;
+  }
+  for (int k = m - 1; k >= 0; --k) std::swap(x[k], x[swaps[k]]);  // x = Pᵀ z
+}
+
+/// The reciprocal condition number of K in the 1-norm as LAPACK and Eigen estimate it
+/// (`PartialPivLU::rcond`: Hager's estimate of ‖K⁻¹‖₁ refined as Higham's, at most 4 steps, and
+/// the alternating-sign vector's bound), from `small_lu`'s factors and ‖K‖₁.
+double small_lu_rcond(const double* a, int m, const int* swaps, double norm) {
+  if (norm == 0) return 0;
+  if (m == 1) return 1;
+  std::array<double, kStatusMax> v{};
+  std::array<double, kStatusMax> sign{};
+  std::array<double, kStatusMax> old_sign{};
+  const auto l1 = [&](const std::array<double, kStatusMax>& x) {
+    double s = 0;
+    for (int i = 0; i < m; ++i) s += std::abs(x[static_cast<std::size_t>(i)]);
+    return s;
+  };
+  for (int i = 0; i < m; ++i) v[static_cast<std::size_t>(i)] = 1.0 / m;
+  small_lu_solve(a, m, swaps, v.data(), false);
+  double lower = l1(v);
+  double old_lower = lower;
+  int index = -1;
+  int old_index = -1;
+  for (int k = 0; k < 4; ++k) {
+    for (int i = 0; i < m; ++i) sign[static_cast<std::size_t>(i)] = v[static_cast<std::size_t>(i)] < 0 ? -1.0 : 1.0;
+    if (k > 0 && std::equal(sign.begin(), sign.begin() + m, old_sign.begin())) break;
+    v = sign;
+    small_lu_solve(a, m, swaps, v.data(), true);
+    index = 0;
+    for (int i = 1; i < m; ++i) {
+      if (std::abs(v[static_cast<std::size_t>(i)]) > std::abs(v[static_cast<std::size_t>(index)])) index = i;
+    }
+    if (index == old_index) break;
+    v.fill(0);
+    v[static_cast<std::size_t>(index)] = 1;
+    small_lu_solve(a, m, swaps, v.data(), false);
+    lower = l1(v);
+    if (lower <= old_lower) break;
+    old_sign = sign;
+    old_index = index;
+    old_lower = lower;
+  }
+  double alternating = 1;
+  for (int i = 0; i < m; ++i) {
+    v[static_cast<std::size_t>(i)] = alternating * (1 + static_cast<double>(i) / static_cast<double>(m - 1));
+    alternating = -alternating;
+  }
+  small_lu_solve(a, m, swaps, v.data(), false);
+  const double inverse_norm = std::max(lower, 2 * l1(v) / (3.0 * m));
+  return inverse_norm == 0 ? 0.0 : (1 / inverse_norm) / norm;
+}
+
 bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Eigen::VectorXd& q,
                        const Eigen::VectorXd& mu, const std::vector<signed char>& status, Eigen::VectorXd& r) {
   const Eigen::Index n = H.rows();
@@ -166,12 +279,18 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
     add_equation(2 * i);                  // u_N = 0
     if (s == kStick) add_equation(2 * i + 1);  // u_T = 0
   }
-  const Eigen::PartialPivLU<StatusMatrix> lu(K);
+  // LU with partial pivoting on the stack (`small_lu`) and its condition estimate, as Eigen's
+  // PartialPivLU and rcond compute them.
+  const int size = static_cast<int>(m);
+  const double norm = K.cwiseAbs().colwise().sum().maxCoeff();
+  std::array<int, kStatusMax> swaps{};
   // A singular or nearly singular system (a statically indeterminate set of sticking contacts: a
   // box on two corners) has a set of solutions, and LU's pick carries round-off amplified by its
   // condition: left to the sweeps.
-  if (!(lu.rcond() > kStatusSolveMinRcond)) return false;
-  const StatusVector y = lu.solve(f);
+  if (!small_lu(K.data(), size, swaps.data())) return false;
+  if (!(small_lu_rcond(K.data(), size, swaps.data(), norm) > kStatusSolveMinRcond)) return false;
+  StatusVector y = f;
+  small_lu_solve(K.data(), size, swaps.data(), y.data(), false);
   if (!y.allFinite()) return false;
   for (Eigen::Index i = 0; i < nc; ++i) {
     const signed char s = status[static_cast<std::size_t>(i)];
