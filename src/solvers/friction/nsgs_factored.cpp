@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "entry/stop.hpp"
 #include "perp/core/error.hpp"
@@ -332,12 +333,12 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     return residuals.relative_error;
   };
   const auto finish_with = [&](Status status, int sweeps, std::string message) {
-    result.z = r;
-    result.w = u;
+    result.z = std::move(r);  // the last use of r and u: moved, not copied
+    result.w = std::move(u);
     result.iterations = sweeps;
     result.status = status;
     result.message = std::move(message);
-    return result;
+    return std::move(result);  // moved out (a lambda's `return result` of a captured reference copies it)
   };
   double error = error_of();
   if (error <= options.tolerance) {
@@ -373,6 +374,9 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   std::vector<signed char> statuses;
   std::vector<signed char> checked;
   std::vector<std::vector<signed char>> tried;
+  Eigen::VectorXd candidate;  // the status solve's point, its v and u
+  Eigen::VectorXd cv;
+  Eigen::VectorXd cu;
   const double approach_scale = std::sqrt(options.tolerance) * shell.q.lpNorm<Eigen::Infinity>();
   if (by_statuses) planar_statuses(r, shell.mu, checked);  // the start's (a warm start's last statuses)
   for (int sweep = 1; sweep <= limit; ++sweep) {
@@ -439,9 +443,9 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
         planar_statuses(r, shell.mu, statuses);
         if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
           tried.push_back(statuses);
-          Eigen::VectorXd candidate(r.size());
-          Eigen::VectorXd cv(v.size());
-          Eigen::VectorXd cu(u.size());
+          candidate.resize(r.size());  // kept between tries: sized once
+          cv.resize(v.size());
+          cu.resize(u.size());
           if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate)) {
             const FrictionContactResiduals measured = measure(candidate, cv, cu);
             // Auto's judgement (friction_contact.cpp, judge_point): within the tolerance, and no
@@ -449,9 +453,9 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
             const double approach =
                 std::max(approach_scale, std::sqrt(options.tolerance) * cu.lpNorm<Eigen::Infinity>());
             if (measured.relative_error <= options.tolerance && !(measured.signorini > approach)) {
-              r = std::move(candidate);
-              v = std::move(cv);
-              u = std::move(cu);
+              r.swap(candidate);
+              v.swap(cv);
+              u.swap(cu);
               residuals = measured;
               if (options.record_history) result.history.push_back(measured.relative_error);
               return finish_with(Status::Solved, sweep,
