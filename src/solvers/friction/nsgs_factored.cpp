@@ -94,7 +94,9 @@ using StatusVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, k
 
 /// LU with partial pivoting of the m × m column-major `a` in place (L unit lower, U upper; row k
 /// swapped with row swaps[k] at step k), for the status solve's small systems without Eigen's
-/// dynamic kernels. Returns false at an exactly zero pivot (a singular system).
+/// dynamic kernels. As Eigen's PartialPivLU, a column with no nonzero pivot is left as it is (no
+/// swap, no division) and the factorization goes on; `small_lu_solve` then treats it as Eigen's
+/// triangular solves do (below). Returns false only where a column holds a NaN.
 bool small_lu(double* a, int m, int* swaps) {
   for (int k = 0; k < m; ++k) {
     int pivot_row = k;
@@ -107,7 +109,8 @@ bool small_lu(double* a, int m, int* swaps) {
       }
     }
     swaps[k] = pivot_row;
-    if (!(largest > 0)) return false;  // 0 or NaN
+    if (std::isnan(largest)) return false;
+    if (largest == 0) continue;  // nothing to eliminate below a zero pivot
     if (pivot_row != k) {
       for (int j = 0; j < m; ++j) std::swap(a[k + j * m], a[pivot_row + j * m]);
     }
@@ -124,7 +127,10 @@ bool small_lu(double* a, int m, int* swaps) {
   return true;
 }
 
-/// x := K⁻¹ x (transposed: K⁻ᵀ x) from `small_lu`'s factors.
+/// x := K⁻¹ x (transposed: K⁻ᵀ x) from `small_lu`'s factors. As Eigen's triangular solves, an
+/// unknown whose right side is exactly 0 when its pivot is reached is left 0 (not divided): on an
+/// exactly singular, consistent system the free unknowns are set to 0 (the status solve's answers
+/// before this kernel replaced Eigen's, e.g. a box at rest on two sticking corners).
 void small_lu_solve(const double* a, int m, const int* swaps, double* x, bool transposed) {
   if (!transposed) {
     for (int k = 0; k < m; ++k) std::swap(x[k], x[swaps[k]]);
@@ -135,7 +141,7 @@ void small_lu_solve(const double* a, int m, const int* swaps, double* x, bool tr
       }
     }
     for (int j = m - 1; j >= 0; --j) {  // U x = y
-      x[j] /= a[j + j * m];
+      if (x[j] != 0) x[j] /= a[j + j * m];
       const double xj = x[j];
       if (xj != 0) {
         for (int i = 0; i < j; ++i) x[i] -= a[i + j * m] * xj;
@@ -146,7 +152,7 @@ void small_lu_solve(const double* a, int m, const int* swaps, double* x, bool tr
   for (int i = 0; i < m; ++i) {  // Uᵀ y = x
     double s = x[i];
     for (int k = 0; k < i; ++k) s -= a[k + i * m] * x[k];
-    x[i] = s / a[i + i * m];
+    x[i] = s != 0 ? s / a[i + i * m] : 0.0;
   }
   for (int i = m - 1; i >= 0; --i) {  // Lᵀ z = y (unit diagonal)
     double s = x[i];
@@ -288,7 +294,7 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
   // A singular or nearly singular system (a statically indeterminate set of sticking contacts: a
   // box on two corners) has a set of solutions, and LU's pick carries round-off amplified by its
   // condition: left to the sweeps.
-  if (!small_lu(K.data(), size, swaps.data())) return false;
+  if (!small_lu(K.data(), size, swaps.data())) return false;  // a NaN in K
   if (!(small_lu_rcond(K.data(), size, swaps.data(), norm) > kStatusSolveMinRcond)) return false;
   StatusVector y = f;
   small_lu_solve(K.data(), size, swaps.data(), y.data(), false);
