@@ -374,7 +374,9 @@ std::vector<std::pair<int, int>> candidate_pairs(const World& world, double marg
   if (count <= kAllPairsMaxBodies) {
     // Few bodies: every pair, in increasing order. The grid below emits exactly the pairs that
     // `overlapping` accepts (each cell meets its 3×3 neighbours, the large bodies meet all), so the
-    // list is the same; here without its radii sort, cell keys and hash map.
+    // list is the same; here without its radii sort, cell keys and hash map (and with room for
+    // every pair at once: at most 120 pairs, one allocation rather than one per doubling).
+    pairs.reserve(static_cast<std::size_t>(count * (count - 1) / 2));
     for (int i = 0; i < count; ++i) {
       for (int j = i + 1; j < count; ++j) {
         if (overlapping(i, j)) pairs.emplace_back(i, j);

@@ -91,6 +91,16 @@ void add_contact_impulses(const std::vector<Contact>& contacts, const Eigen::Vec
 /// next step.
 std::vector<int> pair_ordinals(const std::vector<Contact>& contacts) {
   std::vector<int> ordinals(contacts.size(), 0);
+  if (contacts.size() <= 32) {
+    // A small step: the earlier contacts of the same pair counted directly (the same ordinals as
+    // the stable sort below, without its buffer).
+    for (std::size_t k = 1; k < contacts.size(); ++k) {
+      for (std::size_t j = 0; j < k; ++j) {
+        if (contacts[j].body_a == contacts[k].body_a && contacts[j].body_b == contacts[k].body_b) ++ordinals[k];
+      }
+    }
+    return ordinals;
+  }
   std::vector<std::size_t> order(contacts.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {

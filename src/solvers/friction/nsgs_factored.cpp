@@ -1,12 +1,14 @@
 #include "nsgs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "entry/stop.hpp"
 #include "perp/core/error.hpp"
@@ -85,22 +87,150 @@ void planar_statuses(const Eigen::VectorXd& r, const Eigen::VectorXd& mu, std::v
 /// singular or nearly so (LU's reciprocal condition estimate <= kStatusSolveMinRcond: a statically
 /// indeterminate set of sticking contacts) or its solution is not finite; the caller measures the
 /// point it returns.
+/// Dense matrices of the status solve, at most 2 kStatusSolveMaxContacts square: on the stack.
+constexpr int kStatusMax = 2 * static_cast<int>(kStatusSolveMaxContacts);
+using StatusMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kStatusMax, kStatusMax>;
+using StatusVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kStatusMax, 1>;
+
+/// LU with partial pivoting of the m × m column-major `a` in place (L unit lower, U upper; row k
+/// swapped with row swaps[k] at step k), for the status solve's small systems without Eigen's
+/// dynamic kernels. As Eigen's PartialPivLU, a column with no nonzero pivot is left as it is (no
+/// swap, no division) and the factorization goes on; `small_lu_solve` then treats it as Eigen's
+/// triangular solves do (below). Returns false only where a column holds a NaN.
+bool small_lu(double* a, int m, int* swaps) {
+  for (int k = 0; k < m; ++k) {
+    int pivot_row = k;
+    double largest = std::abs(a[k + k * m]);
+    for (int i = k + 1; i < m; ++i) {
+      const double x = std::abs(a[i + k * m]);
+      if (x > largest) {
+        largest = x;
+        pivot_row = i;
+      }
+    }
+    swaps[k] = pivot_row;
+    if (std::isnan(largest)) return false;
+    if (largest == 0) continue;  // nothing to eliminate below a zero pivot
+    if (pivot_row != k) {
+      for (int j = 0; j < m; ++j) std::swap(a[k + j * m], a[pivot_row + j * m]);
+    }
+    const double pivot = a[k + k * m];
+    for (int i = k + 1; i < m; ++i) a[i + k * m] /= pivot;
+    for (int j = k + 1; j < m; ++j) {
+      const double factor = a[k + j * m];
+      if (factor == 0) continue;
+      double* const column = a + j * m;
+      const double* const lower = a + k * m;
+      for (int i = k + 1; i < m; ++i) column[i] -= lower[i] * factor;
+    }
+  }
+  return true;
+}
+
+/// x := K⁻¹ x (transposed: K⁻ᵀ x) from `small_lu`'s factors. As Eigen's triangular solves, an
+/// unknown whose right side is exactly 0 when its pivot is reached is left 0 (not divided): on an
+/// exactly singular, consistent system the free unknowns are set to 0 (the status solve's answers
+/// before this kernel replaced Eigen's, e.g. a box at rest on two sticking corners).
+void small_lu_solve(const double* a, int m, const int* swaps, double* x, bool transposed) {
+  if (!transposed) {
+    for (int k = 0; k < m; ++k) std::swap(x[k], x[swaps[k]]);
+    for (int j = 0; j < m; ++j) {  // L y = P x (unit diagonal)
+      const double xj = x[j];
+      if (xj != 0) {
+        for (int i = j + 1; i < m; ++i) x[i] -= a[i + j * m] * xj;
+      }
+    }
+    for (int j = m - 1; j >= 0; --j) {  // U x = y
+      if (x[j] != 0) x[j] /= a[j + j * m];
+      const double xj = x[j];
+      if (xj != 0) {
+        for (int i = 0; i < j; ++i) x[i] -= a[i + j * m] * xj;
+      }
+    }
+    return;
+  }
+  for (int i = 0; i < m; ++i) {  // Uᵀ y = x
+    double s = x[i];
+    for (int k = 0; k < i; ++k) s -= a[k + i * m] * x[k];
+    x[i] = s != 0 ? s / a[i + i * m] : 0.0;
+  }
+  for (int i = m - 1; i >= 0; --i) {  // Lᵀ z = y (unit diagonal)
+    double s = x[i];
+    for (int k = i + 1; k < m; ++k) s -= a[k + i * m] * x[k];
+    x[i] = s;
+  }
+  for (int k = m - 1; k >= 0; --k) std::swap(x[k], x[swaps[k]]);  // x = Pᵀ z
+}
+
+/// The reciprocal condition number of K in the 1-norm as LAPACK and Eigen estimate it
+/// (`PartialPivLU::rcond`: Hager's estimate of ‖K⁻¹‖₁ refined as Higham's, at most 4 steps, and
+/// the alternating-sign vector's bound), from `small_lu`'s factors and ‖K‖₁.
+double small_lu_rcond(const double* a, int m, const int* swaps, double norm) {
+  if (norm == 0) return 0;
+  if (m == 1) return 1;
+  std::array<double, kStatusMax> v{};
+  std::array<double, kStatusMax> sign{};
+  std::array<double, kStatusMax> old_sign{};
+  const auto l1 = [&](const std::array<double, kStatusMax>& x) {
+    double s = 0;
+    for (int i = 0; i < m; ++i) s += std::abs(x[static_cast<std::size_t>(i)]);
+    return s;
+  };
+  for (int i = 0; i < m; ++i) v[static_cast<std::size_t>(i)] = 1.0 / m;
+  small_lu_solve(a, m, swaps, v.data(), false);
+  double lower = l1(v);
+  double old_lower = lower;
+  int index = -1;
+  int old_index = -1;
+  for (int k = 0; k < 4; ++k) {
+    for (int i = 0; i < m; ++i) sign[static_cast<std::size_t>(i)] = v[static_cast<std::size_t>(i)] < 0 ? -1.0 : 1.0;
+    if (k > 0 && std::equal(sign.begin(), sign.begin() + m, old_sign.begin())) break;
+    v = sign;
+    small_lu_solve(a, m, swaps, v.data(), true);
+    index = 0;
+    for (int i = 1; i < m; ++i) {
+      if (std::abs(v[static_cast<std::size_t>(i)]) > std::abs(v[static_cast<std::size_t>(index)])) index = i;
+    }
+    if (index == old_index) break;
+    v.fill(0);
+    v[static_cast<std::size_t>(index)] = 1;
+    small_lu_solve(a, m, swaps, v.data(), false);
+    lower = l1(v);
+    if (lower <= old_lower) break;
+    old_sign = sign;
+    old_index = index;
+    old_lower = lower;
+  }
+  double alternating = 1;
+  for (int i = 0; i < m; ++i) {
+    v[static_cast<std::size_t>(i)] = alternating * (1 + static_cast<double>(i) / static_cast<double>(m - 1));
+    alternating = -alternating;
+  }
+  small_lu_solve(a, m, swaps, v.data(), false);
+  const double inverse_norm = std::max(lower, 2 * l1(v) / (3.0 * m));
+  return inverse_norm == 0 ? 0.0 : (1 / inverse_norm) / norm;
+}
+
 bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Eigen::VectorXd& q,
                        const Eigen::VectorXd& mu, const std::vector<signed char>& status, Eigen::VectorXd& r) {
   const Eigen::Index n = H.rows();
   const Eigen::Index nc = mu.size();
+  if (nc > kStatusSolveMaxContacts) return false;  // the callers' bound; the arrays below hold no more
   const auto dofs = static_cast<std::size_t>(H.cols());
   const int* const outer = H.outerIndexPtr();
   const int* const inner = H.innerIndexPtr();
   const double* const values = H.valuePtr();
   const auto nnz = static_cast<std::size_t>(outer[n]);
-  // H by columns: the rows (and values) of each column's entries.
-  std::vector<int> start(dofs + 1, 0);
+  // H by columns: the rows (and values) of each column's entries. Work arrays kept per thread
+  // (their capacity reused from step to step: a small world's step allocates nothing here).
+  thread_local std::vector<int> start, at, rows;
+  thread_local std::vector<double> entries;
+  start.assign(dofs + 1, 0);
   for (std::size_t p = 0; p < nnz; ++p) ++start[static_cast<std::size_t>(inner[p]) + 1];
   for (std::size_t c = 0; c < dofs; ++c) start[c + 1] += start[c];
-  std::vector<int> at(start.begin(), start.end() - 1);
-  std::vector<int> rows(nnz);
-  std::vector<double> entries(nnz);
+  at.assign(start.begin(), start.end() - 1);
+  rows.resize(nnz);
+  entries.resize(nnz);
   for (Eigen::Index row = 0; row < n; ++row) {
     for (int p = outer[row]; p < outer[row + 1]; ++p) {
       const auto k = static_cast<std::size_t>(at[static_cast<std::size_t>(inner[p])]++);
@@ -108,7 +238,8 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
       entries[k] = values[p];
     }
   }
-  Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, n);
+  // W and the reduced system on the stack: n = 2 nc <= 2 kStatusSolveMaxContacts.
+  StatusMatrix W = StatusMatrix::Zero(n, n);
   for (std::size_t c = 0; c < dofs; ++c) {
     for (auto a = static_cast<std::size_t>(start[c]); a < static_cast<std::size_t>(start[c + 1]); ++a) {
       const double scaled = entries[a] * minv[static_cast<Eigen::Index>(c)];
@@ -118,7 +249,8 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
     }
   }
   // The unknowns: (r_N, r_T) of a sticking contact, r_N of a sliding one (r_T = ∓μ r_N).
-  std::vector<Eigen::Index> unknown(static_cast<std::size_t>(nc), -1);
+  std::array<Eigen::Index, kStatusSolveMaxContacts> unknown;
+  unknown.fill(-1);
   Eigen::Index m = 0;
   for (Eigen::Index i = 0; i < nc; ++i) {
     const signed char s = status[static_cast<std::size_t>(i)];
@@ -129,8 +261,8 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
   }
   r.setZero();
   if (m == 0) return true;
-  Eigen::MatrixXd K(m, m);
-  Eigen::VectorXd f(m);
+  StatusMatrix K(m, m);
+  StatusVector f(m);
   Eigen::Index equation = 0;
   const auto add_equation = [&](Eigen::Index row) {
     for (Eigen::Index j = 0; j < nc; ++j) {
@@ -154,12 +286,18 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
     add_equation(2 * i);                  // u_N = 0
     if (s == kStick) add_equation(2 * i + 1);  // u_T = 0
   }
-  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(K);
+  // LU with partial pivoting on the stack (`small_lu`) and its condition estimate, as Eigen's
+  // PartialPivLU and rcond compute them.
+  const int size = static_cast<int>(m);
+  const double norm = K.cwiseAbs().colwise().sum().maxCoeff();
+  std::array<int, kStatusMax> swaps{};
   // A singular or nearly singular system (a statically indeterminate set of sticking contacts: a
   // box on two corners) has a set of solutions, and LU's pick carries round-off amplified by its
   // condition: left to the sweeps.
-  if (!(lu.rcond() > kStatusSolveMinRcond)) return false;
-  const Eigen::VectorXd y = lu.solve(f);
+  if (!small_lu(K.data(), size, swaps.data())) return false;  // a NaN in K
+  if (!(small_lu_rcond(K.data(), size, swaps.data(), norm) > kStatusSolveMinRcond)) return false;
+  StatusVector y = f;
+  small_lu_solve(K.data(), size, swaps.data(), y.data(), false);
   if (!y.allFinite()) return false;
   for (Eigen::Index i = 0; i < nc; ++i) {
     const signed char s = status[static_cast<std::size_t>(i)];
@@ -201,12 +339,12 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     return residuals.relative_error;
   };
   const auto finish_with = [&](Status status, int sweeps, std::string message) {
-    result.z = r;
-    result.w = u;
+    result.z = std::move(r);  // the last use of r and u: moved, not copied
+    result.w = std::move(u);
     result.iterations = sweeps;
     result.status = status;
     result.message = std::move(message);
-    return result;
+    return std::move(result);  // moved out (a lambda's `return result` of a captured reference copies it)
   };
   double error = error_of();
   if (error <= options.tolerance) {
@@ -242,6 +380,9 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   std::vector<signed char> statuses;
   std::vector<signed char> checked;
   std::vector<std::vector<signed char>> tried;
+  Eigen::VectorXd candidate;  // the status solve's point, its v and u
+  Eigen::VectorXd cv;
+  Eigen::VectorXd cu;
   const double approach_scale = std::sqrt(options.tolerance) * shell.q.lpNorm<Eigen::Infinity>();
   if (by_statuses) planar_statuses(r, shell.mu, checked);  // the start's (a warm start's last statuses)
   for (int sweep = 1; sweep <= limit; ++sweep) {
@@ -308,9 +449,9 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
         planar_statuses(r, shell.mu, statuses);
         if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
           tried.push_back(statuses);
-          Eigen::VectorXd candidate(r.size());
-          Eigen::VectorXd cv(v.size());
-          Eigen::VectorXd cu(u.size());
+          candidate.resize(r.size());  // kept between tries: sized once
+          cv.resize(v.size());
+          cu.resize(u.size());
           if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate)) {
             const FrictionContactResiduals measured = measure(candidate, cv, cu);
             // Auto's judgement (friction_contact.cpp, judge_point): within the tolerance, and no
@@ -318,9 +459,9 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
             const double approach =
                 std::max(approach_scale, std::sqrt(options.tolerance) * cu.lpNorm<Eigen::Infinity>());
             if (measured.relative_error <= options.tolerance && !(measured.signorini > approach)) {
-              r = std::move(candidate);
-              v = std::move(cv);
-              u = std::move(cu);
+              r.swap(candidate);
+              v.swap(cv);
+              u.swap(cu);
               residuals = measured;
               if (options.record_history) result.history.push_back(measured.relative_error);
               return finish_with(Status::Solved, sweep,

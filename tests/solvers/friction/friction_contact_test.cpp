@@ -779,5 +779,45 @@ TEST(FrictionContactSolve, AutoSolvesOnTheStatusesOfSmallPlanarProblems) {
   EXPECT_LE(friction_contact_residuals(problem.assembled(), sliding.z).relative_error, 1e-10);
 }
 
+// A nearly singular reduced system is not returned by the status solve (nsgs_factored.cpp: its
+// LU's condition estimate must exceed 1e-10, and its point must meet the tolerance when recomputed;
+// the LU's pick on a line of solutions carries round-off times the condition): the sweeps carry the
+// point. The statuses (all sticking, r_T = 0 exactly) hold from the start, so the status solve is
+// tried at the first check. The two stacked disks above with
+// the ground contact doubled: the second ground contact's rows are the first's times (1 + 1e-13),
+// so the sticking set's system has a condition number near 1e13 and a line of solutions. By hand,
+// the two ground contacts together carry (m0 + m1) g h = 1 (r_Na + (1 + 1e-13) r_Nb = 1) and the
+// contact between the disks m1 g h = 0.9, with no tangential impulse.
+TEST(FrictionContactSolve, StatusSolveLeavesANearlySingularSystemToTheSweeps) {
+  const double m0 = 1, m1 = 9, radius = 0.1, twin = 1 + 1e-13;
+  const double inertia0 = 0.5 * m0 * radius * radius, inertia1 = 0.5 * m1 * radius * radius;
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(6, 6);
+  H.row(0) << 0, 1, 0, 0, 0, 0;              // ground under disk 0: normal
+  H.row(1) << 1, 0, radius, 0, 0, 0;         // tangent
+  H.row(2) = twin * H.row(0);                // the same contact again, scaled by 1 + 1e-13
+  H.row(3) = twin * H.row(1);
+  H.row(4) << 0, -1, 0, 0, 1, 0;             // disk 1 on disk 0: normal
+  H.row(5) << -1, 0, -radius, 1, 0, radius;  // tangent
+  FactoredFrictionContact problem;
+  problem.dimension = 2;
+  problem.H = H.sparseView();
+  problem.inverse_mass = (Eigen::VectorXd(6) << 1 / m0, 1 / m0, 1 / inertia0, 1 / m1, 1 / m1, 1 / inertia1).finished();
+  problem.q = (Eigen::VectorXd(6) << -0.1, 0, -0.1 * twin, 0, 0, 0).finished();
+  problem.mu = Eigen::Vector3d(0.5, 0.5, 0.5);
+  const SolveOptions options{.tolerance = 1e-10,
+                             .initial_guess = (Eigen::VectorXd(6) << 0.25, 0, 0.25, 0, 0.5, 0).finished()};
+  FrictionContactResiduals criteria;
+  const Result result = solve(problem, Method::Auto, options, criteria);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_THAT(result.message, testing::Not(HasSubstr("statuses")));
+  EXPECT_GT(result.iterations, 4);  // swept on: the statuses held from the first check
+  EXPECT_NEAR(result.z[0] + twin * result.z[2], 1.0, 1e-8);
+  EXPECT_NEAR(result.z[4], 0.9, 1e-8);
+  EXPECT_NEAR(result.z[1], 0.0, 1e-8);
+  EXPECT_NEAR(result.z[3], 0.0, 1e-8);
+  EXPECT_NEAR(result.z[5], 0.0, 1e-8);
+  EXPECT_LE(friction_contact_residuals(problem.assembled(), result.z).relative_error, 1e-10);
+}
+
 }  // namespace
 }  // namespace perp::solvers_friction_contact_test
