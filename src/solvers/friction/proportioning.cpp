@@ -55,7 +55,10 @@ ProportioningOutcome proportioning(const ConeProgram& program, const Eigen::Vect
     offset.noalias() += program.A * velocity;
   }
   offset.array() *= s.array();
-  const auto lambda_of = [&](const Eigen::VectorXd& x) -> Eigen::VectorXd { return s.cwiseProduct(x) + held; };
+  // Clamped: a conjugate step that ends exactly on the bound may leave −1e-18 by round-off.
+  const auto lambda_of = [&](const Eigen::VectorXd& x) -> Eigen::VectorXd {
+    return s.cwiseProduct(x.cwiseMax(0.0)) + held;
+  };
 
   ProportioningOutcome outcome;
   outcome.lambda = lambda_of(y);
