@@ -103,9 +103,9 @@ def solve_factored(A, inverse_mass, c, method: str = "auto", tol: float = 1e-8, 
 
     ``A`` (rows × dofs) is dense or scipy.sparse, ``inverse_mass`` has dofs entries >= 0 (0: a fixed
     degree of freedom), ``c`` has rows entries: the convex contact problems of a time step
-    (frictionless, Anitescu–Potra), singular where rows are redundant. "interior-point" and "auto"
-    work on the factors (docs/solvers.md, "LCPs given by their factors"); any other LCP method on
-    the formed matrix. Returns a :class:`Result`, judged as an LCP's.
+    (frictionless, Anitescu–Potra), singular where rows are redundant. "interior-point", "auto",
+    "pgs" and "psor" work on the factors (docs/solvers.md, "LCPs given by their factors"); any
+    other LCP method on the formed matrix. Returns a :class:`Result`, judged as an LCP's.
     """
     result = _perp.solve_factored_lcp(_sparse_operator(A, "A"), _vector(inverse_mass, "inverse_mass"),
                                       _vector(c, "c"), _method(method), _real(tol, "tol"), _max_iter(max_iter),
