@@ -23,6 +23,19 @@ constexpr double kToBoundary = 0.995;
 constexpr double kStartInside = 1e-2;
 /// The largest D_k times row k's diagonal of A M⁻¹ Aᵀ in the Newton matrix (its conditioning).
 constexpr double kStiffnessCap = 1e16;
+/// Gondzio's centrality correctors after the predictor-corrector direction: at most kCorrectors,
+/// each aiming at the step min(1, kCorrectorReach α + kCorrectorExtra), pulling the products s_k λ_k
+/// into [kCorrectorLow, kCorrectorHigh] times the centring target σμ, kept when the step grows to
+/// at least kCorrectorGain α + kCorrectorGainExtra. On the 10 000-disk heap's packed steps (10 000
+/// to 43 000 rows) they cut the interior-point steps by 20–35 % at one solve each (bench/README.md,
+/// "Packed step, stop 39").
+constexpr int kCorrectors = 3;
+constexpr double kCorrectorReach = 1.5;
+constexpr double kCorrectorExtra = 0.1;
+constexpr double kCorrectorLow = 0.1;
+constexpr double kCorrectorHigh = 10.0;
+constexpr double kCorrectorGain = 1.01;
+constexpr double kCorrectorGainExtra = 0.01;
 /// The active-set crossover: ε over N's largest diagonal, and the corrections made.
 constexpr double kCrossoverRegularization = 1e-12;
 constexpr int kCrossoverPasses = 4;
@@ -243,6 +256,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
   int last_halving = 0;
   double halving_mark = kInfinity;  // the first step's error sets it
   Eigen::VectorXd rp(m), rd(nf), rhs(nf), dv(nf), ds(m), dl(m), ds_aff(m), dl_aff(m), rc(m), D(m);
+  Eigen::VectorXd rc_corrected(m), dv_corrected(nf), ds_corrected(m), dl_corrected(m);
   NewtonMatrix newton_matrix(program);
   while (outcome.steps < limit) {
     if (const std::optional<Status> stop = stop_requested()) {  // the caller's status reads the stop state
@@ -289,7 +303,27 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
     const double sigma = gap > 0 ? std::pow(std::clamp(gap_aff / gap, 0.0, 1.0), 3) : 0.0;
     rc.array() += sigma * gap - ds_aff.array() * dl_aff.array();
     newton(rc, dv, ds, dl);
-    const double alpha = std::min(step_to_boundary(s, ds), step_to_boundary(lambda, dl));
+    double alpha = std::min(step_to_boundary(s, ds), step_to_boundary(lambda, dl));
+    // Gondzio's centrality correctors: where the step is short, the products s_k λ_k a longer
+    // trial step would reach are pulled into [kCorrectorLow, kCorrectorHigh] σμ, and the corrected
+    // direction (one more solve with the same factor) kept while it lengthens the step.
+    for (int corrector = 0; corrector < kCorrectors && alpha < 1.0; ++corrector) {
+      const double trial = std::min(1.0, kCorrectorReach * alpha + kCorrectorExtra);
+      const double centre = sigma * gap;
+      for (Eigen::Index k = 0; k < m; ++k) {
+        const double product = (s[k] + trial * ds[k]) * (lambda[k] + trial * dl[k]);
+        const double pull = std::clamp(product, kCorrectorLow * centre, kCorrectorHigh * centre) - product;
+        rc_corrected[k] = rc[k] + std::max(pull, -kCorrectorHigh * centre);
+      }
+      newton(rc_corrected, dv_corrected, ds_corrected, dl_corrected);
+      const double corrected = std::min(step_to_boundary(s, ds_corrected), step_to_boundary(lambda, dl_corrected));
+      if (!(corrected >= kCorrectorGain * alpha + kCorrectorGainExtra) || !dv_corrected.allFinite()) break;
+      rc.swap(rc_corrected);
+      dv.swap(dv_corrected);
+      ds.swap(ds_corrected);
+      dl.swap(dl_corrected);
+      alpha = corrected;
+    }
     if (!(alpha > 0) || !dv.allFinite() || !dl.allFinite()) {
       outcome.limit_reached = false;
       outcome.stop = "a step of length 0";

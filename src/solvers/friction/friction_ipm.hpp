@@ -43,8 +43,8 @@ struct InteriorOutcome {
   bool limit_reached = false;  ///< stopped by the step limit (not by a stall or a failed step)
 };
 
-/// Mehrotra's predictor-corrector on the program from λ0 (v = M⁻¹ Aᵀ λ0, pushed inside the
-/// orthant), until `error_of(λ)` <= tolerance, `limit` steps, or no halving of the error in
+/// Mehrotra's predictor-corrector, with up to three of Gondzio's centrality correctors a step, on
+/// the program from λ0 (v = M⁻¹ Aᵀ λ0, pushed inside the orthant), until `error_of(λ)` <= tolerance, `limit` steps, or no halving of the error in
 /// `stall_window` steps (0: no such test) — or in `near_window` steps once the error has come
 /// within kNearTolerances tolerances (0: the same window throughout).
 /// After each step `after_step(λ, program_error, error)` may change e (the shift of a frictional

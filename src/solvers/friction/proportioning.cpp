@@ -17,12 +17,15 @@ constexpr double kProportion = 1.0;
 /// Power iterations for ‖N‖ (the expansion step's length ᾱ = kStepShare / ‖N‖).
 constexpr int kPowerSteps = 12;
 constexpr double kStepShare = 1.8;
+/// The stall stop applies only while the error is above this many tolerances (near it, the last
+/// factor of ten may come slowly and still come).
+constexpr double kStallFar = 10.0;
 
 }  // namespace
 
 ProportioningOutcome proportioning(const ConeProgram& program, const Eigen::VectorXd& c, const Eigen::VectorXd& z0,
                                    int iterations, int every, double tolerance,
-                                   const std::function<double(const Eigen::VectorXd&)>& error_of) {
+                                   const std::function<double(const Eigen::VectorXd&)>& error_of, int stall_steps) {
   const Eigen::Index m = program.A.rows();
   // λ = s ⊙ y with s_k = d_k^{-1/2}: the problem in y has a unit diagonal. Rows with d_k = 0 (on
   // fixed dofs only) keep λ_k as given: s_k = 0 holds them out of every product.
@@ -105,6 +108,8 @@ ProportioningOutcome proportioning(const ConeProgram& program, const Eigen::Vect
   Eigen::VectorXd p = free_gradient;
   Eigen::VectorXd Ap(m);
   Eigen::VectorXd d(m);
+  double halving_mark = outcome.error;  // the stall test: the error at the last halving, and when
+  int last_halving = 0;
   for (int iteration = 1; iteration <= iterations; ++iteration) {
     if (stop_requested()) break;
     outcome.iterations = iteration;
@@ -160,6 +165,11 @@ ProportioningOutcome proportioning(const ConeProgram& program, const Eigen::Vect
       outcome.error = error;
     }
     if (outcome.error <= tolerance) break;
+    if (outcome.error <= 0.5 * halving_mark) {
+      halving_mark = outcome.error;
+      last_halving = iteration;
+    }
+    if (stall_steps > 0 && iteration - last_halving >= stall_steps && outcome.error > kStallFar * tolerance) break;
   }
   return outcome;
 }

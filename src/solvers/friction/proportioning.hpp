@@ -23,10 +23,12 @@ struct ProportioningOutcome {
 };
 
 /// From z0 (clamped at 0), at most `iterations` steps, `error_of` checked every `every` steps;
-/// stops once it is <= `tolerance`. Rows with a zero diagonal (fixed dofs only) keep z0's value.
+/// stops once it is <= `tolerance`, or when the smallest error seen, still above ten tolerances,
+/// has not halved in `stall_steps` steps (0: no such stop). Rows with a zero diagonal (fixed dofs only) keep z0's value.
 [[nodiscard]] ProportioningOutcome proportioning(const ConeProgram& program, const Eigen::VectorXd& c,
                                                  const Eigen::VectorXd& z0, int iterations, int every,
                                                  double tolerance,
-                                                 const std::function<double(const Eigen::VectorXd&)>& error_of);
+                                                 const std::function<double(const Eigen::VectorXd&)>& error_of,
+                                                 int stall_steps = 0);
 
 }  // namespace perp::detail
