@@ -36,6 +36,11 @@ constexpr double kCorrectorLow = 0.1;
 constexpr double kCorrectorHigh = 10.0;
 constexpr double kCorrectorGain = 1.01;
 constexpr double kCorrectorGainExtra = 0.01;
+/// The interior point stops where one step multiplies the error by more than kBlowUp once the best
+/// error is below kBlowUpFrom (round-off in the Newton matrix near the end; bench/README.md,
+/// "Packed step, stop 39").
+constexpr double kBlowUp = 1e6;
+constexpr double kBlowUpFrom = 1e-4;
 /// The active-set crossover: ε over N's largest diagonal, and the corrections made.
 constexpr double kCrossoverRegularization = 1e-12;
 constexpr int kCrossoverPasses = 4;
@@ -337,6 +342,15 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
     if (error <= kStallFactor * halving_mark) {
       halving_mark = error;
       last_halving = outcome.steps;
+    }
+    if (outcome.error < kBlowUpFrom && error > kBlowUp * outcome.error) {
+      // Weights λ/s spanning 1e15 leave the Newton matrix singular to round-off: the step's solve
+      // is wrong and the iterate leaves the region it had reached; nothing after recovers it (on
+      // the 10 000-disk heap the error stayed above 1 for the stall window's 8 steps).
+      outcome.limit_reached = false;
+      outcome.stop = "round-off (the error grew from " + number_text(outcome.error) + " to " + number_text(error) +
+                     " in one step)";
+      break;
     }
     if (error < outcome.error) {
       outcome.error = error;
