@@ -1,6 +1,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "perp/io/simulation.hpp"
 
@@ -9,7 +10,10 @@ namespace perp::cli {
 struct SimulateArguments {
   std::string scene;
   std::string out;
-  /// Any `Method` name; unset = the scene's default (auto).
+  /// --method NAME: any `Method` name; unset = the scene's "method" (default auto).
+  std::optional<std::string> method;
+  /// --solver NAME: the deprecated spelling of --method (read for one release, with a warning on
+  /// stderr; both given: refused).
   std::optional<std::string> solver;
   /// "png" (default), "svg" or "none": the format of DIR/plot.*.
   std::string plot = "png";
@@ -32,7 +36,11 @@ struct SimulateArguments {
 /// bad value ("--every 0: …", "--format xyz: …").
 [[nodiscard]] SimulationOutputOptions output_options(const SimulateArguments& args);
 
-/// `perp simulate SCENE.json --out DIR [--solver NAME] [--plot png|svg|none] [--every K] [--contacts]
+/// The method flag as given, "--method NAME" (or the deprecated "--solver NAME", with its warning
+/// line on stderr), and its name; nullopt without either. Throws `InvalidProblem` when both are given.
+[[nodiscard]] std::optional<std::pair<std::string, std::string>> method_flag(const SimulateArguments& args);
+
+/// `perp simulate SCENE.json --out DIR [--method NAME] [--plot png|svg|none] [--every K] [--contacts]
 /// [--format csv|hdf5|both] [--dump DIR2 [--dump-every K] [--dump-max N]]`: runs the scene and
 /// writes DIR/trajectory.csv, energy.csv, steps.csv (contacts.csv with --contacts; simulation.h5 with
 /// --format hdf5 or both), the plot (plot.png or plot.svg) and view.html. Returns 0 when every
