@@ -406,6 +406,7 @@ int run_simulate(const SimulateArguments& args) {
                            (coulomb ? "the Coulomb model" : "an LCP friction model") + "); use one of " + names);
     }
   }
+  apply_solve_flags(args, scene.options.solve);
   SimulationOutputOptions output = output_options(args);
   const bool plot = args.plot != "none";
   const PlotFormat plot_format = plot ? plot_format_from_name(args.plot) : PlotFormat::Png;

@@ -277,6 +277,18 @@ python3 -c "import json,sys; s=json.load(open(sys.argv[1])); s.update(solver='pg
 check "scene keys solver and tolerance warn" 0 'warning: .*keys_old.json: the scene key "solver" is deprecated; use "method".*the scene key "tolerance" is deprecated; use "tol"' -- "$perp" simulate "$tmp/keys_old.json" --out "$tmp/keys_old"
 check "scene keys method and tol" 0 "wrote" -- "$perp" simulate "$tmp/keys_new.json" --out "$tmp/keys_new"
 check "old scene keys same trajectory" 0 '^same *$' -- bash -c "cmp -s '$tmp/keys_old/trajectory.csv' '$tmp/keys_new/trajectory.csv' && cmp -s '$tmp/keys_old/energy.csv' '$tmp/keys_new/energy.csv' && echo same"
+python3 -c "import json,sys; s=json.load(open(sys.argv[1])); s.update(method='nsgs', tol=1e-6, max_iter=3, friction=0.3); json.dump(s, open(sys.argv[2], 'w'))" "$scenes/two_contact_block.json" "$tmp/keys_limits.json"
+check "scene tol and max_iter" 0 "wrote" -- "$perp" simulate "$tmp/keys_limits.json" --out "$tmp/keys_limits" --plot none
+check "--tol and --max-iter over the scene's" 0 "wrote" -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/flags_limits" --plot none --method nsgs --tol 1e-6 --max-iter 3
+sed 's/"friction": [0-9.]*/"friction": 0.3/' "$scenes/two_contact_block.json" > "$tmp/block03.json"
+check "--tol/--max-iter same run as the scene keys" 0 '^same *$' -- bash -c "'$perp' simulate '$tmp/block03.json' --out '$tmp/flags_limits' --plot none --method nsgs --tol 1e-6 --max-iter 3 >/dev/null && cmp -s '$tmp/keys_limits/trajectory.csv' '$tmp/flags_limits/trajectory.csv' && echo same"
+# nsgs needs more than 3 sweeps at the first step: capped, it stops at max-iterations there (auto then
+# answers from its point); --max-iter 0 is the method's own limit, with no fallback
+check "max_iter caps the sweeps" 0 '^step,[^ ]* 0,[^ ]*nsgs: max-iterations *$' -- head -2 "$tmp/keys_limits/steps.csv"
+check "--max-iter 0: the method's limit" 0 '^0 *$' -- bash -c "'$perp' simulate '$tmp/keys_limits.json' --out '$tmp/keys_nolimit' --plot none --max-iter 0 >/dev/null && (grep -c 'max-iterations' '$tmp/keys_nolimit/steps.csv' || true)"
+check "--tol 0 refused" 2 '--tol 0: the tolerance must be finite and > 0' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --tol 0
+check "--max-iter -1 refused" 2 '--max-iter -1: expected an integer in \[0, 2147483647\]' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --max-iter -1
+check "3d --tol 1e-300 leaves steps unsolved" 1 'unsolved|not solved' -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/x3tol" --tol 1e-300 --max-iter 5
 # The progress bar: only on a terminal, only for runs over a second.
 sed 's/"duration": 1.5/"duration": 8.0/' "$scenes/disk_pile.json" > "$tmp/long.json"
 check "no progress bar when not a terminal" 0 '^ *$' -- bash -c "'$perp' simulate '$tmp/long.json' --out '$tmp/long' 2>&1 >/dev/null"
