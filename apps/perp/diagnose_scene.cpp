@@ -200,7 +200,7 @@ ordered_json diagnose_scene(const contact::Scene& scene) {
                                  std::to_string(again.unsolved) + " unsolved steps with mu halved"));
     } else {
       findings.push_back(finding("unsolved steps", std::to_string(record.unsolved) + " steps unsolved",
-                                 "another method (--solver lemke)", std::nullopt, "not tried"));
+                                 "another method (--method lemke)", std::nullopt, "not tried"));
     }
   }
   out["findings"] = findings;

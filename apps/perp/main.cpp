@@ -72,10 +72,17 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   // From the method table, as `solve`'s list: the Coulomb model (default) takes a frictional contact
   // method or an LCP one, the LCP friction models an LCP method (simulate.cpp checks the pair).
-  simulate->add_option("--solver", simulate_args.solver,
-                       "method of each step (default auto); frictional contact (the Coulomb model): " +
+  simulate->add_option("--method", simulate_args.method,
+                       "method of each step (default: the scene's \"method\", auto); frictional contact (the "
+                       "Coulomb model): " +
                            perp::method_names_for(perp::ProblemKind::FrictionContact) +
                            "; LCP (any friction model): " + perp::method_names_for(perp::ProblemKind::Lcp));
+  simulate->add_option("--solver", simulate_args.solver, "deprecated spelling of --method (read until the next release)");
+  // Their ranges are checked by run_simulate (apply_solve_flags), whose messages name the value.
+  simulate->add_option("--tol", simulate_args.tol,
+                       "each step's solve tolerance (default: the scene's \"tol\", 1e-10; docs/solvers.md)");
+  simulate->add_option("--max-iter", simulate_args.max_iter,
+                       "each step's iteration limit (default: the scene's \"max_iter\"; 0 = the method's default)");
 
   CLI::Option* dump_option = simulate->add_option(
       "--dump", simulate_args.dump,

@@ -369,11 +369,23 @@ SimulationOutputOptions output_options(const SimulateArguments& args) {
   return options;
 }
 
+std::optional<std::pair<std::string, std::string>> method_flag(const SimulateArguments& args) {
+  if (args.method && args.solver) {
+    throw InvalidProblem("--method " + *args.method + " and --solver " + *args.solver +
+                         ": --solver is the deprecated spelling of --method; give --method alone");
+  }
+  if (args.method) return std::pair{"--method " + *args.method, *args.method};
+  if (!args.solver) return std::nullopt;
+  std::fprintf(stderr, "perp: warning: --solver is deprecated; use --method (--solver is read until the next release)\n");
+  return std::pair{"--solver " + *args.solver, *args.solver};
+}
+
 int run_simulate(const SimulateArguments& args) {
+  const auto flag = method_flag(args);
   if (scene_file_dimension(args.scene) == 3) return run_simulate3d(args);  // simulate3d.cpp
   contact::Scene scene = read_scene_file(args.scene);
-  if (args.solver) {
-    scene.options.method = from_string<Method>(*args.solver);
+  if (flag) {
+    scene.options.method = from_string<Method>(flag->second);
     // Checked here, before anything is written, rather than at the first contact: the LCP
     // models take an LCP method; the Coulomb model also a frictional contact one.
     const std::vector<Method> lcp = lcp_methods();
@@ -390,10 +402,11 @@ int run_simulate(const SimulateArguments& args) {
           if (std::find(lcp.begin(), lcp.end(), m) == lcp.end()) names += ", " + to_string(m);
         }
       }
-      throw InvalidProblem("--solver " + *args.solver + " cannot solve this scene's steps (" +
+      throw InvalidProblem(flag->first + " cannot solve this scene's steps (" +
                            (coulomb ? "the Coulomb model" : "an LCP friction model") + "); use one of " + names);
     }
   }
+  apply_solve_flags(args, scene.options.solve);
   SimulationOutputOptions output = output_options(args);
   const bool plot = args.plot != "none";
   const PlotFormat plot_format = plot ? plot_format_from_name(args.plot) : PlotFormat::Png;

@@ -1,7 +1,10 @@
 #pragma once
+#include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 
+#include "perp/core/error.hpp"
 #include "perp/io/simulation.hpp"
 
 namespace perp::cli {
@@ -9,8 +12,15 @@ namespace perp::cli {
 struct SimulateArguments {
   std::string scene;
   std::string out;
-  /// Any `Method` name; unset = the scene's default (auto).
+  /// --method NAME: any `Method` name; unset = the scene's "method" (default auto).
+  std::optional<std::string> method;
+  /// --solver NAME: the deprecated spelling of --method (read for one release, with a warning on
+  /// stderr; both given: refused).
   std::optional<std::string> solver;
+  /// --tol T: each step's solve tolerance (finite, > 0); unset = the scene's "tol" (default 1e-10).
+  std::optional<double> tol;
+  /// --max-iter N: each step's iteration limit (>= 0, 0: the method's); unset = the scene's "max_iter".
+  std::optional<long> max_iter;
   /// "png" (default), "svg" or "none": the format of DIR/plot.*.
   std::string plot = "png";
   /// --dump DIR: each step whose frictional contact problem was not solved, as DIR/step-NNNNN.hdf5
@@ -32,7 +42,30 @@ struct SimulateArguments {
 /// bad value ("--every 0: …", "--format xyz: …").
 [[nodiscard]] SimulationOutputOptions output_options(const SimulateArguments& args);
 
-/// `perp simulate SCENE.json --out DIR [--solver NAME] [--plot png|svg|none] [--every K] [--contacts]
+/// The method flag as given, "--method NAME" (or the deprecated "--solver NAME", with its warning
+/// line on stderr), and its name; nullopt without either. Throws `InvalidProblem` when both are given.
+[[nodiscard]] std::optional<std::pair<std::string, std::string>> method_flag(const SimulateArguments& args);
+
+/// --tol and --max-iter into the step options `solve` (a SolveOptions), over the scene's "tol" and
+/// "max_iter"; throws `InvalidProblem` naming the flag and its value when out of range.
+template <class Solve>
+void apply_solve_flags(const SimulateArguments& args, Solve& solve) {
+  if (args.tol) {
+    if (!(*args.tol > 0) || !(*args.tol <= std::numeric_limits<double>::max())) {
+      throw InvalidProblem("--tol " + number_text(*args.tol) + ": the tolerance must be finite and > 0");
+    }
+    solve.tolerance = *args.tol;
+  }
+  if (args.max_iter) {
+    if (*args.max_iter < 0 || *args.max_iter > std::numeric_limits<int>::max()) {
+      throw InvalidProblem("--max-iter " + std::to_string(*args.max_iter) + ": expected an integer in [0, " +
+                           std::to_string(std::numeric_limits<int>::max()) + "] (0: the method's own limit)");
+    }
+    solve.max_iterations = static_cast<int>(*args.max_iter);
+  }
+}
+
+/// `perp simulate SCENE.json --out DIR [--method NAME] [--tol T] [--max-iter N] [--plot png|svg|none] [--every K] [--contacts]
 /// [--format csv|hdf5|both] [--dump DIR2 [--dump-every K] [--dump-max N]]`: runs the scene and
 /// writes DIR/trajectory.csv, energy.csv, steps.csv (contacts.csv with --contacts; simulation.h5 with
 /// --format hdf5 or both), the plot (plot.png or plot.svg) and view.html. Returns 0 when every

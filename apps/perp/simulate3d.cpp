@@ -16,10 +16,11 @@ namespace perp::cli {
 
 int run_simulate3d(const SimulateArguments& args) {
   contact3d::Scene scene = read_scene3d_file(args.scene);
-  if (args.solver) {
-    scene.options.method = from_string<Method>(*args.solver);
+  if (args.method || args.solver) {
+    scene.options.method = from_string<Method>(args.method ? *args.method : *args.solver);  // run_simulate warned
     scene.options.validate();  // names a method that does not solve the frictional contact problem
   }
+  apply_solve_flags(args, scene.options.solve);
   if (!args.dump.empty()) throw InvalidProblem("--dump is not available for 3D scenes yet (issue 36)");
   const SimulationOutputOptions output = output_options(args);
   StagedFiles files(args.out);

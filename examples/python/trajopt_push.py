@@ -34,7 +34,7 @@ GRAVITY = 9.81
 STEP_OPTIONS = dict(timestep=TIMESTEP, friction=MU, tol=1e-14, baumgarte=0.0, gravity=(0.0, -GRAVITY))
 
 # The same box as a scene for perp.rollout, the independent check of the controls.
-SCENE = {"gravity": [0, -GRAVITY], "timestep": TIMESTEP, "friction": MU, "restitution": 0.0, "tolerance": 1e-14,
+SCENE = {"gravity": [0, -GRAVITY], "timestep": TIMESTEP, "friction": MU, "restitution": 0.0, "tol": 1e-14,
          "baumgarte": 0, "ground": {"height": 0},
          "bodies": [{"name": "box", "shape": {"type": "box", "width": WIDTH, "height": HEIGHT}, "mass": MASS,
                      "position": [0.0, HEIGHT / 2 - SINK]}]}

@@ -72,6 +72,15 @@ py::array_t<double> view(const double* data, Eigen::Index n, py::handle owner);
 /// themselves are checked by `SolveOptions::validate` in the solve.
 SolveOptions make_options(double tol, const py::object& max_iter, const py::object& warm_start,
                           const py::dict& options);
+/// `max_iter` (None: 0, the method's default; or an int, TypeError otherwise) into
+/// `o.max_iterations`, as `make_options` reads it.
+void set_max_iter(SolveOptions& o, const py::object& max_iter);
+/// The method options (`options`, as `make_options` reads them) into `o`, over what it holds.
+void read_method_options(SolveOptions& o, const py::dict& options);
+
+/// Each sentence as a DeprecationWarning (the scene readers' sentences on deprecated keys, which name
+/// the new spelling); a warning that the filters turn into an error is raised.
+void warn_deprecations(const std::vector<std::string>& sentences);
 
 /// The interrupt hook `make_options` sets (`SolveOptions::interrupt`): takes the GIL and runs the
 /// interpreter's signal handlers; true once one raised (Ctrl-C: KeyboardInterrupt), and on every

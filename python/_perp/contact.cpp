@@ -128,30 +128,13 @@ py::dict criteria_dict(const FrictionContactResiduals& r) {
 
 namespace {
 
-py::dict step_world(World& world, double timestep, double theta, double restitution, double friction,
-                    const std::string& friction_model, double activation_tolerance, bool projection,
-                    const FArray& gravity, const std::string& method, double tol, const py::object& max_iter,
-                    const py::dict& options, double baumgarte, double slop, bool split_impulse, bool derivatives,
-                    const std::string& degenerate, bool minimum_norm, bool sleeping, double sleep_speed,
-                    double sleep_time, long long dense_pivoting_max_size) {
-  contact::MoreauJeanOptions o;
-  o.sleeping = sleeping;
-  o.sleep_speed = sleep_speed;
-  o.sleep_time = sleep_time;
-  o.dense_pivoting_max_size = static_cast<Eigen::Index>(dense_pivoting_max_size);
-  o.baumgarte = baumgarte;
-  o.slop = slop;
-  o.split_impulse = split_impulse;
-  o.timestep = timestep;
-  o.theta = theta;
-  o.restitution = restitution;
-  o.friction = friction;
-  o.friction_model = friction_model_from(friction_model);
-  o.activation_tolerance = activation_tolerance;
-  o.projection = projection;
-  o.gravity = pair_from(gravity, "gravity");
-  o.method = from_string<Method>(method);
-  o.solve = make_options(tol, max_iter, py::none(), options);
+/// One Moreau–Jean step of `world` under `o` (a copy: the interrupt hook and the method options are
+/// set on it, not on the caller's object), with `method_options` read into `o.solve` as a solve's
+/// keywords are, and with `derivatives` the step's StepSensitivity (`degenerate`, `minimum_norm`).
+py::dict step_world(World& world, contact::MoreauJeanOptions o, const py::dict& method_options, bool derivatives,
+                    const std::string& degenerate, bool minimum_norm) {
+  o.solve.interrupt = signal_hook();
+  read_method_options(o.solve, method_options);
   // The step runs on a copy without the GIL, so that another Python thread touching `world`
   // meanwhile cannot race with it; the copy replaces the world afterwards.
   World copy = world;
@@ -211,6 +194,52 @@ std::string shape_repr(const contact::Shape& shape) {
     std::snprintf(text, sizeof text, "Rod(length=%g)", std::get<contact::Rod>(shape).length);
   }
   return text;
+}
+
+/// contact::MoreauJeanOptions as perp._perp.MoreauJeanOptions: a field a setting under its C++ name,
+/// default-constructed from the C++ initializers (the one source of perp.StepOptions' and
+/// perp.moreau_jean_step's defaults); the solve's tolerance and iteration limit under the Python
+/// spellings `tol` and `max_iter` (None: 0, the method's default), the enums by their names, gravity
+/// as a pair. Values are checked by `validate()`, which the step calls.
+void bind_step_options(py::module_& m) {
+  using Options = contact::MoreauJeanOptions;
+  py::class_<Options>(m, "MoreauJeanOptions",
+                      "The options of one Moreau–Jean step (C++ contact::MoreauJeanOptions); defaults are C++'s.")
+      .def(py::init<>())
+      .def_readwrite("timestep", &Options::timestep)
+      .def_readwrite("theta", &Options::theta)
+      .def_readwrite("restitution", &Options::restitution)
+      .def_readwrite("friction", &Options::friction)
+      .def_property(
+          "friction_model", [](const Options& o) { return contact::to_string(o.friction_model); },
+          [](Options& o, const std::string& name) { o.friction_model = friction_model_from(name); })
+      .def_readwrite("activation_tolerance", &Options::activation_tolerance)
+      .def_readwrite("projection", &Options::projection)
+      .def_property(
+          "gravity", [](const Options& o) { return py::make_tuple(o.gravity.x(), o.gravity.y()); },
+          [](Options& o, const py::object& v) { o.gravity = pair_from(v, "gravity"); })
+      .def_property(
+          "method", [](const Options& o) { return to_string(o.method); },
+          [](Options& o, const std::string& name) { o.method = from_string<Method>(name); })
+      .def_property(
+          "tol", [](const Options& o) { return o.solve.tolerance; },
+          [](Options& o, double tol) { o.solve.tolerance = tol; }, "The step's solve tolerance (C++ solve.tolerance).")
+      .def_property(
+          "max_iter",
+          [](const Options& o) -> std::optional<int> {
+            if (o.solve.max_iterations == 0) return std::nullopt;
+            return o.solve.max_iterations;
+          },
+          [](Options& o, const py::object& max_iter) { set_max_iter(o.solve, max_iter); },
+          "The step's solve iteration limit (C++ solve.max_iterations; None: the method's default).")
+      .def_readwrite("baumgarte", &Options::baumgarte)
+      .def_readwrite("slop", &Options::slop)
+      .def_readwrite("split_impulse", &Options::split_impulse)
+      .def_readwrite("sleeping", &Options::sleeping)
+      .def_readwrite("sleep_speed", &Options::sleep_speed)
+      .def_readwrite("sleep_time", &Options::sleep_time)
+      .def_readwrite("dense_pivoting_max_size", &Options::dense_pivoting_max_size)
+      .def("validate", &Options::validate, "Raises InvalidProblem naming the first bad field.");
 }
 
 void bind_world(py::module_& m) {
@@ -423,36 +452,10 @@ void bind_world(py::module_& m) {
         return text + ">";
       });
 
-  m.def(
-      "moreau_jean_defaults",
-      [] {
-        // The defaults of perp.moreau_jean_step's keywords, from the C++ options (one source).
-        const contact::MoreauJeanOptions o;
-        py::dict d;
-        d["timestep"] = o.timestep;
-        d["theta"] = o.theta;
-        d["restitution"] = o.restitution;
-        d["friction"] = o.friction;
-        d["activation_tolerance"] = o.activation_tolerance;
-        d["projection"] = o.projection;
-        d["gravity"] = py::make_tuple(o.gravity.x(), o.gravity.y());
-        d["method"] = to_string(o.method);
-        d["tol"] = o.solve.tolerance;
-        d["baumgarte"] = o.baumgarte;
-        d["slop"] = o.slop;
-        d["split_impulse"] = o.split_impulse;
-        d["sleeping"] = o.sleeping;
-        d["sleep_speed"] = o.sleep_speed;
-        d["sleep_time"] = o.sleep_time;
-        d["dense_pivoting_max_size"] = static_cast<long long>(o.dense_pivoting_max_size);
-        return d;
-      },
-      "The defaults of MoreauJeanOptions (C++), which perp.moreau_jean_step takes as its own.");
-  m.def("moreau_jean_step", &step_world, arg("world"), arg("timestep"), arg("theta"), arg("restitution"),
-        arg("friction"), arg("friction_model"), arg("activation_tolerance"), arg("projection"), arg("gravity"),
-        arg("method"), arg("tol"), arg("max_iter"), arg("options"), arg("baumgarte"), arg("slop"),
-        arg("split_impulse"), arg("derivatives"), arg("degenerate"), arg("minimum_norm"), arg("sleeping"),
-        arg("sleep_speed"), arg("sleep_time"), arg("dense_pivoting_max_size"));
+  m.def("moreau_jean_step", &step_world, arg("world"), arg("options"), arg("method_options") = py::dict(),
+        arg("derivatives") = false, arg("degenerate") = "bound", arg("minimum_norm") = false,
+        "One Moreau–Jean step of `world` (in place) under `options` (a MoreauJeanOptions); returns the "
+        "step's report as a dict. perp.moreau_jean_step and perp.step_world wrap it.");
   m.def(
       "painleve_world",
       [](double theta, double mu, double theta_dot, double mass, double half_length, double gravity,
@@ -469,6 +472,7 @@ void bind_world(py::module_& m) {
 void bind_simulate(py::module_& m);
 
 void bind_contact(py::module_& m) {
+  bind_step_options(m);
   bind_world(m);
   using py::arg;
   m.def("painleve", &painleve, arg("theta"), arg("mu"), arg("theta_dot"), arg("mass"), arg("half_length"),

@@ -311,6 +311,16 @@ contact3d::StepOptions with_overrides(contact3d::StepOptions o, const std::optio
   return o;
 }
 
+/// `read(arguments..., &deprecations)`, a 3D scene reader, with each deprecated key it met raised
+/// as a DeprecationWarning.
+template <class Reader, class... Arguments>
+contact3d::Scene scene3d_of(const Reader& read, const Arguments&... arguments) {
+  std::vector<std::string> deprecations;
+  contact3d::Scene scene = read(arguments..., &deprecations);
+  warn_deprecations(deprecations);
+  return scene;
+}
+
 }  // namespace
 
 void bind_contact3d(py::module_& m) {
@@ -324,19 +334,21 @@ void bind_contact3d(py::module_& m) {
   m.def(
       "simulate3d_json",
       [](const std::string& text, const std::string& source, double max_bytes) {
-        return simulate3d_scene(parse_scene3d_json(text, source), max_bytes);
+        return simulate3d_scene(scene3d_of(parse_scene3d_json, text, source), max_bytes);
       },
       arg("text"), arg("source"), arg("max_bytes"));
   m.def(
       "simulate3d_file",
-      [](const std::string& path, double max_bytes) { return simulate3d_scene(read_scene3d_file(path), max_bytes); },
+      [](const std::string& path, double max_bytes) {
+        return simulate3d_scene(scene3d_of(read_scene3d_file, path), max_bytes);
+      },
       arg("path"), arg("max_bytes"));
 
   py::class_<Stepper3>(m, "Stepper3", "A 3D scene stepped one step at a time (perp.World3 wraps it).")
       .def_static(
           "from_json",
           [](const std::string& text, const std::string& source) {
-            Stepper3 s{parse_scene3d_json(text, source)};
+            Stepper3 s{scene3d_of(parse_scene3d_json, text, source)};
             s.scene.validate();
             return s;
           },
@@ -344,7 +356,7 @@ void bind_contact3d(py::module_& m) {
       .def_static(
           "from_file",
           [](const std::string& path) {
-            Stepper3 s{read_scene3d_file(path)};
+            Stepper3 s{scene3d_of(read_scene3d_file, path)};
             s.scene.validate();
             return s;
           },

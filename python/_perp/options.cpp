@@ -131,8 +131,26 @@ std::function<bool()> signal_hook() {
   };
 }
 
+void warn_deprecations(const std::vector<std::string>& sentences) {
+  for (const std::string& sentence : sentences) {
+    // stacklevel 2: the line that called the perp function whose binding read the scene
+    if (PyErr_WarnEx(PyExc_DeprecationWarning, sentence.c_str(), 2) != 0) throw py::error_already_set();
+  }
+}
+
 void raise_pending() {
   if (PyErr_Occurred() != nullptr) throw py::error_already_set();
+}
+
+void set_max_iter(SolveOptions& o, const py::object& max_iter) {
+  if (max_iter.is_none()) {
+    o.max_iterations = 0;
+    return;
+  }
+  py::dict one;
+  one["max_iter"] = max_iter;
+  Fields f(one, "");
+  f.integer("max_iter", o.max_iterations);
 }
 
 SolveOptions make_options(double tol, const py::object& max_iter, const py::object& warm_start,
@@ -140,12 +158,7 @@ SolveOptions make_options(double tol, const py::object& max_iter, const py::obje
   SolveOptions o;
   o.tolerance = tol;
   o.interrupt = signal_hook();
-  if (!max_iter.is_none()) {
-    py::dict one;
-    one["max_iter"] = max_iter;
-    Fields f(one, "");
-    f.integer("max_iter", o.max_iterations);
-  }
+  set_max_iter(o, max_iter);
   if (!warm_start.is_none()) {
     py::dict one;
     one["warm_start"] = warm_start;
@@ -154,7 +167,12 @@ SolveOptions make_options(double tol, const py::object& max_iter, const py::obje
     f.vector("warm_start", guess);
     o.initial_guess = std::move(guess);
   }
-  if (options.empty()) return o;
+  read_method_options(o, options);
+  return o;
+}
+
+void read_method_options(SolveOptions& o, const py::dict& options) {
+  if (options.empty()) return;
 
   Fields f(options, "");
   if (f.has("relaxation")) {
@@ -259,7 +277,6 @@ SolveOptions make_options(double tol, const py::object& max_iter, const py::obje
     fc.finish();
   }
   f.finish();
-  return o;
 }
 
 }  // namespace perp::python

@@ -323,8 +323,14 @@ class RolloutRun {
 };
 
 contact::Scene scene_of(const std::string& text, bool is_path, const std::string& source) {
-  py::gil_scoped_release release;
-  return is_path ? read_scene_file(text) : parse_scene_json(text, source);
+  std::vector<std::string> deprecations;
+  contact::Scene scene;
+  {
+    py::gil_scoped_release release;
+    scene = is_path ? read_scene_file(text, &deprecations) : parse_scene_json(text, source, &deprecations);
+  }
+  warn_deprecations(deprecations);
+  return scene;
 }
 
 }  // namespace rollout_binding

@@ -222,13 +222,21 @@ void bind_simulate(py::module_& m) {
   using py::arg;
   m.def(
       "simulate_json", [](const std::string& text, const std::string& source, double max_bytes) {
-        return simulate_scene(parse_scene_json(text, source), max_bytes);
+        std::vector<std::string> deprecations;
+        contact::Scene scene = parse_scene_json(text, source, &deprecations);
+        warn_deprecations(deprecations);
+        return simulate_scene(std::move(scene), max_bytes);
       },
       arg("text"), arg("source"), arg("max_bytes"));
   m.def("read_hdf5", &read_hdf5_file, arg("path"));
   m.def(
       "simulate_file",
-      [](const std::string& path, double max_bytes) { return simulate_scene(read_scene_file(path), max_bytes); },
+      [](const std::string& path, double max_bytes) {
+        std::vector<std::string> deprecations;
+        contact::Scene scene = read_scene_file(path, &deprecations);
+        warn_deprecations(deprecations);
+        return simulate_scene(std::move(scene), max_bytes);
+      },
       arg("path"), arg("max_bytes"));
 }
 

@@ -124,13 +124,19 @@ void bind_vec_world(py::module_& m) {
   using py::arg;
   py::class_<PyVecWorld>(m, "VecWorld", "N copies of a planar scene stepped together on a thread pool (perp.VecWorld).")
       .def(py::init([](const std::string& text, const std::string& source, std::size_t n, unsigned threads) {
-             return std::make_unique<PyVecWorld>(parse_scene_json(text, source), n, threads);
+             std::vector<std::string> deprecations;
+             contact::Scene scene = parse_scene_json(text, source, &deprecations);
+             warn_deprecations(deprecations);
+             return std::make_unique<PyVecWorld>(std::move(scene), n, threads);
            }),
            arg("text"), arg("source"), arg("n"), arg("threads"))
       .def_static(
           "from_file",
           [](const std::string& path, std::size_t n, unsigned threads) {
-            return std::make_unique<PyVecWorld>(read_scene_file(path), n, threads);
+            std::vector<std::string> deprecations;
+            contact::Scene scene = read_scene_file(path, &deprecations);
+            warn_deprecations(deprecations);
+            return std::make_unique<PyVecWorld>(std::move(scene), n, threads);
           },
           arg("path"), arg("n"), arg("threads"))
       .def("step", &vec_step, arg("forces"), arg("velocities"))

@@ -157,22 +157,23 @@ class StepReport(NamedTuple):
 FRICTION_MODELS = ("coulomb", "stewart-trinkle", "anitescu-potra")
 
 
-# The step's defaults are the C++ MoreauJeanOptions' (one source: docs/contact.md).
-_STEP_DEFAULTS = _perp.moreau_jean_defaults()
+# The step's defaults are a default-constructed C++ MoreauJeanOptions' (one source: its bound
+# fields, docs/python.md); moreau_jean_step's signature and StepOptions take theirs from it.
+_DEFAULTS = _perp.MoreauJeanOptions()
 
 
-def moreau_jean_step(world: World, timestep: float = _STEP_DEFAULTS["timestep"],
-                     theta: float = _STEP_DEFAULTS["theta"], restitution: float = _STEP_DEFAULTS["restitution"],
-                     friction: float = _STEP_DEFAULTS["friction"], friction_model: str = "coulomb",
-                     activation_tolerance: float = _STEP_DEFAULTS["activation_tolerance"],
-                     projection: bool = _STEP_DEFAULTS["projection"], gravity=_STEP_DEFAULTS["gravity"],
-                     method: str = _STEP_DEFAULTS["method"], tol: float = _STEP_DEFAULTS["tol"],
-                     max_iter: Optional[int] = None, baumgarte: float = _STEP_DEFAULTS["baumgarte"],
-                     slop: float = _STEP_DEFAULTS["slop"], split_impulse: bool = _STEP_DEFAULTS["split_impulse"],
+def moreau_jean_step(world: World, timestep: float = _DEFAULTS.timestep, theta: float = _DEFAULTS.theta,
+                     restitution: float = _DEFAULTS.restitution, friction: float = _DEFAULTS.friction,
+                     friction_model: str = _DEFAULTS.friction_model,
+                     activation_tolerance: float = _DEFAULTS.activation_tolerance,
+                     projection: bool = _DEFAULTS.projection, gravity=_DEFAULTS.gravity,
+                     method: str = _DEFAULTS.method, tol: float = _DEFAULTS.tol,
+                     max_iter: Optional[int] = _DEFAULTS.max_iter, baumgarte: float = _DEFAULTS.baumgarte,
+                     slop: float = _DEFAULTS.slop, split_impulse: bool = _DEFAULTS.split_impulse,
                      derivatives: bool = False, degenerate: str = "bound", minimum_norm: bool = False,
-                     sleeping: bool = _STEP_DEFAULTS["sleeping"], sleep_speed: float = _STEP_DEFAULTS["sleep_speed"],
-                     sleep_time: float = _STEP_DEFAULTS["sleep_time"],
-                     dense_pivoting_max_size: int = _STEP_DEFAULTS["dense_pivoting_max_size"],
+                     sleeping: bool = _DEFAULTS.sleeping, sleep_speed: float = _DEFAULTS.sleep_speed,
+                     sleep_time: float = _DEFAULTS.sleep_time,
+                     dense_pivoting_max_size: int = _DEFAULTS.dense_pivoting_max_size,
                      **method_options) -> StepReport:
     """Advance ``world`` (in place) by one Moreau–Jean step of size ``timestep`` (docs/contact.md):
     contact detection, the velocity-level problem of the active contacts (by default the exact
@@ -189,31 +190,61 @@ def moreau_jean_step(world: World, timestep: float = _STEP_DEFAULTS["timestep"],
     impulses are not unique) choose the element at non-smooth points (docs/sensitivity.md). It
     needs the Coulomb model, no projection, no contact overlapping past ``slop`` while ``baumgarte``
     > 0 (the split impulse, on by default, acts only there), and a solved step."""
+    _check_step_arguments(world, derivatives, degenerate, minimum_norm)
+    options = _native_options(timestep=timestep, theta=theta, restitution=restitution, friction=friction,
+                              friction_model=friction_model, activation_tolerance=activation_tolerance,
+                              projection=projection, gravity=gravity, method=method, tol=tol, max_iter=max_iter,
+                              baumgarte=baumgarte, slop=slop, split_impulse=split_impulse, sleeping=sleeping,
+                              sleep_speed=sleep_speed, sleep_time=sleep_time,
+                              dense_pivoting_max_size=dense_pivoting_max_size)
+    return StepReport(**_perp.moreau_jean_step(world, options, method_options, bool(derivatives), degenerate,
+                                               bool(minimum_norm)))
+
+
+def _check_step_arguments(world, derivatives, degenerate, minimum_norm) -> None:
     if not isinstance(world, World):
         raise TypeError(f"world: expected a perp.World, got {type(world).__name__}")
+    for name, flag in (("derivatives", derivatives), ("minimum_norm", minimum_norm)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+    if not isinstance(degenerate, str):
+        raise TypeError(f"degenerate: expected \"bound\" or \"free\", got {type(degenerate).__name__}")
+
+
+def _native_options(*, timestep, theta, restitution, friction, friction_model, activation_tolerance, projection,
+                    gravity, method, tol, max_iter, baumgarte, slop, split_impulse, sleeping, sleep_speed,
+                    sleep_time, dense_pivoting_max_size) -> "_perp.MoreauJeanOptions":
+    """The C++ MoreauJeanOptions of these settings, each type-checked with its name (the ranges are
+    checked by the step's ``validate``)."""
     if not isinstance(friction_model, str):
         raise TypeError(f"friction_model: expected one of {', '.join(FRICTION_MODELS)}")
-    if not isinstance(projection, (bool, np.bool_)):
-        raise TypeError(f"projection: expected a bool, got {type(projection).__name__}")
-    for name, flag in (("split_impulse", split_impulse), ("derivatives", derivatives),
-                       ("minimum_norm", minimum_norm), ("sleeping", sleeping)):
+    for name, flag in (("projection", projection), ("split_impulse", split_impulse), ("sleeping", sleeping)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
     if isinstance(dense_pivoting_max_size, bool) or not isinstance(dense_pivoting_max_size, numbers.Integral):
         raise TypeError(f"dense_pivoting_max_size: expected an int, got {type(dense_pivoting_max_size).__name__}")
     if not -2**63 <= dense_pivoting_max_size < 2**63:  # past int64 (the rest: validate's message)
         raise InvalidProblem(f"dense_pivoting_max_size: expected an int in [0, 2**63), got {dense_pivoting_max_size}")
-    if not isinstance(degenerate, str):
-        raise TypeError(f"degenerate: expected \"bound\" or \"free\", got {type(degenerate).__name__}")
-    d = _perp.moreau_jean_step(world, _real(timestep, "timestep"), _real(theta, "theta"),
-                               _real(restitution, "restitution"), _real(friction, "friction"), friction_model,
-                               _real(activation_tolerance, "activation_tolerance"), bool(projection),
-                               _vector(gravity, "gravity"), _method(method), _real(tol, "tol"), _max_iter(max_iter),
-                               method_options, _real(baumgarte, "baumgarte"), _real(slop, "slop"), bool(split_impulse),
-                               bool(derivatives), degenerate, bool(minimum_norm), bool(sleeping),
-                               _real(sleep_speed, "sleep_speed"), _real(sleep_time, "sleep_time"),
-                               int(dense_pivoting_max_size))
-    return StepReport(**d)
+    o = _perp.MoreauJeanOptions()
+    o.timestep = _real(timestep, "timestep")
+    o.theta = _real(theta, "theta")
+    o.restitution = _real(restitution, "restitution")
+    o.friction = _real(friction, "friction")
+    o.friction_model = friction_model
+    o.activation_tolerance = _real(activation_tolerance, "activation_tolerance")
+    o.projection = bool(projection)
+    o.gravity = _vector(gravity, "gravity")
+    o.method = _method(method)
+    o.tol = _real(tol, "tol")
+    o.max_iter = _max_iter(max_iter)
+    o.baumgarte = _real(baumgarte, "baumgarte")
+    o.slop = _real(slop, "slop")
+    o.split_impulse = bool(split_impulse)
+    o.sleeping = bool(sleeping)
+    o.sleep_speed = _real(sleep_speed, "sleep_speed")
+    o.sleep_time = _real(sleep_time, "sleep_time")
+    o.dense_pivoting_max_size = int(dense_pivoting_max_size)
+    return o
 
 
 World.step = moreau_jean_step
@@ -270,7 +301,8 @@ class StepOptions:
 
 def step_world(world: World, options: Optional[StepOptions] = None) -> StepReport:
     """Advance ``world`` (in place) by one Moreau–Jean step under ``options`` (a :class:`StepOptions`;
-    None: every default): ``moreau_jean_step(world, **options)``, the same step and report."""
+    None: every default): the same step and report as ``moreau_jean_step(world, **options)``, the
+    settings passed to the C++ step as one ``MoreauJeanOptions`` object."""
     if options is None:
         options = StepOptions()
     if not isinstance(options, StepOptions):
@@ -280,7 +312,10 @@ def step_world(world: World, options: Optional[StepOptions] = None) -> StepRepor
     clash = sorted(set(method_options) & set(values))
     if clash:
         raise TypeError(f"options.method_options: {clash[0]!r} is a step option; set options.{clash[0]} instead")
-    return moreau_jean_step(world, **values, **method_options)
+    derivatives, degenerate, minimum_norm = (values.pop(name) for name in ("derivatives", "degenerate", "minimum_norm"))
+    _check_step_arguments(world, derivatives, degenerate, minimum_norm)
+    return StepReport(**_perp.moreau_jean_step(world, _native_options(**values), method_options, bool(derivatives),
+                                               degenerate, bool(minimum_norm)))
 
 
 def painleve_world(theta: float, mu: float, theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0,

@@ -91,7 +91,8 @@ class SceneReader : public detail::SceneKeys {
     require_known_keys(document, "",
                        {"dimension", "gravity", "timestep", "duration", "theta", "restitution", "friction",
                         "friction_model", "projection", "baumgarte", "slop", "split_impulse", "sleeping", "sleep_speed",
-                        "sleep_time", "ground", "planes", "bodies", "tolerance", "solver", "dense_pivoting_max_size"});
+                        "sleep_time", "ground", "planes", "bodies", "method", "tol", "max_iter", "dense_pivoting_max_size",
+                        "solver", "tolerance"});  // the last two: deprecated spellings (solve_keys)
     if (const json* dimension = find(document, "dimension")) {
       if (!dimension->is_number_integer() || dimension->get<long>() != 2) {
         fail("dimension must be 2 in a planar scene (a 3D scene is read by read_scene3d_file, io/scene3d.hpp), got " +
@@ -113,16 +114,13 @@ class SceneReader : public detail::SceneKeys {
     if (const json* time = find(document, "sleep_time")) options.sleep_time = positive(*time, "sleep_time");
     planes_key(document, scene.world.planes,
                [this](const json& value, const std::string& path) { return plane(value, path); });
-    if (const json* tolerance = find(document, "tolerance")) {
-      options.solve.tolerance = positive(*tolerance, "tolerance");
-    }
     if (const json* size = find(document, "dense_pivoting_max_size")) {
       if (!size->is_number_integer() || size->get<std::int64_t>() < 0) {
         fail("dense_pivoting_max_size must be an integer >= 0, got " + size->dump());
       }
       options.dense_pivoting_max_size = static_cast<Eigen::Index>(size->get<std::int64_t>());
     }
-    solver_key(document, options.method);
+    solve_keys(document, options);  // method, tol, max_iter (scene_reader.hpp)
     bodies_key(document, scene, [this](const json& value, const std::string& path) { return body(value, path); });
     require_representable(scene);
     return scene;
@@ -180,12 +178,13 @@ class SceneReader : public detail::SceneKeys {
 
 }  // namespace
 
-contact::Scene parse_scene_json(const std::string& text, const std::string& source) {
-  return SceneReader(source).scene(detail::parse_json(text, source));
+contact::Scene parse_scene_json(const std::string& text, const std::string& source,
+                                std::vector<std::string>* deprecations) {
+  return SceneReader(source, deprecations).scene(detail::parse_json(text, source));
 }
 
-contact::Scene read_scene_file(const std::filesystem::path& path) {
-  return parse_scene_json(detail::read_whole_file(path), path.string());
+contact::Scene read_scene_file(const std::filesystem::path& path, std::vector<std::string>* deprecations) {
+  return parse_scene_json(detail::read_whole_file(path), path.string(), deprecations);
 }
 
 }  // namespace perp

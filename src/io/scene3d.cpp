@@ -117,9 +117,9 @@ class Scene3dReader : public detail::SceneKeys {
   contact3d::Scene scene(const json& document) const {
     require_object(document, "");
     require_known_keys(document, "",
-                       {"dimension", "gravity", "timestep", "duration", "theta", "restitution", "friction", "tolerance",
-                        "solver", "friction_model", "facets", "baumgarte", "slop", "split_impulse", "ground", "planes",
-                        "bodies"});
+                       {"dimension", "gravity", "timestep", "duration", "theta", "restitution", "friction", "method",
+                        "tol", "max_iter", "friction_model", "facets", "baumgarte", "slop", "split_impulse", "ground",
+                        "planes", "bodies", "solver", "tolerance"});  // the last two: deprecated (solve_keys)
     contact3d::Scene scene;
     contact3d::StepOptions& options = scene.options;
     step_keys(document, options, scene.duration,
@@ -131,9 +131,7 @@ class Scene3dReader : public detail::SceneKeys {
       }
       options.solve.friction_contact.facets = static_cast<int>(facets->get<std::int64_t>());
     }
-    if (const json* tolerance = find(document, "tolerance"))
-      options.solve.tolerance = positive(*tolerance, "tolerance");
-    solver_key(document, options.method);
+    solve_keys(document, options);  // method, tol, max_iter (scene_reader.hpp)
     ground_key(document, scene.world.ground);
     planes_key(document, scene.world.planes,
                [this](const json& value, const std::string& path) { return plane(value, path); });
@@ -163,16 +161,17 @@ int scene_file_dimension(const std::filesystem::path& path) {
   return scene_dimension(detail::read_whole_file(path), path.string());
 }
 
-contact3d::Scene parse_scene3d_json(const std::string& text, const std::string& source) {
+contact3d::Scene parse_scene3d_json(const std::string& text, const std::string& source,
+                                    std::vector<std::string>* deprecations) {
   const json document = detail::parse_json(text, source);
   if (dimension_of(document, source) != 3) {
     Scene3dReader(source).fail("a 3D scene needs \"dimension\": 3 (without it the scene is planar: io/scene.hpp)");
   }
-  return Scene3dReader(source).scene(document);
+  return Scene3dReader(source, deprecations).scene(document);
 }
 
-contact3d::Scene read_scene3d_file(const std::filesystem::path& path) {
-  return parse_scene3d_json(detail::read_whole_file(path), path.string());
+contact3d::Scene read_scene3d_file(const std::filesystem::path& path, std::vector<std::string>* deprecations) {
+  return parse_scene3d_json(detail::read_whole_file(path), path.string(), deprecations);
 }
 
 }  // namespace perp

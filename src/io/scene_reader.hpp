@@ -6,11 +6,15 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <cstdint>
+#include <cstdio>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "perp/contact/moreau_jean.hpp"
 #include "perp/core/error.hpp"
@@ -27,7 +31,10 @@ inline std::string child(const std::string& path, std::string_view key) {
 
 class SceneKeys {
  public:
-  explicit SceneKeys(std::string source) : source_(std::move(source)) {}
+  /// `deprecations`: where the sentences on deprecated keys go (`deprecated`); null: a line each on
+  /// stderr.
+  explicit SceneKeys(std::string source, std::vector<std::string>* deprecations = nullptr)
+      : source_(std::move(source)), deprecations_(deprecations) {}
 
   [[noreturn]] void fail(const std::string& what) const { throw InvalidProblem(source_ + ": " + what); }
 
@@ -155,15 +162,54 @@ class SceneKeys {
     return plane;
   }
 
-  /// "solver" (optional): a method's name, into `method`; its name table's message otherwise.
-  void solver_key(const json& document, Method& method) const {
-    const json* solver = find(document, "solver");
-    if (solver == nullptr) return;
-    if (!solver->is_string()) fail("solver must be a method name string, got " + solver->dump());
-    try {
-      method = from_string<Method>(solver->get<std::string>());
-    } catch (const InvalidProblem& error) {
-      fail(std::string("solver: ") + error.what());
+  /// The value of `key`, or of its deprecated spelling `old` (read for one release: the sentence
+  /// goes to `deprecated`); null when neither is given; both given: refused.
+  const json* find_renamed(const json& object, std::string_view key, std::string_view old) const {
+    const json* value = find(object, key);
+    const json* deprecated_value = find(object, old);
+    if (deprecated_value == nullptr) return value;
+    if (value != nullptr) {
+      fail("\"" + std::string(key) + "\" and its deprecated spelling \"" + std::string(old) +
+           "\" are both given; keep \"" + std::string(key) + "\"");
+    }
+    deprecated(source_ + ": the scene key \"" + std::string(old) + "\" is deprecated; use \"" + std::string(key) +
+               "\" (the old key is read until the next release)");
+    return deprecated_value;
+  }
+
+  /// A deprecated spelling was read: `sentence` to the caller's list, or a line on stderr.
+  void deprecated(const std::string& sentence) const {
+    if (deprecations_ != nullptr) {
+      deprecations_->push_back(sentence);
+    } else {
+      std::fprintf(stderr, "perp: warning: %s\n", sentence.c_str());
+    }
+  }
+
+  /// The keys of each step's solve, the same in 2D and 3D, each optional: "method" (a method's
+  /// name, into `options.method`; deprecated spelling "solver"), "tol" (> 0, into
+  /// `options.solve.tolerance`; deprecated spelling "tolerance"), "max_iter" (an integer >= 0, into
+  /// `options.solve.max_iterations`; 0: the method's default).
+  template <class Options>
+  void solve_keys(const json& document, Options& options) const {
+    if (const json* method = find_renamed(document, "method", "solver")) {
+      const std::string name = find(document, "method") != nullptr ? "method" : "solver";
+      if (!method->is_string()) fail(name + " must be a method name string, got " + method->dump());
+      try {
+        options.method = from_string<Method>(method->get<std::string>());
+      } catch (const InvalidProblem& error) {
+        fail(name + ": " + error.what());
+      }
+    }
+    if (const json* tol = find_renamed(document, "tol", "tolerance")) {
+      options.solve.tolerance = positive(*tol, find(document, "tol") != nullptr ? "tol" : "tolerance");
+    }
+    if (const json* max_iter = find(document, "max_iter")) {
+      if (!max_iter->is_number_integer() || max_iter->get<std::int64_t>() < 0 ||
+          max_iter->get<std::int64_t>() > std::numeric_limits<int>::max()) {
+        fail("max_iter must be an integer in [0, 2147483647], got " + max_iter->dump());
+      }
+      options.solve.max_iterations = static_cast<int>(max_iter->get<std::int64_t>());
     }
   }
 
@@ -206,6 +252,7 @@ class SceneKeys {
 
  private:
   std::string source_;
+  std::vector<std::string>* deprecations_ = nullptr;
 };
 
 }  // namespace perp::detail

@@ -263,6 +263,32 @@ check "3d --format both --every 100" 0 'wrote .*\{simulation\.h5, trajectory\.cs
 check "3d --every 100 rows" 0 '^8 601 $' -- bash -c "wc -l < '$tmp/tower3d_h5/trajectory.csv' | tr '\n' ' ' && wc -l < '$tmp/tower3d_h5/steps.csv'"
 check "simulate --solver pgs" 0 "wrote" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/pgs" --solver pgs
 check "simulate unknown solver" 2 "unknown method 'newton'" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --solver newton
+# One spelling per setting (docs/python.md): --method; --solver and the scene keys "solver" and
+# "tolerance" still read for one release, with a warning line naming the new spelling, and the
+# same run as the new spelling gives.
+check "simulate --method pgs" 0 "wrote" -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/pgs_new" --method pgs
+check "--method pgs same trajectory as --solver pgs" 0 '^same *$' -- bash -c "cmp -s '$tmp/pgs/trajectory.csv' '$tmp/pgs_new/trajectory.csv' && echo same"
+check "--solver warns" 0 'perp: warning: --solver is deprecated; use --method' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/pgs" --solver pgs
+check "--method does not warn" 0 '^ *$' -- bash -c "'$perp' simulate '$scenes/bouncing_ball.json' --out '$tmp/pgs_new' --method pgs 2>&1 >/dev/null"
+check "--method and --solver refused" 2 '--solver is the deprecated spelling of --method; give --method alone' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --method pgs --solver pgs
+check "bad --method named as given" 2 '--method schur cannot solve this scene' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --method schur
+python3 -c "import json,sys; s=json.load(open(sys.argv[1])); s.update(method='pgs', tol=1e-9); json.dump(s, open(sys.argv[2], 'w'))" "$scenes/bouncing_ball.json" "$tmp/keys_new.json"
+python3 -c "import json,sys; s=json.load(open(sys.argv[1])); s.update(solver='pgs', tolerance=1e-9); json.dump(s, open(sys.argv[2], 'w'))" "$scenes/bouncing_ball.json" "$tmp/keys_old.json"
+check "scene keys solver and tolerance warn" 0 'warning: .*keys_old.json: the scene key "solver" is deprecated; use "method".*the scene key "tolerance" is deprecated; use "tol"' -- "$perp" simulate "$tmp/keys_old.json" --out "$tmp/keys_old"
+check "scene keys method and tol" 0 "wrote" -- "$perp" simulate "$tmp/keys_new.json" --out "$tmp/keys_new"
+check "old scene keys same trajectory" 0 '^same *$' -- bash -c "cmp -s '$tmp/keys_old/trajectory.csv' '$tmp/keys_new/trajectory.csv' && cmp -s '$tmp/keys_old/energy.csv' '$tmp/keys_new/energy.csv' && echo same"
+python3 -c "import json,sys; s=json.load(open(sys.argv[1])); s.update(method='nsgs', tol=1e-6, max_iter=3, friction=0.3); json.dump(s, open(sys.argv[2], 'w'))" "$scenes/two_contact_block.json" "$tmp/keys_limits.json"
+check "scene tol and max_iter" 0 "wrote" -- "$perp" simulate "$tmp/keys_limits.json" --out "$tmp/keys_limits" --plot none
+check "--tol and --max-iter over the scene's" 0 "wrote" -- "$perp" simulate "$scenes/two_contact_block.json" --out "$tmp/flags_limits" --plot none --method nsgs --tol 1e-6 --max-iter 3
+sed 's/"friction": [0-9.]*/"friction": 0.3/' "$scenes/two_contact_block.json" > "$tmp/block03.json"
+check "--tol/--max-iter same run as the scene keys" 0 '^same *$' -- bash -c "'$perp' simulate '$tmp/block03.json' --out '$tmp/flags_limits' --plot none --method nsgs --tol 1e-6 --max-iter 3 >/dev/null && cmp -s '$tmp/keys_limits/trajectory.csv' '$tmp/flags_limits/trajectory.csv' && echo same"
+# nsgs needs more than 3 sweeps at the first step: capped, it stops at max-iterations there (auto then
+# answers from its point); --max-iter 0 is the method's own limit, with no fallback
+check "max_iter caps the sweeps" 0 '^step,[^ ]* 0,[^ ]*nsgs: max-iterations *$' -- head -2 "$tmp/keys_limits/steps.csv"
+check "--max-iter 0: the method's limit" 0 '^0 *$' -- bash -c "'$perp' simulate '$tmp/keys_limits.json' --out '$tmp/keys_nolimit' --plot none --max-iter 0 >/dev/null && (grep -c 'max-iterations' '$tmp/keys_nolimit/steps.csv' || true)"
+check "--tol 0 refused" 2 '--tol 0: the tolerance must be finite and > 0' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --tol 0
+check "--max-iter -1 refused" 2 '--max-iter -1: expected an integer in \[0, 2147483647\]' -- "$perp" simulate "$scenes/bouncing_ball.json" --out "$tmp/x" --max-iter -1
+check "3d --tol 1e-300 leaves steps unsolved" 1 'unsolved|not solved' -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/x3tol" --tol 1e-300 --max-iter 5
 # The progress bar: only on a terminal, only for runs over a second.
 sed 's/"duration": 1.5/"duration": 8.0/' "$scenes/disk_pile.json" > "$tmp/long.json"
 check "no progress bar when not a terminal" 0 '^ *$' -- bash -c "'$perp' simulate '$tmp/long.json' --out '$tmp/long' 2>&1 >/dev/null"
@@ -539,16 +565,16 @@ assert d[\"run\"][\"deepest_overlap\"] < 0
 print(\"drift\")'"
 # Unsolved steps: PGS cannot run on the Stewart-Trinkle LCP (its friction-cone rows have a zero
 # diagonal), so every step in contact ends not-applicable; halving mu cannot help that.
-echo '{"gravity": [0, -9.81], "timestep": 0.01, "duration": 0.1, "restitution": 0, "friction": 0.3, "solver": "pgs", "ground": {"height": 0},
+echo '{"gravity": [0, -9.81], "timestep": 0.01, "duration": 0.1, "restitution": 0, "friction": 0.3, "method": "pgs", "ground": {"height": 0},
  "bodies": [{"name": "ball", "shape": {"type": "disk", "radius": 0.1}, "mass": 1, "position": [0, 0.1]}]}' > "$tmp/pgs_friction.json"
 check "diagnose unsolved with friction" 1 'run: 10 steps.*10 unsolved.*unsolved steps with friction \(Painleve-type inconsistency is possible\).*evidence: 10 steps unsolved, the first at step 0 \(not-applicable\), largest mu 0\.3.*fix: lower mu \(here: halved\).*10 unsolved steps with mu halved -> did not help.*verdict: 10 steps unsolved' -- \
   "$perp" diagnose "$tmp/pgs_friction.json"
 # Unsolved steps without friction: a tolerance of 1e-300 that PGS cannot reach once the two stacked
 # disks' contacts couple; the finding names no friction and suggests another method (not tried).
-echo '{"gravity": [0, -9.81], "timestep": 0.01, "duration": 0.05, "restitution": 0, "friction": 0, "solver": "pgs", "tolerance": 1e-300, "ground": {"height": 0},
+echo '{"gravity": [0, -9.81], "timestep": 0.01, "duration": 0.05, "restitution": 0, "friction": 0, "method": "pgs", "tol": 1e-300, "ground": {"height": 0},
  "bodies": [{"name": "a", "shape": {"type": "disk", "radius": 0.1}, "mass": 1, "position": [0, 0.1]},
             {"name": "b", "shape": {"type": "disk", "radius": 0.1}, "mass": 3, "position": [0.05, 0.29365], "velocity": [0.3, -0.7]}]}' > "$tmp/unreachable_tolerance.json"
-check "diagnose unsolved without friction" 1 '[1-9][0-9]* unsolved.*\* unsolved steps +evidence: [1-9][0-9]* steps unsolved +fix: another method \(--solver lemke\) +tried: not tried -> not judged.*verdict: [1-9][0-9]* steps unsolved' -- \
+check "diagnose unsolved without friction" 1 '[1-9][0-9]* unsolved.*\* unsolved steps +evidence: [1-9][0-9]* steps unsolved +fix: another method \(--method lemke\) +tried: not tried -> not judged.*verdict: [1-9][0-9]* steps unsolved' -- \
   "$perp" diagnose "$tmp/unreachable_tolerance.json"
 check "diagnose unsolved status json" 0 '^max-iterations *$' -- bash -c "'$perp' diagnose '$tmp/unreachable_tolerance.json' --json | python3 -c '
 import json, sys

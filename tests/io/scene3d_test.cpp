@@ -5,9 +5,11 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "perp/core/error.hpp"
 #include "perp/io/scene.hpp"
+#include "perp/solvers/method.hpp"
 
 namespace perp::io_scene3d_test {
 namespace {
@@ -156,6 +158,29 @@ TEST(Scene3d, TowerOfTenBoxesStands) {
   }
   EXPECT_LT(moved, 1e-3);
   EXPECT_LT(summary.max_penetration, 1e-3);
+}
+
+// The 3D reader takes the same step keys as the planar one (scene_reader.hpp): "method", "tol",
+// "max_iter", and the deprecated "solver" and "tolerance" (kScene's) with their sentences.
+TEST(Scene3d, DeprecatedKeysReadAsTheNewOnesWithAWarning) {
+  std::vector<std::string> notes;
+  const contact3d::Scene old = parse_scene3d_json(kScene, "old.json", &notes);
+  ASSERT_EQ(notes.size(), 2U);
+  // in the order solve_keys reads them: the method, then the tolerance
+  EXPECT_THAT(notes[0], HasSubstr("old.json: the scene key \"solver\" is deprecated; use \"method\""));
+  EXPECT_THAT(notes[1], HasSubstr("old.json: the scene key \"tolerance\" is deprecated; use \"tol\""));
+  notes.clear();
+  const contact3d::Scene fresh = parse_scene3d_json(
+      with(R"("tolerance": 1e-9, "solver": "nsgs")", R"("tol": 1e-9, "method": "nsgs", "max_iter": 7)"), "new.json",
+      &notes);
+  EXPECT_TRUE(notes.empty());
+  EXPECT_EQ(fresh.options.method, old.options.method);
+  EXPECT_EQ(fresh.options.method, Method::Nsgs);
+  EXPECT_EQ(fresh.options.solve.tolerance, 1e-9);
+  EXPECT_EQ(old.options.solve.tolerance, 1e-9);
+  EXPECT_EQ(fresh.options.solve.max_iterations, 7);
+  EXPECT_THAT(error_of(with(R"("solver": "nsgs")", R"("solver": "nsgs", "method": "nsgs")")),
+              HasSubstr("\"method\" and its deprecated spelling \"solver\" are both given"));
 }
 
 }  // namespace

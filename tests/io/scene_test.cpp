@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "perp/core/error.hpp"
 #include "perp/solvers/method.hpp"
@@ -239,6 +240,50 @@ TEST(Scene, SimulateCallsBackEveryStep) {
   EXPECT_EQ(unsolved, 0);
   EXPECT_EQ(calls, 10);
   EXPECT_NEAR(last_time, 0.01, 1e-15);
+}
+
+// One spelling per setting (docs/python.md): "method", "tol" and "max_iter"; the old keys "solver"
+// and "tolerance" are read for one release, each with a sentence naming the new key.
+TEST(Scene, DeprecatedKeysReadAsTheNewOnesWithAWarning) {
+  const std::string base = R"({"gravity": [0, -10], "timestep": 0.01, "duration": 1, "restitution": 0,
+    "friction": 0, "bodies": [], )";
+  std::vector<std::string> notes;
+  const contact::Scene fresh = parse_scene_json(base + R"("method": "nsgs", "tol": 1e-7, "max_iter": 50})", "new.json",
+                                                &notes);
+  EXPECT_TRUE(notes.empty());
+  EXPECT_EQ(fresh.options.method, Method::Nsgs);
+  EXPECT_EQ(fresh.options.solve.tolerance, 1e-7);
+  EXPECT_EQ(fresh.options.solve.max_iterations, 50);
+  const contact::Scene old = parse_scene_json(base + R"("solver": "nsgs", "tolerance": 1e-7})", "old.json", &notes);
+  ASSERT_EQ(notes.size(), 2U);
+  EXPECT_EQ(notes[0], "old.json: the scene key \"solver\" is deprecated; use \"method\" (the old key is read until "
+                      "the next release)");
+  EXPECT_THAT(notes[1], HasSubstr("old.json: the scene key \"tolerance\" is deprecated; use \"tol\""));
+  EXPECT_EQ(old.options.method, Method::Nsgs);
+  EXPECT_EQ(old.options.solve.tolerance, 1e-7);
+  // Defaults where neither is given: MoreauJeanOptions' (auto, 1e-10, 0).
+  const contact::Scene plain = parse_scene_json(base + R"("theta": 0.5})");
+  EXPECT_EQ(plain.options.method, Method::Auto);
+  EXPECT_EQ(plain.options.solve.tolerance, 1e-10);
+  EXPECT_EQ(plain.options.solve.max_iterations, 0);
+
+  EXPECT_THAT(error_of(base + R"("method": "nsgs", "solver": "lemke"})"),
+              HasSubstr("\"method\" and its deprecated spelling \"solver\" are both given; keep \"method\""));
+  EXPECT_THAT(error_of(base + R"("tol": 1e-8, "tolerance": 1e-8})"),
+              HasSubstr("\"tol\" and its deprecated spelling \"tolerance\" are both given"));
+  EXPECT_THAT(error_of(base + R"("method": "fastest"})"), HasSubstr("method: "));
+  EXPECT_THAT(error_of(base + R"("method": 3})"), HasSubstr("method must be a method name string, got 3"));
+  EXPECT_THAT(error_of(base + R"("tol": 0})"), HasSubstr("tol must be > 0, got 0"));
+  EXPECT_THAT(error_of(base + R"("max_iter": -1})"), HasSubstr("max_iter must be an integer in [0, 2147483647], got -1"));
+  EXPECT_THAT(error_of(base + R"("max_iter": 2.5})"), HasSubstr("max_iter must be an integer"));
+  EXPECT_THAT(error_of(base + R"("max_iter": 2147483648})"), HasSubstr("got 2147483648"));
+
+  // Without a list, the sentence is a line on stderr.
+  testing::internal::CaptureStderr();
+  (void)parse_scene_json(base + R"("solver": "nsgs"})", "old.json");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "perp: warning: old.json: the scene key \"solver\" is deprecated; use \"method\" (the old key is read "
+            "until the next release)\n");
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ def scene(bodies, friction=0.3, restitution=0.0, timestep=0.01, **extra):
     """A planar scene on the ground at 0 without drift correction (its correction is not
     differentiated where it acts), solved to 1e-14."""
     return {"gravity": [0, -9.81], "timestep": timestep, "restitution": restitution, "friction": friction,
-            "tolerance": 1e-14, "baumgarte": 0, "ground": {"height": 0}, "bodies": bodies, **extra}
+            "tol": 1e-14, "baumgarte": 0, "ground": {"height": 0}, "bodies": bodies, **extra}
 
 
 def disk(name, radius, mass, position, velocity=(0, 0), angular_velocity=0.0, **extra):
@@ -343,8 +343,8 @@ INTERRUPTED_ROLLOUT = r'''
 import json, sys, time
 import perp
 scene = json.load(open(sys.argv[1]))
-scene["tolerance"] = 1e-300   # no step meets it: nsgs runs its 10 000 sweeps on every contact step
-scene["solver"] = "nsgs"
+scene["tol"] = 1e-300         # no step meets it: nsgs runs its 10 000 sweeps on every contact step
+scene["method"] = "nsgs"
 print("go", flush=True)
 start = time.monotonic()
 try:

@@ -145,7 +145,7 @@ def test_sleep_option_types():
 
 def test_simulate_takes_dense_pivoting_max_size_from_the_scene():
     scene = json.loads((EXAMPLES / "scenes" / "two_contact_block.json").read_text())
-    scene.update(duration=0.01, friction=0.3, solver="lemke")
+    scene.update(duration=0.01, friction=0.3, method="lemke")
     capped = perp.simulate(dict(scene, dense_pivoting_max_size=7))
     plain = perp.simulate(scene)
     assert capped.unsolved == 0 and plain.unsolved == 0

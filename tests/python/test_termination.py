@@ -165,8 +165,8 @@ def test_ctrl_c_interrupts_a_single_long_3d_step():
     import json
     scene = json.load(open(os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenes",
                                         "pyramid3d.json")))
-    scene["tolerance"] = 1e-300
-    scene["solver"] = "nsgs"
+    scene["tol"] = 1e-300
+    scene["method"] = "nsgs"
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"perp_pyramid3d_{os.getpid()}.json")
     with open(path, "w") as out:
         json.dump(scene, out)

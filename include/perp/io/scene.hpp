@@ -10,9 +10,11 @@
 ///    "projection": false,                 optional: position-level projection of overlaps
 ///    "baumgarte": 0.2, "slop": 0.005,     optional: Baumgarte stabilization (default 0, 0)
 ///    "split_impulse": true,               optional: Baumgarte through a position-only solve
-///    "tolerance": 1e-10,                  optional: each step's solve tolerance (> 0)
-///    "solver": "auto",                    optional: each step's method (`perp simulate --solver`
-///                                         overrides it)
+///    "tol": 1e-10,                        optional: each step's solve tolerance (> 0); "tolerance"
+///                                         is its deprecated spelling
+///    "max_iter": 0,                       optional: each step's iteration limit (0: the method's)
+///    "method": "auto",                    optional: each step's method (`perp simulate --method`
+///                                         overrides it); "solver" is its deprecated spelling
 ///    "ground": {"height": 0.0},           optional; without it there is no ground
 ///    "planes": [{"name": "wall",          optional: walls and slopes, static half-planes; name
 ///                "point": [2, 0],         optional; the solid is normal · (x − point) <= 0
@@ -37,12 +39,18 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "perp/contact/scene.hpp"
 
 namespace perp {
 
-[[nodiscard]] contact::Scene parse_scene_json(const std::string& text, const std::string& source = "<input>");
-[[nodiscard]] contact::Scene read_scene_file(const std::filesystem::path& path);
+/// `deprecations`: where a sentence goes for each deprecated key the scene uses ("solver", "tolerance":
+/// read for one release, docs/python.md "One spelling per setting"); null: a line each on stderr
+/// ("perp: warning: …").
+[[nodiscard]] contact::Scene parse_scene_json(const std::string& text, const std::string& source = "<input>",
+                                  std::vector<std::string>* deprecations = nullptr);
+[[nodiscard]] contact::Scene read_scene_file(const std::filesystem::path& path,
+                                 std::vector<std::string>* deprecations = nullptr);
 
 }  // namespace perp

@@ -7,8 +7,11 @@
 ///    "gravity": [0, 0, -9.81], "timestep": 0.001, "duration": 2.0,
 ///    "theta": 0.5,                          optional, default 0.5, in [0.5, 1]
 ///    "restitution": 0.0, "friction": 0.5,
-///    "tolerance": 1e-10,                    optional: each step's solve tolerance (> 0)
-///    "solver": "auto",                      optional: a method of the friction model's problem
+///    "tol": 1e-10,                          optional: each step's solve tolerance (> 0);
+///                                           "tolerance" is its deprecated spelling
+///    "max_iter": 0,                         optional: each step's iteration limit (0: the method's)
+///    "method": "auto",                      optional: a method of the friction model's problem;
+///                                           "solver" is its deprecated spelling
 ///    "friction_model": "coulomb",           optional, default: or "anitescu-potra" (the convex
 ///                                           law), "stewart-trinkle" (the polyhedral LCP)
 ///    "facets": 8,                           optional: k of the polyhedral model, in [3, 4096]
@@ -34,6 +37,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "perp/contact3d/scene.hpp"
 
@@ -44,7 +48,12 @@ namespace perp {
 [[nodiscard]] int scene_dimension(const std::string& text, const std::string& source = "<input>");
 [[nodiscard]] int scene_file_dimension(const std::filesystem::path& path);
 
-[[nodiscard]] contact3d::Scene parse_scene3d_json(const std::string& text, const std::string& source = "<input>");
-[[nodiscard]] contact3d::Scene read_scene3d_file(const std::filesystem::path& path);
+/// `deprecations`: where a sentence goes for each deprecated key the scene uses ("solver", "tolerance":
+/// read for one release, docs/python.md "One spelling per setting"); null: a line each on stderr
+/// ("perp: warning: …").
+[[nodiscard]] contact3d::Scene parse_scene3d_json(const std::string& text, const std::string& source = "<input>",
+                                  std::vector<std::string>* deprecations = nullptr);
+[[nodiscard]] contact3d::Scene read_scene3d_file(const std::filesystem::path& path,
+                                 std::vector<std::string>* deprecations = nullptr);
 
 }  // namespace perp

@@ -110,6 +110,8 @@ inline constexpr Eigen::Index kAutoEnumerateSize = 2;
 // returns false, and the
 // caller runs solve_lemke, which reports such endings; `result` is then to be discarded.
 // Requires 1 <= n <= kSmallLcp, validated data and some q_i < 0.
+// Kept beside solve_lemke for speed alone: without it auto's small solves that end in Lemke take
+// 1.0–2.9× as long, median 1.7 (bench/README.md, "Why auto keeps its own small Lemke").
 [[nodiscard]] bool lemke_small(const Lcp& problem, const SolveOptions& options, const char* solved_message,
                                Result& result);
 
