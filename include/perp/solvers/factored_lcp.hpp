@@ -34,9 +34,9 @@ struct FactoredLcp {
 };
 
 /// Solves the factored LCP. interior-point (and auto, which is interior-point here) works on the
-/// factors: Mehrotra's predictor-corrector on the convex program of the velocities
-/// min ½ vᵀ M v subject to A v + c >= 0, whose multipliers are z, with one sparse LDLᵀ of
-/// M + Aᵀ D A a step (memory O(nnz(A)) and the factor's fill). Every other LCP method runs on
+/// factors: Mehrotra's predictor-corrector, with Gondzio's centrality correctors, on the convex
+/// program of the velocities min ½ vᵀ M v subject to A v + c >= 0, whose multipliers are z, with
+/// one sparse LDLᵀ of M + Aᵀ D A a step (memory O(nnz(A)) and the factor's fill). Every other LCP method runs on
 /// `assembled()`, up to 8000 rows (`not-applicable` above: the dense matrix would take 512 MB),
 /// except pgs and psor, which sweep on the factors (the rows of A, v = M⁻¹ Aᵀ z kept current; psor
 /// over-relaxed by `relaxation`; from the initial guess, at most `max_iterations` sweeps, the

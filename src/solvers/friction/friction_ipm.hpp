@@ -43,10 +43,12 @@ struct InteriorOutcome {
   bool limit_reached = false;  ///< stopped by the step limit (not by a stall or a failed step)
 };
 
-/// Mehrotra's predictor-corrector, with up to three of Gondzio's centrality correctors a step, on
-/// the program from λ0 (v = M⁻¹ Aᵀ λ0, pushed inside the orthant), until `error_of(λ)` <= tolerance, `limit` steps, or no halving of the error in
+/// Mehrotra's predictor-corrector, with up to three of Gondzio's centrality correctors a step
+/// (docs/references.md: Gondzio 1996), on the program from λ0 (v = M⁻¹ Aᵀ λ0, pushed inside the
+/// orthant), until `error_of(λ)` <= tolerance, `limit` steps, no halving of the error in
 /// `stall_window` steps (0: no such test) — or in `near_window` steps once the error has come
-/// within kNearTolerances tolerances (0: the same window throughout).
+/// within kNearTolerances tolerances (0: the same window throughout) —, or a step that multiplies
+/// an error already below 1e-4 a millionfold (round-off; the best point is returned).
 /// After each step `after_step(λ, program_error, error)` may change e (the shift of a frictional
 /// problem), or return true to stop (it found a point that solves, e.g. by a crossover from λ);
 /// program_error is the program's own residual at the current e (its infeasibility and gap in the
