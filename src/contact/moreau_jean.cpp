@@ -457,7 +457,8 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
       space = {normal_jacobian(report.contacts, body_count), tangent_jacobian(report.contacts, body_count),
                inverse_mass};
     } else if (split) {  // the split reads J_N and M⁻¹ only
-      space.normal = normal_jacobian(report.contacts, body_count);
+      Eigen::SparseMatrix<double> normal = normal_jacobian(report.contacts, body_count);
+      space.normal.swap(normal);  // not assigned: Eigen 3.4's sparse assignment copies
       space.inverse_mass = inverse_mass;
     }
     if (split) split_shift = split_impulse_shift(space, overlap_bias, options, report);
