@@ -301,18 +301,10 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
   recycle(report);
   const double h = options.timestep;
   const auto body_count = static_cast<Eigen::Index>(world.bodies.size());
-  // v and M⁻¹'s diagonal as `generalized_velocity` and `inverse_mass_diagonal` form them.
   Eigen::VectorXd& v = scratch.velocity;
   Eigen::VectorXd& inverse_mass = scratch.inverse_mass;
-  v.resize(3 * body_count);
-  inverse_mass.resize(3 * body_count);
-  for (Eigen::Index i = 0; i < body_count; ++i) {
-    const Body& body = world.bodies[static_cast<std::size_t>(i)];
-    v.segment<3>(3 * i) << body.velocity.x(), body.velocity.y(), body.angular_velocity;
-    inverse_mass[3 * i] = body.fixed ? 0.0 : 1 / body.mass;
-    inverse_mass[3 * i + 1] = inverse_mass[3 * i];
-    inverse_mass[3 * i + 2] = body.fixed ? 0.0 : 1 / body.moment_of_inertia();
-  }
+  generalized_velocity_into(world.bodies, v);
+  inverse_mass_diagonal_into(world.bodies, inverse_mass);
 
   // 1. Activation by the predicted gap.
   // A pair that carried a normal impulse in the last step (resting under load) stays active up to

@@ -4,11 +4,13 @@
 // world reuses them instead of allocating them anew. Only storage: a step overwrites every entry
 // it reads, so the results do not depend on what a scratch held before (the step with a fresh
 // scratch and the step with a used one are the same computation, bit for bit).
+// Also the writers of body.hpp's per-body vectors into a given vector, which body.cpp's own use.
 #include <utility>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "perp/contact/body.hpp"
 #include "perp/contact/detection.hpp"
 #include "perp/contact/moreau_jean.hpp"
 
@@ -24,13 +26,17 @@ struct DetectionScratch {
 void detect_contacts_into(const World& world, double margin, const std::vector<char>& frozen,
                           DetectionScratch& scratch, std::vector<Contact>& out);
 
+/// `generalized_velocity(bodies)` and `inverse_mass_diagonal(bodies)` (body.hpp) written into `out`
+/// (resized: no allocation when it has the size already).
+void generalized_velocity_into(const std::vector<Body>& bodies, Eigen::VectorXd& out);
+void inverse_mass_diagonal_into(const std::vector<Body>& bodies, Eigen::VectorXd& out);
+
 /// The step's arrays (moreau_jean.cpp, `advance_from`): the velocities (3 per body), M⁻¹'s
 /// diagonal, the contacts detection found and the pairs that carried a load.
 struct StepScratch {
   Eigen::VectorXd velocity, inverse_mass, start_velocity, free_velocity, next_velocity;
   std::vector<Contact> detected;
   std::vector<std::pair<int, int>> loaded;
-  std::vector<char> frozen;
   DetectionScratch detection;
 };
 
