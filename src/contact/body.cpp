@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perp/core/error.hpp"
+#include "step_scratch.hpp"
 
 namespace perp::contact {
 namespace {
@@ -159,18 +160,29 @@ void World::validate() const {
 }
 
 Eigen::VectorXd generalized_velocity(const std::vector<Body>& bodies) {
-  Eigen::VectorXd v(3 * static_cast<Eigen::Index>(bodies.size()));
+  Eigen::VectorXd v;
+  generalized_velocity_into(bodies, v);
+  return v;
+}
+
+void generalized_velocity_into(const std::vector<Body>& bodies, Eigen::VectorXd& v) {
+  v.resize(3 * static_cast<Eigen::Index>(bodies.size()));
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const auto k = 3 * static_cast<Eigen::Index>(i);
     v[k] = bodies[i].velocity.x();
     v[k + 1] = bodies[i].velocity.y();
     v[k + 2] = bodies[i].angular_velocity;
   }
-  return v;
 }
 
 Eigen::VectorXd inverse_mass_diagonal(const std::vector<Body>& bodies) {
-  Eigen::VectorXd inverse(3 * static_cast<Eigen::Index>(bodies.size()));
+  Eigen::VectorXd inverse;
+  inverse_mass_diagonal_into(bodies, inverse);
+  return inverse;
+}
+
+void inverse_mass_diagonal_into(const std::vector<Body>& bodies, Eigen::VectorXd& inverse) {
+  inverse.resize(3 * static_cast<Eigen::Index>(bodies.size()));
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const auto k = 3 * static_cast<Eigen::Index>(i);
     const bool fixed = bodies[i].fixed;
@@ -178,7 +190,6 @@ Eigen::VectorXd inverse_mass_diagonal(const std::vector<Body>& bodies) {
     inverse[k + 1] = inverse[k];
     inverse[k + 2] = fixed ? 0.0 : 1 / bodies[i].moment_of_inertia();
   }
-  return inverse;
 }
 
 Eigen::Vector3d free_velocity_change(const Body& body, const Eigen::Vector2d& gravity, double h) {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "perp/core/error.hpp"
+#include "step_scratch.hpp"
 
 namespace perp::contact {
 namespace {
@@ -350,6 +351,28 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
                        " m: bodies that start inside each other collide pairwise, separate them");
 }
 
+/// Calls visit(i, j) for every pair i < j, in increasing order, whose bounding disks grown by
+/// `margin` overlap on both axes and that are not both held: the broad phase of a world of at most
+/// kAllPairsMaxBodies bodies (every pair tested), without a list.
+template <class Visit>
+void for_each_close_pair(const World& world, double margin, const std::vector<char>& held, Visit&& visit) {
+  const auto count = static_cast<int>(world.bodies.size());
+  if (count < 2) return;
+  std::array<double, kAllPairsMaxBodies> radius{};
+  for (int i = 0; i < count; ++i) radius[static_cast<std::size_t>(i)] = world.bodies[static_cast<std::size_t>(i)].bounding_radius();
+  for (int i = 0; i < count; ++i) {
+    const Body& bi = world.bodies[static_cast<std::size_t>(i)];
+    for (int j = i + 1; j < count; ++j) {
+      if (held[static_cast<std::size_t>(i)] && held[static_cast<std::size_t>(j)]) continue;
+      const Body& bj = world.bodies[static_cast<std::size_t>(j)];
+      const double reach = radius[static_cast<std::size_t>(i)] + radius[static_cast<std::size_t>(j)] + margin;
+      if (std::abs(bi.position.x() - bj.position.x()) <= reach && std::abs(bi.position.y() - bj.position.y()) <= reach) {
+        visit(i, j);
+      }
+    }
+  }
+}
+
 /// The pairs (i < j) whose bounding disks, grown by `margin`, overlap and that are not both held
 /// (`held[i]`: fixed, or frozen by the caller), in increasing order. A uniform grid of cells of
 /// side s = 2 R + margin, R the largest bounding radius among all but the largest tenth of the
@@ -357,7 +380,9 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
 /// bounding disk fits (2 R_i + margin <= s) is filed under the cell of its centre and meets only the
 /// bodies of the 3×3 cells around it; the few larger ones are checked against every body.
 /// O(N + pairs) for bodies of similar sizes, where a sweep along x meets O(N^1.5) candidate pairs on
-/// a square heap; nothing when every body is held (a pile asleep).
+/// a square heap; nothing when every body is held (a pile asleep). Up to kAllPairsMaxBodies bodies
+/// detection tests every pair instead (`for_each_close_pair`): the same pairs, which the grid's
+/// sort, keys and hash map cost more to find.
 std::vector<std::pair<int, int>> candidate_pairs(const World& world, double margin, const std::vector<char>& held) {
   const auto count = static_cast<int>(world.bodies.size());
   std::vector<std::pair<int, int>> pairs;
@@ -371,19 +396,6 @@ std::vector<std::pair<int, int>> candidate_pairs(const World& world, double marg
     const double reach = radius[static_cast<std::size_t>(i)] + radius[static_cast<std::size_t>(j)] + margin;
     return std::abs(bi.position.x() - bj.position.x()) <= reach && std::abs(bi.position.y() - bj.position.y()) <= reach;
   };
-  if (count <= kAllPairsMaxBodies) {
-    // Few bodies: every pair, in increasing order. The grid below emits exactly the pairs that
-    // `overlapping` accepts (each cell meets its 3×3 neighbours, the large bodies meet all), so the
-    // list is the same; here without its radii sort, cell keys and hash map (and with room for
-    // every pair at once: at most 120 pairs, one allocation rather than one per doubling).
-    pairs.reserve(static_cast<std::size_t>(count * (count - 1) / 2));
-    for (int i = 0; i < count; ++i) {
-      for (int j = i + 1; j < count; ++j) {
-        if (overlapping(i, j)) pairs.emplace_back(i, j);
-      }
-    }
-    return pairs;
-  }
   std::vector<double> sorted = radius;
   const auto tenth = static_cast<std::ptrdiff_t>(sorted.size() - 1 - sorted.size() / 10);
   std::nth_element(sorted.begin(), sorted.begin() + tenth, sorted.end());
@@ -496,6 +508,14 @@ std::vector<RodSide> rod_sides_of(const World& world, const std::vector<Contact>
 std::vector<Contact> detect_contacts(const World& world, double margin) { return detect_contacts(world, margin, {}); }
 
 std::vector<Contact> detect_contacts(const World& world, double margin, const std::vector<char>& frozen) {
+  DetectionScratch scratch;
+  std::vector<Contact> contacts;
+  detect_contacts_into(world, margin, frozen, scratch, contacts);
+  return contacts;
+}
+
+void detect_contacts_into(const World& world, double margin, const std::vector<char>& frozen,
+                          DetectionScratch& scratch, std::vector<Contact>& contacts) {
   if (!std::isfinite(margin) || margin < 0) {
     throw InvalidProblem("detect_contacts: margin must be finite and >= 0, got " + std::to_string(margin));
   }
@@ -503,15 +523,16 @@ std::vector<Contact> detect_contacts(const World& world, double margin, const st
     throw InvalidProblem("detect_contacts: frozen has " + std::to_string(frozen.size()) + " entries for " +
                          std::to_string(world.bodies.size()) + " bodies (one per body, or none)");
   }
+  contacts.clear();
   const std::size_t count = world.bodies.size();
-  std::vector<char> held(count);
+  std::vector<char>& held = scratch.held;
+  held.assign(count, 0);
   bool all_held = true;
   for (std::size_t i = 0; i < count; ++i) {
     held[i] = world.bodies[i].fixed || (!frozen.empty() && frozen[i]);
     all_held = all_held && held[i];
   }
-  std::vector<Contact> contacts;
-  if (all_held) return contacts;  // nothing moves: no pair or surface is searched (a pile asleep)
+  if (all_held) return;  // nothing moves: no pair or surface is searched (a pile asleep)
   contacts.reserve(2 * count);  // a resting pile's count (its vector is not grown step by step)
   const std::size_t cap = contact_limit(world);
   for (std::size_t i = 0; i < count; ++i) {
@@ -525,12 +546,19 @@ std::vector<Contact> detect_contacts(const World& world, double margin, const st
       plane_contacts(contacts, world, body, plane_id(p), plane.point, plane.unit_normal(), margin);
     }
   }
-  for (const auto& [i, j] : candidate_pairs(world, margin, held)) {
+  const auto narrow = [&](int i, int j) {
     pair_contacts(contacts, world, i, j, margin);
     if (contacts.size() > cap) refuse_contact_count(contacts, world, cap);
+  };
+  if (count <= static_cast<std::size_t>(kAllPairsMaxBodies)) {
+    // Few bodies: every pair tested, each searched as it is accepted. The grid emits exactly the
+    // pairs `for_each_close_pair` accepts (each cell meets its 3×3 neighbours, the large bodies
+    // meet all), in the same increasing order, so the contacts are the same.
+    for_each_close_pair(world, margin, held, narrow);
+  } else {
+    for (const auto& [i, j] : candidate_pairs(world, margin, held)) narrow(i, j);
   }
   if (contacts.size() > cap) refuse_contact_count(contacts, world, cap);
-  return contacts;
 }
 
 }  // namespace perp::contact

@@ -12,12 +12,13 @@ namespace {
 
 using detail::cross;
 
-/// Row k: d·(v_a + ω_a × r_a − v_b − ω_b × r_b), with (ω × r)·d = ω (r × d).
+/// Row k: d·(v_a + ω_a × r_a − v_b − ω_b × r_b), with (ω × r)·d = ω (r × d). Written in place,
+/// column by column (each column's rows in increasing order, as setFromTriplets leaves them; no
+/// two entries share a place, since body_a != body_b): the entries counted per column, then placed.
 template <class Direction>
 Eigen::SparseMatrix<double> jacobian_along(const std::vector<Contact>& contacts, Eigen::Index body_count,
                                            Direction direction) {
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(6 * contacts.size());
+  Eigen::Index entries = 0;
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const Contact& c = contacts[k];
     if (c.body_a < 0 || c.body_a >= body_count || c.body_b >= body_count ||
@@ -25,21 +26,49 @@ Eigen::SparseMatrix<double> jacobian_along(const std::vector<Contact>& contacts,
       throw InvalidProblem("contact " + std::to_string(k) + ": bodies (" + std::to_string(c.body_a) + ", " +
                            std::to_string(c.body_b) + ") out of range for " + std::to_string(body_count) + " bodies");
     }
-    const Eigen::Vector2d d = direction(c);
-    const auto row = static_cast<Eigen::Index>(k);
-    const Eigen::Index a = 3 * c.body_a;
-    entries.emplace_back(row, a, d.x());
-    entries.emplace_back(row, a + 1, d.y());
-    entries.emplace_back(row, a + 2, cross(c.arm_a, d));
-    if (c.body_b >= 0) {
-      const Eigen::Index b = 3 * c.body_b;
-      entries.emplace_back(row, b, -d.x());
-      entries.emplace_back(row, b + 1, -d.y());
-      entries.emplace_back(row, b + 2, -cross(c.arm_b, d));
-    }
+    entries += c.body_b >= 0 ? 6 : 3;
   }
   Eigen::SparseMatrix<double> J(static_cast<Eigen::Index>(contacts.size()), 3 * body_count);
-  J.setFromTriplets(entries.begin(), entries.end());
+  J.resizeNonZeros(entries);
+  // outer[j + 1] first counts column j's entries, then (prefix sums) marks its start, and serves as
+  // its cursor while the entries are placed, ending at column j's end = column j + 1's start.
+  int* const outer = J.outerIndexPtr();
+  int* const inner = J.innerIndexPtr();
+  double* const values = J.valuePtr();
+  std::fill(outer, outer + 3 * body_count + 1, 0);
+  for (const Contact& c : contacts) {
+    for (int i = 1; i <= 3; ++i) {
+      ++outer[3 * c.body_a + i];
+      if (c.body_b >= 0) ++outer[3 * c.body_b + i];
+    }
+  }
+  // outer[j + 1] := start of column j (shifted by one place, so that placing advances it to the end).
+  int start = 0;
+  for (Eigen::Index j = 0; j < 3 * body_count; ++j) {
+    const int count = outer[j + 1];
+    outer[j + 1] = start;
+    start += count;
+  }
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const Contact& c = contacts[k];
+    const Eigen::Vector2d d = direction(c);
+    const auto row = static_cast<int>(k);
+    const auto place = [&](Eigen::Index column, double value) {
+      const int at = outer[column + 1]++;
+      inner[at] = row;
+      values[at] = value;
+    };
+    const Eigen::Index a = 3 * c.body_a;
+    place(a, d.x());
+    place(a + 1, d.y());
+    place(a + 2, cross(c.arm_a, d));
+    if (c.body_b >= 0) {
+      const Eigen::Index b = 3 * c.body_b;
+      place(b, -d.x());
+      place(b + 1, -d.y());
+      place(b + 2, -cross(c.arm_b, d));
+    }
+  }
   return J;
 }
 

@@ -21,6 +21,8 @@
 #include "material.hpp"
 #include "sleeping.hpp"
 #include "step_formulations.hpp"
+#include "step_scratch.hpp"
+#include "warm_start.hpp"
 
 namespace perp::contact {
 namespace {
@@ -83,87 +85,6 @@ void add_contact_impulses(const std::vector<Contact>& contacts, const Eigen::Vec
       out.segment<2>(b) -= f;
       out[b + 2] -= cross(c.arm_b, f);
     }
-  }
-}
-
-/// The ordinal of each contact among the contacts of its pair (0 for the first of the pair in
-/// the list, 1 for the second, …): with the pair, the identity that carries an impulse to the
-/// next step.
-std::vector<int> pair_ordinals(const std::vector<Contact>& contacts) {
-  std::vector<int> ordinals(contacts.size(), 0);
-  if (contacts.size() <= 32) {
-    // A small step: the earlier contacts of the same pair counted directly (the same ordinals as
-    // the stable sort below, without its buffer).
-    for (std::size_t k = 1; k < contacts.size(); ++k) {
-      for (std::size_t j = 0; j < k; ++j) {
-        if (contacts[j].body_a == contacts[k].body_a && contacts[j].body_b == contacts[k].body_b) ++ordinals[k];
-      }
-    }
-    return ordinals;
-  }
-  std::vector<std::size_t> order(contacts.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    return std::tie(contacts[x].body_a, contacts[x].body_b) < std::tie(contacts[y].body_a, contacts[y].body_b);
-  });
-  for (std::size_t k = 1; k < order.size(); ++k) {
-    const Contact& previous = contacts[order[k - 1]];
-    const Contact& current = contacts[order[k]];
-    if (previous.body_a == current.body_a && previous.body_b == current.body_b) {
-      ordinals[order[k]] = ordinals[order[k - 1]] + 1;
-    }
-  }
-  return ordinals;
-}
-
-/// The impulses the same contacts (pair and ordinal) carried in the last step (`World::impulses`),
-/// 0 for a new contact; returns how many were found.
-std::size_t last_impulses(const World& world, const std::vector<Contact>& contacts, const std::vector<int>& ordinals,
-                          Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
-  const auto m = static_cast<Eigen::Index>(contacts.size());
-  normal = Eigen::VectorXd::Zero(m);
-  tangent = Eigen::VectorXd::Zero(m);
-  const std::vector<ContactImpulse>& last = world.impulses;
-  const auto key = [](const ContactImpulse& c) { return std::tie(c.body_a, c.body_b, c.ordinal); };
-  const auto before = [&](const ContactImpulse& x, const ContactImpulse& y) { return key(x) < key(y); };
-  // Keys are unique (the ordinal counts a pair's contacts). Detection finds a persisting contact
-  // set in the order of the last step, so each contact is first looked for at its own index; a
-  // sorted copy is made for the first one that is not there.
-  std::vector<ContactImpulse> sorted;
-  std::size_t found_count = 0;
-  for (Eigen::Index k = 0; k < m; ++k) {
-    const auto index = static_cast<std::size_t>(k);
-    const Contact& contact = contacts[index];
-    const ContactImpulse probe{contact.body_a, contact.body_b, ordinals[index], 0, 0};
-    const ContactImpulse* found = nullptr;
-    if (index < last.size() && key(last[index]) == key(probe)) {
-      found = &last[index];
-    } else {
-      if (sorted.empty() && !last.empty()) {
-        sorted = last;
-        std::sort(sorted.begin(), sorted.end(), before);
-      }
-      const auto at = std::lower_bound(sorted.begin(), sorted.end(), probe, before);
-      if (at != sorted.end() && key(*at) == key(probe)) found = &*at;
-    }
-    if (found != nullptr) {
-      normal[k] = found->normal;
-      tangent[k] = found->tangent;
-      ++found_count;
-    }
-  }
-  return found_count;
-}
-
-/// `World::impulses` := the report's impulses, for the next step's warm start.
-void keep_impulses(World& world, const StepReport& report, const std::vector<int>& ordinals) {
-  world.impulses.clear();
-  world.impulses.reserve(report.contacts.size());
-  for (std::size_t k = 0; k < report.contacts.size(); ++k) {
-    const Contact& contact = report.contacts[k];
-    const auto i = static_cast<Eigen::Index>(k);
-    world.impulses.push_back(
-        {contact.body_a, contact.body_b, ordinals[k], report.normal_impulse[i], report.tangent_impulse[i]});
   }
 }
 
@@ -361,12 +282,29 @@ void require_finite_state(const World& world) {
   }
 }
 
-/// One step on options and a world taken as valid; `start` is when the step's time began.
-StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chrono::steady_clock::time_point start) {
+/// `report` as a fresh `StepReport`, keeping the storage of its contact list and impulses.
+void recycle(StepReport& report) {
+  std::vector<Contact> contacts = std::move(report.contacts);
+  Eigen::VectorXd normal = std::move(report.normal_impulse);
+  Eigen::VectorXd tangent = std::move(report.tangent_impulse);
+  report = StepReport();
+  contacts.clear();
+  report.contacts = std::move(contacts);
+  report.normal_impulse = std::move(normal);
+  report.tangent_impulse = std::move(tangent);
+}
+
+/// One step on options and a world taken as valid, into `report`, its arrays from `scratch`; `start`
+/// is when the step's time began.
+void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::steady_clock::time_point start,
+                  StepScratch& scratch, StepReport& report) {
+  recycle(report);
   const double h = options.timestep;
-  const Eigen::VectorXd v = generalized_velocity(world.bodies);
-  const Eigen::VectorXd inverse_mass = inverse_mass_diagonal(world.bodies);
   const auto body_count = static_cast<Eigen::Index>(world.bodies.size());
+  Eigen::VectorXd& v = scratch.velocity;
+  Eigen::VectorXd& inverse_mass = scratch.inverse_mass;
+  generalized_velocity_into(world.bodies, v);
+  inverse_mass_diagonal_into(world.bodies, inverse_mass);
 
   // 1. Activation by the predicted gap.
   // A pair that carried a normal impulse in the last step (resting under load) stays active up to
@@ -382,38 +320,38 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
   // keeps its impulses and finds none).
   const bool any_loaded = std::any_of(world.impulses.begin(), world.impulses.end(),
                                       [](const ContactImpulse& impulse) { return impulse.normal > 0; });
-  std::vector<std::pair<int, int>> loaded;
+  std::vector<std::pair<int, int>>& loaded = scratch.loaded;
+  loaded.clear();
   const double held_tolerance = kHeldFactor * options.activation_tolerance;
   const double margin = detection_margin(world, h, any_loaded ? held_tolerance : options.activation_tolerance);
-  const auto active_contacts = [&](const std::vector<Contact>& candidates) {
+  const auto active_contacts = [&](const std::vector<Contact>& candidates, std::vector<Contact>& active) {
     if (any_loaded && loaded.empty() && !candidates.empty()) {
       for (const ContactImpulse& impulse : world.impulses) {
         if (impulse.normal > 0) loaded.emplace_back(impulse.body_a, impulse.body_b);
       }
       std::sort(loaded.begin(), loaded.end());
     }
-    std::vector<Contact> active;
+    active.clear();
     active.reserve(candidates.size());
     for (const Contact& candidate : candidates) {
       const bool held = std::binary_search(loaded.begin(), loaded.end(), std::pair(candidate.body_a, candidate.body_b));
       const double predicted = candidate.gap + 0.5 * h * relative_velocity(candidate, candidate.normal, v);
       if (predicted <= (held ? held_tolerance : options.activation_tolerance)) active.push_back(candidate);
     }
-    return active;
   };
-  StepReport report;
   // With sleeping, the bodies that slept through the last step are not searched against each other
   // nor against the static surfaces (`slept_last_step`). Where an active contact joins one of them
   // to a body that moves, its island may wake: the search is made again over every body, so the
   // contacts found are always those of the full search less some between sleeping bodies, which
   // the sleeping step below drops anyway.
   std::vector<char> frozen = options.sleeping ? slept_last_step(world, options) : std::vector<char>();
-  std::vector<Contact> detected = detect_contacts(world, margin, frozen);
-  report.contacts = active_contacts(detected);
+  std::vector<Contact>& detected = scratch.detected;
+  detect_contacts_into(world, margin, frozen, scratch.detection, detected);
+  active_contacts(detected, report.contacts);
   if (touches_frozen(world, report.contacts, frozen)) {
-    detected = detect_contacts(world, margin);
-    report.contacts = active_contacts(detected);
     frozen.clear();
+    detect_contacts_into(world, margin, frozen, scratch.detection, detected);
+    active_contacts(detected, report.contacts);
   }
   // Rod ends near another rod's length: their sides, from every contact found (active or not: an
   // end found within the margin may pass the other rod's line during this step), and the memory of
@@ -434,7 +372,8 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
   // Sleeping islands: at rest, out of the solve, their impulses kept for when they wake.
   std::vector<char> asleep;
   std::vector<ContactImpulse> asleep_impulses;
-  Eigen::VectorXd v_start = v;
+  Eigen::VectorXd& v_start = scratch.start_velocity;
+  v_start = v;
   if (options.sleeping) {
     asleep = sleeping_bodies(world, v, report.contacts, options);
     const auto sleeps = [&](int body) { return body >= 0 && asleep[static_cast<std::size_t>(body)]; };
@@ -450,7 +389,8 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
   }
 
   // 2. Free velocity (a fixed body keeps its own; a sleeping one stays at rest).
-  Eigen::VectorXd v_free = v_start;
+  Eigen::VectorXd& v_free = scratch.free_velocity;
+  v_free = v_start;
   for (Eigen::Index i = 0; i < body_count; ++i) {
     const bool sleeps = !asleep.empty() && asleep[static_cast<std::size_t>(i)];
     const Body& body = world.bodies[static_cast<std::size_t>(i)];
@@ -462,7 +402,8 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
   Eigen::VectorXd split_shift;  // h M⁻¹ J_Nᵀ λ of the split impulse, when there is one
   report.normal_impulse = Eigen::VectorXd::Zero(m);
   report.tangent_impulse = Eigen::VectorXd::Zero(m);
-  Eigen::VectorXd v_next = v_free;
+  Eigen::VectorXd& v_next = scratch.next_velocity;
+  v_next = v_free;
   if (m > 0) {
     // Each contact's μ and e from its two sides, and the biases J_N v_free + e J_N v, J_T v_free.
     Eigen::VectorXd friction(m);
@@ -508,7 +449,8 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
       space = {normal_jacobian(report.contacts, body_count), tangent_jacobian(report.contacts, body_count),
                inverse_mass};
     } else if (split) {  // the split reads J_N and M⁻¹ only
-      space.normal = normal_jacobian(report.contacts, body_count);
+      Eigen::SparseMatrix<double> normal = normal_jacobian(report.contacts, body_count);
+      space.normal.swap(normal);  // not assigned: Eigen 3.4's sparse assignment copies
       space.inverse_mass = inverse_mass;
     }
     if (split) split_shift = split_impulse_shift(space, overlap_bias, options, report);
@@ -564,7 +506,6 @@ StepReport advance_from(World& world, const MoreauJeanOptions& options, std::chr
     }
   }
   report.step_ms = milliseconds_since(start);
-  return report;
 }
 
 }  // namespace
@@ -577,13 +518,25 @@ StepReport moreau_jean_step(World& world, const MoreauJeanOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   options.validate();
   world.validate();
-  return advance_from(world, options, start);
+  StepScratch scratch;
+  StepReport report;
+  advance_from(world, options, start, scratch, report);
+  return report;
 }
 
 StepReport advance_unchecked(World& world, const MoreauJeanOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   require_finite_state(world);
-  return advance_from(world, options, start);
+  StepScratch scratch;
+  StepReport report;
+  advance_from(world, options, start, scratch, report);
+  return report;
+}
+
+void advance_unchecked(World& world, const MoreauJeanOptions& options, StepScratch& scratch, StepReport& report) {
+  const auto start = std::chrono::steady_clock::now();
+  require_finite_state(world);
+  advance_from(world, options, start, scratch, report);
 }
 
 Energy energy(const World& world, const Eigen::Vector2d& gravity) {

@@ -14,7 +14,8 @@ FactoredFrictionContact coulomb_formulation(const std::vector<Contact>& contacts
                                             const Eigen::VectorXd& friction) {
   FactoredFrictionContact problem;
   problem.dimension = 2;
-  problem.H = interleaved_jacobian(contacts, inverse_mass.size() / 3);
+  Eigen::SparseMatrix<double, Eigen::RowMajor> H = interleaved_jacobian(contacts, inverse_mass.size() / 3);
+  problem.H.swap(H);  // not assigned: Eigen 3.4's sparse assignment copies
   problem.inverse_mass = inverse_mass;
   problem.q = coulomb_interleave(normal_bias, tangent_bias);
   problem.mu = friction;

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "advance.hpp"
+#include "step_scratch.hpp"
 #include "perp/core/error.hpp"
 
 namespace perp::contact {
@@ -103,6 +104,12 @@ class VecWorld::Pool {
   std::vector<std::thread> workers_;
 };
 
+/// A thread's step arrays (step_scratch.hpp) and the report its last world's step wrote.
+struct VecWorld::Workspace {
+  StepScratch scratch;
+  StepReport report;
+};
+
 VecWorld::~VecWorld() = default;
 VecWorld::VecWorld(VecWorld&&) noexcept = default;
 VecWorld& VecWorld::operator=(VecWorld&&) noexcept = default;
@@ -110,6 +117,9 @@ VecWorld& VecWorld::operator=(VecWorld&&) noexcept = default;
 VecWorld::VecWorld(Scene scene, std::size_t worlds, unsigned threads) : scene_(std::move(scene)) {
   if (worlds == 0) throw InvalidProblem("worlds: expected >= 1, got 0");
   scene_.validate();
+  step_options_ = scene_.options;
+  step_options_.solve.record_history = false;
+  step_options_.solve.measure_time = false;
   const unsigned wanted = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
   threads_ = static_cast<unsigned>(std::min<std::size_t>(wanted, worlds));
   const std::size_t nb = bodies();
@@ -126,6 +136,8 @@ VecWorld::VecWorld(Scene scene, std::size_t worlds, unsigned threads) : scene_(s
   fallback_.assign(worlds, std::string());
   messages_.assign(worlds, std::string());
   for (std::size_t i = 0; i < worlds; ++i) mirror_state(i);
+  workspaces_.reserve(threads_);
+  for (unsigned t = 0; t < threads_; ++t) workspaces_.push_back(std::make_unique<Workspace>());
   pool_ = std::make_unique<Pool>(threads_);
 }
 
@@ -168,7 +180,8 @@ void VecWorld::reset(std::span<const std::uint8_t> mask) {
   }
 }
 
-void VecWorld::step_world(std::size_t i, std::span<const double> forces, std::span<const double> velocities) {
+void VecWorld::step_world(std::size_t i, std::span<const double> forces, std::span<const double> velocities,
+                          Workspace& workspace) {
   World& world = worlds_[i];
   const std::size_t nb = bodies();
   clear_report(i);
@@ -194,7 +207,8 @@ void VecWorld::step_world(std::size_t i, std::span<const double> forces, std::sp
   try {
     // The scene was validated once, and the applied forces checked finite above: the step checks
     // only what it can change itself, the bodies' state (as `simulate` steps).
-    const StepReport report = advance_unchecked(world, scene_.options);
+    StepReport& report = workspace.report;
+    advance_unchecked(world, step_options_, workspace.scratch, report);
     status_[i] = report.status;
     solved_[i] = report.status == Status::Solved ? 1 : 0;
     criterion_[i] = report.ran_solve() ? report.result.relative_residual : 0.0;
@@ -295,7 +309,7 @@ bool VecWorld::step(std::span<const double> forces, const std::function<bool()>&
             return;
           }
         }
-        if (failed_[i] == 0) step_world(i, forces, velocities);
+        if (failed_[i] == 0) step_world(i, forces, velocities, *workspaces_[t]);
       }
     }
   };

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "perp/contact/signorini.hpp"
 #include "perp/core/error.hpp"
@@ -120,6 +121,57 @@ TEST(Jacobian, InterleavedDelassusEqualsTheSparseProduct) {
   bad.body_b = static_cast<int>(n);
   EXPECT_THROW((void)delassus_interleaved({bad}, minv), InvalidProblem);
   EXPECT_THROW((void)interleaved_jacobian({bad}, n), InvalidProblem);
+}
+
+// J_N and J_T are written in place column by column: the same matrix, entry for entry and in the
+// same compressed layout, as one built by setFromTriplets from the rows written out by hand (body a's
+// (d, r_a × d), body b's negated), on contacts whose second body comes before or after the first,
+// the ground, and a body in several contacts.
+TEST(Jacobian, WrittenInPlaceEqualsTheTripletBuild) {
+  std::vector<Contact> contacts;
+  const auto add = [&](int a, int b, double angle, Eigen::Vector2d arm_a, Eigen::Vector2d arm_b) {
+    Contact c;
+    c.body_a = a;
+    c.body_b = b;
+    c.normal = {std::cos(angle), std::sin(angle)};
+    c.arm_a = arm_a;
+    c.arm_b = arm_b;
+    contacts.push_back(c);
+  };
+  add(2, kGround, 1.5707963267948966, {0.0, -0.1}, {0.0, 0.0});
+  add(0, 3, 0.3, {0.07, 0.02}, {-0.05, -0.01});
+  add(3, 1, 2.2, {-0.04, 0.09}, {0.06, -0.08});
+  add(1, 2, -0.7, {0.01, 0.1}, {-0.03, 0.02});
+  add(0, kGround, 1.4, {0.02, -0.1}, {0.0, 0.0});
+  for (int along = 0; along < 2; ++along) {
+    std::vector<Eigen::Triplet<double>> entries;
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+      const Contact& c = contacts[k];
+      const Eigen::Vector2d d = along == 0 ? c.normal : c.tangent();
+      const auto row = static_cast<int>(k);
+      const auto arm_cross = [&](const Eigen::Vector2d& r) { return r.x() * d.y() - r.y() * d.x(); };
+      entries.emplace_back(row, 3 * c.body_a, d.x());
+      entries.emplace_back(row, 3 * c.body_a + 1, d.y());
+      entries.emplace_back(row, 3 * c.body_a + 2, arm_cross(c.arm_a));
+      if (c.body_b >= 0) {
+        entries.emplace_back(row, 3 * c.body_b, -d.x());
+        entries.emplace_back(row, 3 * c.body_b + 1, -d.y());
+        entries.emplace_back(row, 3 * c.body_b + 2, -arm_cross(c.arm_b));
+      }
+    }
+    Eigen::SparseMatrix<double> expected(static_cast<Eigen::Index>(contacts.size()), 12);
+    expected.setFromTriplets(entries.begin(), entries.end());
+    const Eigen::SparseMatrix<double> J = along == 0 ? normal_jacobian(contacts, 4) : tangent_jacobian(contacts, 4);
+    ASSERT_TRUE(J.isCompressed());
+    ASSERT_EQ(J.nonZeros(), expected.nonZeros());
+    for (Eigen::Index j = 0; j <= 12; ++j) ASSERT_EQ(J.outerIndexPtr()[j], expected.outerIndexPtr()[j]) << j;
+    for (Eigen::Index e = 0; e < J.nonZeros(); ++e) {
+      ASSERT_EQ(J.innerIndexPtr()[e], expected.innerIndexPtr()[e]) << e;
+      ASSERT_EQ(J.valuePtr()[e], expected.valuePtr()[e]) << e;
+    }
+  }
+  EXPECT_EQ(normal_jacobian({}, 3).nonZeros(), 0);
+  EXPECT_EQ(normal_jacobian({}, 3).cols(), 9);
 }
 
 }  // namespace

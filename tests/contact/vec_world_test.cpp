@@ -98,6 +98,84 @@ TEST(VecWorld, EachCopyIsBitIdenticalToSteppingItAloneWhateverTheThreads) {
   }
 }
 
+// The workspace a thread reuses from world to world and step to step (step_scratch.hpp) leaves no
+// trace: worlds whose contact counts differ (a pile at rest that falls asleep, one pushed about, one
+// lifted off the ground and dropped again) share a thread's arrays, and every world's state and
+// report still equal, bit for bit, its step alone through `moreau_jean_step` with a fresh report.
+TEST(VecWorld, AReusedWorkspaceLeavesNoTraceBetweenWorldsOfDifferentContacts) {
+  Scene scene;
+  for (int k = 0; k < 10; ++k) {  // bench/vec_world_bench.py's pile
+    const int row = k / 5, col = k % 5;
+    scene.world.bodies.push_back(test::disk("d" + std::to_string(k), 0.1, 1.0 + 0.05 * k,
+                                            {0.21 * col + 0.1 * row, 0.12 + 0.22 * row}));
+  }
+  scene.world.ground = Ground{0.0};
+  scene.options.timestep = 0.01;
+  scene.options.friction = 0.4;
+  scene.options.restitution = 0.1;
+  scene.options.sleeping = true;
+  scene.options.sleep_speed = 0.05;  // so that world 0's pile sleeps within the test's steps
+  scene.options.sleep_time = 0.2;
+  constexpr std::size_t kWorlds = 4;
+  constexpr int kSteps = 240;
+  const std::size_t nb = scene.world.bodies.size();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> push(-5.0, 5.0);
+  const auto forces_at = [&](int k) {
+    std::vector<double> f(kWorlds * nb * 3, 0.0);  // world 0: no push (it comes to rest and sleeps)
+    for (std::size_t b = 0; b < nb; ++b) {
+      for (int c = 0; c < 3; ++c) f[(1 * nb + b) * 3 + c] = push(rng);  // world 1: pushed about
+      // World 2: lifted off the ground (30 N up on 1-1.45 kg) for 20 steps of every 60, then dropped.
+      f[(2 * nb + b) * 3 + 1] = k % 60 < 20 ? 30.0 : 0.0;
+      f[(3 * nb + b) * 3 + 0] = (b % 2 == 0 ? 2.0 : -2.0);  // world 3: sheared
+    }
+    return f;
+  };
+  VecWorld vec(scene, kWorlds, 2);  // two worlds a thread
+  std::vector<World> alone(kWorlds, scene.world);
+  std::int64_t least = 1 << 30, most = 0;
+  std::size_t slept = 0;
+  for (int k = 0; k < kSteps; ++k) {
+    const std::vector<double> forces = forces_at(k);
+    ASSERT_TRUE(vec.step(forces));
+    for (std::size_t i = 0; i < kWorlds; ++i) {
+      World& w = alone[i];
+      for (std::size_t b = 0; b < nb; ++b) {
+        const double* f = forces.data() + (i * nb + b) * 3;
+        w.bodies[b].force = {f[0], f[1]};
+        w.bodies[b].torque = f[2];
+      }
+      const StepReport report = moreau_jean_step(w, scene.options);
+      const auto m = static_cast<std::int64_t>(report.contacts.size());
+      least = std::min(least, m);
+      most = std::max(most, m);
+      slept += report.sleeping_bodies;
+      ASSERT_EQ(vec.contacts()[i], m) << "world " << i << ", step " << k;
+      ASSERT_EQ(vec.status()[i], report.status) << "world " << i << ", step " << k;
+      ASSERT_EQ(vec.criterion()[i], report.ran_solve() ? report.result.relative_residual : 0.0);
+      ASSERT_EQ(vec.fallback(i), report.fallback);
+      for (std::size_t b = 0; b < nb; ++b) {
+        const Body& body = w.bodies[b];
+        const double expected[6] = {body.position.x(), body.position.y(), body.angle,
+                                    body.velocity.x(), body.velocity.y(), body.angular_velocity};
+        for (int c = 0; c < 3; ++c) {
+          ASSERT_EQ(vec.positions()[(i * nb + b) * 3 + c], expected[c]) << "world " << i << ", step " << k;
+          ASSERT_EQ(vec.velocities()[(i * nb + b) * 3 + c], expected[3 + c]) << "world " << i << ", step " << k;
+        }
+      }
+      ASSERT_EQ(vec.world(i).impulses.size(), w.impulses.size());
+      for (std::size_t c = 0; c < w.impulses.size(); ++c) {
+        ASSERT_EQ(vec.world(i).impulses[c].normal, w.impulses[c].normal);
+        ASSERT_EQ(vec.world(i).impulses[c].tangent, w.impulses[c].tangent);
+      }
+    }
+  }
+  // What the test claims to cover: steps without contact beside steps with many, and sleeping.
+  EXPECT_EQ(least, 0);
+  EXPECT_GE(most, 10);
+  EXPECT_GT(slept, 0u);
+}
+
 TEST(VecWorld, ForcesReplaceTheScenesOwnForTheStepAndNoneKeepsIt) {
   Scene scene;
   scene.world.bodies.push_back(test::disk("d0", 0.1, 1.0, {0.0, 1.0}));  // in the air: no contact

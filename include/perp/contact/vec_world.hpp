@@ -109,15 +109,24 @@ class VecWorld {
   [[nodiscard]] const std::string& message(std::size_t i) const { return messages_.at(i); }
 
  private:
-  void step_world(std::size_t i, std::span<const double> forces, std::span<const double> velocities);
+  struct Workspace;
+  void step_world(std::size_t i, std::span<const double> forces, std::span<const double> velocities,
+                  Workspace& workspace);
   void clear_report(std::size_t i);
   void mirror_state(std::size_t i);
 
   class Pool;
 
   Scene scene_;
+  /// The scene's options without what no VecWorld accessor reads: the solvers' per-iteration
+  /// history and their timing (`SolveOptions::record_history`, `measure_time`), which change no
+  /// impulse.
+  MoreauJeanOptions step_options_;
   unsigned threads_ = 1;
   std::unique_ptr<Pool> pool_;
+  /// One per thread: the step's work arrays and report, reused from world to world and step to step
+  /// (a world's step on thread t uses workspaces_[t]; nothing in it outlives the world's step).
+  std::vector<std::unique_ptr<Workspace>> workspaces_;
   std::vector<World> worlds_;
   std::vector<double> positions_, velocities_;
   std::vector<std::uint8_t> solved_, failed_;
