@@ -7,7 +7,7 @@ Three 10-disk scenes (r = 0.1 m, 1-1.45 kg, h = 0.01 s, μ = 0.4, e = 0.1, the d
 step): "pile", the disks in two rows dropped onto the ground (about 12-15 active contacts a world
 once they land); "free", the same disks spread out with no ground (no contact: what a step costs
 around its solve); "pile-1e-6", the pile with each step's solve tolerance 1e-6 (scene key
-"tolerance") instead of the default 1e-10. Every world is pushed by random forces (±5 N, ±5 N·m)
+"tol") instead of the default 1e-10. Every world is pushed by random forces (±5 N, ±5 N·m)
 each step, the same for every variant. Printed per scene: world-steps per second of VecWorld on 1
 and 2 threads (the best of --repeats runs, alternating), of a Python loop of perp.moreau_jean_step
 over single worlds (the same scene and forces, each world's forces set through Body.force/torque
@@ -43,7 +43,7 @@ def scene(kind="pile", disks=10):
     if kind != "free":
         s["ground"] = {"height": 0.0}
     if kind == "pile-1e-6":
-        s["tolerance"] = 1e-6
+        s["tol"] = 1e-6
     return s
 
 
@@ -62,7 +62,7 @@ def time_vec(kind, n, steps, threads, forces):
 
 def time_loop(kind, n, steps, forces):
     s = scene(kind)
-    tol = s.get("tolerance", 1e-10)
+    tol = s.get("tol", 1e-10)
     worlds = []
     for _ in range(n):
         worlds.append(perp.World([perp.Body(b["name"], perp.Disk(0.1), b["mass"], position=b["position"])

@@ -211,7 +211,7 @@ import perp
 bodies = [{"name": f"d{k}", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0, "position": [0.2 * k, 0.1]}
           for k in range(10)]
 scene = {"gravity": [0, -9.81], "timestep": 0.01, "duration": 1.0, "restitution": 0.0, "friction": 0.4,
-         "ground": {"height": 0.0}, "bodies": bodies, "tolerance": 1e-300, "solver": "nsgs"}
+         "ground": {"height": 0.0}, "bodies": bodies, "tol": 1e-300, "method": "nsgs"}
 vec = perp.VecWorld(scene, int(sys.argv[1]), threads=2)
 print("go", flush=True)
 try:
