@@ -40,6 +40,58 @@ double norm(int d, const double* x) {
   return std::sqrt(s);
 }
 
+// project_on_cone for d = 3, inline (the same formula): the 3D local solve calls it several times
+// an iteration, and the call and the loops over d were a sixth of the pyramid's step (perf, issue 36).
+inline void project3(const double* x, double mu, double* out) {
+  const double normal = x[0];
+  const double tangential = std::sqrt(x[1] * x[1] + x[2] * x[2]);
+  if (mu * tangential <= -normal) {
+    out[0] = out[1] = out[2] = 0;
+    return;
+  }
+  if (tangential <= mu * normal) {
+    out[0] = x[0];
+    out[1] = x[1];
+    out[2] = x[2];
+    return;
+  }
+  const double projected_normal = (normal + mu * tangential) / (1 + mu * mu);
+  const double scale = mu * projected_normal / tangential;
+  out[0] = projected_normal;
+  out[1] = scale * x[1];
+  out[2] = scale * x[2];
+}
+
+// local_error for d = 3, inline: the same value (max of the three norms taken as the root of the
+// largest square, one root instead of three).
+inline double local_error3(const Mat3& A, double mu, const Vec3& b, const Vec3& r) {
+  const Vec3 u = A * r + b;
+  const double ut = std::sqrt(u[1] * u[1] + u[2] * u[2]);
+  const double x[3] = {r[0] - (u[0] + mu * ut), r[1] - u[1], r[2] - u[2]};
+  double p[3];
+  project3(x, mu, p);
+  const double e = std::sqrt((r[0] - p[0]) * (r[0] - p[0]) + (r[1] - p[1]) * (r[1] - p[1]) + (r[2] - p[2]) * (r[2] - p[2]));
+  const double scale = std::sqrt(std::max({b.squaredNorm(), r.squaredNorm(), u.squaredNorm()}));
+  return scale > 0 ? e / scale : e;
+}
+
+// The Newton step J d = −Φ: by the 3×3 inverse's cofactors where |det J| is clearly above
+// round-off against Hadamard's bound Π‖row‖ (FullPivLU's pivot search was a tenth of the pyramid's
+// step), else the least-squares step of least norm (a singular J: a rank-deficient block, a row of A
+// zero or A of rank one), a descent direction for ‖Φ‖² unless Φ ⊥ range(J).
+inline Vec3 newton_step(const Mat3& J, const Vec3& phi) {
+  const Vec3 c0 = J.row(1).transpose().cross(J.row(2).transpose());
+  const Vec3 c1 = J.row(2).transpose().cross(J.row(0).transpose());
+  const Vec3 c2 = J.row(0).transpose().cross(J.row(1).transpose());
+  const double det = J.row(0).dot(c0);
+  const double bound = J.row(0).norm() * J.row(1).norm() * J.row(2).norm();
+  if (std::abs(det) > 64 * kEps * bound) {
+    // J⁻¹ = [c0 c1 c2] / det (the columns are the cofactor vectors).
+    return -(c0 * phi[0] + c1 * phi[1] + c2 * phi[2]) / det;
+  }
+  return Eigen::CompleteOrthogonalDecomposition<Mat3>(J).solve(-phi);
+}
+
 // The Alart–Curnier function Φ(r) of one 3D contact and an element of its generalized Jacobian:
 //   Φ_N = r_N − max(0, p_N),                       p_N = r_N − ρ_N u_N,
 //   Φ_T = r_T − P_{disk(μ max(0, p_N))}(p_T),      p_T = r_T − ρ_T u_T,   u = A r + b.
@@ -179,7 +231,8 @@ bool solve_local_3d(const double* A_data, const double* inverse, double mu, cons
   }
   if (inverse) {  // stick
     const Vec3 x = -(Eigen::Map<const Mat3>(inverse) * b);
-    if (x.allFinite() && x[0] >= 0 && std::hypot(x[1], x[2]) <= mu * x[0]) {
+    // ‖x_T‖ <= μ x_N, squared (hypot was a twelfth of the pyramid's step); x_N >= 0 first.
+    if (x.allFinite() && x[0] >= 0 && x[1] * x[1] + x[2] * x[2] <= (mu * x[0]) * (mu * x[0])) {
       r = x;
       return true;
     }
@@ -192,19 +245,15 @@ bool solve_local_3d(const double* A_data, const double* inverse, double mu, cons
   const double rho_t = tt > 0 ? 1 / tt : rho_n;
   Vec3 x = r;
   if (!x.allFinite()) x.setZero();
-  project_on_cone(x.data(), 3, mu, x.data());
-  double x_error = local_error(A_data, 3, mu, b_data, x.data());
+  project3(x.data(), mu, x.data());
+  double x_error = local_error3(Am, mu, bv, x);
   Vec3 phi;
   Mat3 J;
   bool converged = x_error <= tolerance;
   for (int it = 0; it < iterations && !converged; ++it) {
     alart_curnier(Am, mu, bv, x, rho_n, rho_t, phi, &J);
     const double merit = phi.squaredNorm();
-    const Eigen::FullPivLU<Mat3> lu(J);
-    // A singular J (a rank-deficient block: a row of A zero, or A of rank one) still has a
-    // least-squares step of least norm, a descent direction for ‖Φ‖² unless Φ ⊥ range(J).
-    const Vec3 step = lu.isInvertible() ? Vec3(lu.solve(-phi))
-                                        : Vec3(Eigen::CompleteOrthogonalDecomposition<Mat3>(J).solve(-phi));
+    const Vec3 step = newton_step(J, phi);
     if (!step.allFinite()) break;
     double t = 1;
     bool accepted = false;
@@ -222,12 +271,14 @@ bool solve_local_3d(const double* A_data, const double* inverse, double mu, cons
     const bool tiny = (t * step).norm() <= 4 * kEps * std::max(x.norm(), trial.norm());
     x = trial;
     Vec3 projected;
-    project_on_cone(x.data(), 3, mu, projected.data());
-    const double e_projected = local_error(A_data, 3, mu, b_data, projected.data());
-    x_error = local_error(A_data, 3, mu, b_data, x.data());
-    if (e_projected <= x_error) {
-      x = projected;
-      x_error = e_projected;
+    project3(x.data(), mu, projected.data());
+    x_error = local_error3(Am, mu, bv, x);
+    if (projected != x) {  // x outside the cone: keep whichever of the two is nearer a solution
+      const double e_projected = local_error3(Am, mu, bv, projected);
+      if (e_projected <= x_error) {
+        x = projected;
+        x_error = e_projected;
+      }
     }
     if (x_error <= tolerance || tiny) converged = true;
   }
