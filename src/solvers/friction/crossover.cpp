@@ -1,0 +1,158 @@
+#include <Eigen/SparseCholesky>
+#include <algorithm>
+#include <vector>
+
+#include "friction_ipm.hpp"
+
+// The active-set crossover of the interior point on cones (friction_ipm.hpp): the factor of the
+// active rows' matrix N_B = A_B M⁻¹ A_Bᵀ on a pattern fixed once, and the crossover itself.
+
+namespace perp::detail {
+namespace {
+
+using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+using ColSparse = Eigen::SparseMatrix<double>;
+
+/// The active-set crossover: ε over N's largest diagonal, and the corrections made.
+constexpr double kCrossoverRegularization = 1e-12;
+constexpr int kCrossoverPasses = 4;
+/// The active-set crossover: rounds of block pivoting (rows leave on λ < 0, enter on w < 0).
+constexpr int kCrossoverRounds = 4;
+/// Another round only where this one flipped at most max(kCrossoverFewFlips, rows / kCrossoverFlipShare)
+/// rows: an active set that far from right does not settle in the rounds left. (On the 1 000-disk
+/// heap's first 3 s, rounds that flipped more — a median of 274 of 3 600 rows — never led to a
+/// vertex that solved; the ones that did flipped at most 32; bench/README.md, "Packed step, stop 38".)
+constexpr Eigen::Index kCrossoverFewFlips = 32;
+constexpr Eigen::Index kCrossoverFlipShare = 100;
+
+}  // namespace
+
+ActiveRowsFactor::ActiveRowsFactor(const ConeProgram& program) {
+  // Column l of the lower triangle holds the rows k >= l that share a dof with row l, found by a
+  // marker array and written in order (no triplets to sort); the products A_kc A_lc / M_c with
+  // lower index l are listed as that column is written, with where row k landed in it.
+  const Eigen::Index m = program.A.rows();
+  const ColSparse by_column = program.A;  // column c: the rows that touch dof c
+  std::vector<int> outer(static_cast<std::size_t>(m) + 1, 0);
+  RecycledVector<int> recycled_inner;
+  std::vector<int>& inner = *recycled_inner;
+  inner.reserve(static_cast<std::size_t>(4 * program.A.nonZeros()));
+  std::vector<Eigen::Index> mark(static_cast<std::size_t>(m), -1);
+  std::vector<Eigen::Index> where(static_cast<std::size_t>(m), -1);
+  std::vector<int> rows;
+  diagonal_.resize(static_cast<std::size_t>(m));
+  for (Eigen::Index l = 0; l < m; ++l) {
+    rows.assign(1, static_cast<int>(l));
+    mark[static_cast<std::size_t>(l)] = l;
+    for (RowSparse::InnerIterator d(program.A, l); d; ++d) {
+      for (ColSparse::InnerIterator a(by_column, d.col()); a; ++a) {
+        auto& seen = mark[static_cast<std::size_t>(a.row())];
+        if (a.row() > l && seen != l) {
+          seen = l;
+          rows.push_back(static_cast<int>(a.row()));
+        }
+      }
+    }
+    std::sort(rows.begin(), rows.end());
+    for (const int k : rows) {
+      where[static_cast<std::size_t>(k)] = static_cast<Eigen::Index>(inner.size());
+      inner.push_back(k);
+    }
+    diagonal_[static_cast<std::size_t>(l)] = where[static_cast<std::size_t>(l)];
+    outer[static_cast<std::size_t>(l) + 1] = static_cast<int>(inner.size());
+    for (RowSparse::InnerIterator d(program.A, l); d; ++d) {
+      const double scaled = d.value() / program.mass[d.col()];
+      for (ColSparse::InnerIterator a(by_column, d.col()); a; ++a) {
+        if (a.row() < l) continue;
+        products_->push_back({where[static_cast<std::size_t>(a.row())], static_cast<int>(a.row()), static_cast<int>(l),
+                             a.value() * scaled});
+      }
+    }
+  }
+  RecycledVector<double> recycled_zeros;
+  std::vector<double>& zeros = *recycled_zeros;
+  zeros.assign(inner.size(), 0.0);
+  matrix_ = Eigen::Map<ColSparse>(m, m, static_cast<Eigen::Index>(inner.size()), outer.data(), inner.data(),
+                                  zeros.data());
+}
+
+bool ActiveRowsFactor::factorize(const std::vector<char>& in, double regularization) {
+  double* values = matrix_.valuePtr();
+  std::fill(values, values + matrix_.nonZeros(), 0.0);
+  for (const Product& product : *products_) {
+    if (in[static_cast<std::size_t>(product.k)] && in[static_cast<std::size_t>(product.l)]) {
+      values[product.position] += product.value;
+    }
+  }
+  double largest = 0;
+  for (std::size_t k = 0; k < diagonal_.size(); ++k) {
+    if (in[k]) largest = std::max(largest, values[diagonal_[k]]);
+  }
+  if (!(largest > 0)) return false;
+  const double epsilon = regularization * largest;
+  for (std::size_t k = 0; k < diagonal_.size(); ++k) values[diagonal_[k]] = in[k] ? values[diagonal_[k]] + epsilon : 1.0;
+  if (!analyzed_) {
+    factor_.analyzePattern(matrix_);  // every row's pattern: the same for each set of rows
+    analyzed_ = true;
+  }
+  factor_.factorize(matrix_);
+  return factor_.info() == Eigen::Success;
+}
+
+Eigen::VectorXd active_set_crossover(const ConeProgram& program, ActiveRowsFactor& factor, const Eigen::VectorXd& e,
+                                     const Eigen::VectorXd& lambda) {
+  const auto slack = [&](const Eigen::VectorXd& x) {
+    const Eigen::VectorXd v = (program.At * x).cwiseQuotient(program.mass);
+    Eigen::VectorXd w = e;
+    w.noalias() += program.A * v;
+    return w;
+  };
+  const Eigen::Index m = program.A.rows();
+  // λ_k d_k against w_k: an impulse in velocity units against a velocity.
+  Eigen::VectorXd w = slack(lambda);
+  std::vector<char> in(static_cast<std::size_t>(m), 0);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    in[static_cast<std::size_t>(k)] = lambda[k] * program.row_diagonal[k] > w[k];
+  }
+  Eigen::VectorXd point = lambda;
+  Eigen::VectorXd wb(m);
+  for (int round = 0; round < kCrossoverRounds; ++round) {
+    Eigen::VectorXd next = Eigen::VectorXd::Zero(m);
+    bool any = false;
+    for (Eigen::Index k = 0; k < m; ++k) {
+      if (!in[static_cast<std::size_t>(k)]) continue;
+      next[k] = point[k];
+      any = true;
+    }
+    if (any) {
+      if (!factor.factorize(in, kCrossoverRegularization)) return point;
+      for (int pass = 0; pass < kCrossoverPasses; ++pass) {
+        w = slack(next);
+        for (Eigen::Index k = 0; k < m; ++k) wb[k] = in[static_cast<std::size_t>(k)] ? w[k] : 0.0;
+        const Eigen::VectorXd step = factor.solve(wb);
+        if (!step.allFinite()) return point;
+        for (Eigen::Index k = 0; k < m; ++k) {
+          if (in[static_cast<std::size_t>(k)]) next[k] -= step[k];
+        }
+      }
+    }
+    point = next;
+    // Block pivoting: rows whose λ went negative leave the active set, rows with w < 0 enter it.
+    w = slack(point);
+    Eigen::Index flips = 0;
+    for (Eigen::Index k = 0; k < m; ++k) {
+      char& flag = in[static_cast<std::size_t>(k)];
+      if (flag && point[k] < 0) {
+        flag = 0;
+        ++flips;
+      } else if (!flag && w[k] < 0) {
+        flag = 1;
+        ++flips;
+      }
+    }
+    if (flips == 0 || flips > std::max(kCrossoverFewFlips, m / kCrossoverFlipShare)) break;
+  }
+  return point;
+}
+
+}  // namespace perp::detail
