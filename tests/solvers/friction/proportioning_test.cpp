@@ -109,6 +109,27 @@ TEST(Proportioning, SolvesRandomRedundantProgramsFromZeroAndFromAStart) {
   }
 }
 
+TEST(Proportioning, StopsWhereTheErrorHasNotHalvedFarFromTheTarget) {
+  // The caller's measure held at 1 (it never halves): with a stall window of 30 steps the run ends at
+  // step 30 where the target is over ten times below (1e-3), runs on where it is within ten (0.2),
+  // and a window of 0 never stops it.
+  const Random r = random_program(60, 24, 3);
+  const ConeProgram program = ConeProgram::restricted(sparse_of(r.A), r.inverse_mass);
+  int calls = 0;
+  const auto flat = [&](const Eigen::VectorXd&) {
+    ++calls;
+    return 1.0;
+  };
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(60);
+  const ProportioningOutcome far = proportioning(program, r.c, zero, 200, 1, 1e-3, flat, 30);
+  EXPECT_EQ(far.iterations, 30);
+  const ProportioningOutcome near = proportioning(program, r.c, zero, 200, 1, 0.2, flat, 30);
+  EXPECT_GT(near.iterations, 30);
+  const ProportioningOutcome never = proportioning(program, r.c, zero, 200, 1, 1e-3, flat, 0);
+  EXPECT_GT(never.iterations, 30);
+  EXPECT_GT(calls, 60);
+}
+
 TEST(Proportioning, ARowOnFixedDofsKeepsItsStart) {
   // Row 1 touches only a fixed dof (M⁻¹ = 0): its diagonal is 0 and its z stays as given.
   const Eigen::MatrixXd A = (Eigen::MatrixXd(2, 2) << 1, 0, 0, 1).finished();
