@@ -47,8 +47,11 @@ def interrupt_child(script, args, after, timeout):
     import subprocess
     import sys
     import time
+    # SIGINT back to its default in the child: a test run started in the background of a shell
+    # without job control inherits it ignored, and Python then installs no KeyboardInterrupt.
     child = subprocess.Popen([sys.executable, "-c", script, *[str(a) for a in args]], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout.readline().strip() == "go"
         time.sleep(after)

@@ -259,14 +259,20 @@ def test_ctrl_c_from_a_thread_in_process():
     import perp
     n = 300
     M = 2 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1)
+    import signal
     timer = threading.Timer(0.3, _thread.interrupt_main)
+    # Python's own handler for the test (a run started in the background of a shell without job
+    # control has SIGINT ignored, and interrupt_main then does nothing).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     start = time.monotonic()
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            perp.solve(M, -np.ones(n), method="pgs", tol=1e-300, max_iter=2**31 - 1)
+            # time_limit: a missed interrupt fails the test in 10 s instead of running for days
+            perp.solve(M, -np.ones(n), method="pgs", tol=1e-300, max_iter=2**31 - 1, time_limit=10.0)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - start < 1.3
 
 
