@@ -163,18 +163,19 @@ class SceneKeys {
   }
 
   /// The value of `key`, or of its deprecated spelling `old` (read for one release: the sentence
-  /// goes to `deprecated`); null when neither is given; both given: refused.
-  const json* find_renamed(const json& object, std::string_view key, std::string_view old) const {
+  /// goes to `deprecated`), with the spelling found; null when neither is given; both given: refused.
+  std::pair<const json*, std::string> find_renamed(const json& object, std::string_view key,
+                                                   std::string_view old) const {
     const json* value = find(object, key);
     const json* deprecated_value = find(object, old);
-    if (deprecated_value == nullptr) return value;
+    if (deprecated_value == nullptr) return {value, std::string(key)};
     if (value != nullptr) {
       fail("\"" + std::string(key) + "\" and its deprecated spelling \"" + std::string(old) +
            "\" are both given; keep \"" + std::string(key) + "\"");
     }
     deprecated(source_ + ": the scene key \"" + std::string(old) + "\" is deprecated; use \"" + std::string(key) +
                "\" (the old key is read until the next release)");
-    return deprecated_value;
+    return {deprecated_value, std::string(old)};
   }
 
   /// A deprecated spelling was read: `sentence` to the caller's list, or a line on stderr.
@@ -192,8 +193,7 @@ class SceneKeys {
   /// `options.solve.max_iterations`; 0: the method's default).
   template <class Options>
   void solve_keys(const json& document, Options& options) const {
-    if (const json* method = find_renamed(document, "method", "solver")) {
-      const std::string name = find(document, "method") != nullptr ? "method" : "solver";
+    if (const auto [method, name] = find_renamed(document, "method", "solver"); method != nullptr) {
       if (!method->is_string()) fail(name + " must be a method name string, got " + method->dump());
       try {
         options.method = from_string<Method>(method->get<std::string>());
@@ -201,8 +201,8 @@ class SceneKeys {
         fail(name + ": " + error.what());
       }
     }
-    if (const json* tol = find_renamed(document, "tol", "tolerance")) {
-      options.solve.tolerance = positive(*tol, find(document, "tol") != nullptr ? "tol" : "tolerance");
+    if (const auto [tol, name] = find_renamed(document, "tol", "tolerance"); tol != nullptr) {
+      options.solve.tolerance = positive(*tol, name);
     }
     if (const json* max_iter = find(document, "max_iter")) {
       if (!max_iter->is_number_integer() || max_iter->get<std::int64_t>() < 0 ||
