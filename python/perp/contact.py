@@ -312,10 +312,7 @@ def step_world(world: World, options: Optional[StepOptions] = None) -> StepRepor
     clash = sorted(set(method_options) & set(values))
     if clash:
         raise TypeError(f"options.method_options: {clash[0]!r} is a step option; set options.{clash[0]} instead")
-    derivatives, degenerate, minimum_norm = (values.pop(name) for name in ("derivatives", "degenerate", "minimum_norm"))
-    _check_step_arguments(world, derivatives, degenerate, minimum_norm)
-    return StepReport(**_perp.moreau_jean_step(world, _native_options(**values), method_options, bool(derivatives),
-                                               degenerate, bool(minimum_norm)))
+    return moreau_jean_step(world, **values, **method_options)
 
 
 def painleve_world(theta: float, mu: float, theta_dot: float = 0.0, mass: float = 1.0, half_length: float = 1.0,
