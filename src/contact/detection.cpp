@@ -351,6 +351,16 @@ void pair_contacts(std::vector<Contact>& out, const World& world, int i, int j, 
                        " m: bodies that start inside each other collide pairwise, separate them");
 }
 
+/// Whether bodies i and j are a candidate pair: not both held, and their bounding disks (radii
+/// `radius[i]`, `radius[j]`) grown by `margin` overlap on both axes.
+bool close_pair(const World& world, const double* radius, const std::vector<char>& held, double margin, int i, int j) {
+  if (held[static_cast<std::size_t>(i)] && held[static_cast<std::size_t>(j)]) return false;
+  const Body& bi = world.bodies[static_cast<std::size_t>(i)];
+  const Body& bj = world.bodies[static_cast<std::size_t>(j)];
+  const double reach = radius[i] + radius[j] + margin;
+  return std::abs(bi.position.x() - bj.position.x()) <= reach && std::abs(bi.position.y() - bj.position.y()) <= reach;
+}
+
 /// Calls visit(i, j) for every pair i < j, in increasing order, whose bounding disks grown by
 /// `margin` overlap on both axes and that are not both held: the broad phase of a world of at most
 /// kAllPairsMaxBodies bodies (every pair tested), without a list.
@@ -361,14 +371,8 @@ void for_each_close_pair(const World& world, double margin, const std::vector<ch
   std::array<double, kAllPairsMaxBodies> radius{};
   for (int i = 0; i < count; ++i) radius[static_cast<std::size_t>(i)] = world.bodies[static_cast<std::size_t>(i)].bounding_radius();
   for (int i = 0; i < count; ++i) {
-    const Body& bi = world.bodies[static_cast<std::size_t>(i)];
     for (int j = i + 1; j < count; ++j) {
-      if (held[static_cast<std::size_t>(i)] && held[static_cast<std::size_t>(j)]) continue;
-      const Body& bj = world.bodies[static_cast<std::size_t>(j)];
-      const double reach = radius[static_cast<std::size_t>(i)] + radius[static_cast<std::size_t>(j)] + margin;
-      if (std::abs(bi.position.x() - bj.position.x()) <= reach && std::abs(bi.position.y() - bj.position.y()) <= reach) {
-        visit(i, j);
-      }
+      if (close_pair(world, radius.data(), held, margin, i, j)) visit(i, j);
     }
   }
 }
@@ -389,13 +393,7 @@ std::vector<std::pair<int, int>> candidate_pairs(const World& world, double marg
   if (count < 2 || std::all_of(held.begin(), held.end(), [](char h) { return h != 0; })) return pairs;
   std::vector<double> radius(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) radius[static_cast<std::size_t>(i)] = world.bodies[static_cast<std::size_t>(i)].bounding_radius();
-  const auto overlapping = [&](int i, int j) {
-    const Body& bi = world.bodies[static_cast<std::size_t>(i)];
-    const Body& bj = world.bodies[static_cast<std::size_t>(j)];
-    if (held[static_cast<std::size_t>(i)] && held[static_cast<std::size_t>(j)]) return false;
-    const double reach = radius[static_cast<std::size_t>(i)] + radius[static_cast<std::size_t>(j)] + margin;
-    return std::abs(bi.position.x() - bj.position.x()) <= reach && std::abs(bi.position.y() - bj.position.y()) <= reach;
-  };
+  const auto overlapping = [&](int i, int j) { return close_pair(world, radius.data(), held, margin, i, j); };
   std::vector<double> sorted = radius;
   const auto tenth = static_cast<std::ptrdiff_t>(sorted.size() - 1 - sorted.size() / 10);
   std::nth_element(sorted.begin(), sorted.begin() + tenth, sorted.end());
