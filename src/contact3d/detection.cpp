@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -116,6 +117,58 @@ fcl::Transform3d fcl_pose(const Body& body) {
   return pose;
 }
 
+/// Two face axes of a box pair whose separations differ by at most this (m) tie (below).
+constexpr double kFaceTie = 1e-9;
+
+/// The separation of boxes a and b along the unit n (from b to a): n·(c_a − c_b) minus each box's
+/// support radius along n; the exact distance where n is the separating axis of largest separation.
+double box_separation(const Body& a, const Body& b, const Eigen::Matrix3d& Ra, const Eigen::Matrix3d& Rb,
+                      const Eigen::Vector3d& n) {
+  double s = n.dot(a.position - b.position);
+  for (int i = 0; i < 3; ++i) {
+    s -= 0.5 * a.shape.size[i] * std::abs(n.dot(Ra.col(i))) + 0.5 * b.shape.size[i] * std::abs(n.dot(Rb.col(i)));
+  }
+  return s;
+}
+
+/// For two boxes whose contact FCL gave along a face axis, the first face axis (a's x, y, z, then
+/// b's) whose separation ties with the largest, where two crossing axes tie. Boxes touching along an edge (two boxes of a layer
+/// corner to corner) separate equally along two face axes, and FCL's pick between them follows
+/// round-off, so the normal (and with it W) turned by 90° from one step to the next and the warm
+/// start did not hold; the first tied axis is the same every step. Returns `n` unchanged otherwise.
+Eigen::Vector3d steady_box_normal(const Body& a, const Body& b, const Eigen::Vector3d& n) {
+  const Eigen::Matrix3d Ra = a.rotation();
+  const Eigen::Matrix3d Rb = b.rotation();
+  std::array<Eigen::Vector3d, 6> axes;
+  for (int i = 0; i < 3; ++i) {
+    axes[static_cast<std::size_t>(i)] = Ra.col(i);
+    axes[static_cast<std::size_t>(3 + i)] = Rb.col(i);
+  }
+  bool face = false;
+  for (const Eigen::Vector3d& axis : axes) face = face || std::abs(std::abs(axis.dot(n)) - 1.0) <= 1e-9;
+  if (!face) return n;
+  std::array<double, 6> separation{};
+  double largest = -std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    if (axes[k].dot(a.position - b.position) < 0) axes[k] = -axes[k];
+    separation[k] = box_separation(a, b, Ra, Rb, axes[k]);
+    largest = std::max(largest, separation[k]);
+  }
+  if (!(box_separation(a, b, Ra, Rb, n) >= largest - kFaceTie)) return n;
+  // The first tied axis, where another tied axis crosses it; a face against a face (a's and b's
+  // axes along one line tie) keeps FCL's normal.
+  std::size_t first = axes.size();
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    if (!(separation[k] >= largest - kFaceTie)) continue;
+    if (first == axes.size()) {
+      first = k;
+    } else if (std::abs(axes[k].dot(axes[first])) < 1 - 1e-9) {
+      return axes[first];
+    }
+  }
+  return n;
+}
+
 struct PairSearch {
   const World* world = nullptr;
   double margin = 0;
@@ -142,12 +195,14 @@ bool narrow_phase(fcl::CollisionObjectd* first, fcl::CollisionObjectd* second, v
   std::vector<fcl::Contactd> found;
   result.getContacts(found);
   int feature = 0;
+  const bool boxes = body_a.shape.kind == ShapeKind::Box && body_b.shape.kind == ShapeKind::Box;
   for (const fcl::Contactd& point : found) {
     // FCL's normal points from its first object (a) to its second (b); ours from b to a.
     Eigen::Vector3d n = -point.normal;
     const double length = n.norm();
     if (!(length > 0) || !point.pos.allFinite() || !std::isfinite(point.penetration_depth)) continue;
     n /= length;
+    if (boxes) n = steady_box_normal(body_a, body_b, n);
     Contact c;
     c.body_a = a;
     c.body_b = b;

@@ -321,6 +321,7 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   if (m > 0) {
     Eigen::VectorXd mu(m);
     Eigen::VectorXd start = Eigen::VectorXd::Zero(3 * m);
+    std::vector<bool> used(last.size(), false);
     for (Eigen::Index k = 0; k < m; ++k) {
       const Contact& c = report.contacts[static_cast<std::size_t>(k)];
       const contact::detail::Side a = contact::detail::side_of(world, c.body_a);
@@ -331,17 +332,28 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
       auto pair = std::lower_bound(last.begin(), last.end(), &probe, [](const ContactImpulse* x, const ContactImpulse* y) {
         return std::pair(x->body_a, x->body_b) < std::pair(y->body_a, y->body_b);
       });
-      const ContactImpulse* nearest = nullptr;
+      // One old contact to one new: the same feature within the distance first, else the nearest
+      // unused point (a manifold may list two points at one place, e.g. an edge on an edge, and two
+      // new contacts taking one old impulse would double its load).
+      std::ptrdiff_t nearest = -1;
       double nearest_distance = kWarmMatchDistance;
       for (; pair != last.end() && (*pair)->body_a == c.body_a && (*pair)->body_b == c.body_b; ++pair) {
+        const auto index = pair - last.begin();
+        if (used[static_cast<std::size_t>(index)]) continue;
         const double distance = ((*pair)->local_point - local).norm();
-        if (distance <= nearest_distance) {
-          nearest = *pair;
+        if (distance > kWarmMatchDistance) continue;
+        if ((*pair)->feature == c.feature) {
+          nearest = index;
+          break;
+        }
+        if (distance < nearest_distance || nearest < 0) {
+          nearest = index;
           nearest_distance = distance;
         }
       }
-      if (nearest != nullptr) {
-        const Eigen::Vector3d& w = nearest->world_impulse;
+      if (nearest >= 0) {
+        used[static_cast<std::size_t>(nearest)] = true;
+        const Eigen::Vector3d& w = last[static_cast<std::size_t>(nearest)]->world_impulse;
         start.segment<3>(3 * k) = Eigen::Vector3d(c.normal.dot(w), c.tangent1.dot(w), c.tangent2.dot(w));
         ++report.warm_started;
       }

@@ -133,5 +133,38 @@ TEST(Detection3d, BoxOnAStaticBoxHasAManifold) {
   }
 }
 
+// Two boxes of a layer corner to corner touch along a vertical edge, where their separations along
+// a's x and y axes are both 0: either face normal is right, and round-off in the positions used to
+// decide FCL's pick from one step to the next. The first tied face axis (a's x) is taken every
+// time: n = −x, from b at (1, 1) towards a at the origin. Where one axis separates more (b beside a
+// with an offset), its normal is kept.
+TEST(Detection3d, BoxesTouchingAlongAnEdgeKeepOneNormal) {
+  const std::vector<Eigen::Vector2d> jitters = {{0, 0}, {1e-15, -1e-15}, {-1e-15, 1e-15}, {2e-16, 0}, {0, -3e-16}};
+  for (const Eigen::Vector2d& jitter : jitters) {
+    World world;
+    world.bodies.push_back(Body{.name = "a", .shape = Shape::box({1, 1, 0.5}), .position = {0, 0, 0.25}});
+    world.bodies.push_back(Body{
+        .name = "b", .shape = Shape::box({1, 1, 0.5}), .position = {1 + jitter.x(), 1 + jitter.y(), 0.25}});
+    const std::vector<Contact> contacts = contact3d::detect_contacts(world, 1e-6);
+    ASSERT_FALSE(contacts.empty());
+    for (const Contact& c : contacts) {
+      EXPECT_LT((c.normal + Eigen::Vector3d::UnitX()).norm(), 1e-12) << jitter.transpose() << ": " << c.normal.transpose();
+      EXPECT_NEAR(c.gap, 0, 1e-9);
+      EXPECT_NEAR(c.point.x(), 0.5, 2e-6);  // on the shared edge x = y = 0.5 (a grown by the margin)
+      EXPECT_NEAR(c.point.y(), 0.5, 2e-6);
+    }
+  }
+  for (const auto& [offset, normal] : {std::pair(Eigen::Vector2d(1, 0.3), Eigen::Vector3d(-1, 0, 0)),
+                                       std::pair(Eigen::Vector2d(0.3, 1), Eigen::Vector3d(0, -1, 0))}) {
+    World world;
+    world.bodies.push_back(Body{.name = "a", .shape = Shape::box({1, 1, 0.5}), .position = {0, 0, 0.25}});
+    world.bodies.push_back(
+        Body{.name = "b", .shape = Shape::box({1, 1, 0.5}), .position = {offset.x(), offset.y(), 0.25}});
+    const std::vector<Contact> contacts = contact3d::detect_contacts(world, 1e-6);
+    ASSERT_EQ(contacts.size(), 4u);
+    for (const Contact& c : contacts) EXPECT_LT((c.normal - normal).norm(), 1e-12) << c.normal.transpose();
+  }
+}
+
 }  // namespace
 }  // namespace perp::contact3d_detection_test
