@@ -286,10 +286,14 @@ void write_plot(const std::filesystem::path& path, PlotFormat format, const Simu
   write_figure(figure, path, format);
 }
 
+}  // namespace
+
 // SIGINT, SIGTERM or SIGHUP during a run: noted by the handler, and the run stops at its next
 // step (by `Stopped`, which is no std::exception), so that StagedFiles' destructor removes the
 // temporary folder and --out stays as it was. A second signal ends the process at once.
+namespace {
 volatile std::sig_atomic_t stop_signal = 0;
+}  // namespace
 
 extern "C" void note_stop_signal(int signal) {
   if (stop_signal != 0) {
@@ -300,56 +304,70 @@ extern "C" void note_stop_signal(int signal) {
   stop_signal = signal;
 }
 
-struct Stopped {
-  int signal;
-};
-
 void stop_if_signalled() {
   if (stop_signal != 0) throw Stopped{stop_signal};
 }
 
-// The handlers above for the lifetime of a run; the earlier ones restored after.
-class StopHandlers {
- public:
-  StopHandlers() {
-    stop_signal = 0;
-    struct sigaction action {};
-    action.sa_handler = note_stop_signal;
-    sigemptyset(&action.sa_mask);
-    for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &action, &previous_[i]);
-  }
-  StopHandlers(const StopHandlers&) = delete;
-  StopHandlers& operator=(const StopHandlers&) = delete;
-  ~StopHandlers() {
-    for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &previous_[i], nullptr);
-  }
+StopHandlers::StopHandlers() {
+  stop_signal = 0;
+  struct sigaction action {};
+  action.sa_handler = note_stop_signal;
+  sigemptyset(&action.sa_mask);
+  for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &action, &previous_[i]);
+}
 
- private:
-  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
-  std::array<struct sigaction, 3> previous_{};
-};
+StopHandlers::~StopHandlers() {
+  for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &previous_[i], nullptr);
+}
 
-/// --out and --dump are each replaced as a whole at the end of the run: neither may be the other or
-/// hold it.
-void require_apart(const std::string& out, const std::string& dump) {
+int stopped_exit(const Stopped& stopped, const SimulateArguments& args) {
+  if (args.dump.empty()) {
+    std::fprintf(stderr, "\nperp: simulate stopped by signal %d; '%s' is as it was, no temporary files left\n",
+                 stopped.signal, args.out.c_str());
+  } else {
+    std::fprintf(stderr, "\nperp: simulate stopped by signal %d; '%s' and '%s' are as they were, no temporary files left\n",
+                 stopped.signal, args.out.c_str(), args.dump.c_str());
+  }
+  return 128 + stopped.signal;
+}
+
+void check_dump_arguments(const SimulateArguments& args) {
+  if (args.dump_every < 0) throw InvalidProblem("--dump-every must be >= 0, got " + std::to_string(args.dump_every));
+  if (args.dump_max < 1) throw InvalidProblem("--dump-max must be >= 1, got " + std::to_string(args.dump_max));
+  if (args.dump.empty()) return;
+  // --out and --dump are each replaced as a whole at the end of the run: neither may be the other or
+  // hold it.
   const auto normal = [](const std::string& path) {
     std::error_code error;
     std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
     if (error) p = std::filesystem::absolute(path).lexically_normal();
     return p.has_filename() ? p : p.parent_path();
   };
-  const std::filesystem::path a = normal(out);
-  const std::filesystem::path b = normal(dump);
+  const std::filesystem::path a = normal(args.out);
+  const std::filesystem::path b = normal(args.dump);
   const auto within = [](const std::filesystem::path& inner, const std::filesystem::path& outer) {
     const std::filesystem::path relative = inner.lexically_relative(outer);
     return !relative.empty() && *relative.begin() != "..";
   };
   if (within(a, b) || within(b, a)) {
-    throw InvalidProblem("--dump '" + dump + "' and --out '" + out +
+    throw InvalidProblem("--dump '" + args.dump + "' and --out '" + args.out +
                          "' overlap: each folder is replaced as a whole at the end of the run; give --dump a folder "
-                         "beside --out (e.g. --dump " + out + "-dump)");
+                         "beside --out (e.g. --dump " + args.out + "-dump)");
   }
 }
+
+void print_dumps(const SimulateArguments& args, long dumped, long left_out, long first_left_out) {
+  if (args.dump.empty()) return;
+  std::printf("dumped %ld %s into %s/ (step-NNNNN.hdf5, fclib; replay one with perp solve FILE)\n", dumped,
+              dumped == 1 ? "step's frictional contact problem" : "steps' frictional contact problems",
+              folder_text(args.dump).c_str());
+  if (left_out > 0) {
+    std::printf("warning: %ld more step%s to dump left out past --dump-max %ld (first: step %ld)\n", left_out,
+                left_out == 1 ? "" : "s", args.dump_max, first_left_out);
+  }
+}
+
+namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -415,9 +433,7 @@ int run_simulate(const SimulateArguments& args) {
   std::vector<std::string> written_names;
   double run_seconds = 0;    // write_simulation: the steps and the tables
   double pages_seconds = 0;  // the plot, the viewer, the commit
-  if (args.dump_every < 0) throw InvalidProblem("--dump-every must be >= 0, got " + std::to_string(args.dump_every));
-  if (args.dump_max < 1) throw InvalidProblem("--dump-max must be >= 1, got " + std::to_string(args.dump_max));
-  if (!args.dump.empty()) require_apart(args.out, args.dump);
+  check_dump_arguments(args);
   try {
     StagedFiles files(args.out);
     // --dump's folder is replaced as a whole too, at the end of the run: it may hold only an earlier
@@ -449,14 +465,7 @@ int run_simulate(const SimulateArguments& args) {
     pages_seconds = seconds_since(pages);
     written_names = files.names();
   } catch (const Stopped& stopped) {
-    if (args.dump.empty()) {
-      std::fprintf(stderr, "\nperp: simulate stopped by signal %d; '%s' is as it was, no temporary files left\n",
-                   stopped.signal, args.out.c_str());
-    } else {
-      std::fprintf(stderr, "\nperp: simulate stopped by signal %d; '%s' and '%s' are as they were, no temporary files left\n",
-                   stopped.signal, args.out.c_str(), args.dump.c_str());
-    }
-    return 128 + stopped.signal;
+    return stopped_exit(stopped, args);
   }
 
   std::printf("%s: %ld step%s of %g s, %zu bod%s, up to %zu active contact%s\n", args.scene.c_str(), record.steps,
@@ -494,15 +503,7 @@ int run_simulate(const SimulateArguments& args) {
   std::string written;
   for (const std::string& name : written_names) written += (written.empty() ? "" : ", ") + name;
   std::printf("wrote %s/{%s}\n", folder_text(args.out).c_str(), written.c_str());
-  if (!args.dump.empty()) {
-    std::printf("dumped %ld %s into %s/ (step-NNNNN.hdf5, fclib; replay one with perp solve FILE)\n", record.dumped,
-                record.dumped == 1 ? "step's frictional contact problem" : "steps' frictional contact problems",
-                folder_text(args.dump).c_str());
-    if (record.dumps_left_out > 0) {
-      std::printf("warning: %ld more step%s to dump left out past --dump-max %ld (first: step %ld)\n",
-                  record.dumps_left_out, record.dumps_left_out == 1 ? "" : "s", args.dump_max, record.first_left_out);
-    }
-  }
+  print_dumps(args, record.dumped, record.dumps_left_out, record.first_left_out);
   return record.unsolved == 0 ? 0 : 1;
 }
 

@@ -1,4 +1,6 @@
 #pragma once
+#include <array>
+#include <csignal>
 #include <limits>
 #include <optional>
 #include <string>
@@ -65,6 +67,32 @@ void apply_solve_flags(const SimulateArguments& args, Solve& solve) {
   }
 }
 
+/// A run stopped by SIGINT, SIGTERM or SIGHUP (thrown by `stop_if_signalled`; no std::exception).
+struct Stopped {
+  int signal;
+};
+/// Throws `Stopped` when one of those signals arrived since the `StopHandlers` were set.
+void stop_if_signalled();
+/// Those signals noted (not acted on) for the lifetime of a run, the earlier handlers restored
+/// after; a second signal ends the process at once.
+class StopHandlers {
+ public:
+  StopHandlers();
+  StopHandlers(const StopHandlers&) = delete;
+  StopHandlers& operator=(const StopHandlers&) = delete;
+  ~StopHandlers();
+
+ private:
+  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
+};
+/// Says on stderr that --out (and --dump) are as they were; returns the exit status 128 + signal.
+int stopped_exit(const Stopped& stopped, const SimulateArguments& args);
+/// --dump-every, --dump-max, and --dump apart from --out (each folder is replaced as a whole).
+void check_dump_arguments(const SimulateArguments& args);
+/// The summary lines of --dump (nothing without it).
+void print_dumps(const SimulateArguments& args, long dumped, long left_out, long first_left_out);
+
 /// `perp simulate SCENE.json --out DIR [--method NAME] [--tol T] [--max-iter N] [--plot png|svg|none] [--every K] [--contacts]
 /// [--format csv|hdf5|both] [--dump DIR2 [--dump-every K] [--dump-max N]]`: runs the scene and
 /// writes DIR/trajectory.csv, energy.csv, steps.csv (contacts.csv with --contacts; simulation.h5 with
@@ -74,8 +102,8 @@ int run_simulate(const SimulateArguments& args);
 
 /// The same for a scene with "dimension": 3 (io/scene3d.hpp): writes DIR/trajectory.csv,
 /// energy.csv, steps.csv, contacts.csv and simulation.h5 as asked (io/simulation3d.hpp) and view.html
-/// (io/viewer3d.hpp; left out, with a note on stderr, where three.js cannot be read); no plot yet, and
-/// --dump is refused. Returns 0 when every step was solved, 1 otherwise.
+/// (io/viewer3d.hpp; left out, with a note on stderr, where three.js cannot be read), and with --dump
+/// the steps' problems as in 2D; no plot yet. Returns 0 when every step was solved, 1 otherwise.
 int run_simulate3d(const SimulateArguments& args);
 
 /// A folder as the summary prints it before "/{files}": `folder` without its trailing slashes

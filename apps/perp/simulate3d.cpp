@@ -4,7 +4,10 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "perp/core/error.hpp"
 #include "perp/io/scene3d.hpp"
@@ -21,22 +24,43 @@ int run_simulate3d(const SimulateArguments& args) {
     scene.options.validate();  // names a method that does not solve the frictional contact problem
   }
   apply_solve_flags(args, scene.options.solve);
-  if (!args.dump.empty()) throw InvalidProblem("--dump is not available for 3D scenes yet (issue 36)");
-  const SimulationOutputOptions output = output_options(args);
-  StagedFiles files(args.out);
+  check_dump_arguments(args);
+  SimulationOutputOptions output = output_options(args);
+  output.dump_every = args.dump_every;
+  output.dump_limit = args.dump_max;
+  const StopHandlers handlers;
   const auto start = std::chrono::steady_clock::now();
-  const Simulation3dRecord record = write_simulation3d(scene, files, output);
+  Simulation3dRecord record;
+  std::vector<std::string> written_names;
   // The viewer needs three.js (Debian's libjs-three): without it the run's CSVs are still written,
   // and the note says why there is no view.html.
   std::string viewer_note;
   try {
-    const std::string three_js = read_three_js();
-    write_viewer3d_html(files.temporary("view.html"), scene, record,
-                        std::filesystem::path(args.scene).filename().string(), three_js);
-  } catch (const InvalidProblem& e) {
-    viewer_note = e.what();
+    StagedFiles files(args.out);
+    // --dump's folder is replaced as a whole too, at the end of the run (as in 2D).
+    std::optional<StagedFiles> dump;
+    if (!args.dump.empty()) dump.emplace(args.dump, is_step_dump_name);
+    output.dump = dump ? &*dump : nullptr;
+    const std::function<void(long, long)> progress = output.progress;
+    output.progress = [&progress](long done, long total) {
+      if (progress) progress(done, total);
+      stop_if_signalled();
+    };
+    record = write_simulation3d(scene, files, output);
+    try {
+      const std::string three_js = read_three_js();
+      write_viewer3d_html(files.temporary("view.html"), scene, record,
+                          std::filesystem::path(args.scene).filename().string(), three_js);
+    } catch (const InvalidProblem& e) {
+      viewer_note = e.what();
+    }
+    stop_if_signalled();
+    files.commit();
+    if (dump) dump->commit();
+    written_names = files.names();
+  } catch (const Stopped& stopped) {
+    return stopped_exit(stopped, args);
   }
-  files.commit();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::printf("%s: %ld step%s of %g s, %zu bod%s (3D), up to %zu active contact%s\n", args.scene.c_str(), record.steps,
@@ -56,8 +80,9 @@ int run_simulate3d(const SimulateArguments& args) {
                 record.unsolved == 1 ? "" : "s", record.first_failure_step, to_string(record.first_failure).c_str());
   }
   std::string written;
-  for (const std::string& name : files.names()) written += (written.empty() ? "" : ", ") + name;
+  for (const std::string& name : written_names) written += (written.empty() ? "" : ", ") + name;
   std::printf("wrote %s/{%s}\n", folder_text(args.out).c_str(), written.c_str());
+  print_dumps(args, record.dumped, record.dumps_left_out, record.first_left_out);
   return record.unsolved == 0 ? 0 : 1;
 }
 

@@ -456,6 +456,9 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
         split_shift.segment<3>(6 * i + 3) = h * (axes[static_cast<std::size_t>(i)] * pseudo.segment<3>(6 * i + 3));
       }
     }
+    if (options.keep_problem && options.friction_model == contact::FrictionModel::Coulomb) {
+      report.problem = contact::StepProblem{.local = std::move(problem), .global = false};
+    }
   }
 
   // 4–5. Velocities and positions.

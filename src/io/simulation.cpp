@@ -46,41 +46,9 @@ bool is_step_dump_name(const std::string& name) {
 }
 
 void write_step_fclib(const std::filesystem::path& path, const contact::StepReport& report, long step, double t) {
-  if (!report.problem) {
-    throw InvalidProblem("step " + std::to_string(step) +
-                         " kept no frictional contact problem (MoreauJeanOptions::keep_problem off, no active "
-                         "contact, or a model that solves an LCP)");
-  }
-  const contact::StepProblem& kept = *report.problem;
-  const Result& result = report.result;
-  // Solved Coulomb's law as posed: the impulses are a solution; otherwise the step's answer, a guess.
-  const bool solution = report.status == Status::Solved && report.fallback.empty() &&
-                        report.law == FrictionLaw::Coulomb;
-  char title[96];
-  std::snprintf(title, sizeof title, "perp simulate step %ld (t = %.9g s)", step, t);
-  std::string description = "status " + to_string(report.status) + ", method " + to_string(result.method) +
-                            ", relative error " + number_text(result.residual) + " (" + law_name(report.law) +
-                            " law)";
-  if (!report.fallback.empty()) description += "; fallback: " + report.fallback;
-  description += kept.global ? "; the global form in the velocity change v - v_free of the moving bodies (q = 0)"
-                             : "; the local form W = H M^-1 H^T";
-  description += solution ? "; the solution stored is the step's impulses"
-                          : "; the guess stored is the step's returned impulses (not a solution)";
-  FclibSolution answer;
-  answer.r = result.z;
-  std::vector<FclibSolution> guesses;
-  if (kept.global) {
-    const GlobalFrictionContact problem = contact::global_problem(kept);
-    answer.v = global_velocity(problem, answer.r);
-    answer.u = problem.local_velocity(answer.v);
-    if (!solution) guesses.push_back(std::move(answer));
-    write_fclib(path, problem, solution ? &answer : nullptr, title, guesses, description);
-  } else {
-    const FrictionContact problem = kept.local.assembled();
-    answer.u = problem.velocity(answer.r);
-    if (!solution) guesses.push_back(std::move(answer));
-    write_fclib(path, problem, solution ? &answer : nullptr, title, guesses, description);
-  }
+  detail::write_step_fclib(path,
+                           detail::outcome_of(report),
+                           step, t);
 }
 
 std::string csv_number(double value) {
@@ -225,13 +193,8 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
   // --dump: the steps keep their frictional contact problem (a copy of the scene's options, the
   // scene itself as given); only the Coulomb model on a frictional contact method poses one.
   std::optional<contact::Scene> dumping;
+  detail::StepDumps dumps(options);
   if (options.dump != nullptr) {
-    if (options.dump_every < 0) {
-      throw InvalidProblem("dump_every (--dump-every) must be >= 0, got " + std::to_string(options.dump_every));
-    }
-    if (options.dump_limit < 1) {
-      throw InvalidProblem("dump_limit (--dump-max) must be >= 1, got " + std::to_string(options.dump_limit));
-    }
     const std::vector<Method> cone = friction_contact_methods();
     const bool on_cone = scene.options.friction_model == contact::FrictionModel::Coulomb &&
                          std::find(cone.begin(), cone.end(), scene.options.method) != cone.end();
@@ -394,19 +357,8 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
           record.first_failure = report.status;
           record.first_failure_step = k;
         }
-        if (options.dump != nullptr && report.problem) {
-          const bool failed = report.status != Status::Solved || !report.fallback.empty();
-          const bool periodic = options.dump_every > 0 && k % options.dump_every == 0;
-          if (failed || periodic) {
-            if (record.dumped < options.dump_limit) {
-              write_step_fclib(options.dump->temporary(step_dump_name(k)), report, k, t_start);
-              ++record.dumped;
-            } else {
-              if (record.first_left_out < 0) record.first_left_out = k;
-              ++record.dumps_left_out;
-            }
-          }
-        }
+        dumps.offer(k, t_start,
+                    detail::outcome_of(report));
         if (deepest < record.deepest_overlap) {
           record.deepest_overlap = deepest;
           record.deepest_overlap_step = k;
@@ -449,6 +401,9 @@ SimulationRecord write_simulation(const contact::Scene& scene, StagedFiles& file
   sinks.close();
   record.frame_stride = sampler.stride();
   record.frames = sampler.finish(std::move(last));
+  record.dumped = dumps.dumped;
+  record.dumps_left_out = dumps.left_out;
+  record.first_left_out = dumps.first_left_out;
   return record;
 }
 

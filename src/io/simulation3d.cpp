@@ -27,6 +27,12 @@ std::string side_name(const World& world, int index) {
 
 }  // namespace
 
+void write_step_fclib(const std::filesystem::path& path, const contact3d::StepReport& report, long step, double t) {
+  detail::write_step_fclib(path,
+                           detail::outcome_of(report),
+                           step, t);
+}
+
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
                                       const std::function<void(long, long)>& progress) {
   SimulationOutputOptions options;
@@ -38,7 +44,18 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
                                       const SimulationOutputOptions& options) {
   scene.validate();
-  if (options.dump != nullptr) throw InvalidProblem("--dump is not available for 3D scenes yet (issue 36)");
+  // --dump: the steps keep their frictional contact problem (a copy of the scene's options); only the
+  // Coulomb model poses one.
+  detail::StepDumps dumps(options);
+  contact3d::StepOptions step_options = scene.options;
+  if (options.dump != nullptr) {
+    if (scene.options.friction_model != contact::FrictionModel::Coulomb) {
+      throw InvalidProblem(std::string("--dump writes the steps' frictional contact problem, which only the Coulomb "
+                                       "model poses; this scene's friction_model is ") +
+                           to_string(scene.options.friction_model) + ": use friction_model coulomb");
+    }
+    step_options.keep_problem = true;
+  }
   World world = scene.world;
   using detail::Column;
   using Kind = detail::Column::Kind;
@@ -114,7 +131,7 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
   for (long k = 0; k < steps; ++k) {
     const double t_start = static_cast<double>(k) * h;
     const double t = static_cast<double>(k + 1) * h;
-    const contact3d::StepReport report = contact3d::moreau_jean_step(world, scene.options);
+    const contact3d::StepReport report = contact3d::moreau_jean_step(world, step_options);
     ++record.steps;
     record.step_ms += report.step_ms;
     record.solve_ms += report.solve_ms;
@@ -142,6 +159,8 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
       }
       contacts_table->end_row();
     }
+    dumps.offer(k, t_start,
+                detail::outcome_of(report));
     const std::string method = report.ran_solve() ? to_string(report.result.method) : "";
     const FrictionContactResiduals& c = report.criteria;
     steps_table.integer(k)
@@ -168,6 +187,9 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
     record.last_time = t;
     if (options.progress) options.progress(k + 1, steps);
   }
+  record.dumped = dumps.dumped;
+  record.dumps_left_out = dumps.left_out;
+  record.first_left_out = dumps.first_left_out;
   trajectory.close();
   energy_table.close();
   steps_table.close();

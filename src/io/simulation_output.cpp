@@ -10,6 +10,8 @@
 #include "perp/contact/detection.hpp"
 #include "perp/contact3d/detection.hpp"
 #include "perp/core/error.hpp"
+#include "perp/io/fclib.hpp"
+#include "perp/solvers/friction_contact.hpp"
 
 namespace perp::detail {
 
@@ -220,6 +222,66 @@ std::int64_t Surfaces::index(int side) const {
   if (side >= 0) return side;
   if (side == contact::kGround) return static_cast<std::int64_t>(bodies_);
   return static_cast<std::int64_t>(bodies_ + 1 + contact::plane_of(side));
+}
+
+StepDumps::StepDumps(const SimulationOutputOptions& options) : options_(options) {
+  if (options.dump == nullptr) return;
+  if (options.dump_every < 0) {
+    throw InvalidProblem("dump_every (--dump-every) must be >= 0, got " + std::to_string(options.dump_every));
+  }
+  if (options.dump_limit < 1) {
+    throw InvalidProblem("dump_limit (--dump-max) must be >= 1, got " + std::to_string(options.dump_limit));
+  }
+}
+
+void StepDumps::offer(long k, double t_start, const StepOutcome& step) {
+  if (options_.dump == nullptr || step.problem == nullptr) return;
+  const bool failed = step.status != Status::Solved || !step.fallback->empty();
+  const bool periodic = options_.dump_every > 0 && k % options_.dump_every == 0;
+  if (!failed && !periodic) return;
+  if (dumped < options_.dump_limit) {
+    write_step_fclib(options_.dump->temporary(step_dump_name(k)), step, k, t_start);
+    ++dumped;
+  } else {
+    if (first_left_out < 0) first_left_out = k;
+    ++left_out;
+  }
+}
+
+void write_step_fclib(const std::filesystem::path& path, const StepOutcome& step, long k, double t) {
+  if (step.problem == nullptr) {
+    throw InvalidProblem("step " + std::to_string(k) +
+                         " kept no frictional contact problem (keep_problem off, no active contact, or a model "
+                         "that solves an LCP or the convex law)");
+  }
+  const contact::StepProblem& kept = *step.problem;
+  const Result& result = *step.result;
+  // Solved Coulomb's law as posed: the impulses are a solution; otherwise the step's answer, a guess.
+  const bool solution = step.status == Status::Solved && step.fallback->empty() && step.law == FrictionLaw::Coulomb;
+  char title[96];
+  std::snprintf(title, sizeof title, "perp simulate step %ld (t = %.9g s)", k, t);
+  std::string description = "status " + to_string(step.status) + ", method " + to_string(result.method) +
+                            ", relative error " + number_text(result.residual) + " (" + law_name(step.law) + " law)";
+  if (!step.fallback->empty()) description += "; fallback: " + *step.fallback;
+  description += kept.global ? "; the global form in the velocity change v - v_free of the moving bodies (q = 0)"
+                             : "; the local form W = H M^-1 H^T";
+  description += solution ? "; the solution stored is the step's impulses"
+                          : "; the guess stored is the step's returned impulses (not a solution)";
+  FclibSolution answer;
+  answer.r = result.z;
+  std::vector<FclibSolution> guesses;
+  if (kept.global) {
+    const GlobalFrictionContact problem = contact::global_problem(kept);
+    answer.v = global_velocity(problem, answer.r);
+    answer.u = problem.local_velocity(answer.v);
+    if (!solution) guesses.push_back(std::move(answer));
+    write_fclib(path, problem, solution ? &answer : nullptr, title, guesses, description);
+  } else {
+    const FrictionContact problem = kept.local.assembled();
+    answer.u = problem.velocity(answer.r);
+    if (!solution) guesses.push_back(std::move(answer));
+    write_fclib(path, problem, solution ? &answer : nullptr, title, guesses, description);
+  }
 }
 
 }  // namespace perp::detail

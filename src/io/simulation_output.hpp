@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "perp/contact/moreau_jean.hpp"
+#include "perp/core/result.hpp"
 #include "perp/io/hdf5.hpp"
 #include "perp/io/simulation.hpp"
 
@@ -125,5 +127,46 @@ class StateTable {
 [[nodiscard]] inline bool recorded_step(long step, long every, long steps) {
   return step % every == 0 || step == steps;
 }
+
+/// What `perp simulate --dump` writes of a step (2D and 3D alike): its kept problem (null: none)
+/// and how its solve ended.
+struct StepOutcome {
+  const contact::StepProblem* problem = nullptr;
+  Status status = Status::Solved;
+  const std::string* fallback = nullptr;  ///< not null
+  FrictionLaw law = FrictionLaw::Coulomb;
+  const Result* result = nullptr;  ///< not null
+};
+
+/// The outcome of a planar or a 3D step's report (both have these fields).
+template <class Report>
+StepOutcome outcome_of(const Report& report) {
+  return {.problem = report.problem ? &*report.problem : nullptr,
+          .status = report.status,
+          .fallback = &report.fallback,
+          .law = report.law,
+          .result = &report.result};
+}
+
+/// `SimulationOutputOptions::dump`: writes a step's problem (fclib, `step_dump_name(k)`) where the
+/// step did not solve Coulomb's law as posed (not solved, or a fallback) or k is a multiple of
+/// `dump_every`, up to `dump_limit` files; counts the steps past it. The constructor checks
+/// `dump_every` and `dump_limit` (when `dump` is set).
+class StepDumps {
+ public:
+  explicit StepDumps(const SimulationOutputOptions& options);
+  void offer(long k, double t_start, const StepOutcome& step);
+  long dumped = 0;
+  long left_out = 0;
+  long first_left_out = -1;
+
+ private:
+  const SimulationOutputOptions& options_;
+};
+
+/// Writes a step's problem as an fclib file: the global form where the step solved it so
+/// (`problem.global`), else the local one (W formed); the solution where the step solved Coulomb's
+/// law as posed, else the step's impulses as a guess, said so in the description.
+void write_step_fclib(const std::filesystem::path& path, const StepOutcome& step, long k, double t);
 
 }  // namespace perp::detail

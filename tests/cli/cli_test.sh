@@ -665,7 +665,21 @@ check "simulate tower3d" 0 'tower3d\.json: 600 steps .* 10 bodies \(3D\).*wrote 
 check "tower3d trajectory columns" 0 '^t,box0\.x,box0\.y,box0\.z,box0\.qw,box0\.qx,box0\.qy,box0\.qz,box0\.vx,box0\.vy,box0\.vz,box0\.wx,box0\.wy,box0\.wz,box1\.x' -- head -1 "$tmp/tower3d/trajectory.csv"
 check "tower3d steps all solved" 0 '^600 600 $' -- awk -F, 'NR > 1 { n++; if ($4 == "solved") s++ } END { print n, s }' "$tmp/tower3d/steps.csv"
 check "tower3d standing" 0 '^0 $' -- awk -F, 'NR == 601 { bad = 0; for (i = 0; i < 10; i++) { z = $(4 + 13 * i); if (z < 0.25 + 0.5 * i - 1e-3 || z > 0.25 + 0.5 * i + 1e-3) bad++ } print bad }' "$tmp/tower3d/trajectory.csv"
-check "3d --dump refused" 2 '--dump is not available for 3D scenes yet' -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/x3" --dump "$tmp/x3dump"
+sed 's/"duration": 10.0/"duration": 0.05/' "$scenes/tower3d.json" > "$tmp/tower3d_short.json"
+check "3d --dump of the convex model refused" 2 "--dump writes the steps' frictional contact problem, which only the Coulomb model poses; this scene's friction_model is anitescu-potra" -- \
+  bash -c "sed 's/\"friction\": 0.5,/\"friction\": 0.5, \"friction_model\": \"anitescu-potra\",/' '$tmp/tower3d_short.json' > '$tmp/tower3d_convex.json' && '$perp' simulate '$tmp/tower3d_convex.json' --out '$tmp/x3' --dump '$tmp/x3dump'"
+# A 3D run stopped by SIGTERM (the pyramid's first step takes ~1 s): --out as it was, nothing partial.
+"$perp" simulate "$tmp/tower3d_short.json" --out "$tmp/term3d" >/dev/null
+before=$(cat "$tmp/term3d"/* | md5sum)
+"$perp" simulate "$scenes/pyramid3d.json" --out "$tmp/term3d" --dump "$tmp/term3d-dump" >/dev/null 2>"$tmp/term3d.err" &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+code=$?
+check "SIGTERM ends a 3D simulate with 128 + 15" 0 '^143 stopped by signal 15' -- bash -c "echo $code \$(grep -o 'stopped by signal 15' '$tmp/term3d.err')"
+check "SIGTERM left the earlier 3D results" 0 "^$before *\$" -- bash -c "cat '$tmp/term3d'/* | md5sum"
+check "no temporary folder left beside the 3D --out" 0 '^0 *$' -- bash -c "ls -A '$tmp' | grep -c 'term3d.*partial\|term3d.*earlier\|term3d-dump'; true"
 check "3d --solver pgs refused" 2 "method 'pgs' does not solve a frictional contact problem" -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/x3" --solver pgs
 sed 's/"position": \[0.0, 0.0, 0.25\]/"position": [0.0, 0.0, 0.25], "orientation": [1, 0, 0, 1]/' "$scenes/tower3d.json" > "$tmp/badquat.json"
 check "3d bad quaternion" 2 'bodies\[0\]\.orientation must be a unit quaternion \(norm within 1e-6 of 1\), got norm 1\.41' -- "$perp" simulate "$tmp/badquat.json" --out "$tmp/x3"

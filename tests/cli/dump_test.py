@@ -12,7 +12,9 @@ perp's solver code; the file is read with the Python module (perp.read_fclib) fo
 - a tolerance no solver meets: only the unsolved steps are written, each with the step's impulses
   as a guess (no solution);
 - refusals: an LCP friction model, --dump over --out, a folder holding another file, --dump-every
-  without --dump, out-of-range --dump-every and --dump-max.
+  without --dump, out-of-range --dump-every and --dump-max;
+- a 3D box sliding on the ground: the local problem (d = 3) of its four corners, the stored solution
+  the step's impulses, sliding on the cone with the normal impulses summing to m g h; replayed.
 
 Usage: dump_test.py PERP_BINARY SCENES_DIR PYTHON_MODULE_DIR
 Exit 0: passed; 1: failed; 77: skipped (the Python module or numpy/scipy not importable).
@@ -199,6 +201,40 @@ with tempfile.TemporaryDirectory() as tmp:
     check("--dump-every must be >= 0, got -1" in done.stderr, f"a negative --dump-every refused: {done.stderr}")
     done = run("simulate", scene, "--out", out, "--dump", os.path.join(tmp, "d5"), "--dump-max", "0", expect=2)
     check("--dump-max must be >= 1, got 0" in done.stderr, f"--dump-max 0 refused: {done.stderr}")
+
+# 5. A 3D scene: a 0.4 x 0.3 x 0.2 m box of 2 kg sliding at 1 m/s along x on the ground, mu 0.5. Its
+# four corners slide (on the cone's boundary, |r_T| = mu r_N, r_T against the velocity), and the ground
+# holds the box up: the normal impulses sum to m g h.
+with tempfile.TemporaryDirectory() as tmp:
+    box3d = {"dimension": 3, "gravity": [0, 0, -9.81], "timestep": 1 / 60, "duration": 0.05, "restitution": 0.0, "friction": 0.5, "ground": {"height": 0.0},
+             "bodies": [{"name": "box", "shape": {"type": "box", "size": [0.4, 0.3, 0.2]}, "mass": 2.0,
+                         "position": [0, 0, 0.1], "velocity": [1.0, 0, 0]}]}
+    scene = os.path.join(tmp, "box3d.json")
+    with open(scene, "w") as f:
+        json.dump(box3d, f)
+    out, dump = os.path.join(tmp, "out"), os.path.join(tmp, "dump")
+    done = run("simulate", scene, "--out", out, "--dump", dump, "--dump-every", "1", "--contacts", expect=0)
+    check("dumped 3 steps' frictional contact problems" in done.stdout, f"3D summary line: {done.stdout}")
+    check(sorted(os.listdir(dump)) == [f"step-{k:05d}.hdf5" for k in range(3)], f"3D dump: {os.listdir(dump)}")
+    stored = perp.read_fclib(os.path.join(dump, "step-00001.hdf5"))
+    problem = stored["problem"]
+    check(isinstance(problem, perp.FrictionContact) and problem.dimension == 3 and problem.mu.size == 4,
+          f"3D step 1 is the local problem of four corners: {problem}")
+    rows = []
+    with open(os.path.join(out, "contacts.csv")) as f:
+        for row in csv.DictReader(f):
+            if abs(float(row["t"]) - 1 / 60) <= 1e-9:
+                rows += [float(row["normal_impulse"]), float(row["tangent1_impulse"]), float(row["tangent2_impulse"])]
+    r_step = np.array(rows)
+    check(stored["solution"] is not None and np.allclose(stored["solution"]["r"], r_step, atol=1e-11),
+          "the stored 3D solution is the step's impulses")
+    e_step = local_error(problem, r_step)
+    check(e_step <= 1e-9, f"3D criteria recomputed from the file: {e_step}")
+    normal, tangent = r_step[0::3], np.hypot(r_step[1::3], r_step[2::3])
+    check(abs(normal.sum() - 2.0 * 9.81 / 60) <= 1e-9, f"the normal impulses sum to m g h: {normal.sum()}")
+    check(np.allclose(tangent, 0.5 * normal, atol=1e-9), f"each corner slides on the cone: {tangent} vs {normal}")
+    replay = json.loads(run("solve", os.path.join(dump, "step-00001.hdf5"), "--json", expect=0).stdout)
+    check(replay["status"] == "solved" and local_error(problem, np.array(replay["r"])) <= 1e-8, "the 3D replay solves")
 
 print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

@@ -395,6 +395,40 @@ TEST(Contact3d, PyramidCornerStartsFromImpulsesThatSolve) {
   for (const Body& body : world.bodies) EXPECT_LT(body.velocity.norm(), 1e-8) << body.name;
 }
 
+// keep_problem: a box of 2 kg resting flat on the ground keeps its step's local problem of four
+// corners, whose W r + q at the step's impulses is the corners' velocity after the step (0: the box
+// stays at rest), and whose normal impulses sum to m g h; off, or under the convex model, none is kept.
+TEST(Contact3d, KeepsTheStepsProblemWhenAsked) {
+  const auto resting = [] {
+    World world;
+    world.ground = Ground{.height = 0.0};
+    world.bodies.push_back(Body{.name = "box", .shape = Shape::box({0.4, 0.3, 0.2}), .position = {0, 0, 0.1}, .mass = 2.0});
+    return world;
+  };
+  StepOptions options{.timestep = 1.0 / 60, .friction = 0.5};
+  {
+    World world = resting();
+    EXPECT_FALSE(contact3d::moreau_jean_step(world, options).problem.has_value());
+  }
+  options.keep_problem = true;
+  World world = resting();
+  const StepReport report = contact3d::moreau_jean_step(world, options);
+  ASSERT_EQ(report.status, Status::Solved);
+  ASSERT_TRUE(report.problem.has_value());
+  const FactoredFrictionContact& kept = report.problem->local;
+  EXPECT_FALSE(report.problem->global);
+  ASSERT_EQ(kept.dimension, 3);
+  ASSERT_EQ(kept.contacts(), 4);
+  const Eigen::VectorXd u = kept.velocity(report.impulses);
+  EXPECT_LT(u.lpNorm<Eigen::Infinity>(), 1e-9);
+  double normal = 0;
+  for (Eigen::Index k = 0; k < 4; ++k) normal += report.impulses[3 * k];
+  EXPECT_NEAR(normal, 2.0 * kG / 60, 1e-10);
+  options.friction_model = contact::FrictionModel::AnitescuPotra;
+  World convex = resting();
+  EXPECT_FALSE(contact3d::moreau_jean_step(convex, options).problem.has_value());
+}
+
 // ---------------------------------------------------------------------------------------------
 // The friction models and the drift correction.
 

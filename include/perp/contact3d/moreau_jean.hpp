@@ -54,6 +54,7 @@
 
 #include <Eigen/Dense>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,10 @@ struct StepOptions {
   /// leaves the velocities alone; it runs on a step where some overlap passes the slop by more than
   /// 1 % of it (as in 2D). Default true.
   bool split_impulse = true;
+  /// Keep each step's frictional contact problem in `StepReport::problem` (`perp simulate --dump`).
+  /// Only the Coulomb model keeps one (the convex model solves another law, the polyhedral model an
+  /// LCP). Off (default): the problem is not kept (moved into the report at the end, never copied).
+  bool keep_problem = false;
 
   /// Throws `InvalidProblem` naming the first bad field and its value.
   void validate() const;
@@ -137,6 +142,11 @@ struct StepReport {
   /// With the split impulse: the contacts corrected, and the status of their solve.
   std::size_t split_contacts = 0;
   Status split_status = Status::Solved;
+  /// With `StepOptions::keep_problem`, a Coulomb step's problem with contacts: the local form on its
+  /// factors (`contact::StepProblem`, `global` false): H = J diag(I, P) with each body's angular
+  /// velocity in its principal axes (P = R Q, I_b = Q Λ Qᵀ), M⁻¹ = diag(1/m, 1/m, 1/m, 1/Λ) (0 for
+  /// fixed bodies), q = J v_free with the restitution and drift biases, μ per contact; W = H M⁻¹ Hᵀ.
+  std::optional<contact::StepProblem> problem;
 
   [[nodiscard]] bool ran_solve() const { return result.status != Status::NotRun; }
 };

@@ -14,9 +14,11 @@
 /// The run's states are also kept in memory, decimated (`Simulation3dRecord::frames`), for the
 /// viewer page (io/viewer3d.hpp).
 
+#include <filesystem>
 #include <functional>
 
 #include "perp/contact/moreau_jean.hpp"
+#include "perp/contact3d/moreau_jean.hpp"
 #include "perp/contact3d/scene.hpp"
 #include "perp/core/status.hpp"
 #include "perp/io/simulation.hpp"
@@ -68,6 +70,11 @@ struct Simulation3dRecord {
   contact::Energy initial_energy;
   double last_energy = 0;
   double last_time = 0;
+  /// With `SimulationOutputOptions::dump`: the step files written, the steps past `dump_limit` left
+  /// out and the first of them (−1: none), as in 2D.
+  long dumped = 0;
+  long dumps_left_out = 0;
+  long first_left_out = -1;
 
   /// Whether states were left out of `frames` (steps + 1 > frames.size()).
   [[nodiscard]] bool decimated() const { return static_cast<std::size_t>(steps + 1) > frames.size(); }
@@ -97,12 +104,18 @@ class Frame3dSampler {
   std::size_t numbers_ = 0;
 };
 
+/// A 3D step's kept problem (`contact3d::StepOptions::keep_problem`) as an fclib file, as the planar
+/// `write_step_fclib` writes it: the local form (W = H M⁻¹ Hᵀ formed, H in each body's principal
+/// axes), the step's impulses as the solution where it solved Coulomb's law, else as a guess.
+void write_step_fclib(const std::filesystem::path& path, const contact3d::StepReport& report, long step, double t);
+
 /// Runs `scene` (validated first) on a copy of its world and writes into `files` (not committed)
 /// what `options` asks (`every`, `contacts`, `format`, `progress(done, total)` after each step; the
-/// 2D options `frame_capacity`, `frame_budget` play no part, `dump` is refused): the CSVs and/or
-/// simulation.h5 with the layout of `kSimulationHdf5File` (3D fields). Throws `InvalidProblem` for
-/// an invalid scene, an unwritable file, or a state that is no longer finite (naming the body and
-/// the time).
+/// 2D options `frame_capacity`, `frame_budget` play no part): the CSVs and/or simulation.h5 with
+/// the layout of `kSimulationHdf5File` (3D fields); with `dump`, the steps' frictional contact
+/// problems as in 2D (`write_step_fclib`; the Coulomb model only). Throws `InvalidProblem` for an
+/// invalid scene, `dump` on a scene of another model, an unwritable file, or a state that is no
+/// longer finite (naming the body and the time).
 Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles& files,
                                       const SimulationOutputOptions& options);
 /// The same writing the four CSVs, contacts.csv included, every step.
