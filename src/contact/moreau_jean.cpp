@@ -181,12 +181,17 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> normal_rows(const std::vector<Conta
   return A;
 }
 
+/// The split impulse's LCP is formed and solved by auto (pivoting) up to this many rows; above,
+/// psor on its factors. 16: the size up to which auto on a dense LCP takes the solvers' lean
+/// route (the tableau on the stack, no classification); a pile of 10 disks splits 1-6 rows.
+constexpr Eigen::Index kSplitDenseRows = 16;
+
 /// The split impulse: the frictionless problem of the overlapping contacts for a pseudo-velocity
 /// from rest, 0 <= λ ⊥ J_N M⁻¹ J_Nᵀ λ + b >= 0 (b = `overlap_bias`, < 0 where a contact overlaps
-/// past the slop), on its factors (`FactoredLcp`, never formed) by over-relaxed projected
-/// Gauss–Seidel sweeps (ω = kSplitRelaxation),
-/// to a relative residual of max(kSplitTolerance, the step's tolerance) in at most kSplitSweeps
-/// sweeps; returns the position shift h M⁻¹ J_Nᵀ λ.
+/// past the slop), to a relative residual of max(kSplitTolerance, the step's tolerance): up to
+/// kSplitDenseRows rows formed and solved by auto's pivoting; more rows (or where the pivots do not
+/// solve) on its factors (`FactoredLcp`, never formed) by over-relaxed projected Gauss–Seidel
+/// sweeps (ω = kSplitRelaxation), at most kSplitSweeps; returns the position shift h M⁻¹ J_Nᵀ λ.
 Eigen::VectorXd split_impulse_shift(const std::vector<Contact>& contacts, const Eigen::VectorXd& inverse_mass,
                                     const Eigen::VectorXd& overlap_bias, const MoreauJeanOptions& options,
                                     StepReport& report) {
@@ -203,9 +208,45 @@ Eigen::VectorXd split_impulse_shift(const std::vector<Contact>& contacts, const 
   SolveOptions solve_options = options.solve;
   solve_options.initial_guess.reset();
   solve_options.tolerance = std::max(options.solve.tolerance, kSplitTolerance);
-  solve_options.max_iterations = kSplitSweeps;
-  solve_options.relaxation = kSplitRelaxation;
-  const Result result = solve(problem, Method::Psor, solve_options);
+  Result result;
+  if (count <= kSplitDenseRows) {
+    // Few rows: J_N M⁻¹ J_Nᵀ formed (count² entries from rows of 3 or 6) and auto on the dense LCP,
+    // which at this size pivots on the stack (block principal pivoting, then Lemke): the exact
+    // multipliers where psor's sweeps stopped at the tolerance (the error is checked every 50
+    // sweeps, so psor spent at least 50 sweeps on rows a few pivots solve).
+    Lcp dense;
+    dense.M.resize(count, count);
+    const int* const outer = problem.A.outerIndexPtr();
+    const int* const inner = problem.A.innerIndexPtr();
+    const double* const values = problem.A.valuePtr();
+    for (Eigen::Index a = 0; a < count; ++a) {
+      for (Eigen::Index b = a; b < count; ++b) {  // symmetric: the upper triangle, mirrored
+        double entry = 0;  // Σ over the columns the two sorted rows share
+        int p = outer[a];
+        int r = outer[b];
+        while (p < outer[a + 1] && r < outer[b + 1]) {
+          if (inner[p] < inner[r]) {
+            ++p;
+          } else if (inner[r] < inner[p]) {
+            ++r;
+          } else {
+            entry += values[p] * inverse_mass[inner[p]] * values[r];
+            ++p;
+            ++r;
+          }
+        }
+        dense.M(a, b) = entry;
+        dense.M(b, a) = entry;
+      }
+    }
+    dense.q = problem.c;
+    result = solve(dense, Method::Auto, solve_options);
+  }
+  if (!result.solved()) {  // more rows, or the pivots did not solve: psor on the factors
+    solve_options.max_iterations = kSplitSweeps;
+    solve_options.relaxation = kSplitRelaxation;
+    result = solve(problem, Method::Psor, solve_options);
+  }
   report.split_contacts = static_cast<std::size_t>(count);
   report.split_status = result.status;
   report.split_sweeps = static_cast<std::size_t>(result.iterations);
