@@ -426,6 +426,37 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   Eigen::VectorXd cu;
   const double approach_scale = std::sqrt(options.tolerance) * shell.q.lpNorm<Eigen::Infinity>();
   if (by_statuses) planar_statuses(r, shell.mu, checked);  // the start's (a warm start's last statuses)
+  // The statuses at this sweep; where they are those of the last look and not tried yet, the point
+  // they define, returned (finished) when auto's judgement accepts it.
+  [[maybe_unused]] const auto try_statuses = [&](int sweep) -> std::optional<Result> {
+    planar_statuses(r, shell.mu, statuses);
+    if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
+      tried.push_back(statuses);
+      candidate.resize(r.size());  // kept between tries: sized once
+      cv.resize(v.size());
+      cu.resize(u.size());
+      if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate)) {
+        const FrictionContactResiduals measured = measure(candidate, cv, cu);
+        // Auto's judgement (friction_contact.cpp, judge_point): within the tolerance, and no
+        // contact approaching faster than √tol · max(‖q‖∞, ‖u‖∞).
+        const double approach = std::max(approach_scale, std::sqrt(options.tolerance) * cu.lpNorm<Eigen::Infinity>());
+        if (measured.relative_error <= options.tolerance && !(measured.signorini > approach)) {
+          r.swap(candidate);
+          v.swap(cv);
+          u.swap(cu);
+          residuals = measured;
+          if (options.record_history) result.history.push_back(measured.relative_error);
+          return finish_with(Status::Solved, sweep,
+                             "relative error " + number_text(measured.relative_error) + " after " +
+                                 std::to_string(sweep) +
+                                 " sweeps and a solve on the contacts' statuses (on the factors of W)" +
+                                 failures_note(failures));
+        }
+      }
+    }
+    checked.swap(statuses);
+    return std::nullopt;
+  };
   for (int sweep = 1; sweep <= limit; ++sweep) {
     if (const std::optional<Status> stop = detail::stop_requested()) {
       error = error_of();
@@ -468,7 +499,16 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
       }
     }
     const bool power_of_two = (sweep & (sweep - 1)) == 0;
-    if (!((sweep < every && power_of_two) || sweep % every == 0 || sweep == limit)) continue;
+    const bool check = (sweep < every && power_of_two) || sweep % every == 0 || sweep == limit;
+    if constexpr (D == 2) {
+      // The status solve looks at the statuses after every sweep, between the error checks too
+      // (a set that holds over two sweeps is tried there, not only once two checks agree).
+      if (by_statuses && !check) {
+        if (std::optional<Result> solved = try_statuses(sweep)) return *std::move(solved);
+        continue;
+      }
+    }
+    if (!check) continue;
     error = error_of();
     if (!std::isfinite(error) || !r.allFinite()) {
       r = last_finite;
@@ -487,33 +527,7 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     last_finite = r;
     if constexpr (D == 2) {
       if (by_statuses) {
-        planar_statuses(r, shell.mu, statuses);
-        if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
-          tried.push_back(statuses);
-          candidate.resize(r.size());  // kept between tries: sized once
-          cv.resize(v.size());
-          cu.resize(u.size());
-          if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate)) {
-            const FrictionContactResiduals measured = measure(candidate, cv, cu);
-            // Auto's judgement (friction_contact.cpp, judge_point): within the tolerance, and no
-            // contact approaching faster than √tol · max(‖q‖∞, ‖u‖∞).
-            const double approach =
-                std::max(approach_scale, std::sqrt(options.tolerance) * cu.lpNorm<Eigen::Infinity>());
-            if (measured.relative_error <= options.tolerance && !(measured.signorini > approach)) {
-              r.swap(candidate);
-              v.swap(cv);
-              u.swap(cu);
-              residuals = measured;
-              if (options.record_history) result.history.push_back(measured.relative_error);
-              return finish_with(Status::Solved, sweep,
-                                 "relative error " + number_text(measured.relative_error) + " after " +
-                                     std::to_string(sweep) +
-                                     " sweeps and a solve on the contacts' statuses (on the factors of W)" +
-                                     failures_note(failures));
-            }
-          }
-        }
-        checked.swap(statuses);
+        if (std::optional<Result> solved = try_statuses(sweep)) return *std::move(solved);
       }
     }
   }
