@@ -252,11 +252,10 @@ bool small_lu_well_conditioned(const double* a, int m, const int* swaps, double 
   return small_lu_rcond(a, m, swaps, norm) > kStatusSolveMinRcond;
 }
 
-bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Eigen::VectorXd& q,
-                       const Eigen::VectorXd& mu, const std::vector<signed char>& status, Eigen::VectorXd& r) {
+/// W = H M⁻¹ Hᵀ formed densely into `W` (n × n, n = H.rows() <= kStatusMax), column by column of
+/// H: O(Σ_c nnz(H_c)²).
+void form_status_w(const RowSparse& H, const Eigen::VectorXd& minv, StatusMatrix& W) {
   const Eigen::Index n = H.rows();
-  const Eigen::Index nc = mu.size();
-  if (nc > kStatusSolveMaxContacts) return false;  // the callers' bound; the arrays below hold no more
   const auto dofs = static_cast<std::size_t>(H.cols());
   const int* const outer = H.outerIndexPtr();
   const int* const inner = H.innerIndexPtr();
@@ -279,8 +278,7 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
       entries[k] = values[p];
     }
   }
-  // W and the reduced system on the stack: n = 2 nc <= 2 kStatusSolveMaxContacts.
-  StatusMatrix W = StatusMatrix::Zero(n, n);
+  W.setZero(n, n);
   for (std::size_t c = 0; c < dofs; ++c) {
     for (auto a = static_cast<std::size_t>(start[c]); a < static_cast<std::size_t>(start[c + 1]); ++a) {
       const double scaled = entries[a] * minv[static_cast<Eigen::Index>(c)];
@@ -289,6 +287,15 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
       }
     }
   }
+}
+
+/// `W` is formed (`form_status_w`) at the first call of a solve that needs it (`formed` false) and
+/// kept for its later tries: W does not depend on the statuses.
+bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Eigen::VectorXd& q,
+                       const Eigen::VectorXd& mu, const std::vector<signed char>& status, Eigen::VectorXd& r,
+                       StatusMatrix& W, bool& formed) {
+  const Eigen::Index nc = mu.size();
+  if (nc > kStatusSolveMaxContacts) return false;  // the callers' bound; the arrays below hold no more
   // The unknowns: (r_N, r_T) of a sticking contact, r_N of a sliding one (r_T = ∓μ r_N).
   std::array<Eigen::Index, kStatusSolveMaxContacts> unknown;
   unknown.fill(-1);
@@ -302,6 +309,11 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
   }
   r.setZero();
   if (m == 0) return true;
+  // W and the reduced system on the stack: n = 2 nc <= 2 kStatusSolveMaxContacts.
+  if (!formed) {
+    form_status_w(H, minv, W);
+    formed = true;
+  }
   StatusMatrix K(m, m);
   StatusVector f(m);
   Eigen::Index equation = 0;
@@ -428,6 +440,8 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   if (by_statuses) planar_statuses(r, shell.mu, checked);  // the start's (a warm start's last statuses)
   // The statuses at this sweep; where they are those of the last look and not tried yet, the point
   // they define, returned (finished) when auto's judgement accepts it.
+  StatusMatrix status_w;  // W, formed at the first status solve and kept for the later tries
+  bool status_w_formed = false;
   [[maybe_unused]] const auto try_statuses = [&](int sweep) -> std::optional<Result> {
     planar_statuses(r, shell.mu, statuses);
     if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
@@ -435,7 +449,7 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
       candidate.resize(r.size());  // kept between tries: sized once
       cv.resize(v.size());
       cu.resize(u.size());
-      if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate)) {
+      if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate, status_w, status_w_formed)) {
         const FrictionContactResiduals measured = measure(candidate, cv, cu);
         // Auto's judgement (friction_contact.cpp, judge_point): within the tolerance, and no
         // contact approaching faster than √tol · max(‖q‖∞, ‖u‖∞).
