@@ -515,8 +515,9 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     const bool power_of_two = (sweep & (sweep - 1)) == 0;
     // With the status solve, whose statuses are read after every sweep, the error is first checked
     // at sweep 4 (not 1 and 2): a point the sweeps settle in one or two has statuses that hold, and
-    // the status solve returns it (measured) at sweep 2 or 3.
-    const int first_check = by_statuses ? 4 : 1;
+    // the status solve returns it (measured) at sweep 2 or 3. One contact keeps the check at sweep 1:
+    // its sweep is its exact local solve.
+    const int first_check = by_statuses && nc > 1 ? 4 : 1;
     const bool check =
         (sweep < every && power_of_two && sweep >= first_check) || sweep % every == 0 || sweep == limit;
     if constexpr (D == 2) {
