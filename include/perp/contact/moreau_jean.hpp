@@ -220,7 +220,8 @@ struct StepReport {
   /// With `split_impulse`: the contacts corrected, and the status of their solve.
   std::size_t split_contacts = 0;
   Status split_status = Status::Solved;
-  /// Its projected Gauss–Seidel sweeps (0 without a split).
+  /// Its iterations: the pivots of its dense solve (2D, up to 16 contacts) or its projected
+  /// Gauss–Seidel sweeps (0 without a split).
   std::size_t split_sweeps = 0;
   /// With `MoreauJeanOptions::sleeping`: the bodies asleep during the step.
   std::size_t sleeping_bodies = 0;

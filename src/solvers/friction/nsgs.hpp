@@ -187,9 +187,10 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
 /// swept as a compressed copy.
 /// `status_solve` (auto's first attempt, not the method "nsgs"): on a planar problem of at most
 /// `kStatusSolveMaxContacts` contacts swept without relaxation, at a tolerance of at least 1e-12
-/// (nsgs_factored.cpp: kStatusSolveMinTolerance), at an error check where every
-/// contact's status (take-off, stick, slide forward or backward) is the one it had at the check
-/// before, the point those statuses define is solved for directly (W formed, the reduced linear
+/// (nsgs_factored.cpp: kStatusSolveMinTolerance), after a sweep where every
+/// contact's status (take-off, stick, slide forward or backward) is the one it had after the sweep
+/// before (at the start: the start point's; the error itself is then checked at the start and,
+/// with more than one contact, from sweep 4 on, not at sweeps 1 and 2), the point those statuses define is solved for directly (W formed, the reduced linear
 /// system by LU) and returned when it meets the tolerance and no contact approaches (auto's
 /// judgement); otherwise the sweeps go on from their own point. Each status set is tried once.
 Result solve_nsgs_factored(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H, const Eigen::VectorXd& inverse_mass,

@@ -211,11 +211,51 @@ double small_lu_rcond(const double* a, int m, const int* swaps, double norm) {
   return inverse_norm == 0 ? 0.0 : (1 / inverse_norm) / norm;
 }
 
-bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Eigen::VectorXd& q,
-                       const Eigen::VectorXd& mu, const std::vector<signed char>& status, Eigen::VectorXd& r) {
+/// An upper bound on ‖K⁻¹‖₁ from `small_lu`'s factors (P K = L U) in two triangular solves:
+/// |U⁻¹ L⁻¹| <= M(U)⁻¹ M(L)⁻¹ entry by entry, M(T) the comparison matrix of T (|t_ii| on the
+/// diagonal, −|t_ij| off it; its inverse is nonnegative), so ‖K⁻¹‖₁ <= the largest column sum of
+/// M(U)⁻¹ M(L)⁻¹, the largest entry of M(L)⁻ᵀ M(U)⁻ᵀ e (every term added is nonnegative: the bound
+/// carries only a relative round-off of order m ε). Returns +∞ where U has a zero pivot or the
+/// bound is not finite.
+double small_lu_inverse_norm_bound(const double* a, int m) {
+  std::array<double, kStatusMax> y{};
+  for (int i = 0; i < m; ++i) {  // M(U)ᵀ y = e: row i of M(U)ᵀ is column i of U, above its diagonal
+    const double* const column = a + i * m;
+    double s = 1;
+    for (int k = 0; k < i; ++k) s += std::abs(column[k]) * y[static_cast<std::size_t>(k)];
+    const double pivot = std::abs(column[i]);
+    if (!(pivot > 0)) return std::numeric_limits<double>::infinity();
+    y[static_cast<std::size_t>(i)] = s / pivot;
+  }
+  double largest = 0;
+  for (int i = m - 1; i >= 0; --i) {  // M(L)ᵀ z = y (unit diagonal): column i of L, below its diagonal
+    const double* const column = a + i * m;
+    double s = y[static_cast<std::size_t>(i)];
+    for (int k = i + 1; k < m; ++k) s += std::abs(column[k]) * y[static_cast<std::size_t>(k)];
+    y[static_cast<std::size_t>(i)] = s;  // z_i over y_i: the entries below i already hold z
+    largest = std::max(largest, s);
+  }
+  return std::isfinite(largest) ? largest : std::numeric_limits<double>::infinity();
+}
+
+/// The status solve's gate on K's conditioning: `small_lu_rcond(...) > kStatusSolveMinRcond`,
+/// with the estimate skipped where the bound above already proves it. The estimate is a lower bound
+/// on ‖K⁻¹‖₁ (Hager, Higham: ‖K⁻¹ x‖₁ for vectors with ‖x‖₁ = 1), so its reciprocal condition is at
+/// least the true one; where 1 / (‖K‖₁ · bound) exceeds the gate tenfold (a margin far above the
+/// round-off of either side at such a condition), the estimate would pass it too: the same decision
+/// in one pair of triangular solves instead of its up to ten.
+bool small_lu_well_conditioned(const double* a, int m, const int* swaps, double norm) {
+  if (norm > 0 && m > 1) {
+    const double bound = small_lu_inverse_norm_bound(a, m);
+    if (std::isfinite(bound) && 1 / (norm * bound) > 10 * kStatusSolveMinRcond) return true;
+  }
+  return small_lu_rcond(a, m, swaps, norm) > kStatusSolveMinRcond;
+}
+
+/// W = H M⁻¹ Hᵀ formed densely into `W` (n × n, n = H.rows() <= kStatusMax), column by column of
+/// H: O(Σ_c nnz(H_c)²).
+void form_status_w(const RowSparse& H, const Eigen::VectorXd& minv, StatusMatrix& W) {
   const Eigen::Index n = H.rows();
-  const Eigen::Index nc = mu.size();
-  if (nc > kStatusSolveMaxContacts) return false;  // the callers' bound; the arrays below hold no more
   const auto dofs = static_cast<std::size_t>(H.cols());
   const int* const outer = H.outerIndexPtr();
   const int* const inner = H.innerIndexPtr();
@@ -238,8 +278,7 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
       entries[k] = values[p];
     }
   }
-  // W and the reduced system on the stack: n = 2 nc <= 2 kStatusSolveMaxContacts.
-  StatusMatrix W = StatusMatrix::Zero(n, n);
+  W.setZero(n, n);
   for (std::size_t c = 0; c < dofs; ++c) {
     for (auto a = static_cast<std::size_t>(start[c]); a < static_cast<std::size_t>(start[c + 1]); ++a) {
       const double scaled = entries[a] * minv[static_cast<Eigen::Index>(c)];
@@ -248,6 +287,15 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
       }
     }
   }
+}
+
+/// `W` is formed (`form_status_w`) at the first call of a solve that needs it (`formed` false) and
+/// kept for its later tries: W does not depend on the statuses.
+bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Eigen::VectorXd& q,
+                       const Eigen::VectorXd& mu, const std::vector<signed char>& status, Eigen::VectorXd& r,
+                       StatusMatrix& W, bool& formed) {
+  const Eigen::Index nc = mu.size();
+  if (nc > kStatusSolveMaxContacts) return false;  // the callers' bound; the arrays below hold no more
   // The unknowns: (r_N, r_T) of a sticking contact, r_N of a sliding one (r_T = ∓μ r_N).
   std::array<Eigen::Index, kStatusSolveMaxContacts> unknown;
   unknown.fill(-1);
@@ -261,6 +309,11 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
   }
   r.setZero();
   if (m == 0) return true;
+  // W and the reduced system on the stack: n = 2 nc <= 2 kStatusSolveMaxContacts.
+  if (!formed) {
+    form_status_w(H, minv, W);
+    formed = true;
+  }
   StatusMatrix K(m, m);
   StatusVector f(m);
   Eigen::Index equation = 0;
@@ -295,7 +348,7 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
   // box on two corners) has a set of solutions, and LU's pick carries round-off amplified by its
   // condition: left to the sweeps.
   if (!small_lu(K.data(), size, swaps.data())) return false;  // a NaN in K
-  if (!(small_lu_rcond(K.data(), size, swaps.data(), norm) > kStatusSolveMinRcond)) return false;
+  if (!small_lu_well_conditioned(K.data(), size, swaps.data(), norm)) return false;
   StatusVector y = f;
   small_lu_solve(K.data(), size, swaps.data(), y.data(), false);
   if (!y.allFinite()) return false;
@@ -385,6 +438,39 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   Eigen::VectorXd cu;
   const double approach_scale = std::sqrt(options.tolerance) * shell.q.lpNorm<Eigen::Infinity>();
   if (by_statuses) planar_statuses(r, shell.mu, checked);  // the start's (a warm start's last statuses)
+  // The statuses at this sweep; where they are those of the last look and not tried yet, the point
+  // they define, returned (finished) when auto's judgement accepts it.
+  StatusMatrix status_w;  // W, formed at the first status solve and kept for the later tries
+  bool status_w_formed = false;
+  [[maybe_unused]] const auto try_statuses = [&](int sweep) -> std::optional<Result> {
+    planar_statuses(r, shell.mu, statuses);
+    if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
+      tried.push_back(statuses);
+      candidate.resize(r.size());  // kept between tries: sized once
+      cv.resize(v.size());
+      cu.resize(u.size());
+      if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate, status_w, status_w_formed)) {
+        const FrictionContactResiduals measured = measure(candidate, cv, cu);
+        // Auto's judgement (friction_contact.cpp, judge_point): within the tolerance, and no
+        // contact approaching faster than √tol · max(‖q‖∞, ‖u‖∞).
+        const double approach = std::max(approach_scale, std::sqrt(options.tolerance) * cu.lpNorm<Eigen::Infinity>());
+        if (measured.relative_error <= options.tolerance && !(measured.signorini > approach)) {
+          r.swap(candidate);
+          v.swap(cv);
+          u.swap(cu);
+          residuals = measured;
+          if (options.record_history) result.history.push_back(measured.relative_error);
+          return finish_with(Status::Solved, sweep,
+                             "relative error " + number_text(measured.relative_error) + " after " +
+                                 std::to_string(sweep) +
+                                 " sweeps and a solve on the contacts' statuses (on the factors of W)" +
+                                 failures_note(failures));
+        }
+      }
+    }
+    checked.swap(statuses);
+    return std::nullopt;
+  };
   for (int sweep = 1; sweep <= limit; ++sweep) {
     if (const std::optional<Status> stop = detail::stop_requested()) {
       error = error_of();
@@ -427,7 +513,22 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
       }
     }
     const bool power_of_two = (sweep & (sweep - 1)) == 0;
-    if (!((sweep < every && power_of_two) || sweep % every == 0 || sweep == limit)) continue;
+    // With the status solve, whose statuses are read after every sweep, the error is first checked
+    // at sweep 4 (not 1 and 2): a point the sweeps settle in one or two has statuses that hold, and
+    // the status solve returns it (measured) at sweep 2 or 3. One contact keeps the check at sweep 1:
+    // its sweep is its exact local solve.
+    const int first_check = by_statuses && nc > 1 ? 4 : 1;
+    const bool check =
+        (sweep < every && power_of_two && sweep >= first_check) || sweep % every == 0 || sweep == limit;
+    if constexpr (D == 2) {
+      // The status solve looks at the statuses after every sweep, between the error checks too
+      // (a set that holds over two sweeps is tried there, not only once two checks agree).
+      if (by_statuses && !check) {
+        if (std::optional<Result> solved = try_statuses(sweep)) return *std::move(solved);
+        continue;
+      }
+    }
+    if (!check) continue;
     error = error_of();
     if (!std::isfinite(error) || !r.allFinite()) {
       r = last_finite;
@@ -446,33 +547,7 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     last_finite = r;
     if constexpr (D == 2) {
       if (by_statuses) {
-        planar_statuses(r, shell.mu, statuses);
-        if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
-          tried.push_back(statuses);
-          candidate.resize(r.size());  // kept between tries: sized once
-          cv.resize(v.size());
-          cu.resize(u.size());
-          if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate)) {
-            const FrictionContactResiduals measured = measure(candidate, cv, cu);
-            // Auto's judgement (friction_contact.cpp, judge_point): within the tolerance, and no
-            // contact approaching faster than √tol · max(‖q‖∞, ‖u‖∞).
-            const double approach =
-                std::max(approach_scale, std::sqrt(options.tolerance) * cu.lpNorm<Eigen::Infinity>());
-            if (measured.relative_error <= options.tolerance && !(measured.signorini > approach)) {
-              r.swap(candidate);
-              v.swap(cv);
-              u.swap(cu);
-              residuals = measured;
-              if (options.record_history) result.history.push_back(measured.relative_error);
-              return finish_with(Status::Solved, sweep,
-                                 "relative error " + number_text(measured.relative_error) + " after " +
-                                     std::to_string(sweep) +
-                                     " sweeps and a solve on the contacts' statuses (on the factors of W)" +
-                                     failures_note(failures));
-            }
-          }
-        }
-        checked.swap(statuses);
+        if (std::optional<Result> solved = try_statuses(sweep)) return *std::move(solved);
       }
     }
   }
