@@ -534,8 +534,8 @@ int main(int argc, char** argv) {
                  "[--max-seconds-perp S] [--max-seconds-other S] [--direct-max-bodies N] [--engine NAME]... [--perp-method NAME] [--perp-tolerance T] "
                  "[--perp-auto-sweeps N] [--perp-relaxation W] [--verbose]\n"
                  "  --perp-method, --perp-tolerance: perp's method and tolerance instead of the scene's\n"
-                 "  --perp-auto-sweeps: auto's nsgs sweeps before its next method (friction_contact.auto_nsgs_sweeps)\n"
-                 "  --perp-relaxation: nsgs' over-relaxation (friction_contact.relaxation, in (0, 2))\n");
+                 "  --perp-auto-sweeps: auto's nsgs sweeps before its next method (friction_contact.automatic.nsgs_sweeps)\n"
+                 "  --perp-relaxation: nsgs' over-relaxation (friction_contact.nsgs.relaxation, in (0, 2))\n");
     return 2;
   };
   for (int i = 1; i < argc; ++i) {
@@ -629,8 +629,10 @@ int main(int argc, char** argv) {
     }
     if (perp_method) scene.options.method = *perp_method;
     if (perp_tolerance > 0) scene.options.solve.tolerance = perp_tolerance;
-    if (perp_relaxation > 0) scene.options.solve.friction_contact.relaxation = perp_relaxation;
-    if (perp_auto_sweeps > 0) scene.options.solve.friction_contact.auto_nsgs_sweeps = static_cast<int>(perp_auto_sweeps);
+    if (perp_relaxation > 0) scene.options.solve.friction_contact.nsgs.relaxation = perp_relaxation;
+    if (perp_auto_sweeps > 0) {
+      scene.options.solve.friction_contact.automatic.nsgs_sweeps = static_cast<int>(perp_auto_sweeps);
+    }
     const double duration = seconds > 0 ? seconds : scene.duration;
     const long steps = std::lround(std::ceil(duration / scene.options.timestep - 1e-9));
     bool pile = false;

@@ -38,12 +38,12 @@
 //   as --friction-model anitescu-potra; --sleeping: perp with its islands' sleeping on, as
 //   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --shift-updates N: the planar Coulomb
 //   step's auto tries at most N updates of the fixed point on de Saxce's shift (0, the default of
-//   friction_contact.auto_shift_updates: not tried); --tolerance T: the step's solve tolerance (the
+//   friction_contact.automatic.shift_updates: not tried); --tolerance T: the step's solve tolerance (the
 //   relative error its law must meet; default 1e-10, MoreauJeanOptions::solve); --max-iterations N: the step's solve options'
 //   max_iterations (for auto, the budget of its whole chain; default 0, the methods' own);
-//   --nsgs-sweeps N: friction_contact.auto_nsgs_sweeps (auto's first sweeps, default 1000);
+//   --nsgs-sweeps N: friction_contact.automatic.nsgs_sweeps (auto's first sweeps, default 1000);
 //   --dense-pivoting N: MoreauJeanOptions::dense_pivoting_max_size (the largest LCP a step pivots on
-//   densely, default 1000 unknowns; friction_contact.lcp_max_size raised to it too);
+//   densely, default 1000 unknowns; friction_contact.lemke.lcp_max_size raised to it too);
 //   --perp-only skips both Box2Ds, --no-box2d2 Box2D 2.4.1, --no-box2d3 Box2D 3; --no-plain (or its
 //   older name --no-split) skips perp's row without drift correction (the default step's split impulse
 //   off: baumgarte 0); --max-seconds-perp S stops each perp run after S seconds of stepping (the row says how
@@ -884,16 +884,16 @@ int main(int argc, char** argv) {
     } else if (arg == "--anitescu-potra") {
       base.friction_model = perp::contact::FrictionModel::AnitescuPotra;
     } else if (arg == "--shift-updates" && i + 1 < argc) {
-      base.solve.friction_contact.auto_shift_updates = std::atoi(argv[++i]);
+      base.solve.friction_contact.automatic.shift_updates = std::atoi(argv[++i]);
     } else if (arg == "--tolerance" && i + 1 < argc) {
       base.solve.tolerance = std::atof(argv[++i]);
     } else if (arg == "--max-iterations" && i + 1 < argc) {
       base.solve.max_iterations = std::atoi(argv[++i]);
     } else if (arg == "--nsgs-sweeps" && i + 1 < argc) {
-      base.solve.friction_contact.auto_nsgs_sweeps = std::atoi(argv[++i]);
+      base.solve.friction_contact.automatic.nsgs_sweeps = std::atoi(argv[++i]);
     } else if (arg == "--dense-pivoting" && i + 1 < argc) {
       base.dense_pivoting_max_size = std::atol(argv[++i]);
-      base.solve.friction_contact.lcp_max_size = std::max(base.solve.friction_contact.lcp_max_size,
+      base.solve.friction_contact.lemke.lcp_max_size = std::max(base.solve.friction_contact.lemke.lcp_max_size,
                                                            base.dense_pivoting_max_size);
     } else if (arg == "--box2d-iterations" && i + 1 < argc) {
       int velocity = 0;

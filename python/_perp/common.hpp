@@ -123,6 +123,7 @@ JacobianFunction wrap_jacobian(py::handle function, const char* name);
 SparseJacobianFunction wrap_sparse_jacobian(py::handle function, const char* name);
 
 void bind_results(py::module_& m);  // results.cpp: Result and the result types of each problem
+void bind_friction_options(py::module_& m);  // options.cpp: FrictionContactOptions and its groups
 void bind_problems(py::module_& m);
 void bind_contact(py::module_& m);
 void bind_sensitivity(py::module_& m);

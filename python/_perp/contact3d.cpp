@@ -291,7 +291,7 @@ py::dict step_dict(const contact3d::StepReport& report, long k) {
 py::dict model_options(const contact3d::StepOptions& o) {
   py::dict d;
   d["friction_model"] = contact::to_string(o.friction_model);
-  d["facets"] = o.solve.friction_contact.facets;
+  d["facets"] = o.solve.friction_contact.lemke.facets;
   d["baumgarte"] = o.baumgarte;
   d["slop"] = o.slop;
   d["split_impulse"] = o.split_impulse;
@@ -303,7 +303,7 @@ contact3d::StepOptions with_overrides(contact3d::StepOptions o, const std::optio
                                       std::optional<int> facets, std::optional<double> baumgarte,
                                       std::optional<double> slop, std::optional<bool> split_impulse) {
   if (friction_model) o.friction_model = from_string<contact::FrictionModel>(*friction_model);
-  if (facets) o.solve.friction_contact.facets = *facets;
+  if (facets) o.solve.friction_contact.lemke.facets = *facets;
   if (baumgarte) o.baumgarte = *baumgarte;
   if (slop) o.slop = *slop;
   if (split_impulse) o.split_impulse = *split_impulse;

@@ -222,6 +222,7 @@ PYBIND11_MODULE(_perp, m) {
   m.attr("HISTORY_LIMIT") = perp::kHistoryLimit;
 
   bind_results(m);
+  bind_friction_options(m);
   m.def("solve_lcp", &solve_lcp, py::arg("M"), py::arg("q"), py::arg("method"), py::arg("tol"), py::arg("max_iter"),
         py::arg("warm_start"), py::arg("options"));
   m.def("solve_many", &solve_many, py::arg("problems"), py::arg("method"), py::arg("threads"), py::arg("tol"),

@@ -3,6 +3,8 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -119,6 +121,147 @@ py::dict trace_event_dict(const TraceEvent& e) {
   py::dict d;
   for_each_field(e, [&d](const char* key, const auto& value) { d[key] = value; });
   return d;
+}
+
+ContactOrder contact_order_from(const std::string& name) {
+  if (name == "natural") return ContactOrder::Natural;
+  if (name == "random") return ContactOrder::Random;
+  if (name == "given") return ContactOrder::Given;
+  throw InvalidProblem("friction_contact.nsgs.order: '" + name + "' is not one of natural, random, given");
+}
+
+std::string contact_order_name(ContactOrder order) {
+  switch (order) {
+    case ContactOrder::Natural:
+      return "natural";
+    case ContactOrder::Random:
+      return "random";
+    case ContactOrder::Given:
+      return "given";
+  }
+  return "unknown";
+}
+
+/// The keys of `friction_contact={...}` before the options were grouped by method: each old key,
+/// the group that holds it now and its name there.
+struct RenamedFrictionKey {
+  const char* old_key;
+  const char* group;
+  const char* field;
+};
+constexpr std::array<RenamedFrictionKey, 14> kRenamedFrictionKeys{{
+    {"relaxation", "nsgs", "relaxation"},
+    {"order", "nsgs", "order"},
+    {"seed", "nsgs", "seed"},
+    {"permutation", "nsgs", "permutation"},
+    {"error_every", "nsgs", "error_every"},
+    {"local_tolerance", "local", "tolerance"},
+    {"local_iterations", "local", "iterations"},
+    {"prox_rho", "prox", "rho"},
+    {"prox_max_outer", "prox", "max_outer"},
+    {"prox_anderson", "prox", "anderson"},
+    {"facets", "lemke", "facets"},
+    {"lcp_max_size", "lemke", "lcp_max_size"},
+    {"auto_nsgs_sweeps", "automatic", "nsgs_sweeps"},
+    {"auto_shift_updates", "automatic", "shift_updates"},
+}};
+
+/// The group `key` of `fc` into `out`: either the bound C++ struct itself (copied) or a dict read
+/// field by field by `read` (its Fields prefixed "friction_contact.KEY.").
+template <class Group, class Read>
+void friction_group(Fields& fc, const char* key, Group& out, Read read) {
+  if (!fc.has(key)) return;
+  py::handle v = fc.at(key);
+  if (py::isinstance<Group>(v)) {
+    out = v.cast<Group>();
+    return;
+  }
+  const std::string prefix = std::string("friction_contact.") + key + ".";
+  if (!py::isinstance<py::dict>(v)) {
+    throw py::type_error("option 'friction_contact." + std::string(key) + "': expected a dict or a " +
+                         std::string(py::str(py::type::of<Group>().attr("__name__"))) + ", got " + type_name(v));
+  }
+  Fields group(v.cast<py::dict>(), prefix);
+  read(group, out);
+  group.finish();
+}
+
+/// `friction_contact=`: a FrictionContactOptions, or a dict of its groups (nsgs, local, prox, lemke,
+/// automatic), each a dict or the group's bound struct. The flat keys of before the groups
+/// (`kRenamedFrictionKeys`) are read into their group with a DeprecationWarning naming the new path;
+/// an old key given beside its new one is a ValueError.
+void read_friction_contact(FrictionContactOptions& c, py::handle value) {
+  if (py::isinstance<FrictionContactOptions>(value)) {
+    c = value.cast<FrictionContactOptions>();
+    return;
+  }
+  if (!py::isinstance<py::dict>(value)) {
+    throw py::type_error("option 'friction_contact': expected a dict or a FrictionContactOptions, got " +
+                         type_name(value));
+  }
+  // A copy of the dict (and of the groups' dicts) with the old keys moved into their groups.
+  auto grouped = py::reinterpret_steal<py::dict>(PyDict_Copy(value.ptr()));
+  if (!grouped) throw py::error_already_set();
+  for (const RenamedFrictionKey& renamed : kRenamedFrictionKeys) {
+    if (!grouped.contains(renamed.old_key)) continue;
+    const std::string old_name = std::string("friction_contact.") + renamed.old_key;
+    const std::string new_name = std::string("friction_contact.") + renamed.group + "." + renamed.field;
+    py::object given = grouped[renamed.old_key];
+    if (PyDict_DelItemString(grouped.ptr(), renamed.old_key) != 0) throw py::error_already_set();
+    if (!grouped.contains(renamed.group)) {
+      grouped[renamed.group] = py::dict();
+    } else if (py::isinstance<py::dict>(grouped[renamed.group])) {
+      auto copy = py::reinterpret_steal<py::dict>(PyDict_Copy(py::object(grouped[renamed.group]).ptr()));
+      if (!copy) throw py::error_already_set();
+      grouped[renamed.group] = copy;
+    }
+    py::object group = grouped[renamed.group];
+    if (!py::isinstance<py::dict>(group) || group.cast<py::dict>().contains(renamed.field)) {
+      throw py::value_error("option '" + old_name + "' is the old name of '" + new_name + "'; give it once, as '" +
+                            new_name + "'");
+    }
+    const std::string sentence = "option '" + old_name + "' is deprecated; use '" + new_name +
+                                 "' (the old name is read until the next release)";
+    // stacklevel 2: the line that called the perp function whose binding read the options
+    if (PyErr_WarnEx(PyExc_DeprecationWarning, sentence.c_str(), 2) != 0) throw py::error_already_set();
+    group.cast<py::dict>()[renamed.field] = given;
+  }
+  Fields fc(grouped, "friction_contact.");
+  friction_group(fc, "nsgs", c.nsgs, [](Fields& n, NsgsOptions& o) {
+    n.number("relaxation", o.relaxation);
+    std::string order;
+    n.text("order", order);
+    if (!order.empty()) o.order = contact_order_from(order);
+    n.integer("seed", o.seed);
+    if (n.has("permutation")) {
+      py::handle v = n.at("permutation");
+      try {
+        o.permutation = v.cast<std::vector<Eigen::Index>>();
+      } catch (const py::cast_error&) {
+        throw py::type_error("option 'friction_contact.nsgs.permutation': expected a sequence of ints, got " +
+                             type_name(v));
+      }
+    }
+    n.integer("error_every", o.error_every);
+  });
+  friction_group(fc, "local", c.local, [](Fields& l, LocalSolveOptions& o) {
+    l.number("tolerance", o.tolerance);
+    l.integer("iterations", o.iterations);
+  });
+  friction_group(fc, "prox", c.prox, [](Fields& p, ProxOptions& o) {
+    p.number("rho", o.rho);
+    p.integer("max_outer", o.max_outer);
+    p.integer("anderson", o.anderson);
+  });
+  friction_group(fc, "lemke", c.lemke, [](Fields& l, FrictionLemkeOptions& o) {
+    l.integer("facets", o.facets);
+    l.integer("lcp_max_size", o.lcp_max_size);
+  });
+  friction_group(fc, "automatic", c.automatic, [](Fields& a, FrictionAutoOptions& o) {
+    a.integer("nsgs_sweeps", o.nsgs_sweeps);
+    a.integer("shift_updates", o.shift_updates);
+  });
+  fc.finish();
 }
 
 }  // namespace
@@ -239,44 +382,89 @@ void read_method_options(SolveOptions& o, const py::dict& options) {
     ml.integer("enum_max_complementarities", o.mlcp.enum_max_complementarities);
     ml.finish();
   }
-  if (auto g = f.group("friction_contact")) {
-    Fields fc(*g, "friction_contact.");
-    FrictionContactOptions& c = o.friction_contact;
-    fc.number("relaxation", c.relaxation);
-    std::string order;
-    fc.text("order", order);
-    if (order == "natural") {
-      c.order = ContactOrder::Natural;
-    } else if (order == "random") {
-      c.order = ContactOrder::Random;
-    } else if (order == "given") {
-      c.order = ContactOrder::Given;
-    } else if (!order.empty()) {
-      throw InvalidProblem("friction_contact.order: '" + order + "' is not one of natural, random, given");
-    }
-    fc.integer("seed", c.seed);
-    if (fc.has("permutation")) {
-      py::handle v = fc.at("permutation");
-      try {
-        c.permutation = v.cast<std::vector<Eigen::Index>>();
-      } catch (const py::cast_error&) {
-        throw py::type_error("option 'friction_contact.permutation': expected a sequence of ints, got " +
-                             type_name(v));
-      }
-    }
-    fc.integer("error_every", c.error_every);
-    fc.number("local_tolerance", c.local_tolerance);
-    fc.integer("local_iterations", c.local_iterations);
-    fc.number("prox_rho", c.prox_rho);
-    fc.integer("prox_max_outer", c.prox_max_outer);
-    fc.integer("prox_anderson", c.prox_anderson);
-    fc.integer("facets", c.facets);
-    fc.integer("lcp_max_size", c.lcp_max_size);
-    fc.integer("auto_nsgs_sweeps", c.auto_nsgs_sweeps);
-    fc.integer("auto_shift_updates", c.auto_shift_updates);
-    fc.finish();
-  }
+  if (f.has("friction_contact")) read_friction_contact(o.friction_contact, f.at("friction_contact"));
   f.finish();
+}
+
+}  // namespace perp::python
+
+namespace perp::python {
+
+namespace {
+
+/// "Name(field=value, …)" of a bound options struct, from its fields' Python values.
+std::string options_repr(py::handle self, std::initializer_list<const char*> fields) {
+  std::string text = py::type::of(self).attr("__name__").cast<std::string>() + "(";
+  const char* separator = "";
+  for (const char* field : fields) {
+    text += separator + std::string(field) + "=" + py::repr(self.attr(field)).cast<std::string>();
+    separator = ", ";
+  }
+  return text + ")";
+}
+
+}  // namespace
+
+/// FrictionContactOptions and its groups as perp._perp classes: each field under its C++ name,
+/// default-constructed from the C++ initializers (the one source of their defaults), the contact
+/// order by its name. A group is held by its FrictionContactOptions: `o.prox.rho = 2.0` changes `o`.
+/// Values are checked by `validate()`, which every solve calls.
+void bind_friction_options(py::module_& m) {
+  py::class_<NsgsOptions>(m, "NsgsOptions", "nsgs' options (C++ perp::NsgsOptions); defaults are C++'s.")
+      .def(py::init<>())
+      .def_readwrite("relaxation", &NsgsOptions::relaxation)
+      .def_property(
+          "order", [](const NsgsOptions& o) { return contact_order_name(o.order); },
+          [](NsgsOptions& o, const std::string& name) { o.order = contact_order_from(name); },
+          "The contact order of a sweep: \"natural\", \"random\" or \"given\".")
+      .def_readwrite("seed", &NsgsOptions::seed)
+      .def_readwrite("permutation", &NsgsOptions::permutation,
+                     "The order of \"given\" (a list: assign a new one, it is copied).")
+      .def_readwrite("error_every", &NsgsOptions::error_every)
+      .def("__repr__", [](py::handle self) {
+        return options_repr(self, {"relaxation", "order", "seed", "permutation", "error_every"});
+      });
+  py::class_<LocalSolveOptions>(m, "LocalSolveOptions",
+                                "The 3D local solve's options (C++ perp::LocalSolveOptions); defaults are C++'s.")
+      .def(py::init<>())
+      .def_readwrite("tolerance", &LocalSolveOptions::tolerance)
+      .def_readwrite("iterations", &LocalSolveOptions::iterations)
+      .def("__repr__", [](py::handle self) { return options_repr(self, {"tolerance", "iterations"}); });
+  py::class_<ProxOptions>(m, "ProxOptions", "prox's options (C++ perp::ProxOptions); defaults are C++'s.")
+      .def(py::init<>())
+      .def_readwrite("rho", &ProxOptions::rho)
+      .def_readwrite("max_outer", &ProxOptions::max_outer)
+      .def_readwrite("anderson", &ProxOptions::anderson)
+      .def("__repr__", [](py::handle self) { return options_repr(self, {"rho", "max_outer", "anderson"}); });
+  py::class_<FrictionLemkeOptions>(
+      m, "FrictionLemkeOptions",
+      "lemke's options on a frictional contact problem (C++ perp::FrictionLemkeOptions); defaults are C++'s.")
+      .def(py::init<>())
+      .def_readwrite("facets", &FrictionLemkeOptions::facets)
+      .def_readwrite("lcp_max_size", &FrictionLemkeOptions::lcp_max_size)
+      .def("__repr__", [](py::handle self) { return options_repr(self, {"facets", "lcp_max_size"}); });
+  py::class_<FrictionAutoOptions>(
+      m, "FrictionAutoOptions",
+      "auto's options on a frictional contact problem (C++ perp::FrictionAutoOptions); defaults are C++'s.")
+      .def(py::init<>())
+      .def_readwrite("nsgs_sweeps", &FrictionAutoOptions::nsgs_sweeps)
+      .def_readwrite("shift_updates", &FrictionAutoOptions::shift_updates)
+      .def("__repr__", [](py::handle self) { return options_repr(self, {"nsgs_sweeps", "shift_updates"}); });
+  py::class_<FrictionContactOptions>(m, "FrictionContactOptions",
+                                     "The frictional contact methods' options, one group a method (C++ "
+                                     "perp::FrictionContactOptions); defaults are C++'s.")
+      .def(py::init<>())
+      .def_readwrite("nsgs", &FrictionContactOptions::nsgs)
+      .def_readwrite("local", &FrictionContactOptions::local)
+      .def_readwrite("prox", &FrictionContactOptions::prox)
+      .def_readwrite("lemke", &FrictionContactOptions::lemke)
+      .def_readwrite("automatic", &FrictionContactOptions::automatic)
+      .def("validate", &FrictionContactOptions::validate, py::arg("contacts") = -1,
+           "Raises InvalidProblem naming the first bad field by its path (friction_contact.prox.rho); with "
+           "contacts >= 0 it also checks nsgs.permutation against them.")
+      .def("__repr__", [](py::handle self) {
+        return options_repr(self, {"nsgs", "local", "prox", "lemke", "automatic"});
+      });
 }
 
 }  // namespace perp::python

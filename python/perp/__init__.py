@@ -28,9 +28,9 @@ from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivative
 # The conversions other modules of the package take from here (contact3d.py).
 from ._convert import _json_default, _path  # noqa: F401
 from .solvers import (BOX_LCP_METHODS, FRICTION_CONTACT_METHODS, LCP_METHODS, METHODS, MLCP_METHODS,
-                      SPARSE_LCP_METHODS, BatchResult, QpBoundsResult, Status, friction_contact_residuals, solve,
-                      solve_box, solve_factored, solve_friction_contact, solve_many, solve_mcp, solve_mlcp, solve_ncp,
-                      solve_qp)
+                      SPARSE_LCP_METHODS, BatchResult, FrictionContactOptions, QpBoundsResult, Status,
+                      friction_contact_residuals, solve, solve_box, solve_factored, solve_friction_contact,
+                      solve_many, solve_mcp, solve_mlcp, solve_ncp, solve_qp)
 from .analysis import ClassAnswer, MatrixReport, Recommendation, classify
 from .problems import BoxLcp, FrictionContact, Lcp, Mlcp, Qp, loads, read, write_json, write_siconos
 from .contact import (FRICTION_MODELS, PAINLEVE_REGIMES, BodyTrajectory, CriticalFriction, Energy, PainleveAnalysis,
@@ -47,7 +47,7 @@ __all__ = [
     "Status", "Result", "MlcpResult", "QpResult", "FrictionContactResult", "GlobalFrictionContactResult",
     "InvalidProblem",
     "solve", "solve_box", "solve_mlcp", "solve_qp", "solve_ncp", "solve_mcp", "solve_friction_contact",
-    "friction_contact_residuals",
+    "friction_contact_residuals", "FrictionContactOptions",
     "solve_factored", "solve_many", "BatchResult", "classify", "MatrixReport", "ClassAnswer", "Recommendation",
     "Lcp", "BoxLcp", "Mlcp", "Qp", "FrictionContact", "GlobalFrictionContact", "read", "read_fclib", "write", "loads", "write_siconos",
     "write_json",

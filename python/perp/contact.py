@@ -180,7 +180,7 @@ def moreau_jean_step(world: World, timestep: float = _DEFAULTS.timestep, theta: 
     Coulomb frictional contact problem, warm-started from the last step), the velocity and position
     updates. The options are those of a scene file; ``method``/``tol``/``max_iter``/``method_options``
     go to the step's solve; ``dense_pivoting_max_size`` (int >= 0) is the largest LCP the step
-    pivots on (Lemke, sparse above 200 unknowns; for Coulomb the smaller of it and ``lcp_max_size``, default 4000), ``sleeping``/``sleep_speed``/``sleep_time`` put islands at rest to
+    pivots on (Lemke, sparse above 200 unknowns; for Coulomb the smaller of it and ``friction_contact={"lemke": {"lcp_max_size": …}}``, default 4000), ``sleeping``/``sleep_speed``/``sleep_time`` put islands at rest to
     sleep. A step whose problem is not solved still advances and says so in ``status``.
 
     With ``derivatives=True`` the report's ``derivatives`` is a :class:`StepDerivatives` of the

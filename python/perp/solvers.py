@@ -1,6 +1,7 @@
 """Status, the method names, and the solves of every problem type: ``solve`` (LCP), ``solve_factored``,
 ``solve_box``, ``solve_mlcp``, ``solve_qp``, ``solve_ncp``, ``solve_mcp``, ``solve_friction_contact``,
-``friction_contact_residuals`` and ``solve_many`` (docs/python.md). All are re-exported by ``perp``."""
+``friction_contact_residuals`` and ``solve_many`` (docs/python.md), and ``FrictionContactOptions`` (the
+frictional contact methods' options, one group a method). All are re-exported by ``perp``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Optional
 import numpy as np
 
 from . import _perp
-from ._perp import FrictionContactResult, InvalidProblem, MlcpResult, QpResult, Result
+from ._perp import FrictionContactOptions, FrictionContactResult, InvalidProblem, MlcpResult, QpResult, Result
 from ._perp import (BoxLcpDerivatives, FrictionContactDerivatives, LcpDerivatives, MlcpDerivatives,
                     QpDerivatives)
 from ._convert import (_callable, _dense_limit, _densify, _is_sparse, _matrix, _max_iter, _method, _optional_vector, _real,

@@ -65,8 +65,8 @@ PackedOutcome solve_packed_coulomb(const FactoredFrictionContact& factored, cons
   // 1 000-disk heap between walls (2 s, bench/HISTORY.md "The packed step"): 1 000 sweeps from the
   // warm start and 200 from the convex point met Coulomb's law at 22 of 114 steps, 81 ms a step
   // mean, 2 steps unsolved; 200 and 200 at 15, 60 ms, none unsolved.
-  sweeps.max_iterations =
-      std::max(1, std::min(options.iteration_limit(kDefaultSweeps), options.friction_contact.auto_nsgs_sweeps) / 5);
+  sweeps.max_iterations = std::max(
+      1, std::min(options.iteration_limit(kDefaultSweeps), options.friction_contact.automatic.nsgs_sweeps) / 5);
   FrictionContactResiduals swept_criteria;
   Result swept = solve(factored, Method::Nsgs, sweeps, swept_criteria);
   if (swept.solved()) {

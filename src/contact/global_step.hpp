@@ -25,7 +25,7 @@ struct PackedOutcome {
 };
 
 /// The chain of a packed Coulomb step (auto, more contacts than the dense pivoting takes): nsgs on
-/// the factors from the warm start (a fifth of `friction_contact.auto_nsgs_sweeps`); where that does
+/// the factors from the warm start (a fifth of `friction_contact.automatic.nsgs_sweeps`); where that does
 /// not solve, the convex law by the interior point on the factors (its v is unique on redundant
 /// contacts), then nsgs from the convex law's impulses (in a packed heap most contacts stick,
 /// where the two laws agree); where Coulomb's law is still not met, the convex law's impulses

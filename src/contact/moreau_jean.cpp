@@ -118,8 +118,8 @@ Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, 
   // O(n³) a pivot sequence: at a time step it is kept to small problems (measured: a heap of
   // 1 000 disks spent 94 % of its time there, at 4 000 unknowns, without solving).
   // (At least 1, as the solver's option must be: a cap of 0 pivots on nothing either way.)
-  solve_options.friction_contact.lcp_max_size = std::max<Eigen::Index>(
-      1, std::min(solve_options.friction_contact.lcp_max_size, options.dense_pivoting_max_size));
+  solve_options.friction_contact.lemke.lcp_max_size = std::max<Eigen::Index>(
+      1, std::min(solve_options.friction_contact.lemke.lcp_max_size, options.dense_pivoting_max_size));
 
   const auto solve_start = std::chrono::steady_clock::now();
   Result result;

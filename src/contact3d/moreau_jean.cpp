@@ -128,16 +128,16 @@ void solve_model(const FactoredFrictionContact& problem, const Eigen::VectorXd& 
     case contact::FrictionModel::StewartTrinkle: {
       // The pyramid's LCP on W formed (k + 2 unknowns a contact); its status is the LCP's, its
       // criteria Coulomb's of r.
-      const int facets = options.solve.friction_contact.facets;
+      const int facets = options.solve.friction_contact.lemke.facets;
       const Eigen::Index unknowns = problem.contacts() * (facets + 2);
-      if (unknowns > options.solve.friction_contact.lcp_max_size) {
+      if (unknowns > options.solve.friction_contact.lemke.lcp_max_size) {
         // Too large to form (checked before anything is formed): the law the pyramid approximates,
         // the exact cone by auto, said so in `fallback` (never a step without impulses).
         exact_cone(Method::Auto);
         report.fallback = "stewart-trinkle: the polyhedral LCP would have " + std::to_string(unknowns) +
-                          " unknowns, more than friction_contact.lcp_max_size = " +
-                          std::to_string(options.solve.friction_contact.lcp_max_size) + "; the exact cone instead" +
-                          (report.fallback.empty() ? "" : "; " + report.fallback);
+                          " unknowns, more than friction_contact.lemke.lcp_max_size = " +
+                          std::to_string(options.solve.friction_contact.lemke.lcp_max_size) +
+                          "; the exact cone instead" + (report.fallback.empty() ? "" : "; " + report.fallback);
         break;
       }
       const FrictionContact formed = problem.assembled();
@@ -253,9 +253,9 @@ void StepOptions::validate() const {
         throw InvalidProblem(std::string("step options: method '") + to_string(method) +
                              "' does not solve an LCP (friction_model stewart-trinkle)");
       }
-      if (solve.friction_contact.facets < 3) {
-        throw InvalidProblem("step options: facets (solve.friction_contact.facets) must be >= 3, got " +
-                             std::to_string(solve.friction_contact.facets));
+      if (solve.friction_contact.lemke.facets < 3) {
+        throw InvalidProblem("step options: facets (solve.friction_contact.lemke.facets) must be >= 3, got " +
+                             std::to_string(solve.friction_contact.lemke.facets));
       }
       break;
     }

@@ -129,7 +129,7 @@ class Scene3dReader : public detail::SceneKeys {
       if (!facets->is_number_integer() || facets->get<std::int64_t>() < 3 || facets->get<std::int64_t>() > 4096) {
         fail("facets must be an integer in [3, 4096], got " + facets->dump());
       }
-      options.solve.friction_contact.facets = static_cast<int>(facets->get<std::int64_t>());
+      options.solve.friction_contact.lemke.facets = static_cast<int>(facets->get<std::int64_t>());
     }
     solve_keys(document, options);  // method, tol, max_iter (scene_reader.hpp)
     ground_key(document, scene.world.ground);

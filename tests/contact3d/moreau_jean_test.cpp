@@ -202,11 +202,11 @@ TEST(Contact3d, PolyhedralModelTooLargeToFormFallsBackToTheExactCone) {
   world.bodies.push_back(Body{.name = "box", .shape = Shape::box({0.4, 0.3, 0.2}), .position = {0, 0, 0.1}, .mass = m});
   StepOptions options{.timestep = 1e-3, .friction = 0.5};
   options.friction_model = contact::FrictionModel::StewartTrinkle;
-  options.solve.friction_contact.lcp_max_size = 20;
+  options.solve.friction_contact.lemke.lcp_max_size = 20;
   const StepReport report = contact3d::moreau_jean_step(world, options);
   ASSERT_EQ(report.status, Status::Solved) << report.result.message;
   ASSERT_EQ(report.contacts.size(), 4u);
-  EXPECT_THAT(report.fallback, HasSubstr("would have 40 unknowns, more than friction_contact.lcp_max_size = 20"));
+  EXPECT_THAT(report.fallback, HasSubstr("would have 40 unknowns, more than friction_contact.lemke.lcp_max_size = 20"));
   EXPECT_THAT(report.fallback, HasSubstr("the exact cone instead"));
   double normal = 0;
   for (Eigen::Index k = 0; k < 4; ++k) normal += report.impulses[3 * k];
@@ -532,7 +532,7 @@ TEST(Contact3dModels, PolyhedralModelTurnsTheSlidingDirection) {
     World world = sliding_box(v0, phi);
     StepOptions options{.timestep = 1e-3, .friction = mu};
     options.friction_model = contact::FrictionModel::StewartTrinkle;
-    options.solve.friction_contact.facets = c.facets;
+    options.solve.friction_contact.lemke.facets = c.facets;
     StepReport report;
     for (int s = 0; s < steps; ++s) {
       report = contact3d::moreau_jean_step(world, options);
@@ -646,8 +646,8 @@ TEST(Contact3dModels, StepRefusesBadModelOptions) {
   options.friction_model = contact::FrictionModel::StewartTrinkle;
   EXPECT_THAT(error_of(options), HasSubstr("method 'nsgs' does not solve an LCP"));
   options.method = Method::Lemke;
-  options.solve.friction_contact.facets = 2;
-  EXPECT_THAT(error_of(options), HasSubstr("facets (solve.friction_contact.facets) must be >= 3, got 2"));
+  options.solve.friction_contact.lemke.facets = 2;
+  EXPECT_THAT(error_of(options), HasSubstr("facets (solve.friction_contact.lemke.facets) must be >= 3, got 2"));
   options = {};
   options.baumgarte = 1;
   EXPECT_THAT(error_of(options), HasSubstr("baumgarte must be in [0, 1), got 1"));

@@ -76,12 +76,12 @@ TEST(Scene3d, ReadsTheFrictionModelAndDriftKeys) {
   EXPECT_EQ(defaults.options.baumgarte, 0.2);
   EXPECT_EQ(defaults.options.slop, 0.005);
   EXPECT_TRUE(defaults.options.split_impulse);
-  EXPECT_EQ(defaults.options.solve.friction_contact.facets, 8);
+  EXPECT_EQ(defaults.options.solve.friction_contact.lemke.facets, 8);
   const contact3d::Scene scene =
       parse_scene3d_json(with("\"solver\": \"nsgs\"", "\"solver\": \"lemke\", \"friction_model\": \"stewart-trinkle\", "
                               "\"facets\": 16, \"baumgarte\": 0.1, \"slop\": 0.001, \"split_impulse\": false"));
   EXPECT_EQ(scene.options.friction_model, contact::FrictionModel::StewartTrinkle);
-  EXPECT_EQ(scene.options.solve.friction_contact.facets, 16);
+  EXPECT_EQ(scene.options.solve.friction_contact.lemke.facets, 16);
   EXPECT_EQ(scene.options.baumgarte, 0.1);
   EXPECT_EQ(scene.options.slop, 0.001);
   EXPECT_FALSE(scene.options.split_impulse);

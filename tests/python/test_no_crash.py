@@ -48,7 +48,11 @@ CHILD = textwrap.dedent(r'''
         attempt(perp.solve, [[2.0]], [-1.0], max_iter=x)
         attempt(perp.solve, [[2.0]], [-1.0], lemke=x)
         attempt(perp.solve, [[2.0]], [-1.0], lemke={"covering_vector": x})
-        attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"permutation": x, "order": "given"})
+        attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"nsgs": {"permutation": x, "order": "given"}})
+        attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"permutation": x, "order": "given"})  # the old keys
+        attempt(perp.solve, [[2.0]], [-1.0], friction_contact=x)
+        attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"prox": x, "prox_rho": x})
+        attempt(setattr, perp.FrictionContactOptions().nsgs, "permutation", x)
         attempt(perp.read, x)
         attempt(perp.World, x, x)
         attempt(perp.Body, "b", x, x, x)
@@ -66,8 +70,9 @@ CHILD = textwrap.dedent(r'''
     attempt(_perp.solve_friction_contact, 2, (2, 2, np.array([0, 1, 1]), np.array([7]), np.array([1.0])),
             np.array([1.0, 1.0]), np.array([0.5]), "auto", 1e-8, None, None, {})
     attempt(perp.solve, [[2.0]], [-1.0], max_iter=10 ** 30)
-    attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"seed": -1})
-    attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"auto_shift_updates": -1})
+    attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"nsgs": {"seed": -1}})
+    attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"automatic": {"shift_updates": -1}})
+    attempt(perp.solve, [[2.0]], [-1.0], friction_contact={"auto_shift_updates": -1})  # the old key
     attempt(perp.simulate, {"bodies": [{"name": "a"}]})
     attempt(perp.simulate, {"timestep": float("nan")})
     # a callable that calls perp itself, and one that raises BaseException subclasses

@@ -137,12 +137,12 @@ struct MoreauJeanOptions {
   /// Options passed to `solve` for each step's problem. With the frictional contact problem the
   /// tolerance is on its relative error (default here 1e-10, tighter than `solve`'s 1e-8: the
   /// impulses of small scenes come out exact to ~10 digits), and `initial_guess` is ignored (the
-  /// step warm-starts from `World::impulses`). Within a step, `friction_contact.lcp_max_size` is
+  /// step warm-starts from `World::impulses`). Within a step, `friction_contact.lemke.lcp_max_size` is
   /// capped by `dense_pivoting_max_size`.
   SolveOptions solve{.tolerance = 1e-10};
   /// The largest LCP (unknowns, >= 0) a step pivots on: with Coulomb friction, Lemke on the
   /// Stewart–Trinkle LCP in auto's chain (4 unknowns a contact; dense up to 200 unknowns, on the
-  /// sparse M above; the smaller of this and `solve.friction_contact.lcp_max_size`, default 4 000,
+  /// sparse M above; the smaller of this and `solve.friction_contact.lemke.lcp_max_size`, default 4 000,
   /// applies: raise both); with the convex models, the dense route after their solve on the factors
   /// fails. Default 1000 (250 contacts), where a pivot sequence costs milliseconds to a second.
   /// Larger values buy exactness with time, and the time is the path's length: on the packed steps

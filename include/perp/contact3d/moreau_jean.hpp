@@ -37,7 +37,7 @@
 ///     factors (`solve(GlobalFrictionContact)`; the interior point on the factors is planar only),
 ///     judged by the convex law's criteria (`cone_residuals`), reported in `StepReport::criteria`;
 ///   - StewartTrinkle, the polyhedral cone: the cone replaced by the pyramid of the k =
-///     `solve.friction_contact.facets` directions t_l = cos(2πl/k) t1 + sin(2πl/k) t2 (an inner
+///     `solve.friction_contact.lemke.facets` directions t_l = cos(2πl/k) t1 + sin(2πl/k) t2 (an inner
 ///     approximation, exact along those directions), the LCP of Stewart and Trinkle (1996) per
 ///     contact in the unknowns (r_N, β_1 … β_k, λ):
 ///       0 <= r_N ⊥ u_N >= 0,  0 <= β_l ⊥ λ + t_l·u_T >= 0,  0 <= λ ⊥ μ r_N − Σ β_l >= 0,
@@ -87,10 +87,10 @@ struct StepOptions {
   Method method = Method::Auto;
   /// Options of each step's solve; tolerance on Siconos' relative error, 1e-10 as in 2D.
   /// `initial_guess` is ignored (the step warm-starts from `World::impulses`).
-  /// `solve.friction_contact.facets` (k >= 3, default 8) is the polyhedral model's k.
+  /// `solve.friction_contact.lemke.facets` (k >= 3, default 8) is the polyhedral model's k.
   SolveOptions solve{.tolerance = 1e-10};
   /// The contact law of each step (header): Coulomb (default), AnitescuPotra (the convex law; its
-  /// methods auto and admm), StewartTrinkle (the polyhedral LCP with `solve.friction_contact.facets`
+  /// methods auto and admm), StewartTrinkle (the polyhedral LCP with `solve.friction_contact.lemke.facets`
   /// directions; the methods of `lcp_methods()`, auto starting with lemke).
   contact::FrictionModel friction_model = contact::FrictionModel::Coulomb;
   /// Baumgarte factor β ∈ [0, 1) of the drift correction (the planar step's option, default and

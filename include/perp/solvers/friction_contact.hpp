@@ -50,9 +50,9 @@ struct FactoredFrictionContact {
 };
 
 /// `solve` on the factored form. nsgs sweeps on the factors; auto runs those sweeps first
-/// (`friction_contact.auto_nsgs_sweeps` of them); when they do not solve, in the plane: where no
+/// (`friction_contact.automatic.nsgs_sweeps` of them); when they do not solve, in the plane: where no
 /// contact slides at the sweeps' point, Anitescu–Potra's relaxation (its velocities are Coulomb's
-/// for a structure at rest), and when `friction_contact.auto_shift_updates` > 0 (default 0), the
+/// for a structure at rest), and when `friction_contact.automatic.shift_updates` > 0 (default 0), the
 /// fixed point on de Saxcé's shift, each update an exact convex program on the factors and a Newton
 /// point at its statuses (docs/solvers.md); when that does not solve either, it forms W and
 /// continues with the chain of `solve(FrictionContact)`'s auto from the sweeps' point; the other

@@ -134,16 +134,13 @@ struct MlcpOptions {
 /// The order in which nsgs visits the contacts within a sweep.
 enum class ContactOrder {
   Natural,  ///< 0, 1, …, nc − 1.
-  Random,   ///< A fresh random permutation every sweep, from `FrictionContactOptions::seed`.
-  Given,    ///< `FrictionContactOptions::permutation`, every sweep.
+  Random,   ///< A fresh random permutation every sweep, from `NsgsOptions::seed`.
+  Given,    ///< `NsgsOptions::permutation`, every sweep.
 };
 
-/// Options of the frictional contact methods (solvers/friction_contact.hpp: nsgs, prox, lemke on a
-/// `FrictionContact`, auto). The stopping test is `SolveOptions::tolerance` on Siconos' relative
-/// error; `SolveOptions::max_iterations` bounds the sweeps (0: `kDefaultSweeps`), for prox all inner
-/// sweeps together.
-struct FrictionContactOptions {
-  /// nsgs over-relaxation ω ∈ (0, 2): r_i ← ω r_i* + (1 − ω) r_i, r_i* the exact local solution
+/// Options of nsgs, read also by the nsgs sweeps that prox and auto run (`friction_contact.nsgs`).
+struct NsgsOptions {
+  /// Over-relaxation ω ∈ (0, 2): r_i ← ω r_i* + (1 − ω) r_i, r_i* the exact local solution
   /// (projected back onto the cone when ω > 1). Default 1 (plain Gauss–Seidel).
   double relaxation = 1.0;
   /// Contact ordering within a sweep. Default natural.
@@ -156,40 +153,79 @@ struct FrictionContactOptions {
   /// 1, 2, 4, 8, … below `error_every`, then every `error_every` sweeps, and at the last. >= 1;
   /// default 10.
   int error_every = 10;
-  /// 3D local solver: the Alart–Curnier Newton stops when the contact's local relative error is
-  /// <= local_tolerance. In (0, 1); default 1e-14.
-  double local_tolerance = 1e-14;
-  /// 3D local solver: Newton steps before the projection fallback, which then gets 20× as many
-  /// iterations. >= 1; default 50.
-  int local_iterations = 50;
-  /// prox: the first ρ of W + ρI; 0 = automatic (the mean of W's diagonal, or 1 if that is not
-  /// positive). Finite and >= 0; default 0.
-  double prox_rho = 0;
-  /// prox: the most outer (proximal) iterations. >= 1; default 1000.
-  int prox_max_outer = 1000;
-  /// prox: Anderson acceleration of the outer fixed point r = S_ρ(r) over the last
-  /// `prox_anderson` steps (a combined point, projected on the cones, is taken when its error is at
-  /// most twice the plain step's). ρ then shrinks tenfold when 25 outer iterations of easy
-  /// subproblems did not cut the error tenfold. 0 turns the acceleration off, and ρ then halves
-  /// whenever the outer error falls by less than half. In [0, 50]; default 20.
-  int prox_anderson = 20;
-  /// lemke on a 3D problem: the number k >= 3 of facets of the polyhedral cone that replaces the
-  /// Coulomb cone (an inner approximation; 2D is exact with its two directions). Default 8.
-  int facets = 8;
-  /// lemke: the largest LCP size (unknowns r_N, k friction directions and λ per contact) it forms;
-  /// above it, not-applicable. Up to 200 unknowns, and in 3D, lemke pivots on the dense tableau; a
-  /// larger planar LCP on its sparse M (sparse Lemke, docs/solvers.md). >= 1; default 4000.
-  Eigen::Index lcp_max_size = 4000;
-  /// auto: the sweeps given to nsgs before newton-ac takes over, and the first part of the second
-  /// nsgs after it (capped by `max_iterations`). >= 1; default 1000.
-  int auto_nsgs_sweeps = 1000;
-  /// auto on a planar problem given by its factors (a time step's): the most updates of the fixed
-  /// point on de Saxcé's shift tried after those sweeps, before W is formed. >= 0; default 0 (not
-  /// tried: on the 100- and 1 000-disk heaps it cost more than it saved; docs/solvers.md).
-  int auto_shift_updates = 0;
+};
 
-  /// Throws `InvalidProblem` naming the first bad field. With `contacts` >= 0 (nc of the problem)
-  /// it also checks that `permutation` is a permutation of 0 … nc − 1 when the order is `Given`.
+/// Options of the 3D local solve of one contact, read by every method that sweeps contacts in 3D:
+/// nsgs, and prox and auto through it (`friction_contact.local`).
+struct LocalSolveOptions {
+  /// The Alart–Curnier Newton stops when the contact's local relative error is <= tolerance.
+  /// In (0, 1); default 1e-14.
+  double tolerance = 1e-14;
+  /// Newton steps before the projection fallback, which then gets 20× as many iterations. >= 1;
+  /// default 50.
+  int iterations = 50;
+};
+
+/// Options of prox (`friction_contact.prox`).
+struct ProxOptions {
+  /// The first ρ of W + ρI; 0 = automatic (the mean of W's diagonal, or 1 if that is not
+  /// positive). Finite and >= 0; default 0.
+  double rho = 0;
+  /// The most outer (proximal) iterations. >= 1; default 1000.
+  int max_outer = 1000;
+  /// Anderson acceleration of the outer fixed point r = S_ρ(r) over the last `anderson` steps (a
+  /// combined point, projected on the cones, is taken when its error is at most twice the plain
+  /// step's). ρ then shrinks tenfold when 25 outer iterations of easy subproblems did not cut the
+  /// error tenfold. 0 turns the acceleration off, and ρ then halves whenever the outer error falls
+  /// by less than half. In [0, 50]; default 20.
+  int anderson = 20;
+};
+
+/// Options of lemke on a `FrictionContact` (alone and in auto's chain), read also by the 3D time
+/// step's stewart-trinkle model (contact3d/moreau_jean.hpp) (`friction_contact.lemke`).
+struct FrictionLemkeOptions {
+  /// On a 3D problem: the number k >= 3 of facets of the polyhedral cone that replaces the Coulomb
+  /// cone (an inner approximation; 2D is exact with its two directions). Default 8.
+  int facets = 8;
+  /// The largest LCP size (unknowns r_N, k friction directions and λ per contact) it forms; above
+  /// it, not-applicable. Up to 200 unknowns, and in 3D, lemke pivots on the dense tableau; a larger
+  /// planar LCP on its sparse M (sparse Lemke, docs/solvers.md). >= 1; default 4000.
+  Eigen::Index lcp_max_size = 4000;
+};
+
+/// Options of auto on a `FrictionContact` or a `FactoredFrictionContact` (`friction_contact.automatic`;
+/// `auto` is a C++ keyword).
+struct FrictionAutoOptions {
+  /// The sweeps given to nsgs before newton-ac takes over, and the first part of the second nsgs
+  /// after it (capped by `max_iterations`); the packed planar step's chain gives each of its nsgs
+  /// runs a fifth of them (contact/global_step.hpp). >= 1; default 1000.
+  int nsgs_sweeps = 1000;
+  /// On a planar problem given by its factors (a time step's): the most updates of the fixed point
+  /// on de Saxcé's shift tried after those sweeps, before W is formed. >= 0; default 0 (not tried:
+  /// on the 100- and 1 000-disk heaps it cost more than it saved; docs/solvers.md).
+  int shift_updates = 0;
+};
+
+/// Options of the frictional contact methods (solvers/friction_contact.hpp: nsgs, prox, lemke on a
+/// `FrictionContact`, auto), one struct per method: a method reads its own and, where it runs
+/// another method inside, that one's. The stopping test is `SolveOptions::tolerance` on Siconos'
+/// relative error; `SolveOptions::max_iterations` bounds the sweeps (0: `kDefaultSweeps`), for prox
+/// all inner sweeps together.
+struct FrictionContactOptions {
+  /// nsgs: relaxation, contact order, error checks.
+  NsgsOptions nsgs;
+  /// The 3D local solve of one contact.
+  LocalSolveOptions local;
+  /// prox: ρ, outer iterations, Anderson acceleration.
+  ProxOptions prox;
+  /// lemke: the polyhedral cone's facets, the largest LCP.
+  FrictionLemkeOptions lemke;
+  /// auto: the first nsgs sweeps, the shift updates.
+  FrictionAutoOptions automatic;
+
+  /// Throws `InvalidProblem` naming the first bad field by its path (`friction_contact.prox.rho`).
+  /// With `contacts` >= 0 (nc of the problem) it also checks that `nsgs.permutation` is a
+  /// permutation of 0 … nc − 1 when the order is `Given`.
   void validate(Eigen::Index contacts = -1) const;
 };
 

@@ -109,57 +109,60 @@ void SolveOptions::validate(Eigen::Index n) const {
 }
 
 void FrictionContactOptions::validate(Eigen::Index contacts) const {
-  if (!(relaxation > 0.0 && relaxation < 2.0)) {
-    throw InvalidProblem("friction_contact.relaxation must be in (0, 2), got " + number_text(relaxation));
+  if (!(nsgs.relaxation > 0.0 && nsgs.relaxation < 2.0)) {
+    throw InvalidProblem("friction_contact.nsgs.relaxation must be in (0, 2), got " + number_text(nsgs.relaxation));
   }
-  if (order != ContactOrder::Natural && order != ContactOrder::Random && order != ContactOrder::Given) {
-    throw InvalidProblem("friction_contact.order is not a ContactOrder");
+  if (nsgs.order != ContactOrder::Natural && nsgs.order != ContactOrder::Random && nsgs.order != ContactOrder::Given) {
+    throw InvalidProblem("friction_contact.nsgs.order is not a ContactOrder");
   }
-  if (error_every < 1) {
-    throw InvalidProblem("friction_contact.error_every must be >= 1, got " + std::to_string(error_every));
+  if (nsgs.error_every < 1) {
+    throw InvalidProblem("friction_contact.nsgs.error_every must be >= 1, got " + std::to_string(nsgs.error_every));
   }
-  if (!(local_tolerance > 0.0 && local_tolerance < 1.0)) {
-    throw InvalidProblem("friction_contact.local_tolerance must be in (0, 1), got " + number_text(local_tolerance));
+  if (!(local.tolerance > 0.0 && local.tolerance < 1.0)) {
+    throw InvalidProblem("friction_contact.local.tolerance must be in (0, 1), got " + number_text(local.tolerance));
   }
-  if (local_iterations < 1) {
-    throw InvalidProblem("friction_contact.local_iterations must be >= 1, got " + std::to_string(local_iterations));
+  if (local.iterations < 1) {
+    throw InvalidProblem("friction_contact.local.iterations must be >= 1, got " + std::to_string(local.iterations));
   }
-  if (!(std::isfinite(prox_rho) && prox_rho >= 0.0)) {
-    throw InvalidProblem("friction_contact.prox_rho must be finite and >= 0 (0 = automatic), got " +
-                         number_text(prox_rho));
+  if (!(std::isfinite(prox.rho) && prox.rho >= 0.0)) {
+    throw InvalidProblem("friction_contact.prox.rho must be finite and >= 0 (0 = automatic), got " +
+                         number_text(prox.rho));
   }
-  if (prox_max_outer < 1) {
-    throw InvalidProblem("friction_contact.prox_max_outer must be >= 1, got " + std::to_string(prox_max_outer));
+  if (prox.max_outer < 1) {
+    throw InvalidProblem("friction_contact.prox.max_outer must be >= 1, got " + std::to_string(prox.max_outer));
   }
-  if (prox_anderson < 0 || prox_anderson > 50) {
-    throw InvalidProblem("friction_contact.prox_anderson must be in [0, 50], got " + std::to_string(prox_anderson));
+  if (prox.anderson < 0 || prox.anderson > 50) {
+    throw InvalidProblem("friction_contact.prox.anderson must be in [0, 50], got " + std::to_string(prox.anderson));
   }
-  if (facets < 3) {
-    throw InvalidProblem("friction_contact.facets must be >= 3, got " + std::to_string(facets));
+  if (lemke.facets < 3) {
+    throw InvalidProblem("friction_contact.lemke.facets must be >= 3, got " + std::to_string(lemke.facets));
   }
-  if (lcp_max_size < 1) {
-    throw InvalidProblem("friction_contact.lcp_max_size must be >= 1, got " + std::to_string(lcp_max_size));
+  if (lemke.lcp_max_size < 1) {
+    throw InvalidProblem("friction_contact.lemke.lcp_max_size must be >= 1, got " + std::to_string(lemke.lcp_max_size));
   }
-  if (auto_shift_updates < 0) {
-    throw InvalidProblem("friction_contact.auto_shift_updates must be >= 0, got " + std::to_string(auto_shift_updates));
+  if (automatic.shift_updates < 0) {
+    throw InvalidProblem("friction_contact.automatic.shift_updates must be >= 0, got " +
+                         std::to_string(automatic.shift_updates));
   }
-  if (auto_nsgs_sweeps < 1) {
-    throw InvalidProblem("friction_contact.auto_nsgs_sweeps must be >= 1, got " + std::to_string(auto_nsgs_sweeps));
+  if (automatic.nsgs_sweeps < 1) {
+    throw InvalidProblem("friction_contact.automatic.nsgs_sweeps must be >= 1, got " +
+                         std::to_string(automatic.nsgs_sweeps));
   }
-  if (order == ContactOrder::Given && contacts >= 0) {
+  const std::vector<Eigen::Index>& permutation = nsgs.permutation;
+  if (nsgs.order == ContactOrder::Given && contacts >= 0) {
     if (static_cast<Eigen::Index>(permutation.size()) != contacts) {
-      throw InvalidProblem("friction_contact.permutation: expected " + std::to_string(contacts) +
+      throw InvalidProblem("friction_contact.nsgs.permutation: expected " + std::to_string(contacts) +
                            " entries (one per contact), got " + std::to_string(permutation.size()));
     }
     std::vector<char> seen(static_cast<std::size_t>(contacts), 0);
     for (std::size_t k = 0; k < permutation.size(); ++k) {
       const Eigen::Index c = permutation[k];
       if (c < 0 || c >= contacts) {
-        throw InvalidProblem("friction_contact.permutation[" + std::to_string(k) + "] is " + std::to_string(c) +
+        throw InvalidProblem("friction_contact.nsgs.permutation[" + std::to_string(k) + "] is " + std::to_string(c) +
                              ", outside 0.." + std::to_string(contacts - 1));
       }
       if (seen[static_cast<std::size_t>(c)]) {
-        throw InvalidProblem("friction_contact.permutation[" + std::to_string(k) + "] repeats contact " +
+        throw InvalidProblem("friction_contact.nsgs.permutation[" + std::to_string(k) + "] repeats contact " +
                              std::to_string(c));
       }
       seen[static_cast<std::size_t>(c)] = 1;

@@ -188,7 +188,7 @@ Result finished_run(const FrictionContact& problem, Method method, const SolveOp
 }
 
 /// auto's second nsgs, after newton-ac: from `r0`, over-relaxed (ω = `kContinuedRelaxation` unless
-/// `friction_contact.relaxation` was set), in parts of `part_sweeps`, then each as long as all the
+/// `friction_contact.nsgs.relaxation` was set), in parts of `part_sweeps`, then each as long as all the
 /// sweeps so far (doubling, `limit` in all), until it solves, the limit, or the error grows tenfold
 /// over the best (divergence). nsgs on a heap is slow while it finds the contact statuses and fast
 /// after, and the error on the way is not monotone: measured on steps of heaps between walls (μ =
@@ -203,7 +203,7 @@ Result finished_run(const FrictionContact& problem, Method method, const SolveOp
 /// Every other part sweeps at least once, so at most `limit` parts run.
 Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, const Eigen::VectorXd& r0,
                       int part_sweeps, int limit, Fresh& fresh) {
-  if (attempt.friction_contact.relaxation == 1.0) attempt.friction_contact.relaxation = kContinuedRelaxation;
+  if (attempt.friction_contact.nsgs.relaxation == 1.0) attempt.friction_contact.nsgs.relaxation = kContinuedRelaxation;
   const auto part = [&](const Eigen::VectorXd& start, int sweeps) {
     attempt.max_iterations = std::max(sweeps, 1);  // 0 would mean nsgs' default limit
     attempt.initial_guess = start;
@@ -227,7 +227,7 @@ Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, cons
     best = std::min(best, result.residual);
   }
   result.message += " (" + std::to_string(sweeps) + " sweeps from newton-ac's point, over-relaxed with omega " +
-                    number_text(attempt.friction_contact.relaxation) + ")";
+                    number_text(attempt.friction_contact.nsgs.relaxation) + ")";
   if (stalled && !result.solved()) {
     result.message += "; stopped there: that point meets nsgs' stop on the relative error, so more sweeps from it "
                       "would not move it";
@@ -247,13 +247,13 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
   if (swept) order.erase(order.begin());
   std::string reason =
       "nsgs first (sweeps of cost O(nnz(W)) with exact local solvers, warm-started), limited to "
-      "friction_contact.auto_nsgs_sweeps sweeps; newton-ac next from nsgs' point (a quadratic tail once the contact "
-      "statuses are found); nsgs again from the best point while it keeps cutting the error (slow starts on "
+      "friction_contact.automatic.nsgs_sweeps sweeps; newton-ac next from nsgs' point (a quadratic tail once the "
+      "contact statuses are found); nsgs again from the best point while it keeps cutting the error (slow starts on "
       "heaps); prox then from the best point (W + rho I is positive definite where W is singular or "
       "redundant, which stalls both)";
   // Small planar problems: Lemke on the exact Stewart-Trinkle LCP before prox, and newton-ac kept
   // short before it (see kNewtonStepsBeforeLemke); larger ones within lcp_max_size: Lemke last.
-  const bool lemke_in_chain = d == 2 && lcp_size <= options.friction_contact.lcp_max_size;
+  const bool lemke_in_chain = d == 2 && lcp_size <= options.friction_contact.lemke.lcp_max_size;
   const bool lemke_early = lemke_in_chain && lcp_size <= kLemkeBeforeProxMaxSize;
   if (lemke_early) {
     order.insert(order.end() - 1, Method::Lemke);
@@ -270,7 +270,7 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
   Fresh best_residuals;
   Fresh last_residuals;
   const int limit = options.iteration_limit(kDefaultSweeps);  // the whole chain's budget
-  const int budget = std::min(limit, options.friction_contact.auto_nsgs_sweeps);
+  const int budget = std::min(limit, options.friction_contact.automatic.nsgs_sweeps);
   if (restart) {
     reason += "; in 3D newton-ac gets " + std::to_string(kNewtonStepsBeforeRestart) +
               " steps from nsgs' point, then a second newton-ac from nsgs' point from r = 0 (a second start)";
@@ -507,7 +507,7 @@ Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem,
   SolveOptions attempt = options;
   if (method == Method::Auto) {
     attempt.max_iterations =
-        std::min(options.iteration_limit(kDefaultSweeps), options.friction_contact.auto_nsgs_sweeps);
+        std::min(options.iteration_limit(kDefaultSweeps), options.friction_contact.automatic.nsgs_sweeps);
   }
   FrictionContactResiduals residuals;
   Result result = detail::solve_nsgs_factored(problem.H, problem.inverse_mass, shell, attempt, r0, residuals,
@@ -539,12 +539,12 @@ Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem,
       }
     }
   }
-  if (!result.solved() && problem.dimension == 2 && options.friction_contact.auto_shift_updates > 0) {
+  if (!result.solved() && problem.dimension == 2 && options.friction_contact.automatic.shift_updates > 0) {
     // In the plane, when asked for: the fixed point on de Saxcé's shift from the sweeps' point,
     // each update an exact convex program on the factors (W still not formed).
     FrictionContactResiduals shifted_residuals;
     SolveOptions shift_options = options;
-    shift_options.max_iterations = options.friction_contact.auto_shift_updates;
+    shift_options.max_iterations = options.friction_contact.automatic.shift_updates;
     Result shifted =
         detail::solve_by_shifts(problem.H, problem.inverse_mass, shell, shift_options, swept, shifted_residuals);
     story += "; then " + shifted.message;

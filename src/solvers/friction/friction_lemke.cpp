@@ -18,7 +18,7 @@ namespace perp::detail {
 Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& options) {
   const int d = problem.dimension;
   const Eigen::Index nc = problem.contacts();
-  const int k = d == 2 ? 2 : options.friction_contact.facets;
+  const int k = d == 2 ? 2 : options.friction_contact.lemke.facets;
   const Eigen::Index per = k + 2;
   const Eigen::Index size = nc * per;
   Result result;
@@ -27,11 +27,11 @@ Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& 
                                   : "the LCP of a polyhedral cone with " + std::to_string(k) +
                                         " facets (an inner approximation of the Coulomb cone, so the "
                                         "frictional problem is solved only if its own error meets the tolerance)";
-  if (size > options.friction_contact.lcp_max_size) {
+  if (size > options.friction_contact.lemke.lcp_max_size) {
     result.status = Status::NotApplicable;
     result.message = what + " would have " + std::to_string(size) + " unknowns (" + std::to_string(nc) +
-                     " contacts), more than friction_contact.lcp_max_size = " +
-                     std::to_string(options.friction_contact.lcp_max_size);
+                     " contacts), more than friction_contact.lemke.lcp_max_size = " +
+                     std::to_string(options.friction_contact.lemke.lcp_max_size);
     result.z = Eigen::VectorXd::Zero(problem.size());
     return result;
   }

@@ -34,12 +34,12 @@ inline constexpr std::uint64_t kCoveringSeed = 20261204;
 /// (r_T = Σ β_l t_l) and λ, with
 ///   u_N >= 0 ⊥ r_N,   λ + t_lᵀu_T >= 0 ⊥ β_l,   μ r_N − Σ β_l >= 0 ⊥ λ.
 /// 2D: t = ±1, Stewart–Trinkle's LCP, which is exactly Coulomb's law; 3D: k =
-/// `friction_contact.facets` directions at angles 2πl/k, an inner approximation of the cone.
+/// `friction_contact.lemke.facets` directions at angles 2πl/k, an inner approximation of the cone.
 /// Dense pivots, and in the plane above `kDenseLemkeMaxSize` unknowns sparse ones (the same path,
 /// rules and judgement); a path that ends on a secondary ray or at a point missing the tolerance is
 /// run again with perturbed covering vectors (`kCoveringRetries`; iterations count every pivot, the
-/// message every try); `NotApplicable` (z = 0) past `friction_contact.lcp_max_size` unknowns. The status is judged on
-/// the frictional relative error of r read back from the LCP's z.
+/// message every try); `NotApplicable` (z = 0) past `friction_contact.lemke.lcp_max_size` unknowns. The status is
+/// judged on the frictional relative error of r read back from the LCP's z.
 [[nodiscard]] Result solve_friction_lemke(const FrictionContact& problem, const SolveOptions& options);
 
 }  // namespace perp::detail

@@ -320,16 +320,16 @@ ContactSweeper::ContactSweeper(const FrictionContact& problem, const FrictionCon
       W_(problem.W),
       local_(problem.dimension, options),
       mu_(problem.mu),
-      omega_(options.relaxation),
-      order_kind_(options.order),
-      random_(options.seed) {
+      omega_(options.nsgs.relaxation),
+      order_kind_(options.nsgs.order),
+      random_(options.nsgs.seed) {
   if (d_ == 2) {
     split_blocks<2>();
   } else {
     split_blocks<3>();
   }
   if (order_kind_ == ContactOrder::Given) {
-    order_ = options.permutation;
+    order_ = options.nsgs.permutation;
   } else {
     order_.resize(static_cast<std::size_t>(nc_));
     std::iota(order_.begin(), order_.end(), Eigen::Index{0});
@@ -549,7 +549,7 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
   Eigen::VectorXd r = r0;
   const int limit = options.iteration_limit(kDefaultSweeps);
   SweepOutcome out =
-      run_sweeps(sweeper, problem, r, options.tolerance, limit, options.friction_contact.error_every,
+      run_sweeps(sweeper, problem, r, options.tolerance, limit, options.friction_contact.nsgs.error_every,
                  options.record_history ? &result.history : nullptr);
   result.z = std::move(r);
   result.w = std::move(out.u);

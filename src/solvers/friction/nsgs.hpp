@@ -81,7 +81,7 @@ double local_error(const double* A, int dimension, double mu, const double* b, c
 class LocalProblems {
  public:
   LocalProblems(int dimension, const FrictionContactOptions& options)
-      : d_(dimension), local_iterations_(options.local_iterations), local_tolerance_(options.local_tolerance) {}
+      : d_(dimension), local_iterations_(options.local.iterations), local_tolerance_(options.local.tolerance) {}
   /// Takes the blocks (nc·d·d values) and prepares them for the coefficients μ.
   void prepare(std::vector<double> blocks, const Eigen::VectorXd& mu);
   /// The local problem of contact i with the bias b (u_i = A_i x + b), from x; true when exact.

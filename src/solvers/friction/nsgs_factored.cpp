@@ -406,21 +406,21 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   LocalProblems local(D, fc);
   local.prepare(factored_diagonal<D>(H, minv, nc), shell.mu);
   std::vector<Eigen::Index> order;
-  if (fc.order == ContactOrder::Given) {
-    order = fc.permutation;
+  if (fc.nsgs.order == ContactOrder::Given) {
+    order = fc.nsgs.permutation;
   } else {
     order.resize(static_cast<std::size_t>(nc));
     std::iota(order.begin(), order.end(), Eigen::Index{0});
   }
   // Seeded only for a random order (seeding the engine costs more than a sweep of a small problem).
   std::optional<std::mt19937_64> random;
-  if (fc.order == ContactOrder::Random) random.emplace(fc.seed);
+  if (fc.nsgs.order == ContactOrder::Random) random.emplace(fc.nsgs.seed);
   const int* const outer = H.outerIndexPtr();
   const int* const inner = H.innerIndexPtr();
   const double* const values = H.valuePtr();
-  const double omega = fc.relaxation;
+  const double omega = fc.nsgs.relaxation;
   const int limit = options.iteration_limit(kDefaultSweeps);
-  const int every = fc.error_every;
+  const int every = fc.nsgs.error_every;
   Eigen::VectorXd last_finite = r;
   Eigen::Index failures = 0;
   // The status solve (solve_nsgs_factored's `status_solve`): the statuses at the last check, and

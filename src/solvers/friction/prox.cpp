@@ -31,7 +31,7 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
   const Eigen::Index n = problem.size();
   const int limit = options.iteration_limit(kDefaultSweeps);
   const double diagonal = sweeper.mean_diagonal();
-  const double rho0 = fc.prox_rho > 0 ? fc.prox_rho : (diagonal > 0 ? diagonal : 1.0);
+  const double rho0 = fc.prox.rho > 0 ? fc.prox.rho : (diagonal > 0 ? diagonal : 1.0);
   const double rho_max = rho0 * 1e8;
   double rho = rho0;
   // The subproblem: W + ρI, q − ρ x_k (its W is never read: the sweeper holds it).
@@ -60,7 +60,7 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
   const double r_bound = 1e6 * r_scale;
   // Anderson acceleration of the fixed point x = S_ρ(x) (S_ρ: the proximal map, by nsgs): the
   // last m differences of S(x_k) − x_k and of S(x_k).
-  const int m = fc.prox_anderson;
+  const int m = fc.prox.anderson;
   AndersonMixing acceleration(m);
   double rho_floor = 0;
   int window_start = 0;
@@ -89,8 +89,8 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
                        number_text(best_error) + " (rho " + number_text(rho) + ", " + std::to_string(total) + " sweeps)";
       break;
     }
-    if (outer >= fc.prox_max_outer) {
-      result.message = "outer iteration limit " + std::to_string(fc.prox_max_outer) + " reached at relative error " +
+    if (outer >= fc.prox.max_outer) {
+      result.message = "outer iteration limit " + std::to_string(fc.prox.max_outer) + " reached at relative error " +
                        number_text(best_error) + " (rho " + number_text(rho) + ", " + std::to_string(total) +
                        " sweeps)";
       break;
@@ -107,7 +107,8 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
     const double inner_tolerance = std::max(0.2 * options.tolerance, std::min(1e-2, 0.01 * error));
     Eigen::VectorXd g = x;
     const SweepOutcome sub =
-        run_sweeps(sweeper, inner, g, inner_tolerance, std::min(inner_cap, limit - total), fc.error_every, nullptr);
+        run_sweeps(sweeper, inner, g, inner_tolerance, std::min(inner_cap, limit - total), fc.nsgs.error_every,
+                   nullptr);
     total += std::max(sub.sweeps, 1);
     failures += sub.local_failures;
     const double g_error = true_error(g);

@@ -136,7 +136,7 @@ long allocations_of_nsgs(const FrictionContact& problem, int sweeps) {
   SolveOptions options;
   options.max_iterations = sweeps;
   options.record_history = false;
-  options.friction_contact.error_every = 1000000;
+  options.friction_contact.nsgs.error_every = 1000000;
   const long before = allocations.load();
   const Result r = solve(problem, Method::Nsgs, options);
   const long count = allocations.load() - before;

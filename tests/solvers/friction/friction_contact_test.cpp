@@ -298,16 +298,16 @@ TEST(FrictionContactSolve, OrderingsAndRelaxation) {
   const Result natural = solve(problem, Method::Nsgs, {.tolerance = 1e-12});
   ASSERT_TRUE(natural.solved());
   SolveOptions options{.tolerance = 1e-12};
-  options.friction_contact.order = ContactOrder::Random;
-  options.friction_contact.seed = 42;
+  options.friction_contact.nsgs.order = ContactOrder::Random;
+  options.friction_contact.nsgs.seed = 42;
   std::vector<Result> results{solve(problem, Method::Nsgs, options)};
-  options.friction_contact.order = ContactOrder::Given;
-  for (Eigen::Index i = problem.contacts() - 1; i >= 0; --i) options.friction_contact.permutation.push_back(i);
+  options.friction_contact.nsgs.order = ContactOrder::Given;
+  for (Eigen::Index i = problem.contacts() - 1; i >= 0; --i) options.friction_contact.nsgs.permutation.push_back(i);
   results.push_back(solve(problem, Method::Nsgs, options));
-  options.friction_contact.order = ContactOrder::Natural;
-  options.friction_contact.relaxation = 1.3;
+  options.friction_contact.nsgs.order = ContactOrder::Natural;
+  options.friction_contact.nsgs.relaxation = 1.3;
   results.push_back(solve(problem, Method::Nsgs, options));
-  options.friction_contact.relaxation = 0.7;
+  options.friction_contact.nsgs.relaxation = 0.7;
   results.push_back(solve(problem, Method::Nsgs, options));
   for (const Result& result : results) {
     ASSERT_TRUE(result.solved()) << result.message;
@@ -315,8 +315,8 @@ TEST(FrictionContactSolve, OrderingsAndRelaxation) {
   }
   // The same seed gives the same sweeps.
   options = SolveOptions{.tolerance = 1e-12};
-  options.friction_contact.order = ContactOrder::Random;
-  options.friction_contact.seed = 42;
+  options.friction_contact.nsgs.order = ContactOrder::Random;
+  options.friction_contact.nsgs.seed = 42;
   EXPECT_EQ(solve(problem, Method::Nsgs, options).z, results[0].z);
 }
 
@@ -418,23 +418,23 @@ TEST(FrictionContactSolve, BadInputThrows) {
   EXPECT_THAT(error_of(good, Method::Pgs), HasSubstr("'pgs' does not accept a FrictionContact"));
   EXPECT_EQ(error_of(good, Method::NewtonAc), "");  // a valid call
   SolveOptions options;
-  options.friction_contact.relaxation = 2.5;
-  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.relaxation must be in (0, 2)"));
+  options.friction_contact.nsgs.relaxation = 2.5;
+  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.nsgs.relaxation must be in (0, 2)"));
   options = {};
-  options.friction_contact.facets = 2;
-  EXPECT_THAT(error_of(good, Method::Lemke, options), HasSubstr("friction_contact.facets must be >= 3"));
+  options.friction_contact.lemke.facets = 2;
+  EXPECT_THAT(error_of(good, Method::Lemke, options), HasSubstr("friction_contact.lemke.facets must be >= 3"));
   options = {};
-  options.friction_contact.order = ContactOrder::Given;
-  options.friction_contact.permutation = {1};
-  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.permutation[0] is 1"));
-  options.friction_contact.permutation = {0, 0};
+  options.friction_contact.nsgs.order = ContactOrder::Given;
+  options.friction_contact.nsgs.permutation = {1};
+  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.nsgs.permutation[0] is 1"));
+  options.friction_contact.nsgs.permutation = {0, 0};
   EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("expected 1 entries"));
   options = {};
-  options.friction_contact.prox_rho = -1;
-  EXPECT_THAT(error_of(good, Method::Prox, options), HasSubstr("friction_contact.prox_rho"));
+  options.friction_contact.prox.rho = -1;
+  EXPECT_THAT(error_of(good, Method::Prox, options), HasSubstr("friction_contact.prox.rho"));
   options = {};
-  options.friction_contact.local_tolerance = 0;
-  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.local_tolerance"));
+  options.friction_contact.local.tolerance = 0;
+  EXPECT_THAT(error_of(good, Method::Nsgs, options), HasSubstr("friction_contact.local.tolerance"));
   EXPECT_THAT(error_of(good, Method::Nsgs, {.tolerance = -1}), HasSubstr("tolerance"));
   // The refusals the pipeline reads from the method table, and those of the type itself.
   EXPECT_THAT(error_of(good, Method::Dantzig),
@@ -505,8 +505,8 @@ TEST(FrictionContactSolve, FactoredFormThroughThePipeline) {
   EXPECT_THAT(refusal(Method::Nsgs, {.all_solutions = true}), HasSubstr("stop at the first solution"));
   EXPECT_THAT(refusal(Method::Nsgs, {.initial_guess = Eigen::Vector3d::Zero()}), HasSubstr("initial_guess"));
   SolveOptions given;
-  given.friction_contact.order = ContactOrder::Given;
-  given.friction_contact.permutation = {0, 1};
+  given.friction_contact.nsgs.order = ContactOrder::Given;
+  given.friction_contact.nsgs.permutation = {0, 1};
   EXPECT_THAT(refusal(Method::Nsgs, given), HasSubstr("expected 1 entries"));
   // W = H M⁻¹ Hᵀ = diag(1, 2), q = (−1, 0.5), μ = 0.3: sticking needs |r_T| = 0.25 <= μ r_N = 0.3, so
   // r = (1, −0.25) and u = 0 (by hand).
@@ -541,7 +541,7 @@ TEST(FrictionContactSolve, FactoredFormThroughThePipeline) {
 TEST(FrictionContactSolve, LemkeSizeGuard) {
   const FrictionContact problem = random_planar(12, 16, 1, 0.3);
   SolveOptions options;
-  options.friction_contact.lcp_max_size = 63;  // 16 contacts · 4 unknowns = 64
+  options.friction_contact.lemke.lcp_max_size = 63;  // 16 contacts · 4 unknowns = 64
   const Result result = solve(problem, Method::Lemke, options);
   EXPECT_EQ(result.status, Status::NotApplicable);
   EXPECT_THAT(result.message, HasSubstr("64 unknowns"));
@@ -691,7 +691,7 @@ TEST(FrictionContactSolve, SweepTimeAgainstOneProduct) {
   // Two runs of 33 and 63 sweeps, the error checked (error_every beyond reach) at the start, after
   // sweeps 1, 2, 4, 8, 16, 32 and at the last in both: their difference is 30 sweeps and nothing else.
   SolveOptions options;
-  options.friction_contact.error_every = 1000000;
+  options.friction_contact.nsgs.error_every = 1000000;
   const auto time_of = [&](int sweeps, Result& out) {  // the fastest of three runs, against noise
     options.max_iterations = sweeps;
     double fastest = std::numeric_limits<double>::infinity();

@@ -181,8 +181,8 @@ TEST(ShiftFixedPoint, AutoOnTheFactorsTriesItAfterTheSweeps) {
   const FactoredFrictionContact problem = sliding_box(0.5);
   SolveOptions options;
   options.tolerance = 1e-12;
-  options.friction_contact.auto_nsgs_sweeps = 1;
-  options.friction_contact.auto_shift_updates = 20;
+  options.friction_contact.automatic.nsgs_sweeps = 1;
+  options.friction_contact.automatic.shift_updates = 20;
   FrictionContactResiduals criteria;
   const Result result = solve(problem, Method::Auto, options, criteria);
   ASSERT_EQ(result.status, Status::Solved) << result.message;
@@ -191,7 +191,7 @@ TEST(ShiftFixedPoint, AutoOnTheFactorsTriesItAfterTheSweeps) {
   const VectorXd expected = (VectorXd(4) << 0.375, -0.1875, 0.625, -0.3125).finished();
   EXPECT_LT((result.z - expected).lpNorm<Eigen::Infinity>(), 1e-12);
 
-  options.friction_contact.auto_shift_updates = 0;  // the default, not tried: W formed, the chain from the sweeps
+  options.friction_contact.automatic.shift_updates = 0;  // the default, not tried: W formed, the chain from the sweeps
   const Result without = solve(problem, Method::Auto, options, criteria);
   EXPECT_THAT(without.attempt_order, ::testing::Not(::testing::HasSubstr("de Saxce")));
   EXPECT_THAT(without.attempt_order, ::testing::HasSubstr("W formed"));  // the route in full; the message one line
@@ -232,7 +232,7 @@ TEST(ShiftFixedPoint, AutoSolvesAStructureFromRestByTheRelaxationFirst) {
   EXPECT_EQ(result.iterations, 1);  // one program, no sweep
 
   // Sliding (the box of the tests above, q_T = 2): neither route tries the relaxation.
-  options.friction_contact.auto_nsgs_sweeps = 1;
+  options.friction_contact.automatic.nsgs_sweeps = 1;
   const Result sliding = solve(sliding_box(0.5), Method::Auto, options, criteria);
   EXPECT_THAT(sliding.message, ::testing::Not(::testing::HasSubstr("relaxation")));
 }
@@ -245,7 +245,7 @@ TEST(ShiftFixedPoint, AutoSolvesAStructureAtRestByTheRelaxationAfterTheSweeps) {
   const FactoredFrictionContact problem = box_at_rest();
   SolveOptions options;
   options.tolerance = 1e-12;
-  options.friction_contact.auto_nsgs_sweeps = 1;
+  options.friction_contact.automatic.nsgs_sweeps = 1;
   options.initial_guess = (VectorXd(4) << 0.3, 0.0, 0.0, 0.0).finished();
   FrictionContactResiduals criteria;
   const Result result = solve(problem, Method::Auto, options, criteria);
@@ -269,13 +269,13 @@ TEST(ShiftFixedPoint, AutoSolvesAStructureAtRestByTheRelaxationAfterTheSweeps) {
 
 TEST(ShiftFixedPoint, NegativeUpdateBudgetIsRefused) {
   SolveOptions options;
-  options.friction_contact.auto_shift_updates = -1;
+  options.friction_contact.automatic.shift_updates = -1;
   FrictionContactResiduals criteria;
   try {
     (void)solve(sliding_box(0.5), Method::Auto, options, criteria);
     FAIL() << "expected InvalidProblem";
   } catch (const InvalidProblem& error) {
-    EXPECT_THAT(error.what(), ::testing::HasSubstr("auto_shift_updates"));
+    EXPECT_THAT(error.what(), ::testing::HasSubstr("friction_contact.automatic.shift_updates"));
   }
 }
 

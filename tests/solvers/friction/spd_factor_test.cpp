@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>  // LDLT, the reference solve
+
 #include <vector>
 
 namespace perp::detail::spd_factor_test {

@@ -289,7 +289,7 @@ TEST(LemkeSparse, FrictionLemkeOnAHeap) {
   const Result dense = solve(small, Method::Lemke, SolveOptions{.tolerance = 1e-10});
   EXPECT_THAT(dense.message, testing::Not(HasSubstr("sparse M")));
   SolveOptions capped{.tolerance = 1e-10};
-  capped.friction_contact.lcp_max_size = 599;
+  capped.friction_contact.lemke.lcp_max_size = 599;
   EXPECT_EQ(solve(planar_heap(60, 150, 2), Method::Lemke, capped).status, Status::NotApplicable);
 }
 
