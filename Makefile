@@ -17,12 +17,14 @@ PYTHON ?= /usr/bin/python3
 # instead of once per file. Measured on six test files: 49 s of CPU one by one, 18 s as one unit.
 # UNITY= (empty) builds file by file.
 UNITY ?= -DCMAKE_UNITY_BUILD=ON
-FUZZ_TARGETS := siconos_lcp siconos_mlcp siconos_fc json_problem scene solve friction
-# friction (issue 38: any frictional solve over a second of CPU fails it) is left out of the smoke
-# pass: fuzz/regressions/friction/'s input now ends in 2 ms (it was 1.8 s), but a 10-minute run found
-# the inputs of fuzz/pending/friction/ (README.md there): unsolvable 3D problems whose nsgs runs its
-# 10 000 sweeps in 0.02-0.2 s of CPU in Release and 1-8 s in this fuzz build. `make fuzz` runs it.
-FUZZ_SMOKE_TARGETS := $(filter-out friction,$(FUZZ_TARGETS))
+FUZZ_TARGETS := siconos_lcp siconos_mlcp siconos_fc json_problem scene solve friction csc
+# Every target, friction included (issue 38: any frictional solve over a second of CPU fails it): the
+# 16 inputs a 10-minute run had found over the second (unsolvable 3D problems on which nsgs ran its
+# 10 000 sweeps, 1-8 s in this build) end within 0.05-0.55 s here since nsgs' stop on progress
+# (src/solvers/friction/nsgs.hpp, StallRule) and are replayed from fuzz/regressions/friction/. A later
+# run found three more (prox, alone or ending auto, over 1 s here), kept in fuzz/pending/friction/ (README there);
+# the smoke pass's own settings (-seed=1, 4 s) do not reach it.
+FUZZ_SMOKE_TARGETS := $(FUZZ_TARGETS)
 
 PACKAGES := build-essential cmake libeigen3-dev googletest libgtest-dev libgmock-dev \
             libbenchmark-dev libcli11-dev nlohmann-json3-dev libsiconos-numerics-dev libbullet-dev libbox2d-dev \

@@ -17,6 +17,7 @@
 #include "perp/contact3d/moreau_jean.hpp"
 #include "perp/contact3d/scene.hpp"
 #include "perp/core/box_lcp.hpp"
+#include "perp/core/csc.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/friction_contact.hpp"
 #include "perp/core/global_friction_contact.hpp"

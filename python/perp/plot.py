@@ -276,12 +276,38 @@ def energy(sim, ax=None):
     return fig
 
 
+_LENGTH_UNITS = ((1.0, "m"), (1e3, "mm"), (1e6, "\u00b5m"), (1e9, "nm"), (1e12, "pm"))
+
+
+def _length_unit(largest: float):
+    """(factor, unit) that writes lengths up to ``largest`` metres as numbers from 1 to 1000: a
+    contact's overlap is micrometres to picometres, which in metres tick as 0.0-1.0 under a
+    "1e-11" offset in the corner."""
+    for factor, unit in _LENGTH_UNITS:
+        if largest * factor >= 1.0:
+            return factor, unit
+    return _LENGTH_UNITS[-1]
+
+
+def _plain_ticks(ax, axis: str = "y", bins: int = 5):
+    """At most ``bins`` + 1 round ticks on ``axis`` with plain labels (no offset, no exponent in
+    the corner), so that labels neither crowd nor need a second number to be read."""
+    from matplotlib.ticker import MaxNLocator, ScalarFormatter
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_locator(MaxNLocator(nbins=bins))
+    formatter = ScalarFormatter(useOffset=False)
+    formatter.set_scientific(False)
+    target.set_major_formatter(formatter)
+
+
 def summary(sim, snapshots: int = 4):
     """A run at a glance, readable for any number of bodies: per step the kinetic energy, the
     deepest overlap, the active contacts, the solver's iterations, its criterion (``residual``, log
     axis; zeros not drawn) and the time (step and solve, ms), and below them ``snapshots``
     configurations (evenly spaced samples from the first to the last, bodies as outlines; 0 for
-    none). Each per-step curve has one point per step: the axis titled "solver iterations" holds
+    none). The overlap is drawn in the length unit (m, mm, µm, nm or pm) that writes its largest
+    value between 1 and 1000, with plain tick labels; the snapshots share their limits, and their
+    heights are labelled on the first only. Each per-step curve has one point per step: the axis titled "solver iterations" holds
     ``sim.iterations`` against the steps' end times ``sim.t[1:]``."""
     snapshots = int(snapshots)
     if snapshots < 0:
@@ -303,9 +329,12 @@ def summary(sim, snapshots: int = 4):
     ax.set_ylabel("energy (J)")
     ax.set_title("kinetic energy")
     ax = panels[1]
-    ax.plot(t_end, np.maximum(0.0, -deepest), color="C3")
-    ax.set_ylabel("overlap (m)")
+    overlap = np.maximum(0.0, -deepest)
+    factor, unit = _length_unit(float(overlap.max()) if overlap.size else 0.0)
+    ax.plot(t_end, overlap * factor, color="C3")
+    ax.set_ylabel(f"overlap ({unit})")
     ax.set_title("deepest overlap per step")
+    _plain_ticks(ax)
     ax = panels[2]
     ax.plot(t_end, contacts, color="C0")
     ax.set_ylabel("contacts")
@@ -346,4 +375,12 @@ def summary(sim, snapshots: int = 4):
             ax.set_aspect("equal")
             ax.set_title(f"configuration at t = {sim.t[k]:.3g} s", fontsize="medium")
             ax.set_xlabel("x (m)")
+            # The same limits in every snapshot: heights labelled once, on the first, and at most
+            # four ticks across each narrow panel (more overlapped on wide scenes).
+            _plain_ticks(ax, "x", bins=3)
+            _plain_ticks(ax, "y", bins=4)
+            if j == 0:
+                ax.set_ylabel("y (m)")
+            else:
+                ax.tick_params(axis="y", labelleft=False)
     return fig

@@ -4,14 +4,16 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Dense>
+
 #include "perp/core/csc.hpp"
 #include "perp/core/error.hpp"
 
 namespace perp::core_csc_test {
 namespace {
 
-std::string refusal(long long rows, long long cols, std::vector<long long> indptr, std::vector<long long> indices,
-                    std::vector<double> values) {
+std::string refusal(long long rows, long long cols, const std::vector<long long>& indptr,
+                    const std::vector<long long>& indices, const std::vector<double>& values) {
   try {
     (void)csc_matrix(rows, cols, indptr, indices, values, "M");
   } catch (const InvalidProblem& error) {

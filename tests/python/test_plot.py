@@ -132,7 +132,9 @@ def test_summary_reads_at_scale(tmp_path):
     np.testing.assert_array_equal(step.get_ydata(), sim.step_ms)
     np.testing.assert_array_equal(solve.get_ydata(), sim.solve_ms)
     gaps = by_title["deepest overlap per step"].lines[0].get_ydata()
-    assert gaps.max() == pytest.approx(max(0.0, -sim.contacts["gap"].min()))
+    factor = {"overlap (m)": 1.0, "overlap (mm)": 1e3, "overlap (\u00b5m)": 1e6, "overlap (nm)": 1e9,
+              "overlap (pm)": 1e12}[by_title["deepest overlap per step"].get_ylabel()]
+    assert gaps.max() / factor == pytest.approx(max(0.0, -sim.contacts["gap"].min()))
     np.testing.assert_array_equal(by_title["kinetic energy"].lines[0].get_ydata(), sim.energy.kinetic)
     snapshots = [title for title in by_title if title.startswith("configuration at t =")]
     assert len(snapshots) == 4 and snapshots[0] == "configuration at t = 0 s"
@@ -142,3 +144,40 @@ def test_summary_reads_at_scale(tmp_path):
     matplotlib.pyplot.close(fig)
     with pytest.raises(ValueError, match="snapshots must be >= 0"):
         perp.plot.summary(sim, snapshots=-1)
+
+
+def test_summary_ticks_read_without_an_offset(tmp_path):
+    # The overlap of resting disks is micrometres or less: in metres its axis ticked 0.0-1.0 under
+    # a "1e-11" in the corner. Now in the unit that writes its largest value from 1 to 1000, plain
+    # labels, at most 6 ticks; the snapshots' heights labelled once.
+    scene = {"gravity": [0, -9.81], "timestep": 0.002, "duration": 0.3, "restitution": 0.0, "friction": 0.5,
+             "ground": {"height": 0.0},
+             "bodies": [{"name": f"d{i}", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0,
+                         "position": [0.25 * (i % 6), 0.12 + 0.25 * (i // 6)]} for i in range(12)]}
+    sim = perp.simulate(scene)
+    fig = perp.plot.summary(sim)
+    fig.canvas.draw()
+    by_title = {ax.get_title(): ax for ax in fig.axes}
+    ax = by_title["deepest overlap per step"]
+    largest = max(0.0, -float(sim.contacts["gap"].min()))
+    assert largest > 0
+    unit = ax.get_ylabel()[len("overlap ("):-1]
+    factor = {"m": 1.0, "mm": 1e3, "\u00b5m": 1e6, "nm": 1e9, "pm": 1e12}[unit]
+    # the unit chosen by hand from the largest overlap: the first where it reads >= 1 (pm below)
+    expected = next((f for f in (1.0, 1e3, 1e6, 1e9, 1e12) if largest * f >= 1), 1e12)
+    assert factor == expected
+    assert ax.lines[0].get_ydata().max() == pytest.approx(largest * factor)
+    assert ax.yaxis.get_offset_text().get_text() == ""
+    low, high = ax.get_ylim()
+    shown = [t for t in ax.get_yticks() if low <= t <= high]
+    assert 2 <= len(shown) <= 6
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert all("e" not in label.lower() for label in labels), labels
+    snapshots = [a for title, a in by_title.items() if title.startswith("configuration at t =")]
+    assert snapshots[0].get_ylabel() == "y (m)"
+    assert any(t.get_text() for t in snapshots[0].get_yticklabels())
+    for a in snapshots[1:]:
+        assert not any(t.get_text() and t.get_visible() for t in a.get_yticklabels()) or \
+            not a.yaxis.get_tick_params()["labelleft"]
+        assert len(a.get_xticks()) <= 5
+    check_png(fig, tmp_path / "summary_ticks.png")

@@ -196,7 +196,9 @@ Result finished_run(const FrictionContact& problem, Method method, const SolveOp
 /// 4 300 at 1.6 (its error flat near 4e-5 until the statuses settle, then 1e-10 within 600 sweeps),
 /// and a 1 054-contact step of 1 000 disks 26 000 at ω = 1.5 (its error even rising slowly, 3.3e-6 to
 /// 3.9e-6, for 10 000 sweeps before it falls); newton-ac cycles and prox stalls on both, and Lemke
-/// on the first takes 0.5-1 s. So no rule on the progress of a part: only the limit stops it.
+/// on the first takes 0.5-1 s. So no rule on the progress of a part in 2D: only the limit stops it.
+/// In 3D nsgs' own stop on progress (nsgs.hpp, StallRule) may end a part as stalled
+/// (no-solution-found): that ends the loop too, since the next part would start from its point.
 /// A part that ends without a sweep (its start meets nsgs' own stop, the relative error, but the
 /// judgement rejects it: a contact still approaches) ends the loop: every later part would start
 /// from the same point and stop there again, so without this stop the loop never ended (issue 38).
@@ -213,7 +215,8 @@ Result continued_nsgs(const FrictionContact& problem, SolveOptions attempt, cons
   int sweeps = result.iterations;
   double best = result.residual;
   bool stalled = result.iterations == 0;
-  while (!stalled && result.status != Status::Solved && !detail::stopped_from_outside(result.status) &&
+  while (!stalled && result.status != Status::Solved && result.status != Status::NoSolutionFound &&
+         !detail::stopped_from_outside(result.status) &&
          result.z.allFinite() && result.residual <= 10 * best &&
          sweeps < limit) {
     Result more = part(result.z, std::min(std::max(sweeps, 1), limit - sweeps));

@@ -459,7 +459,7 @@ Eigen::Index ContactSweeper::sweep_fixed(const Eigen::VectorXd& q, Eigen::Vector
 }
 
 SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
-                        int limit, int error_every, std::vector<double>* history) {
+                        int limit, int error_every, std::vector<double>* history, bool stall_stop) {
   const Eigen::Index n = shifted.size();
   SweepOutcome out;
   Eigen::VectorXd& u = out.u;
@@ -480,6 +480,13 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
     out.message = "the start point solves (relative error " + number_text(out.error) + ", 0 sweeps)";
     return out;
   }
+  // StallRule (nsgs.hpp): the best error so far, the window's start (sweep, best error there) and
+  // the last window's rate.
+  const int horizon = std::max(limit, kDefaultSweeps);
+  double best = out.error;
+  int window_start = 0;
+  double window_best = out.error;
+  double last_rate = -1;  // none yet
   int sweep = 1;
   for (; sweep <= limit; ++sweep) {
     if (const std::optional<Status> stop = detail::stop_requested()) {
@@ -518,6 +525,30 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
       return out;
     }
     last_finite = r;
+    best = std::min(best, error);
+    if (!stall_stop || sweep < std::max(StallRule::kStallMinSweeps, 2 * window_start)) continue;
+    // The end of a window: project the error at `horizon` sweeps from its rate.
+    const double drop = std::log(window_best / best);  // >= 0; 0 when the best did not move
+    const double rate = drop / (sweep - window_start);
+    const bool slowing = last_rate > 0 && rate <= StallRule::kStallSlowing * last_rate;
+    const double left = horizon - sweep;
+    const double projected = slowing ? best * std::pow(static_cast<double>(horizon) / sweep,
+                                                       -drop / std::log(static_cast<double>(sweep) / window_start))
+                                     : best * std::exp(-rate * left);
+    if (!(projected <= tolerance)) {
+      out.sweeps = sweep;
+      out.status = Status::NoSolutionFound;
+      out.message = "stalled at relative error " + number_text(error) + " after " + std::to_string(sweep) +
+                    " sweeps (the best " + number_text(best) + "): at the rate of sweeps " +
+                    std::to_string(window_start) + "-" + std::to_string(sweep) + " (" +
+                    (slowing ? "slowing as a power law" : "the same factor each sweep") + ") the error after " +
+                    std::to_string(horizon) + " sweeps would be near " + number_text(projected) +
+                    ", above the tolerance " + number_text(tolerance);
+      return out;
+    }
+    window_start = sweep;
+    window_best = best;
+    last_rate = rate;
   }
   out.sweeps = limit;
   out.status = Status::MaxIterations;
@@ -550,7 +581,7 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
   const int limit = options.iteration_limit(kDefaultSweeps);
   SweepOutcome out =
       run_sweeps(sweeper, problem, r, options.tolerance, limit, options.friction_contact.nsgs.error_every,
-                 options.record_history ? &result.history : nullptr);
+                 options.record_history ? &result.history : nullptr, problem.dimension == 3);
   result.z = std::move(r);
   result.w = std::move(out.u);
   residuals = out.residuals;

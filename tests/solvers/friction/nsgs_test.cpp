@@ -1,5 +1,7 @@
-// nsgs' 3D local solve on rank-deficient diagonal blocks, and the frictional fuzz target's
-// regression input (fuzz/regressions/friction/) as a problem written out.
+// nsgs' 3D local solve on rank-deficient diagonal blocks, the frictional fuzz target's
+// regression input (fuzz/regressions/friction/) as a problem written out, and nsgs' stop on
+// progress (StallRule in nsgs.hpp): a 3D problem with no solution stops early, a 2D heap step that
+// is flat for thousands of sweeps still solves.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <Eigen/Dense>
 
 #include "perp/core/friction_contact.hpp"
+#include "perp/io/fclib.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "../../../src/solvers/friction/nsgs.hpp"
 
@@ -131,6 +134,82 @@ TEST(Nsgs3d, FuzzRegressionTwoRankDeficientBlocks) {
   const double map = std::hypot(natural_map(result.z.head<3>(), u.head<3>(), mu[0]).norm(),
                                 natural_map(r2, u2, mu[1]).norm());
   EXPECT_LE(map / q.norm(), 1e-8);
+}
+
+
+// One 3D contact with W = diag(0, 1, 1) and q = (−1, 0, 0): u_N = −1 whatever r (W's normal row is
+// zero), so û_N = −1 + μ‖u_T‖ and û ∈ K* = {‖x_T‖ <= x_N/μ} needs μ‖u_T‖ <= −1 + μ‖u_T‖, i.e.
+// 0 <= −1: no r satisfies the law. nsgs must end unsolved long before its 10 000 sweeps, as
+// stalled, with the error of the point it returns.
+TEST(NsgsStall, ContactWithNoSolutionStopsEarly) {
+  Eigen::MatrixXd W = Eigen::Vector3d(0, 1, 1).asDiagonal();
+  const Eigen::Vector3d q(-1, 0, 0);
+  const Eigen::VectorXd mu = Eigen::VectorXd::Constant(1, 0.5);
+  const FrictionContact problem = friction_contact_from_dense(3, W, q, mu);
+  SolveOptions options;
+  options.tolerance = 1e-8;
+  const Result result = solve(problem, Method::Nsgs, options);
+  EXPECT_FALSE(result.solved());
+  EXPECT_EQ(result.status, Status::NoSolutionFound) << result.message;
+  EXPECT_NE(result.message.find("stalled"), std::string::npos) << result.message;
+  EXPECT_LE(result.iterations, 400) << result.message;
+  ASSERT_TRUE(result.z.allFinite());
+  // The error reported is the returned point's: ‖natural map‖ / max(‖q‖, ‖r‖, ‖u‖), from the
+  // map's definition here.
+  const Eigen::Vector3d r = result.z;
+  const Eigen::Vector3d u = W * r + q;
+  EXPECT_DOUBLE_EQ(u[0], -1.0);
+  const double error = natural_map(r, u, mu[0]).norm() / std::max({q.norm(), r.norm(), u.norm()});
+  EXPECT_NEAR(result.residual, error, 1e-12 * std::max(error, 1.0));
+  EXPECT_GT(error, options.tolerance);
+}
+
+// Two 3D contacts that nsgs solves at a steady linear rate (a diagonally dominant W, both
+// sliding or sticking): the stop on progress leaves them alone. Its answer checked by the law.
+TEST(NsgsStall, LinearRateRunStillSolves) {
+  Eigen::MatrixXd W(6, 6);
+  W << 2.0, 0.3, 0.1, 0.9, 0.2, 0.0,  //
+      0.3, 2.0, 0.2, 0.1, 0.8, 0.1,   //
+      0.1, 0.2, 2.0, 0.0, 0.1, 0.9,   //
+      0.9, 0.1, 0.0, 2.0, 0.3, 0.1,   //
+      0.2, 0.8, 0.1, 0.3, 2.0, 0.2,   //
+      0.0, 0.1, 0.9, 0.1, 0.2, 2.0;
+  Eigen::VectorXd q(6);
+  q << -1, 0.5, -0.2, -0.8, -0.1, 0.7;
+  const Eigen::Vector2d mu(0.3, 0.6);
+  const FrictionContact problem = friction_contact_from_dense(3, W, q, mu);
+  SolveOptions options;
+  options.tolerance = 1e-12;
+  const Result result = solve(problem, Method::Nsgs, options);
+  ASSERT_TRUE(result.solved()) << result.message;
+  const Eigen::VectorXd u = W * result.z + q;
+  expect_coulomb(result.z.head<3>(), u.head<3>(), mu[0], 1e-9, "contact 0");
+  expect_coulomb(result.z.tail<3>(), u.tail<3>(), mu[1], 1e-9, "contact 1");
+}
+
+// A step of the 100-disk heap (examples/scenes/heap100.json, step 62, 148 contacts, written by
+// `perp simulate --dump`): nsgs over-relaxed as auto's continued nsgs runs it (ω = 1.5) keeps its
+// error within a factor of a few of 1e-5 for a thousand sweeps and more, then falls to the
+// tolerance. The stop on progress is off in 2D, so it solves; the same sweeps with the rule on
+// (run_sweeps' stall_stop) end as stalled, which is why the rule is scoped to 3D.
+TEST(NsgsStall, FlatHeapStep2dStillSolves) {
+  const FclibFile file = read_fclib(std::string(PERP_EXAMPLES_DIR) + "/heap100_step-00062.hdf5");
+  const auto& problem = std::get<FrictionContact>(file.problem);
+  ASSERT_EQ(problem.dimension, 2);
+  SolveOptions options;
+  options.tolerance = 1e-10;
+  options.friction_contact.nsgs.relaxation = 1.5;
+  const Result result = solve(problem, Method::Nsgs, options);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_GT(result.iterations, 1000);
+  EXPECT_LE(friction_contact_residuals(problem, result.z).relative_error, options.tolerance * (1 + 1e-6));
+
+  detail::ContactSweeper sweeper(problem, options.friction_contact);
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(problem.size());
+  const detail::SweepOutcome ruled = detail::run_sweeps(sweeper, problem, r, options.tolerance, kDefaultSweeps,
+                                                        options.friction_contact.nsgs.error_every, nullptr, true);
+  EXPECT_EQ(ruled.status, Status::NoSolutionFound) << ruled.message;
+  EXPECT_LT(ruled.sweeps, result.iterations);
 }
 
 }  // namespace
