@@ -289,6 +289,31 @@ void form_status_w(const RowSparse& H, const Eigen::VectorXd& minv, StatusMatrix
   }
 }
 
+/// A necessary test of a status solve's point r before its residuals are measured: false only where
+/// its relative error (`cone_residuals`) must exceed `tolerance`. Every contact's term of the natural
+/// map, r_i − P_K(x_i), is at least r_i's distance to its cone K_i (P_K(x_i) lies in K_i), so the
+/// absolute error is at least √(Σ dist(r_i, K_i)²); the error's scale, max(‖q‖, ‖r‖, ‖u‖) with
+/// u = W r + q, is at most max(‖r‖, ‖W‖_F ‖r‖ + ‖q‖). A point refused here (an impulse outside its
+/// statuses' cone: a status guessed wrong) would be refused by the measure; the factor 2 covers the
+/// round-off of both sides.
+/// `w_norm` is called (‖W‖_F) only where some r_i lies outside its cone (W is then formed: r ≠ 0).
+template <class WNorm>
+bool could_meet(const Eigen::VectorXd& r, const Eigen::VectorXd& mu, const WNorm& w_norm, double q_norm,
+                double tolerance) {
+  double squared = 0;
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    double projected[2];
+    project_on_cone(r.data() + 2 * i, 2, mu[i], projected);
+    const double dn = r[2 * i] - projected[0];
+    const double dt = r[2 * i + 1] - projected[1];
+    squared += dn * dn + dt * dt;
+  }
+  if (squared == 0) return true;
+  const double r_norm = r.norm();
+  const double scale = std::max(r_norm, w_norm() * r_norm + q_norm);
+  return !(std::sqrt(squared) > 2 * tolerance * scale);
+}
+
 /// `W` is formed (`form_status_w`) at the first call of a solve that needs it (`formed` false) and
 /// kept for its later tries: W does not depend on the statuses.
 bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Eigen::VectorXd& q,
@@ -442,6 +467,11 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   // they define, returned (finished) when auto's judgement accepts it.
   StatusMatrix status_w;  // W, formed at the first status solve and kept for the later tries
   bool status_w_formed = false;
+  double status_w_norm = -1;  // ‖W‖_F, taken at the first refusal test of a solve
+  const auto w_norm = [&]() {
+    if (status_w_norm < 0) status_w_norm = status_w.norm();
+    return status_w_norm;
+  };
   [[maybe_unused]] const auto try_statuses = [&](int sweep) -> std::optional<Result> {
     planar_statuses(r, shell.mu, statuses);
     if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
@@ -449,7 +479,8 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
       candidate.resize(r.size());  // kept between tries: sized once
       cv.resize(v.size());
       cu.resize(u.size());
-      if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate, status_w, status_w_formed)) {
+      if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate, status_w, status_w_formed) &&
+          could_meet(candidate, shell.mu, w_norm, q_norm, options.tolerance)) {
         const FrictionContactResiduals measured = measure(candidate, cv, cu);
         // Auto's judgement (friction_contact.cpp, judge_point): within the tolerance, and no
         // contact approaching faster than √tol · max(‖q‖∞, ‖u‖∞).
