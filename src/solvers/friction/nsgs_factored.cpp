@@ -433,7 +433,20 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   }
   LocalProblems local(D, fc);
   local.prepare(factored_diagonal<D>(H, minv, nc), shell.mu);
-  std::vector<Eigen::Index> order;
+  // The solve's work arrays, kept per thread (their capacity reused from solve to solve: a small
+  // world's step allocates none of them). Nothing in a solve calls another solve on the factors.
+  struct Scratch {
+    std::vector<Eigen::Index> order;
+    Eigen::VectorXd last_finite;
+    std::vector<signed char> statuses;
+    std::vector<signed char> checked;
+    std::vector<signed char> tried;  // the sets already tried, nc statuses each, one after another
+    Eigen::VectorXd candidate;       // the status solve's point, its v and u
+    Eigen::VectorXd cv;
+    Eigen::VectorXd cu;
+  };
+  thread_local Scratch scratch;
+  std::vector<Eigen::Index>& order = scratch.order;
   if (fc.order == ContactOrder::Given) {
     order = fc.permutation;
   } else {
@@ -449,7 +462,8 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   const double omega = fc.relaxation;
   const int limit = options.iteration_limit(kDefaultSweeps);
   const int every = fc.error_every;
-  Eigen::VectorXd last_finite = r;
+  Eigen::VectorXd& last_finite = scratch.last_finite;
+  last_finite = r;
   Eigen::Index failures = 0;
   // The status solve (solve_nsgs_factored's `status_solve`): the statuses at the last check, and
   // the sets already tried.
@@ -458,12 +472,23 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     by_statuses = status_solve && omega == 1.0 && nc <= kStatusSolveMaxContacts &&
                   options.tolerance >= kStatusSolveMinTolerance;
   }
-  std::vector<signed char> statuses;
-  std::vector<signed char> checked;
-  std::vector<std::vector<signed char>> tried;
-  Eigen::VectorXd candidate;  // the status solve's point, its v and u
-  Eigen::VectorXd cv;
-  Eigen::VectorXd cu;
+  std::vector<signed char>& statuses = scratch.statuses;
+  std::vector<signed char>& checked = scratch.checked;
+  std::vector<signed char>& tried = scratch.tried;
+  statuses.clear();
+  checked.clear();
+  tried.clear();
+  Eigen::VectorXd& candidate = scratch.candidate;
+  Eigen::VectorXd& cv = scratch.cv;
+  Eigen::VectorXd& cu = scratch.cu;
+  bool tried_empty_set = false;
+  const auto already_tried = [&]() {
+    if (statuses.empty()) return tried_empty_set;  // no contact: one (empty) set, tried once
+    for (std::size_t at = 0; at + statuses.size() <= tried.size(); at += statuses.size()) {
+      if (std::equal(statuses.begin(), statuses.end(), tried.begin() + static_cast<std::ptrdiff_t>(at))) return true;
+    }
+    return false;
+  };
   const double approach_scale = std::sqrt(options.tolerance) * shell.q.lpNorm<Eigen::Infinity>();
   if (by_statuses) planar_statuses(r, shell.mu, checked);  // the start's (a warm start's last statuses)
   // The statuses at this sweep; where they are those of the last look and not tried yet, the point
@@ -477,8 +502,9 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   };
   [[maybe_unused]] const auto try_statuses = [&](int sweep) -> std::optional<Result> {
     planar_statuses(r, shell.mu, statuses);
-    if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
-      tried.push_back(statuses);
+    if (statuses == checked && !already_tried()) {
+      tried.insert(tried.end(), statuses.begin(), statuses.end());
+      tried_empty_set = tried_empty_set || statuses.empty();
       candidate.resize(r.size());  // kept between tries: sized once
       cv.resize(v.size());
       cu.resize(u.size());
