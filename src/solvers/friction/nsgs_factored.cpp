@@ -278,7 +278,10 @@ void form_status_w(const RowSparse& H, const Eigen::VectorXd& minv, StatusMatrix
       entries[k] = values[p];
     }
   }
-  W.setZero(n, n);
+  // Zeroed column by column: one n × n memset (4.6 KB at n = 24) takes glibc's `rep stosb` path,
+  // which valgrind counts byte by byte; the columns (at most 512 bytes) take its vector stores.
+  W.resize(n, n);
+  for (Eigen::Index j = 0; j < n; ++j) W.col(j).setZero();
   for (std::size_t c = 0; c < dofs; ++c) {
     for (auto a = static_cast<std::size_t>(start[c]); a < static_cast<std::size_t>(start[c + 1]); ++a) {
       const double scaled = entries[a] * minv[static_cast<Eigen::Index>(c)];
@@ -287,6 +290,31 @@ void form_status_w(const RowSparse& H, const Eigen::VectorXd& minv, StatusMatrix
       }
     }
   }
+}
+
+/// A necessary test of a status solve's point r before its residuals are measured: false only where
+/// its relative error (`cone_residuals`) must exceed `tolerance`. Every contact's term of the natural
+/// map, r_i − P_K(x_i), is at least r_i's distance to its cone K_i (P_K(x_i) lies in K_i), so the
+/// absolute error is at least √(Σ dist(r_i, K_i)²); the error's scale, max(‖q‖, ‖r‖, ‖u‖) with
+/// u = W r + q, is at most max(‖r‖, ‖W‖_F ‖r‖ + ‖q‖). A point refused here (an impulse outside its
+/// statuses' cone: a status guessed wrong) would be refused by the measure; the factor 2 covers the
+/// round-off of both sides.
+/// `w_norm` is called (‖W‖_F) only where some r_i lies outside its cone (W is then formed: r ≠ 0).
+template <class WNorm>
+bool could_meet(const Eigen::VectorXd& r, const Eigen::VectorXd& mu, const WNorm& w_norm, double q_norm,
+                double tolerance) {
+  double squared = 0;
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    double projected[2];
+    project_on_cone(r.data() + 2 * i, 2, mu[i], projected);
+    const double dn = r[2 * i] - projected[0];
+    const double dt = r[2 * i + 1] - projected[1];
+    squared += dn * dn + dt * dt;
+  }
+  if (squared == 0) return true;
+  const double r_norm = r.norm();
+  const double scale = std::max(r_norm, w_norm() * r_norm + q_norm);
+  return !(std::sqrt(squared) > 2 * tolerance * scale);
 }
 
 /// `W` is formed (`form_status_w`) at the first call of a solve that needs it (`formed` false) and
@@ -405,7 +433,20 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   }
   LocalProblems local(D, fc);
   local.prepare(factored_diagonal<D>(H, minv, nc), shell.mu);
-  std::vector<Eigen::Index> order;
+  // The solve's work arrays, kept per thread (their capacity reused from solve to solve: a small
+  // world's step allocates none of them). Nothing in a solve calls another solve on the factors.
+  struct Scratch {
+    std::vector<Eigen::Index> order;
+    Eigen::VectorXd last_finite;
+    std::vector<signed char> statuses;
+    std::vector<signed char> checked;
+    std::vector<signed char> tried;  // the sets already tried, nc statuses each, one after another
+    Eigen::VectorXd candidate;       // the status solve's point, its v and u
+    Eigen::VectorXd cv;
+    Eigen::VectorXd cu;
+  };
+  thread_local Scratch scratch;
+  std::vector<Eigen::Index>& order = scratch.order;
   if (fc.nsgs.order == ContactOrder::Given) {
     order = fc.nsgs.permutation;
   } else {
@@ -421,7 +462,8 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   const double omega = fc.nsgs.relaxation;
   const int limit = options.iteration_limit(kDefaultSweeps);
   const int every = fc.nsgs.error_every;
-  Eigen::VectorXd last_finite = r;
+  Eigen::VectorXd& last_finite = scratch.last_finite;
+  last_finite = r;
   Eigen::Index failures = 0;
   // The status solve (solve_nsgs_factored's `status_solve`): the statuses at the last check, and
   // the sets already tried.
@@ -430,26 +472,44 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     by_statuses = status_solve && omega == 1.0 && nc <= kStatusSolveMaxContacts &&
                   options.tolerance >= kStatusSolveMinTolerance;
   }
-  std::vector<signed char> statuses;
-  std::vector<signed char> checked;
-  std::vector<std::vector<signed char>> tried;
-  Eigen::VectorXd candidate;  // the status solve's point, its v and u
-  Eigen::VectorXd cv;
-  Eigen::VectorXd cu;
+  std::vector<signed char>& statuses = scratch.statuses;
+  std::vector<signed char>& checked = scratch.checked;
+  std::vector<signed char>& tried = scratch.tried;
+  statuses.clear();
+  checked.clear();
+  tried.clear();
+  Eigen::VectorXd& candidate = scratch.candidate;
+  Eigen::VectorXd& cv = scratch.cv;
+  Eigen::VectorXd& cu = scratch.cu;
+  bool tried_empty_set = false;
+  const auto already_tried = [&]() {
+    if (statuses.empty()) return tried_empty_set;  // no contact: one (empty) set, tried once
+    for (std::size_t at = 0; at + statuses.size() <= tried.size(); at += statuses.size()) {
+      if (std::equal(statuses.begin(), statuses.end(), tried.begin() + static_cast<std::ptrdiff_t>(at))) return true;
+    }
+    return false;
+  };
   const double approach_scale = std::sqrt(options.tolerance) * shell.q.lpNorm<Eigen::Infinity>();
   if (by_statuses) planar_statuses(r, shell.mu, checked);  // the start's (a warm start's last statuses)
   // The statuses at this sweep; where they are those of the last look and not tried yet, the point
   // they define, returned (finished) when auto's judgement accepts it.
   StatusMatrix status_w;  // W, formed at the first status solve and kept for the later tries
   bool status_w_formed = false;
+  double status_w_norm = -1;  // ‖W‖_F, taken at the first refusal test of a solve
+  const auto w_norm = [&]() {
+    if (status_w_norm < 0) status_w_norm = status_w.norm();
+    return status_w_norm;
+  };
   [[maybe_unused]] const auto try_statuses = [&](int sweep) -> std::optional<Result> {
     planar_statuses(r, shell.mu, statuses);
-    if (statuses == checked && std::find(tried.begin(), tried.end(), statuses) == tried.end()) {
-      tried.push_back(statuses);
+    if (statuses == checked && !already_tried()) {
+      tried.insert(tried.end(), statuses.begin(), statuses.end());
+      tried_empty_set = tried_empty_set || statuses.empty();
       candidate.resize(r.size());  // kept between tries: sized once
       cv.resize(v.size());
       cu.resize(u.size());
-      if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate, status_w, status_w_formed)) {
+      if (solve_on_statuses(H, minv, shell.q, shell.mu, statuses, candidate, status_w, status_w_formed) &&
+          could_meet(candidate, shell.mu, w_norm, q_norm, options.tolerance)) {
         const FrictionContactResiduals measured = measure(candidate, cv, cu);
         // Auto's judgement (friction_contact.cpp, judge_point): within the tolerance, and no
         // contact approaching faster than √tol · max(‖q‖∞, ‖u‖∞).
