@@ -185,9 +185,13 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
 ///   where the rate slows (g at most `kStallSlowing` times the last window's, as a power law
 ///   B ~ s^−p does: g halves each window) the power law through the window's ends,
 ///   B(s) · (horizon/s)^−p with p = ln(B(a)/B(s)) / ln(s/a), which is larger.
-/// The run stops (stalled) when that projection is above the tolerance. horizon = max(`limit`,
-/// `kDefaultSweeps`): a run cut into parts (auto's continued nsgs) is judged on the whole budget.
-/// A flat or rising error stops at the end of its second window (~200 sweeps).
+/// The run stops (stalled) when that projection is above the tolerance and either the window's
+/// best fell by at most 1 % (flat or rising: `kStallFlat`) or the run is past `kStallProjectFrom`
+/// sweeps. horizon = max(`limit`, `kDefaultSweeps`): a run cut into parts (auto's continued nsgs) is
+/// judged on the whole budget. A flat or rising error stops at the end of its second window (~200
+/// sweeps); a falling one not before 1 000 sweeps (auto's first nsgs runs its 1 000 in full): a run
+/// whose error falls slowly at first may speed up (Capsules-i125-1213, cut at 200 sweeps by the
+/// projection, solves when let run).
 /// Applied by nsgs on 3D problems only: the 2D heaps of auto's continued nsgs stay flat or even rise
 /// for up to 10 000 sweeps before the contact statuses settle and the error falls to the tolerance
 /// in a few hundred (friction_contact.cpp, continued_nsgs), so no rule on the error alone tells
@@ -197,6 +201,8 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
 struct StallRule {
   static constexpr int kStallMinSweeps = 100;
   static constexpr double kStallSlowing = 0.75;
+  static constexpr double kStallFlat = 0.00995;  ///< ln(1.01): the best fell by at most 1 %
+  static constexpr int kStallProjectFrom = 1000;
 };
 
 /// nsgs on `problem` from r0. The returned Result has z, w = W z + q (formed from the returned z),

@@ -140,7 +140,8 @@ TEST(Nsgs3d, FuzzRegressionTwoRankDeficientBlocks) {
 // One 3D contact with W = diag(0, 1, 1) and q = (−1, 0, 0): u_N = −1 whatever r (W's normal row is
 // zero), so û_N = −1 + μ‖u_T‖ and û ∈ K* = {‖x_T‖ <= x_N/μ} needs μ‖u_T‖ <= −1 + μ‖u_T‖, i.e.
 // 0 <= −1: no r satisfies the law. nsgs must end unsolved long before its 10 000 sweeps, as
-// stalled, with the error of the point it returns.
+// stalled, with the error of the point it returns (its error falls slowly as r grows, so the
+// projection stops it, at the end of the first window past 1 000 sweeps).
 TEST(NsgsStall, ContactWithNoSolutionStopsEarly) {
   Eigen::MatrixXd W = Eigen::Vector3d(0, 1, 1).asDiagonal();
   const Eigen::Vector3d q(-1, 0, 0);
@@ -152,7 +153,7 @@ TEST(NsgsStall, ContactWithNoSolutionStopsEarly) {
   EXPECT_FALSE(result.solved());
   EXPECT_EQ(result.status, Status::NoSolutionFound) << result.message;
   EXPECT_NE(result.message.find("stalled"), std::string::npos) << result.message;
-  EXPECT_LE(result.iterations, 400) << result.message;
+  EXPECT_LE(result.iterations, 2000) << result.message;
   ASSERT_TRUE(result.z.allFinite());
   // The error reported is the returned point's: ‖natural map‖ / max(‖q‖, ‖r‖, ‖u‖), from the
   // map's definition here.
@@ -191,7 +192,9 @@ TEST(NsgsStall, LinearRateRunStillSolves) {
 // `perp simulate --dump`): nsgs over-relaxed as auto's continued nsgs runs it (ω = 1.5) keeps its
 // error within a factor of a few of 1e-5 for a thousand sweeps and more, then falls to the
 // tolerance. The stop on progress is off in 2D, so it solves; the same sweeps with the rule on
-// (run_sweeps' stall_stop) end as stalled, which is why the rule is scoped to 3D.
+// (run_sweeps' stall_stop) solve too, in the same sweeps: the rule stops a falling error only past
+// 1 000 sweeps and on its projection, and this one's best falls by more than 1 % every window. (The
+// rule stays scoped to 3D: continued_nsgs documents 2D heaps flat for thousands of sweeps.)
 TEST(NsgsStall, FlatHeapStep2dStillSolves) {
   const FclibFile file = read_fclib(std::string(PERP_EXAMPLES_DIR) + "/heap100_step-00062.hdf5");
   const auto& problem = std::get<FrictionContact>(file.problem);
@@ -208,8 +211,8 @@ TEST(NsgsStall, FlatHeapStep2dStillSolves) {
   Eigen::VectorXd r = Eigen::VectorXd::Zero(problem.size());
   const detail::SweepOutcome ruled = detail::run_sweeps(sweeper, problem, r, options.tolerance, kDefaultSweeps,
                                                         options.friction_contact.nsgs.error_every, nullptr, true);
-  EXPECT_EQ(ruled.status, Status::NoSolutionFound) << ruled.message;
-  EXPECT_LT(ruled.sweeps, result.iterations);
+  EXPECT_EQ(ruled.status, Status::Solved) << ruled.message;
+  EXPECT_EQ(ruled.sweeps, result.iterations);
 }
 
 }  // namespace
