@@ -4,6 +4,8 @@
 // (`simulate`: `Scene::validate`; `rollout`: before its first step). In perp::contact, not in a
 // `detail` namespace: in a unity build perp::contact::detail would hide perp::detail from the files
 // of this layer that name the latter as `detail::`.
+#include <vector>
+
 #include "perp/contact/moreau_jean.hpp"
 
 namespace perp::contact {
@@ -26,6 +28,14 @@ inline constexpr double kSplitRelaxation = 1.6;
 /// The split impulse runs on a step where some contact's overlap exceeds the slop by more than
 /// this fraction of the slop (with a slop of 0: any overlap).
 inline constexpr double kSplitTrigger = 0.01;
+
+/// The 2D split impulse (split_impulse.cpp): the frictionless LCP of the contacts whose
+/// `overlap_bias` is < 0, 0 <= λ ⊥ J_N M⁻¹ J_Nᵀ λ + b >= 0, solved to max(kSplitTolerance, the step's
+/// tolerance); fills the report's split fields and returns the position shift h M⁻¹ J_Nᵀ λ.
+[[nodiscard]] Eigen::VectorXd split_impulse_shift(const std::vector<Contact>& contacts,
+                                                  const Eigen::VectorXd& inverse_mass,
+                                                  const Eigen::VectorXd& overlap_bias,
+                                                  const MoreauJeanOptions& options, StepReport& report);
 
 /// `moreau_jean_step` on options and a world that were validated (`MoreauJeanOptions::validate`,
 /// `World::validate`) and have changed since only by earlier steps: the options and the world's

@@ -122,12 +122,10 @@ constexpr int kNewtonStepsBeforeLemke = 20;
 constexpr Eigen::Index kLemkeBeforeProxMaxSize = 1000;
 /// auto: when no method solved but the best point is within this many tolerances, nsgs from it.
 constexpr double kPolishReach = 1e3;
-/// In 3D, auto's newton-ac from nsgs' point gets this many steps, and where it fails a second
-/// newton-ac runs from the point of nsgs from r = 0 (the same sweeps): a second start. Measured on the
-/// pour of 1 000 spheres (bench/README.md, "The pour's expensive steps, replayed"): steps whose chain
-/// from the warm start failed (newton-ac cycling for 60-106 steps of 30-60 ms, then nsgs or prox for
-/// seconds) solved from r = 0 by nsgs and newton-ac in 5-15 steps; where newton-ac solves from nsgs'
-/// point it needs 1-21 steps.
+/// In 3D, auto's newton-ac from nsgs' point gets this many steps, then a second start (nsgs from
+/// r = 0, newton-ac from its point): on the 1 000-sphere pour, steps whose chain from the warm start
+/// failed solved from r = 0 in 5-15 Newton steps; from nsgs' point newton-ac needs 1-21 where it
+/// solves (bench/README.md, "The pour's expensive steps, replayed").
 constexpr int kNewtonStepsBeforeRestart = 30;
 
 auto velocity_of(const FrictionContact& problem) {

@@ -525,11 +525,7 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
       return out;
     }
     last_finite = r;
-    if (sweep == 1) {
-      // The first window's progress counts from the first sweep's error, not the start's: a start
-      // from another method's point (auto's newton-ac) is often better than where the first sweeps
-      // go before they fall again (Capsules-i125-1213: 6e-7 at newton-ac's point, 1.8e-6 after
-      // 100 sweeps, then solved).
+    if (sweep == 1) {  // progress counts from the first sweep's error, not the start's (StallRule)
       best = error;
       window_best = error;
     }
@@ -543,9 +539,7 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
     const double projected = slowing ? best * std::pow(static_cast<double>(horizon) / sweep,
                                                        -drop / std::log(static_cast<double>(sweep) / window_start))
                                      : best * std::exp(-rate * left);
-    // Before kStallProjectFrom sweeps only a flat or rising error stops the run: a run whose error
-    // falls slowly at first may still speed up (Capsules-i125-1213 in 3D: cut at 200 sweeps by the
-    // projection, it solves when let run).
+    // Before kStallProjectFrom sweeps only a flat or rising error stops the run (StallRule).
     const bool flat = drop <= StallRule::kStallFlat;
     if (!(projected <= tolerance) && (flat || sweep >= StallRule::kStallProjectFrom)) {
       out.sweeps = sweep;

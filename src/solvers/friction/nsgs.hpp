@@ -191,7 +191,9 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
 /// judged on the whole budget. A flat or rising error stops at the end of its second window (~200
 /// sweeps); a falling one not before 1 000 sweeps (auto's first nsgs runs its 1 000 in full): a run
 /// whose error falls slowly at first may speed up (Capsules-i125-1213, cut at 200 sweeps by the
-/// projection, solves when let run).
+/// projection, solves when let run). The first window counts from the first sweep's error, not
+/// the start's: a start from another method's point (auto's newton-ac) is often better than where
+/// the first sweeps go before they fall again (Capsules-i125-1213: 6e-7 there, 1.8e-6 after 100).
 /// Applied by nsgs on 3D problems only: the 2D heaps of auto's continued nsgs stay flat or even rise
 /// for up to 10 000 sweeps before the contact statuses settle and the error falls to the tolerance
 /// in a few hundred (friction_contact.cpp, continued_nsgs), so no rule on the error alone tells
