@@ -132,10 +132,11 @@ double box_separation(const Body& a, const Body& b, const Eigen::Matrix3d& Ra, c
 }
 
 /// For two boxes whose contact FCL gave along a face axis, the first face axis (a's x, y, z, then
-/// b's) whose separation ties with the largest, where two crossing axes tie. Boxes touching along an edge (two boxes of a layer
-/// corner to corner) separate equally along two face axes, and FCL's pick between them follows
-/// round-off, so the normal (and with it W) turned by 90° from one step to the next and the warm
-/// start did not hold; the first tied axis is the same every step. Returns `n` unchanged otherwise.
+/// b's) whose separation ties with the largest, where two crossing axes tie. Boxes touching along an
+/// edge (two boxes of a layer corner to corner) separate equally along two face axes, and FCL's pick
+/// between them follows round-off, so the normal (and with it W) turned by 90° from one step to the
+/// next and the warm start did not hold; the first tied axis is the same every step. Returns `n`
+/// unchanged otherwise.
 Eigen::Vector3d steady_box_normal(const Body& a, const Body& b, const Eigen::Vector3d& n) {
   const Eigen::Matrix3d Ra = a.rotation();
   const Eigen::Matrix3d Rb = b.rotation();
