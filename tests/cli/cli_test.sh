@@ -25,6 +25,32 @@ check() {  # check NAME EXPECTED_EXIT PATTERN -- command...
   fi
 }
 
+# stopped_by_sigterm LABEL OUT SECONDS DUMP -- simulate arguments...: `perp simulate ARGS --out OUT`
+# (and --dump DUMP unless DUMP is empty) in the background, SIGTERM after SECONDS; the exit status
+# 128 + 15 with its message, OUT holding what it held before, no temporary folder beside it and no
+# temporary file in it, and no DUMP folder made.
+stopped_by_sigterm() {
+  local label=$1 out=$2 seconds=$3 dump=$4
+  shift 5
+  local before code pid
+  local dump_args=()
+  [ -n "$dump" ] && dump_args=(--dump "$dump")
+  before=$(cat "$out"/* | md5sum)
+  "$perp" simulate "$@" --out "$out" "${dump_args[@]}" >/dev/null 2>"$out.err" &
+  pid=$!
+  sleep "$seconds"
+  kill -TERM "$pid"
+  wait "$pid"
+  code=$?
+  check "SIGTERM ends $label with 128 + 15" 0 '^143 stopped by signal 15' -- bash -c "echo $code \$(grep -o 'stopped by signal 15' '$out.err')"
+  check "SIGTERM left the earlier results ($label)" 0 "^$before *\$" -- bash -c "cat '$out'/* | md5sum"
+  check "no temporary folder left beside --out ($label)" 0 '^0 *$' -- bash -c "ls -A '$(dirname "$out")' | grep -c 'partial\|earlier'; true"
+  check "no temporary file left in --out ($label)" 0 '^0 *$' -- bash -c "ls -A '$out' | grep -c 'partial'; true"
+  if [ -n "$dump" ]; then
+    check "no --dump folder made ($label)" 0 '^absent *$' -- bash -c "[ -e '$dump' ] && echo present || echo absent"
+  fi
+}
+
 # Solved problems exit 0; the JSON has every documented key.
 # fclib files (HDF5): a global problem, a local one, the rolling-friction file refused, a text file
 # named .hdf5 read as what it is.
@@ -472,18 +498,8 @@ check "refused runs kept the folder's own folder" 0 'kept' -- ls "$tmp/swap/view
 echo "{\"x\": 1}" > "$tmp/not_a_folder"
 check "--out naming a file refused" 2 "exists and is not a folder" -- "$perp" simulate "$tmp/names.json" --out "$tmp/not_a_folder"
 "$perp" simulate "$tmp/names.json" --out "$tmp/term" >/dev/null
-before=$(cat "$tmp/term"/* | md5sum)
 sed 's/"duration": 1.5/"duration": 200.0/' "$scenes/disk_pile.json" > "$tmp/very_long.json"
-"$perp" simulate "$tmp/very_long.json" --out "$tmp/term" >/dev/null 2>"$tmp/term.err" &
-pid=$!
-sleep 1.5
-kill -TERM "$pid"
-wait "$pid"
-code=$?
-check "SIGTERM ends simulate with 128 + 15" 0 '^143 stopped by signal 15' -- bash -c "echo $code \$(grep -o 'stopped by signal 15' '$tmp/term.err')"
-check "SIGTERM left the earlier results" 0 "^$before *\$" -- bash -c "cat '$tmp/term'/* | md5sum"
-check "no temporary folder left beside --out" 0 '^0 *$' -- bash -c "ls -A '$tmp' | grep -c 'partial\|earlier'; true"
-check "no temporary file left in --out" 0 '^0 *$' -- bash -c "ls -A '$tmp/term' | grep -c 'partial'; true"
+stopped_by_sigterm "simulate" "$tmp/term" 1.5 "" -- "$tmp/very_long.json"
 
 
 # perp diagnose (issue 17): the troubleshooting table on the corpus, other problem types and scenes.
@@ -670,16 +686,7 @@ check "3d --dump of the convex model refused" 2 "--dump writes the steps' fricti
   bash -c "sed 's/\"friction\": 0.5,/\"friction\": 0.5, \"friction_model\": \"anitescu-potra\",/' '$tmp/tower3d_short.json' > '$tmp/tower3d_convex.json' && '$perp' simulate '$tmp/tower3d_convex.json' --out '$tmp/x3' --dump '$tmp/x3dump'"
 # A 3D run stopped by SIGTERM (the pyramid's first step takes ~1 s): --out as it was, nothing partial.
 "$perp" simulate "$tmp/tower3d_short.json" --out "$tmp/term3d" >/dev/null
-before=$(cat "$tmp/term3d"/* | md5sum)
-"$perp" simulate "$scenes/pyramid3d.json" --out "$tmp/term3d" --dump "$tmp/term3d-dump" >/dev/null 2>"$tmp/term3d.err" &
-pid=$!
-sleep 1
-kill -TERM "$pid"
-wait "$pid"
-code=$?
-check "SIGTERM ends a 3D simulate with 128 + 15" 0 '^143 stopped by signal 15' -- bash -c "echo $code \$(grep -o 'stopped by signal 15' '$tmp/term3d.err')"
-check "SIGTERM left the earlier 3D results" 0 "^$before *\$" -- bash -c "cat '$tmp/term3d'/* | md5sum"
-check "no temporary folder left beside the 3D --out" 0 '^0 *$' -- bash -c "ls -A '$tmp' | grep -c 'term3d.*partial\|term3d.*earlier\|term3d-dump'; true"
+stopped_by_sigterm "a 3D simulate" "$tmp/term3d" 1 "$tmp/term3d-dump" -- "$scenes/pyramid3d.json"
 check "3d --solver pgs refused" 2 "method 'pgs' does not solve a frictional contact problem" -- "$perp" simulate "$scenes/tower3d.json" --out "$tmp/x3" --solver pgs
 sed 's/"position": \[0.0, 0.0, 0.25\]/"position": [0.0, 0.0, 0.25], "orientation": [1, 0, 0, 1]/' "$scenes/tower3d.json" > "$tmp/badquat.json"
 check "3d bad quaternion" 2 'bodies\[0\]\.orientation must be a unit quaternion \(norm within 1e-6 of 1\), got norm 1\.41' -- "$perp" simulate "$tmp/badquat.json" --out "$tmp/x3"
