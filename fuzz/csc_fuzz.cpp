@@ -18,15 +18,11 @@
 
 #include "perp/core/csc.hpp"
 #include "perp/core/error.hpp"
+#include "fuzz_bytes.hpp"
 
 namespace {
 
-struct Bytes {
-  const std::uint8_t* data;
-  std::size_t size;
-  std::size_t at = 0;
-  std::uint8_t next() { return at < size ? data[at++] : 0; }
-};
+using perp_fuzz::Bytes;
 
 // The length wanted ± 3, never below 0.
 std::size_t near(std::size_t wanted, std::uint8_t byte) {

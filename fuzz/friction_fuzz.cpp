@@ -26,15 +26,11 @@
 #include "perp/core/friction_contact.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "perp/solvers/method.hpp"
+#include "fuzz_bytes.hpp"
 
 namespace {
 
-struct Bytes {
-  const std::uint8_t* data;
-  std::size_t size;
-  std::size_t at = 0;
-  std::uint8_t next() { return at < size ? data[at++] : 0; }
-};
+using perp_fuzz::Bytes;
 
 [[noreturn]] void fail(const char* what, const perp::Result& result) {
   std::fprintf(stderr, "friction_fuzz: %s (method %s, status %s): %s\n", what, perp::to_string(result.method).c_str(),

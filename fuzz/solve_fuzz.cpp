@@ -22,15 +22,11 @@
 #include "perp/core/error.hpp"
 #include "perp/solvers/method.hpp"
 #include "perp/solvers/solve.hpp"
+#include "fuzz_bytes.hpp"
 
 namespace {
 
-struct Bytes {
-  const std::uint8_t* data;
-  std::size_t size;
-  std::size_t at = 0;
-  std::uint8_t next() { return at < size ? data[at++] : 0; }
-};
+using perp_fuzz::Bytes;
 
 // The relative residual of docs/solvers.md, recomputed from the data with plain loops.
 long double relative_residual(const perp::Lcp& problem, const Eigen::VectorXd& z) {
