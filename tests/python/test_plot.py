@@ -111,13 +111,23 @@ def test_cones_have_distinct_opaque_colours_and_a_legend(tmp_path):
     check_png(fig, tmp_path / "cones_distinct.png")
 
 
-def test_summary_reads_at_scale(tmp_path):
-    # issue 38: above ~10 bodies, aggregates per step and snapshots instead of a curve a body
+# The overlap panel's y-label unit and its factor from metres.
+OVERLAP_UNITS = {"m": 1.0, "mm": 1e3, "\u00b5m": 1e6, "nm": 1e9, "pm": 1e12}
+
+
+@pytest.fixture(scope="module")
+def twelve_disks():
+    """Twelve disks settling on the ground for 0.3 s: past the ~10 bodies where the summary aggregates."""
     scene = {"gravity": [0, -9.81], "timestep": 0.002, "duration": 0.3, "restitution": 0.0, "friction": 0.5,
              "ground": {"height": 0.0},
              "bodies": [{"name": f"d{i}", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0,
                          "position": [0.25 * (i % 6), 0.12 + 0.25 * (i // 6)]} for i in range(12)]}
-    sim = perp.simulate(scene)
+    return perp.simulate(scene)
+
+
+def test_summary_reads_at_scale(tmp_path, twelve_disks):
+    # issue 38: above ~10 bodies, aggregates per step and snapshots instead of a curve a body
+    sim = twelve_disks
     fig = perp.plot.summary(sim)
     by_title = {ax.get_title(): ax for ax in fig.axes}
     iterations = by_title["solver iterations"].lines[0].get_ydata()
@@ -132,8 +142,7 @@ def test_summary_reads_at_scale(tmp_path):
     np.testing.assert_array_equal(step.get_ydata(), sim.step_ms)
     np.testing.assert_array_equal(solve.get_ydata(), sim.solve_ms)
     gaps = by_title["deepest overlap per step"].lines[0].get_ydata()
-    factor = {"overlap (m)": 1.0, "overlap (mm)": 1e3, "overlap (\u00b5m)": 1e6, "overlap (nm)": 1e9,
-              "overlap (pm)": 1e12}[by_title["deepest overlap per step"].get_ylabel()]
+    factor = OVERLAP_UNITS[by_title["deepest overlap per step"].get_ylabel()[len("overlap ("):-1]]
     assert gaps.max() / factor == pytest.approx(max(0.0, -sim.contacts["gap"].min()))
     np.testing.assert_array_equal(by_title["kinetic energy"].lines[0].get_ydata(), sim.energy.kinetic)
     snapshots = [title for title in by_title if title.startswith("configuration at t =")]
@@ -146,15 +155,11 @@ def test_summary_reads_at_scale(tmp_path):
         perp.plot.summary(sim, snapshots=-1)
 
 
-def test_summary_ticks_read_without_an_offset(tmp_path):
+def test_summary_ticks_read_without_an_offset(tmp_path, twelve_disks):
     # The overlap of resting disks is micrometres or less: in metres its axis ticked 0.0-1.0 under
     # a "1e-11" in the corner. Now in the unit that writes its largest value from 1 to 1000, plain
     # labels, at most 6 ticks; the snapshots' heights labelled once.
-    scene = {"gravity": [0, -9.81], "timestep": 0.002, "duration": 0.3, "restitution": 0.0, "friction": 0.5,
-             "ground": {"height": 0.0},
-             "bodies": [{"name": f"d{i}", "shape": {"type": "disk", "radius": 0.1}, "mass": 1.0,
-                         "position": [0.25 * (i % 6), 0.12 + 0.25 * (i // 6)]} for i in range(12)]}
-    sim = perp.simulate(scene)
+    sim = twelve_disks
     fig = perp.plot.summary(sim)
     fig.canvas.draw()
     by_title = {ax.get_title(): ax for ax in fig.axes}
@@ -162,7 +167,7 @@ def test_summary_ticks_read_without_an_offset(tmp_path):
     largest = max(0.0, -float(sim.contacts["gap"].min()))
     assert largest > 0
     unit = ax.get_ylabel()[len("overlap ("):-1]
-    factor = {"m": 1.0, "mm": 1e3, "\u00b5m": 1e6, "nm": 1e9, "pm": 1e12}[unit]
+    factor = OVERLAP_UNITS[unit]
     # the unit chosen by hand from the largest overlap: the first where it reads >= 1 (pm below)
     expected = next((f for f in (1.0, 1e3, 1e6, 1e9, 1e12) if largest * f >= 1), 1e12)
     assert factor == expected
