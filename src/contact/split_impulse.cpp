@@ -30,7 +30,7 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> normal_rows(const std::vector<Conta
     const Contact& c = contacts[static_cast<std::size_t>(rows[r])];
     const Eigen::Vector2d& d = c.normal;
     const auto side = [&](int body, const Eigen::Vector2d& arm, bool negated) {
-      const double entries[3] = {d.x(), d.y(), cross(arm, d)};
+      const double entries[3] = {d.x(), d.y(), detail::cross(arm, d)};
       for (int k = 0; k < 3; ++k) {
         inner[written] = 3 * body + k;
         values[written++] = negated ? -entries[k] : entries[k];
