@@ -285,6 +285,7 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     Eigen::VectorXd candidate;       // the status solve's point, its v and u
     Eigen::VectorXd cv;
     Eigen::VectorXd cu;
+    std::vector<char> paired;  // 2D: contact i's rows share their columns
   };
   thread_local Scratch scratch;
   std::vector<Eigen::Index>& order = scratch.order;
@@ -303,6 +304,57 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   const double omega = fc.nsgs.relaxation;
   const int limit = options.iteration_limit(kDefaultSweeps);
   const int every = fc.nsgs.error_every;
+  // In the plane, a contact whose two rows of H have the same columns (the contact layer's H: the
+  // 3 or 6 columns of its bodies in both rows) is swept over those columns once: both sums of
+  // b = q_i + H_i v in one pass, and v's update by both rows' Δr in one pass, each column's two
+  // additions in the order the row-by-row loop makes them (the same numbers, bit for bit).
+  std::vector<char>& paired = scratch.paired;
+  paired.assign(static_cast<std::size_t>(D == 2 ? nc : 0), 0);
+  if constexpr (D == 2) {
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const int n0 = outer[2 * i], t0 = outer[2 * i + 1], end = outer[2 * i + 2];
+      paired[static_cast<std::size_t>(i)] =
+          t0 - n0 == end - t0 && std::equal(inner + n0, inner + t0, inner + t0) ? 1 : 0;
+    }
+  }
+  [[maybe_unused]] const auto paired_contact_update = [&](Eigen::Index i, double* ri) {
+    const int n0 = outer[2 * i], t0 = outer[2 * i + 1];
+    const int count = t0 - n0;
+    const int* const columns = inner + n0;
+    const double* const normal_row = values + n0;
+    const double* const tangent_row = values + t0;
+    const double* const A = local.block(i);
+    double bn = shell.q[2 * i];
+    double bt = shell.q[2 * i + 1];
+    for (int p = 0; p < count; ++p) {
+      const double vc = v[columns[p]];
+      bn += normal_row[p] * vc;
+      bt += tangent_row[p] * vc;
+    }
+    double b[2] = {bn, bt};
+    b[0] -= A[0] * ri[0];
+    b[0] -= A[1] * ri[1];
+    b[1] -= A[2] * ri[0];
+    b[1] -= A[3] * ri[1];
+    double x[2] = {ri[0], ri[1]};
+    const bool exact = local.solve<2>(i, shell.mu[i], b, x);
+    const double dn = x[0] - ri[0];
+    const double dt = x[1] - ri[1];
+    ri[0] = x[0];
+    ri[1] = x[1];
+    if (dn != 0 && dt != 0) {
+      for (int p = 0; p < count; ++p) {
+        const int c = columns[p];
+        v[c] += minv[c] * normal_row[p] * dn;
+        v[c] += minv[c] * tangent_row[p] * dt;
+      }
+    } else if (dn != 0 || dt != 0) {
+      const double* const row = dn != 0 ? normal_row : tangent_row;
+      const double delta = dn != 0 ? dn : dt;
+      for (int p = 0; p < count; ++p) v[columns[p]] += minv[columns[p]] * row[p] * delta;
+    }
+    return exact;
+  };
   Eigen::VectorXd& last_finite = scratch.last_finite;
   last_finite = r;
   Eigen::Index failures = 0;
@@ -386,6 +438,12 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     if (random) std::shuffle(order.begin(), order.end(), *random);
     for (const Eigen::Index i : order) {
       double* const ri = r.data() + i * D;
+      if constexpr (D == 2) {
+        if (omega == 1.0 && paired[static_cast<std::size_t>(i)]) {
+          failures += paired_contact_update(i, ri) ? 0 : 1;
+          continue;
+        }
+      }
       const double* const A = local.block(i);
       // b = q_i + H_i v − A_i r_i: the velocity of contact i without its own reaction.
       double b[D];
