@@ -123,13 +123,18 @@ void form_status_w(const RowSparse& H, const Eigen::VectorXd& minv, StatusMatrix
   // which valgrind counts byte by byte; the columns (at most 512 bytes) take its vector stores.
   W.resize(n, n);
   for (Eigen::Index j = 0; j < n; ++j) W.col(j).setZero();
+  // W is symmetric: its upper triangle summed (a column's rows are listed in increasing order, so
+  // rows[a] <= rows[b] for a <= b), then mirrored.
   for (std::size_t c = 0; c < dofs; ++c) {
-    for (auto a = static_cast<std::size_t>(start[c]); a < static_cast<std::size_t>(start[c + 1]); ++a) {
-      const double scaled = entries[a] * minv[static_cast<Eigen::Index>(c)];
-      for (auto b = static_cast<std::size_t>(start[c]); b < static_cast<std::size_t>(start[c + 1]); ++b) {
-        W(rows[a], rows[b]) += scaled * entries[b];
-      }
+    const auto end = static_cast<std::size_t>(start[c + 1]);
+    for (auto b = static_cast<std::size_t>(start[c]); b < end; ++b) {
+      const double scaled = entries[b] * minv[static_cast<Eigen::Index>(c)];
+      double* const column = W.data() + static_cast<std::ptrdiff_t>(rows[b]) * n;
+      for (auto a = static_cast<std::size_t>(start[c]); a <= b; ++a) column[rows[a]] += entries[a] * scaled;
     }
+  }
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = 0; i < j; ++i) W(j, i) = W(i, j);
   }
 }
 
@@ -183,35 +188,54 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
     form_status_w(H, minv, W);
     formed = true;
   }
-  StatusMatrix K(m, m);
+  // The equations' rows of W: u_N = 0 at a sticking or sliding contact, u_T = 0 at a sticking one.
+  std::array<Eigen::Index, kStatusMax> equation_row;
   StatusVector f(m);
   Eigen::Index equation = 0;
-  const auto add_equation = [&](Eigen::Index row) {
-    for (Eigen::Index j = 0; j < nc; ++j) {
-      const signed char s = status[static_cast<std::size_t>(j)];
-      const Eigen::Index col = unknown[static_cast<std::size_t>(j)];
-      if (s == kStick) {
-        K(equation, col) = W(row, 2 * j);
-        K(equation, col + 1) = W(row, 2 * j + 1);
-      } else if (s == kSlideForward) {
-        K(equation, col) = W(row, 2 * j) - mu[j] * W(row, 2 * j + 1);
-      } else if (s == kSlideBackward) {
-        K(equation, col) = W(row, 2 * j) + mu[j] * W(row, 2 * j + 1);
-      }
-    }
-    f[equation] = -q[row];
-    ++equation;
-  };
   for (Eigen::Index i = 0; i < nc; ++i) {
     const signed char s = status[static_cast<std::size_t>(i)];
     if (s == kTakeOff) continue;
-    add_equation(2 * i);                  // u_N = 0
-    if (s == kStick) add_equation(2 * i + 1);  // u_T = 0
+    equation_row[static_cast<std::size_t>(equation++)] = 2 * i;
+    if (s == kStick) equation_row[static_cast<std::size_t>(equation++)] = 2 * i + 1;
   }
+  // K column by column: a sticking contact's two columns of W, a sliding one's normal column
+  // ∓ μ its tangential one, at the equations' rows (W symmetric: read along its columns 2j, 2j + 1);
+  // ‖K‖₁, its largest column sum of |K|, on the way.
+  StatusMatrix K(m, m);
+  double norm = 0;
+  for (Eigen::Index j = 0; j < nc; ++j) {
+    const signed char s = status[static_cast<std::size_t>(j)];
+    if (s == kTakeOff) continue;
+    const Eigen::Index col = unknown[static_cast<std::size_t>(j)];
+    const double* const normal_column = W.data() + 2 * j * W.rows();
+    const double* const tangent_column = normal_column + W.rows();
+    double* const out = K.data() + col * m;
+    double sum = 0;
+    if (s == kStick) {
+      double* const out_t = out + m;
+      double sum_t = 0;
+      for (Eigen::Index e = 0; e < m; ++e) {
+        const Eigen::Index row = equation_row[static_cast<std::size_t>(e)];
+        out[e] = normal_column[row];
+        out_t[e] = tangent_column[row];
+        sum += std::abs(out[e]);
+        sum_t += std::abs(out_t[e]);
+      }
+      norm = std::max(norm, sum_t);
+    } else {
+      const double slope = s == kSlideForward ? -mu[j] : mu[j];
+      for (Eigen::Index e = 0; e < m; ++e) {
+        const Eigen::Index row = equation_row[static_cast<std::size_t>(e)];
+        out[e] = normal_column[row] + slope * tangent_column[row];
+        sum += std::abs(out[e]);
+      }
+    }
+    norm = std::max(norm, sum);
+  }
+  for (Eigen::Index e = 0; e < m; ++e) f[e] = -q[equation_row[static_cast<std::size_t>(e)]];
   // LU with partial pivoting on the stack (`small_lu`) and its condition estimate, as Eigen's
   // PartialPivLU and rcond compute them.
   const int size = static_cast<int>(m);
-  const double norm = K.cwiseAbs().colwise().sum().maxCoeff();
   std::array<int, kStatusMax> swaps{};
   // A singular or nearly singular system (a statically indeterminate set of sticking contacts: a
   // box on two corners) has a set of solutions, and LU's pick carries round-off amplified by its
