@@ -123,13 +123,18 @@ void form_status_w(const RowSparse& H, const Eigen::VectorXd& minv, StatusMatrix
   // which valgrind counts byte by byte; the columns (at most 512 bytes) take its vector stores.
   W.resize(n, n);
   for (Eigen::Index j = 0; j < n; ++j) W.col(j).setZero();
+  // W is symmetric: its upper triangle summed (a column's rows are listed in increasing order, so
+  // rows[a] <= rows[b] for a <= b), then mirrored.
   for (std::size_t c = 0; c < dofs; ++c) {
-    for (auto a = static_cast<std::size_t>(start[c]); a < static_cast<std::size_t>(start[c + 1]); ++a) {
-      const double scaled = entries[a] * minv[static_cast<Eigen::Index>(c)];
-      for (auto b = static_cast<std::size_t>(start[c]); b < static_cast<std::size_t>(start[c + 1]); ++b) {
-        W(rows[a], rows[b]) += scaled * entries[b];
-      }
+    const auto end = static_cast<std::size_t>(start[c + 1]);
+    for (auto b = static_cast<std::size_t>(start[c]); b < end; ++b) {
+      const double scaled = entries[b] * minv[static_cast<Eigen::Index>(c)];
+      double* const column = W.data() + static_cast<std::ptrdiff_t>(rows[b]) * n;
+      for (auto a = static_cast<std::size_t>(start[c]); a <= b; ++a) column[rows[a]] += entries[a] * scaled;
     }
+  }
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = 0; i < j; ++i) W(j, i) = W(i, j);
   }
 }
 
@@ -183,35 +188,54 @@ bool solve_on_statuses(const RowSparse& H, const Eigen::VectorXd& minv, const Ei
     form_status_w(H, minv, W);
     formed = true;
   }
-  StatusMatrix K(m, m);
+  // The equations' rows of W: u_N = 0 at a sticking or sliding contact, u_T = 0 at a sticking one.
+  std::array<Eigen::Index, kStatusMax> equation_row;
   StatusVector f(m);
   Eigen::Index equation = 0;
-  const auto add_equation = [&](Eigen::Index row) {
-    for (Eigen::Index j = 0; j < nc; ++j) {
-      const signed char s = status[static_cast<std::size_t>(j)];
-      const Eigen::Index col = unknown[static_cast<std::size_t>(j)];
-      if (s == kStick) {
-        K(equation, col) = W(row, 2 * j);
-        K(equation, col + 1) = W(row, 2 * j + 1);
-      } else if (s == kSlideForward) {
-        K(equation, col) = W(row, 2 * j) - mu[j] * W(row, 2 * j + 1);
-      } else if (s == kSlideBackward) {
-        K(equation, col) = W(row, 2 * j) + mu[j] * W(row, 2 * j + 1);
-      }
-    }
-    f[equation] = -q[row];
-    ++equation;
-  };
   for (Eigen::Index i = 0; i < nc; ++i) {
     const signed char s = status[static_cast<std::size_t>(i)];
     if (s == kTakeOff) continue;
-    add_equation(2 * i);                  // u_N = 0
-    if (s == kStick) add_equation(2 * i + 1);  // u_T = 0
+    equation_row[static_cast<std::size_t>(equation++)] = 2 * i;
+    if (s == kStick) equation_row[static_cast<std::size_t>(equation++)] = 2 * i + 1;
   }
+  // K column by column: a sticking contact's two columns of W, a sliding one's normal column
+  // ∓ μ its tangential one, at the equations' rows (W symmetric: read along its columns 2j, 2j + 1);
+  // ‖K‖₁, its largest column sum of |K|, on the way.
+  StatusMatrix K(m, m);
+  double norm = 0;
+  for (Eigen::Index j = 0; j < nc; ++j) {
+    const signed char s = status[static_cast<std::size_t>(j)];
+    if (s == kTakeOff) continue;
+    const Eigen::Index col = unknown[static_cast<std::size_t>(j)];
+    const double* const normal_column = W.data() + 2 * j * W.rows();
+    const double* const tangent_column = normal_column + W.rows();
+    double* const out = K.data() + col * m;
+    double sum = 0;
+    if (s == kStick) {
+      double* const out_t = out + m;
+      double sum_t = 0;
+      for (Eigen::Index e = 0; e < m; ++e) {
+        const Eigen::Index row = equation_row[static_cast<std::size_t>(e)];
+        out[e] = normal_column[row];
+        out_t[e] = tangent_column[row];
+        sum += std::abs(out[e]);
+        sum_t += std::abs(out_t[e]);
+      }
+      norm = std::max(norm, sum_t);
+    } else {
+      const double slope = s == kSlideForward ? -mu[j] : mu[j];
+      for (Eigen::Index e = 0; e < m; ++e) {
+        const Eigen::Index row = equation_row[static_cast<std::size_t>(e)];
+        out[e] = normal_column[row] + slope * tangent_column[row];
+        sum += std::abs(out[e]);
+      }
+    }
+    norm = std::max(norm, sum);
+  }
+  for (Eigen::Index e = 0; e < m; ++e) f[e] = -q[equation_row[static_cast<std::size_t>(e)]];
   // LU with partial pivoting on the stack (`small_lu`) and its condition estimate, as Eigen's
   // PartialPivLU and rcond compute them.
   const int size = static_cast<int>(m);
-  const double norm = K.cwiseAbs().colwise().sum().maxCoeff();
   std::array<int, kStatusMax> swaps{};
   // A singular or nearly singular system (a statically indeterminate set of sticking contacts: a
   // box on two corners) has a set of solutions, and LU's pick carries round-off amplified by its
@@ -285,6 +309,7 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     Eigen::VectorXd candidate;       // the status solve's point, its v and u
     Eigen::VectorXd cv;
     Eigen::VectorXd cu;
+    std::vector<char> paired;  // 2D: contact i's rows share their columns
   };
   thread_local Scratch scratch;
   std::vector<Eigen::Index>& order = scratch.order;
@@ -303,6 +328,57 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
   const double omega = fc.nsgs.relaxation;
   const int limit = options.iteration_limit(kDefaultSweeps);
   const int every = fc.nsgs.error_every;
+  // In the plane, a contact whose two rows of H have the same columns (the contact layer's H: the
+  // 3 or 6 columns of its bodies in both rows) is swept over those columns once: both sums of
+  // b = q_i + H_i v in one pass, and v's update by both rows' Δr in one pass, each column's two
+  // additions in the order the row-by-row loop makes them (the same numbers, bit for bit).
+  std::vector<char>& paired = scratch.paired;
+  paired.assign(static_cast<std::size_t>(D == 2 ? nc : 0), 0);
+  if constexpr (D == 2) {
+    for (Eigen::Index i = 0; i < nc; ++i) {
+      const int n0 = outer[2 * i], t0 = outer[2 * i + 1], end = outer[2 * i + 2];
+      paired[static_cast<std::size_t>(i)] =
+          t0 - n0 == end - t0 && std::equal(inner + n0, inner + t0, inner + t0) ? 1 : 0;
+    }
+  }
+  [[maybe_unused]] const auto paired_contact_update = [&](Eigen::Index i, double* ri) {
+    const int n0 = outer[2 * i], t0 = outer[2 * i + 1];
+    const int count = t0 - n0;
+    const int* const columns = inner + n0;
+    const double* const normal_row = values + n0;
+    const double* const tangent_row = values + t0;
+    const double* const A = local.block(i);
+    double bn = shell.q[2 * i];
+    double bt = shell.q[2 * i + 1];
+    for (int p = 0; p < count; ++p) {
+      const double vc = v[columns[p]];
+      bn += normal_row[p] * vc;
+      bt += tangent_row[p] * vc;
+    }
+    double b[2] = {bn, bt};
+    b[0] -= A[0] * ri[0];
+    b[0] -= A[1] * ri[1];
+    b[1] -= A[2] * ri[0];
+    b[1] -= A[3] * ri[1];
+    double x[2] = {ri[0], ri[1]};
+    const bool exact = local.solve<2>(i, shell.mu[i], b, x);
+    const double dn = x[0] - ri[0];
+    const double dt = x[1] - ri[1];
+    ri[0] = x[0];
+    ri[1] = x[1];
+    if (dn != 0 && dt != 0) {
+      for (int p = 0; p < count; ++p) {
+        const int c = columns[p];
+        v[c] += minv[c] * normal_row[p] * dn;
+        v[c] += minv[c] * tangent_row[p] * dt;
+      }
+    } else if (dn != 0 || dt != 0) {
+      const double* const row = dn != 0 ? normal_row : tangent_row;
+      const double delta = dn != 0 ? dn : dt;
+      for (int p = 0; p < count; ++p) v[columns[p]] += minv[columns[p]] * row[p] * delta;
+    }
+    return exact;
+  };
   Eigen::VectorXd& last_finite = scratch.last_finite;
   last_finite = r;
   Eigen::Index failures = 0;
@@ -386,6 +462,12 @@ Result nsgs_factored(const RowSparse& H, const Eigen::VectorXd& minv, const Fric
     if (random) std::shuffle(order.begin(), order.end(), *random);
     for (const Eigen::Index i : order) {
       double* const ri = r.data() + i * D;
+      if constexpr (D == 2) {
+        if (omega == 1.0 && paired[static_cast<std::size_t>(i)]) {
+          failures += paired_contact_update(i, ri) ? 0 : 1;
+          continue;
+        }
+      }
       const double* const A = local.block(i);
       // b = q_i + H_i v − A_i r_i: the velocity of contact i without its own reaction.
       double b[D];

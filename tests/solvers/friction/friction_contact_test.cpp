@@ -479,6 +479,56 @@ TEST(FrictionContactSolve, FactoredSweepsTakeAnUncompressedH) {
   EXPECT_FALSE(H.isCompressed());  // the caller's H is left as it was
 }
 
+// In the plane the sweeps take a contact whose two rows of H share their columns in one pass over
+// them (nsgs_factored.cpp), each column's additions in the order of the row-by-row loop. The same H
+// with an explicit 0 stored in each tangent row, at a column its normal row lacks, has no such
+// pair and is swept row by row: the same points, bit for bit (adding 0 · v changes no sum).
+TEST(FrictionContactSolve, FactoredSweepsOverPairedRowsEqualTheRowByRowSweeps) {
+  for (std::uint32_t seed = 1; seed <= 4; ++seed) {
+    SCOPED_TRACE(seed);
+    const FactoredFrictionContact f = random_planar_factors(6, 8, seed, 0.5);
+    using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+    const RowSparse& paired = f.H;
+    std::vector<Eigen::Triplet<double>> entries;
+    for (Eigen::Index row = 0; row < paired.rows(); ++row) {
+      std::vector<bool> used(static_cast<std::size_t>(paired.cols()), false);
+      for (RowSparse::InnerIterator it(paired, row); it; ++it) {
+        entries.emplace_back(static_cast<int>(row), static_cast<int>(it.col()), it.value());
+        used[static_cast<std::size_t>(it.col())] = true;
+      }
+      if (row % 2 == 1) {
+        Eigen::Index spare = 0;
+        while (used[static_cast<std::size_t>(spare)]) ++spare;
+        entries.emplace_back(static_cast<int>(row), static_cast<int>(spare), 0.0);
+      }
+    }
+    RowSparse unpaired(paired.rows(), paired.cols());
+    unpaired.setFromTriplets(entries.begin(), entries.end());
+    unpaired.makeCompressed();
+    ASSERT_EQ(unpaired.nonZeros(), paired.nonZeros() + paired.rows() / 2);
+    FrictionContact shell;
+    shell.dimension = 2;
+    shell.q = f.q;
+    shell.mu = f.mu;
+    const SolveOptions options{.tolerance = 1e-10, .max_iterations = 300};
+    const Eigen::VectorXd r0 = Eigen::VectorXd::Zero(f.size());
+    FrictionContactResiduals paired_criteria;
+    FrictionContactResiduals unpaired_criteria;
+    const Result a = detail::solve_nsgs_factored(paired, f.inverse_mass, shell, options, r0, paired_criteria);
+    const Result b = detail::solve_nsgs_factored(unpaired, f.inverse_mass, shell, options, r0, unpaired_criteria);
+    EXPECT_GT(a.iterations, 1);
+    EXPECT_EQ(a.z, b.z);
+    EXPECT_EQ(a.w, b.w);
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_EQ(a.status, b.status);
+    EXPECT_EQ(paired_criteria.relative_error, unpaired_criteria.relative_error);
+    // The point itself, recomputed here: u = H M⁻¹ Hᵀ r + q from the dense factors.
+    const Eigen::MatrixXd J(paired);
+    const Eigen::VectorXd u = J * f.inverse_mass.asDiagonal() * J.transpose() * a.z + f.q;
+    EXPECT_LE((u - a.w).lpNorm<Eigen::Infinity>(), 1e-12 * (1 + u.lpNorm<Eigen::Infinity>()));
+  }
+}
+
 // The factored form enters through the same pipeline: the same refusals, the same trivial case,
 // the method and the time set on every result. H is filled by insert() and left uncompressed, as a
 // user may: the sweeps on the factors read H's compressed arrays, and they ended at a relative
