@@ -45,14 +45,22 @@ constexpr int kSocShiftStallWindow = 4;
 /// Each shifted program is solved to this fraction of the tolerance (its error and Coulomb's differ
 /// by the scale only, once the shift is the fixed point).
 constexpr double kSocInnerTolerance = 0.5;
+/// Rounds of iterative refinement of each Newton direction.
+constexpr int kSocRefinements = 2;
 /// nsgs sweeps of the polish after the fixed point.
 constexpr int kSocPolishSweeps = 300;
+
+/// x0² − ‖x1‖² as (x0 − ‖x1‖)(x0 + ‖x1‖): no cancellation near the boundary.
+double cone_det(const ConeVector& x) {
+  const double tail = x.tail<2>().norm();
+  return (x[0] - tail) * (x[0] + tail);
+}
 
 /// The largest α >= 0 with x + α d in Q (+inf when the whole ray stays in), for x inside Q.
 double step_in_cone(const ConeVector& x, const ConeVector& d) {
   const double a = d[0] * d[0] - d.tail<2>().squaredNorm();
   const double b = x[0] * d[0] - x.tail<2>().dot(d.tail<2>());
-  const double c = std::max(x[0] * x[0] - x.tail<2>().squaredNorm(), 0.0);
+  const double c = std::max(cone_det(x), 0.0);
   // x + α d leaves Q where a α² + 2 b α + c first reaches 0 (c > 0 at α = 0; the path cannot reach −Q
   // without crossing the boundary).
   double alpha = std::numeric_limits<double>::infinity();
@@ -81,7 +89,7 @@ ConeVector jordan(const ConeVector& x, const ConeVector& y) {
 
 /// x with λ ∘ x = b, λ inside Q.
 ConeVector jordan_divide(const ConeVector& lambda, const ConeVector& b) {
-  const double det = lambda[0] * lambda[0] - lambda.tail<2>().squaredNorm();
+  const double det = cone_det(lambda);
   const double l1b1 = lambda.tail<2>().dot(b.tail<2>());
   ConeVector x;
   x[0] = (lambda[0] * b[0] - l1b1) / det;
@@ -92,8 +100,8 @@ ConeVector jordan_divide(const ConeVector& lambda, const ConeVector& b) {
 /// The Nesterov–Todd scaling of one cone at (s, z) inside Q: W (symmetric, W z = W⁻¹ s) and W⁻¹
 /// (Vandenberghe 2010, §4.3: w̄ from the normalized s̄, z̄; W = η [w̄₀ w̄₁ᵀ; w̄₁ I + w̄₁w̄₁ᵀ/(1 + w̄₀)]).
 void nt_scaling(const ConeVector& s, const ConeVector& z, ConeMatrix& W, ConeMatrix& W_inverse) {
-  const double s_det = std::max(s[0] * s[0] - s.tail<2>().squaredNorm(), 1e-300);
-  const double z_det = std::max(z[0] * z[0] - z.tail<2>().squaredNorm(), 1e-300);
+  const double s_det = std::max(cone_det(s), 1e-300);
+  const double z_det = std::max(cone_det(z), 1e-300);
   const double s_norm = std::sqrt(s_det);
   const double z_norm = std::sqrt(z_det);
   const ConeVector s_bar = s / s_norm;
@@ -282,10 +290,18 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
   Eigen::VectorXd v = factor.solve(-(At * c));
   Eigen::VectorXd s = A * v + c;
   Eigen::VectorXd z = -s;
-  const double margin = std::max(1e-3 * std::max(s.lpNorm<Eigen::Infinity>(), 1e-300), 1e-12);
+  // Every cone lifted by the same amount, the largest violation plus a margin (as Vandenberghe's
+  // start: a lift per cone leaves the cones that were inside far from the others, badly centred).
+  const double margin = std::max(1e-2 * std::max(s.lpNorm<Eigen::Infinity>(), 1e-300), 1e-12);
+  double lift_s = 0;
+  double lift_z = 0;
   for (Eigen::Index i = 0; i < nc; ++i) {
-    s[3 * i] += lift_into_cone(s.segment<3>(3 * i), margin);
-    z[3 * i] += lift_into_cone(z.segment<3>(3 * i), margin);
+    lift_s = std::max(lift_s, lift_into_cone(s.segment<3>(3 * i), margin));
+    lift_z = std::max(lift_z, lift_into_cone(z.segment<3>(3 * i), margin));
+  }
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    s[3 * i] += lift_s;
+    z[3 * i] += lift_z;
   }
 
   std::vector<ConeMatrix> Ws(static_cast<std::size_t>(nc));
@@ -304,7 +320,13 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
       const ConeVector divided = jordan_divide(lambda.segment<3>(3 * i), rho.segment<3>(3 * i));
       t.segment<3>(3 * i) = W_inverses[k] * divided + G[k] * r_p.segment<3>(3 * i);
     }
-    dv = factor.solve(-r_d + At * t);
+    const Eigen::VectorXd rhs = -r_d + At * t;
+    dv = factor.solve(rhs);
+    // Iterative refinement: G spans 1e12 and more near the end, and the factor's round-off with it.
+    for (int round = 0; round < kSocRefinements && dv.allFinite(); ++round) {
+      const Eigen::VectorXd residual = rhs - matrix.selfadjointView<Eigen::Lower>() * dv;
+      dv += factor.solve(residual);
+    }
     const Eigen::VectorXd Adv = A * dv;
     for (Eigen::Index i = 0; i < nc; ++i) {
       dz.segment<3>(3 * i) = t.segment<3>(3 * i) - G[static_cast<std::size_t>(i)] * Adv.segment<3>(3 * i);
@@ -360,6 +382,10 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
     // The predictor: ρ = −λ ∘ λ.
     for (Eigen::Index i = 0; i < nc; ++i) rho.segment<3>(3 * i) = -jordan(lambda.segment<3>(3 * i), lambda.segment<3>(3 * i));
     direction(rho);
+    if (!dv.allFinite() || !dz.allFinite()) {
+      outcome.stop = "a direction that is not finite (round-off in the Newton system)";
+      break;
+    }
     const double alpha_affine = std::min(1.0, longest_step());
     const double affine_gap = (s + alpha_affine * ds).dot(z + alpha_affine * dz);
     const double sigma = std::clamp(std::pow(std::max(affine_gap, 0.0) / gap, 3), 0.0, 1.0);

@@ -62,7 +62,8 @@ Result convex_on_factors(const FactoredFrictionContact& factored, Method method,
 
 /// The convex law in 3D (M diagonal), W kept as its factors: interior-point on the second-order
 /// cones (cone_ipm.hpp), or admm on the program min ½ rᵀ W r + qᵀ r over the cones (admm.hpp, the
-/// shift held at 0). auto runs the interior point (bench/README.md, "The pour's steps by method");
+/// shift held at 0). auto runs the interior point, then admm from its point where the interior point
+/// stops above the tolerance (bench/README.md, "The convex law on the pour's steps: interior point");
 /// the other methods refuse.
 Result convex_in_3d(const FactoredFrictionContact& factored, Method method, const SolveOptions& options) {
   if (method != Method::Auto && method != Method::Admm && method != Method::InteriorPoint) {
@@ -84,6 +85,20 @@ Result convex_in_3d(const FactoredFrictionContact& factored, Method method, cons
   }
   Result result = detail::solve_convex_cone_interior_point(factored.H, factored.inverse_mass, shell, options, residuals);
   result.message = "the convex law on the factors: " + result.message;
+  if (method == Method::Auto && !result.solved() && result.z.allFinite() && !detail::stopped_from_outside(result.status)) {
+    // The interior point's round-off floor (its scaling spans 1e14 near the end) above a tight
+    // tolerance: admm from its point, where few iterations remain.
+    SolveOptions polish = options;
+    polish.initial_guess = result.z;
+    FrictionContactResiduals polished_residuals;
+    Result polished = detail::solve_admm_factored(factored.H, factored.inverse_mass, shell, polish, result.z,
+                                                  polished_residuals, FrictionLaw::Convex);
+    if (polished.solved() || polished_residuals.relative_error < residuals.relative_error) {
+      polished.iterations += result.iterations;
+      polished.message = result.message + "; then admm from its point: " + polished.message;
+      return polished;
+    }
+  }
   return result;
 }
 
