@@ -220,11 +220,16 @@ TEST(ConeInteriorPoint, RandomPilesConvexAndCoulomb) {
     global.q = VectorXd::Zero(problem.inverse_mass.size());
     global.b = problem.q;
     global.mu = problem.mu;
-    const Result convex = solve(global, Method::InteriorPoint, options);
-    ASSERT_TRUE(convex.solved()) << "seed " << seed << ": " << convex.message;
-    const VectorXd u = velocity_of(problem, convex.z);
-    const double scale = std::max({problem.q.norm(), convex.z.norm(), u.norm()});
-    EXPECT_LE(convex_violation(problem, convex.z, u), 1e-6 * scale * scale) << "seed " << seed;
+    // interior-point alone, and auto (the interior point, then admm from its point if needed).
+    for (const Method method : {Method::InteriorPoint, Method::Auto}) {
+      const Result convex = solve(global, method, options);
+      ASSERT_TRUE(convex.solved()) << "seed " << seed << ": " << convex.message;
+      const VectorXd u = velocity_of(problem, convex.z);
+      const double scale = std::max({problem.q.norm(), convex.z.norm(), u.norm()});
+      EXPECT_LE(convex_violation(problem, convex.z, u), 1e-6 * scale * scale) << "seed " << seed;
+      EXPECT_LE(cone_residuals(3, problem.mu, convex.z, u, FrictionLaw::Convex, problem.q.norm()).relative_error,
+                options.tolerance);
+    }
     // Coulomb's law: solved, or else it says it is not; where solved, the criteria hold.
     FrictionContactResiduals criteria;
     const Result coulomb = solve(problem, Method::InteriorPoint, options, criteria);
