@@ -280,6 +280,7 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
   std::vector<ConeMatrix> G(static_cast<std::size_t>(nc), ConeMatrix::Identity());
   if (!assemble_and_factor(G)) {
     outcome.stop = "the factorization of M + A^T A failed";
+    outcome.status = Status::NumericalFailure;
     reaction(Eigen::VectorXd::Zero(n));
     outcome.r = r;
     outcome.u = velocity(r, q);
@@ -349,19 +350,23 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
     outcome.steps = step;
     if (error <= tolerance) {
       outcome.solved = true;
+      outcome.status = Status::Solved;
       outcome.stop = "the relative error";
       break;
     }
     if (step >= steps) {
       outcome.stop = "the step limit";
+      outcome.status = Status::MaxIterations;
       break;
     }
     if (step - best_step >= kSocStallSteps) {
       outcome.stop = "no halving of the error in " + std::to_string(kSocStallSteps) + " steps";
+      outcome.status = Status::NoSolutionFound;
       break;
     }
     if (const std::optional<Status> stop = stop_requested()) {
       outcome.stop = stop_message(*stop, step, "steps");
+      outcome.status = *stop;
       outcome.interrupted = true;
       break;
     }
@@ -377,6 +382,7 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
     }
     if (!assemble_and_factor(G)) {
       outcome.stop = "a failed factorization";
+      outcome.status = Status::NumericalFailure;
       break;
     }
     // The predictor: ρ = −λ ∘ λ.
@@ -384,6 +390,7 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
     direction(rho);
     if (!dv.allFinite() || !dz.allFinite()) {
       outcome.stop = "a direction that is not finite (round-off in the Newton system)";
+      outcome.status = Status::NumericalFailure;
       break;
     }
     const double alpha_affine = std::min(1.0, longest_step());
@@ -401,6 +408,7 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
     const double alpha = std::min(1.0, kSocToBoundary * longest_step());
     if (!(alpha > 1e-14) || !dv.allFinite()) {
       outcome.stop = "a step that cannot move (length " + number_text(alpha) + ")";
+      outcome.status = Status::NumericalFailure;
       break;
     }
     v += alpha * dv;
@@ -433,8 +441,7 @@ Result solve_convex_cone_interior_point(const RowSparse& H, const Eigen::VectorX
   result.w = std::move(outcome.u);
   residuals = outcome.residuals;
   result.iterations = outcome.steps;
-  result.status = outcome.solved ? Status::Solved : Status::MaxIterations;
-  if (outcome.interrupted) result.status = stop_requested().value_or(Status::MaxIterations);
+  result.status = outcome.status;
   result.message = "interior point on the second-order cones: " + std::to_string(outcome.steps) +
                    " steps (one factorization each, " + SpdFactor::backend() + "), stopped by " + outcome.stop +
                    " at relative error " + number_text(outcome.error);
@@ -462,6 +469,7 @@ Result solve_coulomb_cone_interior_point(const RowSparse& H, const Eigen::Vector
   int updates = 0;
   std::string stop = "the update limit (" + std::to_string(kSocMaxShiftUpdates) + ")";
   bool interrupted = false;
+  Status unsolved = Status::MaxIterations;  // the limits; a stall is no-solution-found
   while (updates < kSocMaxShiftUpdates) {
     shifted = q;
     for (Eigen::Index i = 0; i < nc; ++i) shifted[3 * i] += mu[i] * u.segment<2>(3 * i + 1).norm();
@@ -494,6 +502,7 @@ Result solve_coulomb_cone_interior_point(const RowSparse& H, const Eigen::Vector
     if (k > kSocShiftStallWindow &&
         !(errors[k - 1] <= 0.5 * *std::min_element(errors.begin(), errors.end() - kSocShiftStallWindow))) {
       stop = "no halving of the error in " + std::to_string(kSocShiftStallWindow) + " updates";
+      unsolved = Status::NoSolutionFound;
       break;
     }
   }
@@ -530,7 +539,7 @@ Result solve_coulomb_cone_interior_point(const RowSparse& H, const Eigen::Vector
     result.message = story + "; then nsgs from its point: " + swept.message;
     if (history) history->push_back(swept.residual);
   } else {
-    result.status = Status::MaxIterations;
+    result.status = unsolved;
     result.message = story + "; nsgs from its point did not improve it (" + swept.message + ")";
   }
   return result;

@@ -46,6 +46,9 @@ class SocInteriorPoint {
     int steps = 0;
     bool solved = false;
     bool interrupted = false;  ///< stopped by the time limit or the interrupt hook
+    /// Unsolved: `MaxIterations` (the step limit), `NoSolutionFound` (the stall), `NumericalFailure`
+    /// (a failed factorization, a non-finite direction or a step that cannot move).
+    Status status = Status::NotRun;
     std::string stop;
   };
 
