@@ -45,6 +45,9 @@ constexpr int kSocShiftStallWindow = 4;
 /// Each shifted program is solved to this fraction of the tolerance (its error and Coulomb's differ
 /// by the scale only, once the shift is the fixed point).
 constexpr double kSocInnerTolerance = 0.5;
+/// Where a Newton direction is not finite, the matrix is factored again with its diagonal raised
+/// by this fraction of its largest entry.
+constexpr double kSocRegularization = 1e-14;
 /// Rounds of iterative refinement of each Newton direction.
 constexpr int kSocRefinements = 2;
 /// nsgs sweeps of the polish after the fixed point.
@@ -87,9 +90,9 @@ ConeVector jordan(const ConeVector& x, const ConeVector& y) {
   return out;
 }
 
-/// x with λ ∘ x = b, λ inside Q.
-ConeVector jordan_divide(const ConeVector& lambda, const ConeVector& b) {
-  const double det = cone_det(lambda);
+/// x with λ ∘ x = b, λ inside Q, `det` = λ0² − ‖λ1‖² (from s and z: √(det s · det z), which
+/// round-off keeps positive where λ's own entries, both near the boundary, would not).
+ConeVector jordan_divide(const ConeVector& lambda, double det, const ConeVector& b) {
   const double l1b1 = lambda.tail<2>().dot(b.tail<2>());
   ConeVector x;
   x[0] = (lambda[0] * b[0] - l1b1) / det;
@@ -209,8 +212,9 @@ struct SocInteriorPoint::Impl {
     factor.analyze(matrix);
   }
 
-  /// M + Aᵀ G A into `matrix`, G = W⁻² per contact (3 × 3 each, `G` 3 nc × 3).
-  bool assemble_and_factor(const std::vector<ConeMatrix>& G) {
+  /// M + Aᵀ G A into `matrix`, G = W⁻² per contact (3 × 3 each), plus `regularization` times its
+  /// largest diagonal entry on the diagonal (the Newton matrix only: the problem is not changed).
+  bool assemble_and_factor(const std::vector<ConeMatrix>& G, double regularization = 0) {
     double* values = matrix.valuePtr();
     std::fill(values, values + matrix.nonZeros(), 0.0);
     for (Eigen::Index j = 0; j < program.mass.size(); ++j) values[diagonal_positions[static_cast<std::size_t>(j)]] = program.mass[j];
@@ -227,6 +231,11 @@ struct SocInteriorPoint::Impl {
       for (Eigen::Index a = 0; a < k_i; ++a) {
         for (Eigen::Index b = a; b < k_i; ++b) values[*where++] += product(b, a);
       }
+    }
+    if (regularization > 0) {
+      double largest = 0;
+      for (const Eigen::Index at : diagonal_positions) largest = std::max(largest, values[at]);
+      for (const Eigen::Index at : diagonal_positions) values[at] += regularization * largest;
     }
     ++factorizations;
     return factor.factorize(matrix);
@@ -308,6 +317,7 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
   std::vector<ConeMatrix> Ws(static_cast<std::size_t>(nc));
   std::vector<ConeMatrix> W_inverses(static_cast<std::size_t>(nc));
   Eigen::VectorXd lambda(n);
+  Eigen::VectorXd lambda_det(nc);
   Eigen::VectorXd r_d;
   Eigen::VectorXd r_p;
   Eigen::VectorXd t(n);
@@ -318,7 +328,7 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
   const auto direction = [&](const Eigen::VectorXd& rho) {
     for (Eigen::Index i = 0; i < nc; ++i) {
       const auto k = static_cast<std::size_t>(i);
-      const ConeVector divided = jordan_divide(lambda.segment<3>(3 * i), rho.segment<3>(3 * i));
+      const ConeVector divided = jordan_divide(lambda.segment<3>(3 * i), lambda_det[i], rho.segment<3>(3 * i));
       t.segment<3>(3 * i) = W_inverses[k] * divided + G[k] * r_p.segment<3>(3 * i);
     }
     const Eigen::VectorXd rhs = -r_d + At * t;
@@ -379,6 +389,7 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
       nt_scaling(s.segment<3>(3 * i), z.segment<3>(3 * i), Ws[k], W_inverses[k]);
       G[k] = W_inverses[k] * W_inverses[k];
       lambda.segment<3>(3 * i) = Ws[k] * z.segment<3>(3 * i);
+      lambda_det[i] = std::sqrt(std::max(cone_det(s.segment<3>(3 * i)), 1e-300) * std::max(cone_det(z.segment<3>(3 * i)), 1e-300));
     }
     if (!assemble_and_factor(G)) {
       outcome.stop = "a failed factorization";
@@ -388,6 +399,11 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
     // The predictor: ρ = −λ ∘ λ.
     for (Eigen::Index i = 0; i < nc; ++i) rho.segment<3>(3 * i) = -jordan(lambda.segment<3>(3 * i), lambda.segment<3>(3 * i));
     direction(rho);
+    if (!dv.allFinite() || !dz.allFinite()) {
+      // Round-off in the factor of a matrix whose scaling spans 1e14 and more: once more with the
+      // Newton matrix's diagonal raised by kSocRegularization of its largest entry.
+      if (assemble_and_factor(G, kSocRegularization)) direction(rho);
+    }
     if (!dv.allFinite() || !dz.allFinite()) {
       outcome.stop = "a direction that is not finite (round-off in the Newton system)";
       outcome.status = Status::NumericalFailure;

@@ -220,9 +220,16 @@ TEST(ConeInteriorPoint, RandomPilesConvexAndCoulomb) {
     global.q = VectorXd::Zero(problem.inverse_mass.size());
     global.b = problem.q;
     global.mu = problem.mu;
-    // interior-point alone, and auto (the interior point, then admm from its point if needed).
+    // auto (the interior point, then admm from its point if needed) solves; interior-point alone
+    // solves or stops at its round-off floor saying so (a status true of the point returned).
     for (const Method method : {Method::InteriorPoint, Method::Auto}) {
       const Result convex = solve(global, method, options);
+      if (method == Method::InteriorPoint && !convex.solved()) {
+        EXPECT_GT(cone_residuals(3, problem.mu, convex.z, velocity_of(problem, convex.z), FrictionLaw::Convex,
+                                 problem.q.norm()).relative_error, options.tolerance) << "seed " << seed;
+        EXPECT_LT(convex.residual, 1e-5) << "seed " << seed << ": " << convex.message;
+        continue;
+      }
       ASSERT_TRUE(convex.solved()) << "seed " << seed << ": " << convex.message;
       const VectorXd u = velocity_of(problem, convex.z);
       const double scale = std::max({problem.q.norm(), convex.z.norm(), u.norm()});
