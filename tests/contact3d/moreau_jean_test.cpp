@@ -457,7 +457,9 @@ TEST(Contact3dModels, ConvexModelLiftsASlidingBoxAtMuTimesItsSpeed) {
     const double h = options.timestep;
     const StepReport report = contact3d::moreau_jean_step(world, options);
     ASSERT_EQ(report.status, Status::Solved) << report.result.message;
-    EXPECT_EQ(report.result.method, Method::Admm);
+    // auto on the convex law in 3D: the interior point, then admm from its point where it stops short.
+    EXPECT_TRUE(report.result.method == Method::InteriorPoint || report.result.method == Method::Admm)
+        << to_string(report.result.method);
     EXPECT_EQ(report.law, FrictionLaw::Convex);
     ASSERT_EQ(report.contacts.size(), 4u);
     const Body& box = world.bodies[0];

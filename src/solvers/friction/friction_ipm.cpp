@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cone_ipm.hpp"
 #include "entry/detail.hpp"
 #include "nsgs.hpp"
 #include "perp/core/error.hpp"
@@ -365,16 +366,13 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
 Result solve_friction_interior_point(const RowSparse& H, const Eigen::VectorXd& inverse_mass,
                                      const FrictionContact& shell, const SolveOptions& options,
                                      const Eigen::VectorXd& r0) {
+  if (shell.dimension == 3) {
+    // The second-order cones: de Saxcé's fixed point around the interior point (cone_ipm.hpp).
+    FrictionContactResiduals residuals;
+    return solve_coulomb_cone_interior_point(H, inverse_mass, shell, options, r0, residuals);
+  }
   Result result;
   result.method = Method::InteriorPoint;
-  if (shell.dimension != 2) {
-    result.status = Status::NotApplicable;
-    result.message =
-        "interior-point on a FrictionContact is planar only (d = 2: the friction cone is two half-planes); "
-        "use nsgs, newton-ac or prox in 3D";
-    result.z = r0;
-    return result;
-  }
   const Eigen::Index nc = shell.contacts();
   const Eigen::Index n = shell.size();
   const Eigen::VectorXd& mu = shell.mu;
@@ -452,12 +450,6 @@ Result solve_friction_interior_point(const FrictionContact& problem, const Solve
   result.method = Method::InteriorPoint;
   result.z = r0;
   result.status = Status::NotApplicable;
-  if (problem.dimension != 2) {
-    result.message =
-        "interior-point on a FrictionContact is planar only (d = 2: the friction cone is two half-planes); "
-        "use nsgs, newton-ac or prox in 3D";
-    return result;
-  }
   const ColSparse& W = problem.W;
   const double scale = max_abs(W);
   if (max_abs(ColSparse(W.transpose()) - W) > 1e-12 * scale) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "admm.hpp"
+#include "cone_ipm.hpp"
 #include "entry/detail.hpp"
 #include "friction_ipm.hpp"
 #include "perp/core/error.hpp"
@@ -59,23 +60,45 @@ Result convex_on_factors(const FactoredFrictionContact& factored, Method method,
   return result;
 }
 
-/// The convex law in 3D (M diagonal): ADMM on the program min ½ rᵀ W r + qᵀ r over the cones, W
-/// kept as its factors (admm.hpp, the shift held at 0). auto and admm run it; the others refuse.
-Result convex_by_admm(const FactoredFrictionContact& factored, Method method, const SolveOptions& options) {
-  if (method != Method::Auto && method != Method::Admm) {
-    return detail::refused(
-        method, factored.size(),
-        to_string(method) + " does not solve the convex law in 3D; admm (and auto) solve it on the factors");
+/// The convex law in 3D (M diagonal), W kept as its factors: interior-point on the second-order
+/// cones (cone_ipm.hpp), or admm on the program min ½ rᵀ W r + qᵀ r over the cones (admm.hpp, the
+/// shift held at 0). auto runs the interior point, then admm from its point where the interior point
+/// stops above the tolerance (bench/README.md, "The convex law on the pour's steps: interior point");
+/// the other methods refuse.
+Result convex_in_3d(const FactoredFrictionContact& factored, Method method, const SolveOptions& options) {
+  if (method != Method::Auto && method != Method::Admm && method != Method::InteriorPoint) {
+    return detail::refused(method, factored.size(),
+                           to_string(method) +
+                               " does not solve the convex law in 3D; interior-point, admm (and auto) solve it on the factors");
   }
   FrictionContact shell;
   shell.dimension = factored.dimension;
   shell.q = factored.q;
   shell.mu = factored.mu;
-  const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(factored.size()));
   FrictionContactResiduals residuals;
-  Result result = detail::solve_admm_factored(factored.H, factored.inverse_mass, shell, options, r0, residuals,
-                                              FrictionLaw::Convex);
-  result.message = "the convex law by admm on the factors: " + result.message;
+  if (method == Method::Admm) {
+    const Eigen::VectorXd r0 = options.initial_guess.value_or(Eigen::VectorXd::Zero(factored.size()));
+    Result result = detail::solve_admm_factored(factored.H, factored.inverse_mass, shell, options, r0, residuals,
+                                                FrictionLaw::Convex);
+    result.message = "the convex law by admm on the factors: " + result.message;
+    return result;
+  }
+  Result result = detail::solve_convex_cone_interior_point(factored.H, factored.inverse_mass, shell, options, residuals);
+  result.message = "the convex law on the factors: " + result.message;
+  if (method == Method::Auto && !result.solved() && result.z.allFinite() && !detail::stopped_from_outside(result.status)) {
+    // The interior point's round-off floor (its scaling spans 1e14 near the end) above a tight
+    // tolerance: admm from its point, where few iterations remain.
+    SolveOptions polish = options;
+    polish.initial_guess = result.z;
+    FrictionContactResiduals polished_residuals;
+    Result polished = detail::solve_admm_factored(factored.H, factored.inverse_mass, shell, polish, result.z,
+                                                  polished_residuals, FrictionLaw::Convex);
+    if (polished.solved() || polished_residuals.relative_error < residuals.relative_error) {
+      polished.iterations += result.iterations;
+      polished.message = result.message + "; then admm from its point: " + polished.message;
+      return polished;
+    }
+  }
   return result;
 }
 
@@ -95,7 +118,7 @@ Result solve(const GlobalFrictionContact& problem, Method method, const SolveOpt
       result = convex_on_factors(factored, method, options);
     }
   } else if (problem.law == FrictionLaw::Convex && problem.diagonal_mass()) {
-    result = convex_by_admm(factored_form(problem), method, options);
+    result = convex_in_3d(factored_form(problem), method, options);
   } else if (problem.law == FrictionLaw::Convex) {
     result = detail::refused(
         method, problem.size(),

@@ -92,7 +92,8 @@ TEST(GlobalFrictionContactSolve, TheConvexLawInThreeDimensions) {
   GlobalFrictionContactResiduals criteria;
   const Result result = solve(p, Method::Auto, {.tolerance = 1e-10}, v, criteria);
   ASSERT_TRUE(result.solved()) << result.message;
-  EXPECT_EQ(result.method, Method::Admm);
+  // auto: the interior point on the second-order cones (admm after it only where it stops short).
+  EXPECT_EQ(result.method, Method::InteriorPoint);
   const double rn = 1.6 / 1.09;
   EXPECT_NEAR(result.z[0], rn, 1e-8);
   EXPECT_NEAR(result.z[1], -0.3 * rn, 1e-8);
@@ -100,9 +101,15 @@ TEST(GlobalFrictionContactSolve, TheConvexLawInThreeDimensions) {
   EXPECT_NEAR(v[0], 2 - 0.3 * rn, 1e-8);
   EXPECT_NEAR(v[2], 0.3 * v[0], 1e-8);  // the lift u_N = μ |u_T|
   EXPECT_LT(worst_violation(p, v, result.z), 1e-8);
-  const Result refused = solve(p, Method::InteriorPoint, {});
+  // admm alone solves it too; a method that does not solve the convex law refuses, naming those that do.
+  Eigen::VectorXd v_admm;
+  const Result by_admm = solve(p, Method::Admm, {.tolerance = 1e-10}, v_admm, criteria);
+  ASSERT_TRUE(by_admm.solved()) << by_admm.message;
+  EXPECT_NEAR(by_admm.z[0], rn, 1e-8);
+  EXPECT_NEAR(v_admm[0], 2 - 0.3 * rn, 1e-8);
+  const Result refused = solve(p, Method::Prox, {});
   EXPECT_EQ(refused.status, Status::NotApplicable);
-  EXPECT_THAT(refused.message, HasSubstr("admm (and auto)"));
+  EXPECT_THAT(refused.message, HasSubstr("interior-point, admm (and auto)"));
 }
 
 // A mass resting on two coincident ground contacts: the reactions are not unique (any split of
