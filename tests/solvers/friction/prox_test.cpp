@@ -75,7 +75,7 @@ TEST(StallWatch, PowerLawRunStopsPastProjectFrom) {
   StallWatch watch(StallRule{}, error(1));
   EXPECT_EQ(stalled_at(error, 10000, 10000, 1e-8, watch), 1600);
   const std::string why = watch.describe("sweep", "sweeps", 1e-8);
-  EXPECT_NE(why.find("sweeps 800-1600 (slowing as a power law) the error after 10000 sweeps would be near 0.0001"),
+  EXPECT_NE(why.find("sweeps 800-1600 (slowing as a power law) the error after 10000 sweeps would be near 1e-04"),
             std::string::npos)
       << why;
   // The same run asked for 1e-4 at 10 000 steps: the projection meets it, so it is never cut.
