@@ -480,13 +480,9 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
     out.message = "the start point solves (relative error " + number_text(out.error) + ", 0 sweeps)";
     return out;
   }
-  // StallRule (nsgs.hpp): the best error so far, the window's start (sweep, best error there) and
-  // the last window's rate.
+  // kNsgsStall (nsgs.hpp) over the whole budget: a run cut into parts is judged on all of it.
   const int horizon = std::max(limit, kDefaultSweeps);
-  double best = out.error;
-  int window_start = 0;
-  double window_best = out.error;
-  double last_rate = -1;  // none yet
+  StallWatch watch(kNsgsStall, out.error);
   int sweep = 1;
   for (; sweep <= limit; ++sweep) {
     if (const std::optional<Status> stop = detail::stop_requested()) {
@@ -525,36 +521,14 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
       return out;
     }
     last_finite = r;
-    if (sweep == 1) {  // progress counts from the first sweep's error, not the start's (StallRule)
-      best = error;
-      window_best = error;
-    }
-    best = std::min(best, error);
-    if (!stall_stop || sweep < std::max(StallRule::kStallMinSweeps, 2 * window_start)) continue;
-    // The end of a window: project the error at `horizon` sweeps from its rate.
-    const double drop = std::log(window_best / best);  // >= 0; 0 when the best did not move
-    const double rate = drop / (sweep - window_start);
-    const bool slowing = last_rate > 0 && rate <= StallRule::kStallSlowing * last_rate;
-    const double left = horizon - sweep;
-    const double projected = slowing ? best * std::pow(static_cast<double>(horizon) / sweep,
-                                                       -drop / std::log(static_cast<double>(sweep) / window_start))
-                                     : best * std::exp(-rate * left);
-    // Before kStallProjectFrom sweeps only a flat or rising error stops the run (StallRule).
-    const bool flat = drop <= StallRule::kStallFlat;
-    if (!(projected <= tolerance) && (flat || sweep >= StallRule::kStallProjectFrom)) {
-      out.sweeps = sweep;
-      out.status = Status::NoSolutionFound;
-      out.message = "stalled at relative error " + number_text(error) + " after " + std::to_string(sweep) +
-                    " sweeps (the best " + number_text(best) + "): at the rate of sweeps " +
-                    std::to_string(window_start) + "-" + std::to_string(sweep) + " (" +
-                    (slowing ? "slowing as a power law" : "the same factor each sweep") + ") the error after " +
-                    std::to_string(horizon) + " sweeps would be near " + number_text(projected) +
-                    ", above the tolerance " + number_text(tolerance);
-      return out;
-    }
-    window_start = sweep;
-    window_best = best;
-    last_rate = rate;
+    if (sweep == 1) watch.restart(error);  // progress counts from the first sweep's error (kNsgsStall)
+    if (!stall_stop || !watch.stalled(sweep, error, horizon, tolerance)) continue;
+    out.sweeps = sweep;
+    out.status = Status::NoSolutionFound;
+    out.message = "stalled at relative error " + number_text(error) + " after " + std::to_string(sweep) +
+                  " sweeps (the best " + number_text(watch.best()) + "): " +
+                  watch.describe("sweep", "sweeps", tolerance);
+    return out;
   }
   out.sweeps = limit;
   out.status = Status::MaxIterations;

@@ -13,6 +13,7 @@
 #include "perp/core/friction_contact.hpp"
 #include "perp/core/result.hpp"
 #include "perp/solvers/options.hpp"
+#include "stall_rule.hpp"
 
 namespace perp::detail {
 
@@ -171,41 +172,26 @@ struct SweepOutcome {
 /// sweeps 1, 2, 4, 8, … below `error_every`, then every `error_every` sweeps and at the last. r ends finite (the last
 /// finite iterate when the sweeps diverge). `history`, when not null, gets the error of each check.
 /// `stall_stop`: also end, with `Status::NoSolutionFound`, where the error sequence says the sweeps
-/// cannot reach the tolerance (`StallRule`); off, only the tolerance and `limit` stop the sweeps.
+/// cannot reach the tolerance (`kNsgsStall`); off, only the tolerance and `limit` stop the sweeps.
 SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
                         int limit, int error_every, std::vector<double>* history, bool stall_stop = false);
 
-/// nsgs' stop on progress (issue 38), a rule on the sequence of error checks of one run of sweeps.
-/// The run is cut into windows that double: the first from the start (sweep 0) to the first check
-/// at or after `kStallMinSweeps`, each next one from the end of the last to the first check at or
-/// after twice that sweep. At the end s of a window [a, s], with B(s) the best error of the checks
-/// up to s, the window's rate is g = ln(B(a)/B(s))/(s − a) per sweep (0 when the best did not move),
-/// and the error the run would end at after `horizon` sweeps in all is projected:
-///   geometric (the error falls by the same factor every sweep): B(s) · exp(−g (horizon − s));
-///   where the rate slows (g at most `kStallSlowing` times the last window's, as a power law
-///   B ~ s^−p does: g halves each window) the power law through the window's ends,
-///   B(s) · (horizon/s)^−p with p = ln(B(a)/B(s)) / ln(s/a), which is larger.
-/// The run stops (stalled) when that projection is above the tolerance and either the window's
-/// best fell by at most 1 % (flat or rising: `kStallFlat`) or the run is past `kStallProjectFrom`
-/// sweeps. horizon = max(`limit`, `kDefaultSweeps`): a run cut into parts (auto's continued nsgs) is
-/// judged on the whole budget. A flat or rising error stops at the end of its second window (~200
-/// sweeps); a falling one not before 1 000 sweeps (auto's first nsgs runs its 1 000 in full): a run
-/// whose error falls slowly at first may speed up (Capsules-i125-1213, cut at 200 sweeps by the
-/// projection, solves when let run). The first window counts from the first sweep's error, not
-/// the start's: a start from another method's point (auto's newton-ac) is often better than where
-/// the first sweeps go before they fall again (Capsules-i125-1213: 6e-7 there, 1.8e-6 after 100).
+/// nsgs' stop on progress (issue 38): `StallRule` (stall_rule.hpp) on the error checks of one run
+/// of sweeps, steps = sweeps, horizon = max(`limit`, `kDefaultSweeps`): a run cut into parts
+/// (auto's continued nsgs) is judged on the whole budget. A flat or rising error stops at the end of
+/// its second window (~200 sweeps); a falling one not before 1 000 sweeps (auto's first nsgs runs
+/// its 1 000 in full): a run whose error falls slowly at first may speed up (Capsules-i125-1213,
+/// cut at 200 sweeps by the projection, solves when let run). The first window counts from the
+/// first sweep's error, not the start's: a start from another method's point (auto's newton-ac) is
+/// often better than where the first sweeps go before they fall again (Capsules-i125-1213: 6e-7
+/// there, 1.8e-6 after 100).
 /// Applied by nsgs on 3D problems only: the 2D heaps of auto's continued nsgs stay flat or even rise
 /// for up to 10 000 sweeps before the contact statuses settle and the error falls to the tolerance
 /// in a few hundred (friction_contact.cpp, continued_nsgs), so no rule on the error alone tells
 /// them from a stall there; in 3D the measured runs that went on for 10 000 sweeps without solving
 /// (fuzz/regressions/friction/, issue 38) were flat from the first hundred sweeps or slowed as a
 /// power law whose projection ended above the tolerance.
-struct StallRule {
-  static constexpr int kStallMinSweeps = 100;
-  static constexpr double kStallSlowing = 0.75;
-  static constexpr double kStallFlat = 0.00995;  ///< ln(1.01): the best fell by at most 1 %
-  static constexpr int kStallProjectFrom = 1000;
-};
+inline constexpr StallRule kNsgsStall{};  // the defaults: first window 100 sweeps, projection from 1 000
 
 /// nsgs on `problem` from r0. The returned Result has z, w = W z + q (formed from the returned z),
 /// iterations, history, status and message; `residuals` (not null) gets the residuals of (z, w).

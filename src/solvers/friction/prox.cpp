@@ -8,6 +8,7 @@
 #include "anderson.hpp"
 #include "entry/detail.hpp"
 #include "nsgs.hpp"
+#include "stall_rule.hpp"
 #include "perp/core/error.hpp"
 
 // prox: the proximal-point loop on W + ρI around nsgs (nsgs.hpp).
@@ -19,6 +20,19 @@ namespace {
 // did not cut the error tenfold.
 constexpr int kProxWindow = 25;
 constexpr int kProxEasySweeps = 20;
+
+// prox's stop on progress (issue 38): `StallRule` (stall_rule.hpp) on its outer iterations, each
+// counted with the smaller error of its plain and accelerated points, progress from the first
+// outer iteration's (not the start's: auto's start is another method's best point, which the first
+// proximal steps may leave before they fall below it). The horizon is the outer iteration at which
+// the budget ends: `prox.max_outer`, or sooner the sweep limit at the sweeps per outer iteration
+// so far. The watch starts afresh at each cut of ρ: a too large ρ keeps the error flat until it is
+// cut (from ρ = 5 000 times the mean diagonal the error stays at 5.4e-2 for 90 outer iterations,
+// then falls to 1e-12 in 20). A falling error is projected only from 200 outer iterations: Anderson
+// steps drop it by orders at once (OneObject-i1028-138 at 1e-8: 1.8e-5 at outer iteration 100,
+// solved at 116). The fuzz inputs that ran prox's 1 000 outer iterations or 10 000 sweeps unsolved
+// (fuzz/regressions/friction/) were flat within 200 outer iterations.
+constexpr StallRule kProxStall{.min_steps = 50, .slowing = 0.75, .flat = 0.00995, .project_from = 200};
 
 }  // namespace
 
@@ -66,6 +80,9 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
   int window_start = 0;
   double window_error = error;
   int window_sweeps = 0;
+  StallWatch stall(kProxStall, error);
+  double iterate_error = error;  // the last outer iteration's: min(plain, accelerated)
+  int stall_origin = 0;          // the watch counts from here: the start, or the last cut of ρ
   const auto keep_best = [&](const Eigen::VectorXd& point, double e) {
     if (e < best_error) {
       best_error = e;
@@ -100,6 +117,17 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
                        number_text(best_error) + " after " + std::to_string(outer) + " proximal iterations (rho " +
                        number_text(rho) + ")";
       break;
+    }
+    if (outer > stall_origin) {
+      if (outer == stall_origin + 1) stall.restart(iterate_error, stall_origin);
+      const double horizon = std::min(static_cast<double>(fc.prox.max_outer), static_cast<double>(outer) * limit / total);
+      if (stall.stalled(outer, iterate_error, horizon, options.tolerance)) {
+        result.status = Status::NoSolutionFound;
+        result.message = "stalled at relative error " + number_text(best_error) + " after " + std::to_string(outer) +
+                         " proximal iterations (" + std::to_string(total) + " sweeps, rho " + number_text(rho) +
+                         "): " + stall.describe("proximal iteration", "proximal iterations", options.tolerance);
+        break;
+      }
     }
     ++outer;
     sweeper.set_shift(rho);
@@ -140,6 +168,7 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
       acceleration.restart();
       x = g;
       error = g_error;
+      iterate_error = g_error;
       if (options.record_history) result.history.push_back(g_error);
       continue;
     }
@@ -164,8 +193,9 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
       } else {
         acceleration.clear_history();
       }
-    } else if (m == 0 && g_error > 0.5 * error) {
+    } else if (m == 0 && g_error > 0.5 * error && rho > rho0 * 1e-8) {
       rho = std::max(rho * 0.5, rho0 * 1e-8);  // without acceleration: slow progress, longer proximal steps
+      stall_origin = outer;
     }
     // With acceleration: when a window of easy subproblems (few sweeps each) has not cut the best
     // error tenfold, the proximal steps are too short: ρ down tenfold, the acceleration afresh.
@@ -177,6 +207,7 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
         if (cut < rho) {
           rho = cut;
           acceleration.clear_history();
+          stall_origin = outer;
         }
       }
       window_start = outer;
@@ -192,6 +223,7 @@ Result solve_prox(const FrictionContact& problem, const SolveOptions& options, c
     }
     x = std::move(next);
     error = next_error;
+    iterate_error = std::min(g_error, next_error);
   }
   result.z = std::move(best);  // every plain and accelerated point was offered to keep_best
   result.iterations = total;
