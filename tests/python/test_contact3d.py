@@ -160,7 +160,7 @@ def test_friction_models_from_the_scene_and_per_step():
     assert world.model_options == {"friction_model": "anitescu-potra", "facets": 8, "baumgarte": 0.2,
                                    "slop": 0.005, "split_impulse": True}
     step = world.step()
-    assert step.status is perp.Status.SOLVED and step.law == "convex" and step.method == "admm"
+    assert step.status is perp.Status.SOLVED and step.law == "convex" and step.method in ("interior-point", "admm")
     slide = (v0 - mu * G * h) / (1 + mu * mu)
     assert abs(world.velocity[0, 0] - slide) < 1e-9
     assert abs(world.velocity[0, 2] - mu * slide) < 1e-9
