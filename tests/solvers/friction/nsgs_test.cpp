@@ -14,6 +14,7 @@
 #include "perp/io/fclib.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "../../../src/solvers/friction/nsgs.hpp"
+#include "two_contacts_3d.hpp"
 
 namespace perp::solvers_nsgs_test {
 namespace {
@@ -168,16 +169,9 @@ TEST(NsgsStall, ContactWithNoSolutionStopsEarly) {
 // Two 3D contacts that nsgs solves at a steady linear rate (a diagonally dominant W, both
 // sliding or sticking): the stop on progress leaves them alone. Its answer checked by the law.
 TEST(NsgsStall, LinearRateRunStillSolves) {
-  Eigen::MatrixXd W(6, 6);
-  W << 2.0, 0.3, 0.1, 0.9, 0.2, 0.0,  //
-      0.3, 2.0, 0.2, 0.1, 0.8, 0.1,   //
-      0.1, 0.2, 2.0, 0.0, 0.1, 0.9,   //
-      0.9, 0.1, 0.0, 2.0, 0.3, 0.1,   //
-      0.2, 0.8, 0.1, 0.3, 2.0, 0.2,   //
-      0.0, 0.1, 0.9, 0.1, 0.2, 2.0;
-  Eigen::VectorXd q(6);
-  q << -1, 0.5, -0.2, -0.8, -0.1, 0.7;
-  const Eigen::Vector2d mu(0.3, 0.6);
+  const Eigen::MatrixXd W = test::two_contacts_3d_w();
+  const Eigen::VectorXd q = test::two_contacts_3d_q();
+  const Eigen::Vector2d mu = test::two_contacts_3d_mu();
   const FrictionContact problem = friction_contact_from_dense(3, W, q, mu);
   SolveOptions options;
   options.tolerance = 1e-12;

@@ -14,6 +14,7 @@
 #include "perp/core/friction_contact.hpp"
 #include "perp/solvers/friction_contact.hpp"
 #include "../../../src/solvers/friction/stall_rule.hpp"
+#include "two_contacts_3d.hpp"
 
 namespace perp::solvers_prox_test {
 namespace {
@@ -88,18 +89,7 @@ TEST(StallWatch, PowerLawRunStopsPastProjectFrom) {
 // ‖u‖) ≈ 1) below that, so 1e-16 cannot be reached. Before the stop on progress prox ran its 1 000
 // outer iterations there (6 007 sweeps); now it ends stalled, as no-solution-found, within a few
 // hundred, with the error of the point it returns recomputed here from r.
-FrictionContact two_contacts() {
-  Eigen::MatrixXd W(6, 6);
-  W << 2.0, 0.3, 0.1, 0.9, 0.2, 0.0,  //
-      0.3, 2.0, 0.2, 0.1, 0.8, 0.1,   //
-      0.1, 0.2, 2.0, 0.0, 0.1, 0.9,   //
-      0.9, 0.1, 0.0, 2.0, 0.3, 0.1,   //
-      0.2, 0.8, 0.1, 0.3, 2.0, 0.2,   //
-      0.0, 0.1, 0.9, 0.1, 0.2, 2.0;
-  Eigen::VectorXd q(6);
-  q << -1, 0.5, -0.2, -0.8, -0.1, 0.7;
-  return friction_contact_from_dense(3, W, q, Eigen::Vector2d(0.3, 0.6));
-}
+FrictionContact two_contacts() { return test::two_contacts_3d(); }
 
 // The outer iterations a prox message reports ("after N proximal iterations"), or -1.
 int outer_iterations(const std::string& message) {
