@@ -33,8 +33,9 @@
 ///     normal velocity), the optimality conditions of the convex program min ½ rᵀ W r + qᵀ r over the
 ///     cones; always solvable, the velocities unique. Sticking and separating contacts are
 ///     Coulomb's; a sliding one ends the step with u_N = μ‖u_T‖ > 0, so that the bodies lift by
-///     μ h ‖u_T‖ a step while they slide. Solved in the global form (M diagonal) by admm on the
-///     factors (`solve(GlobalFrictionContact)`; the interior point on the factors is planar only),
+///     μ h ‖u_T‖ a step while they slide. Solved in the global form (M diagonal) on the factors
+///     (`solve(GlobalFrictionContact)`: auto runs the interior point on the second-order cones, then
+///     admm from its point where it stops above the tolerance),
 ///     judged by the convex law's criteria (`cone_residuals`), reported in `StepReport::criteria`;
 ///   - StewartTrinkle, the polyhedral cone: the cone replaced by the pyramid of the k =
 ///     `solve.friction_contact.lemke.facets` directions t_l = cos(2πl/k) t1 + sin(2πl/k) t2 (an inner

@@ -27,7 +27,7 @@ inline constexpr double kDefaultRelaxation = 1.2;
 inline constexpr int kDefaultNewtonSteps = 200;
 /// interior-point on an `Lcp`: predictor-corrector steps.
 inline constexpr int kDefaultInteriorSteps = 200;
-/// interior-point on a (planar) `FrictionContact` and on a `FactoredLcp`: predictor-corrector steps
+/// interior-point on a planar `FrictionContact` and on a `FactoredLcp`: predictor-corrector steps
 /// on the cones (the frictional one then sweeps with nsgs from its best point).
 inline constexpr int kDefaultConeInteriorSteps = 100;
 /// path: major iterations (linearizations, the proximal subproblems' iterations included).

@@ -1,6 +1,7 @@
 #pragma once
 // Private: the interior point on programs of the velocities (friction_ipm.cpp), behind
-// interior-point on a planar FrictionContact and on a FactoredLcp. Not installed.
+// interior-point on a FrictionContact (planar here; in 3D it hands over to cone_ipm.hpp) and on a
+// FactoredLcp. Not installed.
 
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
@@ -108,7 +109,8 @@ void reaction_of(const Eigen::VectorXd& lambda, const Eigen::VectorXd& mu, Eigen
 /// is outside the cone.
 [[nodiscard]] Eigen::VectorXd multipliers_of(const Eigen::VectorXd& r, const Eigen::VectorXd& mu);
 
-/// interior-point on a planar (d = 2) frictional contact problem given by its factors,
+/// interior-point on a frictional contact problem given by its factors (d = 3: cone_ipm.hpp's
+/// `solve_coulomb_cone_interior_point`; the rest of this comment is the planar method),
 /// W = H M⁻¹ Hᵀ (M⁻¹ = diag(inverse_mass)); `shell` carries q and μ (its W is not read).
 ///
 /// In the plane the cone K_μ has two edges, r = λ₊ (1, μ) + λ₋ (1, −μ) with λ >= 0, and Coulomb's

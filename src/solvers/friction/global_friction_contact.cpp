@@ -63,7 +63,7 @@ Result convex_on_factors(const FactoredFrictionContact& factored, Method method,
 /// The convex law in 3D (M diagonal), W kept as its factors: interior-point on the second-order
 /// cones (cone_ipm.hpp), or admm on the program min ½ rᵀ W r + qᵀ r over the cones (admm.hpp, the
 /// shift held at 0). auto runs the interior point, then admm from its point where the interior point
-/// stops above the tolerance (bench/README.md, "The convex law on the pour's steps: interior point");
+/// stops above the tolerance (bench/README.md, "The 3D interior point on the pour's steps");
 /// the other methods refuse.
 Result convex_in_3d(const FactoredFrictionContact& factored, Method method, const SolveOptions& options) {
   if (method != Method::Auto && method != Method::Admm && method != Method::InteriorPoint) {
