@@ -149,7 +149,7 @@ void solve_model(const FactoredFrictionContact& problem, const Eigen::VectorXd& 
       // contact) and Lemke's path may end in a numerical failure or on a secondary ray near the
       // end: run it again with the covering vector e + δ, δ_i uniform in [0, 1e-3) from a fixed
       // seed, at most twice — the rule of lemke on a frictional contact problem
-      // (src/solvers/friction/friction_lemke.hpp), here on the step's own LCP. Measured on
+      // (src/solvers/friction/impulse/friction_lemke.hpp), here on the step's own LCP. Measured on
       // tower3d.json with k = 4: 6 of 120 steps unsolved without it.
       std::mt19937_64 engine(kCoveringSeed);
       std::uniform_real_distribution<double> spread(0.0, kCoveringSpread);

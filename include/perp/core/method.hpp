@@ -40,7 +40,7 @@ enum class Method {
   NewtonAc,  ///< "newton-ac": frictional contact only; semismooth Newton on the Alart–Curnier function
   Prox,      ///< "prox": frictional contact only; proximal-point outer loop on W + ρI around nsgs or newton-ac
   Admm,      ///< "admm": frictional contact only; ADMM with de Saxcé's shift and a spectral penalty, one sparse
-             ///< factor of W + τI (src/solvers/friction/admm.hpp; on H M⁻¹ Hᵀ's factors where W is not formed)
+             ///< factor of W + τI (src/solvers/friction/convex/admm.hpp; on H M⁻¹ Hᵀ's factors where W is not formed)
   Auto,      ///< "auto": picks from the structure of M and falls back (perp/solvers/solve.hpp)
 };
 

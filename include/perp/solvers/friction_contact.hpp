@@ -71,7 +71,7 @@ struct FactoredFrictionContact {
 ///     half-planes per contact), by the interior point on the factors (`FactoredLcp`), r from the
 ///     half-planes' multipliers;
 ///   - d = 3 with M diagonal, the convex law (admm or auto): ADMM on the factors with de Saxcé's
-///     shift held at 0 (src/solvers/friction/admm.hpp), judged by the convex law's criteria;
+///     shift held at 0 (src/solvers/friction/convex/admm.hpp), judged by the convex law's criteria;
 ///   - otherwise (d = 3, or M not diagonal): Coulomb's law on the local problem (`local_problem`:
 ///     W = Hᵀ M⁻¹ H formed, M factored once) with `method`; the convex law is `not-applicable` with
 ///     M not diagonal.

@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "entry/detail.hpp"
-#include "friction_ipm.hpp"
-#include "proportioning.hpp"
+#include "friction/convex/friction_ipm.hpp"
+#include "friction/convex/proportioning.hpp"
 #include "entry/pipeline.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/residual.hpp"

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "entry/detail.hpp"
-#include "admm.hpp"
-#include "friction_ipm.hpp"
-#include "friction_lemke.hpp"
-#include "friction_newton.hpp"
-#include "friction_shift.hpp"
-#include "nsgs.hpp"
+#include "friction/convex/admm.hpp"
+#include "friction/convex/friction_ipm.hpp"
+#include "friction/impulse/friction_lemke.hpp"
+#include "friction/impulse/friction_newton.hpp"
+#include "friction/convex/friction_shift.hpp"
+#include "friction/impulse/nsgs.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/solve.hpp"
 #include "entry/pipeline.hpp"

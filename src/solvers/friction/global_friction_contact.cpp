@@ -4,10 +4,10 @@
 #include <string>
 #include <utility>
 
-#include "admm.hpp"
-#include "cone_ipm.hpp"
+#include "friction/convex/admm.hpp"
+#include "friction/convex/cone_ipm.hpp"
 #include "entry/detail.hpp"
-#include "friction_ipm.hpp"
+#include "friction/convex/friction_ipm.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/factored_lcp.hpp"
 #include "perp/solvers/friction_contact.hpp"

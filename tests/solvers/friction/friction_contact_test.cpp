@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "perp/core/error.hpp"
-#include "../../../src/solvers/friction/nsgs.hpp"
+#include "../../../src/solvers/friction/impulse/nsgs.hpp"
 
 namespace perp::solvers_friction_contact_test {
 namespace {

@@ -1,6 +1,6 @@
 // newton-ac, the semismooth Newton method on the Alart–Curnier function (private kernel).
 
-#include "../../../src/solvers/friction/friction_newton.hpp"
+#include "../../../src/solvers/friction/impulse/friction_newton.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // The fixed point on de Saxcé's shift (private kernel, friction_shift.cpp) and its place in auto on
 // a planar FactoredFrictionContact.
 
-#include "../../../src/solvers/friction/friction_shift.hpp"
+#include "../../../src/solvers/friction/convex/friction_shift.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -13,7 +13,7 @@
 #include "perp/core/friction_contact.hpp"
 #include "perp/io/fclib.hpp"
 #include "perp/solvers/friction_contact.hpp"
-#include "../../../src/solvers/friction/nsgs.hpp"
+#include "../../../src/solvers/friction/impulse/nsgs.hpp"
 #include "two_contacts_3d.hpp"
 
 namespace perp::solvers_nsgs_test {

@@ -1,6 +1,6 @@
-// MPRGP on a factored LCP's convex program (solvers/friction/proportioning.hpp), and psor on the
+// MPRGP on a factored LCP's convex program (solvers/friction/convex/proportioning.hpp), and psor on the
 // factors; every answer judged by the natural residual recomputed here from a dense N = A M⁻¹ Aᵀ.
-#include "friction/proportioning.hpp"
+#include "friction/convex/proportioning.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The stop on progress shared by nsgs and prox (StallRule and StallWatch in
-// src/solvers/friction/stall_rule.hpp) on error sequences written by hand, and prox's use of it
+// src/solvers/friction/impulse/stall_rule.hpp) on error sequences written by hand, and prox's use of it
 // (issue 38): a problem prox cannot solve ends early as stalled, with the error of the point it
 // returns; problems it solves slowly are not cut.
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 
 #include "perp/core/friction_contact.hpp"
 #include "perp/solvers/friction_contact.hpp"
-#include "../../../src/solvers/friction/stall_rule.hpp"
+#include "../../../src/solvers/friction/impulse/stall_rule.hpp"
 #include "two_contacts_3d.hpp"
 
 namespace perp::solvers_prox_test {

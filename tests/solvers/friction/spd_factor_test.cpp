@@ -1,5 +1,5 @@
-// The private sparse factor of the interior points' Newton matrices (solvers/friction/spd_factor.hpp).
-#include "friction/spd_factor.hpp"
+// The private sparse factor of the interior points' Newton matrices (solvers/friction/convex/spd_factor.hpp).
+#include "friction/convex/spd_factor.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <random>
 
-#include "../../../src/solvers/friction/friction_lemke.hpp"
+#include "../../../src/solvers/friction/impulse/friction_lemke.hpp"
 #include "perp/core/error.hpp"
 #include "perp/core/friction_contact.hpp"
 #include "perp/core/residual.hpp"

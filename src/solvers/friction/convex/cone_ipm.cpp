@@ -11,7 +11,7 @@
 #include "entry/detail.hpp"
 #include "entry/stop.hpp"
 #include "friction_ipm.hpp"
-#include "nsgs.hpp"
+#include "friction/impulse/nsgs.hpp"
 #include "perp/core/error.hpp"
 #include "spd_factor.hpp"
 

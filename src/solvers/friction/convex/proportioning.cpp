@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "../entry/stop.hpp"
+#include "entry/stop.hpp"
 
 namespace perp::detail {
 

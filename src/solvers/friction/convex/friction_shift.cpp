@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "anderson.hpp"
+#include "friction/impulse/anderson.hpp"
 #include "entry/detail.hpp"
 #include "friction_ipm.hpp"
 #include "perp/core/error.hpp"

@@ -8,7 +8,7 @@
 
 #include "cone_ipm.hpp"
 #include "entry/detail.hpp"
-#include "nsgs.hpp"
+#include "friction/impulse/nsgs.hpp"
 #include "perp/core/error.hpp"
 #include "spd_factor.hpp"
 
