@@ -12,11 +12,12 @@
 //   perp           the scene's step options (auto, exact Coulomb cone, solve tolerance 1e-10).
 //   bullet         btDiscreteDynamicsWorld at its defaults (btSequentialImpulseConstraintSolver, 10
 //                  iterations, split impulse, default collision margins), stepSimulation(h, 1, h):
-//                  one internal step of h per call.
+//                  one internal step of h per call. --bullet-iterations N sets its solver's
+//                  iterations (m_numIterations) instead of 10, for a work–precision sweep.
 //   bullet-mlcp    the same world with btMLCPSolver on btDantzigSolver (m_minimumSolverBatchSize 1,
 //                  as Bullet's own MLCP demo sets it). Its Dantzig solve is dense in the contact
 //                  rows: run only on scenes of at most --direct-max-bodies bodies (default 20).
-//   ode-quick      dWorldQuickStep at 20 iterations, world ERP and CFM at ODE's defaults, contacts
+//   ode-quick      dWorldQuickStep at 20 iterations (--ode-iterations N), world ERP and CFM at ODE's defaults, contacts
 //                  with dContactApprox1 (friction pyramid with bounds μ times the normal force),
 //                  up to 8 contacts a pair, a hash space.
 //   ode-exact      dWorldStep (ODE's Dantzig LCP, dense): like bullet-mlcp, only up to
@@ -35,7 +36,7 @@
 //
 // Usage: compare_3d [--scene tower|pyramid|spheres]... [--scene-file PATH]... [--seconds S]
 //                   [--max-seconds-perp S] [--max-seconds-other S] [--direct-max-bodies N]
-//                   [--engine NAME]... [--verbose]
+//                   [--engine NAME]... [--bullet-iterations N] [--ode-iterations N] [--verbose]
 //   --seconds S: simulated time of every run (default: each scene's duration); --max-seconds-perp S
 //   stops perp's run after S seconds of stepping (the row says how many steps ran; its figures are
 //   over those steps), --max-seconds-other S the same for Bullet and ODE; --engine NAME runs only
@@ -137,7 +138,7 @@ class PerpEngine final : public Engine {
 // ---------------------------------------------------------------------------------------- Bullet
 class BulletEngine final : public Engine {
  public:
-  BulletEngine(const Scene& scene, bool mlcp) : h_(scene.options.timestep) {
+  BulletEngine(const Scene& scene, bool mlcp, int iterations) : h_(scene.options.timestep) {
     dispatcher_ = std::make_unique<btCollisionDispatcher>(&configuration_);
     if (mlcp) {
       dantzig_ = std::make_unique<btDantzigSolver>();
@@ -147,6 +148,7 @@ class BulletEngine final : public Engine {
     }
     world_ = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), &broadphase_, solver_.get(), &configuration_);
     if (mlcp) world_->getSolverInfo().m_minimumSolverBatchSize = 1;
+    world_->getSolverInfo().m_numIterations = iterations;
     const Eigen::Vector3d& g = scene.options.gravity;
     world_->setGravity(btVector3(g.x(), g.y(), g.z()));
     const World& w = scene.world;
@@ -257,13 +259,13 @@ void count_ode_message(int number, const char* format, va_list arguments) {
 
 class OdeEngine final : public Engine {
  public:
-  OdeEngine(const Scene& scene, bool exact) : h_(scene.options.timestep), exact_(exact) {
+  OdeEngine(const Scene& scene, bool exact, int iterations) : h_(scene.options.timestep), exact_(exact) {
     world_ = dWorldCreate();
     space_ = dHashSpaceCreate(nullptr);
     contacts_ = dJointGroupCreate(0);
     const Eigen::Vector3d& g = scene.options.gravity;
     dWorldSetGravity(world_, g.x(), g.y(), g.z());
-    dWorldSetQuickStepNumIterations(world_, 20);
+    dWorldSetQuickStepNumIterations(world_, iterations);
     dWorldSetAutoDisableFlag(world_, 0);
     const World& w = scene.world;
     sides_.reserve(w.bodies.size() + w.planes.size() + 1);
@@ -527,15 +529,18 @@ int main(int argc, char** argv) {
   double perp_tolerance = 0;
   long perp_auto_sweeps = 0;
   double perp_relaxation = 0;
+  long bullet_iterations = 10;  // btContactSolverInfo's default
+  long ode_iterations = 20;     // ODE's default for dWorldQuickStep
   const std::string dir = PERP_EXAMPLE_SCENES_DIR;
   auto usage = [] {
     std::fprintf(stderr,
                  "usage: compare_3d [--scene tower|pyramid|spheres]... [--scene-file PATH]... [--seconds S] "
                  "[--max-seconds-perp S] [--max-seconds-other S] [--direct-max-bodies N] [--engine NAME]... [--perp-method NAME] [--perp-tolerance T] "
-                 "[--perp-auto-sweeps N] [--perp-relaxation W] [--verbose]\n"
+                 "[--perp-auto-sweeps N] [--perp-relaxation W] [--bullet-iterations N] [--ode-iterations N] [--verbose]\n"
                  "  --perp-method, --perp-tolerance: perp's method and tolerance instead of the scene's\n"
                  "  --perp-auto-sweeps: auto's nsgs sweeps before its next method (friction_contact.automatic.nsgs_sweeps)\n"
-                 "  --perp-relaxation: nsgs' over-relaxation (friction_contact.nsgs.relaxation, in (0, 2))\n");
+                 "  --perp-relaxation: nsgs' over-relaxation (friction_contact.nsgs.relaxation, in (0, 2))\n"
+                 "  --bullet-iterations, --ode-iterations: the other engines' solver iterations (default 10, 20)\n");
     return 2;
   };
   for (int i = 1; i < argc; ++i) {
@@ -596,6 +601,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "compare_3d: --perp-relaxation takes a value in (0, 2), got '%s'\n", argv[i]);
         return 2;
       }
+    } else if ((arg == "--bullet-iterations" || arg == "--ode-iterations") && has_value) {
+      const long iterations = std::atol(argv[++i]);
+      if (iterations < 1 || iterations > 100000) {
+        std::fprintf(stderr, "compare_3d: %s takes an integer in [1, 100000], got '%s'\n", arg.c_str(), argv[i]);
+        return 2;
+      }
+      (arg == "--bullet-iterations" ? bullet_iterations : ode_iterations) = iterations;
     } else if (arg == "--verbose") {
       verbose = true;
     } else {
@@ -617,7 +629,8 @@ int main(int argc, char** argv) {
 #else
   std::printf(", no ODE (libode-dev not found when bench/ was configured)");
 #endif
-  std::printf("; one thread each, no sleeping\n");
+  std::printf("; one thread each, no sleeping; Bullet's solver at %ld iterations, ODE's quickstep at %ld\n",
+              bullet_iterations, ode_iterations);
 
   for (const std::string& file : files) {
     Scene scene;
@@ -646,16 +659,16 @@ int main(int argc, char** argv) {
       rows.push_back(measure(name, *engine, scene, steps, cap, pile, is_perp, is_ode, verbose));
     };
     add("perp", [&] { return std::make_unique<PerpEngine>(scene); }, max_seconds_perp, true, false);
-    add("bullet", [&] { return std::make_unique<BulletEngine>(scene, false); }, max_seconds_other, false, false);
+    add("bullet", [&] { return std::make_unique<BulletEngine>(scene, false, static_cast<int>(bullet_iterations)); }, max_seconds_other, false, false);
     if (direct) {
-      add("bullet-mlcp", [&] { return std::make_unique<BulletEngine>(scene, true); }, max_seconds_other, false, false);
+      add("bullet-mlcp", [&] { return std::make_unique<BulletEngine>(scene, true, static_cast<int>(bullet_iterations)); }, max_seconds_other, false, false);
     }
 #ifdef PERP_HAVE_ODE
     g_ode_messages = 0;
-    add("ode-quick", [&] { return std::make_unique<OdeEngine>(scene, false); }, max_seconds_other, false, true);
+    add("ode-quick", [&] { return std::make_unique<OdeEngine>(scene, false, static_cast<int>(ode_iterations)); }, max_seconds_other, false, true);
     if (direct) {
       g_ode_messages = 0;
-      add("ode-exact", [&] { return std::make_unique<OdeEngine>(scene, true); }, max_seconds_other, false, true);
+      add("ode-exact", [&] { return std::make_unique<OdeEngine>(scene, true, static_cast<int>(ode_iterations)); }, max_seconds_other, false, true);
     }
 #endif
     std::string title = file.substr(file.find_last_of('/') + 1) + ", " + std::to_string(duration) + " s";
