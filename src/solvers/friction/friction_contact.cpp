@@ -122,8 +122,14 @@ constexpr int kNewtonStepsBeforeLemke = 20;
 constexpr Eigen::Index kLemkeBeforeProxMaxSize = 1000;
 /// auto: when no method solved but the best point is within this many tolerances, nsgs from it.
 constexpr double kPolishReach = 1e3;
-/// In 3D, auto's newton-ac from nsgs' point gets this many steps, then a second start (nsgs from
-/// r = 0, newton-ac from its point): on the 1 000-sphere pour, steps whose chain from the warm start
+/// In 3D, auto's newton-ac from nsgs' point gets this many steps. On a time step's problem (the
+/// factored form, `swept`) a second start follows: nsgs from r = 0 and newton-ac from its point. On a
+/// problem given by W, whose chain begins with its own nsgs (handed over by its rate,
+/// kNsgsHandoff), newton-ac runs from r = 0 (its own limit) and from nsgs' point (this many steps),
+/// from r = 0 first where the chain started at r = 0: on Siconos' Capsules and BoxesStack files
+/// newton-ac from r = 0 solves in 10-36 steps (6.5-13 ms), where from nsgs' point after 200-400
+/// sweeps it needs 10-36 or fails (Capsules-i101-404: flat at 1.1e-6 for 60 steps; bench/README.md,
+/// "auto's hand-over from nsgs in 3D"). On the 1 000-sphere pour, steps whose chain from the warm start
 /// failed solved from r = 0 in 5-15 Newton steps; from nsgs' point newton-ac needs 1-21 where it
 /// solves (bench/README.md, "The pour's expensive steps, replayed").
 constexpr int kNewtonStepsBeforeRestart = 30;
@@ -148,7 +154,8 @@ Eigen::VectorXd start_of(const SolveOptions& options, Eigen::Index size) {
   return options.initial_guess.value_or(Eigen::VectorXd::Zero(size));
 }
 
-Result run_method(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh);
+Result run_method(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh,
+                  bool handoff = false);
 
 // What the frictional contact problem supplies to the pipeline (pipeline.hpp). Its steps hand
 // something on, so they are an object: `fresh`, the residuals of the point from `run` (nsgs forms
@@ -158,6 +165,7 @@ struct FrictionContactSteps {
   static constexpr ProblemKind kind = ProblemKind::FrictionContact;
   Fresh fresh;
   bool overflowed = false;
+  bool handoff = false;  // nsgs' stop is kNsgsHandoff (auto's first nsgs in 3D)
 
   static void check(const FrictionContact& problem, Method, const SolveOptions& options) {
     check_friction_options(options, problem.contacts());
@@ -166,7 +174,7 @@ struct FrictionContactSteps {
     return trivial_result(problem);
   }
   Result run(const FrictionContact& problem, Method method, const SolveOptions& options) {
-    return run_method(problem, method, options, fresh);
+    return run_method(problem, method, options, fresh, handoff);
   }
   void finish(const FrictionContact& problem, const SolveOptions&, Result& result) {
     overflowed = recompute_point(problem, velocity_of(problem), result, fresh);
@@ -177,9 +185,11 @@ struct FrictionContactSteps {
 };
 
 /// One attempt through the pipeline (detail::attempt), from `options.initial_guess`; `fresh` gets
-/// the residuals of its point.
-Result finished_run(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh) {
+/// the residuals of its point. `handoff`: nsgs stops by kNsgsHandoff (nsgs.hpp).
+Result finished_run(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh,
+                    bool handoff = false) {
   FrictionContactSteps steps;
+  steps.handoff = handoff;
   Result result = detail::attempt(steps, problem, method, options);
   fresh = std::move(steps.fresh);
   return result;
@@ -273,11 +283,20 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
   const int limit = options.iteration_limit(kDefaultSweeps);  // the whole chain's budget
   const int budget = std::min(limit, options.friction_contact.automatic.nsgs_sweeps);
   if (restart) {
-    reason += "; in 3D newton-ac gets " + std::to_string(kNewtonStepsBeforeRestart) +
-              " steps from nsgs' point, then a second newton-ac from nsgs' point from r = 0 (a second start)";
+    reason += swept ? "; in 3D newton-ac gets " + std::to_string(kNewtonStepsBeforeRestart) +
+                          " steps from nsgs' point, then a second newton-ac from nsgs' point from r = 0 (a second start)"
+                    : "; in 3D nsgs hands over as soon as its rate says its sweeps would not reach the tolerance, "
+                      "then newton-ac from r = 0 (its own limit) and from nsgs' point (" +
+                          std::to_string(kNewtonStepsBeforeRestart) +
+                          " steps), r = 0 first where the chain started there (from nsgs' point the Alart-Curnier "
+                          "Newton stalls more often)";
   }
   int nsgs_runs = swept ? 1 : 0;
   int newton_runs = 0;
+  // 3D, a chain that began with its own nsgs: where that nsgs ended, and whether the chain started
+  // at r = 0 (no warm start).
+  Eigen::VectorXd nsgs_point = r0;
+  const bool cold_start = !r0.allFinite() || r0.isZero();
   Result result = detail::first_that_solves(
       order,
       [&](Method method) {
@@ -285,8 +304,21 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
         attempt.initial_guess = best;
         Result attempt_result;
         Fresh residuals;
-        if (method == Method::NewtonAc && restart && newton_runs++ > 0) {
-          // The second start: nsgs from r = 0, then newton-ac from its point.
+        if (method == Method::NewtonAc && restart && !swept) {
+          // 3D, a chain that began with its own nsgs: newton-ac from r = 0 and from nsgs' point, r = 0
+          // first where the chain itself started there (see kNewtonStepsBeforeRestart); the start
+          // from nsgs' point gets kNewtonStepsBeforeRestart steps, the one from r = 0 its own limit.
+          const bool from_zero = (newton_runs++ == 0) == cold_start;
+          if (from_zero) {
+            attempt.initial_guess = Eigen::VectorXd::Zero(problem.size());
+          } else {
+            attempt.initial_guess = nsgs_point;
+            if (options.max_iterations == 0) attempt.max_iterations = kNewtonStepsBeforeRestart;
+          }
+          attempt_result = finished_run(problem, Method::NewtonAc, attempt, residuals);
+          attempt_result.message = (from_zero ? "from r = 0: " : "from nsgs' point: ") + attempt_result.message;
+        } else if (method == Method::NewtonAc && restart && newton_runs++ > 0) {
+          // The second start of a time step's chain: nsgs from r = 0, then newton-ac from its point.
           SolveOptions cold = options;
           cold.initial_guess = Eigen::VectorXd::Zero(problem.size());
           cold.max_iterations = budget;
@@ -312,7 +344,8 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
           if (method == Method::NewtonAc && lemke_early && options.max_iterations == 0) {
             attempt.max_iterations = kNewtonStepsBeforeLemke;
           }
-          attempt_result = finished_run(problem, method, attempt, residuals);
+          attempt_result = finished_run(problem, method, attempt, residuals, restart && method == Method::Nsgs);
+          if (method == Method::Nsgs) nsgs_point = attempt_result.z;
         }
         if (attempt_result.residual < best_error) {
           best_error = attempt_result.residual;
@@ -347,13 +380,14 @@ Result solve_auto(const FrictionContact& problem, const SolveOptions& options, c
   return result;
 }
 
-Result run_method(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh) {
+Result run_method(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh,
+                  bool handoff) {
   fresh.reset();
   const Eigen::VectorXd r0 = start_of(options, problem.size());
   switch (method) {
     case Method::Nsgs: {
       FrictionContactResiduals residuals;
-      Result result = detail::solve_nsgs(problem, options, r0, residuals);
+      Result result = detail::solve_nsgs(problem, options, r0, residuals, handoff);
       fresh = residuals;
       return result;
     }

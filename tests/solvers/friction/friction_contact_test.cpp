@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "perp/core/error.hpp"
+#include "perp/io/siconos.hpp"
 #include "../../../src/solvers/friction/impulse/nsgs.hpp"
 
 namespace perp::solvers_friction_contact_test {
@@ -703,6 +704,28 @@ TEST(FrictionContactSolve, SiconosDenseFiles) {
     }
   }
   if (read == 0) GTEST_SKIP() << "no Siconos fc2d/fc3d files under " << PERP_SICONOS_FC_DIR;
+}
+
+// auto on a 3D problem given by W from r = 0 (Capsules-i101-404, 225 contacts): nsgs hands over
+// by its rate (kNsgsHandoff) before its 1 000 sweeps, and newton-ac from r = 0, the first of the
+// two Newton starts on a cold chain, solves (from nsgs' point after 200-400 sweeps newton-ac stalls
+// at 1.1e-6 on this file). The error recomputed from r.
+TEST(FrictionContactSolve, AutoIn3DHandsOverFromNsgsAndStartsNewtonAtZero) {
+  const std::string path = std::string(PERP_SICONOS_FC_DIR) + "/fc3d/Capsules-i101-404.dat";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+  const FrictionContact problem = read_siconos_friction_contact(path);
+  const Result result = solve(problem, Method::Auto, {.tolerance = 1e-8});
+  expect_consistent(problem, result);
+  ASSERT_TRUE(result.solved()) << result.message;
+  EXPECT_LE(friction_contact_residuals(problem, result.z).relative_error, 1e-8);
+  EXPECT_EQ(result.method, Method::NewtonAc);
+  ASSERT_GE(result.attempts.size(), 2U);
+  EXPECT_EQ(result.attempts[0].method, Method::Nsgs);
+  EXPECT_THAT(result.attempts[0].message, HasSubstr("handed over"));
+  EXPECT_LT(result.attempts[0].iterations, 1000);
+  EXPECT_EQ(result.attempts[1].method, Method::NewtonAc);
+  EXPECT_THAT(result.attempts[1].message, HasSubstr("from r = 0"));
+  EXPECT_EQ(result.attempts[1].status, Status::Solved);
 }
 
 // A column of nc disks on the ground, 10⁵ contacts: contact i between disk i − 1 (or the ground)

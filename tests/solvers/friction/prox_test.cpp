@@ -13,6 +13,7 @@
 
 #include "perp/core/friction_contact.hpp"
 #include "perp/solvers/friction_contact.hpp"
+#include "../../../src/solvers/friction/impulse/nsgs.hpp"
 #include "../../../src/solvers/friction/impulse/stall_rule.hpp"
 #include "two_contacts_3d.hpp"
 
@@ -82,6 +83,27 @@ TEST(StallWatch, PowerLawRunStopsPastProjectFrom) {
   // The same run asked for 1e-4 at 10 000 steps: the projection meets it, so it is never cut.
   StallWatch lenient(StallRule{}, error(1));
   EXPECT_EQ(stalled_at(error, 10000, 10000, 1.0001e-4, lenient), 0);
+}
+
+// auto's hand-over rule (kNsgsHandoff, nsgs.hpp) on the same run e(s) = 1/s with auto's budget of
+// 1 000 sweeps as the horizon: the first window [0, 100] is geometric (its projection to 1 000,
+// 0.01 · exp(−0.046 · 900), is far below 1e-8, and 100 < project_from anyway); the second [100, 200]
+// slows (p = 1) and projects (1/200) · (1000/200)^−1 = 1e-3 at sweep 1 000, above 1e-8, and 200 is
+// at project_from: handed over there, where kNsgsStall goes on to 1 600 (the test above).
+TEST(StallWatch, HandoffRuleCutsAPowerLawAtTheSecondWindow) {
+  const auto error = [](int s) { return 1.0 / s; };
+  StallWatch watch(detail::kNsgsHandoff, error(1));
+  EXPECT_EQ(stalled_at(error, 1000, 1000, 1e-8, watch), 200);
+  const std::string why = watch.describe("sweep", "sweeps", 1e-8);
+  EXPECT_NE(why.find("sweeps 100-200 (slowing as a power law) the error after 1000 sweeps would be near 0.001"),
+            std::string::npos)
+      << why;
+  // A geometric run that reaches the tolerance within the budget is not handed over: 0.5 · 0.97^s
+  // meets 1e-8 at s = ln(5e7)/ln(1/0.97) = 582.01, so at step 583.
+  const auto fast = [](int s) { return 0.5 * std::pow(0.97, s); };
+  StallWatch kept(detail::kNsgsHandoff, fast(1));
+  EXPECT_EQ(stalled_at(fast, 583, 1000, 1e-8, kept), 0);
+  EXPECT_LE(fast(583), 1e-8);
 }
 
 // Two 3D contacts with a diagonally dominant W (nsgs_test.cpp's LinearRateRunStillSolves): prox

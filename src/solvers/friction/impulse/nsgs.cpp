@@ -459,7 +459,7 @@ Eigen::Index ContactSweeper::sweep_fixed(const Eigen::VectorXd& q, Eigen::Vector
 }
 
 SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
-                        int limit, int error_every, std::vector<double>* history, bool stall_stop) {
+                        int limit, int error_every, std::vector<double>* history, bool stall_stop, bool handoff) {
   const Eigen::Index n = shifted.size();
   SweepOutcome out;
   Eigen::VectorXd& u = out.u;
@@ -480,9 +480,10 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
     out.message = "the start point solves (relative error " + number_text(out.error) + ", 0 sweeps)";
     return out;
   }
-  // kNsgsStall (nsgs.hpp) over the whole budget: a run cut into parts is judged on all of it.
-  const int horizon = std::max(limit, kDefaultSweeps);
-  StallWatch watch(kNsgsStall, out.error);
+  // kNsgsStall (nsgs.hpp) over the whole budget: a run cut into parts is judged on all of it;
+  // kNsgsHandoff over the run's own limit.
+  const int horizon = handoff ? limit : std::max(limit, kDefaultSweeps);
+  StallWatch watch(handoff ? kNsgsHandoff : kNsgsStall, out.error);
   int sweep = 1;
   for (; sweep <= limit; ++sweep) {
     if (const std::optional<Status> stop = detail::stop_requested()) {
@@ -525,7 +526,8 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
     if (!stall_stop || !watch.stalled(sweep, error, horizon, tolerance)) continue;
     out.sweeps = sweep;
     out.status = Status::NoSolutionFound;
-    out.message = "stalled at relative error " + number_text(error) + " after " + std::to_string(sweep) +
+    out.message = std::string(handoff ? "handed over" : "stalled") + " at relative error " + number_text(error) +
+                  " after " + std::to_string(sweep) +
                   " sweeps (the best " + number_text(watch.best()) + "): " +
                   watch.describe("sweep", "sweeps", tolerance);
     return out;
@@ -544,7 +546,7 @@ std::string failures_note(Eigen::Index failures) {
 }
 
 Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0,
-                  FrictionContactResiduals& residuals) {
+                  FrictionContactResiduals& residuals, bool handoff) {
   Result result;
   result.method = Method::Nsgs;
   // The start point first: a warm start that solves needs no sweeper.
@@ -561,7 +563,7 @@ Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, c
   const int limit = options.iteration_limit(kDefaultSweeps);
   SweepOutcome out =
       run_sweeps(sweeper, problem, r, options.tolerance, limit, options.friction_contact.nsgs.error_every,
-                 options.record_history ? &result.history : nullptr, problem.dimension == 3);
+                 options.record_history ? &result.history : nullptr, problem.dimension == 3, handoff);
   result.z = std::move(r);
   result.w = std::move(out.u);
   residuals = out.residuals;

@@ -173,8 +173,10 @@ struct SweepOutcome {
 /// finite iterate when the sweeps diverge). `history`, when not null, gets the error of each check.
 /// `stall_stop`: also end, with `Status::NoSolutionFound`, where the error sequence says the sweeps
 /// cannot reach the tolerance (`kNsgsStall`); off, only the tolerance and `limit` stop the sweeps.
+/// `handoff` (with `stall_stop`): the rule is `kNsgsHandoff` on a horizon of `limit` sweeps instead.
 SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted, Eigen::VectorXd& r, double tolerance,
-                        int limit, int error_every, std::vector<double>* history, bool stall_stop = false);
+                        int limit, int error_every, std::vector<double>* history, bool stall_stop = false,
+                        bool handoff = false);
 
 /// nsgs' stop on progress (issue 38): `StallRule` (stall_rule.hpp) on the error checks of one run
 /// of sweeps, steps = sweeps, horizon = max(`limit`, `kDefaultSweeps`): a run cut into parts
@@ -193,12 +195,23 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
 /// power law whose projection ended above the tolerance.
 inline constexpr StallRule kNsgsStall{};  // the defaults: first window 100 sweeps, projection from 1 000
 
+/// The hand-over to newton-ac of auto's first nsgs on a 3D problem given by W (friction_contact.cpp,
+/// solve_auto; not the time step's sweeps on the factors, see docs/solvers.md "auto"): the same
+/// windows, but the projection is to the end of the run's own budget (`nsgs_sweeps`, not
+/// `kDefaultSweeps`) and may end a falling run at the end of any window from the second on (the
+/// first, from sweep 1, holds the fast first drop and projects too well to stop anything). A run
+/// whose rate says its budget would not reach the tolerance hands its point over at once instead
+/// of sweeping to the end of the budget: newton-ac's quadratic tail finishes what nsgs' linear
+/// one would not (bench/README.md, "auto's hand-over from nsgs in 3D").
+inline constexpr StallRule kNsgsHandoff{.min_steps = 100, .slowing = 0.75, .flat = 0.00995, .project_from = 200};
+
 /// nsgs on `problem` from r0. The returned Result has z, w = W z + q (formed from the returned z),
 /// iterations, history, status and message; `residuals` (not null) gets the residuals of (z, w).
 /// The start point is checked before anything is prepared: a warm start that solves costs one
 /// product and one residual pass.
+/// `handoff` (auto's first nsgs in 3D): the stop on progress is `kNsgsHandoff` on the run's own limit.
 Result solve_nsgs(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0,
-                  FrictionContactResiduals& residuals);
+                  FrictionContactResiduals& residuals, bool handoff = false);
 
 /// nsgs on the factored form W = H M⁻¹ Hᵀ (`FactoredFrictionContact`), from r0: sweeps on
 /// v = M⁻¹ Hᵀ r; each error check recomputes v and u = H v + q from r (never accumulated), so the
