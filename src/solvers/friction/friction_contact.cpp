@@ -12,95 +12,23 @@
 #include "friction/convex/friction_ipm.hpp"
 #include "friction/impulse/friction_lemke.hpp"
 #include "friction/impulse/friction_newton.hpp"
-#include "friction/convex/friction_shift.hpp"
 #include "friction/impulse/nsgs.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/solve.hpp"
 #include "entry/pipeline.hpp"
+#include "judgement.hpp"
 
 namespace perp {
 namespace {
 
-using Fresh = std::optional<FrictionContactResiduals>;
+using detail::friction::Fresh;
+using detail::friction::check_friction_options;
+using detail::friction::judge_point;
+using detail::friction::recompute_point;
+using detail::friction::start_of;
+using detail::friction::trivial_result;
 
-// z sized and finite, u = W r + q (`velocity`) and the relative error from z. `fresh`: the
-// residuals of (z, w) when the method formed w = W z + q from the z it returned (nsgs does, so the
-// product and the pass are not repeated); otherwise w and the residuals are formed here. On return
-// `fresh` holds the residuals of the returned (z, w). Returns whether u overflowed at the point
-// reached: the point is then dropped for r = 0 (u = q), as the contract keeps r and u finite.
-template <class Velocity>
-bool recompute_point(const FrictionContact& problem, const Velocity& velocity, Result& result, Fresh& fresh) {
-  const Eigen::Index n = problem.size();
-  if (result.z.size() != n) result.z = Eigen::VectorXd::Zero(n);
-  if (!result.z.allFinite() || result.w.size() != n) fresh.reset();
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (!std::isfinite(result.z[i])) result.z[i] = 0.0;
-  }
-  if (!fresh) result.w = velocity(result.z);
-  bool overflowed = false;
-  if (!result.w.allFinite()) {
-    overflowed = true;
-    result.z.setZero();
-    result.w = problem.q;
-    fresh.reset();
-  }
-  if (!fresh) fresh = friction_contact_residuals(problem, result.z, result.w);
-  result.residual = fresh->relative_error;
-  // The frictional error is already relative (Siconos' measure, docs/solvers.md "Frictional contact").
-  result.relative_residual = result.residual;
-  return overflowed;
-}
 
-// The judgement of the frictional contact problem, in place of the pipeline's `settle`: on the
-// relative error `residuals` of the point, and on its velocities. Siconos' error divides by
-// max(‖q‖, ‖r‖, ‖u‖), so a sequence r → ∞ drives it to 0 on a problem with no solution (W = 0,
-// q_N < 0: u_N = q_N whatever r). A point is accepted only when, besides, no contact approaches
-// faster than √tol · max(‖q‖∞, ‖u‖∞): measured in velocities alone, which such sequences cannot
-// shrink. An `Infeasible` proof is kept; a status left `NotRun` becomes `NoSolutionFound` (as settle).
-void judge_point(const FrictionContact& problem, const SolveOptions& options, const FrictionContactResiduals& residuals,
-                 bool overflowed, Result& result) {
-  if (result.status == Status::NotRun) result.status = Status::NoSolutionFound;
-  const double velocity_scale = std::max(problem.q.lpNorm<Eigen::Infinity>(), result.w.lpNorm<Eigen::Infinity>());
-  const double approach_limit = std::sqrt(options.tolerance) * velocity_scale;
-  const bool penetrating = residuals.signorini > approach_limit;
-  if (overflowed) {
-    result.status = Status::NumericalFailure;
-    result.message += "; u = W r + q overflowed at the point reached, so r = 0 is returned instead";
-  } else if (result.solved() && !(result.residual <= options.tolerance)) {
-    result.status = Status::NumericalFailure;
-    result.message += "; but the recomputed relative error " + number_text(result.residual) + " misses the tolerance";
-  } else if (result.solved() && penetrating) {
-    result.status = Status::NoSolutionFound;
-    result.message += "; but a contact still approaches at " + number_text(residuals.signorini) +
-                      " (more than sqrt(tol) * max|u|, max|q|): the relative error shrinks only because r grows "
-                      "without bound, the sign of a problem with no solution";
-  } else if (!result.solved() && result.status != Status::Infeasible && result.residual <= options.tolerance &&
-             !penetrating) {
-    result.message += "; the point reached solves to the tolerance nevertheless (was " + to_string(result.status) + ")";
-    result.status = Status::Solved;
-  }
-  detail::mark_stopped(result);  // unsolved while time_limit or the interrupt stopped it: that status
-}
-
-// n = 0, or q_N >= 0 at every contact: r = 0 solves (u = q, û_N = q_N + μ‖q_T‖ >= μ‖q_T‖),
-// confirmed by its residual.
-std::optional<Result> trivial_result(const FrictionContact& problem) {
-  Result result;
-  if (problem.size() == 0) {
-    result.status = Status::Solved;
-    result.message = "empty problem (no contacts)";
-    return result;
-  }
-  const int d = problem.dimension;
-  for (Eigen::Index i = 0; i < problem.contacts(); ++i) {
-    if (problem.q[i * d] < 0) return std::nullopt;
-  }
-  result.z = Eigen::VectorXd::Zero(problem.size());
-  if (friction_contact_residuals(problem, result.z, problem.q).relative_error != 0.0) return std::nullopt;
-  result.status = Status::Solved;
-  result.message = "q_N >= 0 at every contact: r = 0 solves exactly (every contact separates)";
-  return result;
-}
 
 /// The over-relaxation of auto's second nsgs (see continued_nsgs).
 constexpr double kContinuedRelaxation = 1.5;
@@ -138,21 +66,6 @@ auto velocity_of(const FrictionContact& problem) {
   return [&problem](const Eigen::VectorXd& r) { return problem.velocity(r); };
 }
 
-// The refusals of a FrictionContact beyond the method table's (pipeline.hpp's check_method) and
-// SolveOptions::validate: the permutation's size, and an option no method reads here.
-void check_friction_options(const SolveOptions& options, Eigen::Index contacts) {
-  options.friction_contact.validate(contacts);
-  if (options.lemke.covering_vector) {
-    throw InvalidProblem(
-        "lemke.covering_vector is not read on a FrictionContact (lemke pivots on an LCP of its own "
-        "size there); leave it unset");
-  }
-}
-
-// The start of a method: `initial_guess`, else r = 0.
-Eigen::VectorXd start_of(const SolveOptions& options, Eigen::Index size) {
-  return options.initial_guess.value_or(Eigen::VectorXd::Zero(size));
-}
 
 Result run_method(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh,
                   bool handoff = false);
@@ -429,205 +342,22 @@ Result solve(const FrictionContact& problem, Method method, const SolveOptions& 
   return result;
 }
 
-void FactoredFrictionContact::validate() const {
-  if (dimension != 2 && dimension != 3) {
-    throw InvalidProblem("dimension: expected 2 or 3, got " + std::to_string(dimension));
-  }
-  const Eigen::Index n = dimension * mu.size();
-  if (q.size() != n) {
-    throw InvalidProblem("q: expected size " + std::to_string(n) + " (dimension " + std::to_string(dimension) +
-                         " x " + std::to_string(mu.size()) + " contacts, one mu each), got " + std::to_string(q.size()));
-  }
-  if (H.rows() != n || H.cols() != inverse_mass.size()) {
-    throw InvalidProblem("H: expected " + std::to_string(n) + "x" + std::to_string(inverse_mass.size()) +
-                         " (dimension x contacts, inverse_mass's size), got " + std::to_string(H.rows()) + "x" +
-                         std::to_string(H.cols()));
-  }
-  detail::validate_factors(H, "H", inverse_mass);
-  require_finite(q, "q");
-  require_finite(mu, "mu");
-  for (Eigen::Index i = 0; i < mu.size(); ++i) {
-    if (mu[i] < 0) throw InvalidProblem("mu[" + std::to_string(i) + "] is " + number_text(mu[i]) + "; must be >= 0");
-  }
-}
+namespace detail::friction {
 
-Eigen::VectorXd FactoredFrictionContact::velocity(const Eigen::VectorXd& r) const {
-  require_size(r, q.size(), "r");
-  return detail::factored_product(H, inverse_mass, r, q);
-}
-
-FrictionContact FactoredFrictionContact::assembled() const {
-  FrictionContact problem;
-  problem.dimension = dimension;
-  const Eigen::SparseMatrix<double> scaled = H * inverse_mass.asDiagonal();
-  problem.W = scaled * Eigen::SparseMatrix<double>(H.transpose());
-  problem.W.makeCompressed();
-  problem.q = q;
-  problem.mu = mu;
-  return problem;
-}
-
-namespace {
-
-// What the factored form supplies to the pipeline: the steps of FrictionContactSteps on `shell`
-// (d, q and μ for the residuals; its W is never formed or read), with u = H M⁻¹ Hᵀ r + q.
-struct FactoredFrictionContactSteps {
-  static constexpr ProblemKind kind = ProblemKind::FrictionContact;
-  FrictionContact shell;
-  Fresh fresh;
-  bool overflowed = false;
-
-  explicit FactoredFrictionContactSteps(const FactoredFrictionContact& problem) {
-    shell.dimension = problem.dimension;
-    shell.q = problem.q;
-    shell.mu = problem.mu;
-  }
-  static void check(const FactoredFrictionContact& problem, Method, const SolveOptions& options) {
-    check_friction_options(options, problem.contacts());
-  }
-  std::optional<Result> trivial(const FactoredFrictionContact&, const SolveOptions&) const {
-    return trivial_result(shell);
-  }
-  Result run(const FactoredFrictionContact& problem, Method method, const SolveOptions& options);
-  void finish(const FactoredFrictionContact& problem, const SolveOptions&, Result& result) {
-    const auto velocity = [&problem](const Eigen::VectorXd& r) { return problem.velocity(r); };
-    overflowed = recompute_point(shell, velocity, result, fresh);
-  }
-  void judge(const FactoredFrictionContact&, const SolveOptions& options, Result& result) const {
-    judge_point(shell, options, *fresh, overflowed, result);
-  }
-};
-
-// interior-point and nsgs on the factors; auto: nsgs on the factors, then in the plane the
-// relaxation where nothing slides and (when asked) the shift, then W formed and auto's chain; the
-// other methods on W formed.
-Result FactoredFrictionContactSteps::run(const FactoredFrictionContact& problem, Method method,
-                                         const SolveOptions& options) {
-  fresh.reset();
-  if (method == Method::Admm) {
-    FrictionContactResiduals residuals;
-    Result result = detail::solve_admm_factored(problem.H, problem.inverse_mass, shell, options,
-                                                start_of(options, problem.size()), residuals);
-    fresh = residuals;
-    return result;
-  }
-  if (method != Method::InteriorPoint && method != Method::Nsgs && method != Method::Auto) {
-    FrictionContactSteps formed;
-    Result result = detail::attempt(formed, problem.assembled(), method, options);
-    fresh = std::move(formed.fresh);
-    return result;
-  }
-  const Eigen::VectorXd r0 = start_of(options, problem.size());
-  if (method == Method::InteriorPoint) {
-    return detail::solve_friction_interior_point(problem.H, problem.inverse_mass, shell, options, r0);
-  }
-  std::string from_rest;
-  if (method == Method::Auto && problem.dimension == 2 && r0.isZero()) {
-    // No impulse to start from and no contact sliding at the free velocity (every |q_T| within
-    // 1 % of ‖q‖∞): a structure from rest. The relaxation first, where nsgs would need hundreds
-    // to thousands of sweeps on a statically indeterminate pile (a 20-row pyramid's first step:
-    // 50-60 ms against 170-390 ms for 1 000 sweeps and the relaxation after them; a 5-row one:
-    // 2.4 ms against nsgs' 1.1 ms in 310 sweeps). Kept only where it solves.
-    FrictionContactResiduals relaxed_residuals;
-    if (std::optional<Result> relaxed = detail::solve_at_rest(problem.H, problem.inverse_mass, shell, options, r0, 1.0,
-                                                              relaxed_residuals)) {
-      if (relaxed->solved()) {
-        fresh = relaxed_residuals;
-        relaxed->message = detail::one_line("auto: from rest, " + relaxed->message);
-        return *std::move(relaxed);
-      }
-      from_rest = "from rest, " + relaxed->message + " (not solved); then ";
-    }
-  }
-  SolveOptions attempt = options;
-  if (method == Method::Auto) {
-    attempt.max_iterations =
-        std::min(options.iteration_limit(kDefaultSweeps), options.friction_contact.automatic.nsgs_sweeps);
-  }
-  FrictionContactResiduals residuals;
-  Result result = detail::solve_nsgs_factored(problem.H, problem.inverse_mass, shell, attempt, r0, residuals,
-                                              method == Method::Auto);
-  fresh = residuals;
-  if (method == Method::Nsgs) return result;
-  detail::conclude(*this, problem, attempt, result);  // auto decides on the sweeps' judged point
-  if (result.solved()) {
-    result.attempt_order = from_rest + "nsgs on the factors of W: solved";
-    result.message = detail::one_line("auto (" + result.attempt_order + "): " + result.message);
-    return result;
-  }
-  std::string story = from_rest + "nsgs on the factors of W: " + to_string(result.status) + " after " +
-                      std::to_string(result.iterations) + " sweeps (relative error " + number_text(result.residual) +
-                      ")";
-  const Eigen::VectorXd swept = result.z;
-  const int sweeps = result.iterations;
-  if (problem.dimension == 2) {
-    // In the plane, where no contact slides at the sweeps' point: Anitescu–Potra's relaxation,
-    // whose solution is Coulomb's when the bodies are at rest (a structure from rest).
-    FrictionContactResiduals relaxed_residuals;
-    if (std::optional<Result> relaxed = detail::solve_at_rest(problem.H, problem.inverse_mass, shell, options, swept,
-                                                              result.residual, relaxed_residuals)) {
-      story += "; then " + relaxed->message;
-      if (relaxed->residual < result.residual) {
-        relaxed->iterations += sweeps;
-        result = *std::move(relaxed);
-        fresh = relaxed_residuals;
-      }
-    }
-  }
-  if (!result.solved() && problem.dimension == 2 && options.friction_contact.automatic.shift_updates > 0) {
-    // In the plane, when asked for: the fixed point on de Saxcé's shift from the sweeps' point,
-    // each update an exact convex program on the factors (W still not formed).
-    FrictionContactResiduals shifted_residuals;
-    SolveOptions shift_options = options;
-    shift_options.max_iterations = options.friction_contact.automatic.shift_updates;
-    Result shifted =
-        detail::solve_by_shifts(problem.H, problem.inverse_mass, shell, shift_options, swept, shifted_residuals);
-    story += "; then " + shifted.message;
-    if (shifted.residual < result.residual) {
-      shifted.iterations += sweeps;
-      result = std::move(shifted);
-      fresh = shifted_residuals;
-    }
-  }
-  if (!result.solved()) {
-    // W formed, and auto's chain from the sweeps' point (newton-ac first: the sweeps on the
-    // factors were the chain's first nsgs). Not from the shift's point: on packed heaps, where
-    // the shift stalls, the chain from its vertex solved fewer steps than from the sweeps'.
-    const FrictionContact formed = problem.assembled();
-    FrictionContactSteps chain;
-    Result chained = solve_auto(formed, options, swept, chain.fresh, true);
-    detail::conclude(chain, formed, options, chained);
-    if (chained.solved() || chained.residual <= result.residual) {
-      chained.iterations += result.iterations;
-      story += "; then W formed, from the sweeps' point: " + chained.message;
-      result = std::move(chained);
-      fresh = std::move(chain.fresh);
-    } else {
-      story += "; then W formed, and its chain from the sweeps' point ended farther (" + chained.message +
-               "): the best point before it is returned";
-    }
-  }
-  // One line (which method's point, and its message); the story in full in attempt_order.
-  result.attempt_order = story + (result.attempt_order.empty() ? "" : " [the chain's order: " + result.attempt_order + "]");
-  result.message = detail::one_line("auto (nsgs on the factors of W, then " + to_string(result.method) + "): " + result.message);
+Result auto_chain(const FrictionContact& problem, const SolveOptions& options, const Eigen::VectorXd& r0, Fresh& fresh,
+                  bool swept) {
+  FrictionContactSteps steps;
+  Result result = solve_auto(problem, options, r0, steps.fresh, swept);
+  detail::conclude(steps, problem, options, result);
+  fresh = std::move(steps.fresh);
   return result;
 }
 
-}  // namespace
-
-Result solve(const FactoredFrictionContact& problem, Method method, const SolveOptions& options,
-             FrictionContactResiduals& criteria) {
-  if (!problem.H.isCompressed()) {
-    // H filled by insert() and not compressed: the sweeps on the factors read its compressed arrays.
-    FactoredFrictionContact compressed = problem;
-    compressed.H.makeCompressed();
-    return solve(compressed, method, options, criteria);
-  }
-  FactoredFrictionContactSteps steps(problem);
-  Result result = detail::solve_through(steps, problem, method, options);
-  criteria = *steps.fresh;
-  return result;
+Result attempt_on_w(const FrictionContact& problem, Method method, const SolveOptions& options, Fresh& fresh) {
+  return finished_run(problem, method, options, fresh);
 }
+
+}  // namespace detail::friction
 
 std::vector<Method> friction_contact_methods() { return methods_for(ProblemKind::FrictionContact); }
 
