@@ -431,6 +431,18 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
     s += alpha * ds;
     z += alpha * dz;
   }
+  if (outcome.r.size() != n) {
+    // No iterate had a finite error (the start itself is not finite where the first factor's
+    // round-off swamps it): r = 0 is returned, as after a failed first factorization.
+    outcome.solved = false;
+    outcome.status = Status::NumericalFailure;
+    outcome.stop = "no iterate with a finite error (" + outcome.stop + ")";
+    reaction(Eigen::VectorXd::Zero(n));
+    outcome.r = r;
+    outcome.u = velocity(r, q);
+    outcome.residuals = cone_residuals(3, mu, r, outcome.u, FrictionLaw::Convex, q_norm);
+    outcome.error = outcome.residuals.relative_error;
+  }
   return outcome;
 }
 
