@@ -287,14 +287,20 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
   // z = −(A v + c) meets M v = Aᵀ z exactly; s = A v + c; each cone's s and z then lifted along
   // e = (1, 0, 0) inside Q by a margin relative to the largest of them.
   std::vector<ConeMatrix> G(static_cast<std::size_t>(nc), ConeMatrix::Identity());
-  if (!assemble_and_factor(G)) {
-    outcome.stop = "the factorization of M + A^T A failed";
+  // r = 0 and its figures, returned where no iterate can be (a failed first factorization) or none
+  // had a finite error.
+  const auto failed_at_zero = [&](std::string stop) {
+    outcome.solved = false;
+    outcome.stop = std::move(stop);
     outcome.status = Status::NumericalFailure;
     reaction(Eigen::VectorXd::Zero(n));
     outcome.r = r;
     outcome.u = velocity(r, q);
     outcome.residuals = cone_residuals(3, mu, r, outcome.u, FrictionLaw::Convex, q_norm);
     outcome.error = outcome.residuals.relative_error;
+  };
+  if (!assemble_and_factor(G)) {
+    failed_at_zero("the factorization of M + A^T A failed");
     return outcome;
   }
   Eigen::VectorXd v = factor.solve(-(At * c));
@@ -434,14 +440,7 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
   if (outcome.r.size() != n) {
     // No iterate had a finite error (the start itself is not finite where the first factor's
     // round-off swamps it): r = 0 is returned, as after a failed first factorization.
-    outcome.solved = false;
-    outcome.status = Status::NumericalFailure;
-    outcome.stop = "no iterate with a finite error (" + outcome.stop + ")";
-    reaction(Eigen::VectorXd::Zero(n));
-    outcome.r = r;
-    outcome.u = velocity(r, q);
-    outcome.residuals = cone_residuals(3, mu, r, outcome.u, FrictionLaw::Convex, q_norm);
-    outcome.error = outcome.residuals.relative_error;
+    failed_at_zero("no iterate with a finite error (" + outcome.stop + ")");
   }
   return outcome;
 }
