@@ -77,11 +77,49 @@ inline double local_error3(const Mat3& A, double mu, const Vec3& b, const Vec3& 
   return scale > 0 ? e / scale : e;
 }
 
-// The Newton step J d = −Φ: by LU with full pivoting where J is invertible, else the least-squares
-// step of least norm (a singular J: a rank-deficient block, a row of A zero or A of rank one), a
-// descent direction for ‖Φ‖² unless Φ ⊥ range(J). (The 3×3 inverse by cofactors was 13 % faster on
-// the pyramid but its round-off moved the tower's 10 s drift from 4.6e-10 to 1.2e-9 m: not kept.)
+// The Newton step J d = −Φ: by Gaussian elimination with partial pivoting, written out for 3×3,
+// where every pivot is at least kPivotFloor times J's largest entry; otherwise (J singular or
+// nearly so) by LU with full pivoting where J is invertible, else the least-squares step of least
+// norm (a singular J: a rank-deficient block, a row of A zero or A of rank one), a descent
+// direction for ‖Φ‖² unless Φ ⊥ range(J). Eigen's FullPivLU for every step was a fifth of a
+// Capsules solve's time (perf, issue 35). (The 3×3 inverse by cofactors, tried before, moved the
+// tower's 10 s drift from 4.6e-10 to 1.2e-9 m: elimination with pivoting keeps LU's round-off.)
+constexpr double kPivotFloor = 1e-10;
 inline Vec3 newton_step(const Mat3& J, const Vec3& phi) {
+  double m[3][4];
+  double largest = 0;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      m[i][j] = J(i, j);
+      largest = std::max(largest, std::abs(m[i][j]));
+    }
+    m[i][3] = -phi[i];
+  }
+  bool pivoted = largest > 0 && std::isfinite(largest);
+  for (int k = 0; k < 3 && pivoted; ++k) {
+    int p = k;
+    for (int i = k + 1; i < 3; ++i) {
+      if (std::abs(m[i][k]) > std::abs(m[p][k])) p = i;
+    }
+    if (!(std::abs(m[p][k]) >= kPivotFloor * largest)) {
+      pivoted = false;
+      break;
+    }
+    if (p != k) {
+      for (int j = k; j < 4; ++j) std::swap(m[k][j], m[p][j]);
+    }
+    for (int i = k + 1; i < 3; ++i) {
+      const double factor = m[i][k] / m[k][k];
+      for (int j = k + 1; j < 4; ++j) m[i][j] -= factor * m[k][j];
+    }
+  }
+  if (pivoted) {
+    Vec3 d;
+    d[2] = m[2][3] / m[2][2];
+    d[1] = (m[1][3] - m[1][2] * d[2]) / m[1][1];
+    d[0] = (m[0][3] - m[0][1] * d[1] - m[0][2] * d[2]) / m[0][0];
+    return d;
+  }
   const Eigen::FullPivLU<Mat3> lu(J);
   if (lu.isInvertible()) return lu.solve(-phi);
   return Eigen::CompleteOrthogonalDecomposition<Mat3>(J).solve(-phi);
