@@ -707,9 +707,10 @@ TEST(FrictionContactSolve, SiconosDenseFiles) {
 }
 
 // auto on a 3D problem given by W from r = 0 (Capsules-i101-404, 225 contacts): nsgs hands over
-// by its rate (kNsgsHandoff) before its 1 000 sweeps, and newton-ac from r = 0, the first of the
-// two Newton starts on a cold chain, solves (from nsgs' point after 200-400 sweeps newton-ac stalls
-// at 1.1e-6 on this file). The error recomputed from r.
+// by its rate (kNsgsHandoff) at the end of its second window (sweep 60: 1.2e-5 there, nearly flat
+// since sweep 30), and newton-ac from r = 0, the first of the two Newton starts on a cold chain,
+// solves (from nsgs' point after 200-400 sweeps newton-ac stalls at 1.1e-6 on this file). The
+// error recomputed from r.
 TEST(FrictionContactSolve, AutoIn3DHandsOverFromNsgsAndStartsNewtonAtZero) {
   const std::string path = std::string(PERP_SICONOS_FC_DIR) + "/fc3d/Capsules-i101-404.dat";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
@@ -722,7 +723,7 @@ TEST(FrictionContactSolve, AutoIn3DHandsOverFromNsgsAndStartsNewtonAtZero) {
   ASSERT_GE(result.attempts.size(), 2U);
   EXPECT_EQ(result.attempts[0].method, Method::Nsgs);
   EXPECT_THAT(result.attempts[0].message, HasSubstr("handed over"));
-  EXPECT_LT(result.attempts[0].iterations, 1000);
+  EXPECT_LE(result.attempts[0].iterations, 100);
   EXPECT_EQ(result.attempts[1].method, Method::NewtonAc);
   EXPECT_THAT(result.attempts[1].message, HasSubstr("from r = 0"));
   EXPECT_EQ(result.attempts[1].status, Status::Solved);

@@ -86,16 +86,17 @@ TEST(StallWatch, PowerLawRunStopsPastProjectFrom) {
 }
 
 // auto's hand-over rule (kNsgsHandoff, nsgs.hpp) on the same run e(s) = 1/s with auto's budget of
-// 1 000 sweeps as the horizon: the first window [0, 100] is geometric (its projection to 1 000,
-// 0.01 · exp(−0.046 · 900), is far below 1e-8, and 100 < project_from anyway); the second [100, 200]
-// slows (p = 1) and projects (1/200) · (1000/200)^−1 = 1e-3 at sweep 1 000, above 1e-8, and 200 is
+// 1 000 sweeps as the horizon, checked at every step: the first window [0, 25] is geometric (rate
+// ln(25)/25 = 0.129; its projection to 1 000, 0.04 · exp(−0.129 · 975), is far below 1e-8, and
+// 25 < project_from anyway); the second [25, 50] slows (rate ln(2)/25 = 0.028 <= 0.75 · 0.129: a
+// power law, p = 1) and projects (1/50) · (1000/50)^−1 = 1e-3 at sweep 1 000, above 1e-8, and 50 is
 // at project_from: handed over there, where kNsgsStall goes on to 1 600 (the test above).
 TEST(StallWatch, HandoffRuleCutsAPowerLawAtTheSecondWindow) {
   const auto error = [](int s) { return 1.0 / s; };
   StallWatch watch(detail::kNsgsHandoff, error(1));
-  EXPECT_EQ(stalled_at(error, 1000, 1000, 1e-8, watch), 200);
+  EXPECT_EQ(stalled_at(error, 1000, 1000, 1e-8, watch), 50);
   const std::string why = watch.describe("sweep", "sweeps", 1e-8);
-  EXPECT_NE(why.find("sweeps 100-200 (slowing as a power law) the error after 1000 sweeps would be near 0.001"),
+  EXPECT_NE(why.find("sweeps 25-50 (slowing as a power law) the error after 1000 sweeps would be near 0.001"),
             std::string::npos)
       << why;
   // A geometric run that reaches the tolerance within the budget is not handed over: 0.5 · 0.97^s

@@ -196,14 +196,18 @@ SweepOutcome run_sweeps(ContactSweeper& sweeper, const FrictionContact& shifted,
 inline constexpr StallRule kNsgsStall{};  // the defaults: first window 100 sweeps, projection from 1 000
 
 /// The hand-over to newton-ac of auto's first nsgs on a 3D problem given by W (friction_contact.cpp,
-/// solve_auto; not the time step's sweeps on the factors, see docs/solvers.md "auto"): the same
-/// windows, but the projection is to the end of the run's own budget (`nsgs_sweeps`, not
-/// `kDefaultSweeps`) and may end a falling run at the end of any window from the second on (the
-/// first, from sweep 1, holds the fast first drop and projects too well to stop anything). A run
-/// whose rate says its budget would not reach the tolerance hands its point over at once instead
-/// of sweeping to the end of the budget: newton-ac's quadratic tail finishes what nsgs' linear
-/// one would not (bench/README.md, "auto's hand-over from nsgs in 3D").
-inline constexpr StallRule kNsgsHandoff{.min_steps = 100, .slowing = 0.75, .flat = 0.00995, .project_from = 200};
+/// solve_auto; not the time step's sweeps on the factors, see docs/solvers.md "auto"): windows of
+/// 25 sweeps doubling (ended at the error check they reach: sweeps 30, 60, 120, … with checks every
+/// 10), the projection to the end of the run's own budget (`nsgs_sweeps`, not `kDefaultSweeps`),
+/// and a falling run may end at the end of any window from the second on (the first, from sweep 1,
+/// holds the fast first drop and projects too well to stop anything). A run whose rate says its
+/// budget would not reach the tolerance hands its point over at once instead of sweeping to the end
+/// of the budget: newton-ac's quadratic tail finishes what nsgs' linear one would not
+/// (bench/README.md, "auto's hand-over from nsgs in 3D"). Windows of 100 (hand-over from sweep 200)
+/// were tried first: on Siconos' 3D files every file solves the same either way, and the shorter
+/// windows take the Capsules files from 10-12 to 6-10 ms (their nsgs ran 200-400 sweeps before a
+/// newton-ac from r = 0 that does not use its point), OneObject-i100000-499 from 1.8 to 1.1 ms.
+inline constexpr StallRule kNsgsHandoff{.min_steps = 25, .slowing = 0.75, .flat = 0.00995, .project_from = 50};
 
 /// nsgs on `problem` from r0. The returned Result has z, w = W z + q (formed from the returned z),
 /// iterations, history, status and message; `residuals` (not null) gets the residuals of (z, w).
