@@ -1,5 +1,6 @@
 #include "friction_newton.hpp"
 
+#include <Eigen/KLUSupport>
 #include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
@@ -32,6 +33,54 @@ constexpr double kProgress = 1e-3;
 constexpr int kRestartSteps = 6;
 constexpr int kRestartSweeps = 50;
 constexpr int kStallSteps = 60;
+
+// The Newton matrix's sparse LU: SuiteSparse's KLU (left-looking, no supernodes; AMD/COLAMD on the
+// blocks of its block triangular form) where H has at most kKluMaxRows rows and W at most
+// kKluMaxRowEntries entries a row on average, Eigen's SparseLU (supernodal, COLAMD) otherwise; the
+// pattern analysed once. Measured (bench/README.md, "newton-ac's LU"; newton-ac alone at 1e-8, best
+// of 3): KLU 1.4-2.7× faster on Siconos' Capsules (675-828 rows, 14-17 entries a row of W),
+// FrictionContactProblem00071 and 00727 (178 and 734 rows), granularflowonwall_00667 (1 334) and
+// RockPile_tob1 (1 389); slower where fill makes supernodes pay: Confeti-ex13 (321 rows, 56
+// entries a row: 4.5 → 6.0 ms), granularflowonwall_07002 (14 004 rows: 1.50 → 1.67 s); equal on the
+// 1 000-sphere pour's steps (about 10 000 rows) and BoxesStack1 (34 a row).
+constexpr Eigen::Index kKluMaxRows = 4000;
+constexpr double kKluMaxRowEntries = 30;
+
+class NewtonLu {
+ public:
+  NewtonLu(const Sparse& H, const Sparse& W)
+      : klu_(H.rows() <= kKluMaxRows &&
+             static_cast<double>(W.nonZeros()) <= kKluMaxRowEntries * static_cast<double>(std::max<Eigen::Index>(W.rows(), 1))) {
+    if (klu_) {
+      klu_lu_.analyzePattern(H);
+    } else {
+      sparse_lu_.analyzePattern(H);
+    }
+  }
+  /// Factorizes H (the analysed pattern); false where the factorization failed (a singular H).
+  bool factorize(const Sparse& H) {
+    if (klu_) {
+      klu_lu_.factorize(H);
+      return klu_lu_.info() == Eigen::Success;
+    }
+    sparse_lu_.factorize(H);
+    return sparse_lu_.info() == Eigen::Success;
+  }
+  /// x = H⁻¹ b with the last factorization; false where the solve failed.
+  bool solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {
+    if (klu_) {
+      x = klu_lu_.solve(b);
+      return klu_lu_.info() == Eigen::Success;
+    }
+    x = sparse_lu_.solve(b);
+    return sparse_lu_.info() == Eigen::Success;
+  }
+
+ private:
+  bool klu_;
+  Eigen::KLU<Sparse> klu_lu_;
+  Eigen::SparseLU<Sparse, Eigen::COLAMDOrdering<StorageIndex>> sparse_lu_;
+};
 
 // One contact's Alart–Curnier function Φ_i at (r_i, u_i) and, when A and B are given, the d×d
 // blocks (column-major) of an element of its B-subdifferential: ∂Φ_i = A ∂r_i + B ∂u_i.
@@ -344,8 +393,7 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
     why = "W r0 + q is not finite";
   } else {
     AlartCurnier model(problem);
-    Eigen::SparseLU<Sparse, Eigen::COLAMDOrdering<StorageIndex>> lu;
-    lu.analyzePattern(model.H());
+    NewtonLu lu(model.H(), problem.W);
     Eigen::VectorXd phi(n), phi_trial(n), direction(n), w_direction(n), r_trial(n), u_trial(n), h_direction(n);
     double merit = model.function(r, u, phi);
     std::deque<double> recent{merit};
@@ -368,10 +416,9 @@ Result solve_newton_ac(const FrictionContact& problem, const SolveOptions& optio
       for (int attempt = 0; attempt < kShiftAttempts; ++attempt, factor *= 100.0) {
         model.regularize(factor - shift);
         shift = factor;
-        lu.factorize(H);
-        if (lu.info() != Eigen::Success) continue;
-        direction = lu.solve(-phi);
-        if (lu.info() == Eigen::Success && direction.allFinite()) {
+        if (!lu.factorize(H)) continue;
+        phi_trial = -phi;  // the right-hand side (phi_trial is free until the line search)
+        if (lu.solve(phi_trial, direction) && direction.allFinite()) {
           have_direction = true;
           break;
         }

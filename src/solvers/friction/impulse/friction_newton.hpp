@@ -24,8 +24,9 @@ namespace perp::detail {
 /// blocks, so memory is O(d·nnz(W))) and εB is the Jacobian's part from W + ε·max_j W_jj·I, with
 /// ε = clamp(relative error, 1e-12, 1e-2) (×100, up to 6 tries, while the factorization fails). ε
 /// vanishes with the error, so the tail stays quadratic, and in practice it keeps the system solvable where
-/// W is singular. The system is solved by Eigen's SparseLU (COLAMD ordering, the pattern analysed
-/// once). The step length comes from Armijo backtracking on ψ = ½‖Φ‖² against the largest ψ of the
+/// W is singular. The system is solved by SuiteSparse's KLU where H has at most 4 000 rows and W
+/// at most 30 entries a row on average, else by Eigen's SparseLU (COLAMD ordering); the pattern
+/// analysed once (friction_newton.cpp, `NewtonLu`, with the measurements). The step length comes from Armijo backtracking on ψ = ½‖Φ‖² against the largest ψ of the
 /// last `options.newton.nonmonotone_memory` + 1 iterates (`armijo`, `backtrack`, `max_backtracks`
 /// as for the LCP Newton family; `line_search = false` takes t = 1). When no Newton step is
 /// accepted, a step along −HᵀΦ is tried; when that fails too the iteration ends
