@@ -42,7 +42,7 @@ constexpr int kStallSteps = 60;
 // FrictionContactProblem00071 and 00727 (178 and 734 rows), granularflowonwall_00667 (1 334) and
 // RockPile_tob1 (1 389); slower where fill makes supernodes pay: Confeti-ex13 (321 rows, 56
 // entries a row: 4.5 → 6.0 ms), granularflowonwall_07002 (14 004 rows: 1.50 → 1.67 s); equal on the
-// 1 000-sphere pour's steps (about 10 000 rows) and BoxesStack1 (34 a row).
+// 1 000-sphere pour's steps (5 400-6 000 rows) and BoxesStack1 (34 a row).
 constexpr Eigen::Index kKluMaxRows = 4000;
 constexpr double kKluMaxRowEntries = 30;
 
