@@ -15,12 +15,24 @@
 // std::chrono::steady_clock around the solve alone; fast solves (< 20 ms) are repeated and the
 // median of 5 is printed.
 //
-// Usage: compare_siconos_fc [--tol 1e-8] [--max-iter 100000] [--skip-over-seconds S] [FILE...]
+// Each Siconos solve runs in a child process under an address-space limit and a CPU-time limit
+// (`--siconos-memory-mib`, default 4096; `--siconos-cpu-seconds`, default 600): on RockPile_tob1
+// one of its solvers allocated until the machine killed the whole run. A solve that ends by a
+// signal or past a limit is printed as failed, with the signal and the limits, and is never the
+// fastest.
+//
+// Usage: compare_siconos_fc [--tol 1e-8] [--max-iter 100000] [--siconos-memory-mib 4096]
+//                           [--siconos-cpu-seconds 600] [FILE...]
 //   (default: every file of PERP_FC_DATA_DIR/fc2d and fc3d)
 //
 // Siconos is a comparison target only: nothing in perp links to it.
 
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -51,6 +63,8 @@ namespace {
 struct Settings {
   double tolerance = 1e-8;
   int max_iterations = 100000;
+  long siconos_memory_mib = 4096;
+  long siconos_cpu_seconds = 600;
   std::vector<std::filesystem::path> files;
 };
 
@@ -61,6 +75,7 @@ struct Run {
   int iterations = 0;
   bool reached = false;       // error <= the tolerance asked for
   std::string name;
+  std::string failure;        // a Siconos solve's child that did not end normally: how it ended
 };
 
 double elapsed_ms(std::chrono::steady_clock::time_point start) {
@@ -143,6 +158,73 @@ Run run_siconos(const SiconosProblem& data, const perp::FrictionContact& mine, i
   return run;
 }
 
+/// `run_siconos` in a child process under the settings' limits (RLIMIT_AS, RLIMIT_CPU); its figures
+/// come back through a pipe. A child that ends by a signal or without its figures gives a Run with
+/// `failure` set and `reached` false.
+Run run_siconos_isolated(const SiconosProblem& data, const perp::FrictionContact& mine, int solver, const char* name,
+                         const Settings& settings, int max_iterations) {
+  struct Figures {
+    double ms, error, reported;
+    int iterations, reached;
+  };
+  Run run;
+  run.name = name;
+  int channel[2];
+  if (pipe(channel) != 0) {
+    run.failure = std::string("pipe: ") + std::strerror(errno);
+    return run;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t child = fork();
+  if (child < 0) {
+    run.failure = std::string("fork: ") + std::strerror(errno);
+    close(channel[0]);
+    close(channel[1]);
+    return run;
+  }
+  if (child == 0) {
+    close(channel[0]);
+    const rlim_t bytes = static_cast<rlim_t>(settings.siconos_memory_mib) * 1024 * 1024;
+    const rlimit memory{bytes, bytes};
+    const rlimit cpu{static_cast<rlim_t>(settings.siconos_cpu_seconds), static_cast<rlim_t>(settings.siconos_cpu_seconds)};
+    setrlimit(RLIMIT_AS, &memory);
+    setrlimit(RLIMIT_CPU, &cpu);
+    const Run done = run_siconos(data, mine, solver, name, settings.tolerance, max_iterations);
+    const Figures figures{done.ms, done.error, done.reported, done.iterations, done.reached ? 1 : 0};
+    const bool sent = write(channel[1], &figures, sizeof figures) == static_cast<ssize_t>(sizeof figures);
+    close(channel[1]);
+    _exit(sent ? 0 : 3);
+  }
+  close(channel[1]);
+  Figures figures{};
+  std::size_t got = 0;
+  while (got < sizeof figures) {
+    const ssize_t n = read(channel[0], reinterpret_cast<char*>(&figures) + got, sizeof figures - got);
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  close(channel[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  const std::string limits = "under " + std::to_string(settings.siconos_memory_mib) + " MiB of address space and " +
+                             std::to_string(settings.siconos_cpu_seconds) + " s of CPU";
+  if (WIFSIGNALED(status)) {
+    const int signal = WTERMSIG(status);
+    run.failure = std::string("killed by ") + (signal == SIGXCPU ? "SIGXCPU (the CPU limit)" : strsignal(signal)) + " " +
+                  limits;
+  } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != sizeof figures) {
+    run.failure = "exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + " " + limits;
+  }
+  if (!run.failure.empty()) return run;
+  run.ms = figures.ms;
+  run.error = figures.error;
+  run.reported = figures.reported;
+  run.iterations = figures.iterations;
+  run.reached = figures.reached != 0;
+  return run;
+}
+
 Run run_perp(const perp::FrictionContact& problem, perp::Method method, double tolerance, int max_iterations) {
   perp::SolveOptions options;
   options.tolerance = tolerance;
@@ -159,15 +241,16 @@ Run run_perp(const perp::FrictionContact& problem, perp::Method method, double t
 }
 
 std::string cell(const Run& run) {
+  if (!run.failure.empty()) return "failed: " + run.failure;
   char buffer[160];
   std::snprintf(buffer, sizeof buffer, "%.3g ms, %d it, %.1e%s", run.ms, run.iterations, run.error,
                 run.reached ? "" : " (not reached)");
   return buffer;
 }
 
-long peak_resident_kib() {
+long peak_resident_kib(int who) {
   rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
+  getrusage(who, &usage);
   return usage.ru_maxrss;
 }
 
@@ -179,12 +262,22 @@ Settings parse(int argc, char** argv) {
       settings.tolerance = std::strtod(argv[++i], nullptr);
     } else if (arg == "--max-iter" && i + 1 < argc) {
       settings.max_iterations = std::atoi(argv[++i]);
+    } else if (arg == "--siconos-memory-mib" && i + 1 < argc) {
+      settings.siconos_memory_mib = std::atol(argv[++i]);
+    } else if (arg == "--siconos-cpu-seconds" && i + 1 < argc) {
+      settings.siconos_cpu_seconds = std::atol(argv[++i]);
     } else if (arg.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "usage: compare_siconos_fc [--tol T] [--max-iter N] [FILE...]\n");
+      std::fprintf(stderr,
+                   "usage: compare_siconos_fc [--tol T] [--max-iter N] [--siconos-memory-mib M] "
+                   "[--siconos-cpu-seconds S] [FILE...]\n");
       std::exit(2);
     } else {
       settings.files.emplace_back(arg);
     }
+  }
+  if (settings.siconos_memory_mib < 64 || settings.siconos_cpu_seconds < 1) {
+    std::fprintf(stderr, "--siconos-memory-mib: at least 64; --siconos-cpu-seconds: at least 1\n");
+    std::exit(2);
   }
   if (settings.files.empty()) {
     for (const char* sub : {"fc2d", "fc3d"}) {
@@ -207,35 +300,43 @@ int main(int argc, char** argv) {
   std::printf("| file | d | nc | nnz(W) | Siconos NSGS | perp nsgs (same error) | nsgs speed-up | perp auto | "
               "fastest Siconos at tol | auto speed-up |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  std::vector<std::string> failures;  // Siconos solves whose child did not end normally
   for (const auto& path : settings.files) {
     const perp::FrictionContact mine = perp::read_siconos_friction_contact(path);
     const SiconosProblem theirs(path);
     const bool planar = mine.dimension == 2;
-    const Run siconos_nsgs = run_siconos(theirs, mine, planar ? SICONOS_FRICTION_2D_NSGS : SICONOS_FRICTION_3D_NSGS,
-                                         "NSGS", settings.tolerance, settings.max_iterations);
+    const Run siconos_nsgs = run_siconos_isolated(
+        theirs, mine, planar ? SICONOS_FRICTION_2D_NSGS : SICONOS_FRICTION_3D_NSGS, "NSGS", settings,
+        settings.max_iterations);
     // "To the same relative error": the target, or what Siconos' NSGS reached when it stalled above it.
-    const double same = std::max(settings.tolerance, siconos_nsgs.error);
+    const double same = siconos_nsgs.failure.empty() ? std::max(settings.tolerance, siconos_nsgs.error)
+                                                      : settings.tolerance;
     const Run perp_nsgs = run_perp(mine, perp::Method::Nsgs, same, settings.max_iterations);
     const Run perp_auto = run_perp(mine, perp::Method::Auto, settings.tolerance, settings.max_iterations);
 
     std::vector<Run> others{siconos_nsgs};
     if (planar) {
       if (mine.size() <= 2000) {
-        others.push_back(run_siconos(theirs, mine, SICONOS_FRICTION_2D_LEMKE, "Lemke", settings.tolerance,
-                                     settings.max_iterations));
+        others.push_back(
+            run_siconos_isolated(theirs, mine, SICONOS_FRICTION_2D_LEMKE, "Lemke", settings, settings.max_iterations));
       }
     } else {
-      others.push_back(run_siconos(theirs, mine, SICONOS_FRICTION_3D_NSN_AC, "NSN_AC", settings.tolerance,
-                                   std::min(settings.max_iterations, 1000)));
-      others.push_back(run_siconos(theirs, mine, SICONOS_FRICTION_3D_PROX, "PROX", settings.tolerance,
-                                   settings.max_iterations));
+      others.push_back(run_siconos_isolated(theirs, mine, SICONOS_FRICTION_3D_NSN_AC, "NSN_AC", settings,
+                                            std::min(settings.max_iterations, 1000)));
+      others.push_back(
+          run_siconos_isolated(theirs, mine, SICONOS_FRICTION_3D_PROX, "PROX", settings, settings.max_iterations));
+    }
+    for (const Run& run : others) {
+      if (!run.failure.empty()) failures.push_back(path.filename().string() + ", Siconos " + run.name + ": " + run.failure);
     }
     const Run* fastest = nullptr;
     for (const Run& run : others) {
       if (run.reached && (fastest == nullptr || run.ms < fastest->ms)) fastest = &run;
     }
     char nsgs_ratio[32] = "-";
-    if (perp_nsgs.reached) std::snprintf(nsgs_ratio, sizeof nsgs_ratio, "%.2f", siconos_nsgs.ms / perp_nsgs.ms);
+    if (perp_nsgs.reached && siconos_nsgs.failure.empty()) {
+      std::snprintf(nsgs_ratio, sizeof nsgs_ratio, "%.2f", siconos_nsgs.ms / perp_nsgs.ms);
+    }
     char auto_ratio[32] = "- (none reached it)";
     if (fastest != nullptr && perp_auto.reached) {
       std::snprintf(auto_ratio, sizeof auto_ratio, "%.2f", fastest->ms / perp_auto.ms);
@@ -247,6 +348,11 @@ int main(int argc, char** argv) {
                 auto_ratio);
     std::fflush(stdout);
   }
-  std::printf("\npeak resident memory: %ld MiB\n", peak_resident_kib() / 1024);
+  if (!failures.empty()) {
+    std::printf("\nSiconos solves that did not end normally (not counted as reaching the tolerance):\n");
+    for (const std::string& line : failures) std::printf("- %s\n", line.c_str());
+  }
+  std::printf("\npeak resident memory: %ld MiB (this process), %ld MiB (the largest Siconos child)\n",
+              peak_resident_kib(RUSAGE_SELF) / 1024, peak_resident_kib(RUSAGE_CHILDREN) / 1024);
   return 0;
 }
