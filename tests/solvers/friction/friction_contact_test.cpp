@@ -658,6 +658,30 @@ TEST(FrictionContactSolve, InteriorPointNotApplicableSaysWhy) {
   EXPECT_THAT(negative.message, HasSubstr("positive semidefinite"));
 }
 
+// interior-point on files whose W is symmetric and positive semidefinite only to round-off, singular
+// (BoxesStack1: 52 contacts, rank 78 of 156; FrictionContactProblem00727: 367 planar contacts): the
+// LDLᵀ without pivoting of W itself breaks down, and before stop 43 the method refused both as "needs
+// a positive semidefinite W". Now W + εI is factored and the point polished on W; the error is
+// recomputed here from r, and the smallest eigenvalue of (W + Wᵀ)/2 checked against ε's bound.
+TEST(FrictionContactSolve, InteriorPointFactorsWPlusEpsilonWhereTheLdltOfWBreaksDown) {
+  for (const char* name : {"/fc3d/BoxesStack1-i100000-32.hdf5.dat", "/fc2d/FrictionContactProblem00727.dat"}) {
+    const std::string path = std::string(PERP_SICONOS_FC_DIR) + name;
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+    const FrictionContact problem = read_siconos_friction_contact(path);
+    const Result result = solve(problem, Method::InteriorPoint, {.tolerance = 1e-8});
+    ASSERT_TRUE(result.solved()) << name << ": " << result.message;
+    EXPECT_EQ(result.method, Method::InteriorPoint);
+    EXPECT_LE(friction_contact_residuals(problem, result.z).relative_error, 1e-8) << name;
+    EXPECT_THAT(result.message, HasSubstr("on W + eps I")) << name;
+    const Eigen::MatrixXd dense = Eigen::MatrixXd(problem.W);
+    const Eigen::MatrixXd symmetric = 0.5 * (dense + dense.transpose());
+    const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(symmetric).eigenvalues();
+    // Semidefinite to within the largest ε tried (1e-6 max|W_ij|), and singular or nearly so.
+    EXPECT_GE(eigenvalues.minCoeff(), -1e-6 * dense.cwiseAbs().maxCoeff()) << name;
+    EXPECT_LE(eigenvalues.minCoeff(), 1e-6 * eigenvalues.maxCoeff()) << name;
+  }
+}
+
 // A test-only reader of Siconos' dense (storage 0) FrictionContactProblem files: d, nc, 0, the
 // sizes twice, W column-major, q, μ (FC_FORMAT.md §1). The library's reader lives in io/.
 std::optional<FrictionContact> read_dense_fc(const std::string& path) {

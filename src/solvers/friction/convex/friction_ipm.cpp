@@ -2,6 +2,7 @@
 
 #include <Eigen/SparseCholesky>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ constexpr double kBlowUp = 1e6;
 constexpr double kBlowUpFrom = 1e-4;
 /// The crossover: nsgs sweeps from the interior point's best point.
 constexpr int kCrossoverSweeps = 1000;
+// The shifts ε / max|W_ij| of W + εI tried in turn where W's own LDLᵀ breaks down
+// (solve_friction_interior_point on a problem given by W).
+constexpr std::array<double, 4> kFactorShifts{0.0, 1e-10, 1e-8, 1e-6};
 /// The interior point stops when the error has not fallen below this fraction of its mark over a
 /// window of steps: on a frictional problem (then the crossover), `kStallWindow` steps, where the
 /// fixed point on the shift can drift away.
@@ -456,24 +460,67 @@ Result solve_friction_interior_point(const FrictionContact& problem, const Solve
     result.message = "interior-point needs a symmetric W (it solves W's convex program); W is not symmetric";
     return result;
   }
-  Eigen::SimplicialLDLT<ColSparse, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt(W);
-  Eigen::VectorXd d = ldlt.vectorD();
-  // Round-off may leave pivots slightly negative on a singular W: clipped to 0, and W accepted as
-  // positive semidefinite when it is rebuilt from the factors to round-off.
+  // W = Pᵀ L D Lᵀ P by a sparse LDLᵀ without pivoting (AMD order). Round-off may leave pivots
+  // slightly negative on a singular W: clipped to 0, and W accepted as positive semidefinite when
+  // it is rebuilt from the factors to round-off. A W that is singular, or semidefinite only to the
+  // round-off of its file (Siconos' BoxesStack1, Confeti-ex13, FrictionContactProblem00727: the
+  // smallest eigenvalue of (W + Wᵀ)/2 is −9e-13, −6.7e-11 and −5.5e-8 against the largest 2 712,
+  // 7.2e-4 and 3.5), breaks that factorization down (a zero pivot, then a large negative one):
+  // W + εI is factored instead, ε = kFactorShifts × max|W| in turn, the program solved on it, and
+  // its point polished by nsgs on W itself, whose error is the one judged.
   const double tiny = 1e-12 * scale;
-  if (ldlt.info() != Eigen::Success || d.minCoeff() < -tiny) {
-    result.message = "interior-point needs a positive semidefinite W; its LDL^T has a negative pivot " +
-                     number_text(d.minCoeff());
+  double shift = 0;
+  double worst_pivot = 0;
+  RowSparse H;
+  Eigen::VectorXd d;
+  bool factored = false;
+  for (const double relative : kFactorShifts) {
+    shift = relative * scale;
+    ColSparse shifted = W;
+    if (shift > 0) {
+      ColSparse identity(W.rows(), W.cols());
+      identity.setIdentity();
+      shifted += shift * identity;
+    }
+    Eigen::SimplicialLDLT<ColSparse, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt(shifted);
+    d = ldlt.vectorD();
+    if (ldlt.info() != Eigen::Success || !d.allFinite() || d.minCoeff() < -tiny) {
+      if (relative == 0) worst_pivot = d.size() > 0 ? d.minCoeff() : 0.0;
+      continue;
+    }
+    d = d.cwiseMax(0.0);
+    H = ldlt.permutationPinv() * ColSparse(ldlt.matrixL());
+    const ColSparse rebuilt = ColSparse(H * d.asDiagonal()) * ColSparse(H.transpose());
+    if (max_abs(rebuilt - shifted) > 1e-9 * scale) continue;
+    factored = true;
+    break;
+  }
+  if (!factored) {
+    result.message = "interior-point needs a positive semidefinite W; its LDL^T (no pivoting) has a negative pivot " +
+                     number_text(worst_pivot) + " or does not rebuild W, and so for W + eps I up to eps = " +
+                     number_text(kFactorShifts.back()) + " max|W_ij|";
     return result;
   }
-  d = d.cwiseMax(0.0);
-  RowSparse H = ldlt.permutationPinv() * ColSparse(ldlt.matrixL());
-  const ColSparse rebuilt = ColSparse(H * d.asDiagonal()) * ColSparse(H.transpose());
-  if (max_abs(rebuilt - W) > 1e-9 * scale) {
-    result.message = "interior-point needs a positive semidefinite W; its LDL^T does not rebuild W";
-    return result;
+  if (shift == 0) return solve_friction_interior_point(H, d, problem, options, r0);
+  Result shifted = solve_friction_interior_point(H, d, problem, options, r0);
+  const std::string on_shift = "on W + eps I, eps = " + number_text(shift) + " (" +
+                               number_text(shift / scale) +
+                               " max|W_ij|: W's own LDL^T without pivoting broke down, so W is singular or semidefinite "
+                               "only to within eps): " +
+                               to_string(shifted.status) + ", " + shifted.message;
+  if (!shifted.z.allFinite()) {
+    shifted.message = on_shift;
+    return shifted;
   }
-  return solve_friction_interior_point(H, d, problem, options, r0);
+  SolveOptions sweeps = options;
+  sweeps.max_iterations = kCrossoverSweeps;
+  sweeps.record_history = false;
+  FrictionContactResiduals residuals;
+  Result polished = solve_nsgs(problem, sweeps, shifted.z, residuals);
+  polished.method = Method::InteriorPoint;
+  polished.iterations += shifted.iterations;
+  polished.message = on_shift + "; then nsgs on W from its point: " + polished.message;
+  return polished;
 }
 
 }  // namespace perp::detail

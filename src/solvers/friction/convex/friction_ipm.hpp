@@ -125,8 +125,11 @@ void reaction_of(const Eigen::VectorXd& lambda, const Eigen::VectorXd& mu, Eigen
                                                    const SolveOptions& options, const Eigen::VectorXd& r0);
 
 /// The same on a problem given by W: W must be symmetric positive semidefinite, and is factored as
-/// Pᵀ L D Lᵀ P (sparse LDLᵀ), so that H = Pᵀ L and M⁻¹ = D. Not applicable (with the reason) in
-/// 3D, when W is not symmetric, or when W is not positive semidefinite.
+/// Pᵀ L D Lᵀ P (sparse LDLᵀ without pivoting, AMD order), so that H = Pᵀ L and M⁻¹ = D. Where
+/// that breaks down (a singular W, or one semidefinite only to round-off), W + εI is factored
+/// instead, ε = 1e-10, 1e-8, 1e-6 × max|W_ij| in turn, the program solved on it and its point
+/// polished by nsgs on W (the message says ε). Not applicable (with the reason) when W is not
+/// symmetric, or when no ε of those makes the factorization succeed.
 [[nodiscard]] Result solve_friction_interior_point(const FrictionContact& problem, const SolveOptions& options,
                                                    const Eigen::VectorXd& r0);
 
