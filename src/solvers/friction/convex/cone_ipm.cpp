@@ -552,9 +552,7 @@ Result solve_coulomb_cone_interior_point(const RowSparse& H, const Eigen::Vector
     return result;
   }
   // The polish: nsgs sweeps from the best point (the contact statuses mostly found).
-  SolveOptions sweeps = options;
-  sweeps.max_iterations = kSocPolishSweeps;
-  sweeps.record_history = false;
+  const SolveOptions sweeps = polish_options(options, kSocPolishSweeps);
   FrictionContactResiduals swept_residuals;
   const Result swept = solve_nsgs_factored(H, inverse_mass, shell, sweeps, best_r, swept_residuals);
   if (swept.residual < best_residuals.relative_error) {

@@ -430,9 +430,7 @@ Result solve_friction_interior_point(const RowSparse& H, const Eigen::VectorXd& 
     return result;
   }
   // Crossover: nsgs sweeps from the best point, where the contact statuses are (mostly) found.
-  SolveOptions sweeps = options;
-  sweeps.max_iterations = kCrossoverSweeps;
-  sweeps.record_history = false;
+  const SolveOptions sweeps = polish_options(options, kCrossoverSweeps);
   FrictionContactResiduals residuals;
   const Result crossed = solve_nsgs_factored(H, inverse_mass, shell, sweeps, result.z, residuals);
   if (crossed.residual < outcome.error) {
@@ -512,9 +510,7 @@ Result solve_friction_interior_point(const FrictionContact& problem, const Solve
     shifted.message = on_shift;
     return shifted;
   }
-  SolveOptions sweeps = options;
-  sweeps.max_iterations = kCrossoverSweeps;
-  sweeps.record_history = false;
+  const SolveOptions sweeps = polish_options(options, kCrossoverSweeps);
   FrictionContactResiduals residuals;
   Result polished = solve_nsgs(problem, sweeps, shifted.z, residuals);
   polished.method = Method::InteriorPoint;

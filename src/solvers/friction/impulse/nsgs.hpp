@@ -156,6 +156,15 @@ class ContactSweeper {
   std::mt19937_64 random_;
 };
 
+/// The options of nsgs run as another method's crossover or polish: `options` with at most `sweeps`
+/// sweeps and no history of their own.
+inline SolveOptions polish_options(const SolveOptions& options, int sweeps) {
+  SolveOptions polish = options;
+  polish.max_iterations = sweeps;
+  polish.record_history = false;
+  return polish;
+}
+
 /// What a run of sweeps ended with.
 struct SweepOutcome {
   Status status = Status::MaxIterations;
