@@ -79,35 +79,48 @@ void ContactSweeper::split_blocks() {
   block_contact_.clear();
   block_values_.clear();
   if constexpr (D == 3) {
-    // The blocks of each contact's three rows: a slot per contact j met, in the order met.
+    // The blocks of each contact's three rows: a slot per contact j met, in the order met. The
+    // blocks are counted first, and filled only where they are dense enough (no 9 values a block
+    // allocated for a W whose blocks hold one entry each).
     std::vector<int> slot(static_cast<std::size_t>(nc_), -1);
     std::vector<int> touched;
-    block_start_.assign(static_cast<std::size_t>(nc_ + 1), 0);
-    for (Eigen::Index i = 0; i < nc_; ++i) {
+    const auto for_each_entry = [&](Eigen::Index i, const auto& visit) {
       for (int k = 0; k < 3; ++k) {
         const auto row = static_cast<std::size_t>(3 * i + k);
-        for (int p = row_start_[row]; p < row_start_[row + 1]; ++p) {
-          const int j = columns_[static_cast<std::size_t>(p)] / 3;
-          int& at = slot[static_cast<std::size_t>(j)];
-          if (at < 0) {
-            at = static_cast<int>(block_contact_.size());
-            block_contact_.push_back(j);
-            block_values_.resize(block_values_.size() + 9, 0.0);
-            touched.push_back(j);
-          }
-          block_values_[static_cast<std::size_t>(at) * 9 + static_cast<std::size_t>(k * 3 + columns_[static_cast<std::size_t>(p)] % 3)] =
-              values_[static_cast<std::size_t>(p)];
-        }
+        for (int p = row_start_[row]; p < row_start_[row + 1]; ++p) visit(k, static_cast<std::size_t>(p));
       }
+    };
+    std::size_t blocks = 0;
+    for (Eigen::Index i = 0; i < nc_; ++i) {
+      for_each_entry(i, [&](int, std::size_t p) {
+        const int j = columns_[p] / 3;
+        if (slot[static_cast<std::size_t>(j)] < 0) {
+          slot[static_cast<std::size_t>(j)] = 0;
+          touched.push_back(j);
+          ++blocks;
+        }
+      });
+      for (const int j : touched) slot[static_cast<std::size_t>(j)] = -1;
+      touched.clear();
+    }
+    if (blocks == 0 || !(static_cast<double>(values_.size()) >= kDenseBlocks * 9.0 * static_cast<double>(blocks))) return;
+    block_start_.assign(static_cast<std::size_t>(nc_ + 1), 0);
+    block_contact_.reserve(blocks);
+    block_values_.assign(9 * blocks, 0.0);
+    for (Eigen::Index i = 0; i < nc_; ++i) {
+      for_each_entry(i, [&](int k, std::size_t p) {
+        const int j = columns_[p] / 3;
+        int& at = slot[static_cast<std::size_t>(j)];
+        if (at < 0) {
+          at = static_cast<int>(block_contact_.size());
+          block_contact_.push_back(j);
+          touched.push_back(j);
+        }
+        block_values_[static_cast<std::size_t>(at) * 9 + static_cast<std::size_t>(k * 3 + columns_[p] % 3)] = values_[p];
+      });
       for (const int j : touched) slot[static_cast<std::size_t>(j)] = -1;
       touched.clear();
       block_start_[static_cast<std::size_t>(i + 1)] = static_cast<int>(block_contact_.size());
-    }
-    if (!(static_cast<double>(values_.size()) >= kDenseBlocks * static_cast<double>(block_values_.size())) ||
-        block_values_.empty()) {
-      block_start_.clear();
-      block_contact_.clear();
-      block_values_.clear();
     }
   }
 }
