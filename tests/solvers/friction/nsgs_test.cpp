@@ -214,7 +214,7 @@ TEST(NsgsStall, FlatHeapStep2dStillSolves) {
 // kDenseBlocks), entry by entry otherwise. Four contacts, W = A Aᵀ + 5 I with A random (every block
 // full), q_N = −3, q_T within ±0.1, μ = 10: every contact sticks at every sweep, so a sweep is block
 // Gauss–Seidel on W r = −q, written out here with Eigen's dense 3×3 solves. The same W with the
-// off-diagonal blocks thinned to one entry a row (under the block share: the entry-by-entry
+// off-diagonal blocks thinned to a few entries (under the block share: the entry-by-entry
 // reading) is checked the same way. Three sweeps from r = 0 each, to round-off.
 TEST(Nsgs3d, SweepsMatchBlockGaussSeidelWhereEveryContactSticks) {
   std::srand(7);
