@@ -38,7 +38,7 @@ ContactSweeper::ContactSweeper(const FrictionContact& problem, const FrictionCon
 // In 3D the sweep reads W's off-diagonal part by 3×3 blocks (one contact index and three entries of r
 // a block, nine products) where the blocks hold at least this share of nonzeros: the rows' entry by
 // entry reading loads an index and an entry of r a product. Measured on Confeti-ex13 (107 contacts,
-// full blocks): plain nsgs 0.76 → 0.64 ms (bench/README.md, "Stop 43").
+// full blocks): plain nsgs 0.78 → 0.68 ms (bench/README.md, "Stop 43").
 constexpr double kDenseBlocks = 0.8;
 
 template <int D>
@@ -122,6 +122,10 @@ void ContactSweeper::split_blocks() {
       touched.clear();
       block_start_[static_cast<std::size_t>(i + 1)] = static_cast<int>(block_contact_.size());
     }
+    // The sweeps read the blocks alone from here: the rows' copy is released.
+    std::vector<int>().swap(row_start_);
+    std::vector<int>().swap(columns_);
+    std::vector<double>().swap(values_);
   }
 }
 

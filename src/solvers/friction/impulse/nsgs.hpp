@@ -144,9 +144,10 @@ class ContactSweeper {
   std::vector<int> columns_;                                        // row i's columns and values at
   std::vector<double> values_;                                      // row_start_[i] … row_start_[i + 1]
   std::vector<double> diagonal_;                                    // nc blocks of d·d, row-major: W_ii
-  std::vector<int> block_start_;     // 3D, where W's off-diagonal blocks are dense enough (kDenseBlocks):
-  std::vector<int> block_contact_;   // contact i's blocks W_ij (row-major, 9 values each) at
-  std::vector<double> block_values_;  // block_start_[i] … block_start_[i + 1], their j; else empty
+  std::vector<int> block_start_;     // 3D, where W's off-diagonal blocks are dense enough (kDenseBlocks;
+  std::vector<int> block_contact_;   // the rows above are then released): contact i's blocks W_ij
+  std::vector<double> block_values_;  // (row-major, 9 values each) at block_start_[i] … block_start_[i + 1],
+                                      // their j; else empty
   LocalProblems local_;                                             // W_ii + ρI
   const Eigen::VectorXd& mu_;
   double shift_ = 0;
