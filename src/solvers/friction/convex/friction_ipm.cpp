@@ -474,13 +474,14 @@ Result solve_friction_interior_point(const FrictionContact& problem, const Solve
   bool factored = false;
   for (const double relative : kFactorShifts) {
     shift = relative * scale;
-    ColSparse shifted = W;
+    ColSparse shifted;  // W + εI where ε > 0; W itself is factored at ε = 0
     if (shift > 0) {
       ColSparse identity(W.rows(), W.cols());
       identity.setIdentity();
-      shifted += shift * identity;
+      shifted = W + shift * identity;
     }
-    Eigen::SimplicialLDLT<ColSparse, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt(shifted);
+    const ColSparse& factored_matrix = shift > 0 ? shifted : W;
+    Eigen::SimplicialLDLT<ColSparse, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt(factored_matrix);
     d = ldlt.vectorD();
     if (ldlt.info() != Eigen::Success || !d.allFinite() || d.minCoeff() < -tiny) {
       if (relative == 0) worst_pivot = d.size() > 0 ? d.minCoeff() : 0.0;
@@ -489,7 +490,7 @@ Result solve_friction_interior_point(const FrictionContact& problem, const Solve
     d = d.cwiseMax(0.0);
     H = ldlt.permutationPinv() * ColSparse(ldlt.matrixL());
     const ColSparse rebuilt = ColSparse(H * d.asDiagonal()) * ColSparse(H.transpose());
-    if (max_abs(rebuilt - shifted) > 1e-9 * scale) continue;
+    if (max_abs(rebuilt - factored_matrix) > 1e-9 * scale) continue;
     factored = true;
     break;
   }
