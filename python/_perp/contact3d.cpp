@@ -160,6 +160,7 @@ py::dict simulate3d_scene(const contact3d::Scene& scene, double max_bytes) {
   std::vector<long long> offsets{0};
   std::vector<Status> status;
   std::vector<std::string> method;
+  std::vector<std::pair<long, std::string>> fallbacks;  // only the steps that fell back
   Contacts3 contacts;
   long unsolved = 0;
   const auto sample = [&](double t) {
@@ -186,6 +187,7 @@ py::dict simulate3d_scene(const contact3d::Scene& scene, double max_bytes) {
       method.push_back(report.ran_solve() ? to_string(report.result.method) : std::string());
       iterations.push_back(report.result.iterations);
       residual.push_back(report.result.residual);
+      if (!report.fallback.empty()) fallbacks.emplace_back(k, report.fallback);
       solve_ms.push_back(report.solve_ms);
       step_ms.push_back(report.step_ms);
       contacts.add(k, report);
@@ -211,6 +213,10 @@ py::dict simulate3d_scene(const contact3d::Scene& scene, double max_bytes) {
   d["method"] = method;
   d["iterations"] = array_from(iterations, {n_steps});
   d["residual"] = array_from(residual, {n_steps});
+  py::list fallback;
+  for (py::ssize_t k = 0; k < n_steps; ++k) fallback.append("");
+  for (const auto& [k, text] : fallbacks) fallback[static_cast<std::size_t>(k)] = text;
+  d["fallback"] = fallback;
   d["solve_ms"] = array_from(solve_ms, {n_steps});
   d["step_ms"] = array_from(step_ms, {n_steps});
   d["offsets"] = array_from(offsets, {n_steps + 1});

@@ -70,7 +70,7 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
       sinks, "steps",
       {{"step", Kind::Integer}, {"t"}, {"contacts", Kind::Integer}, {"status", Kind::Text}, {"method", Kind::Text},
        {"iterations", Kind::Integer}, {"residual"}, {"signorini"}, {"coulomb"}, {"complementarity"},
-       {"dissipation"}, {"warm_started", Kind::Integer}, {"solve_ms"}, {"step_ms"}});
+       {"dissipation"}, {"warm_started", Kind::Integer}, {"solve_ms"}, {"step_ms"}, {"fallback", Kind::Text}});
   // The names a contact's sides may take: the bodies, "ground", the planes.
   std::vector<std::string> plane_names;
   for (std::size_t p = 0; p < world.planes.size(); ++p) {
@@ -177,7 +177,9 @@ Simulation3dRecord write_simulation3d(const contact3d::Scene& scene, StagedFiles
         .integer(static_cast<std::int64_t>(report.warm_started))
         .real(report.solve_ms)
         .real(report.step_ms)
+        .text(report.fallback)
         .end_row();
+    record.fallbacks += report.fallback.empty() ? 0 : 1;
     if (detail::recorded_step(k + 1, options.every, steps)) {
       write_state(t);
       record.last_energy = write_energy(t).total();

@@ -43,6 +43,7 @@ def test_ball_falls_freely_then_rests():
     assert isinstance(run, perp.Simulation3)
     assert run.state.shape == (1001, 1, 13) and run.t.shape == (1001,)
     assert run.unsolved == 0 and all(s == perp.Status.SOLVED for s in run.status)
+    assert run.fallback == [""] * 1000  # one contact a step, solved by auto itself: no step fell back
     t, z, vz = run.t, run.z[:, 0], run.vz[:, 0]
     landing = math.sqrt(2 * 0.9 / G)  # the ball's lowest point reaches z = 0
     before = t < landing - 2 * h

@@ -60,6 +60,9 @@ struct Simulation3dRecord {
   long every = 1;
   /// Steps whose solve did not end `Solved`, and the first of them (−1: none) with its status.
   long unsolved = 0;
+  /// Steps whose report names a fallback (auto's chain unsolved, the packed-step chain's impulses
+  /// taken; steps.csv's `fallback` column says which).
+  long fallbacks = 0;
   long first_failure_step = -1;
   Status first_failure = Status::Solved;
   std::size_t most_contacts = 0;
