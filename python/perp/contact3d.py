@@ -37,7 +37,8 @@ class Simulation3(_Run):
     (S, bodies, 3 or 4); ``body(name)`` one body's; ``energy`` (S, 3): kinetic, potential, total;
     per step (S − 1 entries): ``status``, ``method``, ``iterations``, ``residual``, ``fallback`` (""
     or, where auto's chain left a Coulomb step unsolved, which impulses the step took: as
-    :attr:`Step3Report.fallback` and steps.csv's column), ``solve_ms``, ``step_ms``; ``contacts``: the active contacts of every step as flat arrays (``step``,
+    :attr:`Step3Report.fallback` and steps.csv's column), ``solve_ms``, ``step_ms``; ``contacts``:
+    the active contacts of every step as flat arrays (``step``,
     ``body_a``, ``body_b`` (−1: the ground, −2 − p: plane p), ``feature``, ``point``, ``normal``,
     ``tangent1``, ``tangent2`` (n, 3), ``gap``, ``impulse`` (n, 3: normal, t1, t2; N·s),
     ``impulse_world`` (n, 3)); ``contacts_at(k)`` those of step k; ``names``, ``shapes``,
