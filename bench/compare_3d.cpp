@@ -129,7 +129,7 @@ class PerpEngine final : public Engine {
   }
   /// A step of the exact cone's (or the polyhedral) model that took the convex law's impulses.
   bool fell_back() const override {
-    return report_.law == perp::FrictionLaw::Convex &&
+    return report_.law == perp::FrictionLaw::Convex && !report_.fallback.empty() &&
            options_.friction_model != perp::contact::FrictionModel::AnitescuPotra;
   }
   std::string detail() const override {

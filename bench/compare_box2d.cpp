@@ -290,7 +290,9 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
     total_ms += ms;
     figures.step_ms.push_back(ms);
     if (report.status != perp::Status::Solved) ++figures.unsolved;
-    if (report.law == perp::FrictionLaw::Convex && options.friction_model != perp::contact::FrictionModel::AnitescuPotra) {
+    // (A frictionless step is posed as the convex law and names no fallback: not counted.)
+    if (report.law == perp::FrictionLaw::Convex && !report.fallback.empty() &&
+        options.friction_model != perp::contact::FrictionModel::AnitescuPotra) {
       ++figures.fell_back;
     } else if (!report.ran_solve() || report.criteria.relative_error <= 1e-6) {
       ++figures.met_1e6;
