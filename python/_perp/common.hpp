@@ -13,6 +13,8 @@
 #include <Eigen/SparseCore>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "perp/perp.hpp"
 #include "perp/solvers/friction_contact.hpp"  // not in perp.hpp (yet)
@@ -112,6 +114,10 @@ py::object status_object(Status status);
 
 /// The physical criteria of a frictional contact answer as a dict (contact.cpp; the 2D and 3D steps' reports).
 py::dict criteria_dict(const FrictionContactResiduals& r);
+
+/// A run's per-step fallbacks as a list of `steps` strings: "" except at the steps recorded in
+/// `fallbacks` (step, text) (contact.cpp; the 2D and 3D simulations' dictionaries).
+py::list fallback_list(py::ssize_t steps, const std::vector<std::pair<long, std::string>>& fallbacks);
 
 /// The Python callable `function` (kept alive by the caller for the whole solve) as a C++ F or J:
 /// takes the GIL, passes z as a new numpy array, converts what it returns (TypeError when it is

@@ -115,6 +115,13 @@ py::dict contacts_dict(const std::vector<contact::Contact>& contacts) {
 
 }  // namespace
 
+py::list fallback_list(py::ssize_t steps, const std::vector<std::pair<long, std::string>>& fallbacks) {
+  py::list list;
+  for (py::ssize_t k = 0; k < steps; ++k) list.append("");
+  for (const auto& [k, text] : fallbacks) list[static_cast<std::size_t>(k)] = text;
+  return list;
+}
+
 py::dict criteria_dict(const FrictionContactResiduals& r) {
   py::dict d;
   d["absolute_error"] = r.absolute_error;

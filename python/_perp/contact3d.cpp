@@ -213,10 +213,7 @@ py::dict simulate3d_scene(const contact3d::Scene& scene, double max_bytes) {
   d["method"] = method;
   d["iterations"] = array_from(iterations, {n_steps});
   d["residual"] = array_from(residual, {n_steps});
-  py::list fallback;
-  for (py::ssize_t k = 0; k < n_steps; ++k) fallback.append("");
-  for (const auto& [k, text] : fallbacks) fallback[static_cast<std::size_t>(k)] = text;
-  d["fallback"] = fallback;
+  d["fallback"] = fallback_list(n_steps, fallbacks);
   d["solve_ms"] = array_from(solve_ms, {n_steps});
   d["step_ms"] = array_from(step_ms, {n_steps});
   d["offsets"] = array_from(offsets, {n_steps + 1});

@@ -157,10 +157,7 @@ py::dict simulate_scene(const contact::Scene& given, double max_bytes) {
   d["iterations"] = array_of(rec.iterations, {n_steps});
   d["residual"] = array_of(rec.residual, {n_steps});
   d["relative_residual"] = array_of(rec.relative_residual, {n_steps});
-  py::list fallback;
-  for (py::ssize_t k = 0; k < n_steps; ++k) fallback.append("");
-  for (const auto& [k, text] : rec.fallbacks) fallback[static_cast<std::size_t>(k)] = text;
-  d["fallback"] = fallback;
+  d["fallback"] = fallback_list(n_steps, rec.fallbacks);
   d["solve_ms"] = array_of(rec.solve_ms, {n_steps});
   d["step_ms"] = array_of(rec.step_ms, {n_steps});
   d["problem_size"] = array_of(rec.problem_size, {n_steps});

@@ -20,6 +20,7 @@ class _Run:
         self.method: list = data["method"]
         self.iterations: np.ndarray = data["iterations"]
         self.residual: np.ndarray = data["residual"]
+        self.fallback: list = data["fallback"]
         self.solve_ms: np.ndarray = data["solve_ms"]
         self.step_ms: np.ndarray = data["step_ms"]
         self._offsets: np.ndarray = data["offsets"]

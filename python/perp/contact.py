@@ -97,7 +97,6 @@ class Simulation(_Run):
         total = e[:, 2]
         self.energy = Energy(e[:, 0], e[:, 1], total, total[0] - total if total.size else total)
         self.relative_residual: np.ndarray = data["relative_residual"]
-        self.fallback: list = data["fallback"]
         self.problem_size: np.ndarray = data["problem_size"]
 
     def body(self, name: str) -> BodyTrajectory:

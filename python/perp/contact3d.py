@@ -49,7 +49,6 @@ class Simulation3(_Run):
     def __init__(self, data: dict):
         super().__init__(data)
         self.energy: np.ndarray = data["energy"]
-        self.fallback: list = data["fallback"]
 
     @property
     def position(self) -> np.ndarray:
