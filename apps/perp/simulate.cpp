@@ -356,6 +356,13 @@ void check_dump_arguments(const SimulateArguments& args) {
   }
 }
 
+void print_fallbacks(long fallbacks) {
+  if (fallbacks > 0) {
+    std::printf("note: %ld step%s fell back (steps.csv's fallback column says from what to what)\n", fallbacks,
+                fallbacks == 1 ? "" : "s");
+  }
+}
+
 void print_dumps(const SimulateArguments& args, long dumped, long left_out, long first_left_out) {
   if (args.dump.empty()) return;
   std::printf("dumped %ld %s into %s/ (step-NNNNN.hdf5, fclib; replay one with perp solve FILE)\n", dumped,
@@ -491,10 +498,7 @@ int run_simulate(const SimulateArguments& args) {
   const double tables_seconds = std::max(0.0, run_seconds - record.step_ms / 1000);
   std::printf("output: %.3g s writing (%.3g s the tables, %.3g s the plot, viewer and commit) beside %.3g s stepping\n",
               tables_seconds + pages_seconds, tables_seconds, pages_seconds, record.step_ms / 1000);
-  if (record.fallbacks > 0) {
-    std::printf("note: %ld step%s fell back (steps.csv's fallback column says from what to what)\n", record.fallbacks,
-                record.fallbacks == 1 ? "" : "s");
-  }
+  print_fallbacks(record.fallbacks);
   if (record.unsolved > 0) {
     std::printf("warning: %ld step%s ended unsolved by %s (first: step %ld, %s)\n", record.unsolved,
                 record.unsolved == 1 ? "" : "s", solver, record.first_failure_step,

@@ -92,6 +92,8 @@ int stopped_exit(const Stopped& stopped, const SimulateArguments& args);
 void check_dump_arguments(const SimulateArguments& args);
 /// The summary lines of --dump (nothing without it).
 void print_dumps(const SimulateArguments& args, long dumped, long left_out, long first_left_out);
+/// The summary's note on the steps that fell back (nothing when none did).
+void print_fallbacks(long fallbacks);
 
 /// `perp simulate SCENE.json --out DIR [--method NAME] [--tol T] [--max-iter N] [--plot png|svg|none] [--every K] [--contacts]
 /// [--format csv|hdf5|both] [--dump DIR2 [--dump-every K] [--dump-max N]]`: runs the scene and

@@ -75,10 +75,7 @@ int run_simulate3d(const SimulateArguments& args) {
               record.step_ms / 1000);
   if (args.plot != "png" && args.plot != "none") std::printf("note: no plot for 3D scenes yet; --plot ignored\n");
   if (!viewer_note.empty()) std::fprintf(stderr, "note: no view.html: %s\n", viewer_note.c_str());
-  if (record.fallbacks > 0) {
-    std::printf("note: %ld step%s fell back (steps.csv's fallback column says from what to what)\n", record.fallbacks,
-                record.fallbacks == 1 ? "" : "s");
-  }
+  print_fallbacks(record.fallbacks);
   if (record.unsolved > 0) {
     std::printf("warning: %ld step%s ended unsolved (first: step %ld, %s)\n", record.unsolved,
                 record.unsolved == 1 ? "" : "s", record.first_failure_step, to_string(record.first_failure).c_str());
