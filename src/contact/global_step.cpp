@@ -10,6 +10,18 @@ namespace perp::contact::detail {
 
 using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
+/// The chain's last Coulomb attempt, Lemke on the exact Stewart–Trinkle LCP (4 unknowns a
+/// contact), runs up to this many unknowns (650 contacts), its path capped at
+/// kPackedLemkePivotsPerUnknown pivots an unknown (at least kPackedLemkeMinPivots). Measured on the 1 000-disk heap between walls
+/// (bench/README.md, "Lemke in the packed-step chain (stop 45)"): on each of three trajectories it
+/// solved the same 14 steps of 255–650 contacts that had fallen back to the convex law, each path
+/// 0.7–1.3 pivots an unknown; of 8 such steps of 696–980 contacts, 6 took 1.9–2.7 pivots an
+/// unknown (5 600–8 700 pivots, 1–2.3 s a step).
+constexpr Eigen::Index kPackedLemkeMaxSize = 2600;
+constexpr double kPackedLemkePivotsPerUnknown = 1.5;
+/// Small steps' paths may run several pivots an unknown, at microseconds a pivot: at least this many.
+constexpr int kPackedLemkeMinPivots = 2000;
+
 GlobalFrictionContact global_form(const FactoredFrictionContact& factored, FrictionLaw law) {
   const Eigen::Index dofs = factored.inverse_mass.size();
   std::vector<int> index(static_cast<std::size_t>(dofs), -1);
@@ -98,6 +110,25 @@ PackedOutcome solve_packed_coulomb(const FactoredFrictionContact& factored, cons
     if (polished.solved() || polished.residual < best.residual) {
       best = std::move(polished);
       best_criteria = polished_criteria;
+    }
+  }
+  // Lemke on the exact Stewart–Trinkle LCP (in the plane Coulomb's law itself) where the step is
+  // small enough for its path; from B = I (a warm start's basis is singular on redundant contacts).
+  const Eigen::Index lcp_size = 4 * factored.contacts();
+  if (!best.solved() && factored.dimension == 2 && lcp_size <= kPackedLemkeMaxSize) {
+    SolveOptions pivoting = options;
+    pivoting.friction_contact.lemke.lcp_max_size = lcp_size;
+    pivoting.max_iterations = std::max(
+        kPackedLemkeMinPivots, static_cast<int>(kPackedLemkePivotsPerUnknown * static_cast<double>(lcp_size)));
+    pivoting.initial_guess.reset();
+    FrictionContactResiduals pivoted_criteria;
+    Result pivoted = solve(factored.assembled(), Method::Lemke, pivoting, pivoted_criteria);
+    iterations += pivoted.iterations;
+    story += "; lemke on the Stewart-Trinkle LCP (" + std::to_string(lcp_size) + " unknowns): " +
+             to_string(pivoted.status) + " after " + std::to_string(pivoted.iterations) + " pivots";
+    if (pivoted.solved()) {
+      best = std::move(pivoted);
+      best_criteria = pivoted_criteria;
     }
   }
   best.iterations = iterations;

@@ -28,8 +28,10 @@ struct PackedOutcome {
 /// the factors from the warm start (a fifth of `friction_contact.automatic.nsgs_sweeps`); where that does
 /// not solve, the convex law by the interior point on the factors (its v is unique on redundant
 /// contacts), then nsgs from the convex law's impulses (in a packed heap most contacts stick,
-/// where the two laws agree); where Coulomb's law is still not met, the convex law's impulses
-/// when it solved (`law` Convex, `fallback` says so), else the best Coulomb point.
+/// where the two laws agree), then in the plane on steps of at most 650 contacts Lemke on the
+/// exact Stewart–Trinkle LCP (its path capped, global_step.cpp); where Coulomb's law is still not
+/// met, the convex law's impulses when it solved (`law` Convex, `fallback` says so), else the best
+/// Coulomb point.
 [[nodiscard]] PackedOutcome solve_packed_coulomb(const FactoredFrictionContact& factored, const SolveOptions& options);
 
 /// The convex law (Anitescu–Potra) in the global form, by `solve(GlobalFrictionContact)` (auto: the

@@ -398,8 +398,10 @@ TEST(MoreauJean, DiskHeapBetweenWallsEveryStepSolvesCoulomb) {
 TEST(MoreauJean, DiskHeapPackedChainSaysWhichLawItsImpulsesSolve) {
   // The same heap through the packed-step chain (dense pivoting capped at 0 contacts, so that every
   // step with contacts takes it): nsgs on the factors, the convex law by the interior point, nsgs
-  // from its impulses, and where Coulomb's law is still not met, the convex law's impulses, said in
-  // `law` and `fallback`. Each step's law is checked from the velocities after it.
+  // from its impulses, Lemke on the Stewart–Trinkle LCP (these steps are small enough for it), and
+  // where Coulomb's law is still not met, the convex law's impulses, said in `law` and `fallback`.
+  // Each step's law is checked from the velocities after it. Here Lemke ends every step that the
+  // sweeps leave: every step is on Coulomb's law, and some only through Lemke.
   World world = disk_heap_between_walls(36);
   MoreauJeanOptions options;
   options.timestep = 1.0 / 60;
@@ -411,12 +413,18 @@ TEST(MoreauJean, DiskHeapPackedChainSaysWhichLawItsImpulsesSolve) {
   const double dr = 1e-6 * impulse_unit;
   const double dp = 1e-6 * impulse_unit * speed_unit;
   int coulomb_steps = 0;
+  int lemke_steps = 0;
   for (int step = 0; step < 150; ++step) {
     const StepReport report = moreau_jean_step(world, options);
     if (!report.ran_solve()) continue;
     ASSERT_EQ(report.status, Status::Solved) << "step " << step << ": " << report.result.message;
     ASSERT_EQ(report.law == FrictionLaw::Convex, !report.fallback.empty()) << "step " << step;
     if (report.law == FrictionLaw::Coulomb) ++coulomb_steps;
+    if (report.result.method == Method::Lemke) {
+      ++lemke_steps;
+      EXPECT_THAT(report.result.message, HasSubstr("lemke on the Stewart-Trinkle LCP")) << "step " << step;
+    }
+    EXPECT_EQ(report.law, FrictionLaw::Coulomb) << "step " << step << ": " << report.result.message;
     EXPECT_THAT(report.result.message, HasSubstr("packed-step chain")) << "step " << step;
     for (std::size_t c = 0; c < report.contacts.size(); ++c) {
       const auto [un, ut] = contact_velocity(world, report.contacts[c]);
@@ -436,6 +444,7 @@ TEST(MoreauJean, DiskHeapPackedChainSaysWhichLawItsImpulsesSolve) {
     }
   }
   EXPECT_GT(coulomb_steps, 0);
+  EXPECT_GT(lemke_steps, 0);
 }
 
 TEST(MoreauJean, DiskHeapAnitescuPotraOnTheFactors) {
