@@ -5,6 +5,10 @@
 
 #include <Eigen/Dense>  // LDLT, the reference solve
 
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <thread>
 #include <vector>
 
 namespace perp::detail::spd_factor_test {
@@ -66,6 +70,60 @@ TEST(SpdFactor, AnIndefinitePivotFallsBackToLdlt) {
   EXPECT_NEAR(y[0], 1.0 / 11, 1e-14);  // (3·1 − 1·2)/11
   EXPECT_NEAR(y[1], 7.0 / 11, 1e-14);  // (4·2 − 1·1)/11
   EXPECT_STREQ(SpdFactor::backend(), "cholmod");
+}
+
+std::size_t threads_of_this_process() {
+  std::size_t count = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++count;
+  return count;
+}
+
+TEST(SpdFactor, CholmodsOpenMpRegionsRunOnTheCallingThread) {
+  // The 2D Laplacian of a 120 × 120 grid (14 400 unknowns) factors supernodally, with supernodes of
+  // more than 1 024 entries, where CHOLMOD opens an OpenMP region of 4 threads to zero each one.
+  // Factored on a thread of its own, it must add no thread to the process while that thread lives
+  // (libgomp keeps a team's threads until the thread that made them ends), solve K x = b, and leave
+  // the thread's max-active-levels as it found it (3 here).
+  const int side = 120;
+  const int n = side * side;
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int y = 0; y < side; ++y) {
+    for (int x = 0; x < side; ++x) {
+      const int k = y * side + x;
+      entries.emplace_back(k, k, 4.0);
+      if (x + 1 < side) entries.emplace_back(k + 1, k, -1.0);
+      if (y + 1 < side) entries.emplace_back(k + side, k, -1.0);
+    }
+  }
+  ColSparse lower(n, n);
+  lower.setFromTriplets(entries.begin(), entries.end());
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, -1.0, 1.0);
+  using Get = int (*)();
+  using Set = void (*)(int);
+  const auto get = reinterpret_cast<Get>(dlsym(RTLD_DEFAULT, "omp_get_max_active_levels"));
+  const auto set = reinterpret_cast<Set>(dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"));
+  ASSERT_NE(get, nullptr) << "CHOLMOD is expected to bring libgomp";
+  ASSERT_NE(set, nullptr);
+  double residual = 1.0;
+  int levels_after = -1;
+  std::size_t before = 0;
+  std::size_t after = 0;
+  std::thread worker([&] {
+    set(3);
+    before = threads_of_this_process();
+    SpdFactor factor;
+    factor.analyze(lower);
+    if (!factor.factorize(lower)) return;
+    after = threads_of_this_process();  // a team's threads live as long as the thread that made them
+    const Eigen::VectorXd x = factor.solve(b);
+    const ColSparse full = lower.selfadjointView<Eigen::Lower>();
+    residual = (full * x - b).lpNorm<Eigen::Infinity>();
+    levels_after = get();
+  });
+  worker.join();
+  EXPECT_LT(residual, 1e-10);
+  EXPECT_EQ(levels_after, 3);
+  EXPECT_EQ(after, before);
 }
 
 TEST(SpdFactor, ASingularMatrixIsRefused) {

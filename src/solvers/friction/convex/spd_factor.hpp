@@ -5,8 +5,9 @@
 // built with it (PERP_HAVE_CHOLMOD, src/CMakeLists.txt), Eigen's simplicial LDLᵀ with AMD otherwise.
 // Where LLᵀ meets a pivot <= 0 — round-off on a nearly singular matrix, such as an interior point's
 // M + Aᵀ D A with weights spanning 1e16 — the same matrix is factored by Eigen's LDLᵀ (no pivoting),
-// and this factor keeps LDLᵀ until the next `analyze`. Measured on the packed heaps: bench/README.md,
-// "The Newton matrix's factor: CHOLMOD (stop 36)".
+// and this factor keeps LDLᵀ until the next `analyze`. CHOLMOD's OpenMP regions run on the calling
+// thread (spd_factor.cpp, `SerialRegions`). Measured on the packed heaps: bench/README.md, "The
+// Newton matrix's factor: CHOLMOD (stop 36)" and "CHOLMOD's threads (stop 45)".
 
 #include <Eigen/SparseCore>
 #include <memory>
