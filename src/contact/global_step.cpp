@@ -12,11 +12,11 @@ using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
 /// The chain's last Coulomb attempt, Lemke on the exact Stewart–Trinkle LCP (4 unknowns a
 /// contact), runs up to this many unknowns (650 contacts), its path capped at
-/// kPackedLemkePivotsPerUnknown pivots an unknown (at least kPackedLemkeMinPivots). Measured on the 1 000-disk heap between walls
-/// (bench/README.md, "Lemke in the packed-step chain (stop 45)"): on each of three trajectories it
-/// solved the same 14 steps of 255–650 contacts that had fallen back to the convex law, each path
-/// 0.7–1.3 pivots an unknown; of 8 such steps of 696–980 contacts, 6 took 1.9–2.7 pivots an
-/// unknown (5 600–8 700 pivots, 1–2.3 s a step).
+/// kPackedLemkePivotsPerUnknown pivots an unknown (at least kPackedLemkeMinPivots). Measured on the
+/// 1 000-disk heap between walls (bench/README.md, "Lemke in the packed-step chain (stop 45)"): on
+/// each of four trajectories it solved the same 14 steps of 255–650 contacts that had fallen back to
+/// the convex law, each path 0.7–1.3 pivots an unknown; of 8 such steps of 696–980 contacts, 6 took
+/// 1.9–2.7 pivots an unknown (5 600–8 700 pivots, 1–2.3 s a step).
 constexpr Eigen::Index kPackedLemkeMaxSize = 2600;
 constexpr double kPackedLemkePivotsPerUnknown = 1.5;
 /// Small steps' paths may run several pivots an unknown, at microseconds a pivot: at least this many.
