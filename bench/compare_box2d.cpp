@@ -51,7 +51,8 @@
 //   many steps it ran; its figures are over those steps); --box2d-iterations V/P adds a Box2D 2.4.1 row at V
 //   velocity and P position iterations without sleeping (repeatable: to find the iterations at which Box2D takes
 //   perp's time a step, and compare their penetration and drift at equal time);
-//   --verbose prints each perp step's solve on stderr;
+//   --verbose prints each perp step's solve on stderr; a run of both disks1000 and disks10000 ends with the
+//   cost's growth between them (contacts, mean ms a step, the process' peak memory after each perp row);
 //   --work-precision runs only the work-precision table: Box2D 3 (1 worker; N with --wp-workers) drops the 1 000 disks once at
 //   each sub-step count of --wp-substeps (default 1,2,4,8,16), and at each step K of --wp-steps (default
 //   40,80,120,180,240) its step from its own state is timed and its impulses scored; perp steps from the
@@ -214,8 +215,16 @@ struct Figures {
   int fell_back = 0;   // perp: Coulomb steps that took the convex law's impulses (not counted in met_1e6)
   double worst_criterion = 0;
   double solve_share = 0;  // perp: the fraction of the step spent in solve(FrictionContact)
+  double mean_contacts = 0;  // perp: active contacts a step, the mean over the steps run
+  long peak_mib = 0;         // the process' peak resident memory when the run ended (it only grows)
   bool perp = false;
 };
+
+long peak_resident_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024;
+}
 
 double penetration(const World& world) {
   double deepest = 0;
@@ -311,6 +320,7 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
       std::fprintf(stderr, "  step %.2f ms\n", ms);
     }
     figures.solve_share += report.solve_ms;
+    figures.mean_contacts += static_cast<double>(report.contacts.size());
     figures.worst_criterion = std::max(figures.worst_criterion, worst_of(report.criteria));
     const double deepest = penetration(world);
     figures.max_penetration = std::max(figures.max_penetration, deepest);
@@ -318,6 +328,8 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
   }
   finish(figures, scene, world, k, total_ms);
   figures.solve_share /= total_ms;
+  figures.mean_contacts /= std::max(1, k);
+  figures.peak_mib = peak_resident_mib();
   return figures;
 }
 
@@ -980,6 +992,8 @@ int main(int argc, char** argv) {
   if (std::find(wanted.begin(), wanted.end(), "large_pyramid") != wanted.end()) {
     scenes.emplace_back([] { return large_pyramid(); });
   }
+  std::vector<std::pair<std::string, Figures>> perp_rows;    // the first perp row of each scene run
+  std::vector<std::pair<std::string, Figures>> box2d3_rows;  // Box2D 3's 1-thread row of each
   for (const auto& make : scenes) {
     const Scene scene = make();
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), scene.name) == wanted.end()) continue;
@@ -994,7 +1008,9 @@ int main(int argc, char** argv) {
     }
 #ifdef PERP_HAVE_BOX2D3
     if (box2d3) {
-      print(scene, "Box2D 3, 4 sub-steps, 1 thread", run_box2d3(scene, steps, base.friction, 1, 4));
+      const Figures one_thread = run_box2d3(scene, steps, base.friction, 1, 4);
+      print(scene, "Box2D 3, 4 sub-steps, 1 thread", one_thread);
+      box2d3_rows.emplace_back(scene.name, one_thread);
       print(scene, "Box2D 3, 4 sub-steps, 2 threads", run_box2d3(scene, steps, base.friction, 2, 4));
     }
 #endif
@@ -1002,14 +1018,36 @@ int main(int argc, char** argv) {
                         : base.friction_model == perp::contact::FrictionModel::StewartTrinkle ? "Stewart-Trinkle, "
                                                                                                : "Coulomb, ";
     const std::string name = std::string(model) + perp::to_string(base.method) + (base.sleeping ? ", sleeping" : "");
-    print(scene, "perp (" + name + ")", run_perp(scene, steps, base, false, verbose, max_seconds_perp));
+    const Figures perp_row = run_perp(scene, steps, base, false, verbose, max_seconds_perp);
+    print(scene, "perp (" + name + ")", perp_row);
+    perp_rows.emplace_back(scene.name, perp_row);
     if (plain) {
       print(scene, "perp (" + name + ", no drift correction)",
             run_perp(scene, steps, base, true, verbose, max_seconds_perp));
     }
   }
-  rusage usage_figures{};
-  getrusage(RUSAGE_SELF, &usage_figures);
-  std::printf("\npeak resident memory: %ld MiB\n", usage_figures.ru_maxrss / 1024);
+  std::printf("\npeak resident memory: %ld MiB\n", peak_resident_mib());
+  // The cost's growth from 1 000 to 10 000 disks, where one run had both (the process' peak after
+  // each perp row: the 1 000-disk row runs first, so its figure is its own).
+  const auto row_of = [](const std::vector<std::pair<std::string, Figures>>& rows, const std::string& name) {
+    const auto found = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return row.first == name; });
+    return found == rows.end() ? nullptr : &found->second;
+  };
+  const Figures* small = row_of(perp_rows, "disks1000");
+  const Figures* large = row_of(perp_rows, "disks10000");
+  if (small != nullptr && large != nullptr && small->ms_per_step > 0 && small->mean_contacts > 0) {
+    const double contacts = large->mean_contacts / small->mean_contacts;
+    const double cost = large->ms_per_step / small->ms_per_step;
+    std::printf("growth from disks1000 to disks10000, perp: contacts a step %.0f -> %.0f (x%.1f), mean ms a step "
+                "%.3f -> %.3f (x%.1f, x%.2f a contact), peak resident memory after the row %ld -> %ld MiB\n",
+                small->mean_contacts, large->mean_contacts, contacts, small->ms_per_step, large->ms_per_step, cost,
+                cost / contacts, small->peak_mib, large->peak_mib);
+    const Figures* small3 = row_of(box2d3_rows, "disks1000");
+    const Figures* large3 = row_of(box2d3_rows, "disks10000");
+    if (small3 != nullptr && large3 != nullptr && small3->ms_per_step > 0) {
+      std::printf("growth from disks1000 to disks10000, Box2D 3 (1 thread): mean ms a step %.3f -> %.3f (x%.1f)\n",
+                  small3->ms_per_step, large3->ms_per_step, large3->ms_per_step / small3->ms_per_step);
+    }
+  }
   return 0;
 }
