@@ -113,14 +113,14 @@ PackedOutcome solve_packed_coulomb(const FactoredFrictionContact& factored, cons
     }
   }
   // Lemke on the exact Stewart–Trinkle LCP (in the plane Coulomb's law itself) where the step is
-  // small enough for its path; from B = I (a warm start's basis is singular on redundant contacts).
+  // small enough for its path; from B = I (solve_friction_lemke takes no guess: a warm start's basis
+  // is singular on redundant contacts, bench/README.md).
   const Eigen::Index lcp_size = 4 * factored.contacts();
   if (!best.solved() && factored.dimension == 2 && lcp_size <= kPackedLemkeMaxSize) {
     SolveOptions pivoting = options;
     pivoting.friction_contact.lemke.lcp_max_size = lcp_size;
     pivoting.max_iterations = std::max(
         kPackedLemkeMinPivots, static_cast<int>(kPackedLemkePivotsPerUnknown * static_cast<double>(lcp_size)));
-    pivoting.initial_guess.reset();
     FrictionContactResiduals pivoted_criteria;
     Result pivoted = solve(factored.assembled(), Method::Lemke, pivoting, pivoted_criteria);
     iterations += pivoted.iterations;
