@@ -7,6 +7,8 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -24,6 +26,23 @@ ColSparse lower_of(const Eigen::MatrixXd& dense) {
     }
   }
   ColSparse lower(dense.rows(), dense.cols());
+  lower.setFromTriplets(entries.begin(), entries.end());
+  return lower;
+}
+
+/// The lower triangle of the 2D Laplacian (5-point stencil) of a side × side grid.
+ColSparse laplacian_lower(int side) {
+  const int n = side * side;
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int y = 0; y < side; ++y) {
+    for (int x = 0; x < side; ++x) {
+      const int k = y * side + x;
+      entries.emplace_back(k, k, 4.0);
+      if (x + 1 < side) entries.emplace_back(k + 1, k, -1.0);
+      if (y + 1 < side) entries.emplace_back(k + side, k, -1.0);
+    }
+  }
+  ColSparse lower(n, n);
   lower.setFromTriplets(entries.begin(), entries.end());
   return lower;
 }
@@ -84,19 +103,8 @@ TEST(SpdFactor, CholmodsOpenMpRegionsRunOnTheCallingThread) {
   // Factored on a thread of its own, it must add no thread to the process while that thread lives
   // (libgomp keeps a team's threads until the thread that made them ends), solve K x = b, and leave
   // the thread's max-active-levels as it found it (3 here).
-  const int side = 120;
-  const int n = side * side;
-  std::vector<Eigen::Triplet<double>> entries;
-  for (int y = 0; y < side; ++y) {
-    for (int x = 0; x < side; ++x) {
-      const int k = y * side + x;
-      entries.emplace_back(k, k, 4.0);
-      if (x + 1 < side) entries.emplace_back(k + 1, k, -1.0);
-      if (y + 1 < side) entries.emplace_back(k + side, k, -1.0);
-    }
-  }
-  ColSparse lower(n, n);
-  lower.setFromTriplets(entries.begin(), entries.end());
+  const ColSparse lower = laplacian_lower(120);
+  const Eigen::Index n = lower.rows();
   const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, -1.0, 1.0);
   using Get = int (*)();
   using Set = void (*)(int);
@@ -124,6 +132,56 @@ TEST(SpdFactor, CholmodsOpenMpRegionsRunOnTheCallingThread) {
   EXPECT_LT(residual, 1e-10);
   EXPECT_EQ(levels_after, 3);
   EXPECT_EQ(after, before);
+}
+
+TEST(SpdFactor, CholmodsRegionsRunWithoutATeamAndOtherRegionsKeepTheirs) {
+  // CHOLMOD's regions (the 120 × 120 Laplacian's supernodal factorization opens them) reach perp's
+  // GOMP_parallel and run directly: the count of such regions grows and K x = b is solved. A region
+  // opened outside a factorization, asking for 2 threads, still gets libgomp's team of 2 and is not
+  // counted.
+  const ColSparse lower = laplacian_lower(120);
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(lower.rows(), -1.0, 1.0);
+  using Parallel = void (*)(void (*)(void*), void*, unsigned, unsigned);
+  using Count = int (*)();
+  const auto parallel = reinterpret_cast<Parallel>(dlsym(RTLD_DEFAULT, "GOMP_parallel"));
+  const auto team_size = reinterpret_cast<Count>(dlsym(RTLD_DEFAULT, "omp_get_num_threads"));
+  ASSERT_NE(parallel, nullptr);
+  ASSERT_NE(team_size, nullptr) << "CHOLMOD is expected to bring libgomp";
+  std::uint64_t direct_before = 0;
+  std::uint64_t direct_after_factor = 0;
+  std::uint64_t direct_after_user_region = 0;
+  double residual = 1.0;
+  std::atomic<int> seen_team{0};
+  std::atomic<int> bodies{0};
+  struct Probe {
+    Count team_size;
+    std::atomic<int>* seen_team;
+    std::atomic<int>* bodies;
+  } probe{team_size, &seen_team, &bodies};
+  std::thread worker([&] {  // a thread of its own: the counts are per thread
+    direct_before = SpdFactor::regions_run_directly();
+    SpdFactor factor;
+    factor.analyze(lower);
+    if (!factor.factorize(lower)) return;
+    const Eigen::VectorXd x = factor.solve(b);
+    const ColSparse full = lower.selfadjointView<Eigen::Lower>();
+    residual = (full * x - b).lpNorm<Eigen::Infinity>();
+    direct_after_factor = SpdFactor::regions_run_directly();
+    parallel(
+        [](void* data) {
+          auto* p = static_cast<Probe*>(data);
+          p->seen_team->store(p->team_size());
+          p->bodies->fetch_add(1);
+        },
+        &probe, 2, 0);
+    direct_after_user_region = SpdFactor::regions_run_directly();
+  });
+  worker.join();
+  EXPECT_LT(residual, 1e-10);
+  EXPECT_GT(direct_after_factor, direct_before);
+  EXPECT_EQ(direct_after_user_region, direct_after_factor);
+  EXPECT_EQ(seen_team.load(), 2);
+  EXPECT_EQ(bodies.load(), 2);
 }
 
 TEST(SpdFactor, ASingularMatrixIsRefused) {

@@ -7,6 +7,8 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
+
 namespace perp::detail {
 namespace {
 
@@ -20,15 +22,25 @@ namespace {
 /// max-active-levels (a per-thread setting in libgomp) is 0: every region it opens runs on it
 /// alone; the old value is restored after. The two functions are looked up in the process, where
 /// CHOLMOD brought libgomp; where they are absent nothing changes.
+/// A region run that way still costs libgomp a team of one, whose barriers wake through the kernel
+/// (a futex call each, some 1 500 a factorization): `GOMP_parallel` below runs the region's body
+/// directly while `serial_depth` is positive (bench/README.md, "CHOLMOD's regions without libgomp's
+/// team (stop 46)").
+thread_local int serial_depth = 0;
+/// Regions run directly on this thread (`SpdFactor::regions_run_directly`).
+thread_local std::uint64_t direct_regions = 0;
+
 class SerialRegions {
  public:
   SerialRegions() {
+    ++serial_depth;
     if (functions().set != nullptr) {
       saved_ = functions().get();
       functions().set(0);
     }
   }
   ~SerialRegions() {
+    --serial_depth;
     if (functions().set != nullptr) functions().set(saved_);
   }
   SerialRegions(const SerialRegions&) = delete;
@@ -56,6 +68,32 @@ class SerialRegions {
 };
 
 }  // namespace
+}  // namespace perp::detail
+
+/// libgomp's entry to a `#pragma omp parallel` region (GCC's ABI: the region's body `fn` and its
+/// data, the threads asked, the flags), the only one CHOLMOD calls; defined here, it comes before
+/// libgomp's in the lookup of CHOLMOD's reference. While perp's factor runs (`serial_depth`), the
+/// body runs once on the calling thread with no team: what a team of one does, since CHOLMOD's
+/// loops split their range by omp_get_num_threads() and omp_get_thread_num(), which give 1 and 0
+/// outside a team, and its regions have no barrier of their own; without the team's two barriers
+/// and their futex calls. Everywhere else (a user's own OpenMP) it hands over to libgomp's.
+extern "C" __attribute__((visibility("default"))) void GOMP_parallel(void (*fn)(void*), void* data, unsigned threads,
+                                                                      unsigned flags) {
+  using Parallel = void (*)(void (*)(void*), void*, unsigned, unsigned);
+  static const Parallel next = [] {
+    void* found = dlvsym(RTLD_NEXT, "GOMP_parallel", "GOMP_4.0");
+    if (found == nullptr) found = dlsym(RTLD_NEXT, "GOMP_parallel");
+    return reinterpret_cast<Parallel>(found);
+  }();
+  if (perp::detail::serial_depth > 0 || next == nullptr) {
+    ++perp::detail::direct_regions;
+    fn(data);
+    return;
+  }
+  next(fn, data, threads, flags);
+}
+
+namespace perp::detail {
 
 struct SpdFactor::Impl {
   // LLᵀ fails where round-off leaves a pivot <= 0 (an interior point's weights span 1e16); Eigen's
@@ -113,6 +151,8 @@ Eigen::VectorXd SpdFactor::solve(const Eigen::VectorXd& b) const {
 #endif
   return impl_->ldlt.solve(b);
 }
+
+std::uint64_t SpdFactor::regions_run_directly() { return direct_regions; }
 
 const char* SpdFactor::backend() {
 #ifdef PERP_HAVE_CHOLMOD

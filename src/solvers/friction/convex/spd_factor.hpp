@@ -6,10 +6,12 @@
 // Where LLᵀ meets a pivot <= 0 — round-off on a nearly singular matrix, such as an interior point's
 // M + Aᵀ D A with weights spanning 1e16 — the same matrix is factored by Eigen's LDLᵀ (no pivoting),
 // and this factor keeps LDLᵀ until the next `analyze`. CHOLMOD's OpenMP regions run on the calling
-// thread (spd_factor.cpp, `SerialRegions`). Measured on the packed heaps: bench/README.md, "The
-// Newton matrix's factor: CHOLMOD (stop 36)" and "CHOLMOD's threads (stop 45)".
+// thread (spd_factor.cpp, `SerialRegions`), without libgomp's team (`GOMP_parallel` there).
+// Measured on the packed heaps: bench/README.md, "The Newton matrix's factor: CHOLMOD (stop 36)",
+// "CHOLMOD's threads (stop 45)" and "CHOLMOD's regions without libgomp's team (stop 46)".
 
 #include <Eigen/SparseCore>
+#include <cstdint>
 #include <memory>
 
 namespace perp::detail {
@@ -28,6 +30,9 @@ class SpdFactor {
   [[nodiscard]] bool factorize(const Eigen::SparseMatrix<double>& lower);
   /// K⁻¹ b for the last factor.
   [[nodiscard]] Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
+  /// The OpenMP regions CHOLMOD opened on this thread that perp ran directly, without libgomp's
+  /// team (spd_factor.cpp, `GOMP_parallel`), since the thread began.
+  [[nodiscard]] static std::uint64_t regions_run_directly();
   /// "cholmod" or "eigen-ldlt": the backend this build uses first.
   [[nodiscard]] static const char* backend();
 
