@@ -10,6 +10,8 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -182,6 +184,26 @@ TEST(SpdFactor, CholmodsRegionsRunWithoutATeamAndOtherRegionsKeepTheirs) {
   EXPECT_EQ(direct_after_user_region, direct_after_factor);
   EXPECT_EQ(seen_team.load(), 2);
   EXPECT_EQ(bodies.load(), 2);
+}
+
+TEST(SpdFactor, AMatrixOfAnotherPatternThanTheAnalysedIsRefusedWithItsCounts) {
+  // K = tridiag(−1, 4, −1), n = 50, analysed; then a matrix with one more entry (K(10, 0) = −0.5).
+  const int n = 50;
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
+  for (int i = 0; i < n; ++i) {
+    K(i, i) = 4;
+    if (i + 1 < n) K(i + 1, i) = K(i, i + 1) = -1;
+  }
+  SpdFactor factor;
+  factor.analyze(lower_of(K));
+  ASSERT_TRUE(factor.factorize(lower_of(K)));
+  K(10, 0) = K(0, 10) = -0.5;
+  try {
+    (void)factor.factorize(lower_of(K));
+    if (std::string(SpdFactor::backend()) == "cholmod") ADD_FAILURE() << "a changed pattern was factored";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("100 entries, 99 analysed"), std::string::npos) << error.what();
+  }
 }
 
 TEST(SpdFactor, ASingularMatrixIsRefused) {

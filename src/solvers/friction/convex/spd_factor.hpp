@@ -37,6 +37,7 @@ class SpdFactor {
   [[nodiscard]] static const char* backend();
 
  private:
+  void analyze_permuted(const Eigen::SparseMatrix<double>& lower);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
