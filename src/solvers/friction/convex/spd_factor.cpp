@@ -28,9 +28,9 @@ namespace {
 /// alone; the old value is restored after. The two functions are looked up in the process, where
 /// CHOLMOD brought libgomp; where they are absent nothing changes.
 /// A region run that way still costs libgomp a team of one, whose barriers wake through the kernel
-/// (a futex call each, some 1 500 a factorization): `GOMP_parallel` below runs the region's body
-/// directly while `serial_depth` is positive (bench/README.md, "CHOLMOD's regions without libgomp's
-/// team (stop 46)").
+/// (a futex call each; a 30 000-dof factor opens some 1 500 regions): `GOMP_parallel` below runs the
+/// region's body directly while `serial_depth` is positive (bench/README.md, "CHOLMOD's regions
+/// without libgomp's team, and no transposes (stop 46)").
 thread_local int serial_depth = 0;
 /// Regions run directly on this thread (`SpdFactor::regions_run_directly`).
 thread_local std::uint64_t direct_regions = 0;

@@ -6,9 +6,10 @@
 // Where LLᵀ meets a pivot <= 0 — round-off on a nearly singular matrix, such as an interior point's
 // M + Aᵀ D A with weights spanning 1e16 — the same matrix is factored by Eigen's LDLᵀ (no pivoting),
 // and this factor keeps LDLᵀ until the next `analyze`. CHOLMOD's OpenMP regions run on the calling
-// thread (spd_factor.cpp, `SerialRegions`), without libgomp's team (`GOMP_parallel` there).
-// Measured on the packed heaps: bench/README.md, "The Newton matrix's factor: CHOLMOD (stop 36)",
-// "CHOLMOD's threads (stop 45)" and "CHOLMOD's regions without libgomp's team (stop 46)".
+// thread (spd_factor.cpp, `SerialRegions`), without libgomp's team (`GOMP_parallel` there), and it
+// is given P K Pᵀ in its natural order (P its own ordering, found by `analyze`). Measured on the
+// packed heaps: bench/README.md, "The Newton matrix's factor: CHOLMOD (stop 36)", "CHOLMOD's
+// threads (stop 45)" and "CHOLMOD's regions without libgomp's team, and no transposes (stop 46)".
 
 #include <Eigen/SparseCore>
 #include <cstdint>
