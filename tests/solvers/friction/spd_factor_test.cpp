@@ -187,7 +187,8 @@ TEST(SpdFactor, CholmodsRegionsRunWithoutATeamAndOtherRegionsKeepTheirs) {
 }
 
 TEST(SpdFactor, AMatrixOfAnotherPatternThanTheAnalysedIsRefusedWithItsCounts) {
-  // K = tridiag(−1, 4, −1), n = 50, analysed; then a matrix with one more entry (K(10, 0) = −0.5).
+  // K = tridiag(−1, 4, −1), n = 50, analysed; an uncompressed copy of it factors and solves; a
+  // matrix with one more entry (K(10, 0) = −0.5) is refused, naming both counts.
   const int n = 50;
   Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
   for (int i = 0; i < n; ++i) {
@@ -196,13 +197,18 @@ TEST(SpdFactor, AMatrixOfAnotherPatternThanTheAnalysedIsRefusedWithItsCounts) {
   }
   SpdFactor factor;
   factor.analyze(lower_of(K));
-  ASSERT_TRUE(factor.factorize(lower_of(K)));
+  ColSparse uncompressed = lower_of(K);
+  uncompressed.uncompress();
+  ASSERT_TRUE(factor.factorize(uncompressed));
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, 1.0, 2.0);
+  EXPECT_LT((K * factor.solve(b) - b).lpNorm<Eigen::Infinity>(), 1e-12);
   K(10, 0) = K(0, 10) = -0.5;
   try {
     (void)factor.factorize(lower_of(K));
     if (std::string(SpdFactor::backend()) == "cholmod") ADD_FAILURE() << "a changed pattern was factored";
   } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find("100 entries, 99 analysed"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("50 rows and 100 entries, against 50 and 99"), std::string::npos)
+        << error.what();
   }
 }
 

@@ -115,6 +115,7 @@ struct SpdFactor::Impl {
   Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> cholmod;
   std::vector<int> order;          // position k of P K Pᵀ holds K's row and column order[k]
   std::vector<int> slot;           // K's lower entry e lands at value slot[e] of `permuted`
+  std::vector<int> outer, inner;   // K's analysed pattern (compressed), to check each factorization's
   Eigen::SparseMatrix<double> permuted;  // P K Pᵀ's lower triangle (pattern fixed by `analyze`)
 #endif
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt;
@@ -131,6 +132,8 @@ void SpdFactor::analyze_permuted(const Eigen::SparseMatrix<double>& lower) {
     compressed.makeCompressed();
     K = &compressed;
   }
+  m.outer.assign(K->outerIndexPtr(), K->outerIndexPtr() + n + 1);
+  m.inner.assign(K->innerIndexPtr(), K->innerIndexPtr() + K->nonZeros());
   // P: CHOLMOD's own choice on K (its default methods and postordering), read from its symbolic factor.
   cholmod_common& common = m.cholmod.cholmod();
   common.nmethods = 0;
@@ -224,12 +227,23 @@ bool SpdFactor::factorize(const Eigen::SparseMatrix<double>& lower) {
   const SerialRegions serial;
 #ifdef PERP_HAVE_CHOLMOD
   if (!impl_->use_ldlt || !impl_->ldlt_analyzed) {
-    if (!lower.isCompressed() || lower.nonZeros() != static_cast<Eigen::Index>(impl_->slot.size())) {
-      throw std::invalid_argument("SpdFactor::factorize: the matrix's pattern is not the one analysed (" +
-                                  std::to_string(lower.nonZeros()) + " entries, " +
-                                  std::to_string(impl_->slot.size()) + " analysed)");
+    Eigen::SparseMatrix<double> compressed;
+    const Eigen::SparseMatrix<double>* K = &lower;
+    if (!lower.isCompressed()) {
+      compressed = lower;
+      compressed.makeCompressed();
+      K = &compressed;
     }
-    const double* const values = lower.valuePtr();
+    const auto entries = static_cast<std::size_t>(K->nonZeros());
+    if (K->rows() + 1 != static_cast<Eigen::Index>(impl_->outer.size()) || entries != impl_->inner.size() ||
+        !std::equal(impl_->outer.begin(), impl_->outer.end(), K->outerIndexPtr()) ||
+        !std::equal(impl_->inner.begin(), impl_->inner.end(), K->innerIndexPtr())) {
+      throw std::invalid_argument("SpdFactor::factorize: the matrix's pattern is not the one analysed (" +
+                                  std::to_string(K->rows()) + " rows and " + std::to_string(entries) +
+                                  " entries, against " + std::to_string(impl_->outer.size() - 1) + " and " +
+                                  std::to_string(impl_->inner.size()) + ")");
+    }
+    const double* const values = K->valuePtr();
     double* const target = impl_->permuted.valuePtr();
     for (std::size_t e = 0; e < impl_->slot.size(); ++e) target[impl_->slot[e]] = values[e];
     impl_->cholmod.factorize(impl_->permuted);
