@@ -72,6 +72,17 @@ class SerialRegions {
   int saved_ = 0;
 };
 
+#ifdef PERP_HAVE_CHOLMOD
+/// `matrix` itself where it is compressed, else its compressed copy in `storage`.
+const Eigen::SparseMatrix<double>& compressed(const Eigen::SparseMatrix<double>& matrix,
+                                              Eigen::SparseMatrix<double>& storage) {
+  if (matrix.isCompressed()) return matrix;
+  storage = matrix;
+  storage.makeCompressed();
+  return storage;
+}
+#endif
+
 }  // namespace
 }  // namespace perp::detail
 
@@ -125,13 +136,8 @@ struct SpdFactor::Impl {
 void SpdFactor::analyze_permuted(const Eigen::SparseMatrix<double>& lower) {
   Impl& m = *impl_;
   const auto n = static_cast<int>(lower.rows());
-  Eigen::SparseMatrix<double> compressed;
-  const Eigen::SparseMatrix<double>* K = &lower;
-  if (!lower.isCompressed()) {
-    compressed = lower;
-    compressed.makeCompressed();
-    K = &compressed;
-  }
+  Eigen::SparseMatrix<double> storage;
+  const Eigen::SparseMatrix<double>* const K = &compressed(lower, storage);
   m.outer.assign(K->outerIndexPtr(), K->outerIndexPtr() + n + 1);
   m.inner.assign(K->innerIndexPtr(), K->innerIndexPtr() + K->nonZeros());
   // P: CHOLMOD's own choice on K (its default methods and postordering), read from its symbolic factor.
@@ -227,13 +233,8 @@ bool SpdFactor::factorize(const Eigen::SparseMatrix<double>& lower) {
   const SerialRegions serial;
 #ifdef PERP_HAVE_CHOLMOD
   if (!impl_->use_ldlt || !impl_->ldlt_analyzed) {
-    Eigen::SparseMatrix<double> compressed;
-    const Eigen::SparseMatrix<double>* K = &lower;
-    if (!lower.isCompressed()) {
-      compressed = lower;
-      compressed.makeCompressed();
-      K = &compressed;
-    }
+    Eigen::SparseMatrix<double> storage;
+    const Eigen::SparseMatrix<double>* const K = &compressed(lower, storage);
     const auto entries = static_cast<std::size_t>(K->nonZeros());
     if (K->rows() + 1 != static_cast<Eigen::Index>(impl_->outer.size()) || entries != impl_->inner.size() ||
         !std::equal(impl_->outer.begin(), impl_->outer.end(), K->outerIndexPtr()) ||
