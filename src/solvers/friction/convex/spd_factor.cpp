@@ -124,7 +124,7 @@ struct SpdFactor::Impl {
   // each entry of K's lower triangle lands in P K Pᵀ's (`slot`), and each factorization gathers the
   // values there: one pass over the entries.
   Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> cholmod;
-  std::vector<int> order;          // position k of P K Pᵀ holds K's row and column order[k]
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> permutation;  // P: (P b)_k = b of K's index at k
   std::vector<int> slot;           // K's lower entry e lands at value slot[e] of `permuted`
   std::vector<int> outer, inner;   // K's analysed pattern (compressed), to check each factorization's
   Eigen::SparseMatrix<double> permuted;  // P K Pᵀ's lower triangle (pattern fixed by `analyze`)
@@ -147,17 +147,19 @@ void SpdFactor::analyze_permuted(const Eigen::SparseMatrix<double>& lower) {
   common.postorder = 1;
   cholmod_sparse view = Eigen::viewAsCholmod(K->selfadjointView<Eigen::Lower>());
   cholmod_factor* symbolic = cholmod_analyze(&view, &common);
-  m.order.assign(static_cast<std::size_t>(n), 0);
+  // order[k]: K's row and column at position k of P K Pᵀ; position: its inverse.
+  std::vector<int> order(static_cast<std::size_t>(n));
   if (symbolic != nullptr && symbolic->Perm != nullptr) {
     const int* const perm = static_cast<const int*>(symbolic->Perm);
-    std::copy(perm, perm + n, m.order.begin());
+    std::copy(perm, perm + n, order.begin());
   } else {
-    std::iota(m.order.begin(), m.order.end(), 0);
+    std::iota(order.begin(), order.end(), 0);
   }
   cholmod_free_factor(&symbolic, &common);
   // P K Pᵀ's lower triangle: K's entry (i, j) at (max, min) of their positions; `slot` by a count.
   std::vector<int> position(static_cast<std::size_t>(n));
-  for (int k = 0; k < n; ++k) position[static_cast<std::size_t>(m.order[static_cast<std::size_t>(k)])] = k;
+  for (int k = 0; k < n; ++k) position[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = k;
+  m.permutation.indices() = Eigen::Map<const Eigen::VectorXi>(position.data(), n);
   const int* const outer = K->outerIndexPtr();
   const int* const inner = K->innerIndexPtr();
   const auto entries = static_cast<std::size_t>(K->nonZeros());
@@ -264,13 +266,8 @@ Eigen::VectorXd SpdFactor::solve(const Eigen::VectorXd& b) const {
   const SerialRegions serial;
 #ifdef PERP_HAVE_CHOLMOD
   if (!impl_->use_ldlt) {
-    const auto n = static_cast<Eigen::Index>(impl_->order.size());
-    Eigen::VectorXd y(n);
-    for (Eigen::Index k = 0; k < n; ++k) y[k] = b[impl_->order[static_cast<std::size_t>(k)]];
-    const Eigen::VectorXd z = impl_->cholmod.solve(y);
-    Eigen::VectorXd x(n);
-    for (Eigen::Index k = 0; k < n; ++k) x[impl_->order[static_cast<std::size_t>(k)]] = z[k];
-    return x;
+    const Eigen::VectorXd permuted_b = impl_->permutation * b;
+    return impl_->permutation.transpose() * impl_->cholmod.solve(permuted_b);
   }
 #endif
   return impl_->ldlt.solve(b);

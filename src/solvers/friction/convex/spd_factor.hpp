@@ -31,8 +31,8 @@ class SpdFactor {
   [[nodiscard]] bool factorize(const Eigen::SparseMatrix<double>& lower);
   /// K⁻¹ b for the last factor.
   [[nodiscard]] Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
-  /// The OpenMP regions CHOLMOD opened on this thread that perp ran directly, without libgomp's
-  /// team (spd_factor.cpp, `GOMP_parallel`), since the thread began.
+  /// The OpenMP regions run directly on this thread, without libgomp's team (spd_factor.cpp,
+  /// `GOMP_parallel`: those opened while a perp factor works), since the thread began.
   [[nodiscard]] static std::uint64_t regions_run_directly();
   /// "cholmod" or "eigen-ldlt": the backend this build uses first.
   [[nodiscard]] static const char* backend();
