@@ -49,14 +49,20 @@ ColSparse laplacian_lower(int side) {
   return lower;
 }
 
+/// tridiag(−1, `diagonal`, −1), n × n, dense.
+Eigen::MatrixXd tridiagonal(int n, double diagonal) {
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
+  for (int i = 0; i < n; ++i) {
+    K(i, i) = diagonal;
+    if (i + 1 < n) K(i + 1, i) = K(i, i + 1) = -1.0;
+  }
+  return K;
+}
+
 TEST(SpdFactor, SolvesASecondDifferenceMatrixAndRefactorsNewValues) {
   // K = tridiag(−1, 2 + s, −1), n = 200: K x = b checked against the dense solve.
   const int n = 200;
-  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
-  for (int i = 0; i < n; ++i) {
-    K(i, i) = 2.0;
-    if (i + 1 < n) K(i + 1, i) = K(i, i + 1) = -1.0;
-  }
+  const Eigen::MatrixXd K = tridiagonal(n, 2.0);
   Eigen::VectorXd b(n);
   for (int i = 0; i < n; ++i) b[i] = (i % 7) - 3.0;
   SpdFactor factor;
@@ -190,11 +196,7 @@ TEST(SpdFactor, AMatrixOfAnotherPatternThanTheAnalysedIsRefusedWithItsCounts) {
   // K = tridiag(−1, 4, −1), n = 50, analysed; an uncompressed copy of it factors and solves; a
   // matrix with one more entry (K(10, 0) = −0.5) is refused, naming both counts.
   const int n = 50;
-  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
-  for (int i = 0; i < n; ++i) {
-    K(i, i) = 4;
-    if (i + 1 < n) K(i + 1, i) = K(i, i + 1) = -1;
-  }
+  Eigen::MatrixXd K = tridiagonal(n, 4.0);
   SpdFactor factor;
   factor.analyze(lower_of(K));
   ColSparse uncompressed = lower_of(K);
