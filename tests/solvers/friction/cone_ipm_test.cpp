@@ -250,5 +250,40 @@ TEST(ConeInteriorPoint, RandomPilesConvexAndCoulomb) {
   }
 }
 
+TEST(ConeInteriorPoint, SolvesInTurnOnOneThreadKeepTheirOwnAnswers) {
+  // The interior point keeps its pattern arrays and factor on the thread between solves (its
+  // analysis reused where the pattern is the last one): piles A (seed 5) and B (seed 6, another
+  // pattern and size) solved as A, A, B, A give A's answer each time, to the last bit, and each one
+  // meets the convex law (recomputed here).
+  const SolveOptions options{.tolerance = 1e-8};
+  const auto global_of = [](const FactoredFrictionContact& problem) {
+    GlobalFrictionContact global;
+    global.dimension = 3;
+    global.law = FrictionLaw::Convex;
+    global.M = Eigen::SparseMatrix<double>(problem.inverse_mass.cwiseInverse().asDiagonal());
+    global.H = Eigen::SparseMatrix<double>(problem.H.transpose());
+    global.q = VectorXd::Zero(problem.inverse_mass.size());
+    global.b = problem.q;
+    global.mu = problem.mu;
+    return global;
+  };
+  const FactoredFrictionContact a = random_pile(6, 20, 0.6, 5);
+  const FactoredFrictionContact b = random_pile(9, 31, 0.4, 6);
+  const Result first = solve(global_of(a), Method::Auto, options);
+  ASSERT_TRUE(first.solved()) << first.message;
+  for (const FactoredFrictionContact* problem : {&a, &b, &a}) {
+    const Result again = solve(global_of(*problem), Method::Auto, options);
+    ASSERT_TRUE(again.solved()) << again.message;
+    const VectorXd u = velocity_of(*problem, again.z);
+    EXPECT_LE(cone_residuals(3, problem->mu, again.z, u, FrictionLaw::Convex, problem->q.norm()).relative_error,
+              options.tolerance);
+    if (problem == &a) {
+      EXPECT_EQ(again.z, first.z);
+    } else {
+      EXPECT_EQ(again.z.size(), 93);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace perp::solvers_cone_ipm_test

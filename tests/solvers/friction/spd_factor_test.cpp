@@ -214,6 +214,35 @@ TEST(SpdFactor, AMatrixOfAnotherPatternThanTheAnalysedIsRefusedWithItsCounts) {
   }
 }
 
+TEST(SpdFactor, AnAnalysisOfThePatternAnalysedLastIsKeptAndAnotherPatternIsAnalysed) {
+  // tridiag(−1, 4, −1), n = 40, then the same pattern with other values (diagonal 9), uncompressed:
+  // the analysis is kept; then one more entry (K(20, 0) = −0.5): analysed afresh. Each factor
+  // solves K x = b to round-off (checked by K x − b).
+  const int n = 40;
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, -1.0, 3.0);
+  SpdFactor factor;
+  const auto solves = [&](const Eigen::MatrixXd& K, const ColSparse& lower) {
+    factor.analyze(lower);
+    ASSERT_TRUE(factor.factorize(lower));
+    EXPECT_LT((K * factor.solve(b) - b).lpNorm<Eigen::Infinity>(), 1e-12);
+  };
+  const Eigen::MatrixXd first = tridiagonal(n, 4.0);
+  solves(first, lower_of(first));
+  EXPECT_EQ(factor.reused_analyses(), 0);
+  const Eigen::MatrixXd second = tridiagonal(n, 9.0);
+  ColSparse uncompressed = lower_of(second);
+  uncompressed.uncompress();
+  solves(second, uncompressed);
+  const bool cholmod = std::string(SpdFactor::backend()) == "cholmod";
+  EXPECT_EQ(factor.reused_analyses(), cholmod ? 1 : 0);
+  Eigen::MatrixXd third = first;
+  third(20, 0) = third(0, 20) = -0.5;
+  solves(third, lower_of(third));
+  EXPECT_EQ(factor.reused_analyses(), cholmod ? 1 : 0);
+  solves(third, lower_of(third));
+  EXPECT_EQ(factor.reused_analyses(), cholmod ? 2 : 0);
+}
+
 TEST(SpdFactor, ASingularMatrixIsRefused) {
   Eigen::MatrixXd K = Eigen::MatrixXd::Zero(2, 2);
   K(0, 0) = 1.0;  // the second pivot is exactly 0

@@ -48,8 +48,12 @@ constexpr double kSocInnerTolerance = 0.5;
 /// Where a Newton direction is not finite, the matrix is factored again with its diagonal raised
 /// by this fraction of its largest entry.
 constexpr double kSocRegularization = 1e-14;
-/// Rounds of iterative refinement of each Newton direction.
+/// Rounds of iterative refinement of each Newton direction, once the iterate's relative error is
+/// at most kSocRefineBelow: above it the unrefined direction serves as well (the same steps to
+/// 1e-6 on the 1 000-sphere pour) and refining cost a sixth of the solve (bench/README.md, "The
+/// cone interior point's workspace (stop 47)").
 constexpr int kSocRefinements = 2;
+constexpr double kSocRefineBelow = 1e-6;
 /// nsgs sweeps of the polish after the fixed point.
 constexpr int kSocPolishSweeps = 300;
 
@@ -129,6 +133,43 @@ void nt_scaling(const ConeVector& s, const ConeVector& z, ConeMatrix& W, ConeMat
 /// The smallest t >= 0 with x + t e in Q's interior by `margin` (x0 − ‖x1‖ >= margin after it).
 double lift_into_cone(const ConeVector& x, double margin) { return std::max(0.0, margin + x.tail<2>().norm() - x[0]); }
 
+/// What an interior point keeps between solves on one thread: the arrays its pattern is built in,
+/// the Newton matrix and its factor. A time step's solve that allocated them afresh faulted in
+/// their pages every step (megabytes at 2 000 contacts; with the factor's analysis, about a fifth
+/// of the 1 000-sphere pour's convex steps, bench/README.md "The cone interior point's workspace
+/// (stop 47)"). Kept while its Newton matrix has at most kKeptEntries entries; a solve started
+/// while the thread's workspace is lent (one nested in another) gets its own.
+struct Workspace {
+  std::vector<Eigen::Index> block_start, block_columns, pair_start, pair_positions, diagonal_positions;
+  std::vector<double> block_values;
+  // build_pattern's scratch
+  std::vector<Eigen::Index> slot, incidence_start, fill, rows;
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> incidence;
+  std::vector<int> outer, inner;
+  ColSparse matrix;
+  SpdFactor factor;
+};
+constexpr Eigen::Index kKeptEntries = Eigen::Index{1} << 22;
+
+/// The thread's workspace, lent for the holder's lifetime and given back at its end.
+class Borrowed {
+ public:
+  Borrowed() : held_(spare() ? std::move(spare()) : std::make_unique<Workspace>()) {}
+  ~Borrowed() {
+    if (!spare() && held_->matrix.nonZeros() <= kKeptEntries) spare() = std::move(held_);
+  }
+  Borrowed(const Borrowed&) = delete;
+  Borrowed& operator=(const Borrowed&) = delete;
+  Workspace* operator->() { return held_.get(); }
+
+ private:
+  static std::unique_ptr<Workspace>& spare() {
+    thread_local std::unique_ptr<Workspace> kept;
+    return kept;
+  }
+  std::unique_ptr<Workspace> held_;
+};
+
 }  // namespace
 
 struct SocInteriorPoint::Impl {
@@ -137,16 +178,20 @@ struct SocInteriorPoint::Impl {
   Eigen::VectorXd mu;
   Eigen::Index nc = 0;
   ConeProgram program;            // A = D H restricted to the moving columns, its mass
+  // The arrays below, the Newton matrix and its factor, kept on the thread between solves
+  // (`Workspace`): refilled, not reallocated, and the factor's analysis reused where the pattern
+  // has not changed.
+  Borrowed workspace;
   // Per contact: its moving columns (sorted), A's 3 × k block on them (column-major), and where each
   // pair (a <= b) of its columns lands in the lower triangle's value array.
-  std::vector<Eigen::Index> block_start;     // nc + 1 offsets into `block_columns`
-  std::vector<Eigen::Index> block_columns;
-  std::vector<double> block_values;          // 3 per column, offsets 3 × block_start
-  std::vector<Eigen::Index> pair_start;      // nc + 1 offsets into `pair_positions`
-  std::vector<Eigen::Index> pair_positions;
-  std::vector<Eigen::Index> diagonal_positions;
-  ColSparse matrix;                          // M + Aᵀ G A, lower triangle
-  SpdFactor factor;
+  std::vector<Eigen::Index>& block_start = workspace->block_start;  // nc + 1 offsets into `block_columns`
+  std::vector<Eigen::Index>& block_columns = workspace->block_columns;
+  std::vector<double>& block_values = workspace->block_values;  // 3 per column, offsets 3 × block_start
+  std::vector<Eigen::Index>& pair_start = workspace->pair_start;  // nc + 1 offsets into `pair_positions`
+  std::vector<Eigen::Index>& pair_positions = workspace->pair_positions;
+  std::vector<Eigen::Index>& diagonal_positions = workspace->diagonal_positions;
+  ColSparse& matrix = workspace->matrix;  // M + Aᵀ G A, lower triangle
+  SpdFactor& factor = workspace->factor;
   int factorizations = 0;
 
   Impl(const RowSparse& H_, const Eigen::VectorXd& inverse_mass_, const Eigen::VectorXd& mu_)
@@ -161,54 +206,108 @@ struct SocInteriorPoint::Impl {
     build_pattern();
   }
 
+  /// Each contact's block of A on its sorted moving columns, and the lower pattern of M + Aᵀ G A:
+  /// column c holds c and every column above it that shares a contact with it, written column by
+  /// column through a marker array (no triplets to sort), with where each pair of a contact's
+  /// columns lands listed as its lower column is written.
   void build_pattern() {
     const Eigen::Index nf = program.mass.size();
-    std::vector<Eigen::Triplet<double>> entries;
+    const RowSparse& A = program.A;
     block_start.assign(1, 0);
     pair_start.assign(1, 0);
-    std::vector<Eigen::Index> columns;
+    block_columns.clear();
+    block_columns.reserve(static_cast<std::size_t>(A.nonZeros()));
+    block_values.clear();
+    block_values.reserve(static_cast<std::size_t>(3 * A.nonZeros()));
+    std::vector<Eigen::Index>& slot = workspace->slot;
+    slot.assign(static_cast<std::size_t>(nf), -1);
     for (Eigen::Index i = 0; i < nc; ++i) {
-      columns.clear();
+      const auto first = block_columns.size();
       for (int k = 0; k < 3; ++k) {
-        for (RowSparse::InnerIterator it(program.A, 3 * i + k); it; ++it) columns.push_back(it.col());
+        for (RowSparse::InnerIterator it(A, 3 * i + k); it; ++it) {
+          if (slot[static_cast<std::size_t>(it.col())] < 0) {
+            slot[static_cast<std::size_t>(it.col())] = 0;
+            block_columns.push_back(it.col());
+          }
+        }
       }
-      std::sort(columns.begin(), columns.end());
-      columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
-      const auto k_i = static_cast<Eigen::Index>(columns.size());
+      std::sort(block_columns.begin() + static_cast<std::ptrdiff_t>(first), block_columns.end());
+      const auto k_i = static_cast<Eigen::Index>(block_columns.size() - first);
+      for (Eigen::Index a = 0; a < k_i; ++a) slot[static_cast<std::size_t>(block_columns[first + static_cast<std::size_t>(a)])] = a;
       const std::size_t values_at = block_values.size();
       block_values.resize(values_at + static_cast<std::size_t>(3 * k_i), 0.0);
       for (int k = 0; k < 3; ++k) {
-        for (RowSparse::InnerIterator it(program.A, 3 * i + k); it; ++it) {
-          const auto where = std::lower_bound(columns.begin(), columns.end(), it.col()) - columns.begin();
-          block_values[values_at + static_cast<std::size_t>(3 * where + k)] += it.value();
+        for (RowSparse::InnerIterator it(A, 3 * i + k); it; ++it) {
+          block_values[values_at + static_cast<std::size_t>(3 * slot[static_cast<std::size_t>(it.col())] + k)] += it.value();
         }
       }
-      block_columns.insert(block_columns.end(), columns.begin(), columns.end());
+      for (std::size_t at = first; at < block_columns.size(); ++at) slot[static_cast<std::size_t>(block_columns[at])] = -1;
       block_start.push_back(static_cast<Eigen::Index>(block_columns.size()));
-      for (Eigen::Index a = 0; a < k_i; ++a) {
-        for (Eigen::Index b = a; b < k_i; ++b) entries.emplace_back(columns[static_cast<std::size_t>(b)], columns[static_cast<std::size_t>(a)], 0.0);
-      }
       pair_start.push_back(pair_start.back() + k_i * (k_i + 1) / 2);
     }
-    for (Eigen::Index j = 0; j < nf; ++j) entries.emplace_back(j, j, 0.0);
-    matrix.resize(nf, nf);
-    matrix.setFromTriplets(entries.begin(), entries.end());
-    matrix.makeCompressed();
-    const auto position = [&](Eigen::Index row, Eigen::Index col) {
-      const int* begin = matrix.innerIndexPtr() + matrix.outerIndexPtr()[col];
-      const int* end = matrix.innerIndexPtr() + matrix.outerIndexPtr()[col + 1];
-      return static_cast<Eigen::Index>(std::lower_bound(begin, end, static_cast<int>(row)) - matrix.innerIndexPtr());
-    };
-    pair_positions.clear();
-    for (Eigen::Index i = 0; i < nc; ++i) {
-      const Eigen::Index* cols = block_columns.data() + block_start[static_cast<std::size_t>(i)];
-      const Eigen::Index k_i = block_start[static_cast<std::size_t>(i) + 1] - block_start[static_cast<std::size_t>(i)];
-      for (Eigen::Index a = 0; a < k_i; ++a) {
-        for (Eigen::Index b = a; b < k_i; ++b) pair_positions.push_back(position(cols[b], cols[a]));
+    // The contacts at each column, with the column's place a in the contact's list (contacts ascending).
+    std::vector<Eigen::Index>& incidence_start = workspace->incidence_start;
+    incidence_start.assign(static_cast<std::size_t>(nf) + 1, 0);
+    for (const Eigen::Index c : block_columns) ++incidence_start[static_cast<std::size_t>(c) + 1];
+    for (Eigen::Index c = 0; c < nf; ++c) incidence_start[static_cast<std::size_t>(c) + 1] += incidence_start[static_cast<std::size_t>(c)];
+    std::vector<std::pair<Eigen::Index, Eigen::Index>>& incidence = workspace->incidence;
+    incidence.resize(block_columns.size());
+    {
+      std::vector<Eigen::Index>& fill = workspace->fill;
+      fill.assign(incidence_start.begin(), incidence_start.end() - 1);
+      for (Eigen::Index i = 0; i < nc; ++i) {
+        for (Eigen::Index at = block_start[static_cast<std::size_t>(i)]; at < block_start[static_cast<std::size_t>(i) + 1]; ++at) {
+          const auto c = static_cast<std::size_t>(block_columns[static_cast<std::size_t>(at)]);
+          incidence[static_cast<std::size_t>(fill[c]++)] = {i, at - block_start[static_cast<std::size_t>(i)]};
+        }
       }
     }
+    std::vector<int>& outer = workspace->outer;
+    outer.assign(static_cast<std::size_t>(nf) + 1, 0);
+    std::vector<int>& inner = workspace->inner;
+    inner.clear();
+    inner.reserve(static_cast<std::size_t>(pair_start.back() + nf));
+    pair_positions.assign(static_cast<std::size_t>(pair_start.back()), 0);
     diagonal_positions.resize(static_cast<std::size_t>(nf));
-    for (Eigen::Index j = 0; j < nf; ++j) diagonal_positions[static_cast<std::size_t>(j)] = position(j, j);
+    std::vector<Eigen::Index>& where = slot;  // −1 everywhere again
+    std::vector<Eigen::Index>& rows = workspace->rows;
+    for (Eigen::Index c = 0; c < nf; ++c) {
+      rows.assign(1, c);
+      where[static_cast<std::size_t>(c)] = 0;
+      for (Eigen::Index e = incidence_start[static_cast<std::size_t>(c)]; e < incidence_start[static_cast<std::size_t>(c) + 1]; ++e) {
+        const auto [i, a] = incidence[static_cast<std::size_t>(e)];
+        const Eigen::Index* cols = block_columns.data() + block_start[static_cast<std::size_t>(i)];
+        const Eigen::Index k_i = block_start[static_cast<std::size_t>(i) + 1] - block_start[static_cast<std::size_t>(i)];
+        for (Eigen::Index b = a + 1; b < k_i; ++b) {
+          if (where[static_cast<std::size_t>(cols[b])] < 0) {
+            where[static_cast<std::size_t>(cols[b])] = 0;
+            rows.push_back(cols[b]);
+          }
+        }
+      }
+      std::sort(rows.begin(), rows.end());
+      const auto column_start = static_cast<Eigen::Index>(inner.size());
+      for (std::size_t at = 0; at < rows.size(); ++at) {
+        where[static_cast<std::size_t>(rows[at])] = column_start + static_cast<Eigen::Index>(at);
+        inner.push_back(static_cast<int>(rows[at]));
+      }
+      outer[static_cast<std::size_t>(c) + 1] = static_cast<int>(inner.size());
+      diagonal_positions[static_cast<std::size_t>(c)] = column_start;
+      for (Eigen::Index e = incidence_start[static_cast<std::size_t>(c)]; e < incidence_start[static_cast<std::size_t>(c) + 1]; ++e) {
+        const auto [i, a] = incidence[static_cast<std::size_t>(e)];
+        const Eigen::Index* cols = block_columns.data() + block_start[static_cast<std::size_t>(i)];
+        const Eigen::Index k_i = block_start[static_cast<std::size_t>(i) + 1] - block_start[static_cast<std::size_t>(i)];
+        // The pairs (a, b >= a) of contact i, listed a by a: (a, a) is at a k − a (a − 1) / 2.
+        Eigen::Index* out = pair_positions.data() + pair_start[static_cast<std::size_t>(i)] + a * k_i - a * (a - 1) / 2;
+        for (Eigen::Index b = a; b < k_i; ++b) *out++ = where[static_cast<std::size_t>(cols[b])];
+      }
+      for (const Eigen::Index row : rows) where[static_cast<std::size_t>(row)] = -1;
+    }
+    matrix.resize(nf, nf);
+    matrix.resizeNonZeros(static_cast<Eigen::Index>(inner.size()));
+    std::copy(outer.begin(), outer.end(), matrix.outerIndexPtr());
+    std::copy(inner.begin(), inner.end(), matrix.innerIndexPtr());
+    std::fill(matrix.valuePtr(), matrix.valuePtr() + inner.size(), 0.0);
     factor.analyze(matrix);
   }
 
@@ -340,7 +439,8 @@ SocInteriorPoint::Outcome SocInteriorPoint::Impl::solve(const Eigen::VectorXd& q
     const Eigen::VectorXd rhs = -r_d + At * t;
     dv = factor.solve(rhs);
     // Iterative refinement: G spans 1e12 and more near the end, and the factor's round-off with it.
-    for (int round = 0; round < kSocRefinements && dv.allFinite(); ++round) {
+    const int rounds = best_error <= kSocRefineBelow ? kSocRefinements : 0;
+    for (int round = 0; round < rounds && dv.allFinite(); ++round) {
       const Eigen::VectorXd residual = rhs - matrix.selfadjointView<Eigen::Lower>() * dv;
       dv += factor.solve(residual);
     }

@@ -129,6 +129,7 @@ struct SpdFactor::Impl {
   std::vector<int> outer, inner;   // K's analysed pattern (compressed), to check each factorization's
   Eigen::SparseMatrix<double> permuted;  // P K Pᵀ's lower triangle (pattern fixed by `analyze`)
 #endif
+  int reused = 0;  // analyses skipped: the pattern was the one analysed last
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt;
 };
 
@@ -210,6 +211,27 @@ void SpdFactor::analyze_permuted(const Eigen::SparseMatrix<double>& lower) {
 }
 #endif
 
+#ifdef PERP_HAVE_CHOLMOD
+bool SpdFactor::same_pattern(const Eigen::SparseMatrix<double>& lower) const {
+  const Impl& m = *impl_;
+  if (lower.rows() + 1 != static_cast<Eigen::Index>(m.outer.size()) || lower.cols() != lower.rows()) return false;
+  const int* const outer = lower.outerIndexPtr();
+  const int* const counts = lower.innerNonZeroPtr();  // null where compressed
+  const int* const inner = lower.innerIndexPtr();
+  for (Eigen::Index j = 0; j < lower.cols(); ++j) {
+    const int length = counts != nullptr ? counts[j] : outer[j + 1] - outer[j];
+    const auto k = static_cast<std::size_t>(j);
+    if (length != m.outer[k + 1] - m.outer[k] ||
+        !std::equal(inner + outer[j], inner + outer[j] + length, m.inner.begin() + m.outer[k])) {
+      return false;
+    }
+  }
+  return true;
+}
+#endif
+
+int SpdFactor::reused_analyses() const { return impl_->reused; }
+
 SpdFactor::SpdFactor() : impl_(std::make_unique<Impl>()) {
 #ifdef PERP_HAVE_CHOLMOD
   impl_->use_ldlt = false;
@@ -223,6 +245,14 @@ void SpdFactor::analyze(const Eigen::SparseMatrix<double>& lower) {
   const SerialRegions serial;
   impl_->ldlt_analyzed = false;
 #ifdef PERP_HAVE_CHOLMOD
+  if (same_pattern(lower)) {
+    // The pattern analysed last: its ordering and symbolic factor stand (a holder kept across time
+    // steps whose contacts did not change); CHOLMOD first again, as after any analysis.
+    impl_->use_ldlt = false;
+    ++impl_->reused;
+    return;
+  }
+  impl_->use_ldlt = false;
   analyze_permuted(lower);
 #endif
   if (impl_->use_ldlt) {
@@ -238,9 +268,7 @@ bool SpdFactor::factorize(const Eigen::SparseMatrix<double>& lower) {
     Eigen::SparseMatrix<double> storage;
     const Eigen::SparseMatrix<double>* const K = &compressed(lower, storage);
     const auto entries = static_cast<std::size_t>(K->nonZeros());
-    if (K->rows() + 1 != static_cast<Eigen::Index>(impl_->outer.size()) || entries != impl_->inner.size() ||
-        !std::equal(impl_->outer.begin(), impl_->outer.end(), K->outerIndexPtr()) ||
-        !std::equal(impl_->inner.begin(), impl_->inner.end(), K->innerIndexPtr())) {
+    if (!same_pattern(*K)) {
       throw std::invalid_argument("SpdFactor::factorize: the matrix's pattern is not the one analysed (" +
                                   std::to_string(K->rows()) + " rows and " + std::to_string(entries) +
                                   " entries, against " + std::to_string(impl_->outer.size() - 1) + " and " +

@@ -24,7 +24,9 @@ class SpdFactor {
   SpdFactor(const SpdFactor&) = delete;
   SpdFactor& operator=(const SpdFactor&) = delete;
 
-  /// The ordering and the symbolic factor of `lower`'s pattern (kept until the next call).
+  /// The ordering and the symbolic factor of `lower`'s pattern (kept until the next call). A pattern
+  /// equal to the one analysed last keeps that analysis (`reused_analyses` counts them): a factor
+  /// kept across time steps pays for the ordering only where the contacts changed.
   void analyze(const Eigen::SparseMatrix<double>& lower);
   /// The numeric factor of `lower` (the analysed pattern); false only where LDLᵀ fails too (a zero
   /// pivot).
@@ -34,11 +36,14 @@ class SpdFactor {
   /// The OpenMP regions run directly on this thread, without libgomp's team (spd_factor.cpp,
   /// `GOMP_parallel`: those opened while a perp factor works), since the thread began.
   [[nodiscard]] static std::uint64_t regions_run_directly();
+  /// The calls of `analyze` that found the pattern analysed last (and so did nothing).
+  [[nodiscard]] int reused_analyses() const;
   /// "cholmod" or "eigen-ldlt": the backend this build uses first.
   [[nodiscard]] static const char* backend();
 
  private:
   void analyze_permuted(const Eigen::SparseMatrix<double>& lower);
+  [[nodiscard]] bool same_pattern(const Eigen::SparseMatrix<double>& lower) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
