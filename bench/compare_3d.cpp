@@ -544,6 +544,7 @@ int main(int argc, char** argv) {
   bool verbose = false;
   std::optional<perp::Method> perp_method;
   double perp_tolerance = 0;
+  std::optional<perp::contact::FrictionModel> perp_friction_model;
   long perp_auto_sweeps = 0;
   double perp_relaxation = 0;
   long bullet_iterations = 10;  // btContactSolverInfo's default
@@ -553,8 +554,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: compare_3d [--scene tower|pyramid|spheres]... [--scene-file PATH]... [--seconds S] "
                  "[--max-seconds-perp S] [--max-seconds-other S] [--direct-max-bodies N] [--engine NAME]... [--perp-method NAME] [--perp-tolerance T] "
-                 "[--perp-auto-sweeps N] [--perp-relaxation W] [--bullet-iterations N] [--ode-iterations N] [--verbose]\n"
-                 "  --perp-method, --perp-tolerance: perp's method and tolerance instead of the scene's\n"
+                 "[--perp-friction-model NAME] [--perp-auto-sweeps N] [--perp-relaxation W] [--bullet-iterations N] [--ode-iterations N] [--verbose]\n"
+                 "  --perp-method, --perp-tolerance, --perp-friction-model: perp's method, tolerance and friction model\n"
+                 "    (coulomb, anitescu-potra or stewart-trinkle) instead of the scene's\n"
                  "  --perp-auto-sweeps: auto's nsgs sweeps before its next method (friction_contact.automatic.nsgs_sweeps)\n"
                  "  --perp-relaxation: nsgs' over-relaxation (friction_contact.nsgs.relaxation, in (0, 2))\n"
                  "  --bullet-iterations, --ode-iterations: the other engines' solver iterations (default 10, 20)\n");
@@ -598,6 +600,13 @@ int main(int argc, char** argv) {
         perp_method = perp::from_string<perp::Method>(argv[++i]);
       } catch (const std::exception& error) {
         std::fprintf(stderr, "compare_3d: --perp-method: %s\n", error.what());
+        return 2;
+      }
+    } else if (arg == "--perp-friction-model" && has_value) {
+      try {
+        perp_friction_model = perp::from_string<perp::contact::FrictionModel>(argv[++i]);
+      } catch (const std::exception& error) {
+        std::fprintf(stderr, "compare_3d: --perp-friction-model: %s\n", error.what());
         return 2;
       }
     } else if (arg == "--perp-tolerance" && has_value) {
@@ -659,6 +668,7 @@ int main(int argc, char** argv) {
     }
     if (perp_method) scene.options.method = *perp_method;
     if (perp_tolerance > 0) scene.options.solve.tolerance = perp_tolerance;
+    if (perp_friction_model) scene.options.friction_model = *perp_friction_model;
     if (perp_relaxation > 0) scene.options.solve.friction_contact.nsgs.relaxation = perp_relaxation;
     if (perp_auto_sweeps > 0) {
       scene.options.solve.friction_contact.automatic.nsgs_sweeps = static_cast<int>(perp_auto_sweeps);
