@@ -287,6 +287,7 @@ py::dict step_dict(const contact3d::StepReport& report, long k) {
   d["fallback"] = report.fallback;
   d["split_contacts"] = report.split_contacts;
   d["split_status"] = status_object(report.split_status);
+  d["sleeping_bodies"] = report.sleeping_bodies;
   return d;
 }
 
@@ -298,6 +299,9 @@ py::dict model_options(const contact3d::StepOptions& o) {
   d["baumgarte"] = o.baumgarte;
   d["slop"] = o.slop;
   d["split_impulse"] = o.split_impulse;
+  d["sleeping"] = o.sleeping;
+  d["sleep_speed"] = o.sleep_speed;
+  d["sleep_time"] = o.sleep_time;
   return d;
 }
 
@@ -411,8 +415,8 @@ void bind_contact3d(py::module_& m) {
           "step's report as a dict.")
       .def_property_readonly(
           "model_options", [](const Stepper3& s) { return model_options(s.scene.options); },
-          "The scene's friction model and drift correction options (friction_model, facets, baumgarte, slop, "
-          "split_impulse).");
+          "The scene's friction model, drift correction and sleeping options (friction_model, facets, baumgarte, "
+          "slop, split_impulse, sleeping, sleep_speed, sleep_time).");
 }
 
 }  // namespace perp::python

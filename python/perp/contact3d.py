@@ -80,7 +80,8 @@ class Step3Report(NamedTuple):
     under the anitescu-potra model: the law the criteria measure), ``split_contacts`` and
     ``split_status`` (the drift correction's split impulse: the contacts it corrected, its solve's
     status), ``fallback`` (where auto left a Coulomb step unsolved and the packed-step chain took
-    over: how, else "")."""
+    over: how, else ""), ``sleeping_bodies`` (with the scene's ``"sleeping": true``: the bodies asleep
+    during the step)."""
 
     contacts: dict
     status: Any
@@ -95,6 +96,7 @@ class Step3Report(NamedTuple):
     split_contacts: int
     split_status: Any
     fallback: str
+    sleeping_bodies: int
 
 
 def _scene_text(scene: dict) -> str:
@@ -145,8 +147,9 @@ class World3:
 
     @property
     def model_options(self) -> dict:
-        """The scene's friction model and drift correction: ``friction_model``, ``facets``,
-        ``baumgarte``, ``slop``, ``split_impulse`` (the scene keys of the same names)."""
+        """The scene's friction model, drift correction and sleeping: ``friction_model``,
+        ``facets``, ``baumgarte``, ``slop``, ``split_impulse``, ``sleeping``, ``sleep_speed``,
+        ``sleep_time`` (the scene keys of the same names)."""
         return self._stepper.model_options
 
     def step(self, friction_model: Optional[str] = None, facets: Optional[int] = None,

@@ -8,35 +8,18 @@ namespace perp::contact::detail {
 
 std::vector<char> sleeping_bodies(World& world, const Eigen::VectorXd& v, const std::vector<Contact>& contacts,
                                   const MoreauJeanOptions& options) {
-  const std::size_t count = world.bodies.size();
-  world.rest_time.resize(count, 0.0);
-  std::vector<std::size_t> parent(count);
-  for (std::size_t i = 0; i < count; ++i) parent[i] = i;
-  const auto root = [&](std::size_t i) {
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  const auto joins = [&](int body) { return body >= 0 && !world.bodies[static_cast<std::size_t>(body)].fixed; };
-  for (const Contact& c : contacts) {
-    if (joins(c.body_a) && joins(c.body_b)) {
-      parent[root(static_cast<std::size_t>(c.body_a))] = root(static_cast<std::size_t>(c.body_b));
-    }
-  }
-  std::vector<char> awake_root(count, 0);
-  for (std::size_t i = 0; i < count; ++i) {
+  const auto movable = [&](std::size_t i) { return !world.bodies[i].fixed; };
+  const auto at_rest = [&](std::size_t i) {
     const Body& body = world.bodies[i];
-    if (body.fixed) continue;
     const auto k = 3 * static_cast<Eigen::Index>(i);
     // The radius only for a spinning body (a box's is a hypot: a pile at rest asks at every step).
     const double spin = std::abs(v[k + 2]);
     const double speed = v.segment<2>(k).norm() + (spin == 0 ? 0.0 : spin * body.bounding_radius());
     const bool pushed = body.torque != 0 || !body.force.isZero(0);  // an applied force keeps a body awake
-    world.rest_time[i] = speed <= options.sleep_speed && !pushed ? world.rest_time[i] + options.timestep : 0.0;
-    if (world.rest_time[i] < options.sleep_time) awake_root[root(i)] = 1;
-  }
-  std::vector<char> asleep(count, 0);
-  for (std::size_t i = 0; i < count; ++i) asleep[i] = !world.bodies[i].fixed && !awake_root[root(i)];
-  return asleep;
+    return speed <= options.sleep_speed && !pushed;
+  };
+  return asleep_islands(contacts, world.bodies.size(), movable, at_rest, options.timestep, options.sleep_time,
+                        world.rest_time);
 }
 
 std::vector<char> slept_last_step(const World& world, const MoreauJeanOptions& options) {

@@ -2,6 +2,7 @@
 // Private: the islands that sleep (MoreauJeanOptions::sleeping), for the step (moreau_jean.cpp).
 
 #include <Eigen/Dense>
+#include <cstddef>
 #include <vector>
 
 #include "perp/contact/body.hpp"
@@ -9,6 +10,39 @@
 #include "perp/contact/moreau_jean.hpp"
 
 namespace perp::contact::detail {
+
+/// The islands' rule, for the planar and the 3D step: bodies joined by `contacts` (their `body_a`,
+/// `body_b`; a side that is not `movable` — fixed, or a static surface, index < 0 — joins nothing)
+/// form an island; `rest_time` (one per body) grows by `timestep` where `at_rest(i)` and returns to 0
+/// where not; an island sleeps when every one of its movable bodies has been at rest for
+/// `sleep_time`. Returns 1 per sleeping body (0 for bodies that are not movable).
+template <class ContactList, class Movable, class AtRest>
+[[nodiscard]] std::vector<char> asleep_islands(const ContactList& contacts, std::size_t count, const Movable& movable,
+                                               const AtRest& at_rest, double timestep, double sleep_time,
+                                               std::vector<double>& rest_time) {
+  rest_time.resize(count, 0.0);
+  std::vector<std::size_t> parent(count);
+  for (std::size_t i = 0; i < count; ++i) parent[i] = i;
+  const auto root = [&](std::size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const auto joins = [&](int body) { return body >= 0 && movable(static_cast<std::size_t>(body)); };
+  for (const auto& c : contacts) {
+    if (joins(c.body_a) && joins(c.body_b)) {
+      parent[root(static_cast<std::size_t>(c.body_a))] = root(static_cast<std::size_t>(c.body_b));
+    }
+  }
+  std::vector<char> awake_root(count, 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!movable(i)) continue;
+    rest_time[i] = at_rest(i) ? rest_time[i] + timestep : 0.0;
+    if (rest_time[i] < sleep_time) awake_root[root(i)] = 1;
+  }
+  std::vector<char> asleep(count, 0);
+  for (std::size_t i = 0; i < count; ++i) asleep[i] = movable(i) && !awake_root[root(i)];
+  return asleep;
+}
 
 /// Updates the bodies' rest times from v and marks the bodies of the islands (bodies joined by
 /// `contacts`, fixed bodies and static surfaces joining nothing) whose every body has been at rest

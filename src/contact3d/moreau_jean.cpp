@@ -15,6 +15,7 @@
 #include "../contact/advance.hpp"
 #include "../contact/global_step.hpp"
 #include "../contact/material.hpp"
+#include "../contact/sleeping.hpp"
 #include "perp/contact/body.hpp"
 #include "perp/core/error.hpp"
 #include "perp/solvers/factored_lcp.hpp"
@@ -231,6 +232,8 @@ void StepOptions::validate() const {
   }
   if (!std::isfinite(baumgarte) || baumgarte < 0 || baumgarte >= 1) bad_option("baumgarte", "in [0, 1)", baumgarte);
   if (!std::isfinite(slop) || slop < 0) bad_option("slop", "finite and >= 0", slop);
+  if (!std::isfinite(sleep_speed) || sleep_speed < 0) bad_option("sleep_speed", "finite and >= 0", sleep_speed);
+  if (!std::isfinite(sleep_time) || sleep_time <= 0) bad_option("sleep_time", "finite and > 0", sleep_time);
   const std::string model = contact::to_string(friction_model);
   switch (friction_model) {
     case contact::FrictionModel::Coulomb: {
@@ -296,7 +299,7 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   for (const Body& body : world.bodies) {
     fastest = std::max(fastest, body.velocity.norm() + body.angular_velocity.norm() * body.shape.bounding_radius());
   }
-  const Eigen::VectorXd v_k = stacked_velocities(world);
+  Eigen::VectorXd v_k = stacked_velocities(world);
   const std::vector<Contact> detected =
       detect_contacts(world, h * fastest + (loaded.empty() ? options.activation_tolerance : held_tolerance));
   for (const Contact& c : detected) {
@@ -305,11 +308,41 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
     if (c.gap + 0.5 * h * rate <= (held ? held_tolerance : options.activation_tolerance)) report.contacts.push_back(c);
   }
 
-  // 2. Free velocities.
+  // Sleeping islands (contact/sleeping.hpp, the planar step's rule): at rest, out of the solve, their
+  // impulses kept for when they wake.
+  std::vector<char> asleep;
+  std::vector<ContactImpulse> asleep_impulses;
+  if (options.sleeping) {
+    const auto movable = [&](std::size_t i) { return !world.bodies[i].fixed; };
+    const auto at_rest = [&](std::size_t i) {
+      const auto k = 6 * static_cast<Eigen::Index>(i);
+      const double spin = v_k.segment<3>(k + 3).norm();
+      const double speed =
+          v_k.segment<3>(k).norm() + (spin == 0 ? 0.0 : spin * world.bodies[i].shape.bounding_radius());
+      return speed <= options.sleep_speed;
+    };
+    asleep = contact::detail::asleep_islands(report.contacts, world.bodies.size(), movable, at_rest, h,
+                                             options.sleep_time, world.rest_time);
+    const auto sleeps = [&](int body) { return body >= 0 && asleep[static_cast<std::size_t>(body)]; };
+    std::erase_if(report.contacts, [&](const Contact& c) { return sleeps(c.body_a) || sleeps(c.body_b); });
+    for (const ContactImpulse& impulse : world.impulses) {
+      if (sleeps(impulse.body_a) || sleeps(impulse.body_b)) asleep_impulses.push_back(impulse);
+    }
+    for (Eigen::Index i = 0; i < body_count; ++i) {
+      if (!asleep[static_cast<std::size_t>(i)]) continue;
+      Body& body = world.bodies[static_cast<std::size_t>(i)];
+      body.velocity.setZero();
+      body.angular_velocity.setZero();
+      v_k.segment<6>(6 * i).setZero();
+      ++report.sleeping_bodies;
+    }
+  }
+
+  // 2. Free velocities (a fixed body keeps its own; a sleeping one stays at rest).
   Eigen::VectorXd v_free = v_k;
   for (Eigen::Index i = 0; i < body_count; ++i) {
     const Body& body = world.bodies[static_cast<std::size_t>(i)];
-    if (body.fixed) continue;
+    if (body.fixed || (!asleep.empty() && asleep[static_cast<std::size_t>(i)])) continue;
     v_free.segment<3>(6 * i) += h * options.gravity;
     v_free.segment<3>(6 * i + 3) = gyroscopic_step(body, h);
   }
@@ -498,6 +531,7 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
                               .world_impulse = r[0] * c.normal + r[1] * c.tangent1 + r[2] * c.tangent2,
                               .local_point = local_point(poses, c)});
   }
+  world.impulses.insert(world.impulses.end(), asleep_impulses.begin(), asleep_impulses.end());
   report.step_ms = elapsed_ms(step_start);
   return report;
 }

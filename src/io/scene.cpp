@@ -106,12 +106,7 @@ class SceneReader : public detail::SceneKeys {
     model_keys(document, options);  // friction_model, baumgarte, slop, split_impulse (scene_reader.hpp)
     if (const json* projection = find(document, "projection")) options.projection = boolean(*projection, "projection");
     ground_key(document, scene.world.ground);
-    if (const json* sleeping = find(document, "sleeping")) options.sleeping = boolean(*sleeping, "sleeping");
-    if (const json* speed = find(document, "sleep_speed")) {
-      options.sleep_speed = number(*speed, "sleep_speed");
-      if (options.sleep_speed < 0) fail("sleep_speed must be >= 0, got " + speed->dump());
-    }
-    if (const json* time = find(document, "sleep_time")) options.sleep_time = positive(*time, "sleep_time");
+    sleep_keys(document, options);  // sleeping, sleep_speed, sleep_time (scene_reader.hpp)
     planes_key(document, scene.world.planes,
                [this](const json& value, const std::string& path) { return plane(value, path); });
     if (const json* size = find(document, "dense_pivoting_max_size")) {

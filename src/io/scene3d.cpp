@@ -118,8 +118,8 @@ class Scene3dReader : public detail::SceneKeys {
     require_object(document, "");
     require_known_keys(document, "",
                        {"dimension", "gravity", "timestep", "duration", "theta", "restitution", "friction", "method",
-                        "tol", "max_iter", "friction_model", "facets", "baumgarte", "slop", "split_impulse", "ground",
-                        "planes", "bodies", "solver", "tolerance"});  // the last two: deprecated (solve_keys)
+                        "tol", "max_iter", "friction_model", "facets", "baumgarte", "slop", "split_impulse", "sleeping",
+                        "sleep_speed", "sleep_time", "ground", "planes", "bodies", "solver", "tolerance"});  // the last two: deprecated (solve_keys)
     contact3d::Scene scene;
     contact3d::StepOptions& options = scene.options;
     step_keys(document, options, scene.duration,
@@ -132,6 +132,7 @@ class Scene3dReader : public detail::SceneKeys {
       options.solve.friction_contact.lemke.facets = static_cast<int>(facets->get<std::int64_t>());
     }
     solve_keys(document, options);  // method, tol, max_iter (scene_reader.hpp)
+    sleep_keys(document, options);  // sleeping, sleep_speed, sleep_time (scene_reader.hpp)
     ground_key(document, scene.world.ground);
     planes_key(document, scene.world.planes,
                [this](const json& value, const std::string& path) { return plane(value, path); });

@@ -141,6 +141,17 @@ class SceneKeys {
     if (const json* split = find(document, "split_impulse")) options.split_impulse = boolean(*split, "split_impulse");
   }
 
+  /// sleeping, sleep_speed, sleep_time: the same keys and messages in 2D and 3D.
+  template <class Options>
+  void sleep_keys(const json& document, Options& options) const {
+    if (const json* sleeping = find(document, "sleeping")) options.sleeping = boolean(*sleeping, "sleeping");
+    if (const json* speed = find(document, "sleep_speed")) {
+      options.sleep_speed = number(*speed, "sleep_speed");
+      if (options.sleep_speed < 0) fail("sleep_speed must be >= 0, got " + speed->dump());
+    }
+    if (const json* time = find(document, "sleep_time")) options.sleep_time = positive(*time, "sleep_time");
+  }
+
   /// A plane {name, point, normal, friction, restitution} whose point and normal `vector` reads
   /// (2 or 3 entries): the same keys and messages in 2D and 3D.
   template <class Plane, class ReadVector>

@@ -98,6 +98,21 @@ TEST(Scene3d, ReadsTheFrictionModelAndDriftKeys) {
               HasSubstr("method 'nsgs' does not solve an LCP"));
 }
 
+TEST(Scene3d, ReadsTheSleepingKeysAsThePlanarSceneDoes) {
+  const contact3d::Scene defaults = parse_scene3d_json(kScene);
+  EXPECT_FALSE(defaults.options.sleeping);
+  EXPECT_EQ(defaults.options.sleep_speed, 0.01);
+  EXPECT_EQ(defaults.options.sleep_time, 0.5);
+  const contact3d::Scene scene = parse_scene3d_json(
+      with("\"solver\": \"nsgs\"", "\"solver\": \"nsgs\", \"sleeping\": true, \"sleep_speed\": 0.02, \"sleep_time\": 0.3"));
+  EXPECT_TRUE(scene.options.sleeping);
+  EXPECT_EQ(scene.options.sleep_speed, 0.02);
+  EXPECT_EQ(scene.options.sleep_time, 0.3);
+  EXPECT_THAT(error_of(with("\"solver\": \"nsgs\"", "\"sleeping\": 1")), HasSubstr("sleeping must be true or false, got 1"));
+  EXPECT_THAT(error_of(with("\"solver\": \"nsgs\"", "\"sleep_speed\": -0.5")), HasSubstr("sleep_speed must be >= 0, got -0.5"));
+  EXPECT_THAT(error_of(with("\"solver\": \"nsgs\"", "\"sleep_time\": 0")), HasSubstr("sleep_time"));
+}
+
 TEST(Scene3d, RefusesBadValuesByKeyPath) {
   EXPECT_THAT(error_of(with(R"("radius": 0.1})", R"("radius": -0.1})")),
               HasSubstr("s.json: bodies[0].shape.radius must be > 0, got -0.1"));

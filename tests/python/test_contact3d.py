@@ -159,7 +159,8 @@ def test_friction_models_from_the_scene_and_per_step():
     scene = dict(sliding_box(v0, 0.0, mu), friction_model="anitescu-potra")
     world = perp.World3(scene)
     assert world.model_options == {"friction_model": "anitescu-potra", "facets": 8, "baumgarte": 0.2,
-                                   "slop": 0.005, "split_impulse": True}
+                                   "slop": 0.005, "split_impulse": True, "sleeping": False,
+                                   "sleep_speed": 0.01, "sleep_time": 0.5}
     step = world.step()
     assert step.status is perp.Status.SOLVED and step.law == "convex" and step.method in ("interior-point", "admm")
     slide = (v0 - mu * G * h) / (1 + mu * mu)
@@ -192,6 +193,27 @@ def test_friction_models_from_the_scene_and_per_step():
         world.step(split_impulse="yes")
     with pytest.raises(perp.InvalidProblem, match="baumgarte must be in"):
         world.step(baumgarte=1.5)
+
+
+def test_sleeping_from_the_scene():
+    """A box at rest on the ground with "sleeping": true sleeps once at rest for sleep_time (0.1 s
+    at h = 1/60: 6 steps) and then does not move; the report counts it."""
+    scene = {"dimension": 3, "gravity": [0, 0, -9.81], "timestep": 1 / 60, "duration": 1.0,
+             "restitution": 0.0, "friction": 0.5, "ground": {"height": 0.0}, "sleeping": True,
+             "sleep_time": 0.1,
+             "bodies": [{"name": "box", "shape": {"type": "box", "size": [0.4, 0.3, 0.2]}, "mass": 2.0,
+                         "position": [0, 0, 0.1001]}]}
+    world = perp.World3(scene)
+    assert world.model_options["sleeping"] is True and world.model_options["sleep_time"] == 0.1
+    reports = [world.step() for _ in range(40)]
+    asleep = [k for k, r in enumerate(reports) if r.sleeping_bodies == 1]
+    assert asleep and asleep == list(range(asleep[0], 40)) and 6 <= asleep[0] < 30
+    where = world.position.copy()
+    for _ in range(10):
+        assert world.step().sleeping_bodies == 1
+    assert (world.position == where).all() and (world.velocity == 0).all()
+    with pytest.raises(perp.InvalidProblem, match="sleep_time"):
+        perp.World3(dict(scene, sleep_time=-1.0))
 
 
 def test_drift_correction_lifts_an_overlapping_ball():

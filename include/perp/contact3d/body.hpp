@@ -137,6 +137,9 @@ struct World {
   std::vector<Plane> planes;
   /// Written by the step, read by the next one as its warm start; clearing it costs iterations only.
   std::vector<ContactImpulse> impulses;
+  /// With `StepOptions::sleeping`: how long each body has been at rest (seconds, one per body;
+  /// written by the step).
+  std::vector<double> rest_time;
 
   /// Validates every body, requires unique names, a finite ground height, planes with a finite
   /// point and a finite non-zero normal, friction >= 0 and restitution in [0, 1] where set.

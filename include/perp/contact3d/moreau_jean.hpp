@@ -106,6 +106,18 @@ struct StepOptions {
   /// leaves the velocities alone; it runs on a step where some overlap passes the slop by more than
   /// 1 % of it (as in 2D). Default true.
   bool split_impulse = true;
+  /// Islands with sleeping, the planar step's rule (contact/moreau_jean.hpp, `sleeping`). Off by
+  /// default. On: a body is at rest while |v| + |ω| r_bound <= `sleep_speed`; the bodies joined by
+  /// active contacts (fixed bodies, the ground and planes join nothing) form an island, and an island
+  /// all of whose bodies have been at rest for `sleep_time` sleeps for the step: its velocities are
+  /// set to 0, it gets no gravity, its contacts are left out of the solve (their impulses kept for the
+  /// warm start) and it does not move. A body that comes into contact with a sleeping one joins its
+  /// island and wakes it. Unlike the planar step, sleeping bodies are still searched for contacts.
+  bool sleeping = false;
+  /// Speed (m/s, finite, >= 0) below which a body counts as at rest. Default 0.01.
+  double sleep_speed = 0.01;
+  /// Time at rest (s, finite, > 0) after which an island sleeps. Default 0.5.
+  double sleep_time = 0.5;
   /// Keep each step's frictional contact problem in `StepReport::problem` (`perp simulate --dump`).
   /// Only the Coulomb model keeps one (the convex model solves another law, the polyhedral model an
   /// LCP). Off (default): the problem is not kept (moved into the report at the end, never copied).
@@ -140,6 +152,8 @@ struct StepReport {
   /// (contact/moreau_jean.hpp: nsgs, the convex law, nsgs from its impulses): "auto: STATUS at
   /// relative error E; …" and which law's impulses the step took (`law`). Empty otherwise.
   std::string fallback;
+  /// With `StepOptions::sleeping`: the bodies asleep during the step.
+  std::size_t sleeping_bodies = 0;
   /// With the split impulse: the contacts corrected, and the status of their solve.
   std::size_t split_contacts = 0;
   Status split_status = Status::Solved;

@@ -17,6 +17,8 @@
 ///    "facets": 8,                           optional: k of the polyhedral model, in [3, 4096]
 ///    "baumgarte": 0.2, "slop": 0.005,       optional: drift correction, as in 2D (defaults shown)
 ///    "split_impulse": true,                 optional, default true
+///    "sleeping": false,                     optional: islands with sleeping, as in 2D;
+///    "sleep_speed": 0.01, "sleep_time": 0.5,          its speed (>= 0) and time (> 0)
 ///    "ground": {"height": 0.0},             optional: the plane z = height
 ///    "planes": [{"name": "slope",           optional; name optional
 ///                "point": [0, 0, 0], "normal": [-0.5, 0, 0.87],
