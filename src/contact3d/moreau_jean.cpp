@@ -335,6 +335,7 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
       body.angular_velocity.setZero();
       v_k.segment<6>(6 * i).setZero();
       ++report.sleeping_bodies;
+      report.asleep.push_back(static_cast<int>(i));
     }
   }
 

@@ -14,6 +14,8 @@ is needed. For tower3d.json and shapes3d.json:
 - coloured by contact state, the bodies the page calls touching are those of contacts.csv's rows of
   the step that led to the frame, and they are drawn in the touching colour;
 - with the contacts shown, the contact colour appears; playing advances the time;
+- a copy of the tower with "sleeping": true, at its last frame: every box is called asleep and drawn
+  in the asleep colour where trajectory.csv puts it;
 - no error: the page's own list, and no console message but chromium's notes on its software GL.
 Then two ways to have no 3D view: WebGL switched off (the page says so in its errors and on the
 page), and three.js absent when perp writes the page (perp writes the CSVs, no view.html, and a note
@@ -38,6 +40,7 @@ from viewer_test import Browser, decode_png, find_chromium, hex_color  # noqa: E
 WIDTH, HEIGHT = 1000, 900
 SOFTWARE_GL = ["--enable-unsafe-swiftshader"]
 TOUCHING = "#d62728"
+ASLEEP = "#9467bd"
 # chromium's notes on its software GL ("GPU stall due to ReadPixels", the screenshot's read-back):
 # not messages of the page.
 GL_NOTE = re.compile(r"GL Driver Message|Automatic fallback to software WebGL")
@@ -235,6 +238,37 @@ def main():
                                                      os.path.join(work, f"{scene}_contacts.png"), SOFTWARE_GL)
             red = sum(1 for r in with_contacts for p in r if p == (192, 0, 0))
             check(red > 20, f"{scene}: contacts shown, but only {red} pixels of their colour")
+        # Sleeping (the scene's "sleeping": true): the tower at rest sleeps after its sleep_time; at
+        # its last frame, coloured by state, the page calls every box asleep and draws it in the
+        # asleep colour where trajectory.csv puts it.
+        tower = json.load(open(os.path.join(scenes, "tower3d.json")))
+        tower.update(sleeping=True, sleep_time=0.5, duration=2.0)
+        source = os.path.join(work, "tower_sleeping.json")
+        with open(source, "w") as f:
+            json.dump(tower, f)
+        out = os.path.join(work, "tower_sleeping")
+        done = subprocess.run([perp, "simulate", source, "--out", out], capture_output=True, text=True, timeout=300)
+        check(done.returncode == 0, f"sleeping tower: perp simulate exit {done.returncode}: {done.stderr}")
+        page = os.path.join(out, "view.html")
+        url = "file://" + page + "#t=2&contacts=0&color=contact"
+        state = browser.state(url, SOFTWARE_GL)
+        names = [b["name"] for b in tower["bodies"]]
+        fixed = {b["name"] for b in tower["bodies"] if b.get("fixed")}
+        check(state["errors"] == [], f"sleeping tower: page errors {state['errors']}")
+        check(state["asleep"] == [name not in fixed for name in names],
+              f"sleeping tower: the page calls asleep {state['asleep']} at t = {state['t']}")
+        _, _, pixels = browser.screenshot(url, os.path.join(work, "tower_sleeping.png"), SOFTWARE_GL)
+        row = trajectory_at(os.path.join(out, "trajectory.csv"), state["t"])
+        for b, name in enumerate(names):
+            if name in fixed:
+                continue
+            check(state["colors"][b] == ASLEEP, f"sleeping tower: {name} asleep but drawn {state['colors'][b]}")
+            px, py = project(state, visible_point(tower["bodies"][b]["shape"], row, name, state["camera"]))
+            ix, iy = int(round(px)), int(round(py))
+            around = [pixels[y][x] for y in range(iy - 2, iy + 3) for x in range(ix - 2, ix + 3)
+                      if 0 <= x < WIDTH and 0 <= y < HEIGHT]
+            check(any(shaded_like(p, hex_color(ASLEEP)) for p in around),
+                  f"sleeping tower: {name} not drawn in the asleep colour at ({px:.1f}, {py:.1f}) px: {sorted(set(around))[:4]}")
         # Playing at 1x from t = 0: three seconds of virtual time later the page shows t >= 1 s.
         page = os.path.join(work, "shapes3d", "view.html")
         played = browser.state("file://" + page + "#t=0&play=1", SOFTWARE_GL)

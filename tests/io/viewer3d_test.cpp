@@ -121,8 +121,33 @@ TEST_F(Viewer3d, WritesOneSelfContainedPage) {
   EXPECT_THAT(html, HasSubstr(R"("ground":0)"));
   EXPECT_THAT(html, HasSubstr(R"("pose":[[0,0,0.105,1,0,0,0,0.5,0,0.2,1,0,0,0],)"));
   // The last frame's contact: body 0 on the ground (−1), impulse m g h = 0.1 up (3 digits).
-  EXPECT_THAT(html, HasSubstr(R"(,0.1]]})"));
+  // Then no body asleep in any of the 11 frames (sleeping is off).
+  EXPECT_THAT(html, HasSubstr(R"(,0.1]],"asleep":[[],[],[],[],[],[],[],[],[],[],[]]})"));
   EXPECT_THAT(html, HasSubstr("[0,-1,"));
+}
+
+// With the scene's sleeping: the ball at rest on the ground (from step 4) sleeps once at rest for
+// 0.03 s; the frames from then on list it (body 0) asleep, and so does the page.
+TEST_F(Viewer3d, ListsTheBodiesAsleepInEachFrame) {
+  contact3d::Scene scene = ball_scene("ball");
+  scene.options.sleeping = true;
+  scene.options.sleep_time = 0.03;
+  StagedFiles files(dir_);
+  const Simulation3dRecord record = write_simulation3d(scene, files);
+  ASSERT_EQ(record.frames.size(), 11u);
+  EXPECT_TRUE(record.frames[0].asleep.empty());
+  EXPECT_EQ(record.frames.back().asleep, std::vector<int>{0});
+  std::size_t first = record.frames.size();
+  for (std::size_t i = 0; i < record.frames.size(); ++i) {
+    if (!record.frames[i].asleep.empty() && first == record.frames.size()) first = i;
+    if (first < record.frames.size()) {
+      EXPECT_EQ(record.frames[i].asleep, std::vector<int>{0}) << "frame " << i;
+    }
+  }
+  EXPECT_GE(first, 5u);
+  const std::filesystem::path page = files.temporary("view.html");
+  write_viewer3d_html(page, scene, record, "test scene", read_three_js());
+  EXPECT_THAT(read_all(page), HasSubstr(R"(,[0]]})"));
 }
 
 // With --every 5 the page says which states trajectory.csv holds (its frames are its own sampler's).

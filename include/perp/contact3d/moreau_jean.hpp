@@ -152,8 +152,10 @@ struct StepReport {
   /// (contact/moreau_jean.hpp: nsgs, the convex law, nsgs from its impulses): "auto: STATUS at
   /// relative error E; …" and which law's impulses the step took (`law`). Empty otherwise.
   std::string fallback;
-  /// With `StepOptions::sleeping`: the bodies asleep during the step.
+  /// With `StepOptions::sleeping`: the bodies asleep during the step, how many and which (indices,
+  /// ascending).
   std::size_t sleeping_bodies = 0;
+  std::vector<int> asleep;
   /// With the split impulse: the contacts corrected, and the status of their solve.
   std::size_t split_contacts = 0;
   Status split_status = Status::Solved;

@@ -44,6 +44,8 @@ struct Simulation3dFrame {
   double kinetic = 0;
   double potential = 0;
   std::vector<Frame3dContact> contacts;
+  /// The bodies asleep during the step that led to the frame (indices; with the scene's sleeping).
+  std::vector<int> asleep;
 };
 
 /// The frames keep at most this many numbers (7 a body, 8 a contact, 4 more a frame; about 30 MB

@@ -8,8 +8,10 @@
 namespace perp {
 namespace {
 
-/// What a frame holds, in numbers: its step, time and energies, 7 a body, 8 a contact.
-std::size_t frame_numbers(const Simulation3dFrame& frame) { return 4 + frame.pose.size() + 8 * frame.contacts.size(); }
+/// What a frame holds, in numbers: its step, time and energies, 7 a body, 8 a contact, 1 a body asleep.
+std::size_t frame_numbers(const Simulation3dFrame& frame) {
+  return 4 + frame.pose.size() + 8 * frame.contacts.size() + frame.asleep.size();
+}
 
 }  // namespace
 
@@ -51,6 +53,7 @@ void Frame3dSampler::add(long step, double t, const contact3d::World& world, con
         report.impulses[at] * c.normal + report.impulses[at + 1] * c.tangent1 + report.impulses[at + 2] * c.tangent2;
     f.contacts.push_back({c.body_a, c.body_b, c.point, impulse});
   }
+  f.asleep = report.asleep;
   if (!on_stride) {  // the last step, off the stride: kept past the budget
     frames.push_back(std::move(f));
     return;

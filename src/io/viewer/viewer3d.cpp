@@ -32,7 +32,7 @@ canvas { touch-action: none; }
 )PAGE";
 constexpr const char* kContactsLabel = "contacts and forces";
 constexpr const char* kControls = R"PAGE(  <label>colour <select id="color">
-    <option value="body" selected>by body</option><option value="contact">by contact state</option>
+    <option value="body" selected>by body</option><option value="contact">by state: touching, free, asleep, fixed</option>
   </select></label>
 )PAGE";
 constexpr const char* kCanvas = R"PAGE(<canvas id="view" width="960" height="600"></canvas>
@@ -50,8 +50,8 @@ constexpr const char* kPage3dData = R"PAGE(
 const DATA = )PAGE";
 
 /// After viewer_page::kScriptStart: the three.js scene, the contacts' arrows and the camera.
-constexpr const char* kPage3dScript = R"PAGE(// Colour by contact state: touching a body, the ground or a plane at the frame shown; free; fixed.
-const STATE_COLORS = {touching: "#d62728", free: "#1f77b4", fixed: "#8c8c8c"};
+constexpr const char* kPage3dScript = R"PAGE(// Colour by state: touching a body, the ground or a plane at the frame shown; free; asleep; fixed.
+const STATE_COLORS = {touching: "#d62728", free: "#1f77b4", fixed: "#8c8c8c", asleep: "#9467bd"};
 const canvas = document.getElementById("view");
 const colorSelect = document.getElementById("color");
 
@@ -190,10 +190,19 @@ function touchingAt(index) {
   return touching;
 }
 
+// Asleep: in an island that slept through the step that led to the frame (the scene's sleeping).
+function asleepAt(index) {
+  const asleep = DATA.bodies.map(() => false);
+  for (const b of DATA.asleep[index]) asleep[b] = true;
+  return asleep;
+}
+
 function colorsAt(index) {
   if (colorSelect.value === "contact") {
     const touching = touchingAt(index);
-    return DATA.bodies.map((b, i) => b.fixed ? STATE_COLORS.fixed : touching[i] ? STATE_COLORS.touching : STATE_COLORS.free);
+    const asleep = asleepAt(index);
+    return DATA.bodies.map((b, i) => b.fixed ? STATE_COLORS.fixed : asleep[i] ? STATE_COLORS.asleep
+                                     : touching[i] ? STATE_COLORS.touching : STATE_COLORS.free);
   }
   return DATA.bodies.map((b, i) => COLORS[i % COLORS.length]);
 }
@@ -278,7 +287,7 @@ constexpr const char* kPage3dScriptEnd = R"PAGE(function writeState() {
   const rect = canvas.getBoundingClientRect();
   const state = {frame: current, step: DATA.step[current], t: DATA.t[current], slider: Number(slider.value),
                  playing: playing, contacts: contactsBox.checked, color: colorSelect.value, colors: colorsAt(current),
-                 touching: touchingAt(current), webgl: renderer !== null,
+                 touching: touchingAt(current), asleep: asleepAt(current), webgl: renderer !== null,
                  canvas_origin: [rect.left + canvas.clientLeft + window.scrollX, rect.top + canvas.clientTop + window.scrollY],
                  canvas_size: [width, height], errors: errors};
   if (camera !== null) {
@@ -470,6 +479,10 @@ void write_viewer3d_html(const std::filesystem::path& path, const contact3d::Sce
         number(data, c.impulse[static_cast<Eigen::Index>(field - 5)], 3);
       }
     });
+  });
+  data += ",\"asleep\":";
+  array(data, frames.size(), [&](std::size_t i) {
+    array(data, frames[i].asleep.size(), [&](std::size_t k) { data += std::to_string(frames[i].asleep[k]); });
   });
   data += "}";
 
