@@ -149,7 +149,7 @@ class PerpEngine final : public Engine {
 // ---------------------------------------------------------------------------------------- Bullet
 class BulletEngine final : public Engine {
  public:
-  BulletEngine(const Scene& scene, bool mlcp, int iterations) : h_(scene.options.timestep) {
+  BulletEngine(const Scene& scene, bool mlcp, int iterations, bool sleeping) : h_(scene.options.timestep) {
     dispatcher_ = std::make_unique<btCollisionDispatcher>(&configuration_);
     if (mlcp) {
       dantzig_ = std::make_unique<btDantzigSolver>();
@@ -188,7 +188,7 @@ class BulletEngine final : public Engine {
         rigid->setAngularVelocity(
             btVector3(body.angular_velocity.x(), body.angular_velocity.y(), body.angular_velocity.z()));
       }
-      rigid->setActivationState(DISABLE_DEACTIVATION);
+      if (!sleeping) rigid->setActivationState(DISABLE_DEACTIVATION);
       world_->addRigidBody(rigid.get());
       bodies_.push_back(std::move(rigid));
     }
@@ -270,14 +270,14 @@ void count_ode_message(int number, const char* format, va_list arguments) {
 
 class OdeEngine final : public Engine {
  public:
-  OdeEngine(const Scene& scene, bool exact, int iterations) : h_(scene.options.timestep), exact_(exact) {
+  OdeEngine(const Scene& scene, bool exact, int iterations, bool sleeping) : h_(scene.options.timestep), exact_(exact) {
     world_ = dWorldCreate();
     space_ = dHashSpaceCreate(nullptr);
     contacts_ = dJointGroupCreate(0);
     const Eigen::Vector3d& g = scene.options.gravity;
     dWorldSetGravity(world_, g.x(), g.y(), g.z());
     dWorldSetQuickStepNumIterations(world_, iterations);
-    dWorldSetAutoDisableFlag(world_, 0);
+    dWorldSetAutoDisableFlag(world_, sleeping ? 1 : 0);
     const World& w = scene.world;
     sides_.reserve(w.bodies.size() + w.planes.size() + 1);
     if (w.ground) {
@@ -545,6 +545,7 @@ int main(int argc, char** argv) {
   std::optional<perp::Method> perp_method;
   double perp_tolerance = 0;
   std::optional<perp::contact::FrictionModel> perp_friction_model;
+  bool sleeping = false;
   long perp_auto_sweeps = 0;
   double perp_relaxation = 0;
   long bullet_iterations = 10;  // btContactSolverInfo's default
@@ -554,9 +555,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: compare_3d [--scene tower|pyramid|spheres]... [--scene-file PATH]... [--seconds S] "
                  "[--max-seconds-perp S] [--max-seconds-other S] [--direct-max-bodies N] [--engine NAME]... [--perp-method NAME] [--perp-tolerance T] "
-                 "[--perp-friction-model NAME] [--perp-auto-sweeps N] [--perp-relaxation W] [--bullet-iterations N] [--ode-iterations N] [--verbose]\n"
+                 "[--perp-friction-model NAME] [--sleeping] [--perp-auto-sweeps N] [--perp-relaxation W] [--bullet-iterations N] [--ode-iterations N] [--verbose]\n"
                  "  --perp-method, --perp-tolerance, --perp-friction-model: perp's method, tolerance and friction model\n"
                  "    (coulomb, anitescu-potra or stewart-trinkle) instead of the scene's\n"
+                 "  --sleeping: every engine with its sleeping: perp's islands (the scene's sleep_speed and sleep_time),\n"
+                 "    Bullet's deactivation and ODE's auto-disable at their defaults (default: none sleeps)\n"
                  "  --perp-auto-sweeps: auto's nsgs sweeps before its next method (friction_contact.automatic.nsgs_sweeps)\n"
                  "  --perp-relaxation: nsgs' over-relaxation (friction_contact.nsgs.relaxation, in (0, 2))\n"
                  "  --bullet-iterations, --ode-iterations: the other engines' solver iterations (default 10, 20)\n");
@@ -609,6 +612,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "compare_3d: --perp-friction-model: %s\n", error.what());
         return 2;
       }
+    } else if (arg == "--sleeping") {
+      sleeping = true;
     } else if (arg == "--perp-tolerance" && has_value) {
       perp_tolerance = std::strtod(argv[++i], nullptr);
       if (!(perp_tolerance > 0 && perp_tolerance < 1)) {
@@ -655,7 +660,8 @@ int main(int argc, char** argv) {
 #else
   std::printf(", no ODE (libode-dev not found when bench/ was configured)");
 #endif
-  std::printf("; one thread each, no sleeping; Bullet's solver at %ld iterations, ODE's quickstep at %ld\n",
+  std::printf("; one thread each, %s; Bullet's solver at %ld iterations, ODE's quickstep at %ld\n",
+              sleeping ? "each engine's sleeping on (--sleeping)" : "no sleeping",
               bullet_iterations, ode_iterations);
 
   for (const std::string& file : files) {
@@ -669,6 +675,7 @@ int main(int argc, char** argv) {
     if (perp_method) scene.options.method = *perp_method;
     if (perp_tolerance > 0) scene.options.solve.tolerance = perp_tolerance;
     if (perp_friction_model) scene.options.friction_model = *perp_friction_model;
+    if (sleeping) scene.options.sleeping = true;
     if (perp_relaxation > 0) scene.options.solve.friction_contact.nsgs.relaxation = perp_relaxation;
     if (perp_auto_sweeps > 0) {
       scene.options.solve.friction_contact.automatic.nsgs_sweeps = static_cast<int>(perp_auto_sweeps);
@@ -686,16 +693,16 @@ int main(int argc, char** argv) {
       rows.push_back(measure(name, *engine, scene, steps, cap, pile, is_perp, is_ode, verbose));
     };
     add("perp", [&] { return std::make_unique<PerpEngine>(scene); }, max_seconds_perp, true, false);
-    add("bullet", [&] { return std::make_unique<BulletEngine>(scene, false, static_cast<int>(bullet_iterations)); }, max_seconds_other, false, false);
+    add("bullet", [&] { return std::make_unique<BulletEngine>(scene, false, static_cast<int>(bullet_iterations), sleeping); }, max_seconds_other, false, false);
     if (direct) {
-      add("bullet-mlcp", [&] { return std::make_unique<BulletEngine>(scene, true, static_cast<int>(bullet_iterations)); }, max_seconds_other, false, false);
+      add("bullet-mlcp", [&] { return std::make_unique<BulletEngine>(scene, true, static_cast<int>(bullet_iterations), sleeping); }, max_seconds_other, false, false);
     }
 #ifdef PERP_HAVE_ODE
     g_ode_messages = 0;
-    add("ode-quick", [&] { return std::make_unique<OdeEngine>(scene, false, static_cast<int>(ode_iterations)); }, max_seconds_other, false, true);
+    add("ode-quick", [&] { return std::make_unique<OdeEngine>(scene, false, static_cast<int>(ode_iterations), sleeping); }, max_seconds_other, false, true);
     if (direct) {
       g_ode_messages = 0;
-      add("ode-exact", [&] { return std::make_unique<OdeEngine>(scene, true, static_cast<int>(ode_iterations)); }, max_seconds_other, false, true);
+      add("ode-exact", [&] { return std::make_unique<OdeEngine>(scene, true, static_cast<int>(ode_iterations), sleeping); }, max_seconds_other, false, true);
     }
 #endif
     std::string title = file.substr(file.find_last_of('/') + 1) + ", " + std::to_string(duration) + " s";

@@ -23,29 +23,13 @@ std::vector<char> sleeping_bodies(World& world, const Eigen::VectorXd& v, const 
 }
 
 std::vector<char> slept_last_step(const World& world, const MoreauJeanOptions& options) {
-  const std::size_t count = world.bodies.size();
-  if (world.rest_time.size() != count) return {};
-  std::vector<char> slept(count, 0);
-  bool any = false;
-  for (std::size_t i = 0; i < count; ++i) {
-    const Body& body = world.bodies[i];
-    slept[i] = !body.fixed && world.rest_time[i] >= options.sleep_time && body.velocity.isZero(0) &&
-               body.angular_velocity == 0;
-    any = any || slept[i];
-  }
-  if (!any) slept.clear();
-  return slept;
+  return slept_through(world.bodies, world.rest_time, options.sleep_time, [&](std::size_t i) {
+    return world.bodies[i].velocity.isZero(0) && world.bodies[i].angular_velocity == 0;
+  });
 }
 
 bool touches_frozen(const World& world, const std::vector<Contact>& contacts, const std::vector<char>& frozen) {
-  if (frozen.empty()) return false;
-  const auto moves = [&](int body) {
-    return body >= 0 && !frozen[static_cast<std::size_t>(body)] && !world.bodies[static_cast<std::size_t>(body)].fixed;
-  };
-  const auto still = [&](int body) { return body >= 0 && frozen[static_cast<std::size_t>(body)]; };
-  return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
-    return (still(c.body_a) && moves(c.body_b)) || (moves(c.body_a) && still(c.body_b));
-  });
+  return joins_frozen(world.bodies, contacts, frozen);
 }
 
 }  // namespace perp::contact::detail

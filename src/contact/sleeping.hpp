@@ -44,6 +44,39 @@ template <class ContactList, class Movable, class AtRest>
   return asleep;
 }
 
+/// The bodies that slept through the last step (`asleep_islands` left them at rest for at least
+/// `sleep_time`, and `still(i)`: their velocities are exactly zero), or none (an empty vector) when
+/// no body did. `bodies` has `.fixed` per body.
+template <class Bodies, class Still>
+[[nodiscard]] std::vector<char> slept_through(const Bodies& bodies, const std::vector<double>& rest_time,
+                                              double sleep_time, const Still& still) {
+  const std::size_t count = bodies.size();
+  if (rest_time.size() != count) return {};
+  std::vector<char> slept(count, 0);
+  bool any = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    slept[i] = !bodies[i].fixed && rest_time[i] >= sleep_time && still(i);
+    any = any || slept[i];
+  }
+  if (!any) slept.clear();
+  return slept;
+}
+
+/// Whether a contact of `contacts` joins a body marked in `frozen` to a body that is neither frozen
+/// nor fixed (`bodies` has `.fixed` per body).
+template <class Bodies, class ContactList>
+[[nodiscard]] bool joins_frozen(const Bodies& bodies, const ContactList& contacts, const std::vector<char>& frozen) {
+  if (frozen.empty()) return false;
+  const auto moves = [&](int body) {
+    return body >= 0 && !frozen[static_cast<std::size_t>(body)] && !bodies[static_cast<std::size_t>(body)].fixed;
+  };
+  const auto still = [&](int body) { return body >= 0 && frozen[static_cast<std::size_t>(body)]; };
+  for (const auto& c : contacts) {
+    if ((still(c.body_a) && moves(c.body_b)) || (moves(c.body_a) && still(c.body_b))) return true;
+  }
+  return false;
+}
+
 /// Updates the bodies' rest times from v and marks the bodies of the islands (bodies joined by
 /// `contacts`, fixed bodies and static surfaces joining nothing) whose every body has been at rest
 /// for `sleep_time`.

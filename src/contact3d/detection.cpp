@@ -175,6 +175,7 @@ struct PairSearch {
   double margin = 0;
   std::vector<std::unique_ptr<fcl::CollisionObjectd>>* grown = nullptr;
   std::vector<std::unique_ptr<fcl::CollisionObjectd>>* exact = nullptr;
+  const std::vector<char>* frozen = nullptr;  // empty, or one per body
   std::vector<Contact> contacts;
 };
 
@@ -188,6 +189,10 @@ bool narrow_phase(fcl::CollisionObjectd* first, fcl::CollisionObjectd* second, v
   const Body& body_a = search.world->bodies[static_cast<std::size_t>(a)];
   const Body& body_b = search.world->bodies[static_cast<std::size_t>(b)];
   if (body_a.fixed && body_b.fixed) return false;
+  if (!search.frozen->empty()) {
+    const auto still = [&](int i, const Body& body) { return body.fixed || (*search.frozen)[static_cast<std::size_t>(i)]; };
+    if (still(a, body_a) && still(b, body_b)) return false;
+  }
   // Up to 8 points: FCL's box–box manifold has at most 8 (4 on a face–face contact).
   const fcl::CollisionRequestd request(8, true);
   fcl::CollisionResultd result;
@@ -234,11 +239,14 @@ void tangent_frame(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3
   t2 = n.cross(t1);
 }
 
-std::vector<Contact> detect_contacts(const World& world, double margin) {
+std::vector<Contact> detect_contacts(const World& world, double margin) { return detect_contacts(world, margin, {}); }
+
+std::vector<Contact> detect_contacts(const World& world, double margin, const std::vector<char>& frozen) {
   std::vector<Contact> contacts;
   const auto count = static_cast<int>(world.bodies.size());
   for (int a = 0; a < count; ++a) {
     if (world.bodies[static_cast<std::size_t>(a)].fixed) continue;
+    if (!frozen.empty() && frozen[static_cast<std::size_t>(a)]) continue;
     if (world.ground)
       surface_contacts(world, a, kGround, Eigen::Vector3d::UnitZ(), world.ground->height, margin, contacts);
     for (std::size_t p = 0; p < world.planes.size(); ++p) {
@@ -266,7 +274,7 @@ std::vector<Contact> detect_contacts(const World& world, double margin) {
   for (auto& object : grown) objects.push_back(object.get());
   manager.registerObjects(objects);
   manager.setup();
-  PairSearch search{.world = &world, .margin = margin, .grown = &grown, .exact = &exact, .contacts = {}};
+  PairSearch search{.world = &world, .margin = margin, .grown = &grown, .exact = &exact, .frozen = &frozen, .contacts = {}};
   manager.collide(&search, narrow_phase);
   // The tree's order depends on its build; pairs are sorted so that the contact list (and the
   // warm start's lookup) does not.

@@ -300,8 +300,19 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
     fastest = std::max(fastest, body.velocity.norm() + body.angular_velocity.norm() * body.shape.bounding_radius());
   }
   Eigen::VectorXd v_k = stacked_velocities(world);
-  const std::vector<Contact> detected =
-      detect_contacts(world, h * fastest + (loaded.empty() ? options.activation_tolerance : held_tolerance));
+  // With sleeping, the bodies that slept through the last step are not searched against each other,
+  // fixed bodies or the static surfaces; where a contact found joins one of them to a moving body,
+  // the island wakes and the search runs again in full (the contacts found are always the full
+  // search's less some between sleeping bodies, which the sleeping below drops anyway).
+  const double margin = h * fastest + (loaded.empty() ? options.activation_tolerance : held_tolerance);
+  std::vector<char> frozen;
+  if (options.sleeping) {
+    frozen = contact::detail::slept_through(world.bodies, world.rest_time, options.sleep_time, [&](std::size_t i) {
+      return world.bodies[i].velocity.isZero(0) && world.bodies[i].angular_velocity.isZero(0);
+    });
+  }
+  std::vector<Contact> detected = detect_contacts(world, margin, frozen);
+  if (contact::detail::joins_frozen(world.bodies, detected, frozen)) detected = detect_contacts(world, margin);
   for (const Contact& c : detected) {
     const double rate = point_rate(v_k, c.body_a, c.arm_a, c.normal) - point_rate(v_k, c.body_b, c.arm_b, c.normal);
     const bool held = std::binary_search(loaded.begin(), loaded.end(), std::pair(c.body_a, c.body_b));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 #include <set>
+#include <string>
 
 namespace perp::contact3d_detection_test {
 namespace {
@@ -115,6 +116,32 @@ TEST(Detection3d, TwoSpheresThroughFcl) {
   world.bodies[1].fixed = true;
   world.bodies[1].position = world.bodies[0].position;
   EXPECT_TRUE(contact3d::detect_contacts(world, 0.02).empty());
+}
+
+// Frozen bodies (those that slept through the last step) are not searched against each other, fixed
+// bodies or the ground, but a body that is not frozen still finds them: three unit spheres resting
+// on the ground in a row, touching, the middle one not frozen.
+TEST(Detection3d, FrozenBodiesAreSearchedOnlyAgainstMovingOnes) {
+  World world;
+  world.ground = Ground{.height = 0};
+  for (int i = 0; i < 3; ++i) {
+    world.bodies.push_back(Body{.name = "s" + std::to_string(i), .shape = Shape::sphere(0.5),
+                                .position = {static_cast<double>(i), 0, 0.5}});
+  }
+  const auto pairs = [](const std::vector<Contact>& contacts) {
+    std::set<std::pair<int, int>> found;
+    for (const Contact& c : contacts) found.emplace(c.body_a, c.body_b);
+    return found;
+  };
+  const double margin = 1e-3;
+  EXPECT_EQ(pairs(contact3d::detect_contacts(world, margin)),
+            (std::set<std::pair<int, int>>{{0, -1}, {1, -1}, {2, -1}, {0, 1}, {1, 2}}));
+  // The outer two frozen: only the middle one's contacts (with the ground and with both).
+  EXPECT_EQ(pairs(contact3d::detect_contacts(world, margin, {1, 0, 1})),
+            (std::set<std::pair<int, int>>{{1, -1}, {0, 1}, {1, 2}}));
+  // All three frozen: nothing; none frozen (empty): the full search.
+  EXPECT_TRUE(contact3d::detect_contacts(world, margin, {1, 1, 1}).empty());
+  EXPECT_EQ(contact3d::detect_contacts(world, margin, {}).size(), contact3d::detect_contacts(world, margin).size());
 }
 
 // A box resting flat on a static box: FCL's box–box test gives a manifold.

@@ -61,5 +61,9 @@ void tangent_frame(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3
 /// the planes, then the pairs of bodies (at least one not fixed) in the order the broad phase gives
 /// them, body_a < body_b. Does not validate the world.
 [[nodiscard]] std::vector<Contact> detect_contacts(const World& world, double margin);
+/// The same, where `frozen` (empty, or one per body) marks bodies left out of the search against
+/// each other, against fixed bodies and against the ground and the planes (those that slept through
+/// the last step: StepOptions::sleeping); a frozen body is still searched against every other body.
+[[nodiscard]] std::vector<Contact> detect_contacts(const World& world, double margin, const std::vector<char>& frozen);
 
 }  // namespace perp::contact3d
