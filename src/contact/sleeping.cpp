@@ -9,6 +9,10 @@ namespace perp::contact::detail {
 std::vector<char> sleeping_bodies(World& world, const Eigen::VectorXd& v, const std::vector<Contact>& contacts,
                                   const MoreauJeanOptions& options) {
   const auto movable = [&](std::size_t i) { return !world.bodies[i].fixed; };
+  const auto kinematic = [&](std::size_t i) {
+    const Body& body = world.bodies[i];
+    return body.fixed && (!body.velocity.isZero(0) || body.angular_velocity != 0);
+  };
   const auto at_rest = [&](std::size_t i) {
     const Body& body = world.bodies[i];
     const auto k = 3 * static_cast<Eigen::Index>(i);
@@ -18,8 +22,8 @@ std::vector<char> sleeping_bodies(World& world, const Eigen::VectorXd& v, const 
     const bool pushed = body.torque != 0 || !body.force.isZero(0);  // an applied force keeps a body awake
     return speed <= options.sleep_speed && !pushed;
   };
-  return asleep_islands(contacts, world.bodies.size(), movable, at_rest, options.timestep, options.sleep_time,
-                        world.rest_time);
+  return asleep_islands(contacts, world.bodies.size(), movable, kinematic, at_rest, options.timestep,
+                        options.sleep_time, world.rest_time);
 }
 
 std::vector<char> slept_last_step(const World& world, const MoreauJeanOptions& options) {
@@ -29,7 +33,7 @@ std::vector<char> slept_last_step(const World& world, const MoreauJeanOptions& o
 }
 
 bool touches_frozen(const World& world, const std::vector<Contact>& contacts, const std::vector<char>& frozen) {
-  return joins_frozen(world.bodies, contacts, frozen);
+  return joins_frozen(contacts, frozen, [&](std::size_t i) { return !world.bodies[i].fixed; });
 }
 
 }  // namespace perp::contact::detail

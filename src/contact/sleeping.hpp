@@ -15,11 +15,12 @@ namespace perp::contact::detail {
 /// `body_b`; a side that is not `movable` — fixed, or a static surface, index < 0 — joins nothing)
 /// form an island; `rest_time` (one per body) grows by `timestep` where `at_rest(i)` and returns to 0
 /// where not; an island sleeps when every one of its movable bodies has been at rest for
-/// `sleep_time`. Returns 1 per sleeping body (0 for bodies that are not movable).
-template <class ContactList, class Movable, class AtRest>
+/// `sleep_time`, and none is touched by a `kinematic` body (a fixed body that moves: it wakes what
+/// it touches). Returns 1 per sleeping body (0 for bodies that are not movable).
+template <class ContactList, class Movable, class Kinematic, class AtRest>
 [[nodiscard]] std::vector<char> asleep_islands(const ContactList& contacts, std::size_t count, const Movable& movable,
-                                               const AtRest& at_rest, double timestep, double sleep_time,
-                                               std::vector<double>& rest_time) {
+                                               const Kinematic& kinematic, const AtRest& at_rest, double timestep,
+                                               double sleep_time, std::vector<double>& rest_time) {
   rest_time.resize(count, 0.0);
   std::vector<std::size_t> parent(count);
   for (std::size_t i = 0; i < count; ++i) parent[i] = i;
@@ -34,6 +35,15 @@ template <class ContactList, class Movable, class AtRest>
     }
   }
   std::vector<char> awake_root(count, 0);
+  const auto pushed = [&](int body, int by) {
+    if (joins(body) && by >= 0 && kinematic(static_cast<std::size_t>(by))) {
+      awake_root[root(static_cast<std::size_t>(body))] = 1;
+    }
+  };
+  for (const auto& c : contacts) {
+    pushed(c.body_a, c.body_b);
+    pushed(c.body_b, c.body_a);
+  }
   for (std::size_t i = 0; i < count; ++i) {
     if (!movable(i)) continue;
     rest_time[i] = at_rest(i) ? rest_time[i] + timestep : 0.0;
@@ -62,13 +72,13 @@ template <class Bodies, class Still>
   return slept;
 }
 
-/// Whether a contact of `contacts` joins a body marked in `frozen` to a body that is neither frozen
-/// nor fixed (`bodies` has `.fixed` per body).
-template <class Bodies, class ContactList>
-[[nodiscard]] bool joins_frozen(const Bodies& bodies, const ContactList& contacts, const std::vector<char>& frozen) {
+/// Whether a contact of `contacts` joins a body marked in `frozen` to a body that is not frozen and
+/// `moving(i)` (not fixed, or a fixed body that moves: a kinematic one).
+template <class ContactList, class Moving>
+[[nodiscard]] bool joins_frozen(const ContactList& contacts, const std::vector<char>& frozen, const Moving& moving) {
   if (frozen.empty()) return false;
   const auto moves = [&](int body) {
-    return body >= 0 && !frozen[static_cast<std::size_t>(body)] && !bodies[static_cast<std::size_t>(body)].fixed;
+    return body >= 0 && !frozen[static_cast<std::size_t>(body)] && moving(static_cast<std::size_t>(body));
   };
   const auto still = [&](int body) { return body >= 0 && frozen[static_cast<std::size_t>(body)]; };
   for (const auto& c : contacts) {

@@ -190,7 +190,11 @@ bool narrow_phase(fcl::CollisionObjectd* first, fcl::CollisionObjectd* second, v
   const Body& body_b = search.world->bodies[static_cast<std::size_t>(b)];
   if (body_a.fixed && body_b.fixed) return false;
   if (!search.frozen->empty()) {
-    const auto still = [&](int i, const Body& body) { return body.fixed || (*search.frozen)[static_cast<std::size_t>(i)]; };
+    // Still: frozen, or fixed and not moving (a kinematic body is searched against frozen ones).
+    const auto still = [&](int i, const Body& body) {
+      return (*search.frozen)[static_cast<std::size_t>(i)] ||
+             (body.fixed && body.velocity.isZero(0) && body.angular_velocity.isZero(0));
+    };
     if (still(a, body_a) && still(b, body_b)) return false;
   }
   // Up to 8 points: FCL's box–box manifold has at most 8 (4 on a face–face contact).

@@ -312,7 +312,11 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
     });
   }
   std::vector<Contact> detected = detect_contacts(world, margin, frozen);
-  if (contact::detail::joins_frozen(world.bodies, detected, frozen)) detected = detect_contacts(world, margin);
+  const auto moving = [&](std::size_t i) {
+    const Body& body = world.bodies[i];
+    return !body.fixed || !(body.velocity.isZero(0) && body.angular_velocity.isZero(0));
+  };
+  if (contact::detail::joins_frozen(detected, frozen, moving)) detected = detect_contacts(world, margin);
   for (const Contact& c : detected) {
     const double rate = point_rate(v_k, c.body_a, c.arm_a, c.normal) - point_rate(v_k, c.body_b, c.arm_b, c.normal);
     const bool held = std::binary_search(loaded.begin(), loaded.end(), std::pair(c.body_a, c.body_b));
@@ -325,6 +329,7 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   std::vector<ContactImpulse> asleep_impulses;
   if (options.sleeping) {
     const auto movable = [&](std::size_t i) { return !world.bodies[i].fixed; };
+    const auto kinematic = [&](std::size_t i) { return world.bodies[i].fixed && moving(i); };
     const auto at_rest = [&](std::size_t i) {
       const auto k = 6 * static_cast<Eigen::Index>(i);
       const double spin = v_k.segment<3>(k + 3).norm();
@@ -332,7 +337,7 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
           v_k.segment<3>(k).norm() + (spin == 0 ? 0.0 : spin * world.bodies[i].shape.bounding_radius());
       return speed <= options.sleep_speed;
     };
-    asleep = contact::detail::asleep_islands(report.contacts, world.bodies.size(), movable, at_rest, h,
+    asleep = contact::detail::asleep_islands(report.contacts, world.bodies.size(), movable, kinematic, at_rest, h,
                                              options.sleep_time, world.rest_time);
     const auto sleeps = [&](int body) { return body >= 0 && asleep[static_cast<std::size_t>(body)]; };
     std::erase_if(report.contacts, [&](const Contact& c) { return sleeps(c.body_a) || sleeps(c.body_b); });

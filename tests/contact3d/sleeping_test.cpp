@@ -103,6 +103,29 @@ TEST(Sleeping3d, ASphereLandingOnASleepingBoxWakesItsIsland) {
   EXPECT_GT(box_load, 0.5 * 2.0 * 9.81 * options.timestep);
 }
 
+TEST(Sleeping3d, AKinematicBodyWakesWhatItTouches) {
+  // A sleeping box and a fixed box moving towards it at 0.5 m/s (kinematic): the moving box is
+  // searched against the sleeping one, wakes its island, and pushes it along +x instead of passing
+  // through it.
+  World world = box_on_the_ground();
+  StepOptions options = sleepy();
+  for (int s = 0; s < 60; ++s) (void)contact3d::moreau_jean_step(world, options);
+  ASSERT_GE(world.rest_time[0], options.sleep_time);
+  world.bodies.push_back(Body{.name = "pusher",
+                              .shape = Shape::box({0.2, 0.3, 0.2}),
+                              .position = {-0.4, 0.0, 0.1},
+                              .velocity = {0.5, 0.0, 0.0},
+                              .fixed = true});
+  for (int s = 0; s < 60; ++s) {
+    const StepReport report = contact3d::moreau_jean_step(world, options);
+    ASSERT_EQ(report.status, Status::Solved) << "step " << s;
+  }
+  // After 1 s the pusher's front face is at −0.4 + 0.1 + 0.5 = 0.2: the box (half length 0.2) is
+  // pushed ahead of it, its centre at 0.4 or beyond (up to the contact's activation and overlap).
+  EXPECT_GT(world.bodies[0].position.x(), 0.4 - 0.01);
+  EXPECT_GT(world.bodies[0].position.z(), 0.1 - 0.01);  // still on the ground, not through it
+}
+
 TEST(Sleeping3d, BodiesJoinedOnlyThroughTheGroundSleepApart) {
   // A resting box and a sphere rolling along the ground far from it: the ground joins nothing, so
   // the box sleeps while the sphere keeps moving.
