@@ -137,8 +137,10 @@ double lift_into_cone(const ConeVector& x, double margin) { return std::max(0.0,
 /// the Newton matrix and its factor. A time step's solve that allocated them afresh faulted in
 /// their pages every step (megabytes at 2 000 contacts; with the factor's analysis, about a fifth
 /// of the 1 000-sphere pour's convex steps, bench/README.md "The cone interior point's workspace
-/// (stop 47)"). Kept while its Newton matrix has at most kKeptEntries entries; a solve started
-/// while the thread's workspace is lent (one nested in another) gets its own.
+/// (stop 47)"). Kept while its Newton matrix has at most kKeptEntries entries (the pour's has
+/// 160 000; a larger one, and its factor, are freed with the solve), so that a thread holds a
+/// bounded amount between solves; a solve started while the thread's workspace is lent (one nested
+/// in another) gets its own.
 struct Workspace {
   std::vector<Eigen::Index> block_start, block_columns, pair_start, pair_positions, diagonal_positions;
   std::vector<double> block_values;
@@ -149,7 +151,7 @@ struct Workspace {
   ColSparse matrix;
   SpdFactor factor;
 };
-constexpr Eigen::Index kKeptEntries = Eigen::Index{1} << 22;
+constexpr Eigen::Index kKeptEntries = Eigen::Index{1} << 20;
 
 /// The thread's workspace, lent for the holder's lifetime and given back at its end.
 class Borrowed {
