@@ -527,14 +527,18 @@ void detect_contacts_into(const World& world, double margin, const std::vector<c
   held.assign(count, 0);
   bool all_held = true;
   for (std::size_t i = 0; i < count; ++i) {
-    held[i] = world.bodies[i].fixed || (!frozen.empty() && frozen[i]);
+    // Held: still (a static fixed body, or one frozen by the caller). A kinematic body (fixed, with a
+    // velocity) is not held: it is searched against frozen bodies, so that it wakes what it meets.
+    const Body& body = world.bodies[i];
+    const bool kinematic = body.fixed && (!body.velocity.isZero(0) || body.angular_velocity != 0);
+    held[i] = (body.fixed && !kinematic) || (!frozen.empty() && frozen[i]);
     all_held = all_held && held[i];
   }
   if (all_held) return;  // nothing moves: no pair or surface is searched (a pile asleep)
   contacts.reserve(2 * count);  // a resting pile's count (its vector is not grown step by step)
   const std::size_t cap = contact_limit(world);
   for (std::size_t i = 0; i < count; ++i) {
-    if (held[i]) continue;
+    if (held[i] || world.bodies[i].fixed) continue;  // fixed bodies do not touch the ground or planes
     const int body = static_cast<int>(i);
     if (world.ground) {
       plane_contacts(contacts, world, body, kGround, Vector2d(0, world.ground->height), Vector2d::UnitY(), margin);
@@ -545,6 +549,7 @@ void detect_contacts_into(const World& world, double margin, const std::vector<c
     }
   }
   const auto narrow = [&](int i, int j) {
+    if (world.bodies[static_cast<std::size_t>(i)].fixed && world.bodies[static_cast<std::size_t>(j)].fixed) return;
     pair_contacts(contacts, world, i, j, margin);
     if (contacts.size() > cap) refuse_contact_count(contacts, world, cap);
   };

@@ -33,7 +33,11 @@ std::vector<char> slept_last_step(const World& world, const MoreauJeanOptions& o
 }
 
 bool touches_frozen(const World& world, const std::vector<Contact>& contacts, const std::vector<char>& frozen) {
-  return joins_frozen(contacts, frozen, [&](std::size_t i) { return !world.bodies[i].fixed; });
+  // A moving body: not fixed, or fixed and moving (kinematic).
+  return joins_frozen(contacts, frozen, [&](std::size_t i) {
+    const Body& body = world.bodies[i];
+    return !body.fixed || !body.velocity.isZero(0) || body.angular_velocity != 0;
+  });
 }
 
 }  // namespace perp::contact::detail

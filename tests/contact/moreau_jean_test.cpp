@@ -119,6 +119,30 @@ TEST(MoreauJean, SleepingIslandsSleepAndWake) {
   EXPECT_THROW(step(reference, bad), InvalidProblem);
 }
 
+// A kinematic body (fixed, with a velocity) moving into a sleeping box wakes it and pushes it
+// along instead of passing through it: the 1 m box asleep on the ground, a fixed 1 m box moving
+// at 0.5 m/s from 1.5 m to its left; after 3 s the pusher's front is at x = 0.5 and the box ahead
+// of it (its centre at 1 or beyond).
+TEST(MoreauJean, AKinematicBodyWakesASleepingIsland) {
+  World world;
+  world.ground = Ground{0};
+  world.bodies.push_back(box("crate", 1, 1, 1, {0, 0.5}));
+  MoreauJeanOptions options;
+  options.timestep = 1.0 / 60;
+  options.friction = 0.5;
+  options.sleeping = true;
+  options.sleep_time = 0.25;
+  for (int k = 0; k < 30; ++k) ASSERT_EQ(moreau_jean_step(world, options).status, Status::Solved);
+  ASSERT_EQ(moreau_jean_step(world, options).sleeping_bodies, 1u);
+  Body pusher = box("pusher", 1, 1, 1, {-1.5, 0.5});
+  pusher.fixed = true;
+  pusher.velocity = {0.5, 0};
+  world.bodies.push_back(pusher);
+  for (int k = 0; k < 180; ++k) ASSERT_EQ(moreau_jean_step(world, options).status, Status::Solved) << "step " << k;
+  EXPECT_GT(world.bodies[0].position.x(), 1.0 - 0.01);
+  EXPECT_NEAR(world.bodies[0].position.y(), 0.5, 0.01);  // on the ground, not through it
+}
+
 TEST(MoreauJean, BounceApexIsRestitutionSquaredTimesDrop) {
   for (double e : {0.5, 0.8, 1.0}) {
     const double apex = apex_after_bounce(1.0, e, 1e-4);
