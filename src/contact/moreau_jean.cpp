@@ -336,11 +336,7 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
   v_start = v;
   if (options.sleeping) {
     asleep = sleeping_bodies(world, v, report.contacts, options);
-    const auto sleeps = [&](int body) { return body >= 0 && asleep[static_cast<std::size_t>(body)]; };
-    std::erase_if(report.contacts, [&](const Contact& c) { return sleeps(c.body_a) || sleeps(c.body_b); });
-    for (const ContactImpulse& impulse : world.impulses) {
-      if (sleeps(impulse.body_a) || sleeps(impulse.body_b)) asleep_impulses.push_back(impulse);
-    }
+    asleep_impulses = detail::set_aside_asleep(asleep, report.contacts, world.impulses);
     for (Eigen::Index i = 0; i < body_count; ++i) {
       if (!asleep[static_cast<std::size_t>(i)]) continue;
       v_start.segment<3>(3 * i).setZero();

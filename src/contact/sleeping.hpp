@@ -2,6 +2,7 @@
 // Private: the islands that sleep (MoreauJeanOptions::sleeping), for the step (moreau_jean.cpp).
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -85,6 +86,21 @@ template <class ContactList, class Moving>
     if ((still(c.body_a) && moves(c.body_b)) || (moves(c.body_a) && still(c.body_b))) return true;
   }
   return false;
+}
+
+/// Drops from `contacts` those that touch a body marked in `asleep` (their island is out of the
+/// solve) and returns the impulses of `kept` (the last step's) that touch one, for the warm start
+/// when the island wakes.
+template <class ContactList, class ImpulseList>
+[[nodiscard]] ImpulseList set_aside_asleep(const std::vector<char>& asleep, ContactList& contacts,
+                                           const ImpulseList& kept) {
+  const auto sleeps = [&](int body) { return body >= 0 && asleep[static_cast<std::size_t>(body)]; };
+  std::erase_if(contacts, [&](const auto& c) { return sleeps(c.body_a) || sleeps(c.body_b); });
+  ImpulseList aside;
+  for (const auto& impulse : kept) {
+    if (sleeps(impulse.body_a) || sleeps(impulse.body_b)) aside.push_back(impulse);
+  }
+  return aside;
 }
 
 /// Updates the bodies' rest times from v and marks the bodies of the islands (bodies joined by

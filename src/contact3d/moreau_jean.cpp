@@ -339,11 +339,7 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
     };
     asleep = contact::detail::asleep_islands(report.contacts, world.bodies.size(), movable, kinematic, at_rest, h,
                                              options.sleep_time, world.rest_time);
-    const auto sleeps = [&](int body) { return body >= 0 && asleep[static_cast<std::size_t>(body)]; };
-    std::erase_if(report.contacts, [&](const Contact& c) { return sleeps(c.body_a) || sleeps(c.body_b); });
-    for (const ContactImpulse& impulse : world.impulses) {
-      if (sleeps(impulse.body_a) || sleeps(impulse.body_b)) asleep_impulses.push_back(impulse);
-    }
+    asleep_impulses = contact::detail::set_aside_asleep(asleep, report.contacts, world.impulses);
     for (Eigen::Index i = 0; i < body_count; ++i) {
       if (!asleep[static_cast<std::size_t>(i)]) continue;
       Body& body = world.bodies[static_cast<std::size_t>(i)];

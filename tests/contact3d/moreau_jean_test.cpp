@@ -313,6 +313,8 @@ TEST(Contact3d, StepRefusesBadOptions) {
   EXPECT_THAT(error_of({.friction = -1}), HasSubstr("friction must be finite and >= 0, got -1"));
   EXPECT_THAT(error_of({.gravity = Eigen::Vector3d(0, NAN, 0)}), HasSubstr("gravity[1] is NaN"));
   EXPECT_THAT(error_of({.method = Method::Pgs}), HasSubstr("method 'pgs' does not solve a frictional contact problem"));
+  EXPECT_THAT(error_of({.sleep_speed = -1}), HasSubstr("sleep_speed must be finite and >= 0, got -1"));
+  EXPECT_THAT(error_of({.sleep_time = 0}), HasSubstr("sleep_time must be finite and > 0, got 0"));
   world.bodies[0].mass = 0;
   EXPECT_THAT(error_of({}), HasSubstr("body \"ball\": mass must be finite and > 0, got 0"));
 }

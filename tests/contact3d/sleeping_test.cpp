@@ -3,13 +3,10 @@
 // landing on it wakes it, bodies joined only through the ground sleep apart, and the run until the
 // island sleeps is the run without sleeping, to the bit.
 
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <string>
 
 #include "perp/contact3d/moreau_jean.hpp"
-#include "perp/core/error.hpp"
 
 namespace perp::contact3d_sleeping_test {
 namespace {
@@ -20,7 +17,6 @@ using contact3d::Shape;
 using contact3d::StepOptions;
 using contact3d::StepReport;
 using contact3d::World;
-using testing::HasSubstr;
 
 /// A 0.4 × 0.3 × 0.2 box of 2 kg just above the ground (z = 0), flat.
 World box_on_the_ground() {
@@ -142,24 +138,6 @@ TEST(Sleeping3d, BodiesJoinedOnlyThroughTheGroundSleepApart) {
   EXPECT_EQ(report.sleeping_bodies, 1u);
   EXPECT_EQ(world.bodies[0].velocity, Eigen::Vector3d::Zero());
   EXPECT_GT(world.bodies[1].velocity.norm(), 0.5);
-}
-
-TEST(Sleeping3d, BadSleepOptionsAreRefusedByName) {
-  World world = box_on_the_ground();
-  const auto error_of = [&](const StepOptions& options) -> std::string {
-    try {
-      (void)contact3d::moreau_jean_step(world, options);
-    } catch (const InvalidProblem& e) {
-      return e.what();
-    }
-    return "";
-  };
-  StepOptions options = sleepy();
-  options.sleep_time = 0;
-  EXPECT_THAT(error_of(options), HasSubstr("sleep_time must be finite and > 0, got 0"));
-  options = sleepy();
-  options.sleep_speed = -1;
-  EXPECT_THAT(error_of(options), HasSubstr("sleep_speed must be finite and >= 0, got -1"));
 }
 
 }  // namespace

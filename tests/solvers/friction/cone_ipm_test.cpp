@@ -208,18 +208,25 @@ FactoredFrictionContact random_pile(int bodies, int contacts, double mu, unsigne
   return problem;
 }
 
+/// The convex law of `problem` as a 3D GlobalFrictionContact: M = diag(1 / inverse_mass), H's
+/// transpose, q = 0 and b = the local q (so that W = H M⁻¹ Hᵀ and the local q are the problem's).
+GlobalFrictionContact convex_global(const FactoredFrictionContact& problem) {
+  GlobalFrictionContact global;
+  global.dimension = 3;
+  global.law = FrictionLaw::Convex;
+  global.M = Eigen::SparseMatrix<double>(problem.inverse_mass.cwiseInverse().asDiagonal());
+  global.H = Eigen::SparseMatrix<double>(problem.H.transpose());
+  global.q = VectorXd::Zero(problem.inverse_mass.size());
+  global.b = problem.q;
+  global.mu = problem.mu;
+  return global;
+}
+
 TEST(ConeInteriorPoint, RandomPilesConvexAndCoulomb) {
   const SolveOptions options{.tolerance = 1e-8};
   for (unsigned seed = 1; seed <= 4; ++seed) {
     const FactoredFrictionContact problem = random_pile(6, 20, 0.6, seed);
-    GlobalFrictionContact global;
-    global.dimension = 3;
-    global.law = FrictionLaw::Convex;
-    global.M = Eigen::SparseMatrix<double>(problem.inverse_mass.cwiseInverse().asDiagonal());
-    global.H = Eigen::SparseMatrix<double>(problem.H.transpose());
-    global.q = VectorXd::Zero(problem.inverse_mass.size());
-    global.b = problem.q;
-    global.mu = problem.mu;
+    const GlobalFrictionContact global = convex_global(problem);
     // auto (the interior point, then admm from its point if needed) solves; interior-point alone
     // solves or stops at its round-off floor saying so (a status true of the point returned).
     for (const Method method : {Method::InteriorPoint, Method::Auto}) {
@@ -256,23 +263,12 @@ TEST(ConeInteriorPoint, SolvesInTurnOnOneThreadKeepTheirOwnAnswers) {
   // pattern and size) solved as A, A, B, A give A's answer each time, to the last bit, and each one
   // meets the convex law (recomputed here).
   const SolveOptions options{.tolerance = 1e-8};
-  const auto global_of = [](const FactoredFrictionContact& problem) {
-    GlobalFrictionContact global;
-    global.dimension = 3;
-    global.law = FrictionLaw::Convex;
-    global.M = Eigen::SparseMatrix<double>(problem.inverse_mass.cwiseInverse().asDiagonal());
-    global.H = Eigen::SparseMatrix<double>(problem.H.transpose());
-    global.q = VectorXd::Zero(problem.inverse_mass.size());
-    global.b = problem.q;
-    global.mu = problem.mu;
-    return global;
-  };
   const FactoredFrictionContact a = random_pile(6, 20, 0.6, 5);
   const FactoredFrictionContact b = random_pile(9, 31, 0.4, 6);
-  const Result first = solve(global_of(a), Method::Auto, options);
+  const Result first = solve(convex_global(a), Method::Auto, options);
   ASSERT_TRUE(first.solved()) << first.message;
   for (const FactoredFrictionContact* problem : {&a, &b, &a}) {
-    const Result again = solve(global_of(*problem), Method::Auto, options);
+    const Result again = solve(convex_global(*problem), Method::Auto, options);
     ASSERT_TRUE(again.solved()) << again.message;
     const VectorXd u = velocity_of(*problem, again.z);
     EXPECT_LE(cone_residuals(3, problem->mu, again.z, u, FrictionLaw::Convex, problem->q.norm()).relative_error,
