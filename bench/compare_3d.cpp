@@ -84,6 +84,13 @@ double elapsed_ms(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto at = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size()))) - 1;
+  return v[std::min(at, v.size() - 1)];
+}
+
 double side_friction(const Scene& scene, const std::optional<double>& own) {
   return own.value_or(scene.options.friction);
 }
@@ -108,6 +115,10 @@ class Engine {
   virtual long messages() const { return 0; }
   /// perp only (--verbose): the last step's contacts, warm starts, sweeps, solve time and method.
   virtual std::string detail() const { return ""; }
+  /// After a step, outside its timing: where the engine's impulses can be read (Bullet), perp's
+  /// criteria of them; and the summary of those criteria over the run ("" where not read).
+  virtual void judge() {}
+  virtual std::string criteria() const { return ""; }
 };
 
 // ------------------------------------------------------------------------------------------ perp
@@ -189,6 +200,7 @@ class BulletEngine final : public Engine {
             btVector3(body.angular_velocity.x(), body.angular_velocity.y(), body.angular_velocity.z()));
       }
       if (!sleeping) rigid->setActivationState(DISABLE_DEACTIVATION);
+      rigid->setUserIndex(static_cast<int>(bodies_.size()));
       world_->addRigidBody(rigid.get());
       bodies_.push_back(std::move(rigid));
     }
@@ -200,7 +212,68 @@ class BulletEngine final : public Engine {
   BulletEngine(const BulletEngine&) = delete;
   BulletEngine& operator=(const BulletEngine&) = delete;
 
-  void step() override { world_->stepSimulation(h_, 1, h_); }
+  void step() override {
+    if (before_.empty()) remember_velocities();  // the first step's (later: judge keeps them)
+    world_->stepSimulation(h_, 1, h_);
+  }
+  /// perp's criteria of Bullet's answer at each contact point it solved with (distance <= 0: the
+  /// points in contact; its speculative points ahead of contact are left out): r = the normal
+  /// impulse along m_normalWorldOnB and the friction impulses along its lateral directions (impulses
+  /// on body 0), u = the relative velocity of body 0's point after the step, both in perp's frame
+  /// (n, t1, t2) of that normal, μ = Bullet's combined friction; Coulomb's law's relative error with
+  /// the scale ‖q‖, q the points' relative velocities from the velocities before the step plus h g.
+  void judge() override {
+    const btVector3 g = world_->getGravity();
+    std::vector<double> r, u, q, mu;
+    const auto velocity_at = [&](const btCollisionObject* object, const btVector3& point, bool before) {
+      const btRigidBody* body = btRigidBody::upcast(object);
+      const int index = body != nullptr ? body->getUserIndex() : -1;
+      if (body == nullptr || index < 0 || body->getInvMass() == 0) return btVector3(0, 0, 0);
+      const btVector3 arm = point - body->getCenterOfMassPosition();
+      if (!before) return body->getLinearVelocity() + body->getAngularVelocity().cross(arm);
+      const auto k = static_cast<std::size_t>(index);
+      return before_[k].first + h_ * g + before_[k].second.cross(arm);
+    };
+    for (int m = 0; m < dispatcher_->getNumManifolds(); ++m) {
+      const btPersistentManifold* manifold = dispatcher_->getManifoldByIndexInternal(m);
+      for (int j = 0; j < manifold->getNumContacts(); ++j) {
+        const btManifoldPoint& point = manifold->getContactPoint(j);
+        if (point.getDistance() > 0) continue;
+        const btVector3 p = point.getPositionWorldOnA();
+        const btVector3 impulse = point.m_appliedImpulse * point.m_normalWorldOnB +
+                                  point.m_appliedImpulseLateral1 * point.m_lateralFrictionDir1 +
+                                  point.m_appliedImpulseLateral2 * point.m_lateralFrictionDir2;
+        const btVector3 after = velocity_at(manifold->getBody0(), p, false) - velocity_at(manifold->getBody1(), p, false);
+        const btVector3 free = velocity_at(manifold->getBody0(), p, true) - velocity_at(manifold->getBody1(), p, true);
+        const Eigen::Vector3d n(point.m_normalWorldOnB.x(), point.m_normalWorldOnB.y(), point.m_normalWorldOnB.z());
+        Eigen::Vector3d t1, t2;
+        perp::contact3d::tangent_frame(n.normalized(), t1, t2);
+        for (const btVector3* v : {&impulse, &after, &free}) {
+          const Eigen::Vector3d w(v->x(), v->y(), v->z());
+          std::vector<double>& out = v == &impulse ? r : (v == &after ? u : q);
+          out.insert(out.end(), {w.dot(n.normalized()), w.dot(t1), w.dot(t2)});
+        }
+        mu.push_back(point.m_combinedFriction);
+      }
+    }
+    remember_velocities();
+    if (mu.empty()) return;
+    const auto vec = [](const std::vector<double>& x) { return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())); };
+    const perp::FrictionContactResiduals c =
+        perp::cone_residuals(3, vec(mu), vec(r), vec(u), perp::FrictionLaw::Coulomb, vec(q).norm());
+    errors_.push_back(c.relative_error);
+    worst_signorini_ = std::max(worst_signorini_, c.signorini);
+    worst_coulomb_ = std::max(worst_coulomb_, c.coulomb);
+  }
+  std::string criteria() const override {
+    if (errors_.empty()) return "";
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "perp's criteria of its impulses (%zu steps with contacts): relative error p50 %.2g, max %.2g; "
+                  "approach max %.2g m/s; outside the cone max %.2g N s",
+                  errors_.size(), percentile(errors_, 0.5), percentile(errors_, 1.0), worst_signorini_, worst_coulomb_);
+    return text;
+  }
   void read(World& out) const override {
     for (std::size_t i = 0; i < out.bodies.size(); ++i) {
       const btRigidBody& b = *bodies_[i];
@@ -244,7 +317,16 @@ class BulletEngine final : public Engine {
     world_->addRigidBody(planes_.back().get());
   }
 
+  void remember_velocities() {
+    before_.clear();
+    for (const auto& body : bodies_) before_.emplace_back(body->getLinearVelocity(), body->getAngularVelocity());
+  }
+
   double h_;
+  std::vector<std::pair<btVector3, btVector3>> before_;  // each body's (v, ω) before the step
+  std::vector<double> errors_;
+  double worst_signorini_ = 0;
+  double worst_coulomb_ = 0;
   btDefaultCollisionConfiguration configuration_;
   btDbvtBroadphase broadphase_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
@@ -409,13 +491,6 @@ struct Row {
   long messages = -1;
 };
 
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const auto at = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size()))) - 1;
-  return v[std::min(at, v.size() - 1)];
-}
-
 double smallest_extent(const Body& body) {
   switch (body.shape.kind) {
     case ShapeKind::Box:
@@ -459,6 +534,7 @@ Row measure(const std::string& name, Engine& engine, const Scene& scene, long st
     const double ms = elapsed_ms(start);
     row.ms.push_back(ms);
     stepping_ms += ms;
+    engine.judge();
     if (engine.met_1e6()) ++met;
     if (engine.fell_back()) ++fell_back;
     if (!engine.solved()) ++unsolved;
@@ -494,6 +570,7 @@ Row measure(const std::string& name, Engine& engine, const Scene& scene, long st
     row.fell_back = fell_back;
     row.unsolved = unsolved;
   }
+  row.note = engine.criteria();
   if (is_ode) {
     row.messages = engine.messages();
 #ifdef PERP_HAVE_ODE
