@@ -52,6 +52,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -89,6 +90,17 @@ double percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   const auto at = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size()))) - 1;
   return v[std::min(at, v.size() - 1)];
+}
+
+/// The note of an engine judged by perp's criteria (Bullet's and ODE's rows).
+std::string criteria_note(const std::vector<double>& errors, double signorini, double coulomb) {
+  if (errors.empty()) return "";
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "perp's criteria of its impulses (%zu steps with contacts): relative error p50 %.2g, max %.2g; "
+                "approach max %.2g m/s; outside the cone max %.2g N s",
+                errors.size(), percentile(errors, 0.5), percentile(errors, 1.0), signorini, coulomb);
+  return text;
 }
 
 double side_friction(const Scene& scene, const std::optional<double>& own) {
@@ -265,15 +277,7 @@ class BulletEngine final : public Engine {
     worst_signorini_ = std::max(worst_signorini_, c.signorini);
     worst_coulomb_ = std::max(worst_coulomb_, c.coulomb);
   }
-  std::string criteria() const override {
-    if (errors_.empty()) return "";
-    char text[200];
-    std::snprintf(text, sizeof text,
-                  "perp's criteria of its impulses (%zu steps with contacts): relative error p50 %.2g, max %.2g; "
-                  "approach max %.2g m/s; outside the cone max %.2g N s",
-                  errors_.size(), percentile(errors_, 0.5), percentile(errors_, 1.0), worst_signorini_, worst_coulomb_);
-    return text;
-  }
+  std::string criteria() const override { return criteria_note(errors_, worst_signorini_, worst_coulomb_); }
   void read(World& out) const override {
     for (std::size_t i = 0; i < out.bodies.size(); ++i) {
       const btRigidBody& b = *bodies_[i];
@@ -420,6 +424,8 @@ class OdeEngine final : public Engine {
   OdeEngine& operator=(const OdeEngine&) = delete;
 
   void step() override {
+    if (before_.empty()) remember_velocities();
+    records_.clear();
     dSpaceCollide(space_, this, &OdeEngine::near);
     if (exact_) {
       dWorldStep(world_, h_);
@@ -445,7 +451,86 @@ class OdeEngine final : public Engine {
   }
   long messages() const override { return g_ode_messages; }
 
+  /// perp's criteria of ODE's answer at each contact joint of the step (as Bullet's, above): r = the
+  /// joint's force on its first body (`dJointFeedback`) times h, u = that body's point velocity
+  /// relative to the other's after the step, in perp's frame of the contact normal turned to point
+  /// from the other side to that body, μ = the contact's.
+  void judge() override {
+    std::vector<double> r, u, q, mu;
+    const dReal* g = nullptr;
+    dVector3 gravity;
+    dWorldGetGravity(world_, gravity);
+    g = gravity;
+    for (const Record& c : records_) {
+      // ODE attaches a joint with a null first body reversed: its feedback's f1 is then the force on
+      // the second body, and the normal (out of the second geom into the first) is turned for it.
+      const dBodyID a = c.b1 != nullptr ? c.b1 : c.b2;
+      const dBodyID b = c.b1 != nullptr ? c.b2 : nullptr;
+      const double sign = c.b1 != nullptr ? 1.0 : -1.0;
+      const Eigen::Vector3d n = sign * Eigen::Vector3d(c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]).normalized();
+      const Eigen::Vector3d impulse = h_ * Eigen::Vector3d(c.feedback.f1[0], c.feedback.f1[1], c.feedback.f1[2]);
+      const auto point_velocity = [&](dBodyID body, bool before) -> Eigen::Vector3d {
+        if (body == nullptr) return Eigen::Vector3d::Zero();
+        const dReal* x = dBodyGetPosition(body);
+        const Eigen::Vector3d arm(c.geom.pos[0] - x[0], c.geom.pos[1] - x[1], c.geom.pos[2] - x[2]);
+        if (!before) {
+          dVector3 v;
+          dBodyGetPointVel(body, c.geom.pos[0], c.geom.pos[1], c.geom.pos[2], v);
+          return {v[0], v[1], v[2]};
+        }
+        const auto& [v, w] = before_[index_of(body)];
+        return v + h_ * Eigen::Vector3d(g[0], g[1], g[2]) + w.cross(arm);
+      };
+      const Eigen::Vector3d after = point_velocity(a, false) - point_velocity(b, false);
+      const Eigen::Vector3d free = point_velocity(a, true) - point_velocity(b, true);
+      Eigen::Vector3d t1, t2;
+      perp::contact3d::tangent_frame(n, t1, t2);
+      for (const Eigen::Vector3d* w : {&impulse, &after, &free}) {
+        std::vector<double>& out = w == &impulse ? r : (w == &after ? u : q);
+        out.insert(out.end(), {w->dot(n), w->dot(t1), w->dot(t2)});
+      }
+      mu.push_back(c.mu);
+    }
+    remember_velocities();
+    if (mu.empty()) return;
+    const auto vec = [](const std::vector<double>& x) { return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())); };
+    const perp::FrictionContactResiduals c =
+        perp::cone_residuals(3, vec(mu), vec(r), vec(u), perp::FrictionLaw::Coulomb, vec(q).norm());
+    errors_.push_back(c.relative_error);
+    worst_signorini_ = std::max(worst_signorini_, c.signorini);
+    worst_coulomb_ = std::max(worst_coulomb_, c.coulomb);
+  }
+  std::string criteria() const override { return criteria_note(errors_, worst_signorini_, worst_coulomb_); }
+
  private:
+  struct Record {
+    dJointFeedback feedback{};
+    dContactGeom geom{};
+    dBodyID b1 = nullptr;
+    dBodyID b2 = nullptr;
+    double mu = 0;
+  };
+  std::size_t index_of(dBodyID body) const {
+    return static_cast<std::size_t>(std::find(bodies_.begin(), bodies_.end(), body) - bodies_.begin());
+  }
+  void remember_velocities() {
+    before_.clear();
+    for (const dBodyID body : bodies_) {
+      if (body == nullptr) {
+        before_.emplace_back(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+        continue;
+      }
+      const dReal* v = dBodyGetLinearVel(body);
+      const dReal* w = dBodyGetAngularVel(body);
+      before_.emplace_back(Eigen::Vector3d(v[0], v[1], v[2]), Eigen::Vector3d(w[0], w[1], w[2]));
+    }
+  }
+  std::deque<Record> records_;  // this step's contact joints (stable addresses for their feedback)
+  std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> before_;
+  std::vector<double> errors_;
+  double worst_signorini_ = 0;
+  double worst_coulomb_ = 0;
+
   static constexpr int kMaxContacts = 8;
   static void near(void* data, dGeomID o1, dGeomID o2) {
     auto* self = static_cast<OdeEngine*>(data);
@@ -460,6 +545,12 @@ class OdeEngine final : public Engine {
       contact[k].surface.mu = mu;
       const dJointID joint = dJointCreateContact(self->world_, self->contacts_, &contact[k]);
       dJointAttach(joint, b1, b2);
+      Record& record = self->records_.emplace_back();
+      record.geom = contact[k].geom;
+      record.b1 = b1;
+      record.b2 = b2;
+      record.mu = mu;
+      dJointSetFeedback(joint, &record.feedback);
     }
   }
 
@@ -574,7 +665,7 @@ Row measure(const std::string& name, Engine& engine, const Scene& scene, long st
   if (is_ode) {
     row.messages = engine.messages();
 #ifdef PERP_HAVE_ODE
-    if (row.messages > 0) row.note = g_ode_first_message;
+    if (row.messages > 0) row.note = g_ode_first_message + (row.note.empty() ? "" : "; " + row.note);
 #endif
   }
   return row;
