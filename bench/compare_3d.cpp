@@ -50,6 +50,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
@@ -412,6 +413,7 @@ class OdeEngine final : public Engine {
       dBodySetLinearVel(b, body.velocity.x(), body.velocity.y(), body.velocity.z());
       dBodySetAngularVel(b, body.angular_velocity.x(), body.angular_velocity.y(), body.angular_velocity.z());
       dGeomSetBody(geom, b);
+      dBodySetData(b, reinterpret_cast<void*>(static_cast<std::intptr_t>(bodies_.size())));  // its index, for judge
       bodies_.push_back(b);
     }
   }
@@ -510,8 +512,8 @@ class OdeEngine final : public Engine {
     dBodyID b2 = nullptr;
     double mu = 0;
   };
-  std::size_t index_of(dBodyID body) const {
-    return static_cast<std::size_t>(std::find(bodies_.begin(), bodies_.end(), body) - bodies_.begin());
+  static std::size_t index_of(dBodyID body) {
+    return static_cast<std::size_t>(reinterpret_cast<std::intptr_t>(dBodyGetData(body)));
   }
   void remember_velocities() {
     before_.clear();
