@@ -93,16 +93,54 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(at, v.size() - 1)];
 }
 
-/// The note of an engine judged by perp's criteria (Bullet's and ODE's rows).
-std::string criteria_note(const std::vector<double>& errors, double signorini, double coulomb) {
-  if (errors.empty()) return "";
-  char text[200];
-  std::snprintf(text, sizeof text,
-                "perp's criteria of its impulses (%zu steps with contacts): relative error p50 %.2g, max %.2g; "
-                "approach max %.2g m/s; outside the cone max %.2g N s",
-                errors.size(), percentile(errors, 0.5), percentile(errors, 1.0), signorini, coulomb);
-  return text;
-}
+/// perp's criteria of another engine's answers (Bullet's and ODE's rows): per step, the contact
+/// points' impulses r, velocities after the step u and free velocities q in perp's frame (n, t1, t2)
+/// of each normal, and μ; Coulomb's relative error scaled by ‖q‖, and the worst approach and cone
+/// violations over the run.
+class Judgement {
+ public:
+  /// One contact point's impulse, velocity after and free velocity (world frame), normal n (unit).
+  void add(const Eigen::Vector3d& n, const Eigen::Vector3d& impulse, const Eigen::Vector3d& after,
+           const Eigen::Vector3d& free, double mu) {
+    Eigen::Vector3d t1, t2;
+    perp::contact3d::tangent_frame(n, t1, t2);
+    for (const auto& [w, out] : {std::pair{&impulse, &r_}, std::pair{&after, &u_}, std::pair{&free, &q_}}) {
+      out->insert(out->end(), {w->dot(n), w->dot(t1), w->dot(t2)});
+    }
+    mu_.push_back(mu);
+  }
+  /// The step's points judged (none: nothing recorded), and cleared for the next step.
+  void end_step() {
+    if (!mu_.empty()) {
+      const auto vec = [](const std::vector<double>& x) {
+        return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
+      };
+      const perp::FrictionContactResiduals c =
+          perp::cone_residuals(3, vec(mu_), vec(r_), vec(u_), perp::FrictionLaw::Coulomb, vec(q_).norm());
+      errors_.push_back(c.relative_error);
+      signorini_ = std::max(signorini_, c.signorini);
+      coulomb_ = std::max(coulomb_, c.coulomb);
+    }
+    r_.clear();
+    u_.clear();
+    q_.clear();
+    mu_.clear();
+  }
+  [[nodiscard]] std::string note() const {
+    if (errors_.empty()) return "";
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "perp's criteria of its impulses (%zu steps with contacts): relative error p50 %.2g, max %.2g; "
+                  "approach max %.2g m/s; outside the cone max %.2g N s",
+                  errors_.size(), percentile(errors_, 0.5), percentile(errors_, 1.0), signorini_, coulomb_);
+    return text;
+  }
+
+ private:
+  std::vector<double> r_, u_, q_, mu_, errors_;
+  double signorini_ = 0;
+  double coulomb_ = 0;
+};
 
 double side_friction(const Scene& scene, const std::optional<double>& own) {
   return own.value_or(scene.options.friction);
@@ -237,7 +275,6 @@ class BulletEngine final : public Engine {
   /// the scale ‖q‖, q the points' relative velocities from the velocities before the step plus h g.
   void judge() override {
     const btVector3 g = world_->getGravity();
-    std::vector<double> r, u, q, mu;
     const auto velocity_at = [&](const btCollisionObject* object, const btVector3& point, bool before) {
       const btRigidBody* body = btRigidBody::upcast(object);
       const int index = body != nullptr ? body->getUserIndex() : -1;
@@ -247,6 +284,7 @@ class BulletEngine final : public Engine {
       const auto k = static_cast<std::size_t>(index);
       return before_[k].first + h_ * g + before_[k].second.cross(arm);
     };
+    const auto eigen = [](const btVector3& v) { return Eigen::Vector3d(v.x(), v.y(), v.z()); };
     for (int m = 0; m < dispatcher_->getNumManifolds(); ++m) {
       const btPersistentManifold* manifold = dispatcher_->getManifoldByIndexInternal(m);
       for (int j = 0; j < manifold->getNumContacts(); ++j) {
@@ -258,27 +296,14 @@ class BulletEngine final : public Engine {
                                   point.m_appliedImpulseLateral2 * point.m_lateralFrictionDir2;
         const btVector3 after = velocity_at(manifold->getBody0(), p, false) - velocity_at(manifold->getBody1(), p, false);
         const btVector3 free = velocity_at(manifold->getBody0(), p, true) - velocity_at(manifold->getBody1(), p, true);
-        const Eigen::Vector3d n(point.m_normalWorldOnB.x(), point.m_normalWorldOnB.y(), point.m_normalWorldOnB.z());
-        Eigen::Vector3d t1, t2;
-        perp::contact3d::tangent_frame(n.normalized(), t1, t2);
-        for (const btVector3* v : {&impulse, &after, &free}) {
-          const Eigen::Vector3d w(v->x(), v->y(), v->z());
-          std::vector<double>& out = v == &impulse ? r : (v == &after ? u : q);
-          out.insert(out.end(), {w.dot(n.normalized()), w.dot(t1), w.dot(t2)});
-        }
-        mu.push_back(point.m_combinedFriction);
+        judgement_.add(eigen(point.m_normalWorldOnB).normalized(), eigen(impulse), eigen(after), eigen(free),
+                       point.m_combinedFriction);
       }
     }
     remember_velocities();
-    if (mu.empty()) return;
-    const auto vec = [](const std::vector<double>& x) { return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())); };
-    const perp::FrictionContactResiduals c =
-        perp::cone_residuals(3, vec(mu), vec(r), vec(u), perp::FrictionLaw::Coulomb, vec(q).norm());
-    errors_.push_back(c.relative_error);
-    worst_signorini_ = std::max(worst_signorini_, c.signorini);
-    worst_coulomb_ = std::max(worst_coulomb_, c.coulomb);
+    judgement_.end_step();
   }
-  std::string criteria() const override { return criteria_note(errors_, worst_signorini_, worst_coulomb_); }
+  std::string criteria() const override { return judgement_.note(); }
   void read(World& out) const override {
     for (std::size_t i = 0; i < out.bodies.size(); ++i) {
       const btRigidBody& b = *bodies_[i];
@@ -329,9 +354,7 @@ class BulletEngine final : public Engine {
 
   double h_;
   std::vector<std::pair<btVector3, btVector3>> before_;  // each body's (v, ω) before the step
-  std::vector<double> errors_;
-  double worst_signorini_ = 0;
-  double worst_coulomb_ = 0;
+  Judgement judgement_;
   btDefaultCollisionConfiguration configuration_;
   btDbvtBroadphase broadphase_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
@@ -458,7 +481,6 @@ class OdeEngine final : public Engine {
   /// relative to the other's after the step, in perp's frame of the contact normal turned to point
   /// from the other side to that body, μ = the contact's.
   void judge() override {
-    std::vector<double> r, u, q, mu;
     const dReal* g = nullptr;
     dVector3 gravity;
     dWorldGetGravity(world_, gravity);
@@ -483,26 +505,13 @@ class OdeEngine final : public Engine {
         const auto& [v, w] = before_[index_of(body)];
         return v + h_ * Eigen::Vector3d(g[0], g[1], g[2]) + w.cross(arm);
       };
-      const Eigen::Vector3d after = point_velocity(a, false) - point_velocity(b, false);
-      const Eigen::Vector3d free = point_velocity(a, true) - point_velocity(b, true);
-      Eigen::Vector3d t1, t2;
-      perp::contact3d::tangent_frame(n, t1, t2);
-      for (const Eigen::Vector3d* w : {&impulse, &after, &free}) {
-        std::vector<double>& out = w == &impulse ? r : (w == &after ? u : q);
-        out.insert(out.end(), {w->dot(n), w->dot(t1), w->dot(t2)});
-      }
-      mu.push_back(c.mu);
+      judgement_.add(n, impulse, point_velocity(a, false) - point_velocity(b, false),
+                     point_velocity(a, true) - point_velocity(b, true), c.mu);
     }
     remember_velocities();
-    if (mu.empty()) return;
-    const auto vec = [](const std::vector<double>& x) { return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())); };
-    const perp::FrictionContactResiduals c =
-        perp::cone_residuals(3, vec(mu), vec(r), vec(u), perp::FrictionLaw::Coulomb, vec(q).norm());
-    errors_.push_back(c.relative_error);
-    worst_signorini_ = std::max(worst_signorini_, c.signorini);
-    worst_coulomb_ = std::max(worst_coulomb_, c.coulomb);
+    judgement_.end_step();
   }
-  std::string criteria() const override { return criteria_note(errors_, worst_signorini_, worst_coulomb_); }
+  std::string criteria() const override { return judgement_.note(); }
 
  private:
   struct Record {
@@ -529,9 +538,7 @@ class OdeEngine final : public Engine {
   }
   std::deque<Record> records_;  // this step's contact joints (stable addresses for their feedback)
   std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> before_;
-  std::vector<double> errors_;
-  double worst_signorini_ = 0;
-  double worst_coulomb_ = 0;
+  Judgement judgement_;
 
   static constexpr int kMaxContacts = 8;
   static void near(void* data, dGeomID o1, dGeomID o2) {
