@@ -13,6 +13,7 @@
 #include <string>
 
 #include "perp/core/error.hpp"
+#include "sleeping.hpp"
 #include "step_scratch.hpp"
 
 namespace perp::contact {
@@ -529,9 +530,7 @@ void detect_contacts_into(const World& world, double margin, const std::vector<c
   for (std::size_t i = 0; i < count; ++i) {
     // Held: still (a static fixed body, or one frozen by the caller). A kinematic body (fixed, with a
     // velocity) is not held: it is searched against frozen bodies, so that it wakes what it meets.
-    const Body& body = world.bodies[i];
-    const bool kinematic = body.fixed && (!body.velocity.isZero(0) || body.angular_velocity != 0);
-    held[i] = (body.fixed && !kinematic) || (!frozen.empty() && frozen[i]);
+    held[i] = (world.bodies[i].fixed && detail::motionless(world.bodies[i])) || (!frozen.empty() && frozen[i]);
     all_held = all_held && held[i];
   }
   if (all_held) return;  // nothing moves: no pair or surface is searched (a pile asleep)

@@ -4,6 +4,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "perp/contact/body.hpp"
@@ -11,6 +12,23 @@
 #include "perp/contact/moreau_jean.hpp"
 
 namespace perp::contact::detail {
+
+/// Whether a body's velocities are exactly zero (a planar body's spin is a number, a 3D body's a
+/// vector): a sleeping body's, or a fixed body that does not move.
+template <class BodyT>
+[[nodiscard]] bool motionless(const BodyT& body) {
+  if constexpr (std::is_arithmetic_v<std::decay_t<decltype(body.angular_velocity)>>) {
+    return body.velocity.isZero(0) && body.angular_velocity == 0;
+  } else {
+    return body.velocity.isZero(0) && body.angular_velocity.isZero(0);
+  }
+}
+
+/// A kinematic body: fixed, with a velocity (it moves, and wakes what it touches).
+template <class BodyT>
+[[nodiscard]] bool kinematic(const BodyT& body) {
+  return body.fixed && !motionless(body);
+}
 
 /// The islands' rule, for the planar and the 3D step: bodies joined by `contacts` (their `body_a`,
 /// `body_b`; a side that is not `movable` — fixed, or a static surface, index < 0 — joins nothing)

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "../contact/sleeping.hpp"
+
 namespace perp::contact3d {
 namespace {
 
@@ -192,8 +194,7 @@ bool narrow_phase(fcl::CollisionObjectd* first, fcl::CollisionObjectd* second, v
   if (!search.frozen->empty()) {
     // Still: frozen, or fixed and not moving (a kinematic body is searched against frozen ones).
     const auto still = [&](int i, const Body& body) {
-      return (*search.frozen)[static_cast<std::size_t>(i)] ||
-             (body.fixed && body.velocity.isZero(0) && body.angular_velocity.isZero(0));
+      return (*search.frozen)[static_cast<std::size_t>(i)] || (body.fixed && contact::detail::motionless(body));
     };
     if (still(a, body_a) && still(b, body_b)) return false;
   }

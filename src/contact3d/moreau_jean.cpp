@@ -307,14 +307,12 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   const double margin = h * fastest + (loaded.empty() ? options.activation_tolerance : held_tolerance);
   std::vector<char> frozen;
   if (options.sleeping) {
-    frozen = contact::detail::slept_through(world.bodies, world.rest_time, options.sleep_time, [&](std::size_t i) {
-      return world.bodies[i].velocity.isZero(0) && world.bodies[i].angular_velocity.isZero(0);
-    });
+    frozen = contact::detail::slept_through(world.bodies, world.rest_time, options.sleep_time,
+                                            [&](std::size_t i) { return contact::detail::motionless(world.bodies[i]); });
   }
   std::vector<Contact> detected = detect_contacts(world, margin, frozen);
   const auto moving = [&](std::size_t i) {
-    const Body& body = world.bodies[i];
-    return !body.fixed || !(body.velocity.isZero(0) && body.angular_velocity.isZero(0));
+    return !world.bodies[i].fixed || !contact::detail::motionless(world.bodies[i]);
   };
   if (contact::detail::joins_frozen(detected, frozen, moving)) detected = detect_contacts(world, margin);
   for (const Contact& c : detected) {
@@ -329,7 +327,7 @@ StepReport moreau_jean_step(World& world, const StepOptions& options) {
   std::vector<ContactImpulse> asleep_impulses;
   if (options.sleeping) {
     const auto movable = [&](std::size_t i) { return !world.bodies[i].fixed; };
-    const auto kinematic = [&](std::size_t i) { return world.bodies[i].fixed && moving(i); };
+    const auto kinematic = [&](std::size_t i) { return contact::detail::kinematic(world.bodies[i]); };
     const auto at_rest = [&](std::size_t i) {
       const auto k = 6 * static_cast<Eigen::Index>(i);
       const double spin = v_k.segment<3>(k + 3).norm();

@@ -245,14 +245,13 @@ void SpdFactor::analyze(const Eigen::SparseMatrix<double>& lower) {
   const SerialRegions serial;
   impl_->ldlt_analyzed = false;
 #ifdef PERP_HAVE_CHOLMOD
+  impl_->use_ldlt = false;  // CHOLMOD first again after any analysis
   if (same_pattern(lower)) {
     // The pattern analysed last: its ordering and symbolic factor stand (a holder kept across time
-    // steps whose contacts did not change); CHOLMOD first again, as after any analysis.
-    impl_->use_ldlt = false;
+    // steps whose contacts did not change).
     ++impl_->reused;
     return;
   }
-  impl_->use_ldlt = false;
   analyze_permuted(lower);
 #endif
   if (impl_->use_ldlt) {
