@@ -406,7 +406,7 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
                inverse_mass};
     }
     // The split writes its own rows of J_N (`normal_rows`).
-    if (split) split_shift = split_impulse_shift(report.contacts, inverse_mass, overlap_bias, options, report);
+    if (split) split_shift = split_impulse_shift(world, report.contacts, inverse_mass, overlap_bias, options, report);
     Eigen::VectorXd impulse;
     if (on_cone) {
       impulse = coulomb_step(world, inverse_mass, normal_bias, tangent_bias, friction, options, report);

@@ -7,6 +7,7 @@
 #include "perp/solvers/solve.hpp"
 #include "advance.hpp"
 #include "material.hpp"
+#include "warm_start.hpp"
 
 // The 2D step's split impulse (the drift correction's second solve), moved out of moreau_jean.cpp.
 
@@ -57,8 +58,11 @@ constexpr Eigen::Index kSplitDenseRows = 16;
 /// past the slop), to a relative residual of max(kSplitTolerance, the step's tolerance): up to
 /// kSplitDenseRows rows formed and solved by auto's pivoting; more rows (or where the pivots do not
 /// solve) on its factors (`FactoredLcp`, never formed) by over-relaxed projected Gauss–Seidel
-/// sweeps (ω = kSplitRelaxation), at most kSplitSweeps; returns the position shift h M⁻¹ J_Nᵀ λ.
-Eigen::VectorXd split_impulse_shift(const std::vector<Contact>& contacts, const Eigen::VectorXd& inverse_mass,
+/// sweeps (ω = kSplitRelaxation), at most kSplitSweeps, from the multipliers the same contacts had in
+/// the last step's split (`World::impulses`: a heap's overlaps change little from one step to the
+/// next; bench/README.md, "The split impulse's warm start (stop 48)"); returns the position shift
+/// h M⁻¹ J_Nᵀ λ.
+Eigen::VectorXd split_impulse_shift(const World& world, const std::vector<Contact>& contacts, const Eigen::VectorXd& inverse_mass,
                                     const Eigen::VectorXd& overlap_bias, const MoreauJeanOptions& options,
                                     StepReport& report) {
   std::vector<Eigen::Index> rows;
@@ -108,10 +112,20 @@ Eigen::VectorXd split_impulse_shift(const std::vector<Contact>& contacts, const 
     dense.q = problem.c;
     result = solve(dense, Method::Auto, solve_options);
   }
+  report.split_impulse.resize(0);
   if (!result.solved()) {  // more rows, or the pivots did not solve: psor on the factors
     solve_options.max_iterations = kSplitSweeps;
     solve_options.relaxation = kSplitRelaxation;
+    Eigen::VectorXd normal, tangent, last_split;
+    if (!world.impulses.empty() &&
+        last_impulses(world, contacts, pair_ordinals(contacts), normal, tangent, &last_split) > 0) {
+      Eigen::VectorXd start(count);
+      for (Eigen::Index r = 0; r < count; ++r) start[r] = last_split[rows[static_cast<std::size_t>(r)]];
+      if (start.maxCoeff() > 0) solve_options.initial_guess = std::move(start);
+    }
     result = solve(problem, Method::Psor, solve_options);
+    report.split_impulse = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(contacts.size()));
+    for (Eigen::Index r = 0; r < count; ++r) report.split_impulse[rows[static_cast<std::size_t>(r)]] = result.z[r];
   }
   report.split_contacts = static_cast<std::size_t>(count);
   report.split_status = result.status;

@@ -33,10 +33,11 @@ std::vector<int> pair_ordinals(const std::vector<Contact>& contacts) {
 }
 
 std::size_t last_impulses(const World& world, const std::vector<Contact>& contacts, const std::vector<int>& ordinals,
-                          Eigen::VectorXd& normal, Eigen::VectorXd& tangent) {
+                          Eigen::VectorXd& normal, Eigen::VectorXd& tangent, Eigen::VectorXd* split) {
   const auto m = static_cast<Eigen::Index>(contacts.size());
   normal = Eigen::VectorXd::Zero(m);
   tangent = Eigen::VectorXd::Zero(m);
+  if (split != nullptr) *split = Eigen::VectorXd::Zero(m);
   const std::vector<ContactImpulse>& last = world.impulses;
   const auto key = [](const ContactImpulse& c) { return std::tie(c.body_a, c.body_b, c.ordinal); };
   const auto before = [&](const ContactImpulse& x, const ContactImpulse& y) { return key(x) < key(y); };
@@ -63,6 +64,7 @@ std::size_t last_impulses(const World& world, const std::vector<Contact>& contac
     if (found != nullptr) {
       normal[k] = found->normal;
       tangent[k] = found->tangent;
+      if (split != nullptr) (*split)[k] = found->split;
       ++found_count;
     }
   }
@@ -72,11 +74,12 @@ std::size_t last_impulses(const World& world, const std::vector<Contact>& contac
 void keep_impulses(World& world, const StepReport& report, const std::vector<int>& ordinals) {
   world.impulses.clear();
   world.impulses.reserve(report.contacts.size());
+  const bool split = report.split_impulse.size() == static_cast<Eigen::Index>(report.contacts.size());
   for (std::size_t k = 0; k < report.contacts.size(); ++k) {
     const Contact& contact = report.contacts[k];
     const auto i = static_cast<Eigen::Index>(k);
-    world.impulses.push_back(
-        {contact.body_a, contact.body_b, ordinals[k], report.normal_impulse[i], report.tangent_impulse[i]});
+    world.impulses.push_back({contact.body_a, contact.body_b, ordinals[k], report.normal_impulse[i],
+                              report.tangent_impulse[i], split ? report.split_impulse[i] : 0.0});
   }
 }
 

@@ -17,11 +17,12 @@ namespace perp::contact {
 [[nodiscard]] std::vector<int> pair_ordinals(const std::vector<Contact>& contacts);
 
 /// The impulses the same contacts (pair and ordinal) carried in the last step (`World::impulses`),
-/// 0 for a new contact; returns how many were found.
+/// 0 for a new contact; returns how many were found. With `split`, also their split impulses.
 std::size_t last_impulses(const World& world, const std::vector<Contact>& contacts, const std::vector<int>& ordinals,
-                          Eigen::VectorXd& normal, Eigen::VectorXd& tangent);
+                          Eigen::VectorXd& normal, Eigen::VectorXd& tangent, Eigen::VectorXd* split = nullptr);
 
-/// `World::impulses` := the report's impulses, for the next step's warm start.
+/// `World::impulses` := the report's impulses (and its split impulses, where it has them), for the
+/// next step's warm start.
 void keep_impulses(World& world, const StepReport& report, const std::vector<int>& ordinals);
 
 }  // namespace perp::contact

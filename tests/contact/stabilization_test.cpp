@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "perp/contact/moreau_jean.hpp"
 #include "perp/core/error.hpp"
@@ -20,6 +22,9 @@ World sunk_disk() {
 }
 
 double overlap(const World& world) { return 0.1 - world.bodies[0].position.y(); }
+double overlap_of(const World& world, Eigen::Index k) {
+  return 0.1 - world.bodies[static_cast<std::size_t>(k)].position.y();
+}
 
 // Plain Moreau–Jean (the drift correction off) keeps the overlap (it never grows at rest) and the
 // disk at rest.
@@ -55,6 +60,44 @@ TEST(Stabilization, SplitImpulseShrinksTheOverlapGeometricallyWithoutVelocity) {
   const StepReport report = moreau_jean_step(world, options);
   EXPECT_EQ(report.split_contacts, 0u);
   EXPECT_NEAR(overlap(world), 0.0005, 1e-12);
+}
+
+// Above 16 overlapping contacts the split is solved by sweeps. Its multipliers are the report's
+// `split_impulse` and are kept in `World::impulses`; the next step's split starts from them. Twenty
+// disks apart on the ground, each 1 cm in: W is diagonal (1/m), so h λ/m = β (overlap − slop), λ =
+// 0.2 · 0.009 · 2 / h for each. The same state stepped again with the kept impulses starts at a
+// point that meets the split's tolerance (no sweep, the same multipliers); without them the sweeps run.
+TEST(Stabilization, TheSplitsSweepsStartFromTheLastSplit) {
+  World world;
+  for (int k = 0; k < 20; ++k) world.bodies.push_back(test::disk("d" + std::to_string(k), 0.1, 2.0, {0.5 * k, 0.09}));
+  world.ground = Ground{0};
+  MoreauJeanOptions options;
+  options.baumgarte = 0.2;
+  options.slop = 0.001;
+  const World start = world;
+  const StepReport first = moreau_jean_step(world, options);
+  ASSERT_EQ(first.status, Status::Solved);
+  ASSERT_EQ(first.split_contacts, 20u);
+  ASSERT_EQ(first.split_status, Status::Solved);
+  EXPECT_GT(first.split_sweeps, 0u);
+  ASSERT_EQ(first.split_impulse.size(), 20);
+  const double hand = 0.2 * 0.009 * 2.0 / options.timestep;
+  ASSERT_EQ(world.impulses.size(), 20u);
+  for (Eigen::Index k = 0; k < 20; ++k) {
+    EXPECT_NEAR(first.split_impulse[k], hand, 1e-6 * hand) << k;
+    EXPECT_EQ(world.impulses[static_cast<std::size_t>(k)].split, first.split_impulse[k]) << k;
+    EXPECT_NEAR(overlap_of(world, k), 0.01 - 0.2 * 0.009, 1e-8) << k;
+  }
+  const std::vector<ContactImpulse> kept = world.impulses;
+  world = start;
+  world.impulses = kept;
+  const StepReport again = moreau_jean_step(world, options);
+  ASSERT_EQ(again.split_status, Status::Solved);
+  EXPECT_EQ(again.split_sweeps, 0u);
+  EXPECT_EQ(again.split_impulse, first.split_impulse);
+  world = start;
+  const StepReport cold = moreau_jean_step(world, options);
+  EXPECT_EQ(cold.split_sweeps, first.split_sweeps);
 }
 
 // By default the split impulse (β = 0.2) takes the overlap down to the 5 mm slop geometrically, and

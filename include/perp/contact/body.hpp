@@ -123,6 +123,9 @@ struct ContactImpulse {
   int ordinal = 0;
   double normal = 0;   ///< N·s
   double tangent = 0;  ///< N·s, along `Contact::tangent()`
+  /// The split impulse's multiplier of the contact (the drift correction's pseudo-impulse, N·s;
+  /// `StepReport::split_impulse`): the start of the next step's split where it is solved by sweeps.
+  double split = 0;
 };
 
 /// An end of one rod against another rod's length, as detection last found it: the side of the

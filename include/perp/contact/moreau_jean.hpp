@@ -223,6 +223,10 @@ struct StepReport {
   /// Its iterations: the pivots of its dense solve (2D, up to 16 contacts) or its projected
   /// Gauss–Seidel sweeps (0 without a split).
   std::size_t split_sweeps = 0;
+  /// 2D, where the split was solved by sweeps (more than 16 contacts): its multiplier λ of each
+  /// active contact (N·s, 0 for the contacts it did not correct), kept in `World::impulses` to start
+  /// the next step's split; empty otherwise.
+  Eigen::VectorXd split_impulse;
   /// With `MoreauJeanOptions::sleeping`: the bodies asleep during the step.
   std::size_t sleeping_bodies = 0;
   /// The contact law the impulses solve, and that `criteria` measure: Coulomb's, or the convex

@@ -40,7 +40,8 @@ struct FactoredLcp {
 /// `assembled()`, up to 8000 rows (`not-applicable` above: the dense matrix would take 512 MB),
 /// except pgs and psor, which sweep on the factors (the rows of A, v = M⁻¹ Aᵀ z kept current; psor
 /// over-relaxed by `relaxation`; from the initial guess, at most `max_iterations` sweeps, the
-/// error checked every 50). Where the interior point stalls short of the tolerance (degenerate
+/// error checked every 50; `no-solution-found` with the best point where it has not fallen by 1 %
+/// in 100 sweeps). Where the interior point stalls short of the tolerance (degenerate
 /// vertices of packed heaps), Dostál's MPRGP — conjugate gradients on the free rows with
 /// projections, products with A and Aᵀ only — goes on from its best point.
 /// With `initial_guess` (the last time step's multipliers, say), interior-point first tries the

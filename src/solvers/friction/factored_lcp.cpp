@@ -30,6 +30,15 @@ constexpr int kFactoredNearStall = 8;
 constexpr double kCrossoverReach = 10.0;
 /// After a failed try, the next waits for the residual to fall below this fraction of it.
 constexpr double kCrossoverEvery = 0.1;
+/// And a try waits for the interior point's statuses to be clear: at most kCrossoverUndecided rows,
+/// plus one in kCrossoverUndecidedShare, whose λ_k d_k and w_k are within a factor
+/// kCrossoverUndecidedRatio of each other. Measured at every try (bench/README.md, "The crossover's
+/// gate (stop 48)"): on the 1 000-disk heap 123 of the 127 tries that solved had at most 8 such
+/// rows and 83 of the 152 that failed more; on the 10 000-disk heap's landing (1e-6) 319 of 345
+/// tries failed, nearly all with 15–1 500 such rows, each costing about three interior steps.
+constexpr Eigen::Index kCrossoverUndecided = 8;
+constexpr Eigen::Index kCrossoverUndecidedShare = 4000;
+constexpr double kCrossoverUndecidedRatio = 10.0;
 /// Where neither the interior point nor its crossover solved: MPRGP (proportioning.hpp) from the
 /// best point, at most kPolishSteps steps, the error checked every kPolishEvery, to kPolishMargin
 /// of the tolerance (the caller may judge z on a frictional law's error, which the LCP's residual
@@ -43,8 +52,13 @@ constexpr int kPolishEvery = 10;
 /// steps (about 3 s a step); on the 1 000-disk heap none of its 17 polishes is cut short (all solve).
 constexpr int kPolishStall = 300;
 constexpr double kPolishMargin = 0.1;
-/// pgs and psor on the factors: the error checked every kSweepCheckEvery sweeps.
+/// pgs and psor on the factors: the error checked every kSweepCheckEvery sweeps; they stop where the
+/// best error has not fallen by 1 % in kSweepNoProgress sweeps. (The split impulse's sweeps on the
+/// 10 000-disk heap's landing fell linearly, then stayed at one value to three digits — 2e-6,
+/// 1.2e-4 — for the rest of their 1 000 sweeps: bench/README.md, "The split impulse's sweeps (stop 48)".)
 constexpr int kSweepCheckEvery = 50;
+constexpr int kSweepNoProgress = 100;
+constexpr double kSweepProgress = 0.99;
 /// From a warm start: sweeps first, the error checked every kWarmEvery (a structure at rest keeps
 /// its active set, and sweeps from the last step's multipliers settle in a few dozen).
 constexpr int kWarmSweeps = 60;
@@ -76,19 +90,35 @@ double relative_error(const FactoredLcp& problem, const Eigen::VectorXd& z) {
   return scaled_natural_residual(z, problem.slack(z), none, none, z_scale(z, none, none), W);
 }
 
+/// The rows of z whose status is not yet clear: λ_k d_k and w_k within kCrossoverUndecidedRatio of
+/// each other (d_k: row k's diagonal of A M⁻¹ Aᵀ; w = A M⁻¹ Aᵀ z + c).
+Eigen::Index undecided_rows(const FactoredLcp& problem, const detail::ConeProgram& program, const Eigen::VectorXd& z) {
+  const Eigen::VectorXd w = problem.slack(z);
+  Eigen::Index undecided = 0;
+  for (Eigen::Index k = 0; k < z.size(); ++k) {
+    const double impulse = z[k] * program.row_diagonal[k];
+    if (impulse < kCrossoverUndecidedRatio * w[k] && w[k] < kCrossoverUndecidedRatio * impulse) ++undecided;
+  }
+  return undecided;
+}
+
 /// Projected Gauss–Seidel sweeps on the program's rows from z (v = M⁻¹ Aᵀ z kept current: a row
 /// costs its nonzeros twice), over-relaxed by ω (1: plain; psor), the error checked every `every`
 /// sweeps and after a sweep that changed nothing (a fixed point: the sweeps stop there); returns
-/// the best point seen and its error (and in `swept`, if given, the sweeps run). Rows with a zero
-/// diagonal (on fixed dofs only) are left as they are.
+/// the best point seen and its error (and in `swept`, if given, the sweeps run). With `stalled`, they
+/// also stop where the best error has not fallen below kSweepProgress of itself in kSweepNoProgress
+/// sweeps, and say so there. Rows with a zero diagonal (on fixed dofs only) are left as they are.
 std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, const Eigen::VectorXd& c,
                                           Eigen::VectorXd z, int sweeps, int every, double tolerance,
                                           const std::function<double(const Eigen::VectorXd&)>& error_of,
-                                          int* swept = nullptr, double omega = 1.0) {
+                                          int* swept = nullptr, double omega = 1.0, bool* stalled = nullptr) {
   Eigen::VectorXd v = (program.At * z).cwiseQuotient(program.mass);
   Eigen::VectorXd best = z;
   double best_error = error_of(z);
   if (swept != nullptr) *swept = 0;
+  if (stalled != nullptr) *stalled = false;
+  double progress_mark = best_error;
+  int progress_sweep = 0;
   for (int sweep = 1; sweep <= sweeps && best_error > tolerance; ++sweep) {
     if (detail::stop_requested()) break;  // the pipeline's judgement names the stop
     if (swept != nullptr) *swept = sweep;
@@ -116,6 +146,13 @@ std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, co
       best_error = error;
     }
     if (!moved) break;
+    if (best_error < kSweepProgress * progress_mark) {
+      progress_mark = best_error;
+      progress_sweep = sweep;
+    } else if (stalled != nullptr && sweep - progress_sweep >= kSweepNoProgress) {
+      *stalled = true;
+      break;
+    }
   }
   return {std::move(best), best_error};
 }
@@ -138,6 +175,7 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
   int crossovers = 0;
   const double reach = kCrossoverReach * std::sqrt(options.tolerance);
   double last_try = reach;
+  const Eigen::Index undecided_limit = kCrossoverUndecided + n / kCrossoverUndecidedShare;
   // The vertex of `lambda`'s active rows, kept where it is the best so far; true once it solves.
   const auto try_vertex = [&](const Eigen::VectorXd& lambda) {
     if (!rows_factor) rows_factor.emplace(program);
@@ -151,8 +189,9 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
   };
   const auto crossover = [&](const Eigen::VectorXd& lambda, double, double error) {
     // Once within reach, and then each time the residual has fallen tenfold since the last try
-    // (a try forms and factors the active rows' matrix: about one step's cost).
-    if (error > last_try) return false;
+    // (a try forms and factors the active rows' matrix: about three steps' cost), where few rows
+    // are undecided.
+    if (error > last_try || undecided_rows(problem, program, lambda) > undecided_limit) return false;
     last_try = kCrossoverEvery * error;
     ++crossovers;
     return try_vertex(lambda);
@@ -257,13 +296,19 @@ Result sweeps_on_factors(const FactoredLcp& problem, Method method, const SolveO
   const detail::ConeProgram program = detail::ConeProgram::restricted(problem.A, problem.inverse_mass);
   const auto error_of = [&](const Eigen::VectorXd& z) { return relative_error(problem, z); };
   const int sweeps = options.iteration_limit(kDefaultSweeps);
-  auto [z, error] =
-      polish(program, problem.c, z0, sweeps, kSweepCheckEvery, options.tolerance, error_of, &result.iterations, omega);
+  bool stalled = false;
+  auto [z, error] = polish(program, problem.c, z0, sweeps, kSweepCheckEvery, options.tolerance, error_of,
+                           &result.iterations, omega, &stalled);
   result.z = std::move(z);
-  result.status = error <= options.tolerance ? Status::Solved : Status::MaxIterations;
+  result.status = error <= options.tolerance ? Status::Solved
+                  : stalled                  ? Status::NoSolutionFound
+                                             : Status::MaxIterations;
   result.message = std::string(method == Method::Psor ? "over-relaxed (omega " + number_text(omega) + ") " : "") +
                    "projected Gauss-Seidel on the factors: relative residual " + number_text(error) +
-                   (error <= options.tolerance ? "" : " at the sweep limit " + std::to_string(sweeps));
+                   (error <= options.tolerance ? ""
+                    : stalled ? " after " + std::to_string(result.iterations) + " sweeps, no lower by 1 % in the last " +
+                                    std::to_string(kSweepNoProgress)
+                              : " at the sweep limit " + std::to_string(sweeps));
   return result;
 }
 

@@ -219,6 +219,16 @@ TEST(FactoredLcp, PgsSweepsOnTheFactors) {
   EXPECT_EQ(short_run.status, Status::MaxIterations);
   EXPECT_THAT(short_run.message, HasSubstr("sweep limit 1"));
   EXPECT_EQ(short_run.iterations, 1);
+  // A tolerance below round-off: psor's error falls to its floor and stays there; the sweeps stop
+  // 100 sweeps after it last fell by 1 % and say so, long before the sweep limit.
+  const FactoredLcp floor_problem = random_problem(10, 20, 1);
+  const Result floor = solve(floor_problem, Method::Psor, {.tolerance = 1e-300, .max_iterations = 100000});
+  EXPECT_EQ(floor.status, Status::NoSolutionFound) << floor.message;
+  EXPECT_THAT(floor.message, HasSubstr("no lower by 1 % in the last 100"));
+  EXPECT_LT(floor.iterations, 2000);
+  EXPECT_LE(relative_residual(floor_problem.assembled(), floor.z,
+                              floor_problem.assembled().M * floor.z + floor_problem.assembled().q),
+            1e-12);
 }
 
 TEST(FactoredLcp, TrivialAndEmpty) {

@@ -264,7 +264,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
       break;
     }
     const int window =
-        near_window > 0 && outcome.error <= kNearTolerances * tolerance ? std::min(near_window, stall_window) : stall_window;
+        near_window > 0 && outcome.error <= std::min(kNearTolerances * tolerance, kNearFloor) ? std::min(near_window, stall_window) : stall_window;
     if (window > 0 && outcome.steps - last_halving >= window) {
       outcome.limit_reached = false;
       outcome.stop = "no halving of the error in " + std::to_string(window) + " steps";

@@ -48,7 +48,7 @@ struct InteriorOutcome {
 /// (docs/references.md: Gondzio 1996), on the program from λ0 (v = M⁻¹ Aᵀ λ0, pushed inside the
 /// orthant), until `error_of(λ)` <= tolerance, `limit` steps, no halving of the error in
 /// `stall_window` steps (0: no such test) — or in `near_window` steps once the error has come
-/// within kNearTolerances tolerances (0: the same window throughout) —, or a step that multiplies
+/// within kNearTolerances tolerances and below kNearFloor (0: the same window throughout) —, or a step that multiplies
 /// an error already below 1e-4 a millionfold (round-off; the best point is returned).
 /// After each step `after_step(λ, program_error, error)` may change e (the shift of a frictional
 /// problem), or return true to stop (it found a point that solves, e.g. by a crossover from λ);
@@ -59,8 +59,13 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
                                   const std::function<bool(const Eigen::VectorXd&, double, double)>& after_step, double tolerance,
                                   int limit, int stall_window, std::vector<double>* history, int near_window = 0);
 
-/// `mehrotra_on_cones`' `near_window` applies once the error is below this many tolerances.
+/// `mehrotra_on_cones`' `near_window` applies once the error is below this many tolerances and
+/// below kNearFloor: it is for the round-off floor of the last steps (near 1e-8 on the 10 000-disk
+/// heap), not for a loose tolerance's middle steps (at a tolerance of 1e-6, 1e4 tolerances is 1e-2,
+/// where that heap's landing steps still take 8 steps to halve their error and went on to solve:
+/// bench/README.md, "The crossover's gate (stop 48)").
 inline constexpr double kNearTolerances = 1e4;
+inline constexpr double kNearFloor = 1e-6;
 
 /// N_B + εI for a set B of the program's rows, N = A M⁻¹ Aᵀ, on the pattern of every row's N fixed
 /// once: the rows off B are the identity there (their entries zero, diagonal 1), so that each set B
