@@ -35,8 +35,8 @@ inline constexpr double kSplitTrigger = 0.01;
 /// `world`'s last split; fills the report's split fields and returns the position shift h M⁻¹ J_Nᵀ λ.
 [[nodiscard]] Eigen::VectorXd split_impulse_shift(const World& world, const std::vector<Contact>& contacts,
                                                   const Eigen::VectorXd& inverse_mass,
-                                                  const Eigen::VectorXd& overlap_bias,
-                                                  const MoreauJeanOptions& options, StepReport& report);
+                                                  const Eigen::VectorXd& overlap_bias, const MoreauJeanOptions& options,
+                                                  StepReport& report);
 
 /// `moreau_jean_step` on options and a world that were validated (`MoreauJeanOptions::validate`,
 /// `World::validate`) and have changed since only by earlier steps: the options and the world's

@@ -62,9 +62,9 @@ constexpr Eigen::Index kSplitDenseRows = 16;
 /// the last step's split (`World::impulses`: a heap's overlaps change little from one step to the
 /// next; bench/README.md, "The split impulse's warm start (stop 48)"); returns the position shift
 /// h M⁻¹ J_Nᵀ λ.
-Eigen::VectorXd split_impulse_shift(const World& world, const std::vector<Contact>& contacts, const Eigen::VectorXd& inverse_mass,
-                                    const Eigen::VectorXd& overlap_bias, const MoreauJeanOptions& options,
-                                    StepReport& report) {
+Eigen::VectorXd split_impulse_shift(const World& world, const std::vector<Contact>& contacts,
+                                    const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& overlap_bias,
+                                    const MoreauJeanOptions& options, StepReport& report) {
   std::vector<Eigen::Index> rows;
   for (Eigen::Index k = 0; k < overlap_bias.size(); ++k) {
     if (overlap_bias[k] < 0) rows.push_back(k);

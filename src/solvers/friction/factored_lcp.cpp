@@ -55,7 +55,8 @@ constexpr double kPolishMargin = 0.1;
 /// pgs and psor on the factors: the error checked every kSweepCheckEvery sweeps; they stop where the
 /// best error has not fallen by 1 % in kSweepNoProgress sweeps. (The split impulse's sweeps on the
 /// 10 000-disk heap's landing fell linearly, then stayed at one value to three digits — 2e-6,
-/// 1.2e-4 — for the rest of their 1 000 sweeps: bench/README.md, "The split impulse's sweeps (stop 48)".)
+/// 1.2e-4 — for the rest of their 1 000 sweeps: bench/README.md, "The split impulse's warm start
+/// (stop 48)".)
 constexpr int kSweepCheckEvery = 50;
 constexpr int kSweepNoProgress = 100;
 constexpr double kSweepProgress = 0.99;
@@ -306,8 +307,8 @@ Result sweeps_on_factors(const FactoredLcp& problem, Method method, const SolveO
   result.message = std::string(method == Method::Psor ? "over-relaxed (omega " + number_text(omega) + ") " : "") +
                    "projected Gauss-Seidel on the factors: relative residual " + number_text(error) +
                    (error <= options.tolerance ? ""
-                    : stalled ? " after " + std::to_string(result.iterations) + " sweeps, no lower by 1 % in the last " +
-                                    std::to_string(kSweepNoProgress)
+                    : stalled                  ? " after " + std::to_string(result.iterations) +
+                                    " sweeps, no lower by 1 % in the last " + std::to_string(kSweepNoProgress)
                               : " at the sweep limit " + std::to_string(sweeps));
   return result;
 }

@@ -263,8 +263,9 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
       outcome.stop = stop_message(*stop, outcome.steps, "steps");
       break;
     }
-    const int window =
-        near_window > 0 && outcome.error <= std::min(kNearTolerances * tolerance, kNearFloor) ? std::min(near_window, stall_window) : stall_window;
+    const int window = near_window > 0 && outcome.error <= std::min(kNearTolerances * tolerance, kNearFloor)
+                           ? std::min(near_window, stall_window)
+                           : stall_window;
     if (window > 0 && outcome.steps - last_halving >= window) {
       outcome.limit_reached = false;
       outcome.stop = "no halving of the error in " + std::to_string(window) + " steps";
