@@ -39,12 +39,6 @@ constexpr double kCrossoverEvery = 0.1;
 constexpr Eigen::Index kCrossoverUndecided = 8;
 constexpr Eigen::Index kCrossoverUndecidedShare = 4000;
 constexpr double kCrossoverUndecidedRatio = 10.0;
-/// The try from the warm start, above kWarmTryRows rows, waits for at most kCrossoverUndecided plus
-/// one in kWarmTryUndecidedShare undecided rows of the guess: on the 10 000-disk heap all 86 of
-/// those tries above 4 000 rows failed, with 11–24 % of their rows undecided; the ones that solved
-/// with more than 1 % undecided were the first free-fall steps of both heaps, at 192–1 996 rows.
-constexpr Eigen::Index kWarmTryRows = 4000;
-constexpr Eigen::Index kWarmTryUndecidedShare = 100;
 /// Where neither the interior point nor its crossover solved: MPRGP (proportioning.hpp) from the
 /// best point, at most kPolishSteps steps, the error checked every kPolishEvery, to kPolishMargin
 /// of the tolerance (the caller may judge z on a frictional law's error, which the LCP's residual
@@ -217,9 +211,7 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
                        number_text(swept_error) + " (no interior point)";
       return result;
     }
-    if ((n <= kWarmTryRows ||
-         undecided_rows(problem, program, z0) <= kCrossoverUndecided + n / kWarmTryUndecidedShare) &&
-        try_vertex(z0)) {
+    if (try_vertex(z0)) {
       result.z = vertex;
       result.status = Status::Solved;
       result.message = "the crossover from the initial guess's active set: relative residual " +
