@@ -32,8 +32,10 @@ inline constexpr double kSplitTrigger = 0.01;
 /// The 2D split impulse (split_impulse.cpp): the frictionless LCP of the contacts whose
 /// `overlap_bias` is < 0, 0 <= λ ⊥ J_N M⁻¹ J_Nᵀ λ + b >= 0, solved to max(kSplitTolerance, the step's
 /// tolerance), its sweeps (more than 16 rows) started from the multipliers the same contacts had in
-/// `world`'s last split; fills the report's split fields and returns the position shift h M⁻¹ J_Nᵀ λ.
-[[nodiscard]] Eigen::VectorXd split_impulse_shift(const World& world, const std::vector<Contact>& contacts,
+/// `world`'s last split (`ordinals`: the contacts' `pair_ordinals`); fills the report's split fields
+/// and returns the position shift h M⁻¹ J_Nᵀ λ.
+[[nodiscard]] Eigen::VectorXd split_impulse_shift(const World& world, const std::vector<int>& ordinals,
+                                                  const std::vector<Contact>& contacts,
                                                   const Eigen::VectorXd& inverse_mass,
                                                   const Eigen::VectorXd& overlap_bias, const MoreauJeanOptions& options,
                                                   StepReport& report);

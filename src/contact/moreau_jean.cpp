@@ -99,16 +99,16 @@ void record_solve(StepReport& report, Result result, double solve_ms, Eigen::Ind
 
 /// The frictional contact step: fills the report's impulses, status and criteria, and the
 /// world's impulse cache; returns the impulse Jᵀ r in generalized coordinates. Its unknowns are
-/// `coulomb_formulation`'s (step_formulations.hpp), interleaved per contact.
-Eigen::VectorXd coulomb_step(World& world, const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& normal_bias,
-                             const Eigen::VectorXd& tangent_bias, const Eigen::VectorXd& friction,
-                             const MoreauJeanOptions& options, StepReport& report) {
+/// `coulomb_formulation`'s (step_formulations.hpp), interleaved per contact; `ordinals` are the
+/// contacts' `pair_ordinals`.
+Eigen::VectorXd coulomb_step(World& world, const std::vector<int>& ordinals, const Eigen::VectorXd& inverse_mass,
+                             const Eigen::VectorXd& normal_bias, const Eigen::VectorXd& tangent_bias,
+                             const Eigen::VectorXd& friction, const MoreauJeanOptions& options, StepReport& report) {
   // W = J M⁻¹ Jᵀ kept as its factors: nsgs sweeps on them, W is formed only if auto goes further.
   FactoredFrictionContact problem =
       coulomb_formulation(report.contacts, inverse_mass, normal_bias, tangent_bias, friction);
 
   // Warm start: the impulse the same contact carried in the last step.
-  const std::vector<int> ordinals = pair_ordinals(report.contacts);
   Eigen::VectorXd normal_start;
   Eigen::VectorXd tangent_start;
   report.warm_started = last_impulses(world, report.contacts, ordinals, normal_start, tangent_start);
@@ -405,13 +405,16 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
       space = {normal_jacobian(report.contacts, body_count), tangent_jacobian(report.contacts, body_count),
                inverse_mass};
     }
+    // A contact's identity for the warm starts (the split's and the step's) and the impulses kept.
+    const std::vector<int> ordinals = pair_ordinals(report.contacts);
     // The split writes its own rows of J_N (`normal_rows`).
-    if (split) split_shift = split_impulse_shift(world, report.contacts, inverse_mass, overlap_bias, options, report);
+    if (split) {
+      split_shift = split_impulse_shift(world, ordinals, report.contacts, inverse_mass, overlap_bias, options, report);
+    }
     Eigen::VectorXd impulse;
     if (on_cone) {
-      impulse = coulomb_step(world, inverse_mass, normal_bias, tangent_bias, friction, options, report);
+      impulse = coulomb_step(world, ordinals, inverse_mass, normal_bias, tangent_bias, friction, options, report);
     } else {
-      const std::vector<int> ordinals = pair_ordinals(report.contacts);
       impulse = lcp_step(world, ordinals, space, normal_bias, tangent_bias, friction, lcp_model, options, report);
       keep_impulses(world, report, ordinals);
     }

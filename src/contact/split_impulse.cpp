@@ -62,9 +62,10 @@ constexpr Eigen::Index kSplitDenseRows = 16;
 /// the last step's split (`World::impulses`: a heap's overlaps change little from one step to the
 /// next; bench/README.md, "The split impulse's warm start (stop 48)"); returns the position shift
 /// h M⁻¹ J_Nᵀ λ.
-Eigen::VectorXd split_impulse_shift(const World& world, const std::vector<Contact>& contacts,
-                                    const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& overlap_bias,
-                                    const MoreauJeanOptions& options, StepReport& report) {
+Eigen::VectorXd split_impulse_shift(const World& world, const std::vector<int>& ordinals,
+                                    const std::vector<Contact>& contacts, const Eigen::VectorXd& inverse_mass,
+                                    const Eigen::VectorXd& overlap_bias, const MoreauJeanOptions& options,
+                                    StepReport& report) {
   std::vector<Eigen::Index> rows;
   for (Eigen::Index k = 0; k < overlap_bias.size(); ++k) {
     if (overlap_bias[k] < 0) rows.push_back(k);
@@ -117,8 +118,7 @@ Eigen::VectorXd split_impulse_shift(const World& world, const std::vector<Contac
     solve_options.max_iterations = kSplitSweeps;
     solve_options.relaxation = kSplitRelaxation;
     Eigen::VectorXd normal, tangent, last_split;
-    if (!world.impulses.empty() &&
-        last_impulses(world, contacts, pair_ordinals(contacts), normal, tangent, &last_split) > 0) {
+    if (!world.impulses.empty() && last_impulses(world, contacts, ordinals, normal, tangent, &last_split) > 0) {
       Eigen::VectorXd start(count);
       for (Eigen::Index r = 0; r < count; ++r) start[r] = last_split[rows[static_cast<std::size_t>(r)]];
       if (start.maxCoeff() > 0) solve_options.initial_guess = std::move(start);
