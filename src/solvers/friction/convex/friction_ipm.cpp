@@ -23,6 +23,12 @@ using ColSparse = Eigen::SparseMatrix<double>;
 constexpr double kToBoundary = 0.995;
 /// At the start, s and λ are pushed at least this fraction of their scale inside the orthant.
 constexpr double kStartInside = 1e-2;
+/// Mehrotra's centring σ = (μ_aff/μ)³, at most kCenteringCap: on the packed heaps (degenerate:
+/// redundant rows) the affine step is short and σ stayed at 0.2–0.5 for most steps, the gap falling
+/// 2–3× a step; the lower target, with Gondzio's correctors to keep the products centred, took 5–6 %
+/// fewer steps on the 1 000- and 10 000-disk heaps (bench/README.md, "The interior point's centring
+/// (stop 49)").
+constexpr double kCenteringCap = 0.1;
 /// The largest D_k times row k's diagonal of A M⁻¹ Aᵀ in the Newton matrix (its conditioning).
 constexpr double kStiffnessCap = 1e16;
 /// Gondzio's centrality correctors after the predictor-corrector direction: at most kCorrectors,
@@ -54,11 +60,15 @@ constexpr std::array<double, 4> kFactorShifts{0.0, 1e-10, 1e-8, 1e-6};
 constexpr double kStallFactor = 0.5;
 constexpr int kStallWindow = 15;
 
-/// The largest α in (0, 1] with x + α dx >= 0, times kToBoundary when the boundary binds.
+/// The largest α in (0, 1] with x + α dx >= 0, times kToBoundary when the boundary binds. A
+/// component divides only where it shortens the step found so far (−dx_k α > kToBoundary x_k): the
+/// division on every decreasing component had been 2 % of the 10 000-disk heap's time.
 double step_to_boundary(const Eigen::VectorXd& x, const Eigen::VectorXd& dx) {
   double alpha = 1.0;
+  const double* const xs = x.data();
+  const double* const dxs = dx.data();
   for (Eigen::Index k = 0; k < x.size(); ++k) {
-    if (dx[k] < 0) alpha = std::min(alpha, -kToBoundary * x[k] / dx[k]);
+    if (dxs[k] < 0 && -dxs[k] * alpha > kToBoundary * xs[k]) alpha = std::min(alpha, -kToBoundary * xs[k] / dxs[k]);
   }
   return alpha;
 }
@@ -300,7 +310,7 @@ InteriorOutcome mehrotra_on_cones(const ConeProgram& program, Eigen::VectorXd& e
     newton(rc, dv, ds_aff, dl_aff);
     const double alpha_aff = std::min(step_to_boundary(s, ds_aff), step_to_boundary(lambda, dl_aff)) / kToBoundary;
     const double gap_aff = (s + alpha_aff * ds_aff).dot(lambda + alpha_aff * dl_aff) / static_cast<double>(m);
-    const double sigma = gap > 0 ? std::pow(std::clamp(gap_aff / gap, 0.0, 1.0), 3) : 0.0;
+    const double sigma = gap > 0 ? std::min(kCenteringCap, std::pow(std::clamp(gap_aff / gap, 0.0, 1.0), 3)) : 0.0;
     rc.array() += sigma * gap - ds_aff.array() * dl_aff.array();
     newton(rc, dv, ds, dl);
     double alpha = std::min(step_to_boundary(s, ds), step_to_boundary(lambda, dl));
