@@ -41,9 +41,10 @@ struct FactoredLcp {
 /// except pgs and psor, which sweep on the factors (the rows of A, v = M⁻¹ Aᵀ z kept current; psor
 /// over-relaxed by `relaxation`; from the initial guess, at most `max_iterations` sweeps, the
 /// error checked every 50; `no-solution-found` with the best point where it has not fallen by 1 %
-/// in 100 sweeps). Where the interior point stalls short of the tolerance (degenerate
-/// vertices of packed heaps), Dostál's MPRGP — conjugate gradients on the free rows with
-/// projections, products with A and Aᵀ only — goes on from its best point.
+/// in 100 sweeps, or where a sweep moved no row short of the tolerance: a fixed point of the
+/// sweeps). Where the interior point stalls short of the tolerance (degenerate vertices of packed
+/// heaps), Dostál's MPRGP — conjugate gradients on the free rows with projections, products with A
+/// and Aᵀ only — goes on from its best point.
 /// With `initial_guess` (the last time step's multipliers, say), interior-point first tries the
 /// vertex of the guess's active rows (rows with z_k d_k > w_k, d_k the diagonal of A M⁻¹ Aᵀ; the
 /// same crossover that ends the interior point): when the active set has not changed, that solves
