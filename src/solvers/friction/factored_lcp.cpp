@@ -144,17 +144,24 @@ std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, co
   update.resize(static_cast<std::size_t>(rows->nonZeros()));
   for (Eigen::Index p = 0; p < rows->nonZeros(); ++p)
     update[static_cast<std::size_t>(p)] = values[p] / program.mass[inner[p]];
+  detail::RecycledVector<double> recycled_steps;  // ω / d_k; 0 for a row held out (d_k = 0)
+  std::vector<double>& step = *recycled_steps;
+  step.resize(static_cast<std::size_t>(rows->rows()));
+  for (Eigen::Index k = 0; k < rows->rows(); ++k) {
+    const double d = program.row_diagonal[k];
+    step[static_cast<std::size_t>(k)] = d > 0 ? omega / d : 0.0;
+  }
   double* const velocity = v.data();
   for (int sweep = 1; sweep <= sweeps && best_error > tolerance; ++sweep) {
     if (detail::stop_requested()) break;  // the pipeline's judgement names the stop
     if (swept != nullptr) *swept = sweep;
     bool moved = false;
     for (Eigen::Index k = 0; k < rows->rows(); ++k) {
-      const double d = program.row_diagonal[k];
-      if (!(d > 0)) continue;
+      const double row_step = step[static_cast<std::size_t>(k)];
+      if (!(row_step > 0)) continue;
       double w = c[k];
       for (int p = outer[k]; p < outer[k + 1]; ++p) w += values[p] * velocity[inner[p]];
-      const double next = std::max(0.0, z[k] - omega * w / d);
+      const double next = std::max(0.0, z[k] - row_step * w);
       const double delta = next - z[k];
       if (delta == 0) continue;
       moved = true;
