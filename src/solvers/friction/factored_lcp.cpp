@@ -113,7 +113,8 @@ enum class SweepEnd { Limit, NoProgress, FixedPoint };
 /// sweeps and after a sweep that changed nothing (a fixed point: the sweeps stop there); returns
 /// the best point seen and its error (and in `swept`, if given, the sweeps run). With `end`, they
 /// also stop where the best error has not fallen below kSweepProgress of itself in kSweepNoProgress
-/// sweeps, and say how they ended there. Rows with a zero diagonal (on fixed dofs only) are left as they are.
+/// sweeps, and `end` says which of the three stops ended a run short of the tolerance. Rows with a
+/// zero diagonal (on fixed dofs only) are left as they are.
 std::pair<Eigen::VectorXd, double> polish(const detail::ConeProgram& program, const Eigen::VectorXd& c,
                                           Eigen::VectorXd z, int sweeps, int every, double tolerance,
                                           const std::function<double(const Eigen::VectorXd&)>& error_of,
