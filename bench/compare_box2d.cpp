@@ -27,7 +27,7 @@
 // exactly what is scored).
 //
 // Usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME]
-//                      [--anitescu-potra] [--sleeping] [--shift-updates N] [--tolerance T] [--max-iterations N] [--nsgs-sweeps N]
+//                      [--anitescu-potra] [--sleeping] [--speculative] [--shift-updates N] [--tolerance T] [--max-iterations N] [--nsgs-sweeps N]
 //                      [--dense-pivoting N] [--perp-only] [--no-box2d2] [--no-box2d3] [--no-plain]
 //                      [--max-seconds-perp S] [--box2d-iterations V/P]... [--verbose]
 //                      [--work-precision [--wp-steps K,K,...] [--wp-tolerances T,T,...] [--wp-substeps S,S,...]
@@ -37,7 +37,8 @@
 //   in every engine, default 0.6; M: perp's method by name, default auto; --friction-model NAME: perp's
 //   friction model by name (coulomb, the default; stewart-trinkle; anitescu-potra); --anitescu-potra: the same
 //   as --friction-model anitescu-potra; --sleeping: perp with its islands' sleeping on, as
-//   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --shift-updates N: the planar Coulomb
+//   Box2D's defaults (off by default, like Box2D's "no sleeping" row); --speculative: perp's step with
+//   speculative contacts (MoreauJeanOptions::speculative, off by default); --shift-updates N: the planar Coulomb
 //   step's auto tries at most N updates of the fixed point on de Saxce's shift (0, the default of
 //   friction_contact.automatic.shift_updates: not tried); --tolerance T: the step's solve tolerance (the
 //   relative error its law must meet; default 1e-10, MoreauJeanOptions::solve); --max-iterations N: the step's solve options'
@@ -323,6 +324,15 @@ Figures run_perp(const Scene& scene, int steps, const perp::contact::MoreauJeanO
     figures.mean_contacts += static_cast<double>(report.contacts.size());
     figures.worst_criterion = std::max(figures.worst_criterion, worst_of(report.criteria));
     const double deepest = penetration(world);
+    if (verbose) {
+      // Where the deepest overlap is: its bodies (-1: the ground, -2 - k: plane k) and point.
+      for (const perp::contact::Contact& c : perp::contact::detect_contacts(world, 0)) {
+        if (-c.gap < deepest) continue;
+        std::fprintf(stderr, "  deepest overlap %.3g m: bodies %d-%d at (%.3f, %.3f)\n", deepest, c.body_a, c.body_b,
+                     c.point.x(), c.point.y());
+        break;
+      }
+    }
     figures.max_penetration = std::max(figures.max_penetration, deepest);
     figures.mean_penetration += deepest;
   }
@@ -871,7 +881,7 @@ int main(int argc, char** argv) {
     std::fprintf(
         stderr,
         "usage: compare_box2d [--seconds S] [--scene NAME]... [--friction MU] [--method M] [--friction-model NAME] "
-        "[--anitescu-potra] [--sleeping] [--shift-updates N] [--tolerance T] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] "
+        "[--anitescu-potra] [--sleeping] [--speculative] [--shift-updates N] [--tolerance T] [--max-iterations N] [--nsgs-sweeps N] [--dense-pivoting N] "
         "[--perp-only] [--no-box2d2] [--no-box2d3] [--no-plain] [--max-seconds-perp S] [--box2d-iterations V/P]... "
         "[--verbose] [--work-precision [--wp-steps K,...] [--wp-tolerances T,...] [--wp-substeps S,...] [--wp-workers N] [--wp-no-recycling]]\n");
     return 2;
@@ -926,6 +936,8 @@ int main(int argc, char** argv) {
       extra_iterations.emplace_back(velocity, position);
     } else if (arg == "--sleeping") {
       base.sleeping = true;
+    } else if (arg == "--speculative") {
+      base.speculative = true;
     } else if (arg == "--perp-only") {
       box2d2 = false;
       box2d3 = false;

@@ -242,6 +242,7 @@ void bind_step_options(py::module_& m) {
       .def_readwrite("baumgarte", &Options::baumgarte)
       .def_readwrite("slop", &Options::slop)
       .def_readwrite("split_impulse", &Options::split_impulse)
+      .def_readwrite("speculative", &Options::speculative)
       .def_readwrite("sleeping", &Options::sleeping)
       .def_readwrite("sleep_speed", &Options::sleep_speed)
       .def_readwrite("sleep_time", &Options::sleep_time)

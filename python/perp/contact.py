@@ -169,7 +169,7 @@ def moreau_jean_step(world: World, timestep: float = _DEFAULTS.timestep, theta: 
                      method: str = _DEFAULTS.method, tol: float = _DEFAULTS.tol,
                      max_iter: Optional[int] = _DEFAULTS.max_iter, baumgarte: float = _DEFAULTS.baumgarte,
                      slop: float = _DEFAULTS.slop, split_impulse: bool = _DEFAULTS.split_impulse,
-                     derivatives: bool = False, degenerate: str = "bound", minimum_norm: bool = False,
+                     speculative: bool = _DEFAULTS.speculative, derivatives: bool = False, degenerate: str = "bound", minimum_norm: bool = False,
                      sleeping: bool = _DEFAULTS.sleeping, sleep_speed: float = _DEFAULTS.sleep_speed,
                      sleep_time: float = _DEFAULTS.sleep_time,
                      dense_pivoting_max_size: int = _DEFAULTS.dense_pivoting_max_size,
@@ -180,7 +180,8 @@ def moreau_jean_step(world: World, timestep: float = _DEFAULTS.timestep, theta: 
     updates. The options are those of a scene file; ``method``/``tol``/``max_iter``/``method_options``
     go to the step's solve; ``dense_pivoting_max_size`` (int >= 0) is the largest LCP the step
     pivots on (Lemke, sparse above 200 unknowns; for Coulomb the smaller of it and ``friction_contact={"lemke": {"lcp_max_size": …}}``, default 4000), ``sleeping``/``sleep_speed``/``sleep_time`` put islands at rest to
-    sleep. A step whose problem is not solved still advances and says so in ``status``.
+    sleep; ``speculative=True`` activates contacts a fast body would reach within the step, each
+    allowed to close its gap but not pass it (docs/contact.md, "Speculative contacts"). A step whose problem is not solved still advances and says so in ``status``.
 
     With ``derivatives=True`` the report's ``derivatives`` is a :class:`StepDerivatives` of the
     step just taken (``jvp(q=, v=, force=, mass=, friction=, restitution=)`` gives ``(dq, dv)`` of
@@ -193,8 +194,8 @@ def moreau_jean_step(world: World, timestep: float = _DEFAULTS.timestep, theta: 
     options = _native_options(timestep=timestep, theta=theta, restitution=restitution, friction=friction,
                               friction_model=friction_model, activation_tolerance=activation_tolerance,
                               projection=projection, gravity=gravity, method=method, tol=tol, max_iter=max_iter,
-                              baumgarte=baumgarte, slop=slop, split_impulse=split_impulse, sleeping=sleeping,
-                              sleep_speed=sleep_speed, sleep_time=sleep_time,
+                              baumgarte=baumgarte, slop=slop, split_impulse=split_impulse,
+                              speculative=speculative, sleeping=sleeping, sleep_speed=sleep_speed, sleep_time=sleep_time,
                               dense_pivoting_max_size=dense_pivoting_max_size)
     return StepReport(**_perp.moreau_jean_step(world, options, method_options, bool(derivatives), degenerate,
                                                bool(minimum_norm)))
@@ -211,13 +212,14 @@ def _check_step_arguments(world, derivatives, degenerate, minimum_norm) -> None:
 
 
 def _native_options(*, timestep, theta, restitution, friction, friction_model, activation_tolerance, projection,
-                    gravity, method, tol, max_iter, baumgarte, slop, split_impulse, sleeping, sleep_speed,
+                    gravity, method, tol, max_iter, baumgarte, slop, split_impulse, speculative, sleeping, sleep_speed,
                     sleep_time, dense_pivoting_max_size) -> "_perp.MoreauJeanOptions":
     """The C++ MoreauJeanOptions of these settings, each type-checked with its name (the ranges are
     checked by the step's ``validate``)."""
     if not isinstance(friction_model, str):
         raise TypeError(f"friction_model: expected one of {', '.join(FRICTION_MODELS)}")
-    for name, flag in (("projection", projection), ("split_impulse", split_impulse), ("sleeping", sleeping)):
+    for name, flag in (("projection", projection), ("split_impulse", split_impulse), ("speculative", speculative),
+                       ("sleeping", sleeping)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
     if isinstance(dense_pivoting_max_size, bool) or not isinstance(dense_pivoting_max_size, numbers.Integral):
@@ -239,6 +241,7 @@ def _native_options(*, timestep, theta, restitution, friction, friction_model, a
     o.baumgarte = _real(baumgarte, "baumgarte")
     o.slop = _real(slop, "slop")
     o.split_impulse = bool(split_impulse)
+    o.speculative = bool(speculative)
     o.sleeping = bool(sleeping)
     o.sleep_speed = _real(sleep_speed, "sleep_speed")
     o.sleep_time = _real(sleep_time, "sleep_time")

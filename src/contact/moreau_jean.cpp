@@ -70,6 +70,19 @@ double relative_velocity(const Contact& c, const Eigen::Vector2d& d, const Eigen
   return rate;
 }
 
+/// The rate at which the gap of a contact between two bodies would close within the step if one
+/// of them stopped there and the other kept its velocity v: −d·(v_a + ω_a × r_a) where b stops
+/// (`b_stops`), d·(v_b + ω_b × r_b) where a stops (`a_stops`), the larger; 0 where neither closes it.
+double closing_if_stopped(const Contact& c, const Eigen::VectorXd& v, bool a_stops, bool b_stops) {
+  const Eigen::Vector2d& d = c.normal;
+  const Eigen::Index a = 3 * c.body_a;
+  const Eigen::Index b = 3 * c.body_b;
+  double closing = 0;
+  if (b_stops) closing = std::max(closing, -(d.x() * v[a] + d.y() * v[a + 1] + cross(c.arm_a, d) * v[a + 2]));
+  if (a_stops) closing = std::max(closing, d.x() * v[b] + d.y() * v[b + 1] + cross(c.arm_b, d) * v[b + 2]);
+  return closing;
+}
+
 /// out += J_Nᵀ Λ_N + J_Tᵀ Λ_T, contact by contact.
 void add_contact_impulses(const std::vector<Contact>& contacts, const Eigen::VectorXd& normal,
                           const Eigen::VectorXd& tangent, Eigen::VectorXd& out) {
@@ -283,7 +296,9 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
   std::vector<std::pair<int, int>>& loaded = scratch.loaded;
   loaded.clear();
   const double held_tolerance = kHeldFactor * options.activation_tolerance;
-  const double margin = detection_margin(world, h, any_loaded ? held_tolerance : options.activation_tolerance);
+  // (Speculative contacts: two bodies may close a gap at both their speeds.)
+  const double margin = detection_margin(world, options.speculative ? 2 * h : h,
+                                         any_loaded ? held_tolerance : options.activation_tolerance);
   const auto active_contacts = [&](const std::vector<Contact>& candidates, std::vector<Contact>& active) {
     if (any_loaded && loaded.empty() && !candidates.empty()) {
       for (const ContactImpulse& impulse : world.impulses) {
@@ -293,10 +308,52 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
     }
     active.clear();
     active.reserve(candidates.size());
-    for (const Contact& candidate : candidates) {
+    const auto tolerance_of = [&](const Contact& candidate) {
       const bool held = std::binary_search(loaded.begin(), loaded.end(), std::pair(candidate.body_a, candidate.body_b));
-      const double predicted = candidate.gap + 0.5 * h * relative_velocity(candidate, candidate.normal, v);
-      if (predicted <= (held ? held_tolerance : options.activation_tolerance)) active.push_back(candidate);
+      return held ? held_tolerance : options.activation_tolerance;
+    };
+    // The gap predicted at mid-step.
+    const auto predicted_gap = [&](const Contact& candidate) {
+      return candidate.gap + 0.5 * h * relative_velocity(candidate, candidate.normal, v);
+    };
+    if (!options.speculative) {
+      for (const Contact& candidate : candidates) {
+        if (predicted_gap(candidate) <= tolerance_of(candidate)) active.push_back(candidate);
+      }
+      return;
+    }
+    // Speculative contacts: also a pair whose gap closes by the step's end at its start velocity,
+    // and a pair whose gap would close within the step if one of its bodies stopped there and the
+    // other kept its velocity, where the one stopped touches something this step (a disk falling
+    // onto one that has landed); each only where its gap closes by more than the overlap the step
+    // tolerates (the slop) within the step: a heap at rest and bodies falling side by side add no
+    // pairs. A pair with restitution keeps the plain rule (it bounces from contact, not from a gap).
+    std::vector<char> touching(world.bodies.size(), 0);
+    std::vector<char> plain(candidates.size(), 0);
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+      const Contact& candidate = candidates[k];
+      if (predicted_gap(candidate) > tolerance_of(candidate)) continue;
+      plain[k] = 1;
+      touching[static_cast<std::size_t>(candidate.body_a)] = 1;
+      if (candidate.body_b >= 0) touching[static_cast<std::size_t>(candidate.body_b)] = 1;
+    }
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+      const Contact& candidate = candidates[k];
+      bool on = plain[k] != 0;
+      const bool bounces =
+          !on && combine_restitution(side_of(world, candidate.body_a).restitution,
+                                     side_of(world, candidate.body_b).restitution, options.restitution) != 0;
+      if (!on && !bounces) {
+        const double closing = -h * relative_velocity(candidate, candidate.normal, v);  // over the step
+        on = closing > options.slop && candidate.gap - closing <= tolerance_of(candidate);
+        if (!on && candidate.body_b >= 0) {
+          const bool a_stops = touching[static_cast<std::size_t>(candidate.body_a)] != 0;
+          const bool b_stops = touching[static_cast<std::size_t>(candidate.body_b)] != 0;
+          const double reach = h * closing_if_stopped(candidate, v, a_stops, b_stops);
+          on = reach > options.slop && candidate.gap - reach <= tolerance_of(candidate);
+        }
+      }
+      if (on) active.push_back(candidate);
     }
   };
   // With sleeping, the bodies that slept through the last step are not searched against each other
@@ -372,7 +429,20 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
       friction[k] = combine_friction(a.friction, b.friction, options.friction);
       const double restitution = combine_restitution(a.restitution, b.restitution, options.restitution);
       normal_bias[k] = relative_velocity(contact, contact.normal, v_free);
-      if (restitution != 0) normal_bias[k] += restitution * relative_velocity(contact, contact.normal, v);
+      if (restitution != 0) {
+        normal_bias[k] += restitution * relative_velocity(contact, contact.normal, v);
+      } else if (options.speculative) {
+        // A contact only the speculative rules activate (its mid-step gap past the plain rule's
+        // tolerances; the others keep the plain law, so that a step they add nothing to is the plain
+        // step): its gap at the step's end, g + h ((1 − θ) u_N⁻ + θ u_N⁺), kept >= 0, i.e.
+        // u_N⁺ >= −room / (h θ) with room = g + h (1 − θ) u_N⁻ > 0; no separation asked where the start
+        // velocity alone closes the gap (room <= 0: u_N⁺ >= 0, its overlap left to the drift correction).
+        const double start_rate = relative_velocity(contact, contact.normal, v);
+        const double room = contact.gap + h * (1 - options.theta) * start_rate;
+        if (contact.gap + 0.5 * h * start_rate > held_tolerance && room > 0) {
+          normal_bias[k] += room / (h * options.theta);
+        }
+      }
       tangent_bias[k] = relative_velocity(contact, contact.tangent(), v_free);
     }
     // Baumgarte: overlaps beyond the slop ask for a separation velocity (in this solve, or in the

@@ -126,6 +126,9 @@ StepSensitivity::StepSensitivity(const World& before, const MoreauJeanOptions& o
     }
   }
   if (options.sleeping) fail("sleeping is not differentiated: turn `sleeping` off");
+  if (options.speculative) {
+    fail("speculative contacts are not differentiated (their bias moves with the gaps): turn `speculative` off");
+  }
   const auto m = static_cast<Eigen::Index>(contacts_.size());
   if (report.normal_impulse.size() != m || report.tangent_impulse.size() != m) {
     fail("the report's impulses do not match its " + std::to_string(m) + " contacts");

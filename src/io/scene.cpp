@@ -90,9 +90,10 @@ class SceneReader : public detail::SceneKeys {
     require_object(document, "");
     require_known_keys(document, "",
                        {"dimension", "gravity", "timestep", "duration", "theta", "restitution", "friction",
-                        "friction_model", "projection", "baumgarte", "slop", "split_impulse", "sleeping", "sleep_speed",
-                        "sleep_time", "ground", "planes", "bodies", "method", "tol", "max_iter", "dense_pivoting_max_size",
-                        "solver", "tolerance"});  // the last two: deprecated spellings (solve_keys)
+                        "friction_model", "projection", "baumgarte", "slop", "split_impulse", "speculative",
+                        "sleeping", "sleep_speed", "sleep_time", "ground", "planes", "bodies", "method", "tol",
+                        "max_iter", "dense_pivoting_max_size", "solver",
+                        "tolerance"});  // the last two: deprecated spellings (solve_keys)
     if (const json* dimension = find(document, "dimension")) {
       if (!dimension->is_number_integer() || dimension->get<long>() != 2) {
         fail("dimension must be 2 in a planar scene (a 3D scene is read by read_scene3d_file, io/scene3d.hpp), got " +
@@ -105,6 +106,9 @@ class SceneReader : public detail::SceneKeys {
               [this](const json& v, const std::string& at) { return vector2(v, at); });
     model_keys(document, options);  // friction_model, baumgarte, slop, split_impulse (scene_reader.hpp)
     if (const json* projection = find(document, "projection")) options.projection = boolean(*projection, "projection");
+    if (const json* speculative = find(document, "speculative")) {
+      options.speculative = boolean(*speculative, "speculative");
+    }
     ground_key(document, scene.world.ground);
     sleep_keys(document, options);  // sleeping, sleep_speed, sleep_time (scene_reader.hpp)
     planes_key(document, scene.world.planes,

@@ -143,6 +143,71 @@ TEST(MoreauJean, AKinematicBodyWakesASleepingIsland) {
   EXPECT_NEAR(world.bodies[0].position.y(), 0.5, 0.01);  // on the ground, not through it
 }
 
+// A column falling at 20 m/s onto the ground: the lower disk lands within the step; the upper one,
+// 5 cm above it and falling with it (no relative velocity at the step's start), is not active in
+// the plain step and passes into it. By hand, h = 1/60, θ = 1/2, frictionless: the lower disk's
+// ground contact (gap 1 cm, mid-step gap 0.01 − 20 h/2 < 0) is active in both, u_N⁺ = 0, so it
+// ends at y = 0.26 − 20 h/2 = 0.09333 (its overlap with the ground, 20 h/2 − 0.01, is the plain
+// scheme's with θ = 1/2 in both). Plain: the upper disk falls freely, v⁺ = −20 − g h, and ends at
+// 0.81 − (h/2)(40 + g h): the two overlap by 0.11803 m. Speculative: the pair is active (its lower
+// disk touches the ground, h (20 + 20) > slop) with u_N⁺ >= −0.05/(h/2) = −6 m/s, which binds (the
+// upper disk's free velocity is −20 − g h): it ends at 0.81 − (h/2)(20 + 6), the pair's gap 0 to
+// round-off.
+TEST(MoreauJean, SpeculativeContactsCatchTheDiskBehindOneThatLanded) {
+  const double h = 1.0 / 60;
+  const auto column = [] {
+    World world;
+    world.ground = Ground{0};
+    world.bodies = {disk("low", 0.25, 1, {0, 0.26}), disk("high", 0.25, 1, {0, 0.81})};
+    for (Body& body : world.bodies) body.velocity = {0, -20};
+    return world;
+  };
+  const auto pair_gap = [](const World& world) {
+    return world.bodies[1].position.y() - world.bodies[0].position.y() - 0.5;
+  };
+  MoreauJeanOptions options;
+  options.timestep = h;
+  World plain = column();
+  const StepReport plain_report = moreau_jean_step(plain, options);
+  ASSERT_EQ(plain_report.status, Status::Solved);
+  EXPECT_EQ(plain_report.contacts.size(), 1u);
+  EXPECT_NEAR(plain.bodies[0].position.y(), 0.26 - 10 * h, 1e-12);
+  EXPECT_NEAR(pair_gap(plain), 0.81 - (h / 2) * (40 + kG * h) - (0.26 - 10 * h) - 0.5, 1e-12);
+  EXPECT_LT(pair_gap(plain), -0.118);
+
+  options.speculative = true;
+  World caught = column();
+  const StepReport caught_report = moreau_jean_step(caught, options);
+  ASSERT_EQ(caught_report.status, Status::Solved);
+  EXPECT_EQ(caught_report.contacts.size(), 2u);
+  EXPECT_NEAR(caught.bodies[0].position.y(), 0.26 - 10 * h, 1e-12);
+  EXPECT_NEAR(caught.bodies[1].position.y(), 0.81 - 13 * h, 1e-9);
+  EXPECT_NEAR(pair_gap(caught), 0.0, 1e-9);
+  EXPECT_NEAR(caught.bodies[1].velocity.y(), -6.0, 1e-7);
+}
+
+// At rest, and side by side in free fall, speculative contacts add no pair: the steps are the plain ones.
+TEST(MoreauJean, SpeculativeContactsChangeNothingAtRestOrInFreeFall) {
+  World resting;
+  resting.ground = Ground{0};
+  resting.bodies = {disk("a", 0.25, 1, {0, 0.25}), disk("b", 0.25, 1, {0.5002, 0.25}), disk("c", 0.25, 1, {3, 5})};
+  resting.bodies[2].velocity = {0, -3};  // falling far from the others
+  MoreauJeanOptions options;
+  options.friction = 0.4;
+  World speculative = resting;
+  MoreauJeanOptions on = options;
+  on.speculative = true;
+  for (int k = 0; k < 30; ++k) {
+    const StepReport plain_report = moreau_jean_step(resting, options);
+    const StepReport speculative_report = moreau_jean_step(speculative, on);
+    ASSERT_EQ(plain_report.contacts.size(), speculative_report.contacts.size()) << "step " << k;
+    for (std::size_t i = 0; i < resting.bodies.size(); ++i) {
+      EXPECT_EQ(resting.bodies[i].position, speculative.bodies[i].position) << "step " << k << ", body " << i;
+      EXPECT_EQ(resting.bodies[i].velocity, speculative.bodies[i].velocity) << "step " << k << ", body " << i;
+    }
+  }
+}
+
 TEST(MoreauJean, BounceApexIsRestitutionSquaredTimesDrop) {
   for (double e : {0.5, 0.8, 1.0}) {
     const double apex = apex_after_bounce(1.0, e, 1e-4);

@@ -376,6 +376,17 @@ TEST(StepSensitivity, RefusesWhatItDoesNotDifferentiate) {
   World plain_stepped = sunk;
   const StepReport plain_report = moreau_jean_step(plain_stepped, plain);
   EXPECT_NO_THROW(StepSensitivity(sunk, plain, plain_report));
+  // Speculative contacts' bias g/h moves with the positions: not differentiated, said so.
+  MoreauJeanOptions speculative = options;
+  speculative.speculative = true;
+  World speculative_stepped = world;
+  const StepReport speculative_report = moreau_jean_step(speculative_stepped, speculative);
+  try {
+    const StepSensitivity refused(world, speculative, speculative_report);
+    ADD_FAILURE() << "a step with speculative contacts was differentiated";
+  } catch (const InvalidProblem& e) {
+    EXPECT_NE(std::string(e.what()).find("speculative contacts are not differentiated"), std::string::npos) << e.what();
+  }
 
   const StepSensitivity s(world, options, report);
   StepTangent bad;

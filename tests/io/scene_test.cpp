@@ -217,6 +217,15 @@ TEST(Scene, SleepingOptions) {
               HasSubstr("sleep_time"));
 }
 
+// Speculative contacts: off unless asked.
+TEST(Scene, SpeculativeOption) {
+  EXPECT_FALSE(parse_scene_json(edited("\"friction\": 0.3", "\"friction\": 0.3")).options.speculative);
+  EXPECT_TRUE(
+      parse_scene_json(edited("\"friction\": 0.3", "\"friction\": 0.3, \"speculative\": true")).options.speculative);
+  EXPECT_THAT(error_of(edited("\"friction\": 0.3", "\"friction\": 0.3, \"speculative\": 1")),
+              HasSubstr("speculative must be true or false"));
+}
+
 TEST(Scene, DensePivotingMaxSize) {
   EXPECT_EQ(parse_scene_json(edited("\"friction\": 0.3", "\"friction\": 0.3")).options.dense_pivoting_max_size, 1000);
   const contact::Scene scene =

@@ -110,11 +110,11 @@ def test_the_native_options_carry_the_cpp_defaults():
     assert (o.method, o.tol, o.max_iter, o.activation_tolerance) == ("auto", 1e-10, None, 1e-9)
     assert (o.baumgarte, o.slop, o.split_impulse, o.projection) == (0.2, 0.005, True, False)
     assert (o.sleeping, o.sleep_speed, o.sleep_time, o.dense_pivoting_max_size) == (False, 0.01, 0.5, 1000)
-    assert o.gravity == (0.0, -9.81)
+    assert o.gravity == (0.0, -9.81) and o.speculative is False
     # and StepOptions' defaults are the same values, field by field
     s = perp.StepOptions()
     for name in ("timestep", "theta", "restitution", "friction", "friction_model", "method", "tol", "max_iter",
-                 "activation_tolerance", "baumgarte", "slop", "split_impulse", "projection", "sleeping",
+                 "activation_tolerance", "baumgarte", "slop", "split_impulse", "speculative", "projection", "sleeping",
                  "sleep_speed", "sleep_time", "dense_pivoting_max_size", "gravity"):
         assert getattr(s, name) == getattr(o, name), name
     o.max_iter = 7

@@ -143,6 +143,31 @@ def test_sleep_option_types():
         chapter_block().step(sleep_time="1")
 
 
+def test_speculative_contacts_catch_the_disk_behind_one_that_landed():
+    # tests/contact/moreau_jean_test.cpp's column, by hand: h = 1/60; both disks fall at 20 m/s, the
+    # lower 1 cm above the ground, the upper 5 cm above it. Plain: the upper one passes into the lower
+    # one that landed; speculative: u_N+ >= -0.05 / (h/2) = -6 m/s binds and the gap closes to 0.
+    h = 1.0 / 60
+    def column():
+        return perp.World([perp.Body("low", perp.Disk(0.25), 1.0, position=(0.0, 0.26), velocity=(0.0, -20.0)),
+                           perp.Body("high", perp.Disk(0.25), 1.0, position=(0.0, 0.81), velocity=(0.0, -20.0))],
+                          ground=0.0)
+    def gap(w):
+        return w.bodies[1].position[1] - w.bodies[0].position[1] - 0.5
+    plain, caught = column(), column()
+    assert plain.step(timestep=h).problem_size == 2
+    assert gap(plain) < -0.118
+    r = caught.step(timestep=h, speculative=True)
+    assert r.problem_size == 4 and r.status is perp.Status.SOLVED
+    assert abs(gap(caught)) < 1e-9 and abs(caught.bodies[1].velocity[1] + 6.0) < 1e-7
+    assert perp.StepOptions().speculative is False and perp.StepOptions(speculative=True).speculative is True
+    with pytest.raises(TypeError, match="speculative"):
+        column().step(speculative="yes")
+    # derivatives of such a step are refused, naming the option
+    with pytest.raises(perp.InvalidProblem, match="speculative"):
+        column().step(timestep=h, speculative=True, derivatives=True)
+
+
 def test_simulate_takes_dense_pivoting_max_size_from_the_scene():
     scene = json.loads((EXAMPLES / "scenes" / "two_contact_block.json").read_text())
     scene.update(duration=0.01, friction=0.3, method="lemke")
