@@ -169,7 +169,8 @@ def moreau_jean_step(world: World, timestep: float = _DEFAULTS.timestep, theta: 
                      method: str = _DEFAULTS.method, tol: float = _DEFAULTS.tol,
                      max_iter: Optional[int] = _DEFAULTS.max_iter, baumgarte: float = _DEFAULTS.baumgarte,
                      slop: float = _DEFAULTS.slop, split_impulse: bool = _DEFAULTS.split_impulse,
-                     speculative: bool = _DEFAULTS.speculative, derivatives: bool = False, degenerate: str = "bound", minimum_norm: bool = False,
+                     speculative: bool = _DEFAULTS.speculative, derivatives: bool = False,
+                     degenerate: str = "bound", minimum_norm: bool = False,
                      sleeping: bool = _DEFAULTS.sleeping, sleep_speed: float = _DEFAULTS.sleep_speed,
                      sleep_time: float = _DEFAULTS.sleep_time,
                      dense_pivoting_max_size: int = _DEFAULTS.dense_pivoting_max_size,
@@ -181,21 +182,24 @@ def moreau_jean_step(world: World, timestep: float = _DEFAULTS.timestep, theta: 
     go to the step's solve; ``dense_pivoting_max_size`` (int >= 0) is the largest LCP the step
     pivots on (Lemke, sparse above 200 unknowns; for Coulomb the smaller of it and ``friction_contact={"lemke": {"lcp_max_size": …}}``, default 4000), ``sleeping``/``sleep_speed``/``sleep_time`` put islands at rest to
     sleep; ``speculative=True`` activates contacts a fast body would reach within the step, each
-    allowed to close its gap but not pass it (docs/contact.md, "Speculative contacts"). A step whose problem is not solved still advances and says so in ``status``.
+    allowed to close its gap but not pass it (docs/contact.md, "Speculative contacts"). A step whose
+    problem is not solved still advances and says so in ``status``.
 
     With ``derivatives=True`` the report's ``derivatives`` is a :class:`StepDerivatives` of the
     step just taken (``jvp(q=, v=, force=, mass=, friction=, restitution=)`` gives ``(dq, dv)`` of
     the new state, ``vjp(q_bar, v_bar)`` the gradients on every input), under fixed contact
     activation; ``degenerate`` ("bound" or "free") and ``minimum_norm`` (redundant contacts whose
     impulses are not unique) choose the element at non-smooth points (docs/sensitivity.md). It
-    needs the Coulomb model, no projection, no contact overlapping past ``slop`` while ``baumgarte``
-    > 0 (the split impulse, on by default, acts only there), and a solved step."""
+    needs the Coulomb model, no projection, no speculative contacts, no contact overlapping past
+    ``slop`` while ``baumgarte`` > 0 (the split impulse, on by default, acts only there), and a solved
+    step."""
     _check_step_arguments(world, derivatives, degenerate, minimum_norm)
     options = _native_options(timestep=timestep, theta=theta, restitution=restitution, friction=friction,
                               friction_model=friction_model, activation_tolerance=activation_tolerance,
                               projection=projection, gravity=gravity, method=method, tol=tol, max_iter=max_iter,
                               baumgarte=baumgarte, slop=slop, split_impulse=split_impulse,
-                              speculative=speculative, sleeping=sleeping, sleep_speed=sleep_speed, sleep_time=sleep_time,
+                              speculative=speculative, sleeping=sleeping, sleep_speed=sleep_speed,
+                              sleep_time=sleep_time,
                               dense_pivoting_max_size=dense_pivoting_max_size)
     return StepReport(**_perp.moreau_jean_step(world, options, method_options, bool(derivatives), degenerate,
                                                bool(minimum_norm)))

@@ -115,15 +115,15 @@ struct MoreauJeanOptions {
   /// the start velocities), is within `activation_tolerance`, or where its two bodies' gap would
   /// close within the step if one of them stopped there and the other kept its velocity, the one
   /// stopped touching something this step (it may be stopped), each where the gap closes by more
-  /// than `slop` within the step; and a contact
-  /// only these rules activate (gap g > 0) asks only that its gap at the step's end,
-  /// g + h ((1 − θ) u_N⁻ + θ u_N⁺), stay >= 0: u_N⁺ >= −(g + h (1 − θ) u_N⁻)/(h θ), never more than
-  /// u_N⁺ >= 0. It may close its gap within the step but not pass it; the other contacts keep the
-  /// plain law, so that a step these rules add no contact to is the plain step. A column of disks falling
-  /// onto a heap at 20 m/s moves 0.33 m a step, more than a 0.25 m disk's radius: the plain scheme
-  /// lets the next disk into the one that landed and leaves the overlap to the drift correction;
-  /// this catches it. A pair with restitution keeps the plain rule and the plain Newton law (it
-  /// bounces from contact, not from a gap).
+  /// than `slop` within the step. A contact only these rules activate (gap g > 0) asks only that
+  /// its gap at the step's end, g + h ((1 − θ) u_N⁻ + θ u_N⁺), stay >= 0:
+  /// u_N⁺ >= −(g + h (1 − θ) u_N⁻)/(h θ), never more than u_N⁺ >= 0. It may close its gap within
+  /// the step but not pass it; the other contacts keep the plain law, so that a step these rules
+  /// add no contact to is the plain step. A column of disks falling onto a heap at 20 m/s moves
+  /// 0.33 m a step, more than a 0.25 m disk's radius: the plain scheme lets the next disk into the
+  /// one that landed and leaves the overlap to the drift correction; this catches it. A pair with
+  /// restitution keeps the plain rule and the plain Newton law (it bounces from contact, not from a
+  /// gap).
   bool speculative = false;
   /// Islands with sleeping. Off by default (every body is simulated at every step, so that figures
   /// compare like for like). On: a body is at rest while |v| + |ω| r_bound <= `sleep_speed`; the
