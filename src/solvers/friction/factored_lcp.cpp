@@ -283,6 +283,16 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
       result.message += "; then MPRGP from that point (" + std::to_string(polished.iterations) +
                         " steps): relative residual " + number_text(error);
     }
+    // Still short: the crossover to the vertex of MPRGP's active set (its statuses are those of a
+    // point much nearer the answer than the interior point's last).
+    if (error <= options.tolerance) return;
+    ++crossovers;
+    try_vertex(result.z);
+    if (vertex_error < error) {
+      result.z = vertex;
+      error = vertex_error;
+      result.message += "; the crossover from its active set: relative residual " + number_text(error);
+    }
   };
   sweep_from_best();
   if (error > kColdRetry * options.tolerance && z0.maxCoeff() > 0) {
