@@ -58,15 +58,18 @@ using detail::LcpFormulation;
 using detail::read_convex;
 using detail::read_coulomb;
 
+/// d·(v + ω × arm) of `body` (index into the generalized velocity v, 3 a body): one side of a
+/// contact's rate.
+double point_rate(const Eigen::Vector2d& d, const Eigen::Vector2d& arm, const Eigen::VectorXd& v, int body) {
+  const Eigen::Index i = 3 * static_cast<Eigen::Index>(body);
+  return d.x() * v[i] + d.y() * v[i + 1] + cross(arm, d) * v[i + 2];
+}
+
 /// d·(v_a + ω_a × r_a − v_b − ω_b × r_b): a row of J_N or J_T (jacobian.hpp) times v, without the
 /// sparse matrix.
 double relative_velocity(const Contact& c, const Eigen::Vector2d& d, const Eigen::VectorXd& v) {
-  const Eigen::Index a = 3 * c.body_a;
-  double rate = d.x() * v[a] + d.y() * v[a + 1] + cross(c.arm_a, d) * v[a + 2];
-  if (c.body_b >= 0) {
-    const Eigen::Index b = 3 * c.body_b;
-    rate -= d.x() * v[b] + d.y() * v[b + 1] + cross(c.arm_b, d) * v[b + 2];
-  }
+  double rate = point_rate(d, c.arm_a, v, c.body_a);
+  if (c.body_b >= 0) rate -= point_rate(d, c.arm_b, v, c.body_b);
   return rate;
 }
 
@@ -74,12 +77,9 @@ double relative_velocity(const Contact& c, const Eigen::Vector2d& d, const Eigen
 /// of them stopped there and the other kept its velocity v: −d·(v_a + ω_a × r_a) where b stops
 /// (`b_stops`), d·(v_b + ω_b × r_b) where a stops (`a_stops`), the larger; 0 where neither closes it.
 double closing_if_stopped(const Contact& c, const Eigen::VectorXd& v, bool a_stops, bool b_stops) {
-  const Eigen::Vector2d& d = c.normal;
-  const Eigen::Index a = 3 * c.body_a;
-  const Eigen::Index b = 3 * c.body_b;
   double closing = 0;
-  if (b_stops) closing = std::max(closing, -(d.x() * v[a] + d.y() * v[a + 1] + cross(c.arm_a, d) * v[a + 2]));
-  if (a_stops) closing = std::max(closing, d.x() * v[b] + d.y() * v[b + 1] + cross(c.arm_b, d) * v[b + 2]);
+  if (b_stops) closing = std::max(closing, -point_rate(c.normal, c.arm_a, v, c.body_a));
+  if (a_stops) closing = std::max(closing, point_rate(c.normal, c.arm_b, v, c.body_b));
   return closing;
 }
 
@@ -344,13 +344,14 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
           !on && combine_restitution(side_of(world, candidate.body_a).restitution,
                                      side_of(world, candidate.body_b).restitution, options.restitution) != 0;
       if (!on && !bounces) {
+        const double tolerance = tolerance_of(candidate);
         const double closing = -h * relative_velocity(candidate, candidate.normal, v);  // over the step
-        on = closing > options.slop && candidate.gap - closing <= tolerance_of(candidate);
+        on = closing > options.slop && candidate.gap - closing <= tolerance;
         if (!on && candidate.body_b >= 0) {
           const bool a_stops = touching[static_cast<std::size_t>(candidate.body_a)] != 0;
           const bool b_stops = touching[static_cast<std::size_t>(candidate.body_b)] != 0;
           const double reach = h * closing_if_stopped(candidate, v, a_stops, b_stops);
-          on = reach > options.slop && candidate.gap - reach <= tolerance_of(candidate);
+          on = reach > options.slop && candidate.gap - reach <= tolerance;
         }
       }
       if (on) active.push_back(candidate);
