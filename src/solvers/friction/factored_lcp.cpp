@@ -48,6 +48,15 @@ constexpr double kCrossoverUndecidedRatio = 10.0;
 /// steps, where 2 000 projected Gauss–Seidel sweeps ended above 1e-10 (bench/README.md, "Packed step, stop 38").
 constexpr int kPolishSteps = 2000;
 constexpr int kPolishEvery = 10;
+/// Before MPRGP: the proximal crossover (friction_ipm.hpp) from the best point, ρ = this times N_B's
+/// largest diagonal, at most this many proximal points and factorizations. On the 1 000-disk heap
+/// between walls (convex model, 10 s, six trajectories at 1e-10) it solved all 114 solves the
+/// interior point left short, nearly all within the first proximal point's Newton sets (1–18
+/// factorizations), where MPRGP from the same points had left 18 steps unsolved (bench/README.md,
+/// "The proximal crossover (stop 51)").
+constexpr double kProximalRegularization = 1e-6;
+constexpr int kProximalCentres = 20;
+constexpr int kProximalFactorizations = 24;
 /// MPRGP stops where its error, above ten targets, has not halved in this many steps: on the
 /// 10 000-disk heap's late steps (20 000 contacts) it wandered between 1e-9 and 2e-8 for all 2 000
 /// steps (about 3 s a step); on the 1 000-disk heap none of its 17 polishes is cut short (all solve).
@@ -273,6 +282,21 @@ Result interior_point_on_factors(const FactoredLcp& problem, const SolveOptions&
   // Where the interior point stalled short of the tolerance (degenerate vertices of packed heaps):
   // MPRGP from the best point, whose active set is nearly right.
   const auto sweep_from_best = [&] {
+    if (error <= options.tolerance) return;
+    // First the proximal crossover from the best point (friction_ipm.hpp): where the interior
+    // point stalls on a degenerate vertex its statuses are nearly right, and the proximal term keeps
+    // the Newton points near it on the redundant rows' null space.
+    if (!rows_factor) rows_factor.emplace(program);
+    detail::ProximalOutcome proximal =
+        detail::proximal_crossover(program, *rows_factor, problem.c, result.z, error_of, options.tolerance,
+                                   kProximalRegularization, kProximalCentres, kProximalFactorizations);
+    if (proximal.error < error) {
+      result.z = std::move(proximal.lambda);
+      error = proximal.error;
+      result.message += "; the proximal crossover from that point (" + std::to_string(proximal.factorizations) +
+                        " factorizations, " + std::to_string(proximal.centres) +
+                        " proximal points): relative residual " + number_text(error);
+    }
     if (error <= options.tolerance) return;
     detail::ProportioningOutcome polished = detail::proportioning(
         program, problem.c, result.z, kPolishSteps, kPolishEvery, kPolishMargin * options.tolerance, error_of,

@@ -137,9 +137,9 @@ TEST(FactoredLcp, InitialGuessTakenToItsActiveSetFirst) {
   }
 }
 
-TEST(FactoredLcp, SweepsFinishWhereTheInteriorPointStopsShort) {
-  // Two interior-point steps leave the residual far above the tolerance; MPRGP from that point
-  // finishes (a convex LCP: it converges where a solution exists).
+TEST(FactoredLcp, TheProximalCrossoverFinishesWhereTheInteriorPointStopsShort) {
+  // Two interior-point steps leave the residual far above the tolerance; the proximal crossover from
+  // that point finishes (MPRGP, after it where it stops short, is tested in proportioning_test.cpp).
   for (const std::uint32_t seed : {21u, 22u, 23u}) {
     SCOPED_TRACE(seed);
     const FactoredLcp problem = random_problem(10, 20, seed);
@@ -148,7 +148,7 @@ TEST(FactoredLcp, SweepsFinishWhereTheInteriorPointStopsShort) {
     const Result result = solve(problem, Method::InteriorPoint, options);
     expect_solves(problem, result, 1e-10);
     EXPECT_EQ(result.iterations, 2);
-    EXPECT_THAT(result.message, HasSubstr("then MPRGP from that point"));
+    EXPECT_THAT(result.message, HasSubstr("the proximal crossover from that point"));
   }
 }
 

@@ -1,5 +1,6 @@
 #include <Eigen/SparseCholesky>
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "friction_ipm.hpp"
@@ -153,6 +154,82 @@ Eigen::VectorXd active_set_crossover(const ConeProgram& program, ActiveRowsFacto
     if (flips == 0 || flips > std::max(kCrossoverFewFlips, m / kCrossoverFlipShare)) break;
   }
   return point;
+}
+
+ProximalOutcome proximal_crossover(const ConeProgram& program, ActiveRowsFactor& factor, const Eigen::VectorXd& e,
+                                   const Eigen::VectorXd& lambda0,
+                                   const std::function<double(const Eigen::VectorXd&)>& error_of, double tolerance,
+                                   double regularization, int centres, int factorizations) {
+  const Eigen::Index m = program.A.rows();
+  ProximalOutcome outcome;
+  outcome.lambda = lambda0;
+  outcome.error = error_of(lambda0);
+  if (outcome.error <= tolerance || m == 0) return outcome;
+  const auto slack = [&](const Eigen::VectorXd& x) {
+    const Eigen::VectorXd v = (program.At * x).cwiseQuotient(program.mass);
+    Eigen::VectorXd w = e;
+    w.noalias() += program.A * v;
+    return w;
+  };
+  // B from the centre as the crossover takes it: λ_k d_k against w_k.
+  Eigen::VectorXd centre = lambda0;
+  Eigen::VectorXd w = slack(centre);
+  std::vector<char> in(static_cast<std::size_t>(m), 0);
+  for (Eigen::Index k = 0; k < m; ++k) in[static_cast<std::size_t>(k)] = centre[k] * program.row_diagonal[k] > w[k];
+  bool factored = false;
+  double rho = 0;
+  Eigen::VectorXd rhs(m), point(m);
+  while (outcome.centres < centres) {
+    if (!factored) {
+      if (outcome.factorizations >= factorizations) break;
+      ++outcome.factorizations;
+      double largest = 0;
+      for (Eigen::Index k = 0; k < m; ++k) {
+        if (in[static_cast<std::size_t>(k)]) largest = std::max(largest, program.row_diagonal[k]);
+      }
+      if (!factor.factorize(in, regularization)) break;
+      // ActiveRowsFactor adds ε = regularization × the largest diagonal of N_B: the same ρ here.
+      rho = regularization * largest;
+      factored = true;
+    }
+    for (Eigen::Index k = 0; k < m; ++k) rhs[k] = in[static_cast<std::size_t>(k)] ? rho * centre[k] - e[k] : 0.0;
+    point = factor.solve(rhs);
+    if (!point.allFinite()) break;
+    for (Eigen::Index k = 0; k < m; ++k) {
+      if (!in[static_cast<std::size_t>(k)]) point[k] = 0.0;
+    }
+    {
+      Eigen::VectorXd candidate = point.cwiseMax(0.0);
+      const double error = error_of(candidate);
+      if (error < outcome.error) {
+        outcome.error = error;
+        outcome.lambda = std::move(candidate);
+      }
+      if (outcome.error <= tolerance) break;
+    }
+    // Newton's set for this centre: a row of B leaves where λ_k < 0; another enters where its
+    // residual w_k + ρ (0 − c_k) is negative.
+    w = slack(point);
+    bool changed = false;
+    for (Eigen::Index k = 0; k < m; ++k) {
+      char& flag = in[static_cast<std::size_t>(k)];
+      if (flag && point[k] < 0) {
+        flag = 0;
+        changed = true;
+      } else if (!flag && w[k] - rho * centre[k] < 0) {
+        flag = 1;
+        changed = true;
+      }
+    }
+    if (changed) {
+      factored = false;
+      continue;
+    }
+    // The proximal point of this centre (λ_B >= 0, every residual off B >= 0): the next centre.
+    ++outcome.centres;
+    centre = point;
+  }
+  return outcome;
 }
 
 }  // namespace perp::detail

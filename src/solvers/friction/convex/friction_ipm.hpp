@@ -104,6 +104,31 @@ class ActiveRowsFactor {
 [[nodiscard]] Eigen::VectorXd active_set_crossover(const ConeProgram& program, ActiveRowsFactor& factor,
                                                    const Eigen::VectorXd& e, const Eigen::VectorXd& lambda);
 
+/// How `proximal_crossover` ended: the best point seen, its error, and the work done.
+struct ProximalOutcome {
+  Eigen::VectorXd lambda;
+  double error = 0;
+  int centres = 0;         ///< proximal points reached (each an exact solve of its regularized LCP)
+  int factorizations = 0;  ///< sets of rows factored
+};
+
+/// The proximal point method on the LCP 0 <= λ ⊥ N λ + e >= 0 (N = A M⁻¹ Aᵀ), from λ0 (an interior
+/// point's best, say): each proximal point solves the strongly monotone LCP
+///   0 <= λ ⊥ N λ + e + ρ (λ − c) >= 0
+/// about the centre c (the last point), by Newton on its active rows B — λ_B = (N_BB + ρI)⁻¹(ρ c_B −
+/// e_B), λ = 0 off B, then B corrected from the signs of λ_B and of the others' residuals — and
+/// the next centre is that point. ρ is `regularization` times N's largest diagonal on B. Where the
+/// rows are redundant (N singular) λ is not unique: the proximal term keeps λ near the centre
+/// along N's null space, where the unregularized crossover's Newton step jumps (its ε of 1e-12
+/// amplifies what of e_B no λ_B reaches a trillion times). The factor is reused while B stays.
+/// Stops once `error_of(λ)` <= tolerance, after `centres` proximal points, or after `factorizations`
+/// factorizations; returns the best point seen (λ0 if none is better).
+[[nodiscard]] ProximalOutcome proximal_crossover(const ConeProgram& program, ActiveRowsFactor& factor,
+                                                 const Eigen::VectorXd& e, const Eigen::VectorXd& lambda0,
+                                                 const std::function<double(const Eigen::VectorXd&)>& error_of,
+                                                 double tolerance, double regularization, int centres,
+                                                 int factorizations);
+
 /// The planar cone's edges: A = the rows H_N,i + μ_i H_T,i and H_N,i − μ_i H_T,i per contact i, so
 /// that r = λ₊ (1, μ) + λ₋ (1, −μ) and A's rows times v are the velocities along the edges' duals.
 [[nodiscard]] Eigen::SparseMatrix<double, Eigen::RowMajor> edge_rows(const Eigen::SparseMatrix<double, Eigen::RowMajor>& H,
