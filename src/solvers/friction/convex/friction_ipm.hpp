@@ -121,8 +121,10 @@ struct ProximalOutcome {
 /// rows are redundant (N singular) λ is not unique: the proximal term keeps λ near the centre
 /// along N's null space, where the unregularized crossover's Newton step jumps (its ε of 1e-12
 /// amplifies what of e_B no λ_B reaches a trillion times). The factor is reused while B stays.
-/// Stops once `error_of(λ)` <= tolerance, after `centres` proximal points, or after `factorizations`
-/// factorizations; returns the best point seen (λ0 if none is better).
+/// Stops once `error_of(λ)` <= tolerance, after `centres` proximal points, after `factorizations`
+/// factorizations, or where a centre's Newton sets have not flipped fewer rows than before in six
+/// factorizations (they cycle or grow: crossover.cpp); returns the best point seen, clamped at 0
+/// (λ0 if none is better).
 [[nodiscard]] ProximalOutcome proximal_crossover(const ConeProgram& program, ActiveRowsFactor& factor,
                                                  const Eigen::VectorXd& e, const Eigen::VectorXd& lambda0,
                                                  const std::function<double(const Eigen::VectorXd&)>& error_of,
