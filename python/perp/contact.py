@@ -190,7 +190,7 @@ def moreau_jean_step(world: World, timestep: float = _DEFAULTS.timestep, theta: 
     the new state, ``vjp(q_bar, v_bar)`` the gradients on every input), under fixed contact
     activation; ``degenerate`` ("bound" or "free") and ``minimum_norm`` (redundant contacts whose
     impulses are not unique) choose the element at non-smooth points (docs/sensitivity.md). It
-    needs the Coulomb model, no projection, no speculative contacts, no contact overlapping past
+    needs the Coulomb model, no projection, no contact overlapping past
     ``slop`` while ``baumgarte`` > 0 (the split impulse, on by default, acts only there), and a solved
     step."""
     _check_step_arguments(world, derivatives, degenerate, minimum_norm)

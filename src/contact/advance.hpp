@@ -14,6 +14,18 @@ namespace perp::contact {
 /// activation tolerances (the step's rule, moreau_jean.cpp; rollout.cpp's switch report re-derives it).
 inline constexpr double kHeldFactor = 1e3;
 
+/// The room a planar contact without restitution that only the speculative rules activate may close
+/// within the step (docs/contact.md, "Speculative contacts"): room = g + h (1 − θ) u_N⁻, where its
+/// mid-step gap g + h u_N⁻/2 is past the held tolerance (beyond the plain rule's reach) and room > 0;
+/// 0 for every other contact (and without `speculative`). The step asks u_N⁺ >= −room / (h θ) of it
+/// (moreau_jean.cpp); its derivative differentiates that bias (step_sensitivity.cpp).
+inline double speculative_room(double gap, double start_rate, const MoreauJeanOptions& options) {
+  if (!options.speculative) return 0.0;
+  const double h = options.timestep;
+  const double room = gap + h * (1 - options.theta) * start_rate;
+  return gap + 0.5 * h * start_rate > kHeldFactor * options.activation_tolerance && room > 0 ? room : 0.0;
+}
+
 /// The split impulse's LCP (the drift correction, 2D and 3D): solved to this relative residual (or
 /// the step's tolerance, if looser) in at most this many sweeps. It moves positions by β of each
 /// overlap past the slop; an error of 1e-6 of that is far below what a step shows. A looser 1e-3 cut

@@ -438,11 +438,8 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
         // step): its gap at the step's end, g + h ((1 − θ) u_N⁻ + θ u_N⁺), kept >= 0, i.e.
         // u_N⁺ >= −room / (h θ) with room = g + h (1 − θ) u_N⁻ > 0; no separation asked where the start
         // velocity alone closes the gap (room <= 0: u_N⁺ >= 0, its overlap left to the drift correction).
-        const double start_rate = relative_velocity(contact, contact.normal, v);
-        const double room = contact.gap + h * (1 - options.theta) * start_rate;
-        if (contact.gap + 0.5 * h * start_rate > held_tolerance && room > 0) {
-          normal_bias[k] += room / (h * options.theta);
-        }
+        const double room = speculative_room(contact.gap, relative_velocity(contact, contact.normal, v), options);
+        if (room > 0) normal_bias[k] += room / (h * options.theta);
       }
       tangent_bias[k] = relative_velocity(contact, contact.tangent(), v_free);
     }

@@ -176,6 +176,13 @@ RolloutSensitivity::RolloutSensitivity(const Rollout& run, const MoreauJeanOptio
                          std::to_string(run.reports.size() + 1) + " states, it has " +
                          std::to_string(run.states.size()));
   }
+  if (options.speculative) {
+    // Each step's derivative follows the speculative bias (step_sensitivity.cpp), but the switch
+    // report below re-derives the plain activation rule only: it would miss their switches.
+    throw InvalidProblem(
+        "rollout_gradient: speculative contacts are not followed by the rollout's switch report: turn "
+        "`speculative` off (a single step's derivative, StepSensitivity, takes them)");
+  }
   dofs_ = run.states.front().dofs();
   steps_.reserve(run.reports.size());
   const bool bound = sensitivity.degenerate == DegenerateRule::Bound;

@@ -9,6 +9,7 @@
 
 #include "perp/contact/jacobian.hpp"
 #include "perp/core/error.hpp"
+#include "advance.hpp"
 #include "material.hpp"
 #include "step_sensitivity_detail.hpp"
 
@@ -126,9 +127,6 @@ StepSensitivity::StepSensitivity(const World& before, const MoreauJeanOptions& o
     }
   }
   if (options.sleeping) fail("sleeping is not differentiated: turn `sleeping` off");
-  if (options.speculative) {
-    fail("speculative contacts are not differentiated (their bias moves with the gaps): turn `speculative` off");
-  }
   const auto m = static_cast<Eigen::Index>(contacts_.size());
   if (report.normal_impulse.size() != m || report.tangent_impulse.size() != m) {
     fail("the report's impulses do not match its " + std::to_string(m) + " contacts");
@@ -161,6 +159,7 @@ StepSensitivity::StepSensitivity(const World& before, const MoreauJeanOptions& o
   r_.resize(2 * m);
   friction_.resize(m);
   restitution_.resize(m);
+  speculative_ = Eigen::VectorXd::Zero(m);
   geometry_.reserve(contacts_.size());
   jacobian_.reserve(contacts_.size());
   for (Eigen::Index k = 0; k < m; ++k) {
@@ -187,7 +186,18 @@ StepSensitivity::StepSensitivity(const World& before, const MoreauJeanOptions& o
   problem.W = delassus_interleaved(contacts_, inverse_mass_);
   problem.q = apply(jacobian_, v_free_);
   const Eigen::VectorXd jv = apply(jacobian_, v_);
-  for (Eigen::Index k = 0; k < m; ++k) problem.q[2 * k] += restitution_[k] * jv[2 * k];
+  for (Eigen::Index k = 0; k < m; ++k) {
+    problem.q[2 * k] += restitution_[k] * jv[2 * k];
+    // A contact only the speculative rules activate: u_N⁺ >= −room / (h θ), room = g + h (1 − θ) u_N⁻
+    // (the step's bias, advance.hpp); its derivative moves with the gap (dg = J_N dq) and u_N⁻.
+    if (restitution_[k] == 0) {
+      const double room = speculative_room(contacts_[static_cast<std::size_t>(k)].gap, jv[2 * k], options);
+      if (room > 0) {
+        speculative_[k] = 1;
+        problem.q[2 * k] += room / (h_ * theta_);
+      }
+    }
+  }
   problem.mu = friction_;
   impulses_.emplace(problem, r_, sensitivity);
 }
@@ -270,7 +280,13 @@ StepState StepSensitivity::jvp(const StepTangent& d) const {
     const Eigen::VectorXd normal_change = apply(dJ, v_) + apply(jacobian_, dv);
     const Eigen::VectorXd jv = apply(jacobian_, v_);
     for (Eigen::Index k = 0; k < m; ++k) {
-      dq_fc[2 * k] += restitution_[k] * normal_change[2 * k] + de[k] * jv[2 * k];
+      if (speculative_[k] != 0) {
+        // d(room / (h θ)) = (J_N dq + h (1 − θ) d(J_N v)) / (h θ); e does not enter this law.
+        const double gap_change = jacobian_[static_cast<std::size_t>(k)].row(0).dot(gather(static_cast<std::size_t>(k), dq));
+        dq_fc[2 * k] += gap_change / (h_ * theta_) + (1 - theta_) / theta_ * normal_change[2 * k];
+      } else {
+        dq_fc[2 * k] += restitution_[k] * normal_change[2 * k] + de[k] * jv[2 * k];
+      }
     }
     // p = dW r + d q_fc, dW = dJ M⁻¹ Jᵀ + J M⁻¹ dJᵀ + J dM⁻¹ Jᵀ.
     const Eigen::VectorXd jt_r = apply_transpose(jacobian_, r_);
@@ -322,8 +338,15 @@ StepTangent StepSensitivity::vjp(const StepState& bar) const {
     const Eigen::VectorXd jv = apply(jacobian_, v_);
     Eigen::VectorXd e_p_bar = Eigen::VectorXd::Zero(2 * m);  // E p̄, on the normal rows
     for (Eigen::Index k = 0; k < m; ++k) {
-      e_p_bar[2 * k] = restitution_[k] * p_bar[2 * k];
-      g.restitution[k] = p_bar[2 * k] * jv[2 * k];
+      if (speculative_[k] != 0) {
+        // The speculative bias' adjoint: (1 − θ)/θ on J_N v, like a restitution, and 1/(h θ) on the gap.
+        e_p_bar[2 * k] = (1 - theta_) / theta_ * p_bar[2 * k];
+        Local gap_bar = jacobian_[static_cast<std::size_t>(k)].row(0).transpose() * (p_bar[2 * k] / (h_ * theta_));
+        scatter(static_cast<std::size_t>(k), gap_bar, g.q);
+      } else {
+        e_p_bar[2 * k] = restitution_[k] * p_bar[2 * k];
+        g.restitution[k] = p_bar[2 * k] * jv[2 * k];
+      }
     }
     for (std::size_t k = 0; k < contacts_.size(); ++k) {
       const auto row = 2 * static_cast<Eigen::Index>(k);

@@ -226,6 +226,37 @@ TEST(StepSensitivity, DiskOnABoxUsesDifferencedGeometry) {
   check_step(world, tight(0.3), 1, false);
 }
 
+TEST(StepSensitivity, SpeculativeContactCatchingAFallingDisk) {
+  // The column of moreau_jean_test.cpp's SpeculativeContactsCatchTheDiskBehindOneThatLanded, moving
+  // sideways and spinning: the lower disk lands (the plain rule), the upper one, 5 cm behind it with
+  // no relative velocity, is caught by the speculative contact (u_N⁺ >= −(g + h u_N⁻/2)/(h/2), which
+  // binds). Its bias moves with the gap and the start velocities: checked by central differences.
+  World world;
+  world.ground = Ground{0};
+  Body low = disk("low", 0.25, 1, {0, 0.26});
+  Body high = disk("high", 0.25, 1.5, {0.01, 0.81});
+  low.velocity = {0.3, -20};
+  high.velocity = {0.2, -20};
+  high.angular_velocity = 1.0;
+  world.bodies = {low, high};
+  MoreauJeanOptions options = tight(0.3);
+  options.speculative = true;
+  check_step(world, options, 2, true);
+  // And the pair's bias binds: the pair ends at a gap of 0 along the step's normal (to second order
+  // in the sideways motion, 4e-7 m), where the plain step leaves them overlapping by about
+  // 0.81 − (h/2)(40 + g h) − (0.26 − 10 h) − 0.5 = −0.05 m (h = 0.01).
+  World stepped = world;
+  const StepReport report = moreau_jean_step(stepped, options);
+  const auto pair_gap = [](const World& w) { return (w.bodies[1].position - w.bodies[0].position).norm() - 0.5; };
+  EXPECT_NEAR(pair_gap(stepped), 0.0, 1e-6);
+  EXPECT_GT(report.normal_impulse[1], 0.0);
+  MoreauJeanOptions plain = options;
+  plain.speculative = false;
+  World plain_stepped = world;
+  (void)moreau_jean_step(plain_stepped, plain);
+  EXPECT_NEAR(pair_gap(plain_stepped), 0.81 - 0.005 * (40 + 9.81 * 0.01) - (0.26 - 0.1) - 0.5, 1e-3);
+}
+
 TEST(StepSensitivity, RedundantStickingContactsNeedTheMinimumNorm) {
   // A box at rest on a 10° slope below its friction angle sticks on two corners: W is singular
   // (two equal tangent rows), the split of the friction between the corners is not unique, the
@@ -376,17 +407,6 @@ TEST(StepSensitivity, RefusesWhatItDoesNotDifferentiate) {
   World plain_stepped = sunk;
   const StepReport plain_report = moreau_jean_step(plain_stepped, plain);
   EXPECT_NO_THROW(StepSensitivity(sunk, plain, plain_report));
-  // Speculative contacts' bias g/h moves with the positions: not differentiated, said so.
-  MoreauJeanOptions speculative = options;
-  speculative.speculative = true;
-  World speculative_stepped = world;
-  const StepReport speculative_report = moreau_jean_step(speculative_stepped, speculative);
-  try {
-    const StepSensitivity refused(world, speculative, speculative_report);
-    ADD_FAILURE() << "a step with speculative contacts was differentiated";
-  } catch (const InvalidProblem& e) {
-    EXPECT_NE(std::string(e.what()).find("speculative contacts are not differentiated"), std::string::npos) << e.what();
-  }
 
   const StepSensitivity s(world, options, report);
   StepTangent bad;
@@ -573,6 +593,17 @@ TEST(StepSensitivity, RolloutRefusesBadForces) {
   nan(2, 2) = std::nan("");
   EXPECT_NE(message(nan).find("forces[2, 2] (step 2, body 0's torque) is NaN"), std::string::npos) << message(nan);
   EXPECT_EQ(message(Eigen::MatrixXd()), "no error");
+  // A rollout with speculative contacts steps, but its gradient is refused: the switch report
+  // follows the plain activation rule only.
+  MoreauJeanOptions speculative = options;
+  speculative.speculative = true;
+  const Rollout run = rollout(world, speculative, 4);
+  try {
+    const RolloutSensitivity refused(run, speculative);
+    ADD_FAILURE() << "a rollout with speculative contacts was differentiated";
+  } catch (const InvalidProblem& e) {
+    EXPECT_NE(std::string(e.what()).find("rollout_gradient: speculative contacts"), std::string::npos) << e.what();
+  }
 }
 
 // A box at rest pushed at exactly μ m g sits on the stick/slip boundary at every step. The default

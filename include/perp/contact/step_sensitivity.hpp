@@ -8,7 +8,11 @@
 ///   v⁺ = v_free + M⁻¹ Jᵀ r,       q⁺ = q + h ((1 − θ) v + θ v⁺),
 /// with r the impulses, J = J(q) the contact Jacobian (normal and tangent rows interleaved), E the
 /// contacts' restitutions and f an applied generalized force beside gravity (0 in the step; its
-/// derivative is taken at the applied force, `Body::force` and `Body::torque`). `StepSensitivity` differentiates this map with respect to q, v,
+/// derivative is taken at the applied force, `Body::force` and `Body::torque`). With speculative
+/// contacts (`MoreauJeanOptions::speculative`), a contact only their rules activate has no
+/// restitution term: its normal row of q_fc carries (g + h (1 − θ) J_N v) / (h θ) instead, g its
+/// gap (dg = J_N dq), so that its derivative with respect to e is 0 (its law has no e; with e > 0
+/// the pair would keep the plain rule and not be active). `StepSensitivity` differentiates this map with respect to q, v,
 /// f, the diagonal of M and each contact's μ and e, **under fixed contact activation**: the step's
 /// active contacts stay active and keep their features (which corner touches which face), so a
 /// perturbation that would switch a contact on or off in the step is not seen. Within that, the
@@ -110,6 +114,7 @@ class StepSensitivity {
   std::vector<Geometry> geometry_;
   std::vector<Block> jacobian_;  // per contact: its normal and tangent rows on its two bodies
   Eigen::VectorXd inverse_mass_, v_, v_free_, r_, friction_, restitution_;
+  Eigen::VectorXd speculative_;  ///< 1 where a contact only the speculative rules activate (its bias), else 0
   Eigen::VectorXd applied_;  // each free body's applied (force, torque), 3 per body; 0 for a fixed one
   double h_ = 0, theta_ = 0.5;
   bool geometry_exact_ = true;
