@@ -8,19 +8,28 @@
 #include <random>
 
 #include "friction/convex/friction_ipm.hpp"
+#include "natural_error.hpp"
 
 namespace perp::detail::crossover_test {
 namespace {
 
 using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
-/// ‖min(z, N z + c)‖∞ / max(1, ‖c‖∞), with N formed densely here.
-double natural_error(const Eigen::MatrixXd& A, const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& c,
-                     const Eigen::VectorXd& z) {
-  const Eigen::MatrixXd N = A * inverse_mass.asDiagonal() * A.transpose();
-  const Eigen::VectorXd w = N * z + c;
-  return z.cwiseMin(w).cwiseAbs().maxCoeff() / std::max(1.0, c.cwiseAbs().maxCoeff());
+using test::natural_error;
+
+/// The proximal crossover (ρ = 1e-6 of the largest diagonal, at most 20 proximal points) on the LCP
+/// of A, M⁻¹ and c from `start`, judged by `natural_error`.
+ProximalOutcome crossover_from(const Eigen::MatrixXd& A, const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& c,
+                               const Eigen::VectorXd& start, double tolerance, int factorizations) {
+  const ConeProgram program = ConeProgram::restricted(RowSparse(A.sparseView()), inverse_mass);
+  ActiveRowsFactor factor(program);
+  const auto error_of = [&](const Eigen::VectorXd& z) { return natural_error(A, inverse_mass, c, z); };
+  return proximal_crossover(program, factor, c, start, error_of, tolerance, 1e-6, 20, factorizations);
 }
+
+/// One dof of mass 2 held by two identical rows (N = [[½, ½], [½, ½]], singular).
+const Eigen::MatrixXd kTwoRows = (Eigen::MatrixXd(2, 1) << 1, 1).finished();
+const Eigen::VectorXd kHalf = Eigen::VectorXd::Constant(1, 0.5);
 
 TEST(ProximalCrossover, KeepsTheCentresShareAlongTheNullSpace) {
   // One dof of mass 2 held by two identical rows, c = (−1, −1): every z >= 0 with z1 + z2 = 2
@@ -29,14 +38,8 @@ TEST(ProximalCrossover, KeepsTheCentresShareAlongTheNullSpace) {
   // ρ = 1e-6 × N's diagonal 0.5, so the first point is 2 − 5e-7 short (|w| = 2.5e-7), the second
   // 2.5e-13. So (1.1, 0.9) after one proximal point and one factorization — to the round-off of the
   // factor's second pivot, 2ρ found as 0.5 + ρ − 0.25 / (0.5 + ρ) (relative 1e-10).
-  const Eigen::MatrixXd A = (Eigen::MatrixXd(2, 1) << 1, 1).finished();
-  const Eigen::VectorXd inverse_mass = Eigen::VectorXd::Constant(1, 0.5);
-  const Eigen::VectorXd c = Eigen::VectorXd::Constant(2, -1.0);
-  const ConeProgram program = ConeProgram::restricted(RowSparse(A.sparseView()), inverse_mass);
-  ActiveRowsFactor factor(program);
-  const auto error_of = [&](const Eigen::VectorXd& z) { return natural_error(A, inverse_mass, c, z); };
-  const ProximalOutcome outcome = proximal_crossover(program, factor, c, Eigen::Vector2d(0.6, 0.4), error_of, 1e-12,
-                                                     1e-6, 20, 8);
+  const ProximalOutcome outcome =
+      crossover_from(kTwoRows, kHalf, Eigen::Vector2d(-1.0, -1.0), Eigen::Vector2d(0.6, 0.4), 1e-12, 8);
   ASSERT_LE(outcome.error, 1e-12);
   EXPECT_NEAR(outcome.lambda[0], 1.1, 1e-9);
   EXPECT_NEAR(outcome.lambda[1], 0.9, 1e-9);
@@ -49,14 +52,8 @@ TEST(ProximalCrossover, ARowNoImpulseCanMeetLeavesTheActiveSet) {
   // need v = 1, leaving w2 = −0.5); v = 1.5, w = (0.5, 0). From (1, 1) both rows are taken active,
   // and e_B has a part (−1 + 1.5)/√2 on N's null space that no λ_B reaches: the first Newton point
   // sends z1 below 0, row 1 leaves, and the second factorization (row 2 alone) lands on the answer.
-  const Eigen::MatrixXd A = (Eigen::MatrixXd(2, 1) << 1, 1).finished();
-  const Eigen::VectorXd inverse_mass = Eigen::VectorXd::Constant(1, 0.5);
-  const Eigen::VectorXd c = (Eigen::VectorXd(2) << -1.0, -1.5).finished();
-  const ConeProgram program = ConeProgram::restricted(RowSparse(A.sparseView()), inverse_mass);
-  ActiveRowsFactor factor(program);
-  const auto error_of = [&](const Eigen::VectorXd& z) { return natural_error(A, inverse_mass, c, z); };
   const ProximalOutcome outcome =
-      proximal_crossover(program, factor, c, Eigen::Vector2d(1.0, 1.0), error_of, 1e-12, 1e-6, 20, 8);
+      crossover_from(kTwoRows, kHalf, Eigen::Vector2d(-1.0, -1.5), Eigen::Vector2d(1.0, 1.0), 1e-12, 8);
   ASSERT_LE(outcome.error, 1e-12);
   EXPECT_EQ(outcome.lambda[0], 0.0);
   EXPECT_NEAR(outcome.lambda[1], 3.0, 1e-9);
@@ -64,14 +61,8 @@ TEST(ProximalCrossover, ARowNoImpulseCanMeetLeavesTheActiveSet) {
 }
 
 TEST(ProximalCrossover, AStartThatSolvesIsReturnedAsItIs) {
-  const Eigen::MatrixXd A = (Eigen::MatrixXd(2, 1) << 1, 1).finished();
-  const Eigen::VectorXd inverse_mass = Eigen::VectorXd::Constant(1, 0.5);
-  const Eigen::VectorXd c = Eigen::VectorXd::Constant(2, -1.0);
-  const ConeProgram program = ConeProgram::restricted(RowSparse(A.sparseView()), inverse_mass);
-  ActiveRowsFactor factor(program);
-  const auto error_of = [&](const Eigen::VectorXd& z) { return natural_error(A, inverse_mass, c, z); };
   const ProximalOutcome outcome =
-      proximal_crossover(program, factor, c, Eigen::Vector2d(1.5, 0.5), error_of, 1e-12, 1e-6, 20, 8);
+      crossover_from(kTwoRows, kHalf, Eigen::Vector2d(-1.0, -1.0), Eigen::Vector2d(1.5, 0.5), 1e-12, 8);
   EXPECT_EQ(outcome.error, 0.0);
   EXPECT_EQ(outcome.lambda, Eigen::Vector2d(1.5, 0.5));
   EXPECT_EQ(outcome.factorizations, 0);
@@ -80,16 +71,11 @@ TEST(ProximalCrossover, AStartThatSolvesIsReturnedAsItIs) {
 TEST(ProximalCrossover, StopsAtItsFactorizationBudgetWithTheBestPoint) {
   // A budget of one factorization on the problem above (which needs two): the start is returned,
   // the only point not worse than the first Newton point's clamp, with the budget spent.
-  const Eigen::MatrixXd A = (Eigen::MatrixXd(2, 1) << 1, 1).finished();
-  const Eigen::VectorXd inverse_mass = Eigen::VectorXd::Constant(1, 0.5);
-  const Eigen::VectorXd c = (Eigen::VectorXd(2) << -1.0, -1.5).finished();
-  const ConeProgram program = ConeProgram::restricted(RowSparse(A.sparseView()), inverse_mass);
-  ActiveRowsFactor factor(program);
-  const auto error_of = [&](const Eigen::VectorXd& z) { return natural_error(A, inverse_mass, c, z); };
+  const Eigen::Vector2d c(-1.0, -1.5);
   const Eigen::Vector2d start(1.0, 1.0);
-  const ProximalOutcome outcome = proximal_crossover(program, factor, c, start, error_of, 1e-12, 1e-6, 20, 1);
+  const ProximalOutcome outcome = crossover_from(kTwoRows, kHalf, c, start, 1e-12, 1);
   EXPECT_EQ(outcome.factorizations, 1);
-  EXPECT_LE(outcome.error, error_of(start));
+  EXPECT_LE(outcome.error, natural_error(kTwoRows, kHalf, c, start));
   EXPECT_GT(outcome.error, 1e-12);
 }
 
@@ -118,14 +104,11 @@ TEST(ProximalCrossover, RandomRedundantProblemsFromPerturbedAnswers) {
     }
     const Eigen::MatrixXd N = A * inverse_mass.asDiagonal() * A.transpose();
     const Eigen::VectorXd c = w_star - N * z_star;
-    const ConeProgram program = ConeProgram::restricted(RowSparse(A.sparseView()), inverse_mass);
-    ActiveRowsFactor factor(program);
-    const auto error_of = [&](const Eigen::VectorXd& z) { return natural_error(A, inverse_mass, c, z); };
-    ASSERT_LE(error_of(z_star), 1e-14) << "trial " << trial;
+    ASSERT_LE(natural_error(A, inverse_mass, c, z_star), 1e-14) << "trial " << trial;
     Eigen::VectorXd start = z_star;
     for (int k = 0; k < rows; ++k) start[k] = std::max(0.0, start[k] + 1e-6 * uniform(engine));
-    ASSERT_GT(error_of(start), 1e-9) << "trial " << trial;
-    const ProximalOutcome outcome = proximal_crossover(program, factor, c, start, error_of, 1e-11, 1e-6, 20, 24);
+    ASSERT_GT(natural_error(A, inverse_mass, c, start), 1e-9) << "trial " << trial;
+    const ProximalOutcome outcome = crossover_from(A, inverse_mass, c, start, 1e-11, 24);
     EXPECT_LE(outcome.error, 1e-11) << "trial " << trial;
     EXPECT_GE(outcome.lambda.minCoeff(), 0.0) << "trial " << trial;
     const Eigen::VectorXd velocity = inverse_mass.asDiagonal() * A.transpose() * outcome.lambda;

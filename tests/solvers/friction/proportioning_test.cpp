@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "natural_error.hpp"
 #include "perp/solvers/factored_lcp.hpp"
 
 namespace perp::detail::proportioning_test {
@@ -16,13 +17,7 @@ using RowSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
 RowSparse sparse_of(const Eigen::MatrixXd& dense) { return dense.sparseView(); }
 
-/// ‖min(z, N z + c)‖∞ / max(1, ‖c‖∞), with N formed densely here.
-double natural_error(const Eigen::MatrixXd& A, const Eigen::VectorXd& inverse_mass, const Eigen::VectorXd& c,
-                     const Eigen::VectorXd& z) {
-  const Eigen::MatrixXd N = A * inverse_mass.asDiagonal() * A.transpose();
-  const Eigen::VectorXd w = N * z + c;
-  return z.cwiseMin(w).cwiseAbs().maxCoeff() / std::max(1.0, c.cwiseAbs().maxCoeff());
-}
+using test::natural_error;
 
 TEST(Proportioning, RedundantRowsShareTheLoadAndTheVelocityIsExact) {
   // One dof of mass 2 held by two identical rows: w_k = (z1 + z2)/2 − 1, so every z >= 0 with
