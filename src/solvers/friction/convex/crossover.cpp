@@ -34,6 +34,14 @@ constexpr Eigen::Index kCrossoverFlipShare = 100;
 /// (stop 51)").
 constexpr int kProximalPatience = 6;
 
+/// w = A M⁻¹ Aᵀ x + e.
+Eigen::VectorXd slack_of(const ConeProgram& program, const Eigen::VectorXd& e, const Eigen::VectorXd& x) {
+  const Eigen::VectorXd v = (program.At * x).cwiseQuotient(program.mass);
+  Eigen::VectorXd w = e;
+  w.noalias() += program.A * v;
+  return w;
+}
+
 }  // namespace
 
 ActiveRowsFactor::ActiveRowsFactor(const ConeProgram& program) {
@@ -110,12 +118,7 @@ bool ActiveRowsFactor::factorize(const std::vector<char>& in, double regularizat
 
 Eigen::VectorXd active_set_crossover(const ConeProgram& program, ActiveRowsFactor& factor, const Eigen::VectorXd& e,
                                      const Eigen::VectorXd& lambda) {
-  const auto slack = [&](const Eigen::VectorXd& x) {
-    const Eigen::VectorXd v = (program.At * x).cwiseQuotient(program.mass);
-    Eigen::VectorXd w = e;
-    w.noalias() += program.A * v;
-    return w;
-  };
+  const auto slack = [&](const Eigen::VectorXd& x) { return slack_of(program, e, x); };
   const Eigen::Index m = program.A.rows();
   // λ_k d_k against w_k: an impulse in velocity units against a velocity.
   Eigen::VectorXd w = slack(lambda);
@@ -173,12 +176,7 @@ ProximalOutcome proximal_crossover(const ConeProgram& program, ActiveRowsFactor&
   outcome.lambda = lambda0;
   outcome.error = error_of(lambda0);
   if (outcome.error <= tolerance || m == 0) return outcome;
-  const auto slack = [&](const Eigen::VectorXd& x) {
-    const Eigen::VectorXd v = (program.At * x).cwiseQuotient(program.mass);
-    Eigen::VectorXd w = e;
-    w.noalias() += program.A * v;
-    return w;
-  };
+  const auto slack = [&](const Eigen::VectorXd& x) { return slack_of(program, e, x); };
   // B from the centre as the crossover takes it: λ_k d_k against w_k.
   Eigen::VectorXd centre = lambda0;
   Eigen::VectorXd w = slack(centre);
