@@ -107,6 +107,7 @@ bool ActiveRowsFactor::factorize(const std::vector<char>& in, double regularizat
   }
   if (!(largest > 0)) return false;
   const double epsilon = regularization * largest;
+  shift_ = epsilon;
   for (std::size_t k = 0; k < diagonal_.size(); ++k) values[diagonal_[k]] = in[k] ? values[diagonal_[k]] + epsilon : 1.0;
   if (!analyzed_) {
     factor_.analyzePattern(matrix_);  // every row's pattern: the same for each set of rows
@@ -191,13 +192,8 @@ ProximalOutcome proximal_crossover(const ConeProgram& program, ActiveRowsFactor&
     if (!factored) {
       if (outcome.factorizations >= factorizations) break;
       ++outcome.factorizations;
-      double largest = 0;
-      for (Eigen::Index k = 0; k < m; ++k) {
-        if (in[static_cast<std::size_t>(k)]) largest = std::max(largest, program.row_diagonal[k]);
-      }
       if (!factor.factorize(in, regularization)) break;
-      // ActiveRowsFactor adds ε = regularization × the largest diagonal of N_B: the same ρ here.
-      rho = regularization * largest;
+      rho = factor.shift();  // regularization × the largest diagonal of N_B
       factored = true;
     }
     for (Eigen::Index k = 0; k < m; ++k) rhs[k] = in[static_cast<std::size_t>(k)] ? rho * centre[k] - e[k] : 0.0;

@@ -80,6 +80,8 @@ class ActiveRowsFactor {
   [[nodiscard]] bool factorize(const std::vector<char>& in, double regularization);
   /// (N_B + εI)⁻¹ rhs (rhs zero off B) for the last B factored.
   [[nodiscard]] Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const { return factor_.solve(rhs); }
+  /// ε of the last factorization.
+  [[nodiscard]] double shift() const { return shift_; }
 
  private:
   struct Product {
@@ -92,6 +94,7 @@ class ActiveRowsFactor {
   RecycledVector<Product> products_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> factor_;
   bool analyzed_ = false;
+  double shift_ = 0;
 };
 
 /// The crossover from an interior point λ to the vertex it approximates: the active rows
