@@ -328,11 +328,16 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
     // onto one that has landed); each only where its gap closes by more than the overlap the step
     // tolerates (the slop) within the step: a heap at rest and bodies falling side by side add no
     // pairs. A pair with restitution keeps the plain rule (it bounces from contact, not from a gap).
+    // Each candidate's normal rate and activation tolerance, found once for both passes.
     std::vector<char> touching(world.bodies.size(), 0);
     std::vector<char> plain(candidates.size(), 0);
+    std::vector<double> rates(candidates.size());
+    std::vector<double> tolerances(candidates.size());
     for (std::size_t k = 0; k < candidates.size(); ++k) {
       const Contact& candidate = candidates[k];
-      if (predicted_gap(candidate) > tolerance_of(candidate)) continue;
+      rates[k] = relative_velocity(candidate, candidate.normal, v);
+      tolerances[k] = tolerance_of(candidate);
+      if (candidate.gap + 0.5 * h * rates[k] > tolerances[k]) continue;  // the mid-step gap
       plain[k] = 1;
       touching[static_cast<std::size_t>(candidate.body_a)] = 1;
       if (candidate.body_b >= 0) touching[static_cast<std::size_t>(candidate.body_b)] = 1;
@@ -344,8 +349,8 @@ void advance_from(World& world, const MoreauJeanOptions& options, std::chrono::s
           !on && combine_restitution(side_of(world, candidate.body_a).restitution,
                                      side_of(world, candidate.body_b).restitution, options.restitution) != 0;
       if (!on && !bounces) {
-        const double tolerance = tolerance_of(candidate);
-        const double closing = -h * relative_velocity(candidate, candidate.normal, v);  // over the step
+        const double tolerance = tolerances[k];
+        const double closing = -h * rates[k];  // over the step
         on = closing > options.slop && candidate.gap - closing <= tolerance;
         if (!on && candidate.body_b >= 0) {
           const bool a_stops = touching[static_cast<std::size_t>(candidate.body_a)] != 0;
