@@ -34,6 +34,25 @@ constexpr Eigen::Index kCrossoverFlipShare = 100;
 /// (stop 51)").
 constexpr int kProximalPatience = 6;
 
+/// Block pivoting on the active rows `in`: a row leaves where its λ_k < 0, another enters where its
+/// residual w_k − ρ c_k < 0 (ρ = 0: the crossover's w_k < 0; ρ > 0: a proximal point's about the
+/// centre c). Returns the rows flipped.
+Eigen::Index flip_rows(std::vector<char>& in, const Eigen::VectorXd& lambda, const Eigen::VectorXd& w, double rho,
+                       const Eigen::VectorXd& centre) {
+  Eigen::Index flipped = 0;
+  for (Eigen::Index k = 0; k < lambda.size(); ++k) {
+    char& flag = in[static_cast<std::size_t>(k)];
+    if (flag && lambda[k] < 0) {
+      flag = 0;
+      ++flipped;
+    } else if (!flag && w[k] - rho * centre[k] < 0) {
+      flag = 1;
+      ++flipped;
+    }
+  }
+  return flipped;
+}
+
 /// w = A M⁻¹ Aᵀ x + e.
 Eigen::VectorXd slack_of(const ConeProgram& program, const Eigen::VectorXd& e, const Eigen::VectorXd& x) {
   const Eigen::VectorXd v = (program.At * x).cwiseQuotient(program.mass);
@@ -152,17 +171,7 @@ Eigen::VectorXd active_set_crossover(const ConeProgram& program, ActiveRowsFacto
     point = next;
     // Block pivoting: rows whose λ went negative leave the active set, rows with w < 0 enter it.
     w = slack(point);
-    Eigen::Index flips = 0;
-    for (Eigen::Index k = 0; k < m; ++k) {
-      char& flag = in[static_cast<std::size_t>(k)];
-      if (flag && point[k] < 0) {
-        flag = 0;
-        ++flips;
-      } else if (!flag && w[k] < 0) {
-        flag = 1;
-        ++flips;
-      }
-    }
+    const Eigen::Index flips = flip_rows(in, point, w, 0.0, point);
     if (flips == 0 || flips > std::max(kCrossoverFewFlips, m / kCrossoverFlipShare)) break;
   }
   return point;
@@ -214,19 +223,8 @@ ProximalOutcome proximal_crossover(const ConeProgram& program, ActiveRowsFactor&
     // Newton's set for this centre: a row of B leaves where λ_k < 0; another enters where its
     // residual w_k + ρ (0 − c_k) is negative.
     w = slack(point);
-    Eigen::Index flipped = 0;
-    for (Eigen::Index k = 0; k < m; ++k) {
-      char& flag = in[static_cast<std::size_t>(k)];
-      if (flag && point[k] < 0) {
-        flag = 0;
-        ++flipped;
-      } else if (!flag && w[k] - rho * centre[k] < 0) {
-        flag = 1;
-        ++flipped;
-      }
-    }
-    const bool changed = flipped > 0;
-    if (changed) {
+    const Eigen::Index flipped = flip_rows(in, point, w, rho, centre);
+    if (flipped > 0) {
       // Newton's sets may cycle or wander (block pivoting is not monotone): stop where the count
       // of rows flipped has not reached a new low in kProximalPatience factorizations.
       if (flipped < fewest_flips) {
